@@ -1,0 +1,50 @@
+# Thin wrapper around Meson. `make demo` and `make check` install missing
+# Debian packages first (tools/install-deps.sh).
+BUILD      ?= build
+ASAN_BUILD ?= build-asan
+BENCH_BUILD ?= build-bench
+MESON_OPTS ?= -Dwerror=true
+
+.PHONY: all deps build demo check asan bench fuzz install validate clean
+
+all: build
+
+deps:
+	@sh tools/install-deps.sh
+
+$(BUILD)/build.ninja:
+	meson setup $(BUILD) $(MESON_OPTS)
+
+build: deps $(BUILD)/build.ninja
+	meson compile -C $(BUILD)
+
+demo: build
+	@sh tools/demo.sh $(BUILD)/src/cli/pmlab
+
+check: build
+	meson test -C $(BUILD) --print-errorlogs
+
+$(ASAN_BUILD)/build.ninja:
+	meson setup $(ASAN_BUILD) $(MESON_OPTS) -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug
+
+asan: deps $(ASAN_BUILD)/build.ninja
+	meson compile -C $(ASAN_BUILD)
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
+		meson test -C $(ASAN_BUILD) --print-errorlogs
+
+$(BENCH_BUILD)/build.ninja:
+	meson setup $(BENCH_BUILD) $(MESON_OPTS) -Dbuildtype=release
+
+bench: deps $(BENCH_BUILD)/build.ninja
+	meson compile -C $(BENCH_BUILD)
+	$(BENCH_BUILD)/bench/bench_sim
+
+fuzz: deps
+	bash fuzz/build.sh build-fuzz
+	bash fuzz/run.sh build-fuzz $${FUZZ_SECONDS:-30}
+
+install: build
+	meson install -C $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD) $(BENCH_BUILD) build-fuzz

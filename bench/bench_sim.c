@@ -1,0 +1,65 @@
+/* Benchmarks of the simulator's own speed: events per wall-clock second
+ * and simulated seconds per wall-clock second, plus peak memory. Prints
+ * figures; asserts nothing (speed is not a test). */
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "engine/sim.h"
+
+static double wall_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int bench(const char *label, const char *machine, const char *workload, double seconds,
+		 const char *const *sets, int nsets)
+{
+	struct pm_diag d = { { 0 } };
+	struct machine m;
+	if (machine_load(&m, machine, &d) < 0) {
+		fprintf(stderr, "bench: %s\n", d.msg);
+		return -1;
+	}
+	struct sim_config cfg = { .machine = &m, .workload = workload, .cpufreq = "performance",
+				  .cpuidle = "deepest", .duration = (sim_ns)(seconds * 1e9),
+				  .seed = 1, .nsets = nsets, .sets = sets };
+	struct sim *s;
+	double t0 = wall_seconds();
+	if (sim_create(&s, &cfg, &d) < 0) {
+		fprintf(stderr, "bench: %s\n", d.msg);
+		sim_destroy(s);
+		return -1;
+	}
+	struct run_result r;
+	int rc = sim_run(s, &r, &d);
+	double wall = wall_seconds() - t0;
+	if (rc < 0) {
+		fprintf(stderr, "bench: %s\n", d.msg);
+	} else {
+		printf("%-44s %10.0f simulated s  %12llu events  %8.3f wall s  %7.2f M events/s  "
+		       "%9.1f sim-s/wall-s\n",
+		       label, (double)r.duration_ns * 1e-9, (unsigned long long)r.events, wall,
+		       (double)r.events / wall / 1e6, (double)r.duration_ns * 1e-9 / wall);
+	}
+	result_free(&r);
+	sim_destroy(s);
+	return rc;
+}
+
+int main(void)
+{
+	static const char *const periodic128[] = { "tasks=128", "period_us=10000", "run_us=2000" };
+	static const char *const pingpong[] = { "pairs=1" };
+	int rc = 0;
+	rc |= bench("pingpong, i7-4790", "i7-4790", "pingpong", 60, pingpong, 1);
+	rc |= bench("periodic 128 tasks, power9-2n128", "power9-2n128", "periodic", 60, periodic128, 3);
+	rc |= bench("batch 8 tasks, i7-4790", "i7-4790", "batch", 600, NULL, 0);
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	printf("peak resident memory: %ld KiB\n", ru.ru_maxrss);
+	return rc ? 1 : 0;
+}

@@ -1,0 +1,22 @@
+#!/bin/sh
+# Builds the libFuzzer targets with clang, ASan and UBSan.
+# usage (from the repository root): bash fuzz/build.sh [OUTDIR]   (default build-fuzz)
+# then e.g.: build-fuzz/fuzz_machine_ini -dict=fuzz/machine_ini.dict -max_total_time=60 \
+#            build-fuzz/corpus-machine data/machines tests/fixtures/machines
+set -eu
+
+out=${1:-build-fuzz}
+cc=${CC:-clang}
+mkdir -p "$out" "$out/corpus-machine"
+
+# The parser links presets.c, which needs the generated preset table.
+python3 tools/embed_presets.py "$out/machine_presets.c" data/machines/*.ini
+
+flags="-std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+	-D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Wall -Wextra -Isrc -I."
+
+# shellcheck disable=SC2086
+$cc $flags -o "$out/fuzz_machine_ini" fuzz/fuzz_machine_ini.c \
+	src/core/*.c src/machine/*.c "$out/machine_presets.c" -linih -lm
+
+echo "built $out/fuzz_machine_ini"

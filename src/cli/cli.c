@@ -1,0 +1,54 @@
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cli_bad(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("pmlab: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return EXIT_USAGE;
+}
+
+sim_ns cli_parse_seconds(const char *s)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || *end != '\0' || !isfinite(v) || v <= 0 || v > 1e6)
+		return -1;
+	sim_ns ns = (sim_ns)llround(v * 1e9);
+	return ns > 0 ? ns : -1;
+}
+
+int cli_parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	if (!*s || *s == '-')
+		return -1;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 0);
+	if (errno || *end != '\0')
+		return -1;
+	*out = v;
+	return 0;
+}
+
+bool cli_wants_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			return false;
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
+			return true;
+	}
+	return false;
+}

@@ -1,0 +1,39 @@
+/* Shared helpers of the pmlab subcommands. Exit codes: 0 ok, 1 runtime
+ * failure, 2 bad usage or bad input. */
+#ifndef PMLAB_CLI_H
+#define PMLAB_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../core/simtime.h"
+
+#define EXIT_OK 0
+#define EXIT_RUNTIME 1
+#define EXIT_USAGE 2
+
+struct subcommand {
+	const char *name;
+	const char *summary;
+	int (*run)(int argc, char **argv);
+	void (*usage)(void);
+};
+
+/* Prints "pmlab: MSG" on stderr and returns EXIT_USAGE. */
+int cli_bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Seconds as a decimal ("10", "0.5") to ns; -1 if malformed or not positive. */
+sim_ns cli_parse_seconds(const char *s);
+int cli_parse_u64(const char *s, uint64_t *out);
+/* True if argv has -h or --help before any "--". */
+bool cli_wants_help(int argc, char **argv);
+
+int cmd_sim(int argc, char **argv);
+void usage_sim(void);
+int cmd_machines(int argc, char **argv);
+void usage_machines(void);
+int cmd_governors(int argc, char **argv);
+void usage_governors(void);
+int cmd_workloads(int argc, char **argv);
+void usage_workloads(void);
+
+#endif

@@ -1,0 +1,108 @@
+/* pmlab machines | governors | workloads: what is built in. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../cpufreq/cpufreq.h"
+#include "../cpuidle/cpuidle.h"
+#include "../engine/sim.h"
+#include "../machine/machine.h"
+#include "../workload/workload.h"
+#include "cli.h"
+
+void usage_machines(void)
+{
+	printf("usage: pmlab machines [show NAME|FILE]\n\n"
+	       "List the built-in machine models, or print one (or an .ini file, checked) as INI;\n"
+	       "the printed text is a valid machine file.\n");
+}
+
+int cmd_machines(int argc, char **argv)
+{
+	struct pm_diag d = { { 0 } };
+	if (argc == 1) {
+		for (int i = 0; i < machine_preset_count(); i++) {
+			struct machine m;
+			if (machine_parse(&m, machine_preset_text(i), machine_preset_name(i), &d) < 0) {
+				fprintf(stderr, "pmlab: %s\n", d.msg);
+				return EXIT_RUNTIME;
+			}
+			printf("%-20s %3d CPUs  %s\n", m.name, machine_possible_cpus(&m), m.description);
+		}
+		return EXIT_OK;
+	}
+	if (argc == 3 && strcmp(argv[1], "show") == 0) {
+		struct machine m;
+		if (machine_load(&m, argv[2], &d) < 0)
+			return cli_bad("%s", d.msg);
+		char *ini = machine_to_ini(&m);
+		if (!ini)
+			return cli_bad("out of memory");
+		fputs(ini, stdout);
+		free(ini);
+		return EXIT_OK;
+	}
+	return cli_bad("machines: expected no argument or 'show NAME' (see pmlab machines --help)");
+}
+
+static void print_tunables(const struct tunable *t, int n)
+{
+	for (int i = 0; i < n; i++) {
+		char def[64];
+		if (t[i].words)
+			snprintf(def, sizeof(def), "%s", t[i].words[t[i].def]);
+		else
+			snprintf(def, sizeof(def), "%lld", (long long)t[i].def);
+		printf("      %-30s default %-10s %s\n", t[i].name, def, t[i].help);
+	}
+}
+
+void usage_governors(void)
+{
+	printf("usage: pmlab governors\n\n"
+	       "List the frequency (cpufreq) and idle (cpuidle) governors, each with its tunables,\n"
+	       "their defaults and units, and the engine's own tunables. Set any of them with\n"
+	       "'pmlab sim --set NAME=VALUE'.\n");
+}
+
+int cmd_governors(int argc, char **argv)
+{
+	if (argc != 1)
+		return cli_bad("governors: takes no arguments");
+	printf("cpufreq governors (--cpufreq):\n");
+	for (int i = 0; i < cpufreq_governor_count(); i++) {
+		const struct cpufreq_governor *g = cpufreq_governor_at(i);
+		printf("  %-14s %s\n", g->name, g->summary);
+		print_tunables(g->tunables, g->ntunables);
+	}
+	printf("\ncpuidle governors (--cpuidle):\n");
+	for (int i = 0; i < cpuidle_governor_count(); i++) {
+		const struct cpuidle_governor *g = cpuidle_governor_at(i);
+		printf("  %-14s %s\n", g->name, g->summary);
+		print_tunables(g->tunables, g->ntunables);
+	}
+	printf("\nengine tunables (--set):\n");
+	for (int i = 0; i < sim_engine_tunable_count(); i++)
+		print_tunables(sim_engine_tunable_at(i), 1);
+	return EXIT_OK;
+}
+
+void usage_workloads(void)
+{
+	printf("usage: pmlab workloads\n\n"
+	       "List the workload models with their parameters (set with --set NAME=VALUE),\n"
+	       "their throughput unit and what their latency measures.\n");
+}
+
+int cmd_workloads(int argc, char **argv)
+{
+	if (argc != 1)
+		return cli_bad("workloads: takes no arguments");
+	for (int i = 0; i < workload_count(); i++) {
+		const struct workload_ops *w = workload_at(i);
+		printf("  %-12s %s\n", w->name, w->summary);
+		printf("      throughput in %s; latency: %s\n", w->throughput_unit, w->latency_what);
+		print_tunables(w->params, w->nparams);
+	}
+	return EXIT_OK;
+}

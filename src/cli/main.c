@@ -1,0 +1,68 @@
+/* pmlab: a laboratory for Linux CPU power management. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const struct subcommand commands[] = {
+	{ "sim", "simulate one run: machine x workload x policy", cmd_sim, usage_sim },
+	{ "machines", "list the built-in machine models, or show one as INI", cmd_machines, usage_machines },
+	{ "governors", "list frequency and idle governors with their tunables", cmd_governors, usage_governors },
+	{ "workloads", "list workload models with their parameters", cmd_workloads, usage_workloads },
+};
+
+#define NCOMMANDS ((int)(sizeof(commands) / sizeof(commands[0])))
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: pmlab COMMAND [OPTIONS]\n"
+		     "       pmlab help [COMMAND] | pmlab --version\n\n"
+		     "A laboratory for Linux CPU power management: what a frequency governor, an idle\n"
+		     "governor or a scheduler policy does to throughput, latency and energy.\n\n"
+		     "commands:\n");
+	for (int i = 0; i < NCOMMANDS; i++)
+		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out, "\n'pmlab COMMAND --help' describes a command; 'man pmlab' describes them all.\n");
+}
+
+static const struct subcommand *find(const char *name)
+{
+	for (int i = 0; i < NCOMMANDS; i++)
+		if (strcmp(commands[i].name, name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	const char *cmd = argv[1];
+	if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
+		printf("pmlab %s\n", PMLAB_VERSION);
+		return EXIT_OK;
+	}
+	if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
+		if (argc > 2 && strcmp(cmd, "help") == 0) {
+			const struct subcommand *sc = find(argv[2]);
+			if (!sc)
+				return cli_bad("help: unknown command '%s' (see pmlab help)", argv[2]);
+			sc->usage();
+			return EXIT_OK;
+		}
+		usage(stdout);
+		return EXIT_OK;
+	}
+	const struct subcommand *sc = find(cmd);
+	if (!sc) {
+		cli_bad("unknown command '%s' (see pmlab help)", cmd);
+		return EXIT_USAGE;
+	}
+	if (cli_wants_help(argc - 1, argv + 1)) {
+		sc->usage();
+		return EXIT_OK;
+	}
+	return sc->run(argc - 1, argv + 1);
+}

@@ -1,0 +1,70 @@
+#include "eventq.h"
+
+#include <stdlib.h>
+
+void eventq_init(struct eventq *q)
+{
+	q->heap = NULL;
+	q->len = q->cap = 0;
+	q->next_seq = 0;
+	q->pushed = 0;
+}
+
+void eventq_free(struct eventq *q)
+{
+	free(q->heap);
+	eventq_init(q);
+}
+
+static inline int before(const struct event *a, const struct event *b)
+{
+	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+}
+
+int eventq_push(struct eventq *q, sim_ns time, uint32_t kind, uint32_t obj,
+		uint32_t gen, uint32_t arg)
+{
+	if (q->len == q->cap) {
+		size_t cap = q->cap ? q->cap * 2 : 256;
+		struct event *h = realloc(q->heap, cap * sizeof(*h));
+		if (!h)
+			return -1;
+		q->heap = h;
+		q->cap = cap;
+	}
+	struct event e = { time, q->next_seq++, kind, obj, gen, arg };
+	size_t i = q->len++;
+	while (i > 0) {
+		size_t parent = (i - 1) / 2;
+		if (!before(&e, &q->heap[parent]))
+			break;
+		q->heap[i] = q->heap[parent];
+		i = parent;
+	}
+	q->heap[i] = e;
+	q->pushed++;
+	return 0;
+}
+
+int eventq_pop(struct eventq *q, struct event *out)
+{
+	if (q->len == 0)
+		return 0;
+	*out = q->heap[0];
+	struct event last = q->heap[--q->len];
+	size_t n = q->len, i = 0;
+	for (;;) {
+		size_t child = 2 * i + 1;
+		if (child >= n)
+			break;
+		if (child + 1 < n && before(&q->heap[child + 1], &q->heap[child]))
+			child++;
+		if (!before(&q->heap[child], &last))
+			break;
+		q->heap[i] = q->heap[child];
+		i = child;
+	}
+	if (n)
+		q->heap[i] = last;
+	return 1;
+}

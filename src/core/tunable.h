@@ -1,0 +1,36 @@
+/* Named integer tunables, the way sysfs exposes governor knobs: each has a
+ * name, a default and a valid range, and lives at an offset inside its
+ * owner's struct (an int64_t field). Enumerated tunables (e.g. a policy
+ * name) store the index of the chosen word. Writes outside the range are
+ * rejected with a message, as the kernel rejects them with -EINVAL. */
+#ifndef PMLAB_TUNABLE_H
+#define PMLAB_TUNABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+
+struct tunable {
+	const char *name;
+	const char *help;  /* one line, with the unit */
+	size_t offset;     /* of an int64_t in the owner struct */
+	int64_t def, min, max;
+	const char *const *words; /* NULL-terminated choices, or NULL for a number */
+};
+
+#define TUNABLE_FIELD(type, field) offsetof(type, field)
+
+void tunables_set_defaults(const struct tunable *t, int n, void *obj);
+/* Returns 1 if `name` is one of t[0..n) and the value was stored, 0 if the
+ * name is not known here, -1 (with a message) if the value is invalid. */
+int tunables_write(const struct tunable *t, int n, void *obj, const char *name,
+		   const char *value, struct pm_diag *d);
+int64_t tunable_get(const struct tunable *t, const void *obj);
+/* Formats the current value (number or word) into buf. */
+void tunable_format(const struct tunable *t, const void *obj, char *buf, size_t len);
+
+/* Parses a whole decimal integer; returns -1 if `s` is not one. */
+int parse_int64(const char *s, int64_t *out);
+
+#endif

@@ -1,0 +1,93 @@
+#include "cpufreq.h"
+
+#include <string.h>
+
+extern const struct cpufreq_governor cpufreq_performance;
+extern const struct cpufreq_governor cpufreq_powersave;
+extern const struct cpufreq_governor cpufreq_userspace;
+
+/* Adding a governor: one file and one line here. */
+static const struct cpufreq_governor *const governors[] = {
+	&cpufreq_performance,
+	&cpufreq_powersave,
+	&cpufreq_userspace,
+};
+
+int cpufreq_governor_count(void)
+{
+	return (int)(sizeof(governors) / sizeof(governors[0]));
+}
+
+const struct cpufreq_governor *cpufreq_governor_at(int i)
+{
+	return governors[i];
+}
+
+const struct cpufreq_governor *cpufreq_governor_find(const char *name)
+{
+	for (int i = 0; i < cpufreq_governor_count(); i++)
+		if (strcmp(governors[i]->name, name) == 0)
+			return governors[i];
+	return NULL;
+}
+
+uint32_t cpufreq_resolve(const struct cpufreq_policy *p, uint32_t target,
+			 enum cpufreq_relation relation)
+{
+	uint32_t min = p->min > p->max ? p->max : p->min;
+	if (target < min)
+		target = min;
+	if (target > p->max)
+		target = p->max;
+	/* lo: largest entry <= target; hi: smallest entry >= target. Entries
+	 * outside [min, max] are not candidates. */
+	int lo = -1, hi = -1;
+	for (int i = 0; i < p->ntable; i++) {
+		uint32_t f = p->table[i];
+		if (f < min || f > p->max)
+			continue;
+		if (f <= target)
+			lo = i;
+		if (f >= target && hi < 0)
+			hi = i;
+	}
+	if (lo < 0 && hi < 0)
+		return target; /* no table entry in range: the limits themselves */
+	switch (relation) {
+	case RELATION_L:
+		return p->table[hi >= 0 ? hi : lo];
+	case RELATION_H:
+		return p->table[lo >= 0 ? lo : hi];
+	case RELATION_C:
+	default:
+		if (lo < 0)
+			return p->table[hi];
+		if (hi < 0)
+			return p->table[lo];
+		return (target - p->table[lo] > p->table[hi] - target) ? p->table[hi] : p->table[lo];
+	}
+}
+
+void cpufreq_driver_target(struct cpufreq_policy *p, uint32_t target,
+			   enum cpufreq_relation relation)
+{
+	uint32_t f = cpufreq_resolve(p, target, relation);
+	if (f == p->cur)
+		return;
+	p->cur = f;
+	p->driver->set_target(p->driver_ctx, p, f);
+}
+
+int cpufreq_set_limits(struct cpufreq_policy *p, uint32_t min, uint32_t max, struct pm_diag *d)
+{
+	if (min > max)
+		return pm_fail(d, "scaling_min_freq %u kHz above scaling_max_freq %u kHz", min, max);
+	if (max < p->cpuinfo_min || min > p->cpuinfo_max)
+		return pm_fail(d, "limits %u..%u kHz outside the hardware's %u..%u kHz", min, max,
+			       p->cpuinfo_min, p->cpuinfo_max);
+	p->min = min < p->cpuinfo_min ? p->cpuinfo_min : min;
+	p->max = max > p->cpuinfo_max ? p->cpuinfo_max : max;
+	if (p->gov && p->gov->limits)
+		p->gov->limits(p);
+	return 0;
+}

@@ -1,0 +1,67 @@
+/* Idle-governor interface, shaped like the kernel's cpuidle core: the
+ * idle loop asks the governor to select() a state for a CPU under a latency
+ * limit, enters it, and after wakeup calls reflect() with what happened.
+ * The idle loop -- not the governor -- owns the tick; the governor only
+ * advises whether stopping it is worthwhile (stop_tick). */
+#ifndef PMLAB_CPUIDLE_H
+#define PMLAB_CPUIDLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../core/diag.h"
+#include "../core/simtime.h"
+#include "../core/tunable.h"
+#include "../machine/machine.h"
+
+/* Per-state statistics, as /sys/devices/system/cpu/cpuN/cpuidle/stateM has them. */
+struct cpuidle_state_stats {
+	uint64_t usage;    /* times entered */
+	sim_ns time;       /* time spent, entry to wakeup */
+	uint64_t above;    /* idle was shorter than this state's target residency */
+	uint64_t below;    /* idle was long enough for a deeper enabled state */
+	uint64_t rejected; /* entry refused */
+};
+
+struct cpuidle_device {
+	int cpu;
+	const struct cstate *states;
+	int nstates;
+	bool disabled[MACHINE_MAX_CSTATES];
+	struct cpuidle_state_stats stats[MACHINE_MAX_CSTATES];
+
+	/* Filled by the idle loop before select(). */
+	sim_ns now;
+	sim_ns next_timer_ns;        /* time to the next timer event, tick included */
+	sim_ns next_timer_no_tick_ns;/* ... if the tick were stopped */
+	sim_ns tick_period_ns;
+	bool tick_stopped;           /* the tick was already stopped (legacy idle loop) */
+
+	/* Filled by the idle loop before reflect(). */
+	int last_state;
+	sim_ns last_residency_ns;    /* measured idle time, exit latency included */
+
+	void *gov_data;
+};
+
+struct cpuidle_governor {
+	const char *name;
+	const char *summary;
+	const struct tunable *tunables;
+	int ntunables;
+	size_t data_size; /* per-CPU state; starts with its int64_t tunables */
+	int (*init)(struct cpuidle_device *dev, struct pm_diag *d);
+	/* Returns a state index; may clear *stop_tick (it starts true). */
+	int (*select)(struct cpuidle_device *dev, sim_ns latency_limit_ns, bool *stop_tick);
+	void (*reflect)(struct cpuidle_device *dev, int state);
+};
+
+/* Deepest enabled state whose exit latency fits the limit (state 0 if none);
+ * shared by governors as the starting bound of their search. */
+int cpuidle_deepest_allowed(const struct cpuidle_device *dev, sim_ns latency_limit_ns);
+
+const struct cpuidle_governor *cpuidle_governor_find(const char *name);
+int cpuidle_governor_count(void);
+const struct cpuidle_governor *cpuidle_governor_at(int i);
+
+#endif

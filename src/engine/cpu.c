@@ -1,0 +1,343 @@
+/* The per-CPU state machine: running a task, idle in a C-state, waking up;
+ * accounting of time, work and vruntime between state changes; the tick
+ * and CFS's slice preemption. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "sim_internal.h"
+
+int cpu_effective_idx(const struct sim *s, const struct sim_cpu *c)
+{
+	int idx = s->policies[c->policy].cur_idx;
+	int cap = s->pkgs[c->pkg].cap_idx;
+	return idx < cap ? idx : cap;
+}
+
+/* Advance a burst by dt ns at `speed` cycles/ns. Cycles and stall shrink
+ * in proportion, so a frequency change mid-burst affects exactly the part
+ * not yet executed. */
+static void burst_progress(struct task *t, sim_ns dt, double speed)
+{
+	double total = t->rem_cycles / speed + t->rem_stall_ns;
+	if ((double)dt >= total) {
+		t->cycles_done += t->rem_cycles;
+		t->rem_cycles = 0;
+		t->rem_stall_ns = 0;
+		return;
+	}
+	double left = 1.0 - (double)dt / total;
+	t->cycles_done += t->rem_cycles * (1.0 - left);
+	t->rem_cycles *= left;
+	t->rem_stall_ns *= left;
+}
+
+static inline uint64_t weighted(sim_ns dt, uint32_t weight)
+{
+	if (weight == NICE_0_WEIGHT)
+		return (uint64_t)dt;
+	return (uint64_t)dt * NICE_0_WEIGHT / weight;
+}
+
+void cpu_sync(struct sim *s, struct sim_cpu *c)
+{
+	sim_ns dt = s->now - c->seg_start;
+	if (dt <= 0)
+		return;
+	c->seg_start = s->now;
+	struct cpu_result *a = &c->acct;
+	if (c->mode == CPU_IDLE) {
+		a->cstate_ns[c->cstate] += dt;
+	} else {
+		int idx = cpu_effective_idx(s, c);
+		a->c0_ns += dt;
+		a->pstate_ns[idx] += dt;
+		a->c0_mhz_ns += (double)dt * (s->khz_table[idx] / 1000.0);
+	}
+	if (c->mode == CPU_RUNNING) {
+		struct task *t = c->curr;
+		if (t->burst_sys)
+			a->sys_ns += dt;
+		else
+			a->user_ns += dt;
+		t->sum_exec += dt;
+		t->vruntime += weighted(dt, t->weight);
+		if (t->in_burst)
+			burst_progress(t, dt, c->speed);
+	} else if (c->nr_iowait > 0) {
+		a->iowait_ns += dt;
+	} else {
+		a->idle_ns += dt;
+	}
+}
+
+void cpu_set_speed(struct sim *s, struct sim_cpu *c)
+{
+	double khz = s->khz_table[cpu_effective_idx(s, c)];
+	double speed = khz / 1e6; /* cycles per ns */
+	if (s->cores[c->core].nrunning > 1)
+		speed *= s->m->smt_throughput;
+	c->speed = speed;
+}
+
+void cpu_arm_done(struct sim *s, struct sim_cpu *c)
+{
+	struct task *t = c->curr;
+	if (c->mode != CPU_RUNNING || !t || !t->in_burst || c->in_dispatch)
+		return;
+	double total = t->rem_cycles / c->speed + t->rem_stall_ns;
+	c->done_gen++;
+	sim_post(s, s->now + (sim_ns)ceil(total), EV_BURST_DONE, (uint32_t)c->id, c->done_gen, 0);
+}
+
+/* Mode changes move the core's and the package's counters, which change
+ * power, turbo ceilings and SMT speeds; everything affected is accounted
+ * up to now first. */
+static void cpu_set_mode(struct sim *s, struct sim_cpu *c, enum cpu_mode mode)
+{
+	enum cpu_mode old = c->mode;
+	if (old == mode)
+		return;
+	struct sim_core *core = &s->cores[c->core];
+	for (int i = 0; i < core->ncpus; i++)
+		cpu_sync(s, &s->cpus[core->cpus[i]]);
+	int was_busy = old != CPU_IDLE, is_busy = mode != CPU_IDLE;
+	int was_run = old == CPU_RUNNING, is_run = mode == CPU_RUNNING;
+	c->mode = mode;
+	core->nrunning += is_run - was_run;
+	int before = core->nbusy;
+	core->nbusy += is_busy - was_busy;
+	if ((before == 0) != (core->nbusy == 0))
+		pkg_core_busy(s, c->pkg, core->nbusy ? 1 : -1);
+	core_update(s, c->core);
+	if (was_run != is_run && core->ncpus > 1) {
+		for (int i = 0; i < core->ncpus; i++) {
+			struct sim_cpu *sib = &s->cpus[core->cpus[i]];
+			if (sib != c && sib->mode == CPU_RUNNING) {
+				cpu_set_speed(s, sib);
+				cpu_arm_done(s, sib);
+			}
+		}
+	}
+}
+
+static void cpu_stop_tick(struct sim_cpu *c)
+{
+	c->tick_on = false;
+	c->tick_gen++;
+}
+
+void cpu_start_tick(struct sim *s, struct sim_cpu *c)
+{
+	if (c->tick_on)
+		return;
+	c->tick_on = true;
+	c->tick_gen++;
+	/* Ticks are aligned to the jiffy grid on every CPU, as the kernel's are. */
+	c->next_tick = (s->now / s->tick_ns + 1) * s->tick_ns;
+	sim_post(s, c->next_tick, EV_TICK, (uint32_t)c->id, c->tick_gen, 0);
+}
+
+void cpu_enter_idle(struct sim *s, struct sim_cpu *c)
+{
+	struct cpuidle_device *dev = &c->idle;
+	dev->now = s->now;
+	dev->tick_period_ns = s->tick_ns;
+	dev->tick_stopped = false;
+	sim_ns next_timer = cpu_next_timer(s, c);
+	dev->next_timer_no_tick_ns = next_timer == SIM_NS_MAX ? SIM_NS_MAX : next_timer - s->now;
+	sim_ns to_tick = (s->now / s->tick_ns + 1) * s->tick_ns - s->now;
+	dev->next_timer_ns = to_tick < dev->next_timer_no_tick_ns ? to_tick
+								  : dev->next_timer_no_tick_ns;
+	bool stop_tick = true;
+	int st = s->ci_gov->select(dev, s->latency_limit_ns, &stop_tick);
+	if (st < 0 || st >= dev->nstates)
+		st = 0;
+	/* The tick policy of this engine stops the tick on every idle entry;
+	 * the kernel's tick policies come with the idle-governor work. */
+	cpu_stop_tick(c);
+	c->cstate = st;
+	c->idle_start = s->now;
+	dev->stats[st].usage++;
+	c->acct.cstate_usage[st]++;
+	cpu_set_mode(s, c, CPU_IDLE);
+}
+
+void cpu_kick(struct sim *s, struct sim_cpu *c)
+{
+	if (c->mode != CPU_IDLE)
+		return;
+	const struct sim_pkg *pkg = &s->pkgs[c->pkg];
+	sim_ns exit = s->m->cstates[c->cstate].exit_ns;
+	if (pkg->pkg_cstate >= 0)
+		exit += s->m->pkg_cstates[pkg->pkg_cstate].exit_ns;
+	cpu_set_mode(s, c, CPU_WAKING);
+	c->wake_gen++;
+	sim_post(s, s->now + exit, EV_WAKE_DONE, (uint32_t)c->id, c->wake_gen, 0);
+}
+
+/* cpuidle bookkeeping after a wakeup: time, above/below, then reflect(). */
+static void idle_reflect(struct sim *s, struct sim_cpu *c)
+{
+	struct cpuidle_device *dev = &c->idle;
+	int st = c->cstate;
+	sim_ns measured = s->now - c->idle_start;
+	dev->last_state = st;
+	dev->last_residency_ns = measured;
+	dev->stats[st].time += measured;
+	if (measured < dev->states[st].residency_ns) {
+		dev->stats[st].above++;
+	} else {
+		for (int i = st + 1; i < dev->nstates; i++) {
+			if (dev->disabled[i] || dev->states[i].exit_ns > s->latency_limit_ns)
+				continue;
+			if (measured >= dev->states[i].residency_ns)
+				dev->stats[st].below++;
+			break;
+		}
+	}
+	if (s->ci_gov->reflect)
+		s->ci_gov->reflect(dev, st);
+}
+
+void cpu_wake_done(struct sim *s, struct sim_cpu *c)
+{
+	idle_reflect(s, c);
+	cpu_schedule(s, c);
+}
+
+static void update_min_vruntime(struct sim_cpu *c)
+{
+	uint64_t v = c->curr ? c->curr->vruntime : UINT64_MAX;
+	struct task *first = rq_first(&c->rq);
+	if (first && first->vruntime < v)
+		v = first->vruntime;
+	if (v != UINT64_MAX && v > c->rq.min_vruntime)
+		c->rq.min_vruntime = v;
+}
+
+/* Switch `next` in: counters, cache refill and wakeup latency. */
+static void switch_in(struct sim *s, struct sim_cpu *c, struct task *next)
+{
+	s->ctx_switches++;
+	c->acct.ctx_switches++;
+	if (next->ran && next->last_llc != c->llc)
+		next->pending_stall_ns += (double)s->m->refill_ns;
+	if (next->in_burst) {
+		next->rem_stall_ns += next->pending_stall_ns;
+		next->pending_stall_ns = 0;
+	}
+	next->last_llc = c->llc;
+	next->ran = true;
+	if (next->wake_time >= 0) {
+		sim_ns lat = s->now - next->wake_time;
+		hist_add(&s->wakeup_latency, lat);
+		next->wake_time = -1;
+	}
+}
+
+void cpu_schedule(struct sim *s, struct sim_cpu *c)
+{
+	for (;;) {
+		cpu_sync(s, c);
+		c->done_gen++;
+		c->need_resched = false;
+		struct task *prev = c->curr;
+		if (prev && prev->state == TASK_RUNNING) {
+			prev->state = TASK_QUEUED;
+			if (rq_push(&c->rq, prev) < 0)
+				s->oom = true;
+		}
+		struct task *next = rq_first(&c->rq);
+		if (!next && s->placement->newidle_balance(s, c->id))
+			next = rq_first(&c->rq);
+		if (!next) {
+			if (prev) {
+				s->ctx_switches++;
+				c->acct.ctx_switches++;
+			}
+			c->curr = NULL;
+			cpu_enter_idle(s, c);
+			return;
+		}
+		rq_remove(&c->rq, next);
+		next->state = TASK_RUNNING;
+		next->cpu = c->id;
+		if (next != prev)
+			switch_in(s, c, next);
+		c->curr = next;
+		next->exec_at_pick = next->sum_exec;
+		if (c->mode != CPU_RUNNING) {
+			cpu_set_mode(s, c, CPU_RUNNING);
+			cpu_start_tick(s, c);
+		}
+		cpu_set_speed(s, c);
+		update_min_vruntime(c);
+		if (next->in_burst || task_dispatch(s, c)) {
+			if (c->need_resched)
+				continue;
+			cpu_arm_done(s, c);
+			return;
+		}
+		/* It blocked, slept or exited at once: pick again. */
+	}
+}
+
+void cpu_burst_done(struct sim *s, struct sim_cpu *c)
+{
+	struct task *t = c->curr;
+	cpu_sync(s, c);
+	t->cycles_done += t->rem_cycles;
+	t->rem_cycles = 0;
+	t->rem_stall_ns = 0;
+	t->in_burst = false;
+	if (task_dispatch(s, c) && !c->need_resched)
+		cpu_arm_done(s, c);
+	else
+		cpu_schedule(s, c);
+}
+
+/* CFS's sched_slice(): the share of the latency period this task gets. */
+sim_ns sched_slice(const struct sim *s, const struct sim_cpu *c, const struct task *t)
+{
+	const struct engine_params *p = &s->par;
+	int nr = c->rq.len + 1;
+	int64_t nr_latency = p->sched_latency_ns / p->sched_min_granularity_ns;
+	sim_ns period = nr > nr_latency ? nr * p->sched_min_granularity_ns : p->sched_latency_ns;
+	uint64_t load = c->rq.load + t->weight;
+	return (sim_ns)((uint64_t)period * t->weight / load);
+}
+
+/* check_preempt_tick(): has curr used its slice? */
+static bool slice_expired(const struct sim *s, const struct sim_cpu *c)
+{
+	const struct task *curr = c->curr;
+	const struct task *first = rq_first(&c->rq);
+	if (!first)
+		return false;
+	sim_ns ideal = sched_slice(s, c, curr);
+	sim_ns ran = curr->sum_exec - curr->exec_at_pick;
+	if (ran > ideal)
+		return true;
+	if (ran < s->par.sched_min_granularity_ns)
+		return false;
+	return (int64_t)(curr->vruntime - first->vruntime) > (int64_t)ideal;
+}
+
+void cpu_tick(struct sim *s, struct sim_cpu *c)
+{
+	c->next_tick += s->tick_ns;
+	sim_post(s, c->next_tick, EV_TICK, (uint32_t)c->id, c->tick_gen, 0);
+	if (c->mode != CPU_RUNNING)
+		return;
+	cpu_sync(s, c);
+	c->acct.ticks++;
+	update_min_vruntime(c);
+	freq_update_hook(s, c, 0);
+	if (++c->ticks_since_balance * (uint64_t)s->tick_ns >=
+	    (uint64_t)s->par.balance_interval_ms * NS_PER_MS) {
+		c->ticks_since_balance = 0;
+		s->placement->tick_balance(s, c->id);
+	}
+	if (c->mode == CPU_RUNNING && slice_expired(s, c))
+		cpu_schedule(s, c);
+}

@@ -1,0 +1,168 @@
+/* The simulator's cpufreq driver: one policy per clock domain with online
+ * CPUs, the governor attached to each, and frequency changes that take
+ * effect after the machine's transition latency. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_internal.h"
+
+static struct sim *driver_sim(void *ctx)
+{
+	return ctx;
+}
+
+static void sim_cpu_times(void *ctx, int cpu, struct cpu_times *out)
+{
+	struct sim *s = driver_sim(ctx);
+	struct sim_cpu *c = &s->cpus[cpu];
+	cpu_sync(s, c);
+	out->busy = c->acct.user_ns + c->acct.sys_ns;
+	out->idle = c->acct.idle_ns;
+	out->iowait = c->acct.iowait_ns;
+}
+
+static int table_index(const struct sim *s, uint32_t khz)
+{
+	for (int i = 0; i < s->npstates; i++)
+		if (s->khz_table[i] >= khz)
+			return i;
+	return s->npstates - 1;
+}
+
+static void sim_set_target(void *ctx, struct cpufreq_policy *p, uint32_t khz)
+{
+	struct sim *s = driver_sim(ctx);
+	struct sim_policy *sp = &s->policies[p->id];
+	int idx = table_index(s, khz);
+	s->freq_transitions++;
+	sp->apply_gen++;
+	if (s->m->transition_latency_ns == 0 || s->now == 0)
+		freq_apply(s, p->id, idx);
+	else
+		sim_post(s, s->now + s->m->transition_latency_ns, EV_FREQ_APPLY, (uint32_t)p->id,
+			 sp->apply_gen, (uint32_t)idx);
+}
+
+static const struct cpufreq_driver sim_driver = {
+	.cpu_times = sim_cpu_times,
+	.set_target = sim_set_target,
+};
+
+void freq_apply(struct sim *s, int pi, int idx)
+{
+	struct sim_policy *sp = &s->policies[pi];
+	if (sp->cur_idx == idx)
+		return;
+	for (int i = 0; i < sp->p.ncpus; i++)
+		cpu_sync(s, &s->cpus[sp->cpus[i]]);
+	/* Integrate each core's energy at the old frequency first. */
+	for (int i = 0; i < sp->p.ncpus; i++)
+		core_update(s, s->cpus[sp->cpus[i]].core);
+	sp->cur_idx = idx;
+	for (int i = 0; i < sp->p.ncpus; i++) {
+		struct sim_cpu *c = &s->cpus[sp->cpus[i]];
+		core_update(s, c->core);
+		if (c->mode == CPU_RUNNING) {
+			cpu_set_speed(s, c);
+			cpu_arm_done(s, c);
+		}
+	}
+}
+
+void freq_update_hook(struct sim *s, struct sim_cpu *c, unsigned flags)
+{
+	struct sim_policy *sp = &s->policies[c->policy];
+	if (s->cf_gov->update)
+		s->cf_gov->update(&sp->p, c->id, s->now, flags);
+}
+
+int freq_init(struct sim *s, struct pm_diag *d)
+{
+	const struct machine *m = s->m;
+	int ndom = machine_freq_domains(m);
+	int *map = malloc((size_t)ndom * sizeof(*map));
+	if (!map)
+		return pm_fail(d, "out of memory");
+	for (int i = 0; i < ndom; i++)
+		map[i] = -1;
+	s->npolicies = 0;
+	for (int c = 0; c < s->ncpus; c++) {
+		int dom = machine_cpu_freq_domain(m, c);
+		if (map[dom] < 0)
+			map[dom] = s->npolicies++;
+	}
+	s->policies = calloc((size_t)s->npolicies, sizeof(*s->policies));
+	if (!s->policies) {
+		free(map);
+		return pm_fail(d, "out of memory");
+	}
+	for (int c = 0; c < s->ncpus; c++) {
+		int pi = map[machine_cpu_freq_domain(m, c)];
+		struct sim_policy *sp = &s->policies[pi];
+		int *grown = realloc(sp->cpus, (size_t)(sp->p.ncpus + 1) * sizeof(int));
+		if (!grown) {
+			free(map);
+			return pm_fail(d, "out of memory");
+		}
+		sp->cpus = grown;
+		sp->cpus[sp->p.ncpus++] = c;
+		s->cpus[c].policy = pi;
+	}
+	free(map);
+
+	uint32_t hw_max = s->par.boost ? s->khz_table[s->npstates - 1] : s->khz_table[s->base_idx];
+	uint32_t lo = s->par.scaling_min_khz ? (uint32_t)s->par.scaling_min_khz : s->khz_table[0];
+	uint32_t hi = s->par.scaling_max_khz ? (uint32_t)s->par.scaling_max_khz : hw_max;
+	for (int pi = 0; pi < s->npolicies; pi++) {
+		struct sim_policy *sp = &s->policies[pi];
+		struct cpufreq_policy *p = &sp->p;
+		p->id = pi;
+		p->cpus = sp->cpus;
+		p->table = s->khz_table;
+		p->ntable = s->npstates;
+		p->cpuinfo_min = s->khz_table[0];
+		p->cpuinfo_max = hw_max;
+		p->min = p->cpuinfo_min;
+		p->max = p->cpuinfo_max;
+		/* Firmware hands over at the base frequency. */
+		sp->cur_idx = s->base_idx;
+		p->cur = s->khz_table[s->base_idx];
+		p->transition_latency_ns = m->transition_latency_ns;
+		p->driver = &sim_driver;
+		p->driver_ctx = s;
+		p->gov = s->cf_gov;
+		if (s->cf_gov->data_size) {
+			p->gov_data = malloc(s->cf_gov->data_size);
+			if (!p->gov_data)
+				return pm_fail(d, "out of memory");
+			memcpy(p->gov_data, s->cf_tunables, s->cf_gov->data_size);
+		}
+	}
+	for (int pi = 0; pi < s->npolicies; pi++) {
+		struct cpufreq_policy *p = &s->policies[pi].p;
+		if (p->gov->start && p->gov->start(p, d) < 0)
+			return -1;
+		/* scaling_{min,max}_freq as the user set them; this also calls the
+		 * governor's limits(), which sets the first frequency. */
+		if (cpufreq_set_limits(p, lo, hi, d) < 0) {
+			char why[PM_DIAG_MAX];
+			snprintf(why, sizeof(why), "%s", d->msg);
+			return pm_fail(d, "--set scaling_min_khz/scaling_max_khz: %s", why);
+		}
+	}
+	return 0;
+}
+
+void freq_fini(struct sim *s)
+{
+	for (int pi = 0; pi < s->npolicies; pi++) {
+		struct sim_policy *sp = &s->policies[pi];
+		if (sp->p.gov && sp->p.gov->stop)
+			sp->p.gov->stop(&sp->p);
+		free(sp->p.gov_data);
+		free(sp->cpus);
+	}
+	free(s->policies);
+	s->policies = NULL;
+}

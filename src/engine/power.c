@@ -1,0 +1,155 @@
+/* Power model and energy integration (the formulas are documented in
+ * machine/machine.h). Each core and each package holds its present power;
+ * before any change, the energy used since the last change is added, so
+ * energy is the exact integral of a piecewise-constant power. */
+#include <math.h>
+
+#include "sim_internal.h"
+
+static double leakage_w(const struct machine *m, double volts)
+{
+	double vmax = m->pstates[m->npstates - 1].mv / 1000.0;
+	return m->leak_w * (volts / vmax) * exp(m->leak_beta * (volts - vmax));
+}
+
+/* The core's effective P-state: its clock domain's, under the package's
+ * turbo ceiling. All threads of a core share one domain. */
+static int core_pstate(const struct sim *s, const struct sim_core *core)
+{
+	return cpu_effective_idx(s, &s->cpus[core->cpus[0]]);
+}
+
+void core_update(struct sim *s, int ci)
+{
+	struct sim_core *core = &s->cores[ci];
+	const struct machine *m = s->m;
+	double dt = (double)(s->now - core->last) * 1e-9;
+	core->e_dyn += core->p_dyn * dt;
+	core->e_static += core->p_static * dt;
+	core->last = s->now;
+	if (core->ncpus == 0)
+		return;
+
+	int shallowest = m->ncstates - 1;
+	bool polling = false;
+	for (int i = 0; i < core->ncpus; i++) {
+		const struct sim_cpu *c = &s->cpus[core->cpus[i]];
+		if (c->mode != CPU_IDLE)
+			continue;
+		if (c->cstate < shallowest)
+			shallowest = c->cstate;
+		polling |= m->cstates[c->cstate].poll != 0;
+	}
+	if (core->nbusy == 0 && !polling) {
+		core->p_dyn = 0;
+		core->p_static = m->cstates[shallowest].power_w;
+		return;
+	}
+	const struct pstate *ps = &m->pstates[core_pstate(s, core)];
+	double volts = ps->mv / 1000.0;
+	int active = core->nbusy ? core->nbusy : 1;
+	double activity = 1.0;
+	if (m->threads_per_core > 1)
+		activity += (m->smt_activity - 1.0) * (active - 1) / (m->threads_per_core - 1);
+	core->p_dyn = m->ceff_nf * 1e-9 * volts * volts * (ps->khz * 1e3) * activity;
+	core->p_static = leakage_w(m, volts);
+}
+
+/* Energy, residency and idle time of a package up to now. */
+static void pkg_sync(struct sim *s, struct sim_pkg *pkg)
+{
+	sim_ns dt = s->now - pkg->last;
+	if (dt <= 0)
+		return;
+	pkg->last = s->now;
+	pkg->acct.energy_uncore_j += pkg->p_uncore * (double)dt * 1e-9;
+	if (pkg->pkg_cstate >= 0)
+		pkg->acct.pkg_cstate_ns[pkg->pkg_cstate] += dt;
+	if (pkg->nbusy_cores == 0)
+		pkg->acct.all_idle_ns += dt;
+}
+
+/* The deepest package C-state every idle core of the package allows. */
+static int pkg_choose_cstate(const struct sim *s, int p)
+{
+	const struct machine *m = s->m;
+	int depth = m->ncstates - 1;
+	for (int i = 0; i < s->pkg_cpus[p].n; i++) {
+		const struct sim_cpu *c = &s->cpus[s->pkg_cpus[p].cpu[i]];
+		if (c->mode != CPU_IDLE)
+			return -1;
+		if (c->cstate < depth)
+			depth = c->cstate;
+	}
+	int best = -1;
+	for (int i = 0; i < m->npkg_cstates; i++)
+		if (m->pkg_cstates[i].requires <= depth)
+			best = i;
+	return best;
+}
+
+static void pkg_reevaluate(struct sim *s, int p)
+{
+	struct sim_pkg *pkg = &s->pkgs[p];
+	pkg->pkg_cstate = pkg->nbusy_cores ? -1 : pkg_choose_cstate(s, p);
+	pkg->p_uncore = pkg->pkg_cstate >= 0 ? s->m->pkg_cstates[pkg->pkg_cstate].power_w
+					     : s->m->uncore_w;
+	if (pkg->ncores_online == 0)
+		pkg->p_uncore = 0;
+}
+
+void pkg_core_busy(struct sim *s, int p, int delta)
+{
+	struct sim_pkg *pkg = &s->pkgs[p];
+	pkg_sync(s, pkg);
+	pkg->nbusy_cores += delta;
+	int cap = s->turbo_cap_idx[pkg->nbusy_cores];
+	if (cap != pkg->cap_idx) {
+		/* The turbo ceiling moved: account busy cores at the old one. */
+		const struct cpu_group *g = &s->pkg_cpus[p];
+		for (int i = 0; i < g->n; i++)
+			cpu_sync(s, &s->cpus[g->cpu[i]]);
+		pkg->cap_idx = cap;
+		for (int i = 0; i < pkg->ncores; i++) {
+			struct sim_core *core = &s->cores[pkg->first_core + i];
+			if (core->ncpus && core->nbusy)
+				core_update(s, pkg->first_core + i);
+		}
+		for (int i = 0; i < g->n; i++) {
+			struct sim_cpu *c = &s->cpus[g->cpu[i]];
+			if (c->mode == CPU_RUNNING) {
+				cpu_set_speed(s, c);
+				cpu_arm_done(s, c);
+			}
+		}
+	}
+	pkg_reevaluate(s, p);
+}
+
+void power_init(struct sim *s)
+{
+	for (int p = 0; p < s->npkgs; p++) {
+		struct sim_pkg *pkg = &s->pkgs[p];
+		pkg->cap_idx = s->turbo_cap_idx[0];
+		pkg->last = s->now;
+		pkg_reevaluate(s, p);
+	}
+	for (int i = 0; i < s->ncores; i++) {
+		s->cores[i].last = s->now;
+		core_update(s, i);
+	}
+}
+
+void pkg_core_idle(struct sim *s, int p)
+{
+	pkg_sync(s, &s->pkgs[p]);
+	pkg_reevaluate(s, p);
+}
+
+void power_flush(struct sim *s)
+{
+	for (int i = 0; i < s->ncores; i++)
+		core_update(s, i);
+	for (int p = 0; p < s->npkgs; p++)
+		pkg_sync(s, &s->pkgs[p]);
+}

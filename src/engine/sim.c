@@ -1,0 +1,489 @@
+/* Building a run, the event loop, and collecting the result. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_internal.h"
+
+static const struct tunable engine_tunables[] = {
+	{ "hz", "scheduler tick frequency, Hz (CONFIG_HZ: 100, 250, 300 or 1000)",
+	  TUNABLE_FIELD(struct engine_params, hz), 250, 100, 1000, NULL },
+	{ "sched_latency_ns", "CFS target latency, ns (0: kernel default, 6 ms x (1+log2 CPUs))",
+	  TUNABLE_FIELD(struct engine_params, sched_latency_ns), 0, 0, 1000000000, NULL },
+	{ "sched_min_granularity_ns", "CFS minimum slice, ns (0: kernel default, 0.75 ms x (1+log2 CPUs))",
+	  TUNABLE_FIELD(struct engine_params, sched_min_granularity_ns), 0, 0, 1000000000, NULL },
+	{ "sched_wakeup_granularity_ns", "CFS wakeup preemption granularity, ns (0: kernel default, 1 ms x (1+log2 CPUs))",
+	  TUNABLE_FIELD(struct engine_params, sched_wakeup_granularity_ns), 0, 0, 1000000000, NULL },
+	{ "sched_migration_cost_ns", "time after which a task is no longer cache hot, ns",
+	  TUNABLE_FIELD(struct engine_params, sched_migration_cost_ns), 500000, 0, 1000000000, NULL },
+	{ "balance_interval_ms", "periodic load-balance interval of a busy CPU, ms",
+	  TUNABLE_FIELD(struct engine_params, balance_interval_ms), 4, 1, 1000, NULL },
+	{ "pm_qos_latency_us", "PM QoS CPU latency limit (/dev/cpu_dma_latency), us; -1: none",
+	  TUNABLE_FIELD(struct engine_params, pm_qos_latency_us), -1, -1, 2000000000, NULL },
+	{ "scaling_min_khz", "cpufreq scaling_min_freq, kHz (0: hardware minimum)",
+	  TUNABLE_FIELD(struct engine_params, scaling_min_khz), 0, 0, 100000000, NULL },
+	{ "scaling_max_khz", "cpufreq scaling_max_freq, kHz (0: hardware maximum)",
+	  TUNABLE_FIELD(struct engine_params, scaling_max_khz), 0, 0, 100000000, NULL },
+	{ "boost", "1: turbo frequencies available (cpufreq boost), 0: capped at base",
+	  TUNABLE_FIELD(struct engine_params, boost), 1, 0, 1, NULL },
+};
+
+#define N_ENGINE_TUNABLES ((int)(sizeof(engine_tunables) / sizeof(engine_tunables[0])))
+
+int sim_engine_tunable_count(void)
+{
+	return N_ENGINE_TUNABLES;
+}
+
+const struct tunable *sim_engine_tunable_at(int i)
+{
+	return &engine_tunables[i];
+}
+
+sim_ns sim_now(const struct sim *s) { return s->now; }
+uint64_t sim_seed(const struct sim *s) { return s->seed; }
+int sim_ncpus(const struct sim *s) { return s->ncpus; }
+const struct machine *sim_machine(const struct sim *s) { return s->m; }
+void sim_record_latency(struct sim *s, sim_ns latency) { hist_add(&s->latency, latency); }
+void sim_add_work(struct sim *s, double units) { s->work_done += units; }
+void sim_stop(struct sim *s) { s->stopped = true; }
+
+int sim_post_workload_timer(struct sim *s, sim_ns when, uint32_t arg)
+{
+	if (when < s->now)
+		when = s->now;
+	return eventq_push(&s->q, when, EV_WL_TIMER, 0, 0, arg);
+}
+
+struct task *sim_task_new(struct sim *s, const char *name, sim_ns start)
+{
+	if (s->ntasks == s->cap_tasks) {
+		uint32_t cap = s->cap_tasks ? s->cap_tasks * 2 : 64;
+		struct task **grown = realloc(s->tasks, cap * sizeof(*grown));
+		if (!grown)
+			return NULL;
+		s->tasks = grown;
+		s->cap_tasks = cap;
+	}
+	struct task *t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->id = s->ntasks;
+	snprintf(t->name, sizeof(t->name), "%s", name);
+	t->state = TASK_NEW;
+	t->cpu = -1;
+	t->last_llc = -1;
+	t->weight = NICE_0_WEIGHT;
+	t->rq_pos = -1;
+	t->wake_time = -1;
+	s->tasks[s->ntasks++] = t;
+	s->nlive++;
+	if (start < s->now)
+		start = s->now;
+	sim_post(s, start, EV_TASK_START, t->id, 0, 0);
+	return t;
+}
+
+/* Offer KEY=VALUE to each owner of tunables in turn. */
+static int apply_set(struct sim *s, const char *kv, struct pm_diag *d)
+{
+	const char *eq = strchr(kv, '=');
+	if (!eq || eq == kv)
+		return pm_fail(d, "--set %s: expected KEY=VALUE", kv);
+	char key[128];
+	size_t klen = (size_t)(eq - kv);
+	if (klen >= sizeof(key))
+		return pm_fail(d, "--set %s: key too long", kv);
+	memcpy(key, kv, klen);
+	key[klen] = '\0';
+	const char *val = eq + 1;
+	int r;
+	struct {
+		const struct tunable *t;
+		int n;
+		void *obj;
+	} owners[] = {
+		{ engine_tunables, N_ENGINE_TUNABLES, &s->par },
+		{ s->wl->params, s->wl->nparams, s->wl_data },
+		{ s->cf_gov->tunables, s->cf_gov->ntunables, s->cf_tunables },
+		{ s->ci_gov->tunables, s->ci_gov->ntunables, s->ci_tunables },
+	};
+	for (size_t i = 0; i < sizeof(owners) / sizeof(owners[0]); i++) {
+		if (!owners[i].n)
+			continue;
+		r = tunables_write(owners[i].t, owners[i].n, owners[i].obj, key, val, d);
+		if (r != 0) {
+			if (r < 0) {
+				char why[PM_DIAG_MAX];
+				snprintf(why, sizeof(why), "%s", d->msg);
+				return pm_fail(d, "--set %s", why);
+			}
+			return 0;
+		}
+	}
+	return pm_fail(d, "--set %s: unknown key '%s' (expected an engine, workload '%s', "
+		       "cpufreq '%s' or cpuidle '%s' tunable; see pmlab governors, pmlab workloads)",
+		       kv, key, s->wl->name, s->cf_gov->name, s->ci_gov->name);
+}
+
+static void *alloc_tunables(size_t size, const struct tunable *t, int n)
+{
+	void *p = calloc(1, size ? size : 1);
+	if (p)
+		tunables_set_defaults(t, n, p);
+	return p;
+}
+
+static int ilog2(int v)
+{
+	int r = 0;
+	while (v >>= 1)
+		r++;
+	return r;
+}
+
+/* The kernel scales CFS's defaults by 1 + log2(CPUs), CPUs capped at 8
+ * (SCHED_TUNABLESCALING_LOG). */
+static void default_sched_params(struct sim *s)
+{
+	struct engine_params *p = &s->par;
+	int64_t factor = 1 + ilog2(s->ncpus < 8 ? s->ncpus : 8);
+	if (!p->sched_latency_ns)
+		p->sched_latency_ns = 6000000 * factor;
+	if (!p->sched_min_granularity_ns)
+		p->sched_min_granularity_ns = 750000 * factor;
+	if (!p->sched_wakeup_granularity_ns)
+		p->sched_wakeup_granularity_ns = 1000000 * factor;
+}
+
+static int build_topology(struct sim *s, struct pm_diag *d)
+{
+	const struct machine *m = s->m;
+	s->ncpus = m->online_cpus;
+	s->ncores = machine_cores(m);
+	s->npkgs = m->packages;
+	s->nllcs = m->packages * (m->cores_per_package / m->llc_cores);
+	s->cpus = calloc((size_t)s->ncpus, sizeof(*s->cpus));
+	s->cores = calloc((size_t)s->ncores, sizeof(*s->cores));
+	s->pkgs = calloc((size_t)s->npkgs, sizeof(*s->pkgs));
+	s->llcs = calloc((size_t)s->nllcs, sizeof(*s->llcs));
+	s->pkg_cpus = calloc((size_t)s->npkgs, sizeof(*s->pkg_cpus));
+	s->npstates = m->npstates;
+	s->khz_table = calloc((size_t)m->npstates, sizeof(*s->khz_table));
+	s->turbo_cap_idx = calloc((size_t)m->cores_per_package + 1, sizeof(int));
+	if (!s->cpus || !s->cores || !s->pkgs || !s->llcs || !s->pkg_cpus || !s->khz_table ||
+	    !s->turbo_cap_idx)
+		return pm_fail(d, "out of memory");
+	for (int i = 0; i < m->npstates; i++) {
+		s->khz_table[i] = m->pstates[i].khz;
+		if (m->pstates[i].khz <= m->base_khz)
+			s->base_idx = i;
+	}
+	for (int n = 0; n <= m->cores_per_package; n++)
+		s->turbo_cap_idx[n] = machine_pstate_at_most(m, machine_turbo_limit_khz(m, n));
+	for (int p = 0; p < s->npkgs; p++) {
+		s->pkgs[p].ncores = m->cores_per_package;
+		s->pkgs[p].first_core = p * m->cores_per_package;
+		s->pkgs[p].pkg_cstate = -1;
+	}
+	for (int i = 0; i < s->ncores; i++)
+		s->cores[i].pkg = i / m->cores_per_package;
+	for (int c = 0; c < s->ncpus; c++) {
+		struct sim_cpu *cpu = &s->cpus[c];
+		cpu->id = c;
+		cpu->core = machine_cpu_core(m, c);
+		cpu->pkg = machine_cpu_package(m, c);
+		cpu->llc = machine_cpu_llc(m, c);
+		cpu->mode = CPU_IDLE;
+		rq_init(&cpu->rq);
+		eventq_init(&cpu->timers);
+		struct sim_core *core = &s->cores[cpu->core];
+		if (core->ncpus >= (int)(sizeof(core->cpus) / sizeof(core->cpus[0])))
+			return pm_fail(d, "%s: more than 8 threads per core are not supported", m->name);
+		if (core->ncpus == 0)
+			s->pkgs[cpu->pkg].ncores_online++;
+		core->cpus[core->ncpus++] = c;
+		struct cpu_group *groups[2] = { &s->llcs[cpu->llc], &s->pkg_cpus[cpu->pkg] };
+		for (int g = 0; g < 2; g++) {
+			int *grown = realloc(groups[g]->cpu, (size_t)(groups[g]->n + 1) * sizeof(int));
+			if (!grown)
+				return pm_fail(d, "out of memory");
+			groups[g]->cpu = grown;
+			groups[g]->cpu[groups[g]->n++] = c;
+		}
+		cpu->acct.cpu = c;
+		cpu->acct.core = cpu->core;
+		cpu->acct.package = cpu->pkg;
+		cpu->acct.pstate_ns = calloc((size_t)m->npstates, sizeof(sim_ns));
+		if (!cpu->acct.pstate_ns)
+			return pm_fail(d, "out of memory");
+		struct cpuidle_device *dev = &cpu->idle;
+		dev->cpu = c;
+		dev->states = m->cstates;
+		dev->nstates = m->ncstates;
+		if (s->ci_gov->data_size) {
+			dev->gov_data = malloc(s->ci_gov->data_size);
+			if (!dev->gov_data)
+				return pm_fail(d, "out of memory");
+			memcpy(dev->gov_data, s->ci_tunables, s->ci_gov->data_size);
+		}
+	}
+	for (int p = 0; p < s->npkgs; p++)
+		s->pkgs[p].acct.package = p;
+	return 0;
+}
+
+int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d)
+{
+	*out = NULL;
+	struct sim *s = calloc(1, sizeof(*s));
+	if (!s)
+		return pm_fail(d, "out of memory");
+	s->mcopy = *cfg->machine;
+	s->m = &s->mcopy;
+	s->seed = cfg->seed;
+	s->end = cfg->duration;
+	s->check = cfg->check_invariants;
+	eventq_init(&s->q);
+	hist_init(&s->latency);
+	hist_init(&s->wakeup_latency);
+	*out = s;
+
+	if (cfg->duration <= 0)
+		return pm_fail(d, "--duration: must be positive (expected seconds > 0)");
+	s->wl = workload_find(cfg->workload);
+	if (!s->wl)
+		return pm_fail(d, "unknown workload '%s' (see pmlab workloads)", cfg->workload);
+	s->cf_gov = cpufreq_governor_find(cfg->cpufreq);
+	if (!s->cf_gov)
+		return pm_fail(d, "unknown cpufreq governor '%s' (see pmlab governors)", cfg->cpufreq);
+	s->ci_gov = cpuidle_governor_find(cfg->cpuidle);
+	if (!s->ci_gov)
+		return pm_fail(d, "unknown cpuidle governor '%s' (see pmlab governors)", cfg->cpuidle);
+	s->placement = &placement_spread;
+
+	tunables_set_defaults(engine_tunables, N_ENGINE_TUNABLES, &s->par);
+	s->wl_data = alloc_tunables(s->wl->data_size, s->wl->params, s->wl->nparams);
+	s->cf_tunables = alloc_tunables(s->cf_gov->data_size, s->cf_gov->tunables, s->cf_gov->ntunables);
+	s->ci_tunables = alloc_tunables(s->ci_gov->data_size, s->ci_gov->tunables, s->ci_gov->ntunables);
+	if (!s->wl_data || !s->cf_tunables || !s->ci_tunables)
+		return pm_fail(d, "out of memory");
+	for (int i = 0; i < cfg->nsets; i++)
+		if (apply_set(s, cfg->sets[i], d) < 0)
+			return -1;
+	if (s->par.hz != 100 && s->par.hz != 250 && s->par.hz != 300 && s->par.hz != 1000)
+		return pm_fail(d, "--set hz=%lld: not a CONFIG_HZ choice (expected 100, 250, 300 or 1000)",
+			       (long long)s->par.hz);
+	s->tick_ns = (NS_PER_SEC + s->par.hz / 2) / s->par.hz;
+	s->latency_limit_ns = s->par.pm_qos_latency_us < 0 ? SIM_NS_MAX
+							   : s->par.pm_qos_latency_us * NS_PER_US;
+
+	if (build_topology(s, d) < 0)
+		return -1;
+	default_sched_params(s);
+	for (int c = 0; c < s->ncpus; c++)
+		if (s->ci_gov->init && s->ci_gov->init(&s->cpus[c].idle, d) < 0)
+			return -1;
+	if (freq_init(s, d) < 0)
+		return -1;
+	if (s->wl->init(s, s->wl_data, d) < 0)
+		return -1;
+	if (s->oom)
+		return pm_fail(d, "out of memory");
+	return 0;
+}
+
+static void check_invariants(struct sim *s)
+{
+	for (int c = 0; c < s->ncpus; c++) {
+		struct sim_cpu *cpu = &s->cpus[c];
+		int running = cpu->mode == CPU_RUNNING;
+		if (running && (!cpu->curr || cpu->curr->state != TASK_RUNNING || cpu->curr->cpu != c))
+			goto bad;
+		if (cpu->mode == CPU_IDLE && (cpu->rq.len || cpu->nr_running))
+			goto bad;
+		if (cpu->nr_running != cpu->rq.len + (running ? 1 : 0))
+			goto bad;
+		continue;
+bad:
+		fprintf(stderr, "pmlab: internal error: CPU %d inconsistent at %lld ns "
+			"(mode %d, nr_running %d, queued %d)\n", c, (long long)s->now, cpu->mode,
+			cpu->nr_running, cpu->rq.len);
+		abort();
+	}
+	/* No task on two CPUs at once. */
+	for (uint32_t i = 0; i < s->ntasks; i++) {
+		const struct task *t = s->tasks[i];
+		int seen = 0;
+		for (int c = 0; c < s->ncpus; c++)
+			seen += s->cpus[c].mode == CPU_RUNNING && s->cpus[c].curr == t;
+		if (seen != (t->state == TASK_RUNNING)) {
+			fprintf(stderr, "pmlab: internal error: task %u is current on %d CPUs at %lld ns\n",
+				t->id, seen, (long long)s->now);
+			abort();
+		}
+	}
+}
+
+static void handle(struct sim *s, const struct event *e)
+{
+	switch (e->kind) {
+	case EV_TASK_START:
+		task_wake(s, s->tasks[e->obj], -1);
+		break;
+	case EV_BURST_DONE: {
+		struct sim_cpu *c = &s->cpus[e->obj];
+		if (e->gen == c->done_gen && c->mode == CPU_RUNNING)
+			cpu_burst_done(s, c);
+		break;
+	}
+	case EV_WAKE_DONE: {
+		struct sim_cpu *c = &s->cpus[e->obj];
+		if (e->gen == c->wake_gen && c->mode == CPU_WAKING)
+			cpu_wake_done(s, c);
+		break;
+	}
+	case EV_TICK: {
+		struct sim_cpu *c = &s->cpus[e->obj];
+		if (e->gen == c->tick_gen && c->tick_on)
+			cpu_tick(s, c);
+		break;
+	}
+	case EV_TIMER: {
+		struct task *t = s->tasks[e->obj];
+		if (e->gen == t->timer_gen)
+			task_timer(s, t);
+		break;
+	}
+	case EV_FREQ_APPLY:
+		if (e->gen == s->policies[e->obj].apply_gen)
+			freq_apply(s, (int)e->obj, (int)e->arg);
+		break;
+	case EV_WL_TIMER:
+		if (s->wl->timer)
+			s->wl->timer(s, s->wl_data, e->arg);
+		break;
+	default:
+		break;
+	}
+}
+
+static int collect(struct sim *s, struct run_result *r, struct pm_diag *d)
+{
+	memset(r, 0, sizeof(*r));
+	snprintf(r->machine, sizeof(r->machine), "%s", s->m->name);
+	snprintf(r->workload, sizeof(r->workload), "%s", s->wl->name);
+	snprintf(r->cpufreq, sizeof(r->cpufreq), "%s", s->cf_gov->name);
+	snprintf(r->cpuidle, sizeof(r->cpuidle), "%s", s->ci_gov->name);
+	snprintf(r->throughput_unit, sizeof(r->throughput_unit), "%s", s->wl->throughput_unit);
+	snprintf(r->latency_what, sizeof(r->latency_what), "%s", s->wl->latency_what);
+	r->seed = s->seed;
+	r->m = s->m;
+	r->ncpus = s->ncpus;
+	r->npackages = s->npkgs;
+	r->duration_ns = s->now;
+	r->work_done = s->work_done;
+	r->throughput = s->now > 0 ? s->work_done / ((double)s->now * 1e-9) : 0;
+	r->latency = s->latency;
+	r->wakeup_latency = s->wakeup_latency;
+	r->energy_platform_j = s->m->platform_w * (double)s->now * 1e-9;
+	r->ctx_switches = s->ctx_switches;
+	r->migrations = s->migrations;
+	r->wakeups = s->wakeups;
+	r->freq_transitions = s->freq_transitions;
+	r->events = s->events;
+	r->tasks_created = s->ntasks;
+	for (uint32_t i = 0; i < s->ntasks; i++) {
+		const struct task *t = s->tasks[i];
+		if (t->state != TASK_DEAD)
+			continue;
+		r->tasks_finished++;
+		r->cycles_requested_finished += t->cycles_requested;
+		r->cycles_done_finished += t->cycles_done;
+	}
+	r->cpus = calloc((size_t)s->ncpus, sizeof(*r->cpus));
+	r->pkgs = calloc((size_t)s->npkgs, sizeof(*r->pkgs));
+	if (!r->cpus || !r->pkgs)
+		return pm_fail(d, "out of memory");
+	for (int c = 0; c < s->ncpus; c++) {
+		r->cpus[c] = s->cpus[c].acct;
+		s->cpus[c].acct.pstate_ns = NULL; /* ownership moves to the result */
+	}
+	for (int i = 0; i < s->ncores; i++) {
+		const struct sim_core *core = &s->cores[i];
+		struct package_result *pr = &s->pkgs[core->pkg].acct;
+		pr->energy_core_dynamic_j += core->e_dyn;
+		pr->energy_core_static_j += core->e_static;
+	}
+	for (int p = 0; p < s->npkgs; p++) {
+		r->pkgs[p] = s->pkgs[p].acct;
+		r->energy_core_dynamic_j += r->pkgs[p].energy_core_dynamic_j;
+		r->energy_core_static_j += r->pkgs[p].energy_core_static_j;
+		r->energy_uncore_j += r->pkgs[p].energy_uncore_j;
+	}
+	if (s->wl->report)
+		s->wl->report(s, s->wl_data, r);
+	return 0;
+}
+
+int sim_run(struct sim *s, struct run_result *r, struct pm_diag *d)
+{
+	memset(r, 0, sizeof(*r));
+	for (int c = 0; c < s->ncpus; c++)
+		cpu_enter_idle(s, &s->cpus[c]);
+	power_init(s);
+	sim_post(s, s->end, EV_END, 0, 0, 0);
+	struct event e;
+	while (eventq_pop(&s->q, &e)) {
+		s->now = e.time;
+		if (e.kind == EV_END)
+			break;
+		s->events++;
+		handle(s, &e);
+		if (s->oom)
+			return pm_fail(d, "out of memory");
+		if (s->check)
+			check_invariants(s);
+		if (s->stopped)
+			break;
+	}
+	for (int c = 0; c < s->ncpus; c++)
+		cpu_sync(s, &s->cpus[c]);
+	power_flush(s);
+	return collect(s, r, d);
+}
+
+void sim_destroy(struct sim *s)
+{
+	if (!s)
+		return;
+	if (s->wl && s->wl->fini && s->wl_data)
+		s->wl->fini(s->wl_data);
+	freq_fini(s);
+	for (int c = 0; s->cpus && c < s->ncpus; c++) {
+		rq_free(&s->cpus[c].rq);
+		eventq_free(&s->cpus[c].timers);
+		free(s->cpus[c].acct.pstate_ns);
+		free(s->cpus[c].idle.gov_data);
+	}
+	for (int i = 0; s->llcs && i < s->nllcs; i++)
+		free(s->llcs[i].cpu);
+	for (int p = 0; s->pkg_cpus && p < s->npkgs; p++)
+		free(s->pkg_cpus[p].cpu);
+	for (uint32_t i = 0; i < s->ntasks; i++)
+		free(s->tasks[i]);
+	free(s->tasks);
+	free(s->cpus);
+	free(s->cores);
+	free(s->pkgs);
+	free(s->llcs);
+	free(s->pkg_cpus);
+	free(s->khz_table);
+	free(s->turbo_cap_idx);
+	free(s->cpu_policy);
+	free(s->wl_data);
+	free(s->cf_tunables);
+	free(s->ci_tunables);
+	eventq_free(&s->q);
+	free(s);
+}

@@ -1,0 +1,58 @@
+/* The simulator's public API: build a run from a machine, a workload and
+ * policies, run it, read the result. Also the calls workloads make while
+ * the run is in progress. */
+#ifndef PMLAB_SIM_H
+#define PMLAB_SIM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../core/diag.h"
+#include "../core/rng.h"
+#include "../core/simtime.h"
+#include "../machine/machine.h"
+#include "../metrics/result.h"
+#include "../sched/task.h"
+
+struct sim;
+
+struct sim_config {
+	const struct machine *machine;
+	const char *workload;
+	const char *cpufreq;     /* governor name */
+	const char *cpuidle;     /* governor name */
+	sim_ns duration;
+	uint64_t seed;
+	int nsets;
+	const char *const *sets; /* "KEY=VALUE": engine, workload and governor tunables */
+	bool check_invariants;   /* verify invariants after every event (tests) */
+};
+
+int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d);
+/* Runs to the configured duration (or until the workload stops it) and
+ * fills *r, which the caller releases with result_free(). */
+int sim_run(struct sim *s, struct run_result *r, struct pm_diag *d);
+void sim_destroy(struct sim *s);
+
+/* Every --set key the engine itself knows, for help texts. */
+int sim_engine_tunable_count(void);
+const struct tunable *sim_engine_tunable_at(int i);
+
+/* --- Calls for workloads --- */
+sim_ns sim_now(const struct sim *s);
+uint64_t sim_seed(const struct sim *s);
+int sim_ncpus(const struct sim *s);
+const struct machine *sim_machine(const struct sim *s);
+/* A new task whose first wakeup happens at `start` (>= now). NULL on OOM. */
+struct task *sim_task_new(struct sim *s, const char *name, sim_ns start);
+/* Wake a blocked task (no-op on a sleeping, new or dead one; a running or
+ * queued task remembers it and skips its next block). */
+void sim_wake(struct sim *s, struct task *t);
+void sim_record_latency(struct sim *s, sim_ns latency);
+void sim_add_work(struct sim *s, double units);
+/* Ends the run at the current time (e.g. a batch finished). */
+void sim_stop(struct sim *s);
+/* Calls the workload's timer(arg) at `when`. */
+int sim_post_workload_timer(struct sim *s, sim_ns when, uint32_t arg);
+
+#endif

@@ -1,0 +1,202 @@
+/* The engine's state, shared by the files of src/engine and the placement
+ * policies in src/sched. Nothing outside those includes this. */
+#ifndef PMLAB_SIM_INTERNAL_H
+#define PMLAB_SIM_INTERNAL_H
+
+#include "../core/eventq.h"
+#include "../cpufreq/cpufreq.h"
+#include "../cpuidle/cpuidle.h"
+#include "../metrics/histogram.h"
+#include "../sched/placement.h"
+#include "../sched/rq.h"
+#include "../workload/workload.h"
+#include "sim.h"
+
+enum event_kind {
+	EV_TASK_START,  /* obj = task: first wakeup of a new task */
+	EV_BURST_DONE,  /* obj = cpu: curr finished its burst */
+	EV_WAKE_DONE,   /* obj = cpu: exit latency elapsed */
+	EV_TICK,        /* obj = cpu */
+	EV_TIMER,       /* obj = task: timed sleep ends */
+	EV_FREQ_APPLY,  /* obj = policy, arg = P-state index */
+	EV_WL_TIMER,    /* arg = workload's */
+	EV_END,
+};
+
+enum cpu_mode {
+	CPU_IDLE,    /* in cstate */
+	CPU_WAKING,  /* leaving cstate: exit latency, counted as C0 */
+	CPU_RUNNING, /* curr executes */
+};
+
+/* Engine tunables (--set), int64_t for the tunable table. */
+struct engine_params {
+	int64_t hz;
+	int64_t sched_latency_ns;
+	int64_t sched_min_granularity_ns;
+	int64_t sched_wakeup_granularity_ns;
+	int64_t sched_migration_cost_ns;
+	int64_t balance_interval_ms;
+	int64_t pm_qos_latency_us; /* -1: no constraint */
+	int64_t scaling_min_khz;   /* 0: hardware minimum */
+	int64_t scaling_max_khz;   /* 0: hardware maximum */
+	int64_t boost;             /* 0 disables turbo P-states */
+};
+
+struct sim_cpu {
+	int id, core, pkg, llc, policy;
+	enum cpu_mode mode;
+	int cstate;            /* state entered (IDLE/WAKING) */
+	struct task *curr;     /* RUNNING: executing; WAKING: none yet */
+	struct rq rq;
+	int nr_running;        /* queued + curr */
+	bool in_dispatch;      /* the workload is deciding curr's next action */
+	bool need_resched;
+	double speed;          /* cycles per ns for curr */
+	sim_ns seg_start;      /* accounted up to here */
+	sim_ns idle_start;
+	sim_ns next_tick;
+	uint32_t done_gen, tick_gen, wake_gen;
+	bool tick_on;
+	int nr_iowait;         /* tasks blocked on I/O that last ran here */
+	uint64_t ticks_since_balance;
+	struct cpuidle_device idle;
+	struct eventq timers;  /* armed sleep timers of tasks that slept here */
+	struct cpu_result acct;
+};
+
+struct sim_core {
+	int pkg;
+	int ncpus;
+	int cpus[8];
+	int nbusy;             /* threads in C0 (running or waking) */
+	int nrunning;          /* threads running a task */
+	double p_dyn, p_static;
+	sim_ns last;
+	double e_dyn, e_static;
+};
+
+struct sim_pkg {
+	int ncores;
+	int first_core;        /* global index of its first core (all cores, online or not) */
+	int nbusy_cores;       /* cores in C0 */
+	int nidle_cores;       /* online cores idle */
+	int ncores_online;
+	int cap_idx;           /* turbo ceiling P-state for the current busy count */
+	int pkg_cstate;        /* -1: not in a package C-state */
+	double p_uncore;
+	sim_ns last;           /* energy and residency accounted up to here */
+	sim_ns all_idle_since; /* -1 when some core is busy */
+	struct package_result acct;
+};
+
+struct sim_policy {
+	struct cpufreq_policy p;
+	int *cpus;
+	int cur_idx;           /* P-state the hardware runs now (before turbo cap) */
+	uint32_t apply_gen;
+};
+
+/* CPUs sharing a last-level cache, or a package: the balancer's domains. */
+struct cpu_group {
+	int n;
+	int *cpu;
+};
+
+struct sim {
+	const struct machine *m;
+	struct machine mcopy;
+	sim_ns now, end;
+	bool stopped;
+	uint64_t seed;
+	struct eventq q;
+	struct engine_params par;
+	sim_ns tick_ns;
+	sim_ns latency_limit_ns;
+	int cpuidle_stop_tick_default;
+
+	int ncpus;
+	struct sim_cpu *cpus;
+	int ncores;            /* all cores of the topology */
+	struct sim_core *cores;
+	int npkgs;
+	struct sim_pkg *pkgs;
+	int npolicies;
+	struct sim_policy *policies;
+	int *cpu_policy;       /* cpu -> policy index */
+	int nllcs;
+	struct cpu_group *llcs;     /* by global LLC index */
+	struct cpu_group *pkg_cpus; /* by package */
+	uint32_t *khz_table;   /* machine P-states, ascending */
+	int npstates;
+	int base_idx;          /* highest non-turbo P-state */
+	int *turbo_cap_idx;    /* by number of busy cores in the package */
+
+	const struct cpufreq_governor *cf_gov;
+	void *cf_tunables;     /* template copied into each policy */
+	const struct cpuidle_governor *ci_gov;
+	void *ci_tunables;
+	const struct placement_ops *placement;
+
+	const struct workload_ops *wl;
+	void *wl_data;
+
+	struct task **tasks;
+	uint32_t ntasks, cap_tasks;
+	uint32_t nlive;
+
+	struct histogram latency, wakeup_latency;
+	double work_done;
+	uint64_t ctx_switches, migrations, wakeups, freq_transitions, events;
+	bool check;
+	bool oom;
+};
+
+/* engine/cpu.c */
+void cpu_sync(struct sim *s, struct sim_cpu *c);
+void cpu_set_speed(struct sim *s, struct sim_cpu *c);
+void cpu_schedule(struct sim *s, struct sim_cpu *c);
+void cpu_kick(struct sim *s, struct sim_cpu *c);
+void cpu_enter_idle(struct sim *s, struct sim_cpu *c);
+void cpu_arm_done(struct sim *s, struct sim_cpu *c);
+void cpu_wake_done(struct sim *s, struct sim_cpu *c);
+void cpu_burst_done(struct sim *s, struct sim_cpu *c);
+void cpu_tick(struct sim *s, struct sim_cpu *c);
+void cpu_start_tick(struct sim *s, struct sim_cpu *c);
+sim_ns sched_slice(const struct sim *s, const struct sim_cpu *c, const struct task *t);
+int cpu_effective_idx(const struct sim *s, const struct sim_cpu *c);
+
+/* engine/power.c: energy integration and turbo */
+void power_init(struct sim *s);
+void core_update(struct sim *s, int core);   /* recompute power after a state change */
+void pkg_core_busy(struct sim *s, int pkg, int delta); /* a core entered (+1) / left (-1) C0 */
+void pkg_core_idle(struct sim *s, int pkg);  /* an idle core changed state: re-evaluate package C-state */
+void power_flush(struct sim *s);
+
+/* engine/freq.c: the simulator's cpufreq driver */
+int freq_init(struct sim *s, struct pm_diag *d);
+void freq_apply(struct sim *s, int policy, int idx);
+void freq_update_hook(struct sim *s, struct sim_cpu *c, unsigned flags);
+void freq_fini(struct sim *s);
+
+/* engine/wake.c: task state changes */
+void task_enqueue(struct sim *s, struct sim_cpu *c, struct task *t, bool wakeup);
+void task_wake(struct sim *s, struct task *t, int waker_cpu);
+void task_migrate(struct sim *s, struct task *t, struct sim_cpu *from, struct sim_cpu *to);
+bool task_dispatch(struct sim *s, struct sim_cpu *c);
+void task_timer(struct sim *s, struct task *t);
+sim_ns cpu_next_timer(struct sim *s, struct sim_cpu *c);
+
+static inline int cpu_is_idle(const struct sim_cpu *c)
+{
+	return c->mode == CPU_IDLE && c->nr_running == 0;
+}
+
+static inline void sim_post(struct sim *s, sim_ns t, uint32_t kind, uint32_t obj, uint32_t gen,
+			    uint32_t arg)
+{
+	if (eventq_push(&s->q, t, kind, obj, gen, arg) < 0)
+		s->oom = true;
+}
+
+#endif

@@ -1,0 +1,193 @@
+/* Task state changes: wakeups (with CFS's vruntime placement and wakeup
+ * preemption), migrations between run queues, sleep timers, and asking
+ * the workload what a task does next. */
+#include "sim_internal.h"
+
+/* A task moving between run queues keeps its vruntime relative to the
+ * queues' min_vruntime, as migrate_task_rq_fair() does. */
+static void renormalize(struct task *t, const struct sim_cpu *from, const struct sim_cpu *to)
+{
+	int64_t rel = (int64_t)(t->vruntime - from->rq.min_vruntime);
+	int64_t v = (int64_t)to->rq.min_vruntime + rel;
+	t->vruntime = v < 0 ? 0 : (uint64_t)v;
+}
+
+static void count_migration(struct sim *s, struct sim_cpu *to)
+{
+	s->migrations++;
+	to->acct.migrations++;
+}
+
+/* check_preempt_wakeup(): preempt curr if the wakee's vruntime is smaller
+ * by more than the wakeup granularity (scaled by the wakee's weight). */
+static void check_preempt_wakeup(struct sim *s, struct sim_cpu *c, struct task *t)
+{
+	cpu_sync(s, c);
+	struct task *curr = c->curr;
+	int64_t gran = s->par.sched_wakeup_granularity_ns * NICE_0_WEIGHT / t->weight;
+	if ((int64_t)(curr->vruntime - t->vruntime) <= gran)
+		return;
+	if (c->in_dispatch)
+		c->need_resched = true;
+	else
+		cpu_schedule(s, c);
+}
+
+void task_enqueue(struct sim *s, struct sim_cpu *c, struct task *t, bool wakeup)
+{
+	bool was_iowait = false;
+	if (t->ran && t->cpu != c->id) {
+		renormalize(t, &s->cpus[t->cpu], c);
+		count_migration(s, c);
+	}
+	if (t->state == TASK_NEW) {
+		/* START_DEBIT: a new task starts one slice behind. */
+		t->vruntime = c->rq.min_vruntime + (uint64_t)sched_slice(s, c, t);
+	} else if (wakeup) {
+		/* place_entity() with GENTLE_FAIR_SLEEPERS: a sleeper gets at most
+		 * half a latency period of credit. */
+		uint64_t thresh = (uint64_t)s->par.sched_latency_ns / 2;
+		uint64_t floor = c->rq.min_vruntime > thresh ? c->rq.min_vruntime - thresh : 0;
+		if (t->vruntime < floor)
+			t->vruntime = floor;
+		was_iowait = t->iowait;
+	}
+	t->iowait = false;
+	t->cpu = c->id;
+	t->state = TASK_QUEUED;
+	cpu_sync(s, c);
+	if (rq_push(&c->rq, t) < 0)
+		s->oom = true;
+	c->nr_running++;
+	freq_update_hook(s, c, was_iowait ? CPUFREQ_UPDATE_IOWAIT : 0);
+	if (c->mode == CPU_IDLE)
+		cpu_kick(s, c);
+	else if (c->mode == CPU_RUNNING && c->curr && c->curr->state == TASK_RUNNING)
+		check_preempt_wakeup(s, c, t);
+}
+
+void task_wake(struct sim *s, struct task *t, int waker_cpu)
+{
+	bool fork = t->state == TASK_NEW;
+	if (t->state == TASK_BLOCKED && t->iowait) {
+		struct sim_cpu *prev = &s->cpus[t->cpu];
+		cpu_sync(s, prev);
+		prev->nr_iowait--;
+	}
+	int cpu = s->placement->select_cpu(s, t, waker_cpu, fork);
+	t->wake_time = s->now;
+	s->wakeups++;
+	s->cpus[cpu].acct.wakeups++;
+	task_enqueue(s, &s->cpus[cpu], t, true);
+}
+
+void sim_wake(struct sim *s, struct task *t)
+{
+	switch (t->state) {
+	case TASK_QUEUED:
+	case TASK_RUNNING:
+		t->wake_pending = true;
+		return;
+	case TASK_BLOCKED:
+		task_wake(s, t, t->cpu);
+		return;
+	default:
+		return;
+	}
+}
+
+void task_migrate(struct sim *s, struct task *t, struct sim_cpu *from, struct sim_cpu *to)
+{
+	cpu_sync(s, from);
+	cpu_sync(s, to);
+	rq_remove(&from->rq, t);
+	from->nr_running--;
+	renormalize(t, from, to);
+	count_migration(s, to);
+	t->cpu = to->id;
+	if (rq_push(&to->rq, t) < 0)
+		s->oom = true;
+	to->nr_running++;
+	if (to->mode == CPU_IDLE)
+		cpu_kick(s, to);
+}
+
+void task_timer(struct sim *s, struct task *t)
+{
+	if (t->state != TASK_SLEEPING)
+		return;
+	t->timer_gen++;
+	task_wake(s, t, t->cpu);
+}
+
+/* The earliest live sleep timer armed on this CPU, or SIM_NS_MAX. Stale
+ * entries (timers that fired) are dropped on the way. */
+sim_ns cpu_next_timer(struct sim *s, struct sim_cpu *c)
+{
+	const struct event *e;
+	while ((e = eventq_peek(&c->timers)) != NULL) {
+		const struct task *t = s->tasks[e->obj];
+		if (t->state == TASK_SLEEPING && t->timer_gen == e->gen)
+			return e->time;
+		struct event dead;
+		eventq_pop(&c->timers, &dead);
+	}
+	return SIM_NS_MAX;
+}
+
+static void task_off_cpu(struct sim_cpu *c)
+{
+	c->nr_running--;
+}
+
+bool task_dispatch(struct sim *s, struct sim_cpu *c)
+{
+	struct task *t = c->curr;
+	bool running = false;
+	c->in_dispatch = true;
+	for (;;) {
+		struct action a = { .kind = ACT_EXIT };
+		s->wl->next(s, s->wl_data, t, &a);
+		if (a.kind == ACT_RUN) {
+			if (a.cycles <= 0 && a.stall_ns <= 0)
+				continue;
+			t->rem_cycles = a.cycles > 0 ? a.cycles : 0;
+			t->rem_stall_ns = (a.stall_ns > 0 ? a.stall_ns : 0) + t->pending_stall_ns;
+			t->pending_stall_ns = 0;
+			t->burst_sys = a.sys;
+			t->in_burst = true;
+			t->cycles_requested += t->rem_cycles;
+			running = true;
+			break;
+		}
+		if (a.kind == ACT_SLEEP) {
+			if (a.until <= s->now)
+				continue;
+			t->state = TASK_SLEEPING;
+			t->timer_gen++;
+			sim_post(s, a.until, EV_TIMER, t->id, t->timer_gen, 0);
+			if (eventq_push(&c->timers, a.until, EV_TIMER, t->id, t->timer_gen, 0) < 0)
+				s->oom = true;
+			task_off_cpu(c);
+			break;
+		}
+		if (a.kind == ACT_BLOCK) {
+			if (t->wake_pending) {
+				t->wake_pending = false;
+				continue;
+			}
+			t->state = TASK_BLOCKED;
+			t->iowait = a.iowait;
+			if (a.iowait)
+				c->nr_iowait++;
+			task_off_cpu(c);
+			break;
+		}
+		t->state = TASK_DEAD;
+		s->nlive--;
+		task_off_cpu(c);
+		break;
+	}
+	c->in_dispatch = false;
+	return running;
+}

@@ -1,0 +1,160 @@
+/* The machine model: topology, P-states, turbo, C-states, package
+ * C-states and power-model parameters. A machine is plain data; it is
+ * filled by the INI parser (machine_ini.c) from a file or from a built-in
+ * preset (presets.c), checked by machine_validate(), and read-only after.
+ *
+ * CPU numbering follows Linux on x86: first the first hardware thread of
+ * every core (package-major), then the second threads, and so on:
+ *     cpu = thread * (packages * cores_per_package) + package * cores_per_package + core
+ * so restricting a preset to N online CPUs (online_cpus = N, `--cpus N`)
+ * keeps N distinct cores before any SMT sibling comes online, as a BIOS
+ * core limit does.
+ *
+ * Power model (all per core unless said otherwise), see power.c:
+ *   running:  P = ceff_nf * 1e-9 * V^2 * f_Hz * activity + leak(V)
+ *             activity = 1 with one busy thread, smt_activity with all busy
+ *   leak(V) = leak_w * (V / Vmax) * exp(leak_beta * (V - Vmax))   [V in volts]
+ *             (Vmax = voltage of the highest P-state)
+ *   idle in C-state s: P = s.power_mw / 1000 (a fixed figure per state)
+ *   package: uncore_w while any core of the package is out of a package
+ *            C-state, else the package C-state's power_mw / 1000
+ *   platform: platform_w, constant, for the whole machine (wall power not
+ *             attributable to the CPUs: fans, disks, memory, PSU losses). */
+#ifndef PMLAB_MACHINE_H
+#define PMLAB_MACHINE_H
+
+#include <stdint.h>
+
+#include "../core/diag.h"
+#include "../core/simtime.h"
+
+#define MACHINE_NAME_MAX 64
+#define MACHINE_DESC_MAX 160
+#define MACHINE_MAX_PSTATES 64
+#define MACHINE_MAX_TURBO 32
+#define MACHINE_MAX_CSTATES 12
+#define MACHINE_MAX_PKG_CSTATES 8
+#define MACHINE_MAX_CPUS 1024
+#define CSTATE_NAME_MAX 16
+#define CSTATE_DESC_MAX 48
+
+enum freq_domain_kind {
+	FREQ_DOMAIN_CORE,    /* one clock per core (SMT siblings share it) */
+	FREQ_DOMAIN_CLUSTER, /* one clock per cluster_cores consecutive cores */
+	FREQ_DOMAIN_PACKAGE, /* one clock per package */
+};
+
+struct pstate {
+	uint32_t khz;
+	uint32_t mv;
+};
+
+/* A turbo frequency and the largest number of active (C0) cores in the
+ * package for which the hardware grants it. */
+struct turbo_bin {
+	uint32_t khz;
+	uint32_t max_active_cores;
+};
+
+struct cstate {
+	char name[CSTATE_NAME_MAX];
+	char desc[CSTATE_DESC_MAX];
+	sim_ns exit_ns;
+	sim_ns residency_ns;
+	double power_w; /* core power while in this state (INI: power_mw) */
+	int poll;       /* 1 for the polling state 0 (POLL on x86): the core stays in C0 */
+};
+
+struct pkg_cstate {
+	char name[CSTATE_NAME_MAX];
+	int requires;   /* index into cstates: every core must be at least this deep */
+	sim_ns exit_ns; /* added to the waking core's exit latency */
+	sim_ns residency_ns;
+	double power_w; /* package (uncore) power while in this state (INI: power_mw) */
+};
+
+struct machine {
+	char name[MACHINE_NAME_MAX];
+	char description[MACHINE_DESC_MAX];
+	double tdp_w;
+
+	/* [topology] */
+	int packages;
+	int cores_per_package;
+	int threads_per_core;
+	int llc_cores;     /* cores sharing one last-level cache; divides cores_per_package */
+	enum freq_domain_kind freq_domain;
+	int cluster_cores; /* for FREQ_DOMAIN_CLUSTER; divides cores_per_package */
+	int online_cpus;   /* <= packages*cores_per_package*threads_per_core */
+
+	/* [frequency] and [pstates] (ascending kHz) and [turbo] (descending kHz) */
+	uint32_t base_khz; /* P-states above this are turbo: granted per turbo bins */
+	sim_ns transition_latency_ns;
+	int npstates;
+	struct pstate pstates[MACHINE_MAX_PSTATES];
+	int nturbo;
+	struct turbo_bin turbo[MACHINE_MAX_TURBO];
+
+	/* [cstate NAME] in order of depth; [package_cstate NAME] likewise */
+	int ncstates;
+	struct cstate cstates[MACHINE_MAX_CSTATES];
+	int npkg_cstates;
+	struct pkg_cstate pkg_cstates[MACHINE_MAX_PKG_CSTATES];
+
+	/* [power] */
+	double ceff_nf;
+	double leak_w;
+	double leak_beta;
+	double smt_activity;   /* dynamic power factor with all SMT threads busy */
+	double smt_throughput; /* per-thread share of the core's cycles with all threads busy */
+	double uncore_w;
+	double platform_w;
+
+	/* [cache] */
+	sim_ns refill_ns; /* extra stall paid by a task that changes last-level cache */
+};
+
+/* Total logical CPUs the topology has, ignoring online_cpus. */
+int machine_possible_cpus(const struct machine *m);
+static inline int machine_cores(const struct machine *m)
+{
+	return m->packages * m->cores_per_package;
+}
+
+/* Topology of logical CPU `cpu` under the numbering above. */
+int machine_cpu_core(const struct machine *m, int cpu);    /* global core index */
+int machine_cpu_package(const struct machine *m, int cpu);
+int machine_cpu_thread(const struct machine *m, int cpu);
+int machine_cpu_llc(const struct machine *m, int cpu);     /* global LLC index */
+int machine_cpu_freq_domain(const struct machine *m, int cpu);
+int machine_freq_domains(const struct machine *m);
+
+/* Index of the highest P-state at or below `khz`, or 0. */
+int machine_pstate_at_most(const struct machine *m, uint32_t khz);
+/* Highest frequency the turbo bins allow with `active_cores` busy cores in a
+ * package; base_khz's P-state ceiling when the machine has no turbo bins. */
+uint32_t machine_turbo_limit_khz(const struct machine *m, int active_cores);
+/* Index of a C-state by name, or -1. */
+int machine_cstate_index(const struct machine *m, const char *name);
+
+/* Checks every invariant (see the parser for the messages); `where` names the
+ * file for messages not tied to a line. */
+int machine_validate(const struct machine *m, const char *where, struct pm_diag *d);
+
+/* Parse INI text. `where` names the source in messages ("FILE" or
+ * "preset NAME"); errors read "WHERE:LINE: what is wrong (expected ...)". */
+int machine_parse(struct machine *m, const char *text, const char *where, struct pm_diag *d);
+int machine_load_file(struct machine *m, const char *path, struct pm_diag *d);
+/* Writes the machine as INI that machine_parse reads back to an equal machine. */
+char *machine_to_ini(const struct machine *m); /* malloc'd */
+
+/* Built-in presets. */
+int machine_preset_count(void);
+const char *machine_preset_name(int i);
+const char *machine_preset_text(int i);
+/* Load a preset by name, or a file if `spec` contains '/' or ends in ".ini". */
+int machine_load(struct machine *m, const char *spec, struct pm_diag *d);
+/* Restrict to the first n CPUs (1 <= n <= possible). */
+int machine_set_online(struct machine *m, int n, struct pm_diag *d);
+
+#endif

@@ -1,0 +1,864 @@
+/* Machine INI files: parsing (with inih) and writing.
+ *
+ * inih splits "key = value" lines; everything else is done here, because
+ * the packaged inih cannot report line numbers (no INI_HANDLER_LINENO) and
+ * does not call the handler for a section without keys. Our reader hands
+ * inih one line at a time and so always knows the current line; it also
+ * takes section headers itself, strips comments and leading blanks (so no
+ * line is mistaken for a continuation line), and refuses lines that would
+ * not fit inih's line buffer instead of letting inih split them.
+ *
+ * The parser only checks what it must to store a value (syntax, duplicates,
+ * array limits, missing keys); every rule about the values lives in
+ * machine_check(), which it runs at the end with the line of every value. */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
+#endif
+
+#include "machine_lines.h"
+
+#include <ini.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LINE_CHARS 190 /* longest line after comments are cut; inih holds 197 */
+#define MAX_FILE_BYTES (1 << 20)
+#define MAX_INT 1000000000LL
+#define MAX_US 1e9
+#define ARRAY_SIZE(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+enum vtype {
+	V_NAME,     /* identifier (machine name) */
+	V_TEXT,     /* free one-line text */
+	V_INT,
+	V_DOUBLE,
+	V_KHZ,
+	V_US,       /* microseconds in the file, sim_ns in the struct */
+	V_MW,       /* milliwatts in the file, watts in the struct */
+	V_BOOL,
+	V_DOMAIN,
+	V_REQUIRES, /* C-state name, resolved to an index at the end */
+};
+
+struct key {
+	const char *name;
+	enum vtype type;
+	size_t off;  /* field in the section's record */
+	size_t size; /* of a string field */
+	size_t line; /* int in the section's line record */
+	const char *example; /* a value, for "missing key" messages */
+	int required;
+};
+
+#define FIELD(rec, lrec, name, type, field, lfield, example, req) \
+	{ name, type, offsetof(struct rec, field), sizeof(((struct rec *)0)->field), \
+	  offsetof(struct lrec, lfield), example, req }
+#define MKEY(...) FIELD(machine, machine_lines, __VA_ARGS__)
+#define CKEY(...) FIELD(cstate, cstate_lines, __VA_ARGS__)
+#define PKEY(...) FIELD(pkg_cstate, pkg_cstate_lines, __VA_ARGS__)
+
+static const struct key machine_keys[] = {
+	MKEY("name", V_NAME, name, name, "<name>", 1),
+	MKEY("description", V_TEXT, description, description, "<text>", 0),
+	MKEY("tdp_w", V_DOUBLE, tdp_w, tdp_w, "<watts>", 0),
+};
+
+static const struct key topology_keys[] = {
+	MKEY("packages", V_INT, packages, packages, "<count>", 1),
+	MKEY("cores_per_package", V_INT, cores_per_package, cores_per_package, "<count>", 1),
+	MKEY("threads_per_core", V_INT, threads_per_core, threads_per_core, "<count>", 1),
+	MKEY("llc_cores", V_INT, llc_cores, llc_cores, "<count>", 0),
+	MKEY("freq_domain", V_DOMAIN, freq_domain, freq_domain, "core|cluster|package", 1),
+	MKEY("cluster_cores", V_INT, cluster_cores, cluster_cores, "<count>", 0),
+	MKEY("online_cpus", V_INT, online_cpus, online_cpus, "<count>", 0),
+};
+
+static const struct key frequency_keys[] = {
+	MKEY("base_khz", V_KHZ, base_khz, base_khz, "<kHz>", 1),
+	MKEY("transition_latency_us", V_US, transition_latency_ns, transition_latency, "<us>", 0),
+};
+
+static const struct key power_keys[] = {
+	MKEY("ceff_nf", V_DOUBLE, ceff_nf, ceff_nf, "<nF>", 1),
+	MKEY("leak_w", V_DOUBLE, leak_w, leak_w, "<watts>", 1),
+	MKEY("leak_beta", V_DOUBLE, leak_beta, leak_beta, "<per volt>", 0),
+	MKEY("smt_activity", V_DOUBLE, smt_activity, smt_activity, "<factor>", 0),
+	/* required when threads_per_core > 1, see finish() */
+	MKEY("smt_throughput", V_DOUBLE, smt_throughput, smt_throughput, "<share>", 0),
+	MKEY("uncore_w", V_DOUBLE, uncore_w, uncore_w, "<watts>", 1),
+	MKEY("platform_w", V_DOUBLE, platform_w, platform_w, "<watts>", 1),
+};
+
+static const struct key cache_keys[] = {
+	MKEY("refill_us", V_US, refill_ns, refill, "<us>", 0),
+};
+
+static const struct key cstate_keys[] = {
+	CKEY("desc", V_TEXT, desc, desc, "<text>", 0),
+	CKEY("exit_latency_us", V_US, exit_ns, exit, "<us>", 1),
+	CKEY("target_residency_us", V_US, residency_ns, residency, "<us>", 1),
+	CKEY("power_mw", V_MW, power_w, power, "<mW>", 1),
+	CKEY("poll", V_BOOL, poll, poll, "0|1", 0),
+};
+
+static const struct key pkg_cstate_keys[] = {
+	PKEY("requires", V_REQUIRES, requires, requires, "<C-state name>", 1),
+	PKEY("exit_latency_us", V_US, exit_ns, exit, "<us>", 1),
+	PKEY("target_residency_us", V_US, residency_ns, residency, "<us>", 1),
+	PKEY("power_mw", V_MW, power_w, power, "<mW>", 1),
+};
+
+enum section_kind { S_PLAIN, S_PSTATES, S_TURBO, S_CSTATE, S_PKG_CSTATE };
+
+struct section {
+	const char *name;
+	enum section_kind kind;
+	const struct key *keys;
+	int nkeys;
+	size_t line; /* int in machine_lines holding the header's line (plain sections) */
+};
+
+#define SECTION(name, kind, keys, lfield) \
+	{ name, kind, keys, ARRAY_SIZE(keys), \
+	  offsetof(struct machine_lines, lfield) }
+
+static const struct section sections[] = {
+	SECTION("machine", S_PLAIN, machine_keys, machine),
+	SECTION("topology", S_PLAIN, topology_keys, topology),
+	SECTION("frequency", S_PLAIN, frequency_keys, frequency),
+	{ "pstates", S_PSTATES, NULL, 0, offsetof(struct machine_lines, pstates) },
+	{ "turbo", S_TURBO, NULL, 0, offsetof(struct machine_lines, turbo) },
+	SECTION("cstate", S_CSTATE, cstate_keys, machine), /* line unused */
+	SECTION("package_cstate", S_PKG_CSTATE, pkg_cstate_keys, machine),
+	SECTION("power", S_PLAIN, power_keys, power),
+	SECTION("cache", S_PLAIN, cache_keys, cache),
+};
+#define NSECTIONS ARRAY_SIZE(sections)
+
+struct parser {
+	struct machine *m;
+	struct machine_lines ln;
+	const char *where;
+	struct pm_diag *d;
+
+	const char *pos; /* reader: start of the next line */
+	int line;        /* line last handed to inih */
+	int failed;      /* line of the first error, or 0 */
+
+	const struct section *sec; /* current section, NULL before the first */
+	int idx;                   /* its C-state index */
+	char requires[MACHINE_MAX_PKG_CSTATES][CSTATE_NAME_MAX];
+};
+
+__attribute__((format(printf, 3, 4)))
+static int fail(struct parser *p, int line, const char *fmt, ...)
+{
+	char msg[PM_DIAG_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	p->failed = line > 0 ? line : -1;
+	return pm_fail_at(p->d, p->where, line, "%s", msg);
+}
+
+static int is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* Label of the current section for messages: "[topology]", "[cstate C1]". */
+static const char *label(const struct parser *p, char *buf, size_t size)
+{
+	if (p->sec->kind == S_CSTATE)
+		snprintf(buf, size, "[cstate %s]", p->m->cstates[p->idx].name);
+	else if (p->sec->kind == S_PKG_CSTATE)
+		snprintf(buf, size, "[package_cstate %s]", p->m->pkg_cstates[p->idx].name);
+	else
+		snprintf(buf, size, "[%s]", p->sec->name);
+	return buf;
+}
+
+/* Copies a C-state name from a section header, or fails. */
+static int take_state_name(struct parser *p, const char *kind, const char *s, size_t n,
+			   char out[CSTATE_NAME_MAX])
+{
+	if (n == 0)
+		return fail(p, p->line, "[%s] has no name (expected [%s NAME])", kind, kind);
+	if (n >= CSTATE_NAME_MAX)
+		return fail(p, p->line, "%s name '%.*s' is too long (expected at most %d "
+			    "characters)", kind, (int)n, s, CSTATE_NAME_MAX - 1);
+	memcpy(out, s, n);
+	out[n] = '\0';
+	if (!machine_name_ok(out))
+		return fail(p, p->line, "%s name '%s' is not valid (expected letters, digits, "
+			    "'.', '_', '+' or '-')", kind, out);
+	return 0;
+}
+
+static int begin_cstate(struct parser *p, const char *arg, size_t n)
+{
+	struct machine *m = p->m;
+	char name[CSTATE_NAME_MAX];
+
+	if (take_state_name(p, "cstate", arg, n, name))
+		return -1;
+	int i = machine_cstate_index(m, name);
+	if (i >= 0)
+		return fail(p, p->line, "duplicate C-state %s, first on line %d "
+			    "(expected each name once)",
+			    name, p->ln.cstate[i].section);
+	if (m->ncstates == MACHINE_MAX_CSTATES)
+		return fail(p, p->line, "too many C-states (expected at most %d)",
+			    MACHINE_MAX_CSTATES);
+	p->idx = m->ncstates++;
+	memcpy(m->cstates[p->idx].name, name, sizeof(name));
+	p->ln.cstate[p->idx].section = p->line;
+	return 0;
+}
+
+static int begin_pkg_cstate(struct parser *p, const char *arg, size_t n)
+{
+	struct machine *m = p->m;
+	char name[CSTATE_NAME_MAX];
+
+	if (take_state_name(p, "package_cstate", arg, n, name))
+		return -1;
+	for (int i = 0; i < m->npkg_cstates; i++)
+		if (strcmp(m->pkg_cstates[i].name, name) == 0)
+			return fail(p, p->line, "duplicate package C-state %s, first on "
+				    "line %d (expected each name once)",
+				    name, p->ln.pkg[i].section);
+	if (m->npkg_cstates == MACHINE_MAX_PKG_CSTATES)
+		return fail(p, p->line, "too many package C-states (expected at most %d)",
+			    MACHINE_MAX_PKG_CSTATES);
+	p->idx = m->npkg_cstates++;
+	memcpy(m->pkg_cstates[p->idx].name, name, sizeof(name));
+	p->ln.pkg[p->idx].section = p->line;
+	return 0;
+}
+
+/* "[kind]" or "[kind NAME]"; s has no leading blanks and no comment. */
+static int begin_section(struct parser *p, const char *s, size_t n)
+{
+	const char *close = memchr(s, ']', n);
+	if (!close)
+		return fail(p, p->line, "section header has no closing ']' (expected [name])");
+	for (const char *q = close + 1; q < s + n; q++)
+		if (!is_blank(*q))
+			return fail(p, p->line, "text after a section header "
+				    "(expected nothing after ']' but a comment)");
+
+	const char *a = s + 1, *b = close;
+	while (a < b && is_blank(*a))
+		a++;
+	while (b > a && is_blank(b[-1]))
+		b--;
+	const char *kind_end = a;
+	while (kind_end < b && !is_blank(*kind_end))
+		kind_end++;
+	const char *arg = kind_end;
+	while (arg < b && is_blank(*arg))
+		arg++;
+	size_t kind_len = (size_t)(kind_end - a), arg_len = (size_t)(b - arg);
+
+	for (int i = 0; i < NSECTIONS; i++) {
+		const struct section *sec = &sections[i];
+		if (strlen(sec->name) != kind_len || memcmp(sec->name, a, kind_len) != 0)
+			continue;
+		p->sec = sec;
+		if (sec->kind == S_CSTATE)
+			return begin_cstate(p, arg, arg_len);
+		if (sec->kind == S_PKG_CSTATE)
+			return begin_pkg_cstate(p, arg, arg_len);
+		if (arg_len)
+			return fail(p, p->line, "[%s] takes no name (expected [%s])",
+				    sec->name, sec->name);
+		int *line = (int *)((char *)&p->ln + sec->line);
+		if (*line)
+			return fail(p, p->line, "duplicate section [%s], first on line %d "
+				    "(expected each section once)",
+				    sec->name, *line);
+		*line = p->line;
+		return 0;
+	}
+	return fail(p, p->line, "unknown section [%.*s] (expected machine, topology, frequency, "
+		    "pstates, turbo, cstate NAME, package_cstate NAME, power or cache)",
+		    (int)(b - a), a);
+}
+
+/* The ini_reader: one line per call, as fgets would, after taking out what
+ * inih must not see. Returning NULL ends the parse. */
+static char *read_line(char *str, int num, void *stream)
+{
+	struct parser *p = stream;
+	const char *s = p->pos;
+
+	if (p->failed || !*s)
+		return NULL;
+	const char *nl = strchr(s, '\n');
+	size_t n = nl ? (size_t)(nl - s) : strlen(s);
+	p->pos = s + n + (nl != NULL);
+	p->line++;
+
+	if (p->line == 1 && n >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0) {
+		s += 3; /* UTF-8 byte order mark */
+		n -= 3;
+	}
+	while (n && is_blank(*s))
+		s++, n--;
+	if (n && (*s == ';' || *s == '#'))
+		n = 0;
+	for (size_t i = 1; i < n; i++)
+		if ((s[i] == ';' || s[i] == '#') && is_blank(s[i - 1])) {
+			n = i;
+			break;
+		}
+	while (n && is_blank(s[n - 1]))
+		n--;
+	if (n > LINE_CHARS || (int)n + 2 > num) {
+		fail(p, p->line, "line is too long (expected at most %d characters before any "
+		     "comment)", LINE_CHARS);
+		return NULL;
+	}
+	if (n && *s == '[' && begin_section(p, s, n))
+		return NULL;
+	memcpy(str, s, n);
+	str[n] = '\n';
+	str[n + 1] = '\0';
+	return str;
+}
+
+/* Integers: optional sign and decimal digits, nothing else. */
+static int parse_int(const char *s, long long *out)
+{
+	const char *q = s + (*s == '-' || *s == '+');
+	if (!*q)
+		return -1;
+	for (; *q; q++)
+		if (*q < '0' || *q > '9')
+			return -1;
+	errno = 0;
+	*out = strtoll(s, NULL, 10);
+	return errno ? -1 : 0;
+}
+
+/* Decimals as C writes them, but no hex, inf or nan. */
+static int parse_double(const char *s, double *out)
+{
+	char *end;
+	if (!*s || strspn(s, "0123456789.eE+-") != strlen(s) || !strpbrk(s, "0123456789"))
+		return -1;
+	*out = strtod(s, &end);
+	return *end || !isfinite(*out) ? -1 : 0;
+}
+
+static int set_value(struct parser *p, const struct key *k, void *field, const char *v)
+{
+	char where[64];
+	long long i;
+	double x;
+
+	label(p, where, sizeof(where));
+	switch (k->type) {
+	case V_NAME:
+	case V_TEXT:
+	case V_REQUIRES: {
+		/* `requires` is an index in the struct; keep the name until
+		 * every C-state has been read. */
+		size_t size = k->type == V_REQUIRES ? sizeof(p->requires[0]) : k->size;
+		if (k->type == V_REQUIRES)
+			field = p->requires[p->idx];
+		if (strlen(v) >= size)
+			return fail(p, p->line, "%s %s is too long (expected at most %zu "
+				    "characters)", where, k->name, size - 1);
+		strcpy(field, v);
+		return 0;
+	}
+	case V_INT:
+		if (parse_int(v, &i))
+			return fail(p, p->line, "%s %s: '%.40s' is not an integer "
+				    "(expected %s = %s)", where, k->name, v, k->name, k->example);
+		if (i < -MAX_INT || i > MAX_INT)
+			return fail(p, p->line, "%s %s: %lld is out of range (expected %s = %s)",
+				    where, k->name, i, k->name, k->example);
+		*(int *)field = (int)i;
+		return 0;
+	case V_KHZ: {
+		const char *why;
+		if (parse_int(v, &i))
+			return fail(p, p->line, "%s %s: '%.40s' is not an integer "
+				    "(expected kHz)", where, k->name, v);
+		if (i < 0 || i > UINT32_MAX) {
+			why = machine_khz_problem(i);
+			return fail(p, p->line, "%s %s = %lld: %s", where, k->name, i, why);
+		}
+		*(uint32_t *)field = (uint32_t)i;
+		return 0;
+	}
+	case V_DOUBLE:
+	case V_US:
+	case V_MW:
+		if (parse_double(v, &x))
+			return fail(p, p->line, "%s %s: '%.40s' is not a number (expected %s = %s)",
+				    where, k->name, v, k->name, k->example);
+		if (k->type == V_DOUBLE) {
+			*(double *)field = x;
+		} else if (k->type == V_MW) {
+			*(double *)field = x / 1000;
+		} else {
+			if (fabs(x) > MAX_US)
+				return fail(p, p->line, "%s %s = %g is out of range "
+					    "(expected 0..1000000000 us)", where, k->name, x);
+			*(sim_ns *)field = llround(x * 1000);
+		}
+		return 0;
+	case V_BOOL:
+		if (strcmp(v, "0") && strcmp(v, "1"))
+			return fail(p, p->line, "%s %s: '%.40s' is not 0 or 1 (expected %s = 0 "
+				    "or 1)", where, k->name, v, k->name);
+		*(int *)field = v[0] == '1';
+		return 0;
+	case V_DOMAIN:
+		if (strcmp(v, "core") == 0)
+			*(enum freq_domain_kind *)field = FREQ_DOMAIN_CORE;
+		else if (strcmp(v, "cluster") == 0)
+			*(enum freq_domain_kind *)field = FREQ_DOMAIN_CLUSTER;
+		else if (strcmp(v, "package") == 0)
+			*(enum freq_domain_kind *)field = FREQ_DOMAIN_PACKAGE;
+		else
+			return fail(p, p->line, "%s %s: '%.40s' is not a domain kind "
+				    "(expected core, cluster or package)", where, k->name, v);
+		return 0;
+	}
+	return -1;
+}
+
+static void *record(struct parser *p, int lines)
+{
+	switch (p->sec->kind) {
+	case S_CSTATE:
+		return lines ? (void *)&p->ln.cstate[p->idx] : (void *)&p->m->cstates[p->idx];
+	case S_PKG_CSTATE:
+		return lines ? (void *)&p->ln.pkg[p->idx] : (void *)&p->m->pkg_cstates[p->idx];
+	default:
+		return lines ? (void *)&p->ln : (void *)p->m;
+	}
+}
+
+static int keyed_line(struct parser *p, const char *name, const char *value)
+{
+	const struct section *sec = p->sec;
+	char where[64], known[256] = "";
+
+	for (int i = 0; i < sec->nkeys; i++) {
+		const struct key *k = &sec->keys[i];
+		if (strcmp(k->name, name) != 0)
+			continue;
+		int *line = (int *)((char *)record(p, 1) + k->line);
+		if (*line)
+			return fail(p, p->line, "duplicate key %s in %s, first on line %d "
+				    "(expected each key once)",
+				    name, label(p, where, sizeof(where)), *line);
+		*line = p->line;
+		return set_value(p, k, (char *)record(p, 0) + k->off, value);
+	}
+	for (int i = 0; i < sec->nkeys; i++) {
+		strcat(known, i ? ", " : "");
+		strcat(known, sec->keys[i].name);
+	}
+	return fail(p, p->line, "unknown key '%.40s' in %s (expected one of: %s)",
+		    name, label(p, where, sizeof(where)), known);
+}
+
+/* "<kHz> = <mV>" in [pstates], "<kHz> = <max active cores>" in [turbo]. */
+static int table_line(struct parser *p, const char *name, const char *value)
+{
+	struct machine *m = p->m;
+	int turbo = p->sec->kind == S_TURBO;
+	const char *what = turbo ? "turbo" : "pstate";
+	long long khz, v;
+
+	if (parse_int(name, &khz))
+		return fail(p, p->line, "%s '%.40s': not a frequency (expected <kHz> = %s)",
+			    what, name, turbo ? "<max active cores>" : "<mV>");
+	if (khz < 0 || khz > UINT32_MAX)
+		return fail(p, p->line, "%s %lld kHz: %s", what, khz, machine_khz_problem(khz));
+	if (parse_int(value, &v))
+		return fail(p, p->line, "%s %lld kHz: '%.40s' is not an integer (expected %s)",
+			    what, khz, value, turbo ? "a count of active cores" : "mV");
+	if (v < 0 || v > UINT32_MAX)
+		return fail(p, p->line, "%s %lld kHz: %s", what, khz, turbo ?
+			    "active core count is out of range (expected a count >= 1)" :
+			    machine_mv_problem(v));
+
+	int n = turbo ? m->nturbo : m->npstates;
+	int *lines = turbo ? p->ln.turbo_bin : p->ln.pstate;
+	for (int i = 0; i < n; i++) {
+		uint32_t other = turbo ? m->turbo[i].khz : m->pstates[i].khz;
+		if (other == khz)
+			return fail(p, p->line, "duplicate %s %lld kHz, first on line %d "
+				    "(expected each frequency once)",
+				    turbo ? "turbo bin" : "P-state", khz, lines[i]);
+	}
+	if (n == (turbo ? MACHINE_MAX_TURBO : MACHINE_MAX_PSTATES))
+		return fail(p, p->line, "too many %s (expected at most %d)",
+			    turbo ? "turbo bins" : "P-states", n);
+	if (turbo) {
+		m->turbo[n] = (struct turbo_bin){ (uint32_t)khz, (uint32_t)v };
+		m->nturbo++;
+	} else {
+		m->pstates[n] = (struct pstate){ (uint32_t)khz, (uint32_t)v };
+		m->npstates++;
+	}
+	lines[n] = p->line;
+	return 0;
+}
+
+/* The ini_handler. It always returns 1: inih's own error count is kept for
+ * its syntax errors only; ours are in p->failed. */
+static int on_value(void *user, const char *section, const char *name, const char *value)
+{
+	struct parser *p = user;
+
+	(void)section; /* p->sec says the same, with its parsed name */
+	if (p->failed)
+		return 1;
+	if (!p->sec)
+		fail(p, p->line, "'%.40s' is outside any section (expected a [section] "
+		     "header first)", name);
+	else if (p->sec->kind == S_PSTATES || p->sec->kind == S_TURBO)
+		table_line(p, name, value);
+	else
+		keyed_line(p, name, value);
+	return 1;
+}
+
+/* Insertion sort of P-states (ascending) or turbo bins (descending), with
+ * their lines, so messages after sorting still point at the right line. */
+static void sort_tables(struct machine *m, struct machine_lines *ln)
+{
+	for (int i = 1; i < m->npstates; i++)
+		for (int j = i; j > 0 && m->pstates[j - 1].khz > m->pstates[j].khz; j--) {
+			struct pstate t = m->pstates[j];
+			int l = ln->pstate[j];
+			m->pstates[j] = m->pstates[j - 1];
+			ln->pstate[j] = ln->pstate[j - 1];
+			m->pstates[j - 1] = t;
+			ln->pstate[j - 1] = l;
+		}
+	for (int i = 1; i < m->nturbo; i++)
+		for (int j = i; j > 0 && m->turbo[j - 1].khz < m->turbo[j].khz; j--) {
+			struct turbo_bin t = m->turbo[j];
+			int l = ln->turbo_bin[j];
+			m->turbo[j] = m->turbo[j - 1];
+			ln->turbo_bin[j] = ln->turbo_bin[j - 1];
+			m->turbo[j - 1] = t;
+			ln->turbo_bin[j - 1] = l;
+		}
+}
+
+static int missing(struct parser *p, const char *sec, int line, const struct key *k,
+		   const char *why)
+{
+	return fail(p, line, "%s is missing %s (expected %s = %s%s)", sec, k->name,
+		    k->name, k->example, why);
+}
+
+static const struct key *find_key(const struct key *keys, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(keys[i].name, name) == 0)
+			return &keys[i];
+	return NULL;
+}
+
+/* Missing keys, defaults and the `requires` names, then every value rule. */
+static int finish(struct parser *p)
+{
+	struct machine *m = p->m;
+	struct machine_lines *ln = &p->ln;
+	char sec[64];
+
+	for (int s = 0; s < NSECTIONS; s++) {
+		const struct section *sd = &sections[s];
+		if (sd->kind != S_PLAIN)
+			continue;
+		int secline = *(int *)((char *)ln + sd->line);
+		snprintf(sec, sizeof(sec), "[%s]", sd->name);
+		for (int i = 0; i < sd->nkeys; i++)
+			if (sd->keys[i].required && !*(int *)((char *)ln + sd->keys[i].line))
+				return missing(p, sec, secline, &sd->keys[i], "");
+	}
+	if (m->freq_domain == FREQ_DOMAIN_CLUSTER && !ln->cluster_cores)
+		return missing(p, "[topology]", ln->topology,
+			       find_key(topology_keys, ARRAY_SIZE(topology_keys), "cluster_cores"),
+			       " with freq_domain = cluster");
+	if (m->threads_per_core > 1 && !ln->smt_throughput)
+		return missing(p, "[power]", ln->power,
+			       find_key(power_keys, ARRAY_SIZE(power_keys), "smt_throughput"),
+			       " with threads_per_core > 1");
+	for (int i = 0; i < m->ncstates; i++)
+		for (int k = 0; k < ARRAY_SIZE(cstate_keys); k++)
+			if (cstate_keys[k].required &&
+			    !*(int *)((char *)&ln->cstate[i] + cstate_keys[k].line)) {
+				snprintf(sec, sizeof(sec), "[cstate %s]", m->cstates[i].name);
+				return missing(p, sec, ln->cstate[i].section, &cstate_keys[k], "");
+			}
+	for (int i = 0; i < m->npkg_cstates; i++) {
+		struct pkg_cstate *pc = &m->pkg_cstates[i];
+		snprintf(sec, sizeof(sec), "[package_cstate %s]", pc->name);
+		for (int k = 0; k < ARRAY_SIZE(pkg_cstate_keys); k++)
+			if (pkg_cstate_keys[k].required &&
+			    !*(int *)((char *)&ln->pkg[i] + pkg_cstate_keys[k].line))
+				return missing(p, sec, ln->pkg[i].section, &pkg_cstate_keys[k], "");
+		pc->requires = machine_cstate_index(m, p->requires[i]);
+		if (pc->requires < 0) {
+			char names[MACHINE_MAX_CSTATES * (CSTATE_NAME_MAX + 2)] = "";
+			for (int c = 0; c < m->ncstates; c++) {
+				strcat(names, c ? ", " : "");
+				strcat(names, m->cstates[c].name);
+			}
+			return fail(p, ln->pkg[i].requires, "%s requires unknown C-state '%s' "
+				    "(expected one of: %s)", sec, p->requires[i],
+				    m->ncstates ? names : "none defined");
+		}
+	}
+
+	if (!ln->llc_cores)
+		m->llc_cores = m->cores_per_package;
+	if (!ln->online_cpus) {
+		long long cpus = (long long)m->packages * m->cores_per_package *
+				 m->threads_per_core;
+		m->online_cpus = cpus > 0 && cpus <= MACHINE_MAX_CPUS ? (int)cpus : 0;
+	}
+	if (!ln->smt_activity)
+		m->smt_activity = 1.0;
+	if (!ln->smt_throughput)
+		m->smt_throughput = 1.0;
+	sort_tables(m, ln);
+	return machine_check(m, ln, p->where, p->d) ? (p->failed = -1) : 0;
+}
+
+int machine_parse(struct machine *m, const char *text, const char *where, struct pm_diag *d)
+{
+	struct parser *p = calloc(1, sizeof(*p)); /* ~3 KiB of line tables: keep off the stack */
+	if (!p)
+		return pm_fail_at(d, where, 0, "out of memory (expected enough to parse)");
+
+	memset(m, 0, sizeof(*m));
+	p->m = m;
+	p->where = where;
+	p->d = d;
+	p->pos = text;
+
+	int rc = ini_parse_stream(read_line, p, on_value, p);
+	int err = 0;
+	if (rc > 0 && (!p->failed || rc < p->failed))
+		err = pm_fail_at(d, where, rc, "not a 'key = value' line, a [section] header "
+				 "or a comment (expected key = value)");
+	else if (p->failed)
+		err = -1;
+	else if (rc < 0)
+		err = pm_fail_at(d, where, 0, "cannot parse (inih error %d)", rc);
+	else
+		err = finish(p);
+	free(p);
+	return err;
+}
+
+int machine_load_file(struct machine *m, const char *path, struct pm_diag *d)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return pm_fail_at(d, path, 0, "cannot read: %s", strerror(errno));
+
+	char *buf = malloc(MAX_FILE_BYTES + 1);
+	if (!buf) {
+		fclose(f);
+		return pm_fail_at(d, path, 0, "cannot read: out of memory");
+	}
+	size_t n = fread(buf, 1, MAX_FILE_BYTES + 1, f);
+	int rc = 0;
+	if (ferror(f))
+		rc = pm_fail_at(d, path, 0, "cannot read: %s", strerror(errno));
+	else if (n > MAX_FILE_BYTES)
+		rc = pm_fail_at(d, path, 0, "file is too large (expected at most %d bytes)",
+				MAX_FILE_BYTES);
+	else if (memchr(buf, '\0', n))
+		rc = pm_fail_at(d, path, 0, "contains a NUL byte (expected a text file)");
+	fclose(f);
+	if (rc == 0) {
+		buf[n] = '\0';
+		rc = machine_parse(m, buf, path, d);
+	}
+	free(buf);
+	return rc;
+}
+
+/* --- writing --- */
+
+/* Whole numbers as such, anything else as the shortest "%g" form that
+ * reads back as the same double. */
+static void put_double(FILE *f, double x)
+{
+	char s[40];
+
+	if (x == trunc(x) && fabs(x) < 1e15) {
+		fprintf(f, "%.0f", x);
+		return;
+	}
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(s, sizeof(s), "%.*g", prec, x);
+		if (strtod(s, NULL) == x)
+			break;
+	}
+	fputs(s, f);
+}
+
+/* The file holds mW and the parser divides by 1000; x * 1000 may be an ulp
+ * or two away from the mW figure that gave x, so look for the neighbour
+ * that divides back exactly. */
+static double mw_of(double w)
+{
+	double lo = w * 1000, hi = lo;
+	for (int i = 0; i < 4 && isfinite(lo); i++) {
+		if (lo / 1000 == w)
+			return lo;
+		if (hi / 1000 == w)
+			return hi;
+		lo = nextafter(lo, -INFINITY);
+		hi = nextafter(hi, INFINITY);
+	}
+	return w * 1000;
+}
+
+/* Nanoseconds as an exact decimal number of microseconds. */
+static void put_us(FILE *f, sim_ns ns)
+{
+	uint64_t u = ns < 0 ? 0 - (uint64_t)ns : (uint64_t)ns;
+	char frac[8];
+
+	snprintf(frac, sizeof(frac), "%03u", (unsigned)(u % 1000));
+	for (int i = 2; i > 0 && frac[i] == '0'; i--)
+		frac[i] = '\0';
+	fprintf(f, "%s%llu", ns < 0 ? "-" : "", (unsigned long long)(u / 1000));
+	if (strcmp(frac, "0") != 0)
+		fprintf(f, ".%s", frac);
+}
+
+static void put_key_double(FILE *f, const char *key, double x)
+{
+	fprintf(f, "%s = ", key);
+	put_double(f, x);
+	fputc('\n', f);
+}
+
+static void put_key_us(FILE *f, const char *key, sim_ns ns)
+{
+	fprintf(f, "%s = ", key);
+	put_us(f, ns);
+	fputc('\n', f);
+}
+
+static const char *domain_name(enum freq_domain_kind k)
+{
+	switch (k) {
+	case FREQ_DOMAIN_CORE:
+		return "core";
+	case FREQ_DOMAIN_CLUSTER:
+		return "cluster";
+	case FREQ_DOMAIN_PACKAGE:
+		return "package";
+	}
+	return "?";
+}
+
+static void write_ini(FILE *f, const struct machine *m)
+{
+	fprintf(f, "# pmlab machine %.*s, canonical form (comments of the source are not "
+		"kept)\n\n", MACHINE_NAME_MAX, m->name);
+	fprintf(f, "[machine]\nname = %.*s\n", MACHINE_NAME_MAX, m->name);
+	if (m->description[0])
+		fprintf(f, "description = %.*s\n", MACHINE_DESC_MAX, m->description);
+	put_key_double(f, "tdp_w", m->tdp_w);
+
+	fprintf(f, "\n[topology]\npackages = %d\ncores_per_package = %d\n"
+		"threads_per_core = %d\nllc_cores = %d\nfreq_domain = %s\n",
+		m->packages, m->cores_per_package, m->threads_per_core, m->llc_cores,
+		domain_name(m->freq_domain));
+	if (m->cluster_cores)
+		fprintf(f, "cluster_cores = %d\n", m->cluster_cores);
+	fprintf(f, "online_cpus = %d\n", m->online_cpus);
+
+	fprintf(f, "\n[frequency]\nbase_khz = %u\n", m->base_khz);
+	put_key_us(f, "transition_latency_us", m->transition_latency_ns);
+
+	fprintf(f, "\n[pstates]\n");
+	for (int i = 0; i < m->npstates && i < MACHINE_MAX_PSTATES; i++)
+		fprintf(f, "%u = %u\n", m->pstates[i].khz, m->pstates[i].mv);
+	if (m->nturbo > 0)
+		fprintf(f, "\n[turbo]\n");
+	for (int i = 0; i < m->nturbo && i < MACHINE_MAX_TURBO; i++)
+		fprintf(f, "%u = %u\n", m->turbo[i].khz, m->turbo[i].max_active_cores);
+
+	for (int i = 0; i < m->ncstates && i < MACHINE_MAX_CSTATES; i++) {
+		const struct cstate *c = &m->cstates[i];
+		fprintf(f, "\n[cstate %.*s]\n", CSTATE_NAME_MAX, c->name);
+		if (c->desc[0])
+			fprintf(f, "desc = %.*s\n", CSTATE_DESC_MAX, c->desc);
+		put_key_us(f, "exit_latency_us", c->exit_ns);
+		put_key_us(f, "target_residency_us", c->residency_ns);
+		put_key_double(f, "power_mw", mw_of(c->power_w));
+		if (c->poll)
+			fprintf(f, "poll = %d\n", c->poll);
+	}
+	for (int i = 0; i < m->npkg_cstates && i < MACHINE_MAX_PKG_CSTATES; i++) {
+		const struct pkg_cstate *pc = &m->pkg_cstates[i];
+		int req = pc->requires >= 0 && pc->requires < m->ncstates ? pc->requires : -1;
+		fprintf(f, "\n[package_cstate %.*s]\nrequires = %.*s\n", CSTATE_NAME_MAX,
+			pc->name, CSTATE_NAME_MAX, req >= 0 ? m->cstates[req].name : "?");
+		put_key_us(f, "exit_latency_us", pc->exit_ns);
+		put_key_us(f, "target_residency_us", pc->residency_ns);
+		put_key_double(f, "power_mw", mw_of(pc->power_w));
+	}
+
+	fprintf(f, "\n[power]\n");
+	put_key_double(f, "ceff_nf", m->ceff_nf);
+	put_key_double(f, "leak_w", m->leak_w);
+	put_key_double(f, "leak_beta", m->leak_beta);
+	put_key_double(f, "smt_activity", m->smt_activity);
+	put_key_double(f, "smt_throughput", m->smt_throughput);
+	put_key_double(f, "uncore_w", m->uncore_w);
+	put_key_double(f, "platform_w", m->platform_w);
+
+	fprintf(f, "\n[cache]\n");
+	put_key_us(f, "refill_us", m->refill_ns);
+}
+
+char *machine_to_ini(const struct machine *m)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	write_ini(f, m);
+	if (ferror(f)) {
+		fclose(f);
+		free(buf);
+		return NULL;
+	}
+	if (fclose(f) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}

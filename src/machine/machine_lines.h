@@ -1,0 +1,48 @@
+/* Private to src/machine: where each value of a machine came from.
+ *
+ * The invariants of a machine are written once, in machine_check()
+ * (machine.c). machine_validate() runs them with no line table, for a
+ * machine built in code; the INI parser runs them with the table it filled
+ * while reading, so a bad value is reported at the line that set it. A line
+ * of 0 means "not from a line" (a default, or no file at all). */
+#ifndef PMLAB_MACHINE_LINES_H
+#define PMLAB_MACHINE_LINES_H
+
+#include "machine.h"
+
+struct cstate_lines {
+	int section, desc, exit, residency, power, poll;
+};
+
+struct pkg_cstate_lines {
+	int section, requires, exit, residency, power;
+};
+
+struct machine_lines {
+	int machine, name, description, tdp_w;
+	int topology, packages, cores_per_package, threads_per_core, llc_cores;
+	int freq_domain, cluster_cores, online_cpus;
+	int frequency, base_khz, transition_latency;
+	int pstates, pstate[MACHINE_MAX_PSTATES]; /* parallel to m->pstates */
+	int turbo, turbo_bin[MACHINE_MAX_TURBO];  /* parallel to m->turbo */
+	struct cstate_lines cstate[MACHINE_MAX_CSTATES];
+	struct pkg_cstate_lines pkg[MACHINE_MAX_PKG_CSTATES];
+	int power, ceff_nf, leak_w, leak_beta, smt_activity, smt_throughput;
+	int uncore_w, platform_w;
+	int cache, refill;
+};
+
+/* Checks every invariant of `m`; `ln` may be NULL. */
+int machine_check(const struct machine *m, const struct machine_lines *ln,
+		  const char *where, struct pm_diag *d);
+
+/* NULL when a P-state's kHz or mV is acceptable, else "what (expected ...)";
+ * shared so the parser can refuse a value it cannot store with the same words. */
+const char *machine_khz_problem(long long khz);
+const char *machine_mv_problem(long long mv);
+
+/* Names and descriptions must survive a trip through machine_to_ini(). */
+int machine_name_ok(const char *s);
+int machine_text_ok(const char *s);
+
+#endif

@@ -1,0 +1,97 @@
+/* The outcome of one simulated run, as plain data: what the engine
+ * measured, ready for the table, CSV and JSON writers. Every number here
+ * was produced by the simulation; the writers only format and derive
+ * ratios (percentages, averages) from these totals. */
+#ifndef PMLAB_RESULT_H
+#define PMLAB_RESULT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../core/simtime.h"
+#include "../machine/machine.h"
+#include "histogram.h"
+
+#define RESULT_MAX_EXTRA 16
+#define RESULT_NAME_MAX 64
+
+/* A workload-specific figure reported beside throughput (e.g. "seconds",
+ * "deadline_misses"). */
+struct result_extra {
+	char name[RESULT_NAME_MAX];
+	char unit[RESULT_NAME_MAX];
+	double value;
+};
+
+struct cpu_result {
+	int cpu, core, package;
+	sim_ns c0_ns;                            /* running a task or waking from idle */
+	sim_ns cstate_ns[MACHINE_MAX_CSTATES];   /* per machine C-state; + c0_ns == duration */
+	uint64_t cstate_usage[MACHINE_MAX_CSTATES];
+	sim_ns user_ns, sys_ns, iowait_ns, idle_ns; /* sum == duration */
+	sim_ns *pstate_ns;                       /* C0 time per machine P-state (npstates) */
+	double c0_mhz_ns;                        /* integral of MHz over C0 time, MHz*ns */
+	uint64_t ctx_switches, wakeups, migrations, ticks;
+};
+
+struct package_result {
+	int package;
+	sim_ns all_idle_ns;                          /* every core of the package idle */
+	sim_ns pkg_cstate_ns[MACHINE_MAX_PKG_CSTATES];
+	double energy_core_dynamic_j, energy_core_static_j, energy_uncore_j;
+};
+
+struct run_result {
+	/* What ran. */
+	char machine[MACHINE_NAME_MAX];
+	char workload[RESULT_NAME_MAX];
+	char cpufreq[RESULT_NAME_MAX];
+	char cpuidle[RESULT_NAME_MAX];
+	uint64_t seed;
+	const struct machine *m; /* the machine model, for state names and P-states */
+	int ncpus, npackages;
+
+	sim_ns duration_ns;
+	/* Workload's headline metric. */
+	double throughput;
+	char throughput_unit[RESULT_NAME_MAX];
+	double work_done;        /* workload units completed (ops, round trips, jobs) */
+	int nextra;
+	struct result_extra extra[RESULT_MAX_EXTRA];
+	struct histogram latency;        /* the workload's latency metric */
+	char latency_what[RESULT_NAME_MAX];
+	struct histogram wakeup_latency; /* scheduler: wakeup to running */
+
+	/* Energy by component, whole machine (J). */
+	double energy_core_dynamic_j, energy_core_static_j, energy_uncore_j, energy_platform_j;
+
+	/* Work accounting: cycles requested by finished tasks and cycles they ran. */
+	double cycles_requested_finished, cycles_done_finished;
+	uint64_t tasks_created, tasks_finished;
+
+	uint64_t ctx_switches, migrations, wakeups, freq_transitions;
+	uint64_t events;          /* events the engine processed */
+
+	struct cpu_result *cpus;      /* ncpus entries */
+	struct package_result *pkgs;  /* npackages entries */
+};
+
+void result_free(struct run_result *r);
+
+/* Derived figures, computed the same way by every writer. */
+double result_energy_j(const struct run_result *r);
+double result_power_w(const struct run_result *r);
+double result_package_power_w(const struct run_result *r); /* cores + uncore, RAPL PKG-like */
+/* turbostat: Avg_MHz = C0 MHz-time / total time; Busy% = C0 share; Bzy_MHz = Avg/Busy */
+double result_avg_mhz(const struct run_result *r);
+double result_busy_pct(const struct run_result *r);
+double result_bzy_mhz(const struct run_result *r);
+/* Share of all CPU time in C-state `state` (machine index), or C0 when state < 0. */
+double result_residency_pct(const struct run_result *r, int state);
+/* CPU utilisation as /proc/stat: 0 user, 1 sys, 2 iowait, 3 idle. */
+double result_util_pct(const struct run_result *r, int which);
+
+enum result_format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON };
+int result_write(FILE *out, const struct run_result *r, enum result_format f);
+
+#endif

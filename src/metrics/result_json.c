@@ -1,0 +1,256 @@
+/* JSON writer: the schema in docs/json-schema.md, version 1. Keys are
+ * inserted in the documented order and jansson keeps it; reals print with
+ * ten significant digits so the same run gives the same bytes anywhere. */
+#include <jansson.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "result_writers.h"
+
+#define PMLAB_SCHEMA_VERSION 1
+
+/* The first failed allocation or insertion is remembered here so the
+ * builders below can be written as straight-line code. */
+struct jctx {
+	int err;
+};
+
+static void put(struct jctx *c, json_t *o, const char *key, json_t *v)
+{
+	if (!v || json_object_set_new(o, key, v) != 0)
+		c->err = 1;
+}
+
+static void append(struct jctx *c, json_t *a, json_t *v)
+{
+	if (!v || json_array_append_new(a, v) != 0)
+		c->err = 1;
+}
+
+static json_t *jnum(double v)
+{
+	/* jansson refuses NaN and inf; -0 would print as "-0.0". */
+	if (!isfinite(v) || v == 0)
+		v = 0;
+	return json_real(v);
+}
+
+static json_t *jcount(uint64_t v)
+{
+	return json_integer(v > INT64_MAX ? INT64_MAX : (json_int_t)v);
+}
+
+/* A name from a fixed-size field: bounded, and valid UTF-8 even when the
+ * input file was not (bytes that do not decode become '?'). */
+static json_t *jname(const char *s, size_t max)
+{
+	size_t n = strnlen(s, max), i;
+	json_t *v = json_stringn(s, n);
+	char *copy;
+
+	if (v)
+		return v;
+	copy = malloc(n + 1);
+	if (!copy)
+		return NULL;
+	for (i = 0; i < n; i++)
+		copy[i] = (unsigned char)s[i] < 0x80 ? s[i] : '?';
+	copy[n] = '\0';
+	v = json_stringn(copy, n);
+	free(copy);
+	return v;
+}
+
+static json_t *jhist(struct jctx *c, const struct histogram *h, json_t *what, double ns_per_unit)
+{
+	json_t *o = json_object();
+
+	put(c, o, "what", what);
+	put(c, o, "count", jcount(h->count));
+	put(c, o, "mean", jnum(hist_mean(h) / ns_per_unit));
+	put(c, o, "p50", jnum(hist_quantile(h, 0.50) / ns_per_unit));
+	put(c, o, "p90", jnum(hist_quantile(h, 0.90) / ns_per_unit));
+	put(c, o, "p99", jnum(hist_quantile(h, 0.99) / ns_per_unit));
+	put(c, o, "p999", jnum(hist_quantile(h, 0.999) / ns_per_unit));
+	put(c, o, "max", jnum((double)h->max_ns / ns_per_unit));
+	return o;
+}
+
+static json_t *jextra(struct jctx *c, const struct run_result *r)
+{
+	json_t *o = json_object();
+	int i, n = r->nextra < RESULT_MAX_EXTRA ? r->nextra : RESULT_MAX_EXTRA;
+
+	for (i = 0; i < n; i++) {
+		const struct result_extra *x = &r->extra[i];
+		json_t *e = json_object();
+		char key[RESULT_NAME_MAX + 1];
+
+		put(c, e, "value", jnum(x->value));
+		put(c, e, "unit", jname(x->unit, sizeof(x->unit)));
+		snprintf(key, sizeof(key), "%.*s", (int)strnlen(x->name, sizeof(x->name)), x->name);
+		put(c, o, key, e);
+	}
+	return o;
+}
+
+/* Residency and utilisation of one CPU, or of all when cpu < 0. */
+static json_t *jresidency(struct jctx *c, const struct run_result *r, int cpu)
+{
+	json_t *o = json_object();
+	int s;
+
+	for (s = -1; s < result_ncstates(r); s++) {
+		char key[CSTATE_NAME_MAX + 1];
+		double v = cpu < 0 ? result_residency_pct(r, s) : result_cpu_residency_pct(r, cpu, s);
+
+		if (s < 0)
+			strcpy(key, "C0");
+		else
+			snprintf(key, sizeof(key), "%.*s", CSTATE_NAME_MAX, r->m->cstates[s].name);
+		put(c, o, key, jnum(v));
+	}
+	return o;
+}
+
+static json_t *jutil(struct jctx *c, const struct run_result *r, int cpu)
+{
+	static const char *const names[] = { "user", "sys", "iowait", "idle" };
+	json_t *o = json_object();
+	int i;
+
+	for (i = 0; i < 4; i++)
+		put(c, o, names[i], jnum(cpu < 0 ? result_util_pct(r, i) : result_cpu_util_pct(r, cpu, i)));
+	return o;
+}
+
+static json_t *jcounters(struct jctx *c, const struct run_result *r)
+{
+	json_t *o = json_object();
+
+	put(c, o, "context_switches", jcount(r->ctx_switches));
+	put(c, o, "migrations", jcount(r->migrations));
+	put(c, o, "wakeups", jcount(r->wakeups));
+	put(c, o, "freq_transitions", jcount(r->freq_transitions));
+	put(c, o, "events", jcount(r->events));
+	put(c, o, "tasks_created", jcount(r->tasks_created));
+	put(c, o, "tasks_finished", jcount(r->tasks_finished));
+	return o;
+}
+
+static json_t *jcpu(struct jctx *c, const struct run_result *r, int i)
+{
+	const struct cpu_result *cr = &r->cpus[i];
+	json_t *o = json_object(), *ps = json_object();
+	int p;
+
+	put(c, o, "cpu", json_integer(cr->cpu));
+	put(c, o, "core", json_integer(cr->core));
+	put(c, o, "package", json_integer(cr->package));
+	put(c, o, "avg_mhz", jnum(result_cpu_avg_mhz(r, i)));
+	put(c, o, "busy_pct", jnum(result_cpu_busy_pct(r, i)));
+	put(c, o, "bzy_mhz", jnum(result_cpu_bzy_mhz(r, i)));
+	put(c, o, "residency_pct", jresidency(c, r, i));
+	put(c, o, "util_pct", jutil(c, r, i));
+	for (p = 0; p < result_npstates(r) && cr->pstate_ns; p++) {
+		char key[24];
+
+		if (cr->pstate_ns[p] <= 0)
+			continue;
+		snprintf(key, sizeof(key), "%lu", (unsigned long)r->m->pstates[p].khz);
+		put(c, ps, key, jnum(result_cpu_pstate_pct(r, i, p)));
+	}
+	put(c, o, "time_in_pstate_pct", ps);
+	put(c, o, "context_switches", jcount(cr->ctx_switches));
+	put(c, o, "wakeups", jcount(cr->wakeups));
+	put(c, o, "migrations", jcount(cr->migrations));
+	return o;
+}
+
+static json_t *jpackage(struct jctx *c, const struct run_result *r, int i)
+{
+	json_t *o = json_object(), *pc = json_object();
+	int s;
+
+	put(c, o, "package", json_integer(r->pkgs[i].package));
+	put(c, o, "power_w", jnum(result_pkg_power_w(r, i)));
+	put(c, o, "energy_j", jnum(result_pkg_energy_j(r, i)));
+	put(c, o, "all_idle_pct", jnum(result_pkg_all_idle_pct(r, i)));
+	for (s = 0; s < result_npkg_cstates(r); s++) {
+		char key[CSTATE_NAME_MAX + 1];
+
+		snprintf(key, sizeof(key), "%.*s", CSTATE_NAME_MAX, r->m->pkg_cstates[s].name);
+		put(c, pc, key, jnum(result_pkg_cstate_pct(r, i, s)));
+	}
+	put(c, o, "pkg_cstate_pct", pc);
+	return o;
+}
+
+static json_t *build(struct jctx *c, const struct run_result *r)
+{
+	json_t *root = json_object(), *comp = json_object();
+	json_t *cpus = json_array(), *pkgs = json_array();
+	int i;
+
+	put(c, root, "pmlab_schema", json_integer(PMLAB_SCHEMA_VERSION));
+	put(c, root, "machine", jname(r->machine, sizeof(r->machine)));
+	put(c, root, "workload", jname(r->workload, sizeof(r->workload)));
+	put(c, root, "cpufreq", jname(r->cpufreq, sizeof(r->cpufreq)));
+	put(c, root, "cpuidle", jname(r->cpuidle, sizeof(r->cpuidle)));
+	/* JSON integers are exact in jansson only up to 2^63 - 1; a larger seed
+	 * is written as its decimal string rather than silently changed. */
+	if (r->seed <= INT64_MAX) {
+		put(c, root, "seed", json_integer((json_int_t)r->seed));
+	} else {
+		char s[24];
+
+		snprintf(s, sizeof(s), "%llu", (unsigned long long)r->seed);
+		put(c, root, "seed", json_string(s));
+	}
+	put(c, root, "duration_s", jnum((double)r->duration_ns / NS_PER_SEC));
+	put(c, root, "throughput", jnum(r->throughput));
+	put(c, root, "throughput_unit", jname(r->throughput_unit, sizeof(r->throughput_unit)));
+	put(c, root, "work_done", jnum(r->work_done));
+	put(c, root, "extra", jextra(c, r));
+	put(c, root, "latency_ms",
+	    jhist(c, &r->latency, jname(r->latency_what, sizeof(r->latency_what)), NS_PER_MS));
+	put(c, root, "wakeup_latency_us",
+	    jhist(c, &r->wakeup_latency, json_string("wakeup to running"), NS_PER_US));
+	put(c, root, "energy_j", jnum(result_energy_j(r)));
+	put(c, root, "power_w", jnum(result_power_w(r)));
+	put(c, root, "package_power_w", jnum(result_package_power_w(r)));
+	put(c, comp, "core_dynamic", jnum(r->energy_core_dynamic_j));
+	put(c, comp, "core_static", jnum(r->energy_core_static_j));
+	put(c, comp, "uncore", jnum(r->energy_uncore_j));
+	put(c, comp, "platform", jnum(r->energy_platform_j));
+	put(c, root, "energy_by_component_j", comp);
+	put(c, root, "avg_mhz", jnum(result_avg_mhz(r)));
+	put(c, root, "busy_pct", jnum(result_busy_pct(r)));
+	put(c, root, "bzy_mhz", jnum(result_bzy_mhz(r)));
+	put(c, root, "residency_pct", jresidency(c, r, -1));
+	put(c, root, "util_pct", jutil(c, r, -1));
+	put(c, root, "counters", jcounters(c, r));
+	for (i = 0; r->cpus && i < r->ncpus; i++)
+		append(c, cpus, jcpu(c, r, i));
+	put(c, root, "per_cpu", cpus);
+	for (i = 0; r->pkgs && i < r->npackages; i++)
+		append(c, pkgs, jpackage(c, r, i));
+	put(c, root, "per_package", pkgs);
+	return root;
+}
+
+int result_write_json(FILE *out, const struct run_result *r)
+{
+	struct jctx c = { 0 };
+	json_t *root = build(&c, r);
+	int rc = -1;
+
+	if (root && !c.err &&
+	    json_dumpf(root, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10) | JSON_PRESERVE_ORDER) == 0 &&
+	    fputc('\n', out) != EOF && !ferror(out))
+		rc = 0;
+	json_decref(root);
+	return rc;
+}

@@ -1,0 +1,45 @@
+/* Private to src/metrics: the three writers behind result_write() and the
+ * per-CPU and per-package figures they share, so that a percentage in the
+ * table, the CSV and the JSON is computed by one function. */
+#ifndef PMLAB_RESULT_WRITERS_H
+#define PMLAB_RESULT_WRITERS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "result.h"
+
+int result_write_table(FILE *out, const struct run_result *r);
+int result_write_csv(FILE *out, const struct run_result *r);
+int result_write_json(FILE *out, const struct run_result *r);
+
+/* The machine's table sizes, 0 when the result carries no machine. */
+int result_ncstates(const struct run_result *r);
+int result_npstates(const struct run_result *r);
+int result_npkg_cstates(const struct run_result *r);
+
+/* Figures of one CPU (index into r->cpus), defined as the run-wide ones. */
+double result_cpu_avg_mhz(const struct run_result *r, int cpu);
+double result_cpu_busy_pct(const struct run_result *r, int cpu);
+double result_cpu_bzy_mhz(const struct run_result *r, int cpu);
+double result_cpu_residency_pct(const struct run_result *r, int cpu, int state);
+double result_cpu_util_pct(const struct run_result *r, int cpu, int which);
+/* Share of the CPU's C0 time spent at P-state `ps` (machine index). */
+double result_cpu_pstate_pct(const struct run_result *r, int cpu, int ps);
+
+/* Figures of one package (index into r->pkgs). */
+double result_pkg_energy_j(const struct run_result *r, int pkg);
+double result_pkg_power_w(const struct run_result *r, int pkg);
+double result_pkg_all_idle_pct(const struct run_result *r, int pkg);
+double result_pkg_cstate_pct(const struct run_result *r, int pkg, int state);
+/* Averages over all packages, for the one-line CSV. */
+double result_all_idle_pct(const struct run_result *r);
+double result_pkg_cstate_avg_pct(const struct run_result *r, int state);
+
+/* Formats v with printf's `%.*f` (decimals >= 0) or `%.*g` (decimals < 0,
+ * -decimals significant digits) into buf, always with a '.' decimal point
+ * whatever the locale, and 0 for NaN, infinities and negative zero. */
+const char *result_fmt_num(char *buf, size_t size, double v, int decimals);
+#define RESULT_NUM_MAX 48
+
+#endif

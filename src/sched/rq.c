@@ -1,0 +1,101 @@
+#include "rq.h"
+
+#include <stdlib.h>
+
+void rq_init(struct rq *rq)
+{
+	rq->heap = NULL;
+	rq->len = rq->cap = 0;
+	rq->min_vruntime = 0;
+	rq->load = 0;
+}
+
+void rq_free(struct rq *rq)
+{
+	free(rq->heap);
+	rq->heap = NULL;
+	rq->len = rq->cap = 0;
+}
+
+static inline int less(const struct task *a, const struct task *b)
+{
+	return a->vruntime < b->vruntime || (a->vruntime == b->vruntime && a->id < b->id);
+}
+
+static inline void place(struct rq *rq, int i, struct task *t)
+{
+	rq->heap[i] = t;
+	t->rq_pos = i;
+}
+
+static void sift_up(struct rq *rq, int i)
+{
+	struct task *t = rq->heap[i];
+	while (i > 0) {
+		int parent = (i - 1) / 2;
+		if (!less(t, rq->heap[parent]))
+			break;
+		place(rq, i, rq->heap[parent]);
+		i = parent;
+	}
+	place(rq, i, t);
+}
+
+static void sift_down(struct rq *rq, int i)
+{
+	struct task *t = rq->heap[i];
+	for (;;) {
+		int child = 2 * i + 1;
+		if (child >= rq->len)
+			break;
+		if (child + 1 < rq->len && less(rq->heap[child + 1], rq->heap[child]))
+			child++;
+		if (!less(rq->heap[child], t))
+			break;
+		place(rq, i, rq->heap[child]);
+		i = child;
+	}
+	place(rq, i, t);
+}
+
+int rq_push(struct rq *rq, struct task *t)
+{
+	if (rq->len == rq->cap) {
+		int cap = rq->cap ? rq->cap * 2 : 8;
+		struct task **h = realloc(rq->heap, (size_t)cap * sizeof(*h));
+		if (!h)
+			return -1;
+		rq->heap = h;
+		rq->cap = cap;
+	}
+	rq->heap[rq->len] = t;
+	t->rq_pos = rq->len++;
+	rq->load += t->weight;
+	sift_up(rq, t->rq_pos);
+	return 0;
+}
+
+void rq_remove(struct rq *rq, struct task *t)
+{
+	int i = t->rq_pos;
+	struct task *last = rq->heap[--rq->len];
+	rq->load -= t->weight;
+	t->rq_pos = -1;
+	if (i == rq->len)
+		return;
+	place(rq, i, last);
+	if (i > 0 && less(last, rq->heap[(i - 1) / 2]))
+		sift_up(rq, i);
+	else
+		sift_down(rq, i);
+}
+
+struct task *rq_last(const struct rq *rq)
+{
+	/* The maximum of a min-heap is among the leaves. */
+	struct task *best = NULL;
+	for (int i = rq->len / 2; i < rq->len; i++)
+		if (!best || less(best, rq->heap[i]))
+			best = rq->heap[i];
+	return best;
+}

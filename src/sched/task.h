@@ -1,0 +1,63 @@
+/* A simulated task: what the scheduler needs (vruntime, weight, where it
+ * runs), the burst it is executing, and a few fields owned by the workload
+ * that drives it. */
+#ifndef PMLAB_TASK_H
+#define PMLAB_TASK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../core/simtime.h"
+
+#define TASK_NAME_MAX 24
+#define NICE_0_WEIGHT 1024
+
+enum task_state {
+	TASK_NEW,      /* created, first wakeup pending */
+	TASK_QUEUED,   /* runnable, on a run queue */
+	TASK_RUNNING,  /* the current task of a CPU */
+	TASK_SLEEPING, /* timed sleep */
+	TASK_BLOCKED,  /* waiting for another task or I/O */
+	TASK_DEAD,
+};
+
+struct task {
+	uint32_t id;
+	char name[TASK_NAME_MAX];
+	enum task_state state;
+	int cpu;           /* current CPU, or last one it ran on */
+	int last_llc;      /* last-level cache it last ran under; -1 before first run */
+	bool ran;          /* has run at least once */
+
+	/* CFS. */
+	uint64_t vruntime;
+	uint32_t weight;
+	int rq_pos;        /* index in its run queue's heap, -1 if not queued */
+	sim_ns sum_exec;   /* total CPU time */
+	sim_ns exec_at_pick; /* sum_exec when it last got the CPU (for slices) */
+
+	/* The current CPU burst: cycles scale with frequency, stall does not.
+	 * Both shrink in proportion as the burst progresses. */
+	double rem_cycles, rem_stall_ns;
+	bool burst_sys;    /* accounted as system time */
+	bool in_burst;
+	double pending_stall_ns; /* cache refill owed, added to its next burst */
+
+	/* Blocking. */
+	bool iowait;       /* blocked on I/O: counts as iowait on its CPU */
+	bool wake_pending; /* woken while still running: its next block returns at once */
+	uint32_t timer_gen;
+	sim_ns wake_time;  /* when it was last woken, for wakeup latency; -1 none */
+
+	/* Work accounting. */
+	double cycles_requested, cycles_done;
+
+	/* Owned by the workload. */
+	int wl_role;
+	int64_t wl_state;
+	sim_ns wl_t0;
+	uint32_t wl_peer;
+	void *wl_ptr;
+};
+
+#endif

@@ -1,0 +1,92 @@
+/* pingpong: pairs of tasks passing a token back and forth, like a pipe
+ * ping-pong (lmbench lat_pipe, perf bench sched pipe): each side runs a
+ * short burst (burst_us at base frequency, system time as a pipe write
+ * is), wakes its partner and blocks. Throughput: round trips per second.
+ * Latency: round-trip time as seen by the first task of each pair. */
+#include <stdio.h>
+
+#include "../engine/sim.h"
+#include "workload.h"
+
+struct pingpong {
+	int64_t pairs;
+	int64_t burst_ns;
+	double cycles;
+};
+
+static const struct tunable pingpong_params[] = {
+	{ "pairs", "number of task pairs", TUNABLE_FIELD(struct pingpong, pairs), 1, 1, 100000, NULL },
+	{ "burst_ns", "work per message, ns at base frequency",
+	  TUNABLE_FIELD(struct pingpong, burst_ns), 5000, 1, 1000000000, NULL },
+};
+
+enum { ROLE_PING, ROLE_PONG };
+
+static int pingpong_init(struct sim *s, void *data, struct pm_diag *d)
+{
+	struct pingpong *p = data;
+	p->cycles = workload_cycles((double)p->burst_ns / 1000.0, sim_machine(s)->base_khz);
+	for (int64_t i = 0; i < p->pairs; i++) {
+		char name[64];
+		snprintf(name, sizeof(name), "ping/%lld", (long long)i);
+		struct task *a = sim_task_new(s, name, 0);
+		snprintf(name, sizeof(name), "pong/%lld", (long long)i);
+		struct task *b = sim_task_new(s, name, 0);
+		if (!a || !b)
+			return pm_fail(d, "out of memory");
+		a->wl_role = ROLE_PING;
+		b->wl_role = ROLE_PONG;
+		a->wl_peer = b->id;
+		b->wl_peer = a->id;
+		a->wl_ptr = b;
+		b->wl_ptr = a;
+	}
+	return 0;
+}
+
+/* wl_state: 0 start; 1 woken, holding the token: run the burst; 2 burst
+ * done: pass the token and wait. Ping starts holding the token. */
+static void pingpong_next(struct sim *s, void *data, struct task *t, struct action *a)
+{
+	struct pingpong *p = data;
+	struct action burst = { .kind = ACT_RUN, .cycles = p->cycles, .sys = true };
+	switch (t->wl_state) {
+	case 0:
+		if (t->wl_role == ROLE_PONG) {
+			t->wl_state = 1;
+			*a = (struct action){ .kind = ACT_BLOCK };
+			return;
+		}
+		t->wl_t0 = sim_now(s);
+		t->wl_state = 2;
+		*a = burst;
+		return;
+	case 1:
+		if (t->wl_role == ROLE_PING) {
+			sim_ns now = sim_now(s);
+			sim_record_latency(s, now - t->wl_t0);
+			sim_add_work(s, 1);
+			t->wl_t0 = now;
+		}
+		t->wl_state = 2;
+		*a = burst;
+		return;
+	default:
+		sim_wake(s, t->wl_ptr);
+		t->wl_state = 1;
+		*a = (struct action){ .kind = ACT_BLOCK };
+		return;
+	}
+}
+
+const struct workload_ops workload_pingpong = {
+	.name = "pingpong",
+	.summary = "task pairs passing a token (pipe ping-pong)",
+	.throughput_unit = "round trips/s",
+	.latency_what = "round-trip time",
+	.params = pingpong_params,
+	.nparams = 2,
+	.data_size = sizeof(struct pingpong),
+	.init = pingpong_init,
+	.next = pingpong_next,
+};

@@ -1,0 +1,261 @@
+/* End-to-end: run the pmlab binary as a user would and check its output
+ * and exit codes. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+struct out {
+	char *text;   /* stdout */
+	char *err;    /* stderr */
+	int status;   /* exit code */
+};
+
+/* Runs `pmlab ARGS` through the shell with stderr captured to a file. */
+static struct out run(const char *args)
+{
+	struct out o = { 0 };
+	char errpath[] = "/tmp/pmlab-e2e-XXXXXX";
+	int fd = mkstemp(errpath);
+	assert_true(fd >= 0);
+	char cmd[4096];
+	snprintf(cmd, sizeof(cmd), "%s %s 2>%s", PMLAB_BIN, args, errpath);
+	FILE *p = popen(cmd, "r");
+	assert_non_null(p);
+	size_t cap = 1 << 16, len = 0;
+	o.text = malloc(cap);
+	size_t n;
+	while ((n = fread(o.text + len, 1, cap - len - 1, p)) > 0) {
+		len += n;
+		if (cap - len < 4096)
+			o.text = realloc(o.text, cap *= 2);
+	}
+	o.text[len] = '\0';
+	int st = pclose(p);
+	o.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+	FILE *e = fdopen(fd, "r");
+	o.err = calloc(1, 1 << 16);
+	size_t elen = fread(o.err, 1, (1 << 16) - 1, e);
+	o.err[elen] = '\0';
+	fclose(e);
+	unlink(errpath);
+	return o;
+}
+
+static void out_free(struct out *o)
+{
+	free(o->text);
+	free(o->err);
+}
+
+/* A bad-input error is one line "pmlab: ..." and exit code 2. */
+static void assert_usage_error(struct out *o, const char *needle)
+{
+	assert_int_equal(o->status, 2);
+	assert_true(strncmp(o->err, "pmlab: ", 7) == 0);
+	char *nl = strchr(o->err, '\n');
+	assert_non_null(nl);
+	assert_true(nl[1] == '\0');
+	if (needle && !strstr(o->err, needle))
+		fail_msg("stderr '%s' lacks '%s'", o->err, needle);
+}
+
+static void test_version_and_help(void **state)
+{
+	struct out o = run("--version");
+	assert_int_equal(o.status, 0);
+	assert_true(strncmp(o.text, "pmlab ", 6) == 0);
+	out_free(&o);
+	const char *cmds[] = { "help", "sim --help", "machines --help", "governors --help",
+			       "workloads --help", "help sim" };
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		o = run(cmds[i]);
+		assert_int_equal(o.status, 0);
+		assert_non_null(strstr(o.text, "usage: pmlab"));
+		out_free(&o);
+	}
+}
+
+static void test_lists(void **state)
+{
+	struct out o = run("machines");
+	assert_int_equal(o.status, 0);
+	const char *presets[] = { "xeon-e5-2650l-v3", "xeon-2s-quad", "i7-4790", "power9-2n128" };
+	for (size_t i = 0; i < 4; i++)
+		assert_non_null(strstr(o.text, presets[i]));
+	out_free(&o);
+	o = run("governors");
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.text, "performance"));
+	assert_non_null(strstr(o.text, "scaling_setspeed"));
+	out_free(&o);
+	o = run("workloads");
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.text, "pingpong"));
+	out_free(&o);
+}
+
+/* `machines show` prints INI that loads back and prints the same. */
+static void test_machine_show_round_trips(void **state)
+{
+	struct out o = run("machines show i7-4790");
+	assert_int_equal(o.status, 0);
+	char path[] = "/tmp/pmlab-e2e-machine-XXXXXX.ini";
+	int fd = mkstemps(path, 4);
+	assert_true(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	fputs(o.text, f);
+	fclose(f);
+	char args[256];
+	snprintf(args, sizeof(args), "machines show %s", path);
+	struct out again = run(args);
+	assert_int_equal(again.status, 0);
+	assert_string_equal(o.text, again.text);
+	unlink(path);
+	out_free(&o);
+	out_free(&again);
+}
+
+static void test_bad_input(void **state)
+{
+	struct out o = run("sim --machine no-such-box --workload batch");
+	assert_usage_error(&o, "unknown machine 'no-such-box'");
+	out_free(&o);
+	o = run("sim --machine i7-4790 --workload nope");
+	assert_usage_error(&o, "unknown workload 'nope'");
+	out_free(&o);
+	o = run("sim --machine i7-4790 --workload batch --duration -3");
+	assert_usage_error(&o, "--duration");
+	out_free(&o);
+	o = run("sim --machine i7-4790 --workload batch --set tasks=-1");
+	assert_usage_error(&o, "tasks=-1");
+	out_free(&o);
+	o = run("sim --machine i7-4790 --workload batch --cpus 99");
+	assert_usage_error(&o, "--cpus");
+	out_free(&o);
+	o = run("frobnicate");
+	assert_usage_error(&o, "unknown command");
+	out_free(&o);
+	o = run("sim --machine " PMLAB_SOURCE_ROOT "/tests/fixtures/machines/does-not-exist.ini "
+		"--workload batch");
+	assert_usage_error(&o, "does-not-exist.ini");
+	out_free(&o);
+}
+
+/* A malformed machine file is reported at its line. */
+static void test_bad_machine_file_names_line(void **state)
+{
+	char path[] = "/tmp/pmlab-e2e-bad-XXXXXX.ini";
+	int fd = mkstemps(path, 4);
+	FILE *f = fdopen(fd, "w");
+	fputs("[machine]\nname = bad\n[topology]\npackages = two\n", f);
+	fclose(f);
+	char args[256];
+	snprintf(args, sizeof(args), "sim --machine %s --workload batch", path);
+	struct out o = run(args);
+	char where[300];
+	snprintf(where, sizeof(where), "%s:4:", path);
+	assert_usage_error(&o, where);
+	unlink(path);
+	out_free(&o);
+}
+
+static double num(json_t *obj, const char *key)
+{
+	json_t *v = json_object_get(obj, key);
+	if (!v)
+		fail_msg("missing key %s", key);
+	return json_number_value(v);
+}
+
+/* JSON output: documented keys, residency sums to 100, energy adds up. */
+static void test_sim_json(void **state)
+{
+	struct out o = run("sim --machine xeon-e5-2650l-v3 --cpus 4 --workload periodic "
+			   "--set tasks=4 --duration 1 --format json --check");
+	assert_int_equal(o.status, 0);
+	json_error_t err;
+	json_t *root = json_loads(o.text, 0, &err);
+	if (!root)
+		fail_msg("bad JSON: %s", err.text);
+	assert_float_equal(num(root, "duration_s"), 1.0, 1e-9);
+	assert_true(num(root, "throughput") > 0);
+	double sum = 0;
+	const char *key;
+	json_t *v;
+	json_object_foreach(json_object_get(root, "residency_pct"), key, v)
+		sum += json_number_value(v);
+	assert_float_equal(sum, 100.0, 1e-6);
+	json_t *parts = json_object_get(root, "energy_by_component_j");
+	double e = 0;
+	json_object_foreach(parts, key, v)
+		e += json_number_value(v);
+	assert_float_equal(e, num(root, "energy_j"), 1e-6 * e);
+	assert_float_equal(num(root, "power_w") * num(root, "duration_s"), num(root, "energy_j"),
+			   1e-6 * e);
+	assert_int_equal(json_array_size(json_object_get(root, "per_cpu")), 4);
+	json_decref(root);
+	out_free(&o);
+}
+
+/* Same seed: byte-identical output; another seed: different. */
+static void test_determinism(void **state)
+{
+	const char *base = "sim --machine i7-4790 --workload periodic --set tasks=6 --duration 1 "
+			   "--format csv --seed ";
+	char a1[256], a2[256];
+	snprintf(a1, sizeof(a1), "%s5", base);
+	snprintf(a2, sizeof(a2), "%s6", base);
+	struct out x = run(a1), y = run(a1), z = run(a2);
+	assert_int_equal(x.status, 0);
+	assert_string_equal(x.text, y.text);
+	assert_true(strcmp(x.text, z.text) != 0);
+	out_free(&x);
+	out_free(&y);
+	out_free(&z);
+}
+
+/* Every workload runs on every preset with the invariant checks on. */
+static void test_all_workloads_all_machines(void **state)
+{
+	const char *machines[] = { "xeon-e5-2650l-v3", "xeon-2s-quad", "i7-4790", "power9-2n128" };
+	const char *workloads[] = { "batch --set work_ms=20", "periodic --set tasks=9",
+				    "pingpong --set pairs=3" };
+	const char *govs[] = { "performance", "powersave" };
+	for (size_t m = 0; m < 4; m++)
+		for (size_t w = 0; w < 3; w++)
+			for (size_t g = 0; g < 2; g++) {
+				char args[512];
+				snprintf(args, sizeof(args),
+					 "sim --machine %s --workload %s --cpufreq %s --duration 0.2 "
+					 "--check --format table",
+					 machines[m], workloads[w], govs[g]);
+				struct out o = run(args);
+				if (o.status != 0)
+					fail_msg("%s: exit %d: %s", args, o.status, o.err);
+				assert_non_null(strstr(o.text, machines[m]));
+				out_free(&o);
+			}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_version_and_help),
+		cmocka_unit_test(test_lists),
+		cmocka_unit_test(test_machine_show_round_trips),
+		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_bad_machine_file_names_line),
+		cmocka_unit_test(test_sim_json),
+		cmocka_unit_test(test_determinism),
+		cmocka_unit_test(test_all_workloads_all_machines),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

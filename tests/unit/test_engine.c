@@ -1,0 +1,285 @@
+/* The engine end to end through its library API, on small machines whose
+ * numbers make the expected results computable by hand. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "engine/sim.h"
+
+/* Two cores, 1 or 2 GHz, C1 (1 us) and C6 (100 us); P = 1 nF * V^2 * f. */
+static const char *const two_core_ini =
+	"[machine]\nname = two-core\ndescription = test machine\ntdp_w = 10\n"
+	"[topology]\npackages = 1\ncores_per_package = 2\nthreads_per_core = 1\nfreq_domain = core\n"
+	"[frequency]\nbase_khz = 2000000\ntransition_latency_us = 0\n"
+	"[pstates]\n1000000 = 800\n2000000 = 1000\n"
+	"[cstate C1]\ndesc = halt\nexit_latency_us = 1\ntarget_residency_us = 2\npower_mw = 500\n"
+	"[cstate C6]\ndesc = power gated\nexit_latency_us = 100\ntarget_residency_us = 300\npower_mw = 0\n"
+	"[power]\nceff_nf = 1.0\nleak_w = 1.0\nleak_beta = 0\nuncore_w = 2\nplatform_w = 10\n";
+
+/* One package of four cores with turbo: 3 GHz for one busy core, 2.5 GHz
+ * for up to two, base 2 GHz beyond. */
+static const char *const turbo_ini =
+	"[machine]\nname = turbo\ndescription = test machine\ntdp_w = 10\n"
+	"[topology]\npackages = 1\ncores_per_package = 4\nthreads_per_core = 1\nfreq_domain = core\n"
+	"[frequency]\nbase_khz = 2000000\ntransition_latency_us = 0\n"
+	"[pstates]\n1000000 = 800\n2000000 = 1000\n2500000 = 1100\n3000000 = 1200\n"
+	"[turbo]\n3000000 = 1\n2500000 = 2\n"
+	"[cstate C1]\ndesc = halt\nexit_latency_us = 1\ntarget_residency_us = 2\npower_mw = 500\n"
+	"[power]\nceff_nf = 1.0\nleak_w = 1.0\nleak_beta = 0\nuncore_w = 2\nplatform_w = 10\n";
+
+/* One core with two SMT threads, each getting half the core when both run. */
+static const char *const smt_ini =
+	"[machine]\nname = smt\ndescription = test machine\ntdp_w = 10\n"
+	"[topology]\npackages = 1\ncores_per_package = 1\nthreads_per_core = 2\nfreq_domain = core\n"
+	"[frequency]\nbase_khz = 2000000\ntransition_latency_us = 0\n"
+	"[pstates]\n2000000 = 1000\n"
+	"[cstate C1]\ndesc = halt\nexit_latency_us = 1\ntarget_residency_us = 2\npower_mw = 500\n"
+	"[power]\nceff_nf = 1.0\nleak_w = 1.0\nleak_beta = 0\nsmt_activity = 1.2\nsmt_throughput = 0.5\n"
+	"uncore_w = 2\nplatform_w = 10\n";
+
+struct run {
+	struct run_result r;
+	struct machine m;
+};
+
+static void run_ini(struct run *out, const char *ini, int cpus, const char *workload,
+		    const char *gov, double seconds, uint64_t seed, const char *const *sets,
+		    int nsets)
+{
+	struct pm_diag d = { { 0 } };
+	assert_int_equal(machine_parse(&out->m, ini, "test", &d), 0);
+	if (cpus)
+		assert_int_equal(machine_set_online(&out->m, cpus, &d), 0);
+	struct sim_config cfg = { .machine = &out->m, .workload = workload, .cpufreq = gov,
+				  .cpuidle = "deepest", .duration = (sim_ns)(seconds * 1e9),
+				  .seed = seed, .nsets = nsets, .sets = sets,
+				  .check_invariants = true };
+	struct sim *s;
+	if (sim_create(&s, &cfg, &d) < 0)
+		fail_msg("sim_create: %s", d.msg);
+	if (sim_run(s, &out->r, &d) < 0)
+		fail_msg("sim_run: %s", d.msg);
+	out->r.m = &out->m; /* the sim's copy goes away with it */
+	sim_destroy(s);
+}
+
+static double extra(const struct run_result *r, const char *name)
+{
+	for (int i = 0; i < r->nextra; i++)
+		if (strcmp(r->extra[i].name, name) == 0)
+			return r->extra[i].value;
+	fail_msg("no extra figure %s", name);
+	return 0;
+}
+
+/* A task alone on an idle CPU: C6 exit latency, then work / frequency. */
+static void test_batch_time_scales_with_frequency(void **state)
+{
+	const char *sets[] = { "work_ms=100", "stall_pct=0" };
+	struct run fast, slow;
+	run_ini(&fast, two_core_ini, 0, "batch", "performance", 10, 1, sets, 2);
+	run_ini(&slow, two_core_ini, 0, "batch", "powersave", 10, 1, sets, 2);
+	assert_float_equal(extra(&fast.r, "seconds"), 0.100100, 1e-6);
+	assert_float_equal(extra(&slow.r, "seconds"), 0.200100, 1e-6);
+	assert_int_equal(fast.r.tasks_finished, 2);
+	result_free(&fast.r);
+	result_free(&slow.r);
+}
+
+/* Memory stall does not scale with frequency. */
+static void test_stall_does_not_scale(void **state)
+{
+	const char *sets[] = { "work_ms=100", "stall_pct=100" };
+	struct run fast, slow;
+	run_ini(&fast, two_core_ini, 0, "batch", "performance", 10, 1, sets, 2);
+	run_ini(&slow, two_core_ini, 0, "batch", "powersave", 10, 1, sets, 2);
+	assert_float_equal(extra(&fast.r, "seconds"), extra(&slow.r, "seconds"), 1e-9);
+	result_free(&fast.r);
+	result_free(&slow.r);
+}
+
+/* Two tasks on one CPU share it: both finish after twice the work, and
+ * CFS keeps them close to each other. */
+static void test_cfs_shares_one_cpu(void **state)
+{
+	const char *sets[] = { "tasks=2", "work_ms=100" };
+	struct run r;
+	run_ini(&r, two_core_ini, 1, "batch", "performance", 10, 1, sets, 2);
+	assert_float_equal(extra(&r.r, "seconds"), 0.2001, 1e-6);
+	/* The first to finish does so near the end too: fair sharing. */
+	assert_true(hist_quantile(&r.r.latency, 0.0) > 0.18e9);
+	assert_true(r.r.ctx_switches > 10);
+	assert_float_equal(r.r.cycles_done_finished, r.r.cycles_requested_finished,
+			   r.r.cycles_requested_finished * 1e-12);
+	result_free(&r.r);
+}
+
+static void check_accounting(const struct run_result *r)
+{
+	for (int c = 0; c < r->ncpus; c++) {
+		const struct cpu_result *cr = &r->cpus[c];
+		sim_ns sum = cr->c0_ns;
+		for (int i = 0; i < r->m->ncstates; i++)
+			sum += cr->cstate_ns[i];
+		assert_int_equal(sum, r->duration_ns);
+		assert_int_equal(cr->user_ns + cr->sys_ns + cr->iowait_ns + cr->idle_ns,
+				 r->duration_ns);
+		sim_ns in_pstates = 0;
+		for (int i = 0; i < r->m->npstates; i++)
+			in_pstates += cr->pstate_ns[i];
+		assert_int_equal(in_pstates, cr->c0_ns);
+	}
+	double energy = result_energy_j(r);
+	assert_float_equal(energy, r->energy_core_dynamic_j + r->energy_core_static_j +
+					   r->energy_uncore_j + r->energy_platform_j, 1e-9);
+	assert_float_equal(result_power_w(r) * (double)r->duration_ns * 1e-9, energy, 1e-9);
+}
+
+/* Dynamic energy is Ceff V^2 f over the C0 time; static follows the states. */
+static void test_energy_matches_power_model(void **state)
+{
+	const char *sets[] = { "tasks=1", "work_ms=100" };
+	struct run r;
+	run_ini(&r, two_core_ini, 0, "batch", "performance", 10, 1, sets, 2);
+	check_accounting(&r.r);
+	double c0 = 0;
+	for (int c = 0; c < r.r.ncpus; c++)
+		c0 += (double)r.r.cpus[c].c0_ns * 1e-9;
+	/* 1 nF * (1.0 V)^2 * 2 GHz = 2 W while in C0; leakage 1 W. */
+	assert_float_equal(r.r.energy_core_dynamic_j, 2.0 * c0, 1e-9);
+	assert_float_equal(c0, 0.1001, 1e-9);
+	/* Idle core sits in C6 (0 W); the busy one leaks 1 W while in C0. */
+	assert_float_equal(r.r.energy_core_static_j, 1.0 * c0, 1e-9);
+	assert_float_equal(r.r.energy_platform_j, 10.0 * (double)r.r.duration_ns * 1e-9, 1e-9);
+	result_free(&r.r);
+}
+
+static void test_periodic_accounting_and_determinism(void **state)
+{
+	const char *sets[] = { "tasks=3", "period_us=10000", "run_us=3000" };
+	struct run a, b, c;
+	run_ini(&a, two_core_ini, 0, "periodic", "powersave", 2, 7, sets, 3);
+	run_ini(&b, two_core_ini, 0, "periodic", "powersave", 2, 7, sets, 3);
+	run_ini(&c, two_core_ini, 0, "periodic", "powersave", 2, 8, sets, 3);
+	check_accounting(&a.r);
+	char *ja = NULL, *jb = NULL, *jc = NULL;
+	size_t la, lb, lc;
+	FILE *fa = open_memstream(&ja, &la), *fb = open_memstream(&jb, &lb),
+	     *fc = open_memstream(&jc, &lc);
+	assert_int_equal(result_write(fa, &a.r, FORMAT_JSON), 0);
+	assert_int_equal(result_write(fb, &b.r, FORMAT_JSON), 0);
+	assert_int_equal(result_write(fc, &c.r, FORMAT_JSON), 0);
+	fclose(fa);
+	fclose(fb);
+	fclose(fc);
+	assert_string_equal(ja, jb);
+	assert_true(strcmp(ja, jc) != 0);
+	/* 3 tasks x 100 jobs/s for 2 s. */
+	assert_true(fabs(a.r.work_done - 600) <= 3);
+	free(ja);
+	free(jb);
+	free(jc);
+	result_free(&a.r);
+	result_free(&b.r);
+	result_free(&c.r);
+}
+
+/* One busy core runs at the single-core turbo bin; four at base. */
+static void test_turbo_bins(void **state)
+{
+	const char *one[] = { "tasks=1", "work_ms=30" };
+	const char *four[] = { "tasks=4", "work_ms=30" };
+	struct run a, b;
+	run_ini(&a, turbo_ini, 0, "batch", "performance", 10, 1, one, 2);
+	run_ini(&b, turbo_ini, 0, "batch", "performance", 10, 1, four, 2);
+	/* 30 ms at 2 GHz is 60 M cycles: 20 ms at 3 GHz, 30 ms at 2 GHz. */
+	assert_float_equal(extra(&a.r, "seconds"), 0.020001, 2e-6);
+	assert_float_equal(extra(&b.r, "seconds"), 0.030001, 2e-6);
+	assert_float_equal(result_bzy_mhz(&a.r), 3000, 1);
+	const char *noboost[] = { "tasks=1", "work_ms=30", "boost=0" };
+	struct run c;
+	run_ini(&c, turbo_ini, 0, "batch", "performance", 10, 1, noboost, 3);
+	assert_float_equal(extra(&c.r, "seconds"), 0.030001, 2e-6);
+	result_free(&a.r);
+	result_free(&b.r);
+	result_free(&c.r);
+}
+
+/* Two SMT threads share the core's cycles. */
+static void test_smt_shares_core(void **state)
+{
+	const char *one[] = { "tasks=1", "work_ms=10" };
+	const char *two[] = { "tasks=2", "work_ms=10" };
+	struct run a, b;
+	run_ini(&a, smt_ini, 0, "batch", "performance", 10, 1, one, 2);
+	run_ini(&b, smt_ini, 0, "batch", "performance", 10, 1, two, 2);
+	assert_float_equal(extra(&a.r, "seconds"), 0.010001, 2e-6);
+	assert_float_equal(extra(&b.r, "seconds"), 0.020001, 2e-6);
+	result_free(&a.r);
+	result_free(&b.r);
+}
+
+/* A PM QoS limit keeps CPUs out of C6, so the ping-pong partner wakes in
+ * 1 us instead of 100 us: more round trips per second. */
+static void test_pm_qos_speeds_up_pingpong(void **state)
+{
+	const char *deep[] = { "burst_ns=5000" };
+	const char *qos[] = { "burst_ns=5000", "pm_qos_latency_us=10" };
+	struct run a, b;
+	run_ini(&a, two_core_ini, 0, "pingpong", "performance", 1, 1, deep, 1);
+	run_ini(&b, two_core_ini, 0, "pingpong", "performance", 1, 1, qos, 2);
+	check_accounting(&a.r);
+	assert_true(b.r.throughput > 1.5 * a.r.throughput);
+	assert_true(a.r.cpus[0].cstate_ns[1] + a.r.cpus[1].cstate_ns[1] > 0);
+	assert_int_equal(b.r.cpus[0].cstate_ns[1] + b.r.cpus[1].cstate_ns[1], 0);
+	result_free(&a.r);
+	result_free(&b.r);
+}
+
+static void test_bad_set_key(void **state)
+{
+	struct pm_diag d = { { 0 } };
+	struct machine m;
+	assert_int_equal(machine_parse(&m, two_core_ini, "test", &d), 0);
+	const char *sets[] = { "no_such_knob=1" };
+	struct sim_config cfg = { .machine = &m, .workload = "batch", .cpufreq = "performance",
+				  .cpuidle = "deepest", .duration = NS_PER_SEC, .seed = 1,
+				  .nsets = 1, .sets = sets };
+	struct sim *s;
+	assert_int_equal(sim_create(&s, &cfg, &d), -1);
+	assert_non_null(strstr(d.msg, "unknown key 'no_such_knob'"));
+	sim_destroy(s);
+	const char *range[] = { "hz=333" };
+	cfg.sets = range;
+	assert_int_equal(sim_create(&s, &cfg, &d), -1);
+	assert_non_null(strstr(d.msg, "hz"));
+	sim_destroy(s);
+	cfg.sets = NULL;
+	cfg.nsets = 0;
+	cfg.cpufreq = "turbo-mode";
+	assert_int_equal(sim_create(&s, &cfg, &d), -1);
+	assert_non_null(strstr(d.msg, "unknown cpufreq governor 'turbo-mode'"));
+	sim_destroy(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_batch_time_scales_with_frequency),
+		cmocka_unit_test(test_stall_does_not_scale),
+		cmocka_unit_test(test_cfs_shares_one_cpu),
+		cmocka_unit_test(test_energy_matches_power_model),
+		cmocka_unit_test(test_periodic_accounting_and_determinism),
+		cmocka_unit_test(test_turbo_bins),
+		cmocka_unit_test(test_smt_shares_core),
+		cmocka_unit_test(test_pm_qos_speeds_up_pingpong),
+		cmocka_unit_test(test_bad_set_key),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
