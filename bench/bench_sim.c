@@ -54,10 +54,11 @@ int main(void)
 {
 	static const char *const periodic128[] = { "tasks=128", "period_us=10000", "run_us=2000" };
 	static const char *const pingpong[] = { "pairs=1" };
+	static const char *const batch8[] = { "work_ms=60000" };
 	int rc = 0;
 	rc |= bench("pingpong, i7-4790", "i7-4790", "pingpong", 60, pingpong, 1);
 	rc |= bench("periodic 128 tasks, power9-2n128", "power9-2n128", "periodic", 60, periodic128, 3);
-	rc |= bench("batch 8 tasks, i7-4790", "i7-4790", "batch", 600, NULL, 0);
+	rc |= bench("batch 8 tasks x 60 s, i7-4790", "i7-4790", "batch", 600, batch8, 1);
 	struct rusage ru;
 	getrusage(RUSAGE_SELF, &ru);
 	printf("peak resident memory: %ld KiB\n", ru.ru_maxrss);

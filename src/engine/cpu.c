@@ -250,6 +250,8 @@ void cpu_schedule(struct sim *s, struct sim_cpu *c)
 		struct task *next = rq_first(&c->rq);
 		if (!next && s->placement->newidle_balance(s, c->id))
 			next = rq_first(&c->rq);
+		if (prev && prev != next)
+			prev->last_ran = s->now;
 		if (!next) {
 			if (prev) {
 				s->ctx_switches++;

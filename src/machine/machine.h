@@ -132,7 +132,8 @@ int machine_freq_domains(const struct machine *m);
 /* Index of the highest P-state at or below `khz`, or 0. */
 int machine_pstate_at_most(const struct machine *m, uint32_t khz);
 /* Highest frequency the turbo bins allow with `active_cores` busy cores in a
- * package; base_khz's P-state ceiling when the machine has no turbo bins. */
+ * package: base_khz when active_cores exceeds every bin, the top P-state when
+ * the machine has no turbo bins. */
 uint32_t machine_turbo_limit_khz(const struct machine *m, int active_cores);
 /* Index of a C-state by name, or -1. */
 int machine_cstate_index(const struct machine *m, const char *name);

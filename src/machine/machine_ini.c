@@ -148,7 +148,7 @@ struct parser {
 
 	const char *pos; /* reader: start of the next line */
 	int line;        /* line last handed to inih */
-	int failed;      /* line of the first error, or 0 */
+	int failed;      /* line of the first error (-1: not on a line), 0: none */
 
 	const struct section *sec; /* current section, NULL before the first */
 	int idx;                   /* its C-state index */

@@ -86,18 +86,43 @@ static int spread_select_cpu(struct sim *s, struct task *t, int waker_cpu, bool 
 	return least_loaded(s, prev);
 }
 
-/* The CPU with the most queued (waiting) tasks among `g`, or -1. A CPU
- * still waking from idle is skipped: the tasks woken onto it sit on its
- * wake list (TTWU_QUEUE) until it runs, out of other CPUs' reach. */
-static int busiest_in(const struct sim *s, const struct cpu_group *g, int self)
+/* The queued task a balancer takes from `rq`: the one furthest from
+ * running there (largest vruntime). Moving to another last-level cache,
+ * it skips tasks that left a CPU less than sched_migration_cost_ns ago:
+ * their cache is still warm (can_migrate_task()'s task_hot()). */
+static struct task *migratable(const struct sim *s, const struct rq *rq, bool cross_llc)
+{
+	struct task *best = NULL;
+	for (int i = 0; i < rq->len; i++) {
+		struct task *t = rq->heap[i];
+		if (cross_llc && t->ran && s->now - t->last_ran < s->par.sched_migration_cost_ns)
+			continue;
+		if (!best || t->vruntime > best->vruntime ||
+		    (t->vruntime == best->vruntime && t->id > best->id))
+			best = t;
+	}
+	return best;
+}
+
+/* Among `g`, the CPU with the most queued tasks that has one `cpu` may
+ * take; stores that task in *out. A CPU still waking from idle is skipped:
+ * the tasks woken onto it sit on its wake list (TTWU_QUEUE) until it runs,
+ * out of other CPUs' reach. */
+static int busiest_in(const struct sim *s, const struct cpu_group *g, int cpu, struct task **out)
 {
 	int best = -1;
 	for (int i = 0; i < g->n; i++) {
 		int c = g->cpu[i];
-		if (c == self || s->cpus[c].rq.len == 0 || s->cpus[c].mode == CPU_WAKING)
+		const struct sim_cpu *src = &s->cpus[c];
+		if (c == cpu || src->rq.len == 0 || src->mode == CPU_WAKING)
 			continue;
-		if (best < 0 || s->cpus[c].rq.len > s->cpus[best].rq.len)
+		if (best >= 0 && src->rq.len <= s->cpus[best].rq.len)
+			continue;
+		struct task *t = migratable(s, &src->rq, src->llc != s->cpus[cpu].llc);
+		if (t) {
 			best = c;
+			*out = t;
+		}
 	}
 	return best;
 }
@@ -105,18 +130,16 @@ static int busiest_in(const struct sim *s, const struct cpu_group *g, int self)
 static bool spread_newidle(struct sim *s, int cpu)
 {
 	const struct sim_cpu *c = &s->cpus[cpu];
-	int from = busiest_in(s, &s->llcs[c->llc], cpu);
+	struct task *t = NULL;
+	int from = busiest_in(s, &s->llcs[c->llc], cpu, &t);
 	if (from < 0)
-		from = busiest_in(s, &s->pkg_cpus[c->pkg], cpu);
-	if (from < 0) {
-		for (int p = 0; p < s->npkgs && from < 0; p++)
-			if (p != c->pkg)
-				from = busiest_in(s, &s->pkg_cpus[p], cpu);
-	}
+		from = busiest_in(s, &s->pkg_cpus[c->pkg], cpu, &t);
+	for (int p = 0; p < s->npkgs && from < 0; p++)
+		if (p != c->pkg)
+			from = busiest_in(s, &s->pkg_cpus[p], cpu, &t);
 	if (from < 0)
 		return false;
-	struct sim_cpu *src = &s->cpus[from];
-	task_migrate(s, rq_last(&src->rq), src, &s->cpus[cpu]);
+	task_migrate(s, t, &s->cpus[from], &s->cpus[cpu]);
 	return true;
 }
 
@@ -141,8 +164,11 @@ static void spread_tick_balance(struct sim *s, int cpu)
 	if (c->rq.len == 0)
 		return;
 	int to = push_target(s, cpu);
-	if (to >= 0)
-		task_migrate(s, rq_last(&c->rq), c, &s->cpus[to]);
+	if (to < 0)
+		return;
+	struct task *t = migratable(s, &c->rq, s->cpus[to].llc != c->llc);
+	if (t)
+		task_migrate(s, t, c, &s->cpus[to]);
 }
 
 const struct placement_ops placement_spread = {

@@ -89,13 +89,3 @@ void rq_remove(struct rq *rq, struct task *t)
 	else
 		sift_down(rq, i);
 }
-
-struct task *rq_last(const struct rq *rq)
-{
-	/* The maximum of a min-heap is among the leaves. */
-	struct task *best = NULL;
-	for (int i = rq->len / 2; i < rq->len; i++)
-		if (!best || less(best, rq->heap[i]))
-			best = rq->heap[i];
-	return best;
-}

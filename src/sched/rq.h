@@ -23,8 +23,5 @@ static inline struct task *rq_first(const struct rq *rq)
 {
 	return rq->len ? rq->heap[0] : 0;
 }
-/* The queued task with the largest vruntime: the one a balancer pulls,
- * being the furthest from running here. NULL when empty. */
-struct task *rq_last(const struct rq *rq);
 
 #endif

@@ -35,6 +35,7 @@ struct task {
 	int rq_pos;        /* index in its run queue's heap, -1 if not queued */
 	sim_ns sum_exec;   /* total CPU time */
 	sim_ns exec_at_pick; /* sum_exec when it last got the CPU (for slices) */
+	sim_ns last_ran;   /* when it last left a CPU (cache hotness) */
 
 	/* The current CPU burst: cycles scale with frequency, stall does not.
 	 * Both shrink in proportion as the burst progresses. */

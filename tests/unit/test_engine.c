@@ -43,6 +43,16 @@ static const char *const smt_ini =
 	"[power]\nceff_nf = 1.0\nleak_w = 1.0\nleak_beta = 0\nsmt_activity = 1.2\nsmt_throughput = 0.5\n"
 	"uncore_w = 2\nplatform_w = 10\n";
 
+/* Two packages of one core each: every migration changes last-level cache. */
+static const char *const two_llc_ini =
+	"[machine]\nname = two-llc\ndescription = test machine\ntdp_w = 10\n"
+	"[topology]\npackages = 2\ncores_per_package = 1\nthreads_per_core = 1\nfreq_domain = core\n"
+	"[frequency]\nbase_khz = 2000000\ntransition_latency_us = 0\n"
+	"[pstates]\n2000000 = 1000\n"
+	"[cstate C1]\ndesc = halt\nexit_latency_us = 1\ntarget_residency_us = 2\npower_mw = 500\n"
+	"[power]\nceff_nf = 1.0\nleak_w = 1.0\nleak_beta = 0\nuncore_w = 2\nplatform_w = 10\n"
+	"[cache]\nrefill_us = 1000\n";
+
 struct run {
 	struct run_result r;
 	struct machine m;
@@ -242,6 +252,49 @@ static void test_pm_qos_speeds_up_pingpong(void **state)
 	result_free(&b.r);
 }
 
+/* userspace runs at scaling_setspeed; scaling_max_khz caps performance. */
+static void test_userspace_and_limits(void **state)
+{
+	const char *us[] = { "work_ms=100", "scaling_setspeed=1000000" };
+	const char *capped[] = { "work_ms=100", "scaling_max_khz=1500000" };
+	struct run a, b;
+	run_ini(&a, two_core_ini, 0, "batch", "userspace", 10, 1, us, 2);
+	run_ini(&b, two_core_ini, 0, "batch", "performance", 10, 1, capped, 2);
+	assert_float_equal(extra(&a.r, "seconds"), 0.200100, 1e-6);
+	/* 1.5 GHz is not a P-state: the highest one below it, 1 GHz, is used. */
+	assert_float_equal(extra(&b.r, "seconds"), 0.200100, 1e-6);
+	result_free(&a.r);
+	result_free(&b.r);
+}
+
+/* Three tasks on two caches: the balancer moves tasks between caches and
+ * each move costs the refill stall; a long sched_migration_cost_ns keeps
+ * recently run (cache-hot) tasks where they are. */
+static void test_migration_refill_and_hotness(void **state)
+{
+	const char *warm[] = { "tasks=3", "work_ms=50", "sched_migration_cost_ns=0" };
+	const char *hot[] = { "tasks=3", "work_ms=50", "sched_migration_cost_ns=1000000000" };
+	struct run a, b;
+	run_ini(&a, two_llc_ini, 0, "batch", "performance", 10, 1, warm, 3);
+	run_ini(&b, two_llc_ini, 0, "batch", "performance", 10, 1, hot, 3);
+	assert_true(a.r.migrations > 0);
+	assert_true(b.r.migrations < a.r.migrations);
+	/* 150 ms of work on 2 CPUs: at least 75 ms; each migration adds 1 ms. */
+	double ideal = 0.075;
+	assert_true(extra(&a.r, "seconds") > ideal);
+	assert_true(a.r.cycles_done_finished > 0);
+	assert_float_equal(a.r.cycles_done_finished, a.r.cycles_requested_finished,
+			   a.r.cycles_requested_finished * 1e-12);
+	/* The refill stall is time on the CPU: C0 time exceeds pure work by at
+	 * least a refill per migration into a task that had run. */
+	double c0 = 0;
+	for (int c = 0; c < a.r.ncpus; c++)
+		c0 += (double)a.r.cpus[c].c0_ns * 1e-9;
+	assert_true(c0 >= 0.150 + 0.001 * 1);
+	result_free(&a.r);
+	result_free(&b.r);
+}
+
 static void test_bad_set_key(void **state)
 {
 	struct pm_diag d = { { 0 } };
@@ -279,6 +332,8 @@ int main(void)
 		cmocka_unit_test(test_turbo_bins),
 		cmocka_unit_test(test_smt_shares_core),
 		cmocka_unit_test(test_pm_qos_speeds_up_pingpong),
+		cmocka_unit_test(test_userspace_and_limits),
+		cmocka_unit_test(test_migration_refill_and_hotness),
 		cmocka_unit_test(test_bad_set_key),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Runs every fuzz target built by fuzz/build.sh for a while, seeded with the
+# project's own sample inputs. Usage: fuzz/run.sh BUILD_DIR SECONDS
+set -euo pipefail
+build=${1:-build-fuzz}
+seconds=${2:-30}
+mkdir -p "$build/corpus-machine"
+"$build/fuzz_machine_ini" -dict=fuzz/machine_ini.dict -max_total_time="$seconds" \
+	-print_final_stats=1 "$build/corpus-machine" data/machines tests/fixtures/machines
