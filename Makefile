@@ -22,7 +22,7 @@ demo: build
 	@sh tools/demo.sh $(BUILD)/src/cli/pmlab
 
 check: build
-	meson test -C $(BUILD) --print-errorlogs
+	meson test -C $(BUILD) --print-errorlogs; rc=$$?; sh tools/test-summary.sh $(BUILD); exit $$rc
 
 $(ASAN_BUILD)/build.ninja:
 	meson setup $(ASAN_BUILD) $(MESON_OPTS) -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug
@@ -30,7 +30,7 @@ $(ASAN_BUILD)/build.ninja:
 asan: deps $(ASAN_BUILD)/build.ninja
 	meson compile -C $(ASAN_BUILD)
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
-		meson test -C $(ASAN_BUILD) --print-errorlogs
+		meson test -C $(ASAN_BUILD) --print-errorlogs; rc=$$?; sh tools/test-summary.sh $(ASAN_BUILD); exit $$rc
 
 $(BENCH_BUILD)/build.ninja:
 	meson setup $(BENCH_BUILD) $(MESON_OPTS) -Dbuildtype=release

@@ -35,5 +35,9 @@ int cmd_governors(int argc, char **argv);
 void usage_governors(void);
 int cmd_workloads(int argc, char **argv);
 void usage_workloads(void);
+int cmd_govtrace(int argc, char **argv);
+void usage_govtrace(void);
+int cmd_idletrace(int argc, char **argv);
+void usage_idletrace(void);
 
 #endif

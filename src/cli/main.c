@@ -9,6 +9,8 @@ static const struct subcommand commands[] = {
 	{ "machines", "list the built-in machine models, or show one as INI", cmd_machines, usage_machines },
 	{ "governors", "list frequency and idle governors with their tunables", cmd_governors, usage_governors },
 	{ "workloads", "list workload models with their parameters", cmd_workloads, usage_workloads },
+	{ "govtrace", "drive one frequency governor with a utilization trace (CSV)", cmd_govtrace, usage_govtrace },
+	{ "idletrace", "drive one idle governor with a trace of idle periods (CSV)", cmd_idletrace, usage_idletrace },
 };
 
 #define NCOMMANDS ((int)(sizeof(commands) / sizeof(commands[0])))

@@ -25,16 +25,37 @@ enum cpufreq_relation {
 };
 
 /* Cumulative per-CPU times since the start, as get_cpu_idle_time() and
- * get_cpu_iowait_time() give them. */
+ * get_cpu_iowait_time() give them (idle excludes iowait), and the number
+ * of times the CPU entered the idle loop (tick_nohz_get_idle_calls_cpu()). */
 struct cpu_times {
 	sim_ns busy, idle, iowait;
+	uint64_t idle_calls;
+};
+
+/* The scheduler's view of a CPU's utilization, as schedutil reads it. */
+struct cpu_util {
+	unsigned long util;       /* CFS util: max(util_avg, util_est), frequency- and
+				     capacity-invariant, 0..capacity (cpu_util_cfs_boost) */
+	unsigned long capacity;   /* arch_scale_cpu_capacity(): 1024 on the biggest CPU */
+	unsigned long uclamp_min; /* max of runnable tasks' uclamp.min (0 if none) */
+	unsigned long uclamp_max; /* max of runnable tasks' uclamp.max (1024 if none) */
+};
+
+/* APERF/MPERF/TSC-like cumulative counters, as intel_pstate samples them. */
+struct cpu_counters {
+	uint64_t aperf; /* cycles at the actual frequency while in C0 */
+	uint64_t mperf; /* cycles at the reference (base) frequency while in C0 */
+	uint64_t tsc;   /* cycles at the reference frequency, all the time */
 };
 
 /* Flags of the scheduler's cpufreq_update_util() hook. */
-#define CPUFREQ_UPDATE_IOWAIT 1u
+#define CPUFREQ_UPDATE_IOWAIT 1u /* SCHED_CPUFREQ_IOWAIT: enqueue of a task that waited on I/O */
+#define CPUFREQ_UPDATE_FORCE 2u  /* consolidated updates: ignore the rate limit */
 
 struct cpufreq_driver {
 	void (*cpu_times)(void *ctx, int cpu, struct cpu_times *out);
+	void (*cpu_util)(void *ctx, int cpu, struct cpu_util *out);
+	void (*cpu_counters)(void *ctx, int cpu, struct cpu_counters *out);
 	/* Program the hardware; khz is a table entry within [min, max]. */
 	void (*set_target)(void *ctx, struct cpufreq_policy *p, uint32_t khz);
 };
@@ -60,10 +81,13 @@ struct cpufreq_policy {
 	const int *cpus;          /* online CPUs of this clock domain */
 	const uint32_t *table;    /* ascending kHz */
 	int ntable;
-	uint32_t cpuinfo_min, cpuinfo_max; /* hardware limits */
+	uint32_t cpuinfo_min, cpuinfo_max; /* hardware limits (max includes turbo when boost is on) */
+	uint32_t base_khz;        /* highest non-turbo frequency; the APERF/MPERF reference */
+	sim_ns tick_ns;           /* the scheduler tick period (TICK_NSEC) */
 	uint32_t min, max;        /* current limits, within cpuinfo */
 	uint32_t cur;             /* last frequency set */
 	sim_ns transition_latency_ns;
+	sim_ns transition_delay_ns; /* driver's transition_delay_us, 0 if none */
 	const struct cpufreq_governor *gov;
 	void *gov_data;
 	const struct cpufreq_driver *driver;

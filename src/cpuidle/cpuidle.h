@@ -36,6 +36,8 @@ struct cpuidle_device {
 	sim_ns next_timer_no_tick_ns;/* ... if the tick were stopped */
 	sim_ns tick_period_ns;
 	bool tick_stopped;           /* the tick was already stopped (legacy idle loop) */
+	int nr_iowait;               /* tasks that last ran here and wait on I/O */
+	sim_ns poll_limit_ns;        /* haltpoll's poll window; 0: cpuidle_poll_time() default */
 
 	/* Filled by the idle loop before reflect(). */
 	int last_state;
@@ -59,6 +61,13 @@ struct cpuidle_governor {
 /* Deepest enabled state whose exit latency fits the limit (state 0 if none);
  * shared by governors as the starting bound of their search. */
 int cpuidle_deepest_allowed(const struct cpuidle_device *dev, sim_ns latency_limit_ns);
+
+/* How the idle loop treats the tick (--set tick_policy=...). */
+enum tick_policy {
+	TICK_LEGACY,   /* before 4.17: stop the tick on every idle entry, then ask the governor */
+	TICK_GOVERNOR, /* 4.17+: ask the governor first; it decides whether to stop the tick */
+	TICK_PERIODIC, /* nohz off: the tick never stops */
+};
 
 const struct cpuidle_governor *cpuidle_governor_find(const char *name);
 int cpuidle_governor_count(void);

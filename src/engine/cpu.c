@@ -38,11 +38,25 @@ static inline uint64_t weighted(sim_ns dt, uint32_t weight)
 	return (uint64_t)dt * NICE_0_WEIGHT / weight;
 }
 
+/* PELT's invariance scale: the CPU's current frequency over the highest
+ * one (capacity is 1024 on every CPU of the symmetric machines modelled). */
+static uint32_t pelt_scale(const struct sim *s, const struct sim_cpu *c)
+{
+	uint64_t khz = s->khz_table[cpu_effective_idx(s, c)];
+	return (uint32_t)(khz * PELT_SCALE / s->khz_table[s->npstates - 1]);
+}
+
 void cpu_sync(struct sim *s, struct sim_cpu *c)
 {
 	sim_ns dt = s->now - c->seg_start;
 	if (dt <= 0)
 		return;
+	bool running = c->mode == CPU_RUNNING;
+	uint32_t scale = running ? pelt_scale(s, c) : 0;
+	if (pelt_update(&c->pelt, s->now, running, scale))
+		c->util_decayed = true;
+	if (running)
+		pelt_update(&c->curr->pelt, s->now, true, scale);
 	c->seg_start = s->now;
 	struct cpu_result *a = &c->acct;
 	if (c->mode == CPU_IDLE) {
@@ -77,6 +91,21 @@ void cpu_set_speed(struct sim *s, struct sim_cpu *c)
 	if (s->cores[c->core].nrunning > 1)
 		speed *= s->m->smt_throughput;
 	c->speed = speed;
+}
+
+void cpu_charge(struct sim *s, struct sim_cpu *c, struct task *t, sim_ns ns)
+{
+	if (ns <= 0)
+		return;
+	if (c->mode == CPU_RUNNING && c->curr && c->curr->in_burst) {
+		cpu_sync(s, c);
+		c->curr->rem_stall_ns += (double)ns;
+		cpu_arm_done(s, c);
+	} else if (c->mode == CPU_RUNNING && c->curr) {
+		c->curr->pending_stall_ns += (double)ns;
+	} else if (t) {
+		t->pending_stall_ns += (double)ns;
+	}
 }
 
 void cpu_arm_done(struct sim *s, struct sim_cpu *c)
@@ -140,21 +169,33 @@ void cpu_start_tick(struct sim *s, struct sim_cpu *c)
 void cpu_enter_idle(struct sim *s, struct sim_cpu *c)
 {
 	struct cpuidle_device *dev = &c->idle;
+	enum tick_policy policy = (enum tick_policy)s->par.tick_policy;
+	c->idle_calls++;
 	dev->now = s->now;
 	dev->tick_period_ns = s->tick_ns;
-	dev->tick_stopped = false;
+	dev->nr_iowait = c->nr_iowait;
 	sim_ns next_timer = cpu_next_timer(s, c);
 	dev->next_timer_no_tick_ns = next_timer == SIM_NS_MAX ? SIM_NS_MAX : next_timer - s->now;
 	sim_ns to_tick = (s->now / s->tick_ns + 1) * s->tick_ns - s->now;
-	dev->next_timer_ns = to_tick < dev->next_timer_no_tick_ns ? to_tick
-								  : dev->next_timer_no_tick_ns;
+	/* The legacy idle loop stopped the tick before asking the governor, so
+	 * the governor only ever saw the timer without it. */
+	dev->tick_stopped = policy == TICK_LEGACY;
+	dev->next_timer_ns = (!dev->tick_stopped && to_tick < dev->next_timer_no_tick_ns)
+				     ? to_tick
+				     : dev->next_timer_no_tick_ns;
 	bool stop_tick = true;
 	int st = s->ci_gov->select(dev, s->latency_limit_ns, &stop_tick);
 	if (st < 0 || st >= dev->nstates)
 		st = 0;
-	/* The tick policy of this engine stops the tick on every idle entry;
-	 * the kernel's tick policies come with the idle-governor work. */
-	cpu_stop_tick(c);
+	if (policy == TICK_LEGACY)
+		stop_tick = true;
+	else if (policy == TICK_PERIODIC)
+		stop_tick = false;
+	c->tick_stopped_idle = stop_tick && c->tick_on;
+	if (stop_tick)
+		cpu_stop_tick(c);
+	else
+		cpu_start_tick(s, c);
 	c->cstate = st;
 	c->idle_start = s->now;
 	dev->stats[st].usage++;
@@ -162,7 +203,9 @@ void cpu_enter_idle(struct sim *s, struct sim_cpu *c)
 	cpu_set_mode(s, c, CPU_IDLE);
 }
 
-void cpu_kick(struct sim *s, struct sim_cpu *c)
+/* Leaves the C-state: exit latency (plus `extra` ns of kernel work) in C0
+ * before the CPU can run anything. */
+static void cpu_wake(struct sim *s, struct sim_cpu *c, sim_ns extra)
 {
 	if (c->mode != CPU_IDLE)
 		return;
@@ -170,9 +213,18 @@ void cpu_kick(struct sim *s, struct sim_cpu *c)
 	sim_ns exit = s->m->cstates[c->cstate].exit_ns;
 	if (pkg->pkg_cstate >= 0)
 		exit += s->m->pkg_cstates[pkg->pkg_cstate].exit_ns;
+	/* Stopping and restarting the tick (nohz) is kernel work; it is charged
+	 * here, at the end of the idle period, as C0 time before the wakee runs. */
+	if (c->tick_stopped_idle)
+		exit += s->par.tick_stop_cost_ns;
 	cpu_set_mode(s, c, CPU_WAKING);
 	c->wake_gen++;
-	sim_post(s, s->now + exit, EV_WAKE_DONE, (uint32_t)c->id, c->wake_gen, 0);
+	sim_post(s, s->now + exit + extra, EV_WAKE_DONE, (uint32_t)c->id, c->wake_gen, 0);
+}
+
+void cpu_kick(struct sim *s, struct sim_cpu *c)
+{
+	cpu_wake(s, c, 0);
 }
 
 /* cpuidle bookkeeping after a wakeup: time, above/below, then reflect(). */
@@ -264,7 +316,8 @@ void cpu_schedule(struct sim *s, struct sim_cpu *c)
 		rq_remove(&c->rq, next);
 		next->state = TASK_RUNNING;
 		next->cpu = c->id;
-		if (next != prev)
+		bool switched = next != prev;
+		if (switched)
 			switch_in(s, c, next);
 		c->curr = next;
 		next->exec_at_pick = next->sum_exec;
@@ -274,6 +327,13 @@ void cpu_schedule(struct sim *s, struct sim_cpu *c)
 		}
 		cpu_set_speed(s, c);
 		update_min_vruntime(c);
+		/* Consolidated cpufreq updates: at context switch, for a fair task
+		 * only if utilization decayed since the last call or it was in
+		 * iowait. */
+		if (switched && s->par.cpufreq_updates == CPUFREQ_UPDATES_CONSOLIDATED &&
+		    (c->util_decayed || next->was_iowait))
+			freq_update_hook(s, c, next->was_iowait ? CPUFREQ_UPDATE_IOWAIT : 0);
+		next->was_iowait = false;
 		if (next->in_burst || task_dispatch(s, c)) {
 			if (c->need_resched)
 				continue;
@@ -325,14 +385,27 @@ static bool slice_expired(const struct sim *s, const struct sim_cpu *c)
 	return (int64_t)(curr->vruntime - first->vruntime) > (int64_t)ideal;
 }
 
+/* A tick the idle loop kept running wakes the CPU: it leaves its C-state,
+ * runs the tick handler and goes back to idle through the governor. */
+static void cpu_idle_tick(struct sim *s, struct sim_cpu *c)
+{
+	c->acct.ticks++;
+	cpu_wake(s, c, s->par.tick_cost_ns);
+}
+
 void cpu_tick(struct sim *s, struct sim_cpu *c)
 {
 	c->next_tick += s->tick_ns;
 	sim_post(s, c->next_tick, EV_TICK, (uint32_t)c->id, c->tick_gen, 0);
+	if (c->mode == CPU_IDLE) {
+		cpu_idle_tick(s, c);
+		return;
+	}
 	if (c->mode != CPU_RUNNING)
 		return;
 	cpu_sync(s, c);
 	c->acct.ticks++;
+	cpu_charge(s, c, NULL, s->par.tick_cost_ns);
 	update_min_vruntime(c);
 	freq_update_hook(s, c, 0);
 	if (++c->ticks_since_balance * (uint64_t)s->tick_ns >=

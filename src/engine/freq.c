@@ -20,6 +20,51 @@ static void sim_cpu_times(void *ctx, int cpu, struct cpu_times *out)
 	out->busy = c->acct.user_ns + c->acct.sys_ns;
 	out->idle = c->acct.idle_ns;
 	out->iowait = c->acct.iowait_ns;
+	out->idle_calls = c->idle_calls;
+}
+
+void cpu_util_get(struct sim *s, struct sim_cpu *c, struct cpu_util *out)
+{
+	cpu_sync(s, c);
+	uint32_t util = c->pelt.util_avg > c->util_est_sum ? c->pelt.util_avg : c->util_est_sum;
+	out->capacity = PELT_SCALE;
+	out->util = util < PELT_SCALE ? util : PELT_SCALE;
+	/* uclamp_rq_util_with(): the max of the runnable tasks' clamps. */
+	out->uclamp_min = 0;
+	out->uclamp_max = 0;
+	bool any = false;
+	for (int i = -1; i < c->rq.len; i++) {
+		const struct task *t = i < 0 ? (c->mode == CPU_RUNNING ? c->curr : NULL)
+					     : c->rq.heap[i];
+		if (!t || (i < 0 && t->state != TASK_RUNNING))
+			continue;
+		any = true;
+		if (t->uclamp_min > out->uclamp_min)
+			out->uclamp_min = t->uclamp_min;
+		if (t->uclamp_max > out->uclamp_max)
+			out->uclamp_max = t->uclamp_max;
+	}
+	if (!any)
+		out->uclamp_max = PELT_SCALE;
+}
+
+static void sim_cpu_util(void *ctx, int cpu, struct cpu_util *out)
+{
+	struct sim *s = driver_sim(ctx);
+	cpu_util_get(s, &s->cpus[cpu], out);
+}
+
+/* APERF counts actual cycles in C0, MPERF and the TSC count at the base
+ * frequency (in C0, and always). */
+static void sim_cpu_counters(void *ctx, int cpu, struct cpu_counters *out)
+{
+	struct sim *s = driver_sim(ctx);
+	struct sim_cpu *c = &s->cpus[cpu];
+	cpu_sync(s, c);
+	double base_mhz = s->khz_table[s->base_idx] / 1000.0;
+	out->aperf = (uint64_t)(c->acct.c0_mhz_ns / 1000.0);
+	out->mperf = (uint64_t)((double)c->acct.c0_ns * base_mhz / 1000.0);
+	out->tsc = (uint64_t)((double)s->now * base_mhz / 1000.0);
 }
 
 static int table_index(const struct sim *s, uint32_t khz)
@@ -46,6 +91,8 @@ static void sim_set_target(void *ctx, struct cpufreq_policy *p, uint32_t khz)
 
 static const struct cpufreq_driver sim_driver = {
 	.cpu_times = sim_cpu_times,
+	.cpu_util = sim_cpu_util,
+	.cpu_counters = sim_cpu_counters,
 	.set_target = sim_set_target,
 };
 
@@ -72,9 +119,13 @@ void freq_apply(struct sim *s, int pi, int idx)
 
 void freq_update_hook(struct sim *s, struct sim_cpu *c, unsigned flags)
 {
+	if (!s->cf_gov->update)
+		return;
 	struct sim_policy *sp = &s->policies[c->policy];
-	if (s->cf_gov->update)
-		s->cf_gov->update(&sp->p, c->id, s->now, flags);
+	c->util_decayed = false;
+	s->cpufreq_hook_calls++;
+	cpu_charge(s, c, NULL, s->par.cpufreq_update_cost_ns);
+	s->cf_gov->update(&sp->p, c->id, s->now, flags);
 }
 
 int freq_init(struct sim *s, struct pm_diag *d)
@@ -123,6 +174,9 @@ int freq_init(struct sim *s, struct pm_diag *d)
 		p->ntable = s->npstates;
 		p->cpuinfo_min = s->khz_table[0];
 		p->cpuinfo_max = hw_max;
+		p->base_khz = s->khz_table[s->base_idx];
+		p->tick_ns = s->tick_ns;
+		p->transition_delay_ns = 0;
 		p->min = p->cpuinfo_min;
 		p->max = p->cpuinfo_max;
 		/* Firmware hands over at the base frequency. */

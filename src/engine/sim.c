@@ -5,6 +5,9 @@
 
 #include "sim_internal.h"
 
+static const char *const tick_policy_words[] = { "legacy", "governor", "periodic", NULL };
+static const char *const cpufreq_updates_words[] = { "classic", "consolidated", NULL };
+
 static const struct tunable engine_tunables[] = {
 	{ "hz", "scheduler tick frequency, Hz (CONFIG_HZ: 100, 250, 300 or 1000)",
 	  TUNABLE_FIELD(struct engine_params, hz), 250, 100, 1000, NULL },
@@ -26,6 +29,21 @@ static const struct tunable engine_tunables[] = {
 	  TUNABLE_FIELD(struct engine_params, scaling_max_khz), 0, 0, 100000000, NULL },
 	{ "boost", "1: turbo frequencies available (cpufreq boost), 0: capped at base",
 	  TUNABLE_FIELD(struct engine_params, boost), 1, 0, 1, NULL },
+	{ "pm_qos_resume_latency_us", "per-CPU resume latency limit, us; -1: n/a (none), 0: poll only",
+	  TUNABLE_FIELD(struct engine_params, pm_qos_resume_latency_us), -1, -1, 2000000000, NULL },
+	{ "tick_policy", "idle loop and the tick: legacy (<4.17, always stop), governor (4.17+, "
+	  "governor decides), periodic (nohz off)",
+	  TUNABLE_FIELD(struct engine_params, tick_policy), TICK_GOVERNOR, 0, 2, tick_policy_words },
+	{ "tick_cost_ns", "CPU time of one scheduler tick interrupt, ns",
+	  TUNABLE_FIELD(struct engine_params, tick_cost_ns), 1000, 0, 1000000, NULL },
+	{ "tick_stop_cost_ns", "CPU time to stop and later restart the tick for one idle period, ns",
+	  TUNABLE_FIELD(struct engine_params, tick_stop_cost_ns), 2000, 0, 1000000, NULL },
+	{ "cpufreq_updates", "when the scheduler calls the frequency governor: classic (tick, "
+	  "enqueue, dequeue) or consolidated (context switch, tick)",
+	  TUNABLE_FIELD(struct engine_params, cpufreq_updates), CPUFREQ_UPDATES_CLASSIC, 0, 1,
+	  cpufreq_updates_words },
+	{ "cpufreq_update_cost_ns", "CPU time of one cpufreq_update_util() call into a governor, ns",
+	  TUNABLE_FIELD(struct engine_params, cpufreq_update_cost_ns), 250, 0, 1000000, NULL },
 };
 
 #define N_ENGINE_TUNABLES ((int)(sizeof(engine_tunables) / sizeof(engine_tunables[0])))
@@ -76,6 +94,8 @@ struct task *sim_task_new(struct sim *s, const char *name, sim_ns start)
 	t->weight = NICE_0_WEIGHT;
 	t->rq_pos = -1;
 	t->wake_time = -1;
+	t->uclamp_max = PELT_SCALE;
+	pelt_init(&t->pelt, start > s->now ? start : s->now);
 	s->tasks[s->ntasks++] = t;
 	s->nlive++;
 	if (start < s->now)
@@ -98,6 +118,13 @@ static int apply_set(struct sim *s, const char *kv, struct pm_diag *d)
 	key[klen] = '\0';
 	const char *val = eq + 1;
 	int r;
+	/* A list, not a number: which C-states are disabled (stateN/disable). */
+	if (strcmp(key, "cstate_disable") == 0) {
+		if (strlen(val) >= sizeof(s->cstate_disable))
+			return pm_fail(d, "--set %s: list too long", kv);
+		snprintf(s->cstate_disable, sizeof(s->cstate_disable), "%s", val);
+		return 0;
+	}
 	struct {
 		const struct tunable *t;
 		int n;
@@ -156,6 +183,23 @@ static void default_sched_params(struct sim *s)
 		p->sched_wakeup_granularity_ns = 1000000 * factor;
 }
 
+/* --set cstate_disable=C6,C7: the states' disable flag on every CPU. */
+static int apply_cstate_disable(struct sim *s, struct pm_diag *d)
+{
+	char list[sizeof(s->cstate_disable)];
+	snprintf(list, sizeof(list), "%s", s->cstate_disable);
+	for (char *save = NULL, *name = strtok_r(list, ",", &save); name;
+	     name = strtok_r(NULL, ",", &save)) {
+		int st = machine_cstate_index(s->m, name);
+		if (st < 0)
+			return pm_fail(d, "--set cstate_disable: no C-state '%s' on %s", name,
+				       s->m->name);
+		for (int c = 0; c < s->ncpus; c++)
+			s->cpus[c].idle.disabled[st] = true;
+	}
+	return 0;
+}
+
 static int build_topology(struct sim *s, struct pm_diag *d)
 {
 	const struct machine *m = s->m;
@@ -195,6 +239,7 @@ static int build_topology(struct sim *s, struct pm_diag *d)
 		cpu->pkg = machine_cpu_package(m, c);
 		cpu->llc = machine_cpu_llc(m, c);
 		cpu->mode = CPU_IDLE;
+		pelt_init(&cpu->pelt, 0);
 		rq_init(&cpu->rq);
 		eventq_init(&cpu->timers);
 		struct sim_core *core = &s->cores[cpu->core];
@@ -230,7 +275,7 @@ static int build_topology(struct sim *s, struct pm_diag *d)
 	}
 	for (int p = 0; p < s->npkgs; p++)
 		s->pkgs[p].acct.package = p;
-	return 0;
+	return apply_cstate_disable(s, d);
 }
 
 int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d)
@@ -277,6 +322,9 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 	s->tick_ns = (NS_PER_SEC + s->par.hz / 2) / s->par.hz;
 	s->latency_limit_ns = s->par.pm_qos_latency_us < 0 ? SIM_NS_MAX
 							   : s->par.pm_qos_latency_us * NS_PER_US;
+	if (s->par.pm_qos_resume_latency_us >= 0 &&
+	    s->par.pm_qos_resume_latency_us * NS_PER_US < s->latency_limit_ns)
+		s->latency_limit_ns = s->par.pm_qos_resume_latency_us * NS_PER_US;
 
 	if (build_topology(s, d) < 0)
 		return -1;

@@ -20,6 +20,7 @@ enum event_kind {
 	EV_TIMER,       /* obj = task: timed sleep ends */
 	EV_FREQ_APPLY,  /* obj = policy, arg = P-state index */
 	EV_WL_TIMER,    /* arg = workload's */
+	EV_POLL_END,    /* obj = cpu: the polling state's time limit */
 	EV_END,
 };
 
@@ -41,6 +42,20 @@ struct engine_params {
 	int64_t scaling_min_khz;   /* 0: hardware minimum */
 	int64_t scaling_max_khz;   /* 0: hardware maximum */
 	int64_t boost;             /* 0 disables turbo P-states */
+	int64_t pm_qos_resume_latency_us; /* per-CPU resume latency limit; -1: n/a */
+	int64_t tick_policy;       /* enum tick_policy */
+	int64_t tick_cost_ns;      /* CPU time of one tick interrupt */
+	int64_t tick_stop_cost_ns; /* stopping plus restarting the tick (nohz) */
+	int64_t cpufreq_updates;   /* enum cpufreq_updates */
+	int64_t cpufreq_update_cost_ns; /* CPU time of one cpufreq_update_util() call */
+};
+
+/* When the scheduler calls the frequency governor's hook (§15 of the
+ * governor reference). */
+enum cpufreq_updates {
+	CPUFREQ_UPDATES_CLASSIC,      /* tick, enqueue, dequeue */
+	CPUFREQ_UPDATES_CONSOLIDATED, /* context switch (if util decayed or iowait), tick,
+					 failed wakeup preemption */
 };
 
 struct sim_cpu {
@@ -60,6 +75,11 @@ struct sim_cpu {
 	bool tick_on;
 	int nr_iowait;         /* tasks blocked on I/O that last ran here */
 	uint64_t ticks_since_balance;
+	uint64_t idle_calls;   /* idle-loop entries (tick_nohz_get_idle_calls_cpu) */
+	struct pelt pelt;      /* the CFS run queue's utilization */
+	uint32_t util_est_sum; /* util_est of its runnable tasks */
+	bool util_decayed;     /* a PELT period passed since the last cpufreq hook call */
+	bool tick_stopped_idle;/* the tick was stopped for the current idle period */
 	struct cpuidle_device idle;
 	struct eventq timers;  /* armed sleep timers of tasks that slept here */
 	struct cpu_result acct;
@@ -127,6 +147,7 @@ struct sim {
 	int nllcs;
 	struct cpu_group *llcs;     /* by global LLC index */
 	struct cpu_group *pkg_cpus; /* by package */
+	char cstate_disable[256];   /* --set cstate_disable=NAME,NAME */
 	uint32_t *khz_table;   /* machine P-states, ascending */
 	int npstates;
 	int base_idx;          /* highest non-turbo P-state */
@@ -148,6 +169,7 @@ struct sim {
 	struct histogram latency, wakeup_latency;
 	double work_done;
 	uint64_t ctx_switches, migrations, wakeups, freq_transitions, events;
+	uint64_t cpufreq_hook_calls;
 	bool check;
 	bool oom;
 };
@@ -177,6 +199,11 @@ void power_flush(struct sim *s);
 int freq_init(struct sim *s, struct pm_diag *d);
 void freq_apply(struct sim *s, int policy, int idx);
 void freq_update_hook(struct sim *s, struct sim_cpu *c, unsigned flags);
+/* Charges `ns` of kernel CPU time to what runs on c (its current task's
+ * burst, or `t` if nothing runs yet). */
+void cpu_charge(struct sim *s, struct sim_cpu *c, struct task *t, sim_ns ns);
+/* The CPU's utilization for cpufreq (PELT, util_est, uclamp). */
+void cpu_util_get(struct sim *s, struct sim_cpu *c, struct cpu_util *out);
 void freq_fini(struct sim *s);
 
 /* engine/wake.c: task state changes */

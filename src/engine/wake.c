@@ -12,6 +12,29 @@ static void renormalize(struct task *t, const struct sim_cpu *from, const struct
 	t->vruntime = v < 0 ? 0 : (uint64_t)v;
 }
 
+/* util_est_enqueue(): the task's estimate joins its CPU's sum. */
+static void util_est_enqueue(struct sim_cpu *c, struct task *t)
+{
+	uint32_t est = t->util_est_ewma > t->util_est_last ? t->util_est_ewma : t->util_est_last;
+	t->util_est_queued = est;
+	c->util_est_sum += est;
+}
+
+static void util_est_dequeue(struct sim_cpu *c, struct task *t)
+{
+	c->util_est_sum -= t->util_est_queued;
+	t->util_est_queued = 0;
+}
+
+/* A task's utilization leaves one run queue's signal for another's. */
+static void move_util(struct sim *s, struct task *t, struct sim_cpu *from, struct sim_cpu *to)
+{
+	cpu_sync(s, from);
+	cpu_sync(s, to);
+	pelt_detach(&from->pelt, &t->pelt);
+	pelt_attach(&to->pelt, &t->pelt);
+}
+
 static void count_migration(struct sim *s, struct sim_cpu *to)
 {
 	s->migrations++;
@@ -25,8 +48,13 @@ static void check_preempt_wakeup(struct sim *s, struct sim_cpu *c, struct task *
 	cpu_sync(s, c);
 	struct task *curr = c->curr;
 	int64_t gran = s->par.sched_wakeup_granularity_ns * NICE_0_WEIGHT / t->weight;
-	if ((int64_t)(curr->vruntime - t->vruntime) <= gran)
+	if ((int64_t)(curr->vruntime - t->vruntime) <= gran) {
+		/* Consolidated updates also call the hook when wakeup preemption
+		 * fails, so the wakee's load is not ignored until the next tick. */
+		if (s->par.cpufreq_updates == CPUFREQ_UPDATES_CONSOLIDATED)
+			freq_update_hook(s, c, 0);
 		return;
+	}
 	if (c->in_dispatch)
 		c->need_resched = true;
 	else
@@ -36,9 +64,13 @@ static void check_preempt_wakeup(struct sim *s, struct sim_cpu *c, struct task *
 void task_enqueue(struct sim *s, struct sim_cpu *c, struct task *t, bool wakeup)
 {
 	bool was_iowait = false;
+	pelt_update(&t->pelt, s->now, false, 0); /* decay over the sleep */
 	if (t->ran && t->cpu != c->id) {
 		renormalize(t, &s->cpus[t->cpu], c);
+		move_util(s, t, &s->cpus[t->cpu], c);
 		count_migration(s, c);
+	} else if (!t->ran && t->state == TASK_NEW) {
+		pelt_init(&t->pelt, s->now);
 	}
 	if (t->state == TASK_NEW) {
 		/* START_DEBIT: a new task starts one slice behind. */
@@ -53,13 +85,16 @@ void task_enqueue(struct sim *s, struct sim_cpu *c, struct task *t, bool wakeup)
 		was_iowait = t->iowait;
 	}
 	t->iowait = false;
+	t->was_iowait = was_iowait;
 	t->cpu = c->id;
 	t->state = TASK_QUEUED;
 	cpu_sync(s, c);
 	if (rq_push(&c->rq, t) < 0)
 		s->oom = true;
 	c->nr_running++;
-	freq_update_hook(s, c, was_iowait ? CPUFREQ_UPDATE_IOWAIT : 0);
+	util_est_enqueue(c, t);
+	if (s->par.cpufreq_updates == CPUFREQ_UPDATES_CLASSIC)
+		freq_update_hook(s, c, was_iowait ? CPUFREQ_UPDATE_IOWAIT : 0);
 	if (c->mode == CPU_IDLE)
 		cpu_kick(s, c);
 	else if (c->mode == CPU_RUNNING && c->curr && c->curr->state == TASK_RUNNING)
@@ -102,12 +137,15 @@ void task_migrate(struct sim *s, struct task *t, struct sim_cpu *from, struct si
 	cpu_sync(s, to);
 	rq_remove(&from->rq, t);
 	from->nr_running--;
+	util_est_dequeue(from, t);
 	renormalize(t, from, to);
+	move_util(s, t, from, to);
 	count_migration(s, to);
 	t->cpu = to->id;
 	if (rq_push(&to->rq, t) < 0)
 		s->oom = true;
 	to->nr_running++;
+	util_est_enqueue(to, t);
 	if (to->mode == CPU_IDLE)
 		cpu_kick(s, to);
 }
@@ -135,9 +173,16 @@ sim_ns cpu_next_timer(struct sim *s, struct sim_cpu *c)
 	return SIM_NS_MAX;
 }
 
-static void task_off_cpu(struct sim_cpu *c)
+/* The task leaves the run queue (sleep, block, exit): util_est learns
+ * from the utilization it had, and the classic hook fires. */
+static void task_off_cpu(struct sim *s, struct sim_cpu *c, struct task *t)
 {
 	c->nr_running--;
+	util_est_dequeue(c, t);
+	t->util_est_last = t->pelt.util_avg;
+	t->util_est_ewma = util_est_ewma(t->util_est_ewma, t->pelt.util_avg);
+	if (s->par.cpufreq_updates == CPUFREQ_UPDATES_CLASSIC)
+		freq_update_hook(s, c, 0);
 }
 
 bool task_dispatch(struct sim *s, struct sim_cpu *c)
@@ -168,7 +213,7 @@ bool task_dispatch(struct sim *s, struct sim_cpu *c)
 			sim_post(s, a.until, EV_TIMER, t->id, t->timer_gen, 0);
 			if (eventq_push(&c->timers, a.until, EV_TIMER, t->id, t->timer_gen, 0) < 0)
 				s->oom = true;
-			task_off_cpu(c);
+			task_off_cpu(s, c, t);
 			break;
 		}
 		if (a.kind == ACT_BLOCK) {
@@ -180,12 +225,12 @@ bool task_dispatch(struct sim *s, struct sim_cpu *c)
 			t->iowait = a.iowait;
 			if (a.iowait)
 				c->nr_iowait++;
-			task_off_cpu(c);
+			task_off_cpu(s, c, t);
 			break;
 		}
 		t->state = TASK_DEAD;
 		s->nlive--;
-		task_off_cpu(c);
+		task_off_cpu(s, c, t);
 		break;
 	}
 	c->in_dispatch = false;

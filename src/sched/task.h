@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "../core/simtime.h"
+#include "pelt.h"
 
 #define TASK_NAME_MAX 24
 #define NICE_0_WEIGHT 1024
@@ -44,8 +45,18 @@ struct task {
 	bool in_burst;
 	double pending_stall_ns; /* cache refill owed, added to its next burst */
 
+	/* uclamp (sched_setattr): bounds on the utilization schedutil sees. */
+	uint16_t uclamp_min, uclamp_max;
+
+	/* Utilization (sched/pelt.h). */
+	struct pelt pelt;
+	uint32_t util_est_ewma;   /* EWMA of util_avg at dequeue */
+	uint32_t util_est_last;   /* util_avg at the last dequeue */
+	uint32_t util_est_queued; /* what it added to its CPU's util_est sum */
+
 	/* Blocking. */
 	bool iowait;       /* blocked on I/O: counts as iowait on its CPU */
+	bool was_iowait;   /* woken from an I/O wait, not yet run */
 	bool wake_pending; /* woken while still running: its next block returns at once */
 	uint32_t timer_gen;
 	sim_ns wake_time;  /* when it was last woken, for wakeup latency; -1 none */

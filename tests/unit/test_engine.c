@@ -66,9 +66,15 @@ static void run_ini(struct run *out, const char *ini, int cpus, const char *work
 	assert_int_equal(machine_parse(&out->m, ini, "test", &d), 0);
 	if (cpus)
 		assert_int_equal(machine_set_online(&out->m, cpus, &d), 0);
+	/* Tick interrupts cost nothing unless a test says otherwise, so that
+	 * completion times are work / frequency exactly. */
+	const char *all[32] = { "tick_cost_ns=0" };
+	assert_true(nsets < 31);
+	for (int i = 0; i < nsets; i++)
+		all[i + 1] = sets[i];
 	struct sim_config cfg = { .machine = &out->m, .workload = workload, .cpufreq = gov,
 				  .cpuidle = "deepest", .duration = (sim_ns)(seconds * 1e9),
-				  .seed = seed, .nsets = nsets, .sets = sets,
+				  .seed = seed, .nsets = nsets + 1, .sets = all,
 				  .check_invariants = true };
 	struct sim *s;
 	if (sim_create(&s, &cfg, &d) < 0)
@@ -295,6 +301,72 @@ static void test_migration_refill_and_hotness(void **state)
 	result_free(&b.r);
 }
 
+/* Each tick on a busy CPU steals tick_cost_ns from the running task. */
+static void test_tick_cost(void **state)
+{
+	const char *sets[] = { "tasks=1", "work_ms=100", "hz=1000", "tick_cost_ns=1000" };
+	struct run r;
+	run_ini(&r, two_core_ini, 0, "batch", "performance", 10, 1, sets, 4);
+	/* 100 ms of work plus 100 ticks of 1 us, after the 100 us C6 exit. */
+	assert_float_equal(extra(&r.r, "seconds"), 0.100200, 2e-6);
+	result_free(&r.r);
+}
+
+static uint64_t entries(const struct cpu_result *c, int nstates)
+{
+	uint64_t n = 0;
+	for (int i = 0; i < nstates; i++)
+		n += c->cstate_usage[i];
+	return n;
+}
+
+/* With nohz off the tick wakes an idle CPU every period; the other tick
+ * policies let an idle CPU with no timer sleep through. */
+static void test_tick_policy_periodic_wakes_idle_cpu(void **state)
+{
+	const char *periodic[] = { "tasks=1", "period_us=10000", "run_us=1000", "hz=250",
+				   "tick_policy=periodic" };
+	const char *legacy[] = { "tasks=1", "period_us=10000", "run_us=1000", "hz=250",
+				 "tick_policy=legacy" };
+	struct run a, b;
+	run_ini(&a, two_core_ini, 0, "periodic", "performance", 1, 1, periodic, 5);
+	run_ini(&b, two_core_ini, 0, "periodic", "performance", 1, 1, legacy, 5);
+	check_accounting(&a.r);
+	/* CPU 1 never runs a task: 250 tick wakeups in 1 s under periodic. */
+	assert_int_equal(a.r.cpus[1].c0_ns > 0, 1);
+	assert_in_range(a.r.cpus[1].ticks, 249, 251);
+	assert_in_range(entries(&a.r.cpus[1], a.m.ncstates), 250, 252);
+	assert_int_equal(entries(&b.r.cpus[1], b.m.ncstates), 1);
+	assert_int_equal(b.r.cpus[1].c0_ns, 0);
+	assert_true(result_energy_j(&a.r) > result_energy_j(&b.r));
+	result_free(&a.r);
+	result_free(&b.r);
+}
+
+/* A disabled state is never entered; the governor falls back to the next. */
+static void test_cstate_disable(void **state)
+{
+	const char *sets[] = { "cstate_disable=C6" };
+	struct run r;
+	run_ini(&r, two_core_ini, 0, "pingpong", "performance", 0.5, 1, sets, 1);
+	for (int c = 0; c < r.r.ncpus; c++) {
+		assert_int_equal(r.r.cpus[c].cstate_ns[1], 0);
+		assert_true(r.r.cpus[c].cstate_ns[0] > 0);
+	}
+	result_free(&r.r);
+	struct pm_diag d = { { 0 } };
+	struct machine m;
+	assert_int_equal(machine_parse(&m, two_core_ini, "test", &d), 0);
+	const char *bad[] = { "cstate_disable=C9" };
+	struct sim_config cfg = { .machine = &m, .workload = "batch", .cpufreq = "performance",
+				  .cpuidle = "deepest", .duration = NS_PER_SEC, .seed = 1,
+				  .nsets = 1, .sets = bad };
+	struct sim *s;
+	assert_int_equal(sim_create(&s, &cfg, &d), -1);
+	assert_non_null(strstr(d.msg, "no C-state 'C9'"));
+	sim_destroy(s);
+}
+
 static void test_bad_set_key(void **state)
 {
 	struct pm_diag d = { { 0 } };
@@ -334,6 +406,9 @@ int main(void)
 		cmocka_unit_test(test_pm_qos_speeds_up_pingpong),
 		cmocka_unit_test(test_userspace_and_limits),
 		cmocka_unit_test(test_migration_refill_and_hotness),
+		cmocka_unit_test(test_tick_cost),
+		cmocka_unit_test(test_tick_policy_periodic_wakes_idle_cpu),
+		cmocka_unit_test(test_cstate_disable),
 		cmocka_unit_test(test_bad_set_key),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
