@@ -272,6 +272,7 @@ static void switch_in(struct sim *s, struct sim_cpu *c, struct task *next)
 {
 	s->ctx_switches++;
 	c->acct.ctx_switches++;
+	next->pending_stall_ns += (double)s->m->context_switch_ns;
 	if (next->ran && next->last_llc != c->llc)
 		next->pending_stall_ns += (double)s->m->refill_ns;
 	if (next->in_burst) {

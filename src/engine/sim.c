@@ -289,6 +289,7 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 	s->seed = cfg->seed;
 	s->end = cfg->duration;
 	s->check = cfg->check_invariants;
+	s->dispatch_cpu = -1;
 	eventq_init(&s->q);
 	hist_init(&s->latency);
 	hist_init(&s->wakeup_latency);
@@ -529,6 +530,8 @@ void sim_destroy(struct sim *s)
 	free(s->khz_table);
 	free(s->turbo_cap_idx);
 	free(s->cpu_policy);
+	free(s->share_act);
+	free(s->share_when);
 	free(s->wl_data);
 	free(s->cf_tunables);
 	free(s->ci_tunables);

@@ -52,6 +52,9 @@ void sim_record_latency(struct sim *s, sim_ns latency);
 void sim_add_work(struct sim *s, double units);
 /* Ends the run at the current time (e.g. a batch finished). */
 void sim_stop(struct sim *s);
+/* A new group of tasks that share data (set task->share_group to it);
+ * see the machine's share_stall_cut. Returns 0 on OOM. */
+uint32_t sim_share_group_new(struct sim *s);
 /* Calls the workload's timer(arg) at `when`. */
 int sim_post_workload_timer(struct sim *s, sim_ns when, uint32_t arg);
 

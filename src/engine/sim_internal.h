@@ -148,6 +148,10 @@ struct sim {
 	struct cpu_group *llcs;     /* by global LLC index */
 	struct cpu_group *pkg_cpus; /* by package */
 	char cstate_disable[256];   /* --set cstate_disable=NAME,NAME */
+	uint32_t nshare_groups;     /* engine/share.c */
+	double *share_act;          /* [group][llc] decayed activity */
+	sim_ns *share_when;         /* [group][llc] when it was last decayed */
+	int dispatch_cpu;           /* CPU whose task the workload is deciding for, or -1 */
 	uint32_t *khz_table;   /* machine P-states, ascending */
 	int npstates;
 	int base_idx;          /* highest non-turbo P-state */
@@ -213,6 +217,10 @@ void task_migrate(struct sim *s, struct task *t, struct sim_cpu *from, struct si
 bool task_dispatch(struct sim *s, struct sim_cpu *c);
 void task_timer(struct sim *s, struct task *t);
 sim_ns cpu_next_timer(struct sim *s, struct sim_cpu *c);
+
+/* engine/share.c: multiplier (<= 1) for the stall of a burst that `t`
+ * starts under `llc`; records the burst as the group's activity there. */
+double share_stall_factor(struct sim *s, const struct task *t, int llc);
 
 static inline int cpu_is_idle(const struct sim_cpu *c)
 {

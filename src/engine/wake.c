@@ -110,6 +110,9 @@ void task_wake(struct sim *s, struct task *t, int waker_cpu)
 		prev->nr_iowait--;
 	}
 	int cpu = s->placement->select_cpu(s, t, waker_cpu, fork);
+	/* Waking a task on another CPU costs the waker an IPI. */
+	if (waker_cpu >= 0 && cpu != waker_cpu)
+		cpu_charge(s, &s->cpus[waker_cpu], NULL, s->m->wakeup_ipi_ns);
 	t->wake_time = s->now;
 	s->wakeups++;
 	s->cpus[cpu].acct.wakeups++;
@@ -124,7 +127,7 @@ void sim_wake(struct sim *s, struct task *t)
 		t->wake_pending = true;
 		return;
 	case TASK_BLOCKED:
-		task_wake(s, t, t->cpu);
+		task_wake(s, t, s->dispatch_cpu);
 		return;
 	default:
 		return;
@@ -189,15 +192,20 @@ bool task_dispatch(struct sim *s, struct sim_cpu *c)
 {
 	struct task *t = c->curr;
 	bool running = false;
+	int outer = s->dispatch_cpu;
 	c->in_dispatch = true;
+	s->dispatch_cpu = c->id;
 	for (;;) {
 		struct action a = { .kind = ACT_EXIT };
 		s->wl->next(s, s->wl_data, t, &a);
 		if (a.kind == ACT_RUN) {
 			if (a.cycles <= 0 && a.stall_ns <= 0)
 				continue;
+			double stall = a.stall_ns > 0 ? a.stall_ns : 0;
+			if (t->share_group)
+				stall *= share_stall_factor(s, t, c->llc);
 			t->rem_cycles = a.cycles > 0 ? a.cycles : 0;
-			t->rem_stall_ns = (a.stall_ns > 0 ? a.stall_ns : 0) + t->pending_stall_ns;
+			t->rem_stall_ns = stall + t->pending_stall_ns;
 			t->pending_stall_ns = 0;
 			t->burst_sys = a.sys;
 			t->in_burst = true;
@@ -234,5 +242,6 @@ bool task_dispatch(struct sim *s, struct sim_cpu *c)
 		break;
 	}
 	c->in_dispatch = false;
+	s->dispatch_cpu = outer;
 	return running;
 }

@@ -483,6 +483,22 @@ static int check_power(const struct machine *m, const struct machine_lines *ln,
 			    m->platform_w);
 	if (m->refill_ns < 0 || m->refill_ns > MAX_LATENCY_NS)
 		return FAIL(LN(refill), "refill_us is out of range (expected 0..1000000000 us)");
+	if (!in_range(m->share_stall_cut, 0, 1))
+		return FAIL(LN(share_stall_cut), "share_stall_cut = %g is out of range "
+			    "(expected 0..1)", m->share_stall_cut);
+	if (m->share_window_ns < 0 || m->share_window_ns > MAX_LATENCY_NS)
+		return FAIL(LN(share_window), "share_window_us is out of range (expected 0..1000000000 us)");
+	const struct { sim_ns v; int line; const char *name; } costs[] = {
+		{ m->syscall_ns, LN(syscall), "syscall_us" },
+		{ m->context_switch_ns, LN(context_switch), "context_switch_us" },
+		{ m->wakeup_ipi_ns, LN(wakeup_ipi), "wakeup_ipi_us" },
+		{ m->fork_ns, LN(fork), "fork_us" },
+		{ m->exec_ns, LN(exec), "exec_us" },
+	};
+	for (size_t i = 0; i < sizeof(costs) / sizeof(costs[0]); i++)
+		if (costs[i].v < 0 || costs[i].v > 1000 * NS_PER_MS)
+			return FAIL(costs[i].line, "%s is out of range (expected 0..1000000 us)",
+				    costs[i].name);
 	return 0;
 }
 

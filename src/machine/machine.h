@@ -112,6 +112,19 @@ struct machine {
 
 	/* [cache] */
 	sim_ns refill_ns; /* extra stall paid by a task that changes last-level cache */
+	/* Tasks of one sharing group (e.g. the compile jobs of one build, which
+	 * read the same headers) find their data warm in a last-level cache
+	 * where the group ran within share_window_ns: their bursts' stall is
+	 * cut by share_stall_cut (0..1). */
+	double share_stall_cut;
+	sim_ns share_window_ns;
+
+	/* [costs] kernel work, in ns of CPU time, shared by every workload */
+	sim_ns syscall_ns;        /* entry and exit of a cheap system call */
+	sim_ns context_switch_ns; /* switching from one task to another */
+	sim_ns wakeup_ipi_ns;     /* waking a task on another CPU, paid by the waker */
+	sim_ns fork_ns;           /* fork() of a small process */
+	sim_ns exec_ns;           /* execve() of a small binary */
 };
 
 /* Total logical CPUs the topology has, ignoring online_cpus. */

@@ -96,6 +96,16 @@ static const struct key power_keys[] = {
 
 static const struct key cache_keys[] = {
 	MKEY("refill_us", V_US, refill_ns, refill, "<us>", 0),
+	MKEY("share_stall_cut", V_DOUBLE, share_stall_cut, share_stall_cut, "<0..1>", 0),
+	MKEY("share_window_us", V_US, share_window_ns, share_window, "<us>", 0),
+};
+
+static const struct key costs_keys[] = {
+	MKEY("syscall_us", V_US, syscall_ns, syscall, "<us>", 0),
+	MKEY("context_switch_us", V_US, context_switch_ns, context_switch, "<us>", 0),
+	MKEY("wakeup_ipi_us", V_US, wakeup_ipi_ns, wakeup_ipi, "<us>", 0),
+	MKEY("fork_us", V_US, fork_ns, fork, "<us>", 0),
+	MKEY("exec_us", V_US, exec_ns, exec, "<us>", 0),
 };
 
 static const struct key cstate_keys[] = {
@@ -137,6 +147,7 @@ static const struct section sections[] = {
 	SECTION("package_cstate", S_PKG_CSTATE, pkg_cstate_keys, machine),
 	SECTION("power", S_PLAIN, power_keys, power),
 	SECTION("cache", S_PLAIN, cache_keys, cache),
+	SECTION("costs", S_PLAIN, costs_keys, costs),
 };
 #define NSECTIONS ARRAY_SIZE(sections)
 
@@ -840,6 +851,15 @@ static void write_ini(FILE *f, const struct machine *m)
 
 	fprintf(f, "\n[cache]\n");
 	put_key_us(f, "refill_us", m->refill_ns);
+	put_key_double(f, "share_stall_cut", m->share_stall_cut);
+	put_key_us(f, "share_window_us", m->share_window_ns);
+
+	fprintf(f, "\n[costs]\n");
+	put_key_us(f, "syscall_us", m->syscall_ns);
+	put_key_us(f, "context_switch_us", m->context_switch_ns);
+	put_key_us(f, "wakeup_ipi_us", m->wakeup_ipi_ns);
+	put_key_us(f, "fork_us", m->fork_ns);
+	put_key_us(f, "exec_us", m->exec_ns);
 }
 
 char *machine_to_ini(const struct machine *m)

@@ -29,7 +29,8 @@ struct machine_lines {
 	struct pkg_cstate_lines pkg[MACHINE_MAX_PKG_CSTATES];
 	int power, ceff_nf, leak_w, leak_beta, smt_activity, smt_throughput;
 	int uncore_w, platform_w;
-	int cache, refill;
+	int cache, refill, share_stall_cut, share_window;
+	int costs, syscall, context_switch, wakeup_ipi, fork, exec;
 };
 
 /* Checks every invariant of `m`; `ln` may be NULL. */

@@ -64,6 +64,8 @@ struct task {
 	/* Work accounting. */
 	double cycles_requested, cycles_done;
 
+	uint32_t share_group; /* tasks sharing data (sim_share_group_new), 0: none */
+
 	/* Owned by the workload. */
 	int wl_role;
 	int64_t wl_state;

@@ -2,7 +2,9 @@
  * at base frequency, stall_pct percent of it memory stall), run to
  * completion in bursts of slice_us. The run ends when the last task
  * finishes. Throughput: tasks completed per hour; the completion time is
- * reported in seconds beside it. Latency: each task's completion time. */
+ * reported in seconds beside it. Latency: each task's completion time.
+ * With share=1 the tasks share their data (one sharing group: see the
+ * machine's share_stall_cut), as the jobs of one build do. */
 #include <stdio.h>
 
 #include "../engine/sim.h"
@@ -13,6 +15,7 @@ struct batch {
 	int64_t work_ms;
 	int64_t stall_pct;
 	int64_t slice_us;
+	int64_t share;
 	double cycles_per_slice, stall_per_slice;
 	int64_t slices;
 	int64_t left;
@@ -25,6 +28,7 @@ static const struct tunable batch_params[] = {
 	{ "stall_pct", "share of the work that is memory stall, %", TUNABLE_FIELD(struct batch, stall_pct), 0, 0, 100, NULL },
 	{ "slice_us", "work per burst, us at base frequency (the task yields nothing between bursts)",
 	  TUNABLE_FIELD(struct batch, slice_us), 10000, 10, 100000000, NULL },
+	{ "share", "1: the tasks share data (one sharing group)", TUNABLE_FIELD(struct batch, share), 0, 0, 1, NULL },
 };
 
 static int batch_init(struct sim *s, void *data, struct pm_diag *d)
@@ -39,11 +43,16 @@ static int batch_init(struct sim *s, void *data, struct pm_diag *d)
 					      sim_machine(s)->base_khz);
 	b->stall_per_slice = per_us * 1000.0 * (double)b->stall_pct / 100.0;
 	b->left = b->tasks;
+	uint32_t group = b->share ? sim_share_group_new(s) : 0;
+	if (b->share && !group)
+		return pm_fail(d, "out of memory");
 	for (int64_t i = 0; i < b->tasks; i++) {
 		char name[64];
 		snprintf(name, sizeof(name), "batch/%lld", (long long)i);
-		if (!sim_task_new(s, name, 0))
+		struct task *t = sim_task_new(s, name, 0);
+		if (!t)
 			return pm_fail(d, "out of memory");
+		t->share_group = group;
 	}
 	return 0;
 }
@@ -88,7 +97,7 @@ const struct workload_ops workload_batch = {
 	.throughput_unit = "tasks/h",
 	.latency_what = "task completion time",
 	.params = batch_params,
-	.nparams = 4,
+	.nparams = 5,
 	.data_size = sizeof(struct batch),
 	.init = batch_init,
 	.next = batch_next,

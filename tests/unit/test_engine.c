@@ -367,6 +367,66 @@ static void test_cstate_disable(void **state)
 	sim_destroy(s);
 }
 
+static double total_c0(const struct run_result *r)
+{
+	double c0 = 0;
+	for (int c = 0; c < r->ncpus; c++)
+		c0 += (double)r->cpus[c].c0_ns * 1e-9;
+	return c0;
+}
+
+/* A sharing group's stall shrinks with the share of its activity under
+ * the cache the burst runs on: spread over two caches, each burst finds
+ * half the data warm; packed under one, all of it. */
+static void test_shared_data_prefers_one_cache(void **state)
+{
+	static char ini[2048];
+	snprintf(ini, sizeof(ini), "%s[cache]\nrefill_us = 0\nshare_stall_cut = 0.5\n"
+		 "share_window_us = 10000\n", strstr(two_llc_ini, "[machine]"));
+	/* Drop the original [cache] section (it comes last). */
+	char *dup = strstr(ini, "[cache]\nrefill_us = 1000\n");
+	assert_non_null(dup);
+	memmove(dup, dup + strlen("[cache]\nrefill_us = 1000\n"),
+		strlen(dup + strlen("[cache]\nrefill_us = 1000\n")) + 1);
+	const char *sets[] = { "tasks=2", "work_ms=10", "stall_pct=100", "slice_us=100", "share=1" };
+	const char *alone[] = { "tasks=2", "work_ms=10", "stall_pct=100", "slice_us=100", "share=0" };
+	struct run spread, packed, unshared;
+	run_ini(&spread, ini, 0, "batch", "performance", 10, 1, sets, 5);
+	run_ini(&packed, ini, 1, "batch", "performance", 10, 1, sets, 5);
+	run_ini(&unshared, ini, 0, "batch", "performance", 10, 1, alone, 5);
+	/* 20 ms of stall in all: no cut, cut 0.25, cut 0.5 (first bursts excepted). */
+	assert_float_equal(total_c0(&unshared.r), 0.020 + 2 * 100e-9 * 0, 0.0002);
+	assert_float_equal(total_c0(&spread.r), 0.015, 0.0003);
+	assert_float_equal(total_c0(&packed.r), 0.010, 0.0003);
+	result_free(&spread.r);
+	result_free(&packed.r);
+	result_free(&unshared.r);
+}
+
+/* Context switches and remote wakeups cost CPU time from the machine's
+ * [costs]: ping-pong across two CPUs slows down as they grow. */
+static void test_system_costs(void **state)
+{
+	static char ini[2048];
+	snprintf(ini, sizeof(ini), "%s[costs]\ncontext_switch_us = 2\nwakeup_ipi_us = 1\n",
+		 two_core_ini);
+	const char *sets[] = { "burst_ns=5000", "pm_qos_latency_us=0", "tick_stop_cost_ns=0" };
+	struct run cheap, costly;
+	run_ini(&cheap, two_core_ini, 0, "pingpong", "performance", 0.2, 1, sets, 3);
+	run_ini(&costly, ini, 0, "pingpong", "performance", 0.2, 1, sets, 3);
+	/* Each message: 5 us of work + 1 us C1 exit; costs add 2 + 1 us. */
+	assert_float_equal(hist_quantile(&cheap.r.latency, 0.5), 2 * 6000, 2 * 6000 * 0.02);
+	assert_float_equal(hist_quantile(&costly.r.latency, 0.5), 2 * 9000, 2 * 9000 * 0.02);
+	/* Stopping and restarting the tick for each idle period adds 2 us more. */
+	const char *nohz[] = { "burst_ns=5000", "pm_qos_latency_us=0", "tick_stop_cost_ns=2000" };
+	struct run with_nohz;
+	run_ini(&with_nohz, two_core_ini, 0, "pingpong", "performance", 0.2, 1, nohz, 3);
+	assert_float_equal(hist_quantile(&with_nohz.r.latency, 0.5), 2 * 8000, 2 * 8000 * 0.02);
+	result_free(&with_nohz.r);
+	result_free(&cheap.r);
+	result_free(&costly.r);
+}
+
 static void test_bad_set_key(void **state)
 {
 	struct pm_diag d = { { 0 } };
@@ -409,6 +469,8 @@ int main(void)
 		cmocka_unit_test(test_tick_cost),
 		cmocka_unit_test(test_tick_policy_periodic_wakes_idle_cpu),
 		cmocka_unit_test(test_cstate_disable),
+		cmocka_unit_test(test_shared_data_prefers_one_cache),
+		cmocka_unit_test(test_system_costs),
 		cmocka_unit_test(test_bad_set_key),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
