@@ -59,6 +59,7 @@ const struct tunable *sim_engine_tunable_at(int i)
 }
 
 sim_ns sim_now(const struct sim *s) { return s->now; }
+const char *sim_workload_arg(const struct sim *s) { return s->wl_arg; }
 uint64_t sim_seed(const struct sim *s) { return s->seed; }
 int sim_ncpus(const struct sim *s) { return s->ncpus; }
 const struct machine *sim_machine(const struct sim *s) { return s->m; }
@@ -102,6 +103,28 @@ struct task *sim_task_new(struct sim *s, const char *name, sim_ns start)
 		start = s->now;
 	sim_post(s, start, EV_TASK_START, t->id, 0, 0);
 	return t;
+}
+
+int sim_task_set_affinity(struct sim *s, struct task *t, const int *cpus, int n,
+			  struct pm_diag *d)
+{
+	if (n <= 0)
+		return pm_fail(d, "task %s: empty CPU affinity", t->name);
+	size_t words = ((size_t)s->ncpus + 63) / 64;
+	uint64_t *mask = calloc(words, sizeof(*mask));
+	if (!mask)
+		return pm_fail(d, "out of memory");
+	for (int i = 0; i < n; i++) {
+		if (cpus[i] < 0 || cpus[i] >= s->ncpus) {
+			free(mask);
+			return pm_fail(d, "task %s: CPU %d is not online (expected 0..%d)", t->name,
+				       cpus[i], s->ncpus - 1);
+		}
+		mask[cpus[i] / 64] |= UINT64_C(1) << (cpus[i] % 64);
+	}
+	free(t->affinity);
+	t->affinity = mask;
+	return 0;
 }
 
 /* Offer KEY=VALUE to each owner of tunables in turn. */
@@ -297,9 +320,16 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 
 	if (cfg->duration <= 0)
 		return pm_fail(d, "--duration: must be positive (expected seconds > 0)");
-	s->wl = workload_find(cfg->workload);
-	if (!s->wl)
+	const char *colon = strchr(cfg->workload, ':');
+	size_t nlen = colon ? (size_t)(colon - cfg->workload) : strlen(cfg->workload);
+	if (nlen >= sizeof(s->wl_name))
 		return pm_fail(d, "unknown workload '%s' (see pmlab workloads)", cfg->workload);
+	memcpy(s->wl_name, cfg->workload, nlen);
+	s->wl_name[nlen] = '\0';
+	s->wl_arg = colon ? colon + 1 : NULL;
+	s->wl = workload_find(s->wl_name);
+	if (!s->wl)
+		return pm_fail(d, "unknown workload '%s' (see pmlab workloads)", s->wl_name);
 	s->cf_gov = cpufreq_governor_find(cfg->cpufreq);
 	if (!s->cf_gov)
 		return pm_fail(d, "unknown cpufreq governor '%s' (see pmlab governors)", cfg->cpufreq);
@@ -519,8 +549,10 @@ void sim_destroy(struct sim *s)
 		free(s->llcs[i].cpu);
 	for (int p = 0; s->pkg_cpus && p < s->npkgs; p++)
 		free(s->pkg_cpus[p].cpu);
-	for (uint32_t i = 0; i < s->ntasks; i++)
+	for (uint32_t i = 0; i < s->ntasks; i++) {
+		free(s->tasks[i]->affinity);
 		free(s->tasks[i]);
+	}
 	free(s->tasks);
 	free(s->cpus);
 	free(s->cores);

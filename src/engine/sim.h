@@ -52,6 +52,12 @@ void sim_record_latency(struct sim *s, sim_ns latency);
 void sim_add_work(struct sim *s, double units);
 /* Ends the run at the current time (e.g. a batch finished). */
 void sim_stop(struct sim *s);
+/* The text after ':' in --workload NAME:ARG (e.g. rtapp:FILE.json), or NULL. */
+const char *sim_workload_arg(const struct sim *s);
+/* Restrict a task to the listed CPUs (sched_setaffinity); -1 with a message
+ * if a CPU is out of range or the list is empty. Call before it first runs. */
+int sim_task_set_affinity(struct sim *s, struct task *t, const int *cpus, int n,
+			  struct pm_diag *d);
 /* A new group of tasks that share data (set task->share_group to it);
  * see the machine's share_stall_cut. Returns 0 on OOM. */
 uint32_t sim_share_group_new(struct sim *s);

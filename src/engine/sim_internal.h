@@ -152,6 +152,8 @@ struct sim {
 	double *share_act;          /* [group][llc] decayed activity */
 	sim_ns *share_when;         /* [group][llc] when it was last decayed */
 	int dispatch_cpu;           /* CPU whose task the workload is deciding for, or -1 */
+	char wl_name[64];           /* --workload NAME[:ARG] split */
+	const char *wl_arg;
 	uint32_t *khz_table;   /* machine P-states, ascending */
 	int npstates;
 	int base_idx;          /* highest non-turbo P-state */

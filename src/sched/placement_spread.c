@@ -14,9 +14,11 @@ static bool core_idle(const struct sim *s, int cpu)
 	return true;
 }
 
-/* An idle CPU in the group, scanning from `start`: an idle core first,
- * then any idle SMT thread. -1 if none. */
-static int idle_in_group(const struct sim *s, const struct cpu_group *g, int start)
+/* An idle CPU in the group that `t` may use (any task if t is NULL),
+ * scanning from `start`: an idle core first, then any idle SMT thread.
+ * -1 if none. */
+static int idle_in_group(const struct sim *s, const struct cpu_group *g, int start,
+			 const struct task *t)
 {
 	int from = 0;
 	for (int i = 0; i < g->n; i++)
@@ -25,7 +27,7 @@ static int idle_in_group(const struct sim *s, const struct cpu_group *g, int sta
 	int thread = -1;
 	for (int k = 0; k < g->n; k++) {
 		int cpu = g->cpu[(from + k) % g->n];
-		if (!cpu_is_idle(&s->cpus[cpu]))
+		if (!cpu_is_idle(&s->cpus[cpu]) || !task_allowed(t, cpu))
 			continue;
 		if (core_idle(s, cpu))
 			return cpu;
@@ -35,11 +37,14 @@ static int idle_in_group(const struct sim *s, const struct cpu_group *g, int sta
 	return thread;
 }
 
-/* Least loaded CPU; ties go to `prefer`, then its cache, then the lowest id. */
-static int least_loaded(const struct sim *s, int prefer)
+/* Least loaded CPU `t` may use; ties go to `prefer`, then its cache, then
+ * the lowest id. */
+static int least_loaded(const struct sim *s, int prefer, const struct task *t)
 {
 	int best = -1;
 	for (int c = 0; c < s->ncpus; c++) {
+		if (!task_allowed(t, c))
+			continue;
 		if (best < 0) {
 			best = c;
 			continue;
@@ -59,42 +64,45 @@ static int least_loaded(const struct sim *s, int prefer)
 
 /* find_idlest_cpu(): an idle CPU in the shallowest C-state (cheapest to
  * wake), else the least loaded. */
-static int idlest(const struct sim *s)
+static int idlest(const struct sim *s, const struct task *t)
 {
 	int best = -1;
 	for (int c = 0; c < s->ncpus; c++) {
 		const struct sim_cpu *cpu = &s->cpus[c];
-		if (!cpu_is_idle(cpu))
+		if (!cpu_is_idle(cpu) || !task_allowed(t, c))
 			continue;
 		if (best < 0 || s->m->cstates[cpu->cstate].exit_ns <
 					s->m->cstates[s->cpus[best].cstate].exit_ns)
 			best = c;
 	}
-	return best >= 0 ? best : least_loaded(s, -1);
+	return best >= 0 ? best : least_loaded(s, -1, t);
 }
 
 static int spread_select_cpu(struct sim *s, struct task *t, int waker_cpu, bool fork)
 {
 	if (fork || t->cpu < 0)
-		return idlest(s);
+		return idlest(s, t);
 	int prev = t->cpu;
-	if (cpu_is_idle(&s->cpus[prev]))
+	if (cpu_is_idle(&s->cpus[prev]) && task_allowed(t, prev))
 		return prev;
-	int cpu = idle_in_group(s, &s->llcs[s->cpus[prev].llc], prev);
+	int cpu = idle_in_group(s, &s->llcs[s->cpus[prev].llc], prev, t);
 	if (cpu >= 0)
 		return cpu;
-	return least_loaded(s, prev);
+	return least_loaded(s, prev, t);
 }
 
 /* The queued task a balancer takes from `rq`: the one furthest from
  * running there (largest vruntime). Moving to another last-level cache,
  * it skips tasks that left a CPU less than sched_migration_cost_ns ago:
  * their cache is still warm (can_migrate_task()'s task_hot()). */
-static struct task *migratable(const struct sim *s, const struct rq *rq, bool cross_llc)
+static struct task *migratable(const struct sim *s, const struct rq *rq, int dest,
+			       bool cross_llc)
 {
 	struct task *best = NULL;
 	for (int i = 0; i < rq->len; i++) {
 		struct task *t = rq->heap[i];
+		if (!task_allowed(t, dest))
+			continue;
 		if (cross_llc && t->ran && s->now - t->last_ran < s->par.sched_migration_cost_ns)
 			continue;
 		if (!best || t->vruntime > best->vruntime ||
@@ -118,7 +126,7 @@ static int busiest_in(const struct sim *s, const struct cpu_group *g, int cpu, s
 			continue;
 		if (best >= 0 && src->rq.len <= s->cpus[best].rq.len)
 			continue;
-		struct task *t = migratable(s, &src->rq, src->llc != s->cpus[cpu].llc);
+		struct task *t = migratable(s, &src->rq, cpu, src->llc != s->cpus[cpu].llc);
 		if (t) {
 			best = c;
 			*out = t;
@@ -148,11 +156,11 @@ static bool spread_newidle(struct sim *s, int cpu)
 static int push_target(const struct sim *s, int cpu)
 {
 	const struct sim_cpu *c = &s->cpus[cpu];
-	int t = idle_in_group(s, &s->llcs[c->llc], cpu);
+	int t = idle_in_group(s, &s->llcs[c->llc], cpu, NULL);
 	if (t < 0)
-		t = idle_in_group(s, &s->pkg_cpus[c->pkg], cpu);
+		t = idle_in_group(s, &s->pkg_cpus[c->pkg], cpu, NULL);
 	if (t < 0)
-		t = idlest(s);
+		t = idlest(s, NULL);
 	if (t == cpu || s->cpus[t].nr_running + 2 > c->nr_running)
 		return -1;
 	return t;
@@ -166,7 +174,7 @@ static void spread_tick_balance(struct sim *s, int cpu)
 	int to = push_target(s, cpu);
 	if (to < 0)
 		return;
-	struct task *t = migratable(s, &c->rq, s->cpus[to].llc != c->llc);
+	struct task *t = migratable(s, &c->rq, to, s->cpus[to].llc != c->llc);
 	if (t)
 		task_migrate(s, t, c, &s->cpus[to]);
 }

@@ -65,6 +65,7 @@ struct task {
 	double cycles_requested, cycles_done;
 
 	uint32_t share_group; /* tasks sharing data (sim_share_group_new), 0: none */
+	uint64_t *affinity;   /* bitmap of CPUs it may run on; NULL: all */
 
 	/* Owned by the workload. */
 	int wl_role;
@@ -73,5 +74,10 @@ struct task {
 	uint32_t wl_peer;
 	void *wl_ptr;
 };
+
+static inline bool task_allowed(const struct task *t, int cpu)
+{
+	return !t || !t->affinity || ((t->affinity[cpu / 64] >> (cpu % 64)) & 1);
+}
 
 #endif

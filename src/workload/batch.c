@@ -16,6 +16,7 @@ struct batch {
 	int64_t stall_pct;
 	int64_t slice_us;
 	int64_t share;
+	int64_t pin_cpu;
 	double cycles_per_slice, stall_per_slice;
 	int64_t slices;
 	int64_t left;
@@ -29,6 +30,7 @@ static const struct tunable batch_params[] = {
 	{ "slice_us", "work per burst, us at base frequency (the task yields nothing between bursts)",
 	  TUNABLE_FIELD(struct batch, slice_us), 10000, 10, 100000000, NULL },
 	{ "share", "1: the tasks share data (one sharing group)", TUNABLE_FIELD(struct batch, share), 0, 0, 1, NULL },
+	{ "pin_cpu", "CPU every task is pinned to (taskset), -1: none", TUNABLE_FIELD(struct batch, pin_cpu), -1, -1, MACHINE_MAX_CPUS - 1, NULL },
 };
 
 static int batch_init(struct sim *s, void *data, struct pm_diag *d)
@@ -53,6 +55,9 @@ static int batch_init(struct sim *s, void *data, struct pm_diag *d)
 		if (!t)
 			return pm_fail(d, "out of memory");
 		t->share_group = group;
+		int pin = (int)b->pin_cpu;
+		if (pin >= 0 && sim_task_set_affinity(s, t, &pin, 1, d) < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -97,7 +102,7 @@ const struct workload_ops workload_batch = {
 	.throughput_unit = "tasks/h",
 	.latency_what = "task completion time",
 	.params = batch_params,
-	.nparams = 5,
+	.nparams = 6,
 	.data_size = sizeof(struct batch),
 	.init = batch_init,
 	.next = batch_next,

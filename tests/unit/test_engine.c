@@ -427,6 +427,29 @@ static void test_system_costs(void **state)
 	result_free(&costly.r);
 }
 
+/* Pinned tasks stay on their CPU even with another idle. */
+static void test_affinity(void **state)
+{
+	const char *sets[] = { "tasks=2", "work_ms=50", "pin_cpu=1" };
+	struct run r;
+	run_ini(&r, two_core_ini, 0, "batch", "performance", 10, 1, sets, 3);
+	assert_float_equal(extra(&r.r, "seconds"), 0.1001, 1e-6);
+	assert_int_equal(r.r.cpus[0].c0_ns, 0);
+	assert_int_equal(r.r.migrations, 0);
+	result_free(&r.r);
+	const char *bad[] = { "pin_cpu=5" };
+	struct pm_diag d = { { 0 } };
+	struct machine m;
+	assert_int_equal(machine_parse(&m, two_core_ini, "test", &d), 0);
+	struct sim_config cfg = { .machine = &m, .workload = "batch", .cpufreq = "performance",
+				  .cpuidle = "deepest", .duration = NS_PER_SEC, .seed = 1,
+				  .nsets = 1, .sets = bad };
+	struct sim *s;
+	assert_int_equal(sim_create(&s, &cfg, &d), -1);
+	assert_non_null(strstr(d.msg, "CPU 5 is not online"));
+	sim_destroy(s);
+}
+
 static void test_bad_set_key(void **state)
 {
 	struct pm_diag d = { { 0 } };
@@ -471,6 +494,7 @@ int main(void)
 		cmocka_unit_test(test_cstate_disable),
 		cmocka_unit_test(test_shared_data_prefers_one_cache),
 		cmocka_unit_test(test_system_costs),
+		cmocka_unit_test(test_affinity),
 		cmocka_unit_test(test_bad_set_key),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
