@@ -238,12 +238,15 @@ static void idle_reflect(struct sim *s, struct sim_cpu *c)
 	dev->stats[st].time += measured;
 	if (measured < dev->states[st].residency_ns) {
 		dev->stats[st].above++;
+		c->acct.cstate_above[st]++;
 	} else {
 		for (int i = st + 1; i < dev->nstates; i++) {
 			if (dev->disabled[i] || dev->states[i].exit_ns > s->latency_limit_ns)
 				continue;
-			if (measured >= dev->states[i].residency_ns)
+			if (measured >= dev->states[i].residency_ns) {
 				dev->stats[st].below++;
+				c->acct.cstate_below[st]++;
+			}
 			break;
 		}
 	}

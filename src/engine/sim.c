@@ -470,6 +470,7 @@ static int collect(struct sim *s, struct run_result *r, struct pm_diag *d)
 	r->migrations = s->migrations;
 	r->wakeups = s->wakeups;
 	r->freq_transitions = s->freq_transitions;
+	r->cpufreq_updates = s->cpufreq_hook_calls;
 	r->events = s->events;
 	r->tasks_created = s->ntasks;
 	for (uint32_t i = 0; i < s->ntasks; i++) {

@@ -28,6 +28,8 @@ struct cpu_result {
 	sim_ns c0_ns;                            /* running a task or waking from idle */
 	sim_ns cstate_ns[MACHINE_MAX_CSTATES];   /* per machine C-state; + c0_ns == duration */
 	uint64_t cstate_usage[MACHINE_MAX_CSTATES];
+	uint64_t cstate_above[MACHINE_MAX_CSTATES]; /* idle shorter than the state's residency */
+	uint64_t cstate_below[MACHINE_MAX_CSTATES]; /* a deeper enabled state would have fit */
 	sim_ns user_ns, sys_ns, iowait_ns, idle_ns; /* sum == duration */
 	sim_ns *pstate_ns;                       /* C0 time per machine P-state (npstates) */
 	double c0_mhz_ns;                        /* integral of MHz over C0 time, MHz*ns */
@@ -70,6 +72,7 @@ struct run_result {
 	uint64_t tasks_created, tasks_finished;
 
 	uint64_t ctx_switches, migrations, wakeups, freq_transitions;
+	uint64_t cpufreq_updates; /* calls of the governor's utilization hook */
 	uint64_t events;          /* events the engine processed */
 
 	struct cpu_result *cpus;      /* ncpus entries */

@@ -164,6 +164,7 @@ static void columns(struct csv *c, const struct run_result *r)
 	col_u64(c, "events", r->events);
 	col_u64(c, "tasks_created", r->tasks_created);
 	col_u64(c, "tasks_finished", r->tasks_finished);
+	col_u64(c, "cpufreq_updates", r->cpufreq_updates);
 
 	n = r->nextra < RESULT_MAX_EXTRA ? r->nextra : RESULT_MAX_EXTRA;
 	for (i = 0; i < n; i++) {

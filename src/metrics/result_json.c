@@ -137,6 +137,7 @@ static json_t *jcounters(struct jctx *c, const struct run_result *r)
 	put(c, o, "events", jcount(r->events));
 	put(c, o, "tasks_created", jcount(r->tasks_created));
 	put(c, o, "tasks_finished", jcount(r->tasks_finished));
+	put(c, o, "cpufreq_updates", jcount(r->cpufreq_updates));
 	return o;
 }
 
@@ -166,6 +167,18 @@ static json_t *jcpu(struct jctx *c, const struct run_result *r, int i)
 	put(c, o, "context_switches", jcount(cr->ctx_switches));
 	put(c, o, "wakeups", jcount(cr->wakeups));
 	put(c, o, "migrations", jcount(cr->migrations));
+	json_t *states = json_object();
+	for (int s = 0; r->m && s < r->m->ncstates; s++) {
+		char key[CSTATE_NAME_MAX + 1];
+		json_t *st = json_object();
+
+		snprintf(key, sizeof(key), "%.*s", CSTATE_NAME_MAX, r->m->cstates[s].name);
+		put(c, st, "usage", jcount(cr->cstate_usage[s]));
+		put(c, st, "above", jcount(cr->cstate_above[s]));
+		put(c, st, "below", jcount(cr->cstate_below[s]));
+		put(c, states, key, st);
+	}
+	put(c, o, "idle_states", states);
 	return o;
 }
 

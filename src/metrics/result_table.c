@@ -199,26 +199,46 @@ static void utilisation(FILE *out, const struct run_result *r)
 static void counters(FILE *out, const struct run_result *r)
 {
 	static const char *const heads[] = { "ctx_switches", "migrations", "wakeups",
-					     "freq_transitions", "events", "tasks_created",
-					     "tasks_finished" };
+					     "freq_transitions", "cpufreq_updates", "events",
+					     "tasks_created", "tasks_finished" };
 	uint64_t v[] = { r->ctx_switches, r->migrations, r->wakeups, r->freq_transitions,
-			 r->events, r->tasks_created, r->tasks_finished };
-	char cells[7][24];
-	int w[7], i;
+			 r->cpufreq_updates, r->events, r->tasks_created, r->tasks_finished };
+	char cells[8][24];
+	int w[8], i;
 
-	for (i = 0; i < 7; i++) {
+	for (i = 0; i < 8; i++) {
 		int n = snprintf(cells[i], sizeof(cells[i]), "%" PRIu64, v[i]);
 		int hn = (int)strlen(heads[i]);
 
 		w[i] = n > hn ? n : hn;
 	}
 	fprintf(out, "\nScheduler\n" IND);
-	for (i = 0; i < 7; i++)
+	for (i = 0; i < 8; i++)
 		fprintf(out, "%s%*s", i ? "  " : "", w[i], heads[i]);
 	fprintf(out, "\n" IND);
-	for (i = 0; i < 7; i++)
+	for (i = 0; i < 8; i++)
 		fprintf(out, "%s%*s", i ? "  " : "", w[i], cells[i]);
 	fputc('\n', out);
+}
+
+/* cpuidle's own view: entries per state and how many were mispredicted
+ * (sysfs usage/above/below summed over CPUs). */
+static void idle_states(FILE *out, const struct run_result *r)
+{
+	if (!r->m || !r->cpus || r->ncpus <= 0)
+		return;
+	fprintf(out, "\nIdle states (cpuidle usage, above, below)\n" IND "%-10s %12s %12s %12s\n",
+		"state", "usage", "above", "below");
+	for (int s = 0; s < r->m->ncstates; s++) {
+		uint64_t use = 0, above = 0, below = 0;
+		for (int c = 0; c < r->ncpus; c++) {
+			use += r->cpus[c].cstate_usage[s];
+			above += r->cpus[c].cstate_above[s];
+			below += r->cpus[c].cstate_below[s];
+		}
+		fprintf(out, IND "%-10.*s %12" PRIu64 " %12" PRIu64 " %12" PRIu64 "\n",
+			CSTATE_NAME_MAX, r->m->cstates[s].name, use, above, below);
+	}
 }
 
 static void per_cpu(FILE *out, const struct run_result *r)
@@ -256,6 +276,7 @@ int result_write_table(FILE *out, const struct run_result *r)
 	frequency_idle(out, r);
 	utilisation(out, r);
 	counters(out, r);
+	idle_states(out, r);
 	per_cpu(out, r);
 	return ferror(out) ? -1 : 0;
 }

@@ -253,6 +253,11 @@ static void test_pm_qos_speeds_up_pingpong(void **state)
 	check_accounting(&a.r);
 	assert_true(b.r.throughput > 1.5 * a.r.throughput);
 	assert_true(a.r.cpus[0].cstate_ns[1] + a.r.cpus[1].cstate_ns[1] > 0);
+	/* deepest picks C6 (300 us residency) for idle periods of ~110 us: each
+	 * entry but the last of a CPU is "above" (too deep). */
+	for (int c = 0; c < 2; c++)
+		assert_true(a.r.cpus[c].cstate_above[1] + 1 >= a.r.cpus[c].cstate_usage[1]);
+	assert_true(a.r.cpus[0].cstate_above[1] > 100);
 	assert_int_equal(b.r.cpus[0].cstate_ns[1] + b.r.cpus[1].cstate_ns[1], 0);
 	result_free(&a.r);
 	result_free(&b.r);
