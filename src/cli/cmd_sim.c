@@ -3,10 +3,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../engine/sim.h"
 #include "../metrics/result.h"
 #include "cli.h"
+
+/* Long runs show how far they are on a terminal and stay quiet in pipes. */
+static void show_progress(void *ctx, double done)
+{
+	fprintf(stderr, "\rpmlab: simulating %3.0f%%", done * 100.0);
+}
 
 void usage_sim(void)
 {
@@ -122,6 +129,9 @@ int cmd_sim(int argc, char **argv)
 	}
 	cfg.machine = &m;
 	cfg.workload = workload;
+	bool tty = isatty(STDERR_FILENO);
+	if (tty)
+		cfg.progress = show_progress;
 	cfg.nsets = nsets;
 	cfg.sets = sets;
 	struct sim *s;
@@ -131,7 +141,10 @@ int cmd_sim(int argc, char **argv)
 		goto out;
 	}
 	struct run_result r;
-	if (sim_run(s, &r, &d) < 0) {
+	int ran = sim_run(s, &r, &d);
+	if (tty && r.events > 0xfffff)
+		fprintf(stderr, "\r%30s\r", "");
+	if (ran < 0) {
 		sim_destroy(s);
 		result_free(&r);
 		fprintf(stderr, "pmlab: sim: %s\n", d.msg);

@@ -313,6 +313,8 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 	s->end = cfg->duration;
 	s->check = cfg->check_invariants;
 	s->dispatch_cpu = -1;
+	s->progress = cfg->progress;
+	s->progress_ctx = cfg->progress_ctx;
 	eventq_init(&s->q);
 	hist_init(&s->latency);
 	hist_init(&s->wakeup_latency);
@@ -524,6 +526,8 @@ int sim_run(struct sim *s, struct run_result *r, struct pm_diag *d)
 			return pm_fail(d, "out of memory");
 		if (s->check)
 			check_invariants(s);
+		if (s->progress && (s->events & 0xfffff) == 0)
+			s->progress(s->progress_ctx, (double)s->now / (double)s->end);
 		if (s->stopped)
 			break;
 	}

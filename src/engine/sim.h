@@ -26,6 +26,9 @@ struct sim_config {
 	int nsets;
 	const char *const *sets; /* "KEY=VALUE": engine, workload and governor tunables */
 	bool check_invariants;   /* verify invariants after every event (tests) */
+	/* Called now and then with the share of the run done (0..1); NULL: none. */
+	void (*progress)(void *ctx, double done);
+	void *progress_ctx;
 };
 
 int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d);

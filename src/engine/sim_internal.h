@@ -178,6 +178,8 @@ struct sim {
 	uint64_t cpufreq_hook_calls;
 	bool check;
 	bool oom;
+	void (*progress)(void *ctx, double done);
+	void *progress_ctx;
 };
 
 /* engine/cpu.c */
