@@ -40,10 +40,11 @@ static int bench(const char *label, const char *machine, const char *workload, d
 	if (rc < 0) {
 		fprintf(stderr, "bench: %s\n", d.msg);
 	} else {
-		printf("%-44s %10.0f simulated s  %12llu events  %8.3f wall s  %7.2f M events/s  "
-		       "%9.1f sim-s/wall-s\n",
-		       label, (double)r.duration_ns * 1e-9, (unsigned long long)r.events, wall,
-		       (double)r.events / wall / 1e6, (double)r.duration_ns * 1e-9 / wall);
+		printf("%-40s %6.0f sim s %11llu events (+%llu cancelled) %7.3f wall s "
+		       "%6.2f M events/s %8.1f sim-s/wall-s\n",
+		       label, (double)r.duration_ns * 1e-9, (unsigned long long)r.events,
+		       (unsigned long long)r.stale_events, wall, (double)r.events / wall / 1e6,
+		       (double)r.duration_ns * 1e-9 / wall);
 	}
 	result_free(&r);
 	sim_destroy(s);

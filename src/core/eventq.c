@@ -16,6 +16,10 @@ void eventq_free(struct eventq *q)
 	eventq_init(q);
 }
 
+/* A 4-ary heap: half the depth of a binary one, and a node's children
+ * share a cache line or two, which makes pops markedly cheaper. */
+#define ARITY 4
+
 static inline int before(const struct event *a, const struct event *b)
 {
 	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
@@ -35,7 +39,7 @@ int eventq_push(struct eventq *q, sim_ns time, uint32_t kind, uint32_t obj,
 	struct event e = { time, q->next_seq++, kind, obj, gen, arg };
 	size_t i = q->len++;
 	while (i > 0) {
-		size_t parent = (i - 1) / 2;
+		size_t parent = (i - 1) / ARITY;
 		if (!before(&e, &q->heap[parent]))
 			break;
 		q->heap[i] = q->heap[parent];
@@ -54,11 +58,13 @@ int eventq_pop(struct eventq *q, struct event *out)
 	struct event last = q->heap[--q->len];
 	size_t n = q->len, i = 0;
 	for (;;) {
-		size_t child = 2 * i + 1;
-		if (child >= n)
+		size_t first = ARITY * i + 1;
+		if (first >= n)
 			break;
-		if (child + 1 < n && before(&q->heap[child + 1], &q->heap[child]))
-			child++;
+		size_t child = first, end = first + ARITY < n ? first + ARITY : n;
+		for (size_t k = first + 1; k < end; k++)
+			if (before(&q->heap[k], &q->heap[child]))
+				child = k;
 		if (!before(&q->heap[child], &last))
 			break;
 		q->heap[i] = q->heap[child];

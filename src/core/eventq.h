@@ -1,4 +1,4 @@
-/* The simulator's event queue: a binary min-heap of small value records
+/* The simulator's event queue: a 4-ary min-heap of small value records
  * ordered by (time, sequence number). The sequence number makes the order
  * of simultaneous events the order they were posted, so runs are
  * deterministic. Events are never removed: a poster that changes its mind

@@ -51,12 +51,15 @@ void cpu_sync(struct sim *s, struct sim_cpu *c)
 	sim_ns dt = s->now - c->seg_start;
 	if (dt <= 0)
 		return;
-	bool running = c->mode == CPU_RUNNING;
-	uint32_t scale = running ? pelt_scale(s, c) : 0;
-	if (pelt_update(&c->pelt, s->now, running, scale))
-		c->util_decayed = true;
-	if (running)
+	/* PELT advances only while running; an idle stretch is decayed in one
+	 * step when the CPU starts running again or is asked for its
+	 * utilization (cpu_pelt_idle), which gives the same signal. */
+	if (c->mode == CPU_RUNNING) {
+		uint32_t scale = pelt_scale(s, c);
+		if (pelt_update(&c->pelt, s->now, true, scale))
+			c->util_decayed = true;
 		pelt_update(&c->curr->pelt, s->now, true, scale);
+	}
 	c->seg_start = s->now;
 	struct cpu_result *a = &c->acct;
 	if (c->mode == CPU_IDLE) {
@@ -84,6 +87,12 @@ void cpu_sync(struct sim *s, struct sim_cpu *c)
 	}
 }
 
+void cpu_pelt_idle(struct sim *s, struct sim_cpu *c)
+{
+	if (c->mode != CPU_RUNNING && pelt_update(&c->pelt, s->now, false, 0))
+		c->util_decayed = true;
+}
+
 void cpu_set_speed(struct sim *s, struct sim_cpu *c)
 {
 	double khz = s->khz_table[cpu_effective_idx(s, c)];
@@ -98,9 +107,11 @@ void cpu_charge(struct sim *s, struct sim_cpu *c, struct task *t, sim_ns ns)
 	if (ns <= 0)
 		return;
 	if (c->mode == CPU_RUNNING && c->curr && c->curr->in_burst) {
+		/* The queued completion event is left as it is: when it fires, the
+		 * engine sees the work left and re-arms (one event per burst
+		 * instead of one per charge). */
 		cpu_sync(s, c);
 		c->curr->rem_stall_ns += (double)ns;
-		cpu_arm_done(s, c);
 	} else if (c->mode == CPU_RUNNING && c->curr) {
 		c->curr->pending_stall_ns += (double)ns;
 	} else if (t) {
@@ -114,8 +125,14 @@ void cpu_arm_done(struct sim *s, struct sim_cpu *c)
 	if (c->mode != CPU_RUNNING || !t || !t->in_burst || c->in_dispatch)
 		return;
 	double total = t->rem_cycles / c->speed + t->rem_stall_ns;
+	sim_ns at = s->now + (sim_ns)ceil(total);
+	/* Speed changes that leave the end of the burst where it was (another
+	 * core's turbo move, say) keep the event already queued. */
+	if (at == c->done_at)
+		return;
 	c->done_gen++;
-	sim_post(s, s->now + (sim_ns)ceil(total), EV_BURST_DONE, (uint32_t)c->id, c->done_gen, 0);
+	c->done_at = at;
+	sim_post(s, at, EV_BURST_DONE, (uint32_t)c->id, c->done_gen, 0);
 }
 
 /* Mode changes move the core's and the package's counters, which change
@@ -129,9 +146,12 @@ static void cpu_set_mode(struct sim *s, struct sim_cpu *c, enum cpu_mode mode)
 	struct sim_core *core = &s->cores[c->core];
 	for (int i = 0; i < core->ncpus; i++)
 		cpu_sync(s, &s->cpus[core->cpus[i]]);
+	if (mode == CPU_RUNNING)
+		cpu_pelt_idle(s, c); /* close the idle stretch before running counts */
 	int was_busy = old != CPU_IDLE, is_busy = mode != CPU_IDLE;
 	int was_run = old == CPU_RUNNING, is_run = mode == CPU_RUNNING;
 	c->mode = mode;
+	cpu_stealable(s, c);
 	core->nrunning += is_run - was_run;
 	int before = core->nbusy;
 	core->nbusy += is_busy - was_busy;
@@ -149,10 +169,13 @@ static void cpu_set_mode(struct sim *s, struct sim_cpu *c, enum cpu_mode mode)
 	}
 }
 
+/* The tick's event stays queued while the tick is stopped: it is dropped
+ * when it comes due with the tick off, and reused if the tick restarts
+ * first (it is then still the next jiffy), so nohz idle periods shorter
+ * than a tick cost no events. */
 static void cpu_stop_tick(struct sim_cpu *c)
 {
 	c->tick_on = false;
-	c->tick_gen++;
 }
 
 void cpu_start_tick(struct sim *s, struct sim_cpu *c)
@@ -160,10 +183,12 @@ void cpu_start_tick(struct sim *s, struct sim_cpu *c)
 	if (c->tick_on)
 		return;
 	c->tick_on = true;
-	c->tick_gen++;
+	if (c->tick_pending)
+		return;
 	/* Ticks are aligned to the jiffy grid on every CPU, as the kernel's are. */
 	c->next_tick = (s->now / s->tick_ns + 1) * s->tick_ns;
-	sim_post(s, c->next_tick, EV_TICK, (uint32_t)c->id, c->tick_gen, 0);
+	c->tick_pending = true;
+	sim_post(s, c->next_tick, EV_TICK, (uint32_t)c->id, 0, 0);
 }
 
 void cpu_enter_idle(struct sim *s, struct sim_cpu *c)
@@ -296,12 +321,14 @@ void cpu_schedule(struct sim *s, struct sim_cpu *c)
 	for (;;) {
 		cpu_sync(s, c);
 		c->done_gen++;
+		c->done_at = -1;
 		c->need_resched = false;
 		struct task *prev = c->curr;
 		if (prev && prev->state == TASK_RUNNING) {
 			prev->state = TASK_QUEUED;
 			if (rq_push(&c->rq, prev) < 0)
 				s->oom = true;
+			cpu_stealable(s, c);
 		}
 		struct task *next = rq_first(&c->rq);
 		if (!next && s->placement->newidle_balance(s, c->id))
@@ -318,6 +345,8 @@ void cpu_schedule(struct sim *s, struct sim_cpu *c)
 			return;
 		}
 		rq_remove(&c->rq, next);
+		cpu_stealable(s, c);
+		pelt_update(&next->pelt, s->now, false, 0); /* it waited, not ran */
 		next->state = TASK_RUNNING;
 		next->cpu = c->id;
 		bool switched = next != prev;
@@ -400,7 +429,8 @@ static void cpu_idle_tick(struct sim *s, struct sim_cpu *c)
 void cpu_tick(struct sim *s, struct sim_cpu *c)
 {
 	c->next_tick += s->tick_ns;
-	sim_post(s, c->next_tick, EV_TICK, (uint32_t)c->id, c->tick_gen, 0);
+	c->tick_pending = true;
+	sim_post(s, c->next_tick, EV_TICK, (uint32_t)c->id, 0, 0);
 	if (c->mode == CPU_IDLE) {
 		cpu_idle_tick(s, c);
 		return;

@@ -26,6 +26,7 @@ static void sim_cpu_times(void *ctx, int cpu, struct cpu_times *out)
 void cpu_util_get(struct sim *s, struct sim_cpu *c, struct cpu_util *out)
 {
 	cpu_sync(s, c);
+	cpu_pelt_idle(s, c);
 	uint32_t util = c->pelt.util_avg > c->util_est_sum ? c->pelt.util_avg : c->util_est_sum;
 	out->capacity = PELT_SCALE;
 	out->util = util < PELT_SCALE ? util : PELT_SCALE;

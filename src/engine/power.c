@@ -98,11 +98,11 @@ static void pkg_reevaluate(struct sim *s, int p)
 		pkg->p_uncore = 0;
 }
 
-void pkg_core_busy(struct sim *s, int p, int delta)
+/* Applies the turbo ceiling for the package's present busy-core count. */
+void pkg_turbo_eval(struct sim *s, int p)
 {
 	struct sim_pkg *pkg = &s->pkgs[p];
-	pkg_sync(s, pkg);
-	pkg->nbusy_cores += delta;
+	pkg->turbo_eval_pending = false;
 	int cap = s->turbo_cap_idx[pkg->nbusy_cores];
 	if (cap != pkg->cap_idx) {
 		/* The turbo ceiling moved: account busy cores at the old one. */
@@ -123,6 +123,23 @@ void pkg_core_busy(struct sim *s, int p, int delta)
 			}
 		}
 	}
+}
+
+void pkg_core_busy(struct sim *s, int p, int delta)
+{
+	struct sim_pkg *pkg = &s->pkgs[p];
+	pkg_sync(s, pkg);
+	pkg->nbusy_cores += delta;
+	/* The package's power controller re-evaluates the turbo ceiling on
+	 * its own period (turbo_eval_us), not at every C-state change. */
+	sim_ns every = s->par.turbo_eval_us * NS_PER_US;
+	if (every == 0)
+		pkg_turbo_eval(s, p);
+	else if (!pkg->turbo_eval_pending &&
+		 s->turbo_cap_idx[pkg->nbusy_cores] != pkg->cap_idx) {
+		pkg->turbo_eval_pending = true;
+		sim_post(s, (s->now / every + 1) * every, EV_TURBO_EVAL, (uint32_t)p, 0, 0);
+	}
 	pkg_reevaluate(s, p);
 }
 
@@ -138,12 +155,6 @@ void power_init(struct sim *s)
 		s->cores[i].last = s->now;
 		core_update(s, i);
 	}
-}
-
-void pkg_core_idle(struct sim *s, int p)
-{
-	pkg_sync(s, &s->pkgs[p]);
-	pkg_reevaluate(s, p);
 }
 
 void power_flush(struct sim *s)

@@ -44,6 +44,9 @@ static const struct tunable engine_tunables[] = {
 	  cpufreq_updates_words },
 	{ "cpufreq_update_cost_ns", "CPU time of one cpufreq_update_util() call into a governor, ns",
 	  TUNABLE_FIELD(struct engine_params, cpufreq_update_cost_ns), 250, 0, 1000000, NULL },
+	{ "turbo_eval_us", "period at which a package re-evaluates its turbo ceiling from its busy "
+	  "cores, us (0: at every change)",
+	  TUNABLE_FIELD(struct engine_params, turbo_eval_us), 500, 0, 100000, NULL },
 };
 
 #define N_ENGINE_TUNABLES ((int)(sizeof(engine_tunables) / sizeof(engine_tunables[0])))
@@ -262,8 +265,9 @@ static int build_topology(struct sim *s, struct pm_diag *d)
 		cpu->pkg = machine_cpu_package(m, c);
 		cpu->llc = machine_cpu_llc(m, c);
 		cpu->mode = CPU_IDLE;
+		cpu->done_at = -1;
 		pelt_init(&cpu->pelt, 0);
-		rq_init(&cpu->rq);
+		rq_init(&cpu->rq, &s->nr_queued);
 		eventq_init(&cpu->timers);
 		struct sim_core *core = &s->cores[cpu->core];
 		if (core->ncpus >= (int)(sizeof(core->cpus) / sizeof(core->cpus[0])))
@@ -406,46 +410,64 @@ bad:
 	}
 }
 
-static void handle(struct sim *s, const struct event *e)
+/* Dispatches one event; returns false for a stale one (its generation
+ * moved on: the thing it was for was cancelled or rescheduled). */
+static bool handle(struct sim *s, const struct event *e)
 {
 	switch (e->kind) {
 	case EV_TASK_START:
 		task_wake(s, s->tasks[e->obj], -1);
-		break;
+		return true;
 	case EV_BURST_DONE: {
 		struct sim_cpu *c = &s->cpus[e->obj];
-		if (e->gen == c->done_gen && c->mode == CPU_RUNNING)
-			cpu_burst_done(s, c);
-		break;
+		if (e->gen != c->done_gen || c->mode != CPU_RUNNING)
+			return false;
+		c->done_at = -1;
+		/* Kernel time charged during the burst (cpu_charge) moved its end. */
+		cpu_sync(s, c);
+		if (c->curr->rem_cycles > 0 || c->curr->rem_stall_ns > 0) {
+			cpu_arm_done(s, c);
+			return true;
+		}
+		cpu_burst_done(s, c);
+		return true;
 	}
 	case EV_WAKE_DONE: {
 		struct sim_cpu *c = &s->cpus[e->obj];
-		if (e->gen == c->wake_gen && c->mode == CPU_WAKING)
-			cpu_wake_done(s, c);
-		break;
+		if (e->gen != c->wake_gen || c->mode != CPU_WAKING)
+			return false;
+		cpu_wake_done(s, c);
+		return true;
 	}
 	case EV_TICK: {
 		struct sim_cpu *c = &s->cpus[e->obj];
-		if (e->gen == c->tick_gen && c->tick_on)
-			cpu_tick(s, c);
-		break;
+		c->tick_pending = false;
+		if (!c->tick_on)
+			return false;
+		cpu_tick(s, c);
+		return true;
 	}
 	case EV_TIMER: {
 		struct task *t = s->tasks[e->obj];
-		if (e->gen == t->timer_gen)
-			task_timer(s, t);
-		break;
+		if (e->gen != t->timer_gen)
+			return false;
+		task_timer(s, t);
+		return true;
 	}
 	case EV_FREQ_APPLY:
-		if (e->gen == s->policies[e->obj].apply_gen)
-			freq_apply(s, (int)e->obj, (int)e->arg);
-		break;
+		if (e->gen != s->policies[e->obj].apply_gen)
+			return false;
+		freq_apply(s, (int)e->obj, (int)e->arg);
+		return true;
+	case EV_TURBO_EVAL:
+		pkg_turbo_eval(s, (int)e->obj);
+		return true;
 	case EV_WL_TIMER:
 		if (s->wl->timer)
 			s->wl->timer(s, s->wl_data, e->arg);
-		break;
+		return true;
 	default:
-		break;
+		return false;
 	}
 }
 
@@ -474,6 +496,7 @@ static int collect(struct sim *s, struct run_result *r, struct pm_diag *d)
 	r->freq_transitions = s->freq_transitions;
 	r->cpufreq_updates = s->cpufreq_hook_calls;
 	r->events = s->events;
+	r->stale_events = s->stale_events;
 	r->tasks_created = s->ntasks;
 	for (uint32_t i = 0; i < s->ntasks; i++) {
 		const struct task *t = s->tasks[i];
@@ -520,13 +543,15 @@ int sim_run(struct sim *s, struct run_result *r, struct pm_diag *d)
 		s->now = e.time;
 		if (e.kind == EV_END)
 			break;
-		s->events++;
-		handle(s, &e);
+		if (handle(s, &e))
+			s->events++;
+		else
+			s->stale_events++;
 		if (s->oom)
 			return pm_fail(d, "out of memory");
 		if (s->check)
 			check_invariants(s);
-		if (s->progress && (s->events & 0xfffff) == 0)
+		if (s->progress && ((s->events + s->stale_events) & 0xfffff) == 0)
 			s->progress(s->progress_ctx, (double)s->now / (double)s->end);
 		if (s->stopped)
 			break;

@@ -21,6 +21,7 @@ enum event_kind {
 	EV_FREQ_APPLY,  /* obj = policy, arg = P-state index */
 	EV_WL_TIMER,    /* arg = workload's */
 	EV_POLL_END,    /* obj = cpu: the polling state's time limit */
+	EV_TURBO_EVAL,  /* obj = package: re-evaluate the turbo ceiling */
 	EV_END,
 };
 
@@ -48,6 +49,7 @@ struct engine_params {
 	int64_t tick_stop_cost_ns; /* stopping plus restarting the tick (nohz) */
 	int64_t cpufreq_updates;   /* enum cpufreq_updates */
 	int64_t cpufreq_update_cost_ns; /* CPU time of one cpufreq_update_util() call */
+	int64_t turbo_eval_us;     /* period of the package's turbo-limit evaluation; 0: instant */
 };
 
 /* When the scheduler calls the frequency governor's hook (§15 of the
@@ -71,8 +73,11 @@ struct sim_cpu {
 	sim_ns seg_start;      /* accounted up to here */
 	sim_ns idle_start;
 	sim_ns next_tick;
-	uint32_t done_gen, tick_gen, wake_gen;
+	uint32_t done_gen, wake_gen;
 	bool tick_on;
+	bool tick_pending;     /* a tick event is queued (see cpu_stop_tick) */
+	sim_ns done_at;        /* when the queued EV_BURST_DONE fires, -1: none */
+	int stealable;         /* its share of the package's nr_stealable */
 	int nr_iowait;         /* tasks blocked on I/O that last ran here */
 	uint64_t ticks_since_balance;
 	uint64_t idle_calls;   /* idle-loop entries (tick_nohz_get_idle_calls_cpu) */
@@ -102,7 +107,9 @@ struct sim_pkg {
 	int nbusy_cores;       /* cores in C0 */
 	int nidle_cores;       /* online cores idle */
 	int ncores_online;
-	int cap_idx;           /* turbo ceiling P-state for the current busy count */
+	int cap_idx;           /* turbo ceiling P-state in force */
+	bool turbo_eval_pending;
+	long nr_stealable;     /* queued tasks on its running CPUs (see cpu_stealable) */
 	int pkg_cstate;        /* -1: not in a package C-state */
 	double p_uncore;
 	sim_ns last;           /* energy and residency accounted up to here */
@@ -171,11 +178,13 @@ struct sim {
 	struct task **tasks;
 	uint32_t ntasks, cap_tasks;
 	uint32_t nlive;
+	long nr_queued;        /* tasks waiting in any run queue */
 
 	struct histogram latency, wakeup_latency;
 	double work_done;
 	uint64_t ctx_switches, migrations, wakeups, freq_transitions, events;
 	uint64_t cpufreq_hook_calls;
+	uint64_t stale_events; /* popped but cancelled (lazy cancellation) */
 	bool check;
 	bool oom;
 	void (*progress)(void *ctx, double done);
@@ -185,6 +194,7 @@ struct sim {
 /* engine/cpu.c */
 void cpu_sync(struct sim *s, struct sim_cpu *c);
 void cpu_set_speed(struct sim *s, struct sim_cpu *c);
+void cpu_pelt_idle(struct sim *s, struct sim_cpu *c);
 void cpu_schedule(struct sim *s, struct sim_cpu *c);
 void cpu_kick(struct sim *s, struct sim_cpu *c);
 void cpu_enter_idle(struct sim *s, struct sim_cpu *c);
@@ -200,7 +210,7 @@ int cpu_effective_idx(const struct sim *s, const struct sim_cpu *c);
 void power_init(struct sim *s);
 void core_update(struct sim *s, int core);   /* recompute power after a state change */
 void pkg_core_busy(struct sim *s, int pkg, int delta); /* a core entered (+1) / left (-1) C0 */
-void pkg_core_idle(struct sim *s, int pkg);  /* an idle core changed state: re-evaluate package C-state */
+void pkg_turbo_eval(struct sim *s, int pkg);
 void power_flush(struct sim *s);
 
 /* engine/freq.c: the simulator's cpufreq driver */
@@ -225,6 +235,17 @@ sim_ns cpu_next_timer(struct sim *s, struct sim_cpu *c);
 /* engine/share.c: multiplier (<= 1) for the stall of a burst that `t`
  * starts under `llc`; records the burst as the group's activity there. */
 double share_stall_factor(struct sim *s, const struct task *t, int llc);
+
+/* A balancer can take the tasks queued on a running CPU; those queued on a
+ * CPU still waking sit on its wake list. Keeps the package's count of such
+ * tasks, so balancers skip packages with none. Call after the run queue or
+ * the mode changes. */
+static inline void cpu_stealable(struct sim *s, struct sim_cpu *c)
+{
+	int now = c->mode == CPU_RUNNING ? c->rq.len : 0;
+	s->pkgs[c->pkg].nr_stealable += now - c->stealable;
+	c->stealable = now;
+}
 
 static inline int cpu_is_idle(const struct sim_cpu *c)
 {

@@ -31,6 +31,8 @@ static void move_util(struct sim *s, struct task *t, struct sim_cpu *from, struc
 {
 	cpu_sync(s, from);
 	cpu_sync(s, to);
+	cpu_pelt_idle(s, from);
+	cpu_pelt_idle(s, to);
 	pelt_detach(&from->pelt, &t->pelt);
 	pelt_attach(&to->pelt, &t->pelt);
 }
@@ -91,6 +93,7 @@ void task_enqueue(struct sim *s, struct sim_cpu *c, struct task *t, bool wakeup)
 	cpu_sync(s, c);
 	if (rq_push(&c->rq, t) < 0)
 		s->oom = true;
+	cpu_stealable(s, c);
 	c->nr_running++;
 	util_est_enqueue(c, t);
 	if (s->par.cpufreq_updates == CPUFREQ_UPDATES_CLASSIC)
@@ -139,6 +142,7 @@ void task_migrate(struct sim *s, struct task *t, struct sim_cpu *from, struct si
 	cpu_sync(s, from);
 	cpu_sync(s, to);
 	rq_remove(&from->rq, t);
+	cpu_stealable(s, from);
 	from->nr_running--;
 	util_est_dequeue(from, t);
 	renormalize(t, from, to);
@@ -147,6 +151,7 @@ void task_migrate(struct sim *s, struct task *t, struct sim_cpu *from, struct si
 	t->cpu = to->id;
 	if (rq_push(&to->rq, t) < 0)
 		s->oom = true;
+	cpu_stealable(s, to);
 	to->nr_running++;
 	util_est_enqueue(to, t);
 	if (to->mode == CPU_IDLE)

@@ -73,7 +73,8 @@ struct run_result {
 
 	uint64_t ctx_switches, migrations, wakeups, freq_transitions;
 	uint64_t cpufreq_updates; /* calls of the governor's utilization hook */
-	uint64_t events;          /* events the engine processed */
+	uint64_t events;          /* events the engine processed (live ones) */
+	uint64_t stale_events;    /* events popped but cancelled before their time */
 
 	struct cpu_result *cpus;      /* ncpus entries */
 	struct package_result *pkgs;  /* npackages entries */

@@ -5,12 +5,20 @@
 #define PELT_PERIOD 1024u      /* in 1024 ns units */
 #define LOAD_AVG_MAX 47742.0   /* maximum possible util_sum / 1024 */
 
-/* y = 0.5^(1/32) */
+/* v * y^periods with y = 0.5^(1/32): halve per 32 periods, and take
+ * y^(periods % 32) from a table (decay_load() does the same in fixed point). */
 static double decay(double v, uint64_t periods)
 {
-	if (periods > 63 * 32)
+	static double y_pow[32], halves[64];
+	if (y_pow[0] == 0) {
+		for (int i = 0; i < 32; i++)
+			y_pow[i] = pow(0.5, i / 32.0);
+		for (int i = 0; i < 64; i++)
+			halves[i] = ldexp(1.0, -i);
+	}
+	if (periods >= 64 * 32)
 		return 0;
-	return v * pow(0.5, (double)periods / 32.0);
+	return v * y_pow[periods % 32] * halves[periods / 32];
 }
 
 void pelt_init(struct pelt *p, sim_ns now)

@@ -119,6 +119,8 @@ static struct task *migratable(const struct sim *s, const struct rq *rq, int des
 static int busiest_in(const struct sim *s, const struct cpu_group *g, int cpu, struct task **out)
 {
 	int best = -1;
+	if (g->n && s->pkgs[s->cpus[g->cpu[0]].pkg].nr_stealable == 0)
+		return -1; /* groups never span packages */
 	for (int i = 0; i < g->n; i++) {
 		int c = g->cpu[i];
 		const struct sim_cpu *src = &s->cpus[c];
@@ -139,6 +141,8 @@ static bool spread_newidle(struct sim *s, int cpu)
 {
 	const struct sim_cpu *c = &s->cpus[cpu];
 	struct task *t = NULL;
+	if (s->nr_queued == 0)
+		return false; /* nothing waits anywhere: skip the scans */
 	int from = busiest_in(s, &s->llcs[c->llc], cpu, &t);
 	if (from < 0)
 		from = busiest_in(s, &s->pkg_cpus[c->pkg], cpu, &t);

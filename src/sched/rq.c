@@ -2,8 +2,9 @@
 
 #include <stdlib.h>
 
-void rq_init(struct rq *rq)
+void rq_init(struct rq *rq, long *total)
 {
+	rq->total = total;
 	rq->heap = NULL;
 	rq->len = rq->cap = 0;
 	rq->min_vruntime = 0;
@@ -71,6 +72,7 @@ int rq_push(struct rq *rq, struct task *t)
 	rq->heap[rq->len] = t;
 	t->rq_pos = rq->len++;
 	rq->load += t->weight;
+	(*rq->total)++;
 	sift_up(rq, t->rq_pos);
 	return 0;
 }
@@ -80,6 +82,7 @@ void rq_remove(struct rq *rq, struct task *t)
 	int i = t->rq_pos;
 	struct task *last = rq->heap[--rq->len];
 	rq->load -= t->weight;
+	(*rq->total)--;
 	t->rq_pos = -1;
 	if (i == rq->len)
 		return;

@@ -209,11 +209,11 @@ static void test_periodic_accounting_and_determinism(void **state)
 /* One busy core runs at the single-core turbo bin; four at base. */
 static void test_turbo_bins(void **state)
 {
-	const char *one[] = { "tasks=1", "work_ms=30" };
-	const char *four[] = { "tasks=4", "work_ms=30" };
+	const char *one[] = { "tasks=1", "work_ms=30", "turbo_eval_us=0" };
+	const char *four[] = { "tasks=4", "work_ms=30", "turbo_eval_us=0" };
 	struct run a, b;
-	run_ini(&a, turbo_ini, 0, "batch", "performance", 10, 1, one, 2);
-	run_ini(&b, turbo_ini, 0, "batch", "performance", 10, 1, four, 2);
+	run_ini(&a, turbo_ini, 0, "batch", "performance", 10, 1, one, 3);
+	run_ini(&b, turbo_ini, 0, "batch", "performance", 10, 1, four, 3);
 	/* 30 ms at 2 GHz is 60 M cycles: 20 ms at 3 GHz, 30 ms at 2 GHz. */
 	assert_float_equal(extra(&a.r, "seconds"), 0.020001, 2e-6);
 	assert_float_equal(extra(&b.r, "seconds"), 0.030001, 2e-6);
@@ -222,6 +222,14 @@ static void test_turbo_bins(void **state)
 	struct run c;
 	run_ini(&c, turbo_ini, 0, "batch", "performance", 10, 1, noboost, 3);
 	assert_float_equal(extra(&c.r, "seconds"), 0.030001, 2e-6);
+	/* With the package re-evaluating its ceiling every 500 us, four cores
+	 * keep the idle package's 3 GHz until the first evaluation at 500 us:
+	 * 1.497 M cycles by then (from 1 us), the other 58.503 M at 2 GHz. */
+	const char *lazy[] = { "tasks=4", "work_ms=30", "turbo_eval_us=500" };
+	struct run d;
+	run_ini(&d, turbo_ini, 0, "batch", "performance", 10, 1, lazy, 3);
+	assert_float_equal(extra(&d.r, "seconds"), 0.0005 + 58.503e6 / 2e9, 2e-6);
+	result_free(&d.r);
 	result_free(&a.r);
 	result_free(&b.r);
 	result_free(&c.r);
