@@ -44,6 +44,9 @@ static const struct tunable engine_tunables[] = {
 	  cpufreq_updates_words },
 	{ "cpufreq_update_cost_ns", "CPU time of one cpufreq_update_util() call into a governor, ns",
 	  TUNABLE_FIELD(struct engine_params, cpufreq_update_cost_ns), 250, 0, 1000000, NULL },
+	{ "sched_mc_power_savings", "0: spread for performance; 1: pack onto fewer packages when "
+	  "lightly loaded; 2: also bias wakeups to the packing package",
+	  TUNABLE_FIELD(struct engine_params, sched_mc_power_savings), 0, 0, 2, NULL },
 	{ "turbo_eval_us", "period at which a package re-evaluates its turbo ceiling from its busy "
 	  "cores, us (0: at every change)",
 	  TUNABLE_FIELD(struct engine_params, turbo_eval_us), 500, 0, 100000, NULL },
@@ -342,7 +345,6 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 	s->ci_gov = cpuidle_governor_find(cfg->cpuidle);
 	if (!s->ci_gov)
 		return pm_fail(d, "unknown cpuidle governor '%s' (see pmlab governors)", cfg->cpuidle);
-	s->placement = &placement_spread;
 
 	tunables_set_defaults(engine_tunables, N_ENGINE_TUNABLES, &s->par);
 	s->wl_data = alloc_tunables(s->wl->data_size, s->wl->params, s->wl->nparams);
@@ -357,6 +359,7 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 		return pm_fail(d, "--set hz=%lld: not a CONFIG_HZ choice (expected 100, 250, 300 or 1000)",
 			       (long long)s->par.hz);
 	s->tick_ns = (NS_PER_SEC + s->par.hz / 2) / s->par.hz;
+	s->placement = s->par.sched_mc_power_savings ? &placement_pack : &placement_spread;
 	s->latency_limit_ns = s->par.pm_qos_latency_us < 0 ? SIM_NS_MAX
 							   : s->par.pm_qos_latency_us * NS_PER_US;
 	if (s->par.pm_qos_resume_latency_us >= 0 &&

@@ -50,6 +50,7 @@ struct engine_params {
 	int64_t cpufreq_updates;   /* enum cpufreq_updates */
 	int64_t cpufreq_update_cost_ns; /* CPU time of one cpufreq_update_util() call */
 	int64_t turbo_eval_us;     /* period of the package's turbo-limit evaluation; 0: instant */
+	int64_t sched_mc_power_savings; /* 0 spread, 1 pack when lightly loaded, 2 also wakeups */
 };
 
 /* When the scheduler calls the frequency governor's hook (§15 of the
@@ -228,6 +229,8 @@ void freq_fini(struct sim *s);
 void task_enqueue(struct sim *s, struct sim_cpu *c, struct task *t, bool wakeup);
 void task_wake(struct sim *s, struct task *t, int waker_cpu);
 void task_migrate(struct sim *s, struct task *t, struct sim_cpu *from, struct sim_cpu *to);
+/* Active balancing: take the task running on `from` (mid-burst) to `to`. */
+void task_move_running(struct sim *s, struct sim_cpu *from, struct sim_cpu *to);
 bool task_dispatch(struct sim *s, struct sim_cpu *c);
 void task_timer(struct sim *s, struct task *t);
 sim_ns cpu_next_timer(struct sim *s, struct sim_cpu *c);

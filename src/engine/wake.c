@@ -158,6 +158,28 @@ void task_migrate(struct sim *s, struct task *t, struct sim_cpu *from, struct si
 		cpu_kick(s, to);
 }
 
+void task_move_running(struct sim *s, struct sim_cpu *from, struct sim_cpu *to)
+{
+	struct task *t = from->curr;
+	cpu_sync(s, from);
+	/* Off this CPU as if preempted, but onto the other run queue. */
+	t->state = TASK_QUEUED;
+	from->nr_running--;
+	util_est_dequeue(from, t);
+	renormalize(t, from, to);
+	move_util(s, t, from, to);
+	count_migration(s, to);
+	t->cpu = to->id;
+	if (rq_push(&to->rq, t) < 0)
+		s->oom = true;
+	cpu_stealable(s, to);
+	to->nr_running++;
+	util_est_enqueue(to, t);
+	cpu_schedule(s, from);
+	if (to->mode == CPU_IDLE)
+		cpu_kick(s, to);
+}
+
 void task_timer(struct sim *s, struct task *t)
 {
 	if (t->state != TASK_SLEEPING)

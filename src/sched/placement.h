@@ -24,5 +24,6 @@ struct placement_ops {
 };
 
 extern const struct placement_ops placement_spread;
+extern const struct placement_ops placement_pack; /* sched_mc_power_savings 1, 2 */
 
 #endif

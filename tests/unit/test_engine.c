@@ -53,6 +53,17 @@ static const char *const two_llc_ini =
 	"[power]\nceff_nf = 1.0\nleak_w = 1.0\nleak_beta = 0\nuncore_w = 2\nplatform_w = 10\n"
 	"[cache]\nrefill_us = 1000\n";
 
+/* Two packages of two cores, with a package C-state that saves 9 W. */
+static const char *const two_pkg_ini =
+	"[machine]\nname = two-pkg\ndescription = test machine\ntdp_w = 10\n"
+	"[topology]\npackages = 2\ncores_per_package = 2\nthreads_per_core = 1\nfreq_domain = package\n"
+	"[frequency]\nbase_khz = 2000000\ntransition_latency_us = 0\n"
+	"[pstates]\n2000000 = 1000\n"
+	"[cstate C1]\ndesc = halt\nexit_latency_us = 1\ntarget_residency_us = 2\npower_mw = 500\n"
+	"[cstate C6]\ndesc = off\nexit_latency_us = 50\ntarget_residency_us = 150\npower_mw = 0\n"
+	"[package_cstate PC6]\nrequires = C6\nexit_latency_us = 20\ntarget_residency_us = 100\npower_mw = 1000\n"
+	"[power]\nceff_nf = 1.0\nleak_w = 1.0\nleak_beta = 0\nuncore_w = 10\nplatform_w = 10\n";
+
 struct run {
 	struct run_result r;
 	struct machine m;
@@ -463,6 +474,33 @@ static void test_affinity(void **state)
 	sim_destroy(s);
 }
 
+/* sched_mc_power_savings: spread puts two tasks in two packages; packing
+ * keeps them in one so the other stays in its package C-state. */
+static void test_sched_mc_power_savings(void **state)
+{
+	const char *spread[] = { "tasks=2", "work_ms=50", "sched_mc_power_savings=0" };
+	const char *pack[] = { "tasks=2", "work_ms=50", "sched_mc_power_savings=1" };
+	const char *pack2[] = { "tasks=2", "work_ms=50", "sched_mc_power_savings=2" };
+	struct run a, b, c;
+	run_ini(&a, two_pkg_ini, 0, "batch", "performance", 10, 1, spread, 3);
+	run_ini(&b, two_pkg_ini, 0, "batch", "performance", 10, 1, pack, 3);
+	run_ini(&c, two_pkg_ini, 0, "batch", "performance", 10, 1, pack2, 3);
+	check_accounting(&b.r);
+	/* Spread: one task per package, neither package ever all idle while
+	 * they run. Pack: package 1 idle throughout. */
+	assert_true(a.r.pkgs[0].all_idle_ns < a.r.duration_ns / 10);
+	assert_true(a.r.pkgs[1].all_idle_ns < a.r.duration_ns / 10);
+	assert_true(b.r.pkgs[0].all_idle_ns < b.r.duration_ns / 10);
+	assert_int_equal(b.r.pkgs[1].all_idle_ns, b.r.duration_ns);
+	assert_int_equal(c.r.pkgs[1].all_idle_ns, c.r.duration_ns);
+	/* Same work, same time, less uncore energy. */
+	assert_float_equal(extra(&a.r, "seconds"), extra(&b.r, "seconds"), 1e-4);
+	assert_true(b.r.energy_uncore_j < a.r.energy_uncore_j - 0.3);
+	result_free(&a.r);
+	result_free(&b.r);
+	result_free(&c.r);
+}
+
 static void test_bad_set_key(void **state)
 {
 	struct pm_diag d = { { 0 } };
@@ -508,6 +546,7 @@ int main(void)
 		cmocka_unit_test(test_shared_data_prefers_one_cache),
 		cmocka_unit_test(test_system_costs),
 		cmocka_unit_test(test_affinity),
+		cmocka_unit_test(test_sched_mc_power_savings),
 		cmocka_unit_test(test_bad_set_key),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

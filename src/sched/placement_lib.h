@@ -1,0 +1,28 @@
+/* Building blocks shared by the placement policies (placement_lib.c). */
+#ifndef PMLAB_PLACEMENT_LIB_H
+#define PMLAB_PLACEMENT_LIB_H
+
+#include <stdbool.h>
+
+struct sim;
+struct task;
+struct rq;
+struct cpu_group;
+
+/* All threads of the CPU's core idle. */
+bool core_idle(const struct sim *s, int cpu);
+/* An idle CPU of `g` that `t` may use (NULL: any task), scanning from
+ * `start`: an idle core first, then an idle SMT thread; -1 if none. */
+int idle_in_group(const struct sim *s, const struct cpu_group *g, int start,
+		  const struct task *t);
+/* Least loaded CPU `t` may use; ties: `prefer`, its cache, lowest id. */
+int least_loaded(const struct sim *s, int prefer, const struct task *t);
+/* An idle CPU in the shallowest C-state, else the least loaded. */
+int idlest(const struct sim *s, const struct task *t);
+/* The queued task a balancer moves from `rq` to `dest` (NULL if none). */
+struct task *migratable(const struct sim *s, const struct rq *rq, int dest, bool cross_llc);
+/* Among `g`, the CPU with the most queued tasks `cpu` may take (-1 if
+ * none); the task goes to *out. */
+int busiest_in(const struct sim *s, const struct cpu_group *g, int cpu, struct task **out);
+
+#endif
