@@ -20,3 +20,17 @@ $cc $flags -o "$out/fuzz_machine_ini" fuzz/fuzz_machine_ini.c \
 	src/core/*.c src/machine/*.c "$out/machine_presets.c" -linih -lm
 
 echo "built $out/fuzz_machine_ini"
+
+# The idle-trace CSV reader, driving the idle governors with what it reads.
+mkdir -p "$out/corpus-idletrace"
+# shellcheck disable=SC2086
+$cc $flags -Wno-unused-parameter -o "$out/fuzz_idletrace" fuzz/fuzz_idletrace.c \
+	src/core/*.c src/cpuidle/*.c -lm
+echo "built $out/fuzz_idletrace"
+
+# The frequency-governor trace CSV reader, driving every cpufreq governor.
+mkdir -p "$out/corpus-govtrace"
+# shellcheck disable=SC2086
+$cc $flags -Wno-unused-parameter -o "$out/fuzz_govtrace" fuzz/fuzz_govtrace.c \
+	src/core/*.c src/cpufreq/*.c -lm
+echo "built $out/fuzz_govtrace"

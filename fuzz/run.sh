@@ -7,3 +7,9 @@ seconds=${2:-30}
 mkdir -p "$build/corpus-machine"
 "$build/fuzz_machine_ini" -dict=fuzz/machine_ini.dict -max_total_time="$seconds" \
 	-print_final_stats=1 "$build/corpus-machine" data/machines tests/fixtures/machines
+mkdir -p "$build/corpus-idletrace"
+"$build/fuzz_idletrace" -dict=fuzz/idletrace.dict -max_total_time="$seconds" \
+	-print_final_stats=1 "$build/corpus-idletrace" tests/fixtures/idletrace
+mkdir -p "$build/corpus-govtrace"
+"$build/fuzz_govtrace" -dict=fuzz/govtrace.dict -max_total_time="$seconds" \
+	-print_final_stats=1 "$build/corpus-govtrace" tests/fixtures/govtrace

@@ -49,10 +49,7 @@ static void print_tunables(const struct tunable *t, int n)
 {
 	for (int i = 0; i < n; i++) {
 		char def[64];
-		if (t[i].words)
-			snprintf(def, sizeof(def), "%s", t[i].words[t[i].def]);
-		else
-			snprintf(def, sizeof(def), "%lld", (long long)t[i].def);
+		tunable_format_value(&t[i], t[i].def, def, sizeof(def));
 		printf("      %-30s default %-10s %s\n", t[i].name, def, t[i].help);
 	}
 }

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,12 +31,42 @@ int parse_int64(const char *s, int64_t *out)
 	return 0;
 }
 
+/* Named values spell their words "name=value". */
+static bool named_values(const struct tunable *t)
+{
+	return t->words && strchr(t->words[0], '=');
+}
+
+/* The length of word w's name: all of it, or up to its '='. */
+static int name_len(const char *w)
+{
+	const char *eq = strchr(w, '=');
+	return eq ? (int)(eq - w) : (int)strlen(w);
+}
+
 static void list_words(const char *const *w, char *buf, size_t len)
 {
 	size_t used = 0;
 	buf[0] = '\0';
 	for (int i = 0; w[i] && used < len; i++)
-		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? "|" : "", w[i]);
+		used += (size_t)snprintf(buf + used, len - used, "%s%.*s", i ? "|" : "",
+					 name_len(w[i]), w[i]);
+}
+
+/* The value `value` names in t's words; -1 if it names none. */
+static int word_value(const struct tunable *t, const char *value, int64_t *v)
+{
+	for (int64_t i = 0; t->words[i]; i++) {
+		const char *w = t->words[i];
+		int n = name_len(w);
+		if (strncmp(w, value, (size_t)n) != 0 || value[n] != '\0')
+			continue;
+		if (w[n] == '=')
+			return parse_int64(w + n + 1, v);
+		*v = i;
+		return 0;
+	}
+	return -1;
 }
 
 int tunables_write(const struct tunable *t, int n, void *obj, const char *name,
@@ -45,22 +76,23 @@ int tunables_write(const struct tunable *t, int n, void *obj, const char *name,
 		if (strcmp(t[i].name, name) != 0)
 			continue;
 		int64_t v;
-		if (t[i].words) {
-			for (v = 0; t[i].words[v]; v++)
-				if (strcmp(t[i].words[v], value) == 0)
-					break;
-			if (!t[i].words[v]) {
-				char choices[256];
-				list_words(t[i].words, choices, sizeof(choices));
-				return pm_fail(d, "%s=%s: not a valid choice (expected %s)", name, value,
-					       choices);
-			}
-		} else if (parse_int64(value, &v) < 0) {
-			return pm_fail(d, "%s=%s: not an integer (expected %" PRId64 "..%" PRId64 ")",
-				       name, value, t[i].min, t[i].max);
-		} else if (v < t[i].min || v > t[i].max) {
-			return pm_fail(d, "%s=%s: out of range (expected %" PRId64 "..%" PRId64 ")",
-				       name, value, t[i].min, t[i].max);
+		if (t[i].words && word_value(&t[i], value, &v) == 0) {
+			*slot(&t[i], obj) = v;
+			return 1;
+		}
+		char words[256] = "";
+		if (t[i].words)
+			list_words(t[i].words, words, sizeof(words));
+		if (t[i].words && !named_values(&t[i]))
+			return pm_fail(d, "%s=%s: not a valid choice (expected %s)", name, value,
+				       words);
+		bool number = parse_int64(value, &v) == 0;
+		if (!number || v < t[i].min || v > t[i].max) {
+			if (t[i].words) /* named values: a name or a number in range */
+				return pm_fail(d, "%s=%s: not a valid choice (expected %s or %" PRId64
+					       "..%" PRId64 ")", name, value, words, t[i].min, t[i].max);
+			return pm_fail(d, "%s=%s: %s (expected %" PRId64 "..%" PRId64 ")", name, value,
+				       number ? "out of range" : "not an integer", t[i].min, t[i].max);
 		}
 		*slot(&t[i], obj) = v;
 		return 1;
@@ -73,11 +105,24 @@ int64_t tunable_get(const struct tunable *t, const void *obj)
 	return *(const int64_t *)((const char *)obj + t->offset);
 }
 
+void tunable_format_value(const struct tunable *t, int64_t v, char *buf, size_t len)
+{
+	if (t->words && !named_values(t)) {
+		snprintf(buf, len, "%s", t->words[v]);
+		return;
+	}
+	for (int i = 0; t->words && t->words[i]; i++) {
+		int64_t named;
+		int n = name_len(t->words[i]);
+		if (parse_int64(t->words[i] + n + 1, &named) == 0 && named == v) {
+			snprintf(buf, len, "%.*s", n, t->words[i]);
+			return;
+		}
+	}
+	snprintf(buf, len, "%" PRId64, v);
+}
+
 void tunable_format(const struct tunable *t, const void *obj, char *buf, size_t len)
 {
-	int64_t v = tunable_get(t, obj);
-	if (t->words)
-		snprintf(buf, len, "%s", t->words[v]);
-	else
-		snprintf(buf, len, "%" PRId64, v);
+	tunable_format_value(t, tunable_get(t, obj), buf, len);
 }

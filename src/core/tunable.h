@@ -1,8 +1,11 @@
 /* Named integer tunables, the way sysfs exposes governor knobs: each has a
  * name, a default and a valid range, and lives at an offset inside its
  * owner's struct (an int64_t field). Enumerated tunables (e.g. a policy
- * name) store the index of the chosen word. Writes outside the range are
- * rejected with a message, as the kernel rejects them with -EINVAL. */
+ * name) store the index of the chosen word. A number with named values
+ * spells each word as "name=value" (e.g. energy_performance_preference:
+ * "power=255"): it accepts the names and plain numbers in [min, max], and
+ * stores the number. Writes outside the range are rejected with a message,
+ * as the kernel rejects them with -EINVAL. */
 #ifndef PMLAB_TUNABLE_H
 #define PMLAB_TUNABLE_H
 
@@ -29,6 +32,8 @@ int tunables_write(const struct tunable *t, int n, void *obj, const char *name,
 int64_t tunable_get(const struct tunable *t, const void *obj);
 /* Formats the current value (number or word) into buf. */
 void tunable_format(const struct tunable *t, const void *obj, char *buf, size_t len);
+/* Formats value v of t (e.g. its default) the same way. */
+void tunable_format_value(const struct tunable *t, int64_t v, char *buf, size_t len);
 
 /* Parses a whole decimal integer; returns -1 if `s` is not one. */
 int parse_int64(const char *s, int64_t *out);

@@ -5,12 +5,20 @@
 extern const struct cpufreq_governor cpufreq_performance;
 extern const struct cpufreq_governor cpufreq_powersave;
 extern const struct cpufreq_governor cpufreq_userspace;
+extern const struct cpufreq_governor cpufreq_ondemand;
+extern const struct cpufreq_governor cpufreq_conservative;
+extern const struct cpufreq_governor cpufreq_schedutil;
+extern const struct cpufreq_governor cpufreq_intel_pstate;
 
 /* Adding a governor: one file and one line here. */
 static const struct cpufreq_governor *const governors[] = {
 	&cpufreq_performance,
 	&cpufreq_powersave,
 	&cpufreq_userspace,
+	&cpufreq_ondemand,
+	&cpufreq_conservative,
+	&cpufreq_schedutil,
+	&cpufreq_intel_pstate,
 };
 
 int cpufreq_governor_count(void)
@@ -53,7 +61,7 @@ uint32_t cpufreq_resolve(const struct cpufreq_policy *p, uint32_t target,
 	}
 	if (lo < 0 && hi < 0)
 		return target; /* no table entry in range: the limits themselves */
-	switch (relation) {
+	switch ((int)relation & ~RELATION_E) {
 	case RELATION_L:
 		return p->table[hi >= 0 ? hi : lo];
 	case RELATION_H:
@@ -90,4 +98,30 @@ int cpufreq_set_limits(struct cpufreq_policy *p, uint32_t min, uint32_t max, str
 	if (p->gov && p->gov->limits)
 		p->gov->limits(p);
 	return 0;
+}
+
+void cpufreq_policy_apply_limits(struct cpufreq_policy *p)
+{
+	if (p->max < p->cur)
+		cpufreq_driver_target(p, p->max, RELATION_HE);
+	else if (p->min > p->cur)
+		cpufreq_driver_target(p, p->min, RELATION_LE);
+}
+
+uint32_t cpufreq_policy_transition_delay_us(const struct cpufreq_policy *p)
+{
+	if (p->transition_delay_ns)
+		return (uint32_t)(p->transition_delay_ns / NS_PER_US);
+	uint32_t latency = (uint32_t)(p->transition_latency_ns / NS_PER_US);
+	if (latency)
+		return latency + (latency >> 1); /* 50 % breathing room between updates */
+	return 1000;
+}
+
+int cpufreq_policy_cpu_index(const struct cpufreq_policy *p, int cpu)
+{
+	for (int i = 0; i < p->ncpus; i++)
+		if (p->cpus[i] == cpu)
+			return i;
+	return -1;
 }

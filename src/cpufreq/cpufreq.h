@@ -22,6 +22,14 @@ enum cpufreq_relation {
 	RELATION_L = 0, /* lowest frequency >= target */
 	RELATION_H = 1, /* highest frequency <= target */
 	RELATION_C = 2, /* closest to target */
+	/* Flag (CPUFREQ_RELATION_E, v5.16+): prefer energy-efficient entries,
+	 * skipping those a driver marks inefficient. The machine model has no
+	 * inefficient operating points, so E never changes the result; the
+	 * governors pass it where the kernel does, to read like the kernel. */
+	RELATION_E = 4,
+	RELATION_LE = RELATION_L | RELATION_E,
+	RELATION_HE = RELATION_H | RELATION_E,
+	RELATION_CE = RELATION_C | RELATION_E,
 };
 
 /* Cumulative per-CPU times since the start, as get_cpu_idle_time() and
@@ -102,6 +110,15 @@ void cpufreq_driver_target(struct cpufreq_policy *p, uint32_t target,
 			   enum cpufreq_relation relation);
 /* Change limits (clamped to cpuinfo) and tell the governor. */
 int cpufreq_set_limits(struct cpufreq_policy *p, uint32_t min, uint32_t max, struct pm_diag *d);
+/* cpufreq_policy_apply_limits(): move cur inside [min, max] if it is outside. */
+void cpufreq_policy_apply_limits(struct cpufreq_policy *p);
+/* cpufreq_policy_transition_delay_us() as of v6.12 (commit 37c6dccd6837):
+ * the driver's transition delay if it has one, else 1.5 x the transition
+ * latency, else 1000 us. Default of schedutil's rate_limit_us and the
+ * lower bound of the DBS sampling_rate default. */
+uint32_t cpufreq_policy_transition_delay_us(const struct cpufreq_policy *p);
+/* Position of CPU `cpu` in p->cpus, or -1 if the policy does not cover it. */
+int cpufreq_policy_cpu_index(const struct cpufreq_policy *p, int cpu);
 
 /* Registry. */
 const struct cpufreq_governor *cpufreq_governor_find(const char *name);

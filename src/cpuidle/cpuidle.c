@@ -1,12 +1,24 @@
+/* The cpuidle core: the governor registry and the pieces of
+ * drivers/cpuidle/cpuidle.c that governors and idle loops share
+ * (cpuidle_poll_time(), the exit bookkeeping of cpuidle_enter_state()),
+ * as in Linux v6.18. */
 #include "cpuidle.h"
 
 #include <string.h>
 
 extern const struct cpuidle_governor cpuidle_deepest;
+extern const struct cpuidle_governor cpuidle_menu;
+extern const struct cpuidle_governor cpuidle_teo;
+extern const struct cpuidle_governor cpuidle_ladder;
+extern const struct cpuidle_governor cpuidle_haltpoll;
 
 /* Adding a governor: one file and one line here. */
 static const struct cpuidle_governor *const governors[] = {
 	&cpuidle_deepest,
+	&cpuidle_menu,
+	&cpuidle_teo,
+	&cpuidle_ladder,
+	&cpuidle_haltpoll,
 };
 
 int cpuidle_governor_count(void)
@@ -36,4 +48,62 @@ int cpuidle_deepest_allowed(const struct cpuidle_device *dev, sim_ns latency_lim
 		best = i;
 	}
 	return best;
+}
+
+/* CPUIDLE_POLL_MIN is the kernel's guess at one ping-pong round trip: a
+ * state cheaper than that is no reason to stop polling. */
+#define CPUIDLE_POLL_MIN_NS (10 * NS_PER_US)
+
+/* The kernel caches the result in dev->poll_limit_ns (and resets the cache
+ * when a state is disabled); computing it each time gives the same value
+ * and leaves poll_limit_ns to haltpoll. */
+sim_ns cpuidle_poll_time(const struct cpuidle_device *dev)
+{
+	if (dev->poll_limit_ns)
+		return dev->poll_limit_ns;
+	sim_ns max = dev->tick_period_ns / 16; /* CPUIDLE_POLL_MAX = TICK_NSEC / 16 */
+	for (int i = 1; i < dev->nstates; i++) {
+		if (!cpuidle_state_enabled(dev, i))
+			continue;
+		sim_ns r = dev->states[i].residency_ns;
+		if (r < CPUIDLE_POLL_MIN_NS)
+			continue;
+		return r < max ? r : max;
+	}
+	return max;
+}
+
+enum cpuidle_miss cpuidle_classify(const struct cpuidle_device *dev, int state, sim_ns measured_ns)
+{
+	const struct cstate *s = &dev->states[state];
+	if (measured_ns < s->residency_ns) {
+		/* Too deep, but only a miss if something shallower was allowed. */
+		for (int i = state - 1; i >= 0; i--)
+			if (cpuidle_state_enabled(dev, i))
+				return CPUIDLE_ABOVE;
+		return CPUIDLE_FIT;
+	}
+	if (measured_ns <= s->exit_ns)
+		return CPUIDLE_FIT;
+	/* The time spent waking up is no sleep a deeper state could have used. */
+	for (int i = state + 1; i < dev->nstates; i++) {
+		if (!cpuidle_state_enabled(dev, i))
+			continue;
+		return measured_ns - s->exit_ns >= dev->states[i].residency_ns ? CPUIDLE_BELOW
+									 : CPUIDLE_FIT;
+	}
+	return CPUIDLE_FIT;
+}
+
+enum cpuidle_miss cpuidle_record_exit(struct cpuidle_device *dev, int state, sim_ns measured_ns)
+{
+	enum cpuidle_miss m = cpuidle_classify(dev, state, measured_ns);
+	dev->last_state = state;
+	dev->last_residency_ns = measured_ns;
+	dev->stats[state].time += measured_ns;
+	if (m == CPUIDLE_ABOVE)
+		dev->stats[state].above++;
+	else if (m == CPUIDLE_BELOW)
+		dev->stats[state].below++;
+	return m;
 }

@@ -39,9 +39,12 @@ struct cpuidle_device {
 	int nr_iowait;               /* tasks that last ran here and wait on I/O */
 	sim_ns poll_limit_ns;        /* haltpoll's poll window; 0: cpuidle_poll_time() default */
 
-	/* Filled by the idle loop before reflect(). */
+	/* Filled by the idle loop before reflect(); governors may read them
+	 * again at the next select(), as the kernel's lazy updates do. */
 	int last_state;
 	sim_ns last_residency_ns;    /* measured idle time, exit latency included */
+	bool tick_wakeup;            /* the tick ended it (tick_nohz_idle_got_tick()) */
+	bool poll_time_limit;        /* a polling state ran out of cpuidle_poll_time() */
 
 	void *gov_data;
 };
@@ -61,6 +64,33 @@ struct cpuidle_governor {
 /* Deepest enabled state whose exit latency fits the limit (state 0 if none);
  * shared by governors as the starting bound of their search. */
 int cpuidle_deepest_allowed(const struct cpuidle_device *dev, sim_ns latency_limit_ns);
+
+/* gov.h: below this target residency a state is "shallow"; governors skip
+ * the (costly, in the kernel) query of the next timer for such states. */
+#define CPUIDLE_RESIDENCY_THRESHOLD_NS (15 * NS_PER_US)
+
+static inline bool cpuidle_state_enabled(const struct cpuidle_device *dev, int i)
+{
+	return !dev->disabled[i];
+}
+
+/* The kernel's cpuidle_poll_time(): how long a polling state may spin
+ * before the idle loop asks the governor again. */
+sim_ns cpuidle_poll_time(const struct cpuidle_device *dev);
+
+/* How an idle period of `measured_ns` in `state` fits the table, as
+ * cpuidle_enter_state() counts it in the sysfs above/below attributes. */
+enum cpuidle_miss {
+	CPUIDLE_FIT,
+	CPUIDLE_ABOVE, /* shorter than the state's target residency (a shallower state is enabled) */
+	CPUIDLE_BELOW, /* the next enabled deeper state would have fit */
+};
+enum cpuidle_miss cpuidle_classify(const struct cpuidle_device *dev, int state, sim_ns measured_ns);
+
+/* cpuidle_enter_state()'s bookkeeping after a wakeup: last_state,
+ * last_residency_ns, the state's time and above/below. usage is not
+ * touched: the idle loop counts it at entry. Returns the classification. */
+enum cpuidle_miss cpuidle_record_exit(struct cpuidle_device *dev, int state, sim_ns measured_ns);
 
 /* How the idle loop treats the tick (--set tick_policy=...). */
 enum tick_policy {

@@ -195,6 +195,8 @@ void cpu_enter_idle(struct sim *s, struct sim_cpu *c)
 {
 	struct cpuidle_device *dev = &c->idle;
 	enum tick_policy policy = (enum tick_policy)s->par.tick_policy;
+	bool was_idle = c->mode == CPU_IDLE; /* re-selecting after a poll timeout */
+	cpu_sync(s, c);
 	c->idle_calls++;
 	dev->now = s->now;
 	dev->tick_period_ns = s->tick_ns;
@@ -208,6 +210,9 @@ void cpu_enter_idle(struct sim *s, struct sim_cpu *c)
 	dev->next_timer_ns = (!dev->tick_stopped && to_tick < dev->next_timer_no_tick_ns)
 				     ? to_tick
 				     : dev->next_timer_no_tick_ns;
+	/* With nohz off the tick is the sleep length (tick_nohz_get_sleep_length()). */
+	if (policy == TICK_PERIODIC)
+		dev->next_timer_no_tick_ns = dev->next_timer_ns;
 	bool stop_tick = true;
 	int st = s->ci_gov->select(dev, s->latency_limit_ns, &stop_tick);
 	if (st < 0 || st >= dev->nstates)
@@ -225,7 +230,18 @@ void cpu_enter_idle(struct sim *s, struct sim_cpu *c)
 	c->idle_start = s->now;
 	dev->stats[st].usage++;
 	c->acct.cstate_usage[st]++;
-	cpu_set_mode(s, c, CPU_IDLE);
+	if (was_idle) {
+		/* Already idle: only the state changed. */
+		core_update(s, c->core);
+		pkg_idle_changed(s, c->pkg);
+	} else {
+		cpu_set_mode(s, c, CPU_IDLE);
+	}
+	/* A polling state spins at most cpuidle_poll_time(), then the idle loop
+	 * asks the governor again without leaving idle. */
+	if (dev->states[st].poll)
+		sim_post(s, s->now + cpuidle_poll_time(dev), EV_POLL_END, (uint32_t)c->id,
+			 c->wake_gen, 0);
 }
 
 /* Leaves the C-state: exit latency (plus `extra` ns of kernel work) in C0
@@ -252,36 +268,31 @@ void cpu_kick(struct sim *s, struct sim_cpu *c)
 	cpu_wake(s, c, 0);
 }
 
-/* cpuidle bookkeeping after a wakeup: time, above/below, then reflect(). */
-static void idle_reflect(struct sim *s, struct sim_cpu *c)
+/* cpuidle bookkeeping after an idle period (cpuidle_enter_state()):
+ * time, above/below, what ended it, then the governor's reflect(). */
+static void idle_reflect(struct sim *s, struct sim_cpu *c, bool poll_timeout)
 {
 	struct cpuidle_device *dev = &c->idle;
 	int st = c->cstate;
-	sim_ns measured = s->now - c->idle_start;
-	dev->last_state = st;
-	dev->last_residency_ns = measured;
-	dev->stats[st].time += measured;
-	if (measured < dev->states[st].residency_ns) {
-		dev->stats[st].above++;
-		c->acct.cstate_above[st]++;
-	} else {
-		for (int i = st + 1; i < dev->nstates; i++) {
-			if (dev->disabled[i] || dev->states[i].exit_ns > s->latency_limit_ns)
-				continue;
-			if (measured >= dev->states[i].residency_ns) {
-				dev->stats[st].below++;
-				c->acct.cstate_below[st]++;
-			}
-			break;
-		}
-	}
+	enum cpuidle_miss miss = cpuidle_record_exit(dev, st, s->now - c->idle_start);
+	c->acct.cstate_above[st] += miss == CPUIDLE_ABOVE;
+	c->acct.cstate_below[st] += miss == CPUIDLE_BELOW;
+	dev->tick_wakeup = c->tick_woke;
+	dev->poll_time_limit = poll_timeout;
+	c->tick_woke = false;
 	if (s->ci_gov->reflect)
 		s->ci_gov->reflect(dev, st);
 }
 
+void cpu_poll_end(struct sim *s, struct sim_cpu *c)
+{
+	idle_reflect(s, c, true);
+	cpu_enter_idle(s, c);
+}
+
 void cpu_wake_done(struct sim *s, struct sim_cpu *c)
 {
-	idle_reflect(s, c);
+	idle_reflect(s, c, false);
 	cpu_schedule(s, c);
 }
 
@@ -423,6 +434,7 @@ static bool slice_expired(const struct sim *s, const struct sim_cpu *c)
 static void cpu_idle_tick(struct sim *s, struct sim_cpu *c)
 {
 	c->acct.ticks++;
+	c->tick_woke = true;
 	cpu_wake(s, c, s->par.tick_cost_ns);
 }
 

@@ -157,6 +157,12 @@ void power_init(struct sim *s)
 	}
 }
 
+void pkg_idle_changed(struct sim *s, int p)
+{
+	pkg_sync(s, &s->pkgs[p]);
+	pkg_reevaluate(s, p);
+}
+
 void power_flush(struct sim *s)
 {
 	for (int i = 0; i < s->ncores; i++)

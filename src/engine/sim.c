@@ -462,6 +462,13 @@ static bool handle(struct sim *s, const struct event *e)
 			return false;
 		freq_apply(s, (int)e->obj, (int)e->arg);
 		return true;
+	case EV_POLL_END: {
+		struct sim_cpu *c = &s->cpus[e->obj];
+		if (e->gen != c->wake_gen || c->mode != CPU_IDLE || !s->m->cstates[c->cstate].poll)
+			return false;
+		cpu_poll_end(s, c);
+		return true;
+	}
 	case EV_TURBO_EVAL:
 		pkg_turbo_eval(s, (int)e->obj);
 		return true;

@@ -86,6 +86,7 @@ struct sim_cpu {
 	uint32_t util_est_sum; /* util_est of its runnable tasks */
 	bool util_decayed;     /* a PELT period passed since the last cpufreq hook call */
 	bool tick_stopped_idle;/* the tick was stopped for the current idle period */
+	bool tick_woke;        /* the tick ended the current idle period */
 	struct cpuidle_device idle;
 	struct eventq timers;  /* armed sleep timers of tasks that slept here */
 	struct cpu_result acct;
@@ -201,6 +202,7 @@ void cpu_kick(struct sim *s, struct sim_cpu *c);
 void cpu_enter_idle(struct sim *s, struct sim_cpu *c);
 void cpu_arm_done(struct sim *s, struct sim_cpu *c);
 void cpu_wake_done(struct sim *s, struct sim_cpu *c);
+void cpu_poll_end(struct sim *s, struct sim_cpu *c);
 void cpu_burst_done(struct sim *s, struct sim_cpu *c);
 void cpu_tick(struct sim *s, struct sim_cpu *c);
 void cpu_start_tick(struct sim *s, struct sim_cpu *c);
@@ -212,6 +214,7 @@ void power_init(struct sim *s);
 void core_update(struct sim *s, int core);   /* recompute power after a state change */
 void pkg_core_busy(struct sim *s, int pkg, int delta); /* a core entered (+1) / left (-1) C0 */
 void pkg_turbo_eval(struct sim *s, int pkg);
+void pkg_idle_changed(struct sim *s, int pkg); /* an idle core changed C-state */
 void power_flush(struct sim *s);
 
 /* engine/freq.c: the simulator's cpufreq driver */

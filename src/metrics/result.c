@@ -20,11 +20,14 @@ void result_free(struct run_result *r)
 		free(r->cpus);
 	}
 	free(r->pkgs);
+	free(r->tasks);
 	r->cpus = NULL;
 	r->pkgs = NULL;
+	r->tasks = NULL;
 	/* Counts go with the arrays so a stale result reads as empty. */
 	r->ncpus = 0;
 	r->npackages = 0;
+	r->ntasks = 0;
 }
 
 static double ratio(double num, double den)
@@ -281,6 +284,32 @@ double result_pkg_cstate_avg_pct(const struct run_result *r, int state)
 	for (p = 0; p < npkgs(r); p++)
 		s += (double)r->pkgs[p].pkg_cstate_ns[state];
 	return 100 * ratio(s, (double)npkgs(r) * (double)r->duration_ns);
+}
+
+static int task_ok(const struct run_result *r, int i)
+{
+	return r->tasks && i >= 0 && i < r->ntasks;
+}
+
+double result_task_run_us(const struct run_result *r, int i)
+{
+	if (!task_ok(r, i))
+		return 0;
+	return ratio((double)r->tasks[i].run_ns, (double)r->tasks[i].activations) / NS_PER_US;
+}
+
+double result_task_period_us(const struct run_result *r, int i)
+{
+	if (!task_ok(r, i))
+		return 0;
+	return ratio((double)r->tasks[i].period_ns, (double)r->tasks[i].activations) / NS_PER_US;
+}
+
+double result_task_slack_us(const struct run_result *r, int i)
+{
+	if (!task_ok(r, i))
+		return 0;
+	return ratio((double)r->tasks[i].slack_ns, (double)r->tasks[i].timed) / NS_PER_US;
 }
 
 const char *result_fmt_num(char *buf, size_t size, double v, int decimals)

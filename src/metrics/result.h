@@ -23,6 +23,21 @@ struct result_extra {
 	double value;
 };
 
+/* One task a workload follows individually, as rt-app's per-thread log does:
+ * its activations (loops of its phases) and how they went. Totals, not
+ * averages, so every writer derives the means the same way. */
+struct task_result {
+	char name[RESULT_NAME_MAX];
+	uint64_t activations;     /* activations completed (rt-app log lines) */
+	uint64_t timed;           /* of those, activations with a timer: slack measured */
+	uint64_t deadline_misses; /* timed activations whose slack was negative */
+	sim_ns run_ns;            /* time spent in run and runtime events */
+	sim_ns period_ns;         /* time from each activation's start to its end */
+	sim_ns slack_ns;          /* slack of the timed activations (negative: late) */
+	sim_ns slack_min_ns;      /* smallest such slack; 0 when none was timed */
+	struct histogram wakeup_latency; /* timer expiry to running again (wu_lat) */
+};
+
 struct cpu_result {
 	int cpu, core, package;
 	sim_ns c0_ns;                            /* running a task or waking from idle */
@@ -78,6 +93,11 @@ struct run_result {
 
 	struct cpu_result *cpus;      /* ncpus entries */
 	struct package_result *pkgs;  /* npackages entries */
+
+	/* Per-task figures of workloads that follow tasks individually (rt-app);
+	 * NULL and 0 for the others. Owned by the result: result_free() frees it. */
+	struct task_result *tasks;
+	int ntasks;
 };
 
 void result_free(struct run_result *r);

@@ -201,6 +201,25 @@ static json_t *jpackage(struct jctx *c, const struct run_result *r, int i)
 	return o;
 }
 
+/* One task's rt-app-style figures, times in us as rt-app logs them. */
+static json_t *jtask(struct jctx *c, const struct run_result *r, int i)
+{
+	const struct task_result *t = &r->tasks[i];
+	json_t *o = json_object();
+
+	put(c, o, "name", jname(t->name, sizeof(t->name)));
+	put(c, o, "activations", jcount(t->activations));
+	put(c, o, "timed_activations", jcount(t->timed));
+	put(c, o, "deadline_misses", jcount(t->deadline_misses));
+	put(c, o, "run_us_mean", jnum(result_task_run_us(r, i)));
+	put(c, o, "period_us_mean", jnum(result_task_period_us(r, i)));
+	put(c, o, "slack_us_mean", jnum(result_task_slack_us(r, i)));
+	put(c, o, "slack_us_min", jnum((double)t->slack_min_ns / NS_PER_US));
+	put(c, o, "wakeup_latency_us",
+	    jhist(c, &t->wakeup_latency, json_string("timer expiry to running"), NS_PER_US));
+	return o;
+}
+
 static json_t *build(struct jctx *c, const struct run_result *r)
 {
 	json_t *root = json_object(), *comp = json_object();
@@ -251,6 +270,14 @@ static json_t *build(struct jctx *c, const struct run_result *r)
 	for (i = 0; r->pkgs && i < r->npackages; i++)
 		append(c, pkgs, jpackage(c, r, i));
 	put(c, root, "per_package", pkgs);
+	/* Only workloads that follow tasks individually have this key. */
+	if (r->tasks && r->ntasks > 0) {
+		json_t *tasks = json_array();
+
+		for (i = 0; i < r->ntasks; i++)
+			append(c, tasks, jtask(c, r, i));
+		put(c, root, "per_task", tasks);
+	}
 	return root;
 }
 

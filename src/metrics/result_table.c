@@ -268,6 +268,47 @@ static void per_cpu(FILE *out, const struct run_result *r)
 	}
 }
 
+/* rt-app's per-thread log columns, as means per activation (us), and the
+ * timer wake-up latency's spread. */
+static void per_task(FILE *out, const struct run_result *r)
+{
+	static const char *const heads[] = { "activations", "misses", "run_us", "period_us",
+					     "slack_us", "min_slack_us", "wu_p50_us", "wu_p99_us",
+					     "wu_max_us" };
+	enum { NHEADS = sizeof(heads) / sizeof(heads[0]) };
+	char b[RESULT_NUM_MAX];
+	int i, k, w = 4;
+
+	if (!r->tasks || r->ntasks <= 0)
+		return;
+	for (i = 0; i < r->ntasks; i++) {
+		int n = (int)strnlen(r->tasks[i].name, sizeof(r->tasks[i].name));
+
+		if (n > w)
+			w = n < 32 ? n : 32;
+	}
+	fprintf(out, "\nPer task (means per activation)\n" IND "%-*s", w, "task");
+	for (k = 0; k < NHEADS; k++)
+		fprintf(out, " %*s", colw(heads[k]), heads[k]);
+	fputc('\n', out);
+	for (i = 0; i < r->ntasks; i++) {
+		const struct task_result *t = &r->tasks[i];
+		const struct histogram *h = &t->wakeup_latency;
+		double v[NHEADS] = {
+			(double)t->activations, (double)t->deadline_misses,
+			result_task_run_us(r, i), result_task_period_us(r, i),
+			result_task_slack_us(r, i), (double)t->slack_min_ns / NS_PER_US,
+			hist_quantile(h, 0.50) / NS_PER_US, hist_quantile(h, 0.99) / NS_PER_US,
+			(double)h->max_ns / NS_PER_US,
+		};
+
+		fprintf(out, IND "%-*.*s", w, w, t->name);
+		for (k = 0; k < NHEADS; k++)
+			fprintf(out, " %*s", colw(heads[k]), k < 2 ? amount(b, v[k]) : num(b, v[k], 1));
+		fputc('\n', out);
+	}
+}
+
 int result_write_table(FILE *out, const struct run_result *r)
 {
 	header(out, r);
@@ -278,5 +319,6 @@ int result_write_table(FILE *out, const struct run_result *r)
 	counters(out, r);
 	idle_states(out, r);
 	per_cpu(out, r);
+	per_task(out, r);
 	return ferror(out) ? -1 : 0;
 }

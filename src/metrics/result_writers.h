@@ -36,6 +36,12 @@ double result_pkg_cstate_pct(const struct run_result *r, int pkg, int state);
 double result_all_idle_pct(const struct run_result *r);
 double result_pkg_cstate_avg_pct(const struct run_result *r, int state);
 
+/* Means over one task's activations (index into r->tasks), in us: time in
+ * run events, activation length, and slack of the timed activations. */
+double result_task_run_us(const struct run_result *r, int i);
+double result_task_period_us(const struct run_result *r, int i);
+double result_task_slack_us(const struct run_result *r, int i);
+
 /* Formats v with printf's `%.*f` (decimals >= 0) or `%.*g` (decimals < 0,
  * -decimals significant digits) into buf, always with a '.' decimal point
  * whatever the locale, and 0 for NaN, infinities and negative zero. */

@@ -5,12 +5,30 @@
 extern const struct workload_ops workload_periodic;
 extern const struct workload_ops workload_batch;
 extern const struct workload_ops workload_pingpong;
+extern const struct workload_ops workload_oltp;
+extern const struct workload_ops workload_kernbench;
+extern const struct workload_ops workload_tbench;
+extern const struct workload_ops workload_hackbench;
+extern const struct workload_ops workload_lmbench;
+extern const struct workload_ops workload_unixbench;
+extern const struct workload_ops workload_stressng;
+extern const struct workload_ops workload_ebizzy;
+extern const struct workload_ops workload_rtapp;
 
 /* Adding a workload: one file and one line here. */
 static const struct workload_ops *const workloads[] = {
 	&workload_batch,
 	&workload_periodic,
 	&workload_pingpong,
+	&workload_oltp,
+	&workload_kernbench,
+	&workload_tbench,
+	&workload_hackbench,
+	&workload_lmbench,
+	&workload_unixbench,
+	&workload_stressng,
+	&workload_ebizzy,
+	&workload_rtapp,
 };
 
 int workload_count(void)

@@ -1,17 +1,247 @@
-/* Placeholder until pmlab idletrace lands. */
+/* End-to-end: pmlab idletrace on the traces of tests/fixtures/idletrace/.
+ * hsw.ini there is POLL, C1 2/2 us, C1E 10/20 us, C6 133/400 us (exit
+ * latency / target residency); the expected rows are worked out by hand
+ * in the comments, from the rules the unit tests check one by one. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
-static void test_placeholder(void **state)
+#define FIX PMLAB_SOURCE_ROOT "/tests/fixtures/idletrace/"
+#define HSW "-m " FIX "hsw.ini"
+
+struct out {
+	char *text;   /* stdout */
+	char *err;    /* stderr */
+	int status;   /* exit code */
+};
+
+/* Runs `pmlab ARGS` through the shell with stderr captured to a file. */
+static struct out run(const char *args)
 {
-	assert_true(1);
+	struct out o = { 0 };
+	char errpath[] = "/tmp/pmlab-e2e-XXXXXX";
+	int fd = mkstemp(errpath);
+	assert_true(fd >= 0);
+	char cmd[4096];
+	snprintf(cmd, sizeof(cmd), "%s %s 2>%s", PMLAB_BIN, args, errpath);
+	FILE *p = popen(cmd, "r");
+	assert_non_null(p);
+	size_t cap = 1 << 16, len = 0;
+	o.text = malloc(cap);
+	size_t n;
+	while ((n = fread(o.text + len, 1, cap - len - 1, p)) > 0) {
+		len += n;
+		if (cap - len < 4096)
+			o.text = realloc(o.text, cap *= 2);
+	}
+	o.text[len] = '\0';
+	int st = pclose(p);
+	o.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+	FILE *e = fdopen(fd, "r");
+	o.err = calloc(1, 1 << 16);
+	size_t elen = fread(o.err, 1, (1 << 16) - 1, e);
+	o.err[elen] = '\0';
+	fclose(e);
+	unlink(errpath);
+	return o;
+}
+
+static void out_free(struct out *o)
+{
+	free(o->text);
+	free(o->err);
+}
+
+/* A bad-input error is one line "pmlab: ..." and exit code 2. */
+static void assert_usage_error(struct out *o, const char *needle)
+{
+	assert_int_equal(o->status, 2);
+	assert_true(strncmp(o->err, "pmlab: ", 7) == 0);
+	char *nl = strchr(o->err, '\n');
+	assert_non_null(nl);
+	assert_true(nl[1] == '\0');
+	if (needle && !strstr(o->err, needle))
+		fail_msg("stderr '%s' lacks '%s'", o->err, needle);
+	assert_string_equal(o->text, "");
+}
+
+static void expect_output(const char *args, const char *want)
+{
+	struct out o = run(args);
+	if (o.status != 0)
+		fail_msg("pmlab %s: exit %d: %s", args, o.status, o.err);
+	assert_string_equal(o.err, "");
+	if (strcmp(o.text, want) != 0)
+		fail_msg("pmlab %s:\n%s\nexpected:\n%s", args, o.text, want);
+	out_free(&o);
+}
+
+/* Output of n identical rows "i,STATE,STOP,ABOVE,BELOW" and the summary. */
+static char *same_rows(int n, const char *rest, const char *summary)
+{
+	size_t cap = 64 + (size_t)n * 32 + strlen(summary);
+	char *s = malloc(cap);
+	size_t len = (size_t)snprintf(s, cap, "idx,state,stop_tick,above,below\n");
+	for (int i = 0; i < n; i++)
+		len += (size_t)snprintf(s + len, cap - len, "%d,%s\n", i, rest);
+	snprintf(s + len, cap - len, "%s\n", summary);
+	return s;
+}
+
+static void test_long_idle(void **state)
+{
+	/* 50 ms idles, timer 100 ms: menu predicts 100 ms at first, then the
+	 * learnt ~50 ms: C6 (fits: no above, nothing deeper: no below), far
+	 * beyond a tick: stop it. */
+	char *want = same_rows(12, "C6,1,0,0",
+			       "# states: POLL=0 C1=0 C1E=0 C6=12; above=0 below=0 tick_stopped=12");
+	expect_output("idletrace -g menu " HSW " -i " FIX "long.csv", want);
+	expect_output("idletrace --governor teo --machine " FIX "hsw.ini --input " FIX "long.csv",
+		      want);
+	free(want);
+	/* Periodic tick at 250 Hz: the governor sees the tick as the next
+	 * event (4 ms), still picks C6, but the tick ends every period at
+	 * 4 ms and never stops. */
+	want = same_rows(12, "C6,0,0,0",
+			 "# states: POLL=0 C1=0 C1E=0 C6=12; above=0 below=0 tick_stopped=0");
+	expect_output("idletrace -g menu " HSW " --tick-policy periodic --hz 250 -i " FIX "long.csv",
+		      want);
+	free(want);
+}
+
+static void test_short_idle_tick_policies(void **state)
+{
+	/* teo, 250 us idles: the first (nothing learnt) goes to C6, too deep
+	 * (above). That wakeup is an intercept in C1E's bin within a tick,
+	 * the majority from then on: C1E, and keep the tick. 250 us in C1E:
+	 * 240 us after its exit latency is short of C6's 400: no below. */
+	char body[2048];
+	size_t len = (size_t)snprintf(body, sizeof(body),
+				      "idx,state,stop_tick,above,below\n0,C6,1,1,0\n");
+	for (int i = 1; i < 20; i++)
+		len += (size_t)snprintf(body + len, sizeof(body) - len, "%d,C1E,0,0,0\n", i);
+	snprintf(body + len, sizeof(body) - len,
+		 "# states: POLL=0 C1=0 C1E=19 C6=1; above=1 below=0 tick_stopped=1\n");
+	expect_output("idletrace -g teo " HSW " -i " FIX "short.csv", body);
+	/* legacy: the tick is stopped first, and with it stopped teo will not
+	 * risk a state shorter than a tick: C6 throughout, always above. */
+	char *want = same_rows(20, "C6,1,1,0",
+			 "# states: POLL=0 C1=0 C1E=0 C6=20; above=20 below=0 tick_stopped=20");
+	expect_output("idletrace -g teo " HSW " --tick-policy legacy -i " FIX "short.csv", want);
+	free(want);
+}
+
+static void test_ladder(void **state)
+{
+	/* Four 10 us periods in C1 (10 - 2 > 2 us) promote to C1E (the first
+	 * select has nothing measured, so the 5th row); one in C1E
+	 * (10 - 10 < 10 us) demotes. 10 us in C1E is above its 20 us. */
+	expect_output("idletrace -g ladder " HSW " -i " FIX "ladder.csv",
+		      "idx,state,stop_tick,above,below\n"
+		      "0,C1,1,0,0\n1,C1,1,0,0\n2,C1,1,0,0\n3,C1,1,0,0\n4,C1E,1,1,0\n"
+		      "5,C1,1,0,0\n6,C1,1,0,0\n7,C1,1,0,0\n8,C1,1,0,0\n9,C1E,1,1,0\n"
+		      "# states: POLL=0 C1=8 C1E=2 C6=0; above=2 below=0 tick_stopped=10\n");
+	/* Promotion after two votes instead of four. */
+	expect_output("idletrace -g ladder " HSW " --set ladder_promotion_count=2 -i " FIX
+		      "ladder.csv",
+		      "idx,state,stop_tick,above,below\n"
+		      "0,C1,1,0,0\n1,C1,1,0,0\n2,C1E,1,1,0\n3,C1,1,0,0\n4,C1,1,0,0\n"
+		      "5,C1E,1,1,0\n6,C1,1,0,0\n7,C1,1,0,0\n8,C1E,1,1,0\n9,C1,1,0,0\n"
+		      "# states: POLL=0 C1=7 C1E=3 C6=0; above=3 below=0 tick_stopped=10\n");
+}
+
+static void test_latency_column(void **state)
+{
+	/* Row 0: no limit, C6 for 50 ms. Row 1: limit 0: POLL with the tick
+	 * kept; the tick (50 ms into the 4 ms grid: 2 ms away) would end it,
+	 * but the poll limit (C1E's 20 us) comes first; 20 us would have fit
+	 * C1: below. Row 2: limit 50 us rules out C6 (133 us): C1E, the
+	 * prediction (~94.5 ms) lets the tick stop; 50 ms in C1E would have
+	 * fit C6: below. */
+	const char *want = "idx,state,stop_tick,above,below\n"
+			   "0,C6,1,0,0\n1,POLL,0,0,1\n2,C1E,1,0,1\n"
+			   "# states: POLL=1 C1=0 C1E=1 C6=1; above=0 below=2 tick_stopped=2\n";
+	expect_output("idletrace -g menu " HSW " -i " FIX "latency.csv", want);
+	/* The same from standard input. */
+	expect_output("idletrace -g menu " HSW " < " FIX "latency.csv", want);
+	expect_output("idletrace -g menu " HSW " --input - < " FIX "latency.csv", want);
+}
+
+static void test_preset_machine(void **state)
+{
+	/* A built-in preset: i7-4790's deepest state is C7s (no POLL). */
+	char *want = same_rows(12, "C7s,1,0,0",
+			       "# states: C1=0 C1E=0 C3=0 C6=0 C7s=12; above=0 below=0 "
+			       "tick_stopped=12");
+	expect_output("idletrace -g deepest -m i7-4790 -i " FIX "long.csv", want);
+	free(want);
+}
+
+static void test_help(void **state)
+{
+	struct out o = run("idletrace --help");
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.text, "usage: pmlab idletrace"));
+	assert_non_null(strstr(o.text, "next_timer_us,idle_us[,latency_limit_us]"));
+	out_free(&o);
+	o = run("help idletrace");
+	assert_int_equal(o.status, 0);
+	out_free(&o);
+}
+
+static void test_bad_input(void **state)
+{
+	static const struct {
+		const char *args, *needle;
+	} cases[] = {
+		{ "idletrace -g menu " HSW " -i " FIX "bad-row.csv",
+		  "pmlab: " FIX "bad-row.csv:3: idle_us 'abc': not a number (expected "
+		  "microseconds >= 0, at most 3 decimals)\n" },
+		{ "idletrace -g menu " HSW " < " FIX "bad-row.csv",
+		  "pmlab: <stdin>:3: idle_us 'abc': not a number" },
+		{ "idletrace -g menu " HSW " -i " FIX "negative.csv",
+		  "pmlab: " FIX "negative.csv:3: idle_us '-5': negative (expected microseconds >= 0)" },
+		{ "idletrace -g menu " HSW " -i " FIX "bad-header.csv",
+		  "pmlab: " FIX "bad-header.csv:1: header 'timer,idle' (expected "
+		  "next_timer_us,idle_us[,latency_limit_us])" },
+		{ "idletrace -g nosuch " HSW " -i " FIX "long.csv",
+		  "pmlab: idletrace: unknown cpuidle governor 'nosuch'" },
+		{ "idletrace -g menu " HSW " --set menu_iowait_mult=5000 -i " FIX "long.csv",
+		  "pmlab: idletrace: --set menu_iowait_mult=5000: out of range (expected 0..1000)" },
+		{ "idletrace -g teo " HSW " --set x=1 -i " FIX "long.csv", "teo has no tunables" },
+		{ "idletrace -g menu " HSW " --hz 200 -i " FIX "long.csv", "--hz 200" },
+		{ "idletrace -g menu " HSW " --tick-policy sometimes -i " FIX "long.csv",
+		  "--tick-policy sometimes" },
+		{ "idletrace -g menu -i " FIX "long.csv", "--governor and --machine are required" },
+		{ "idletrace -g menu " HSW " -i " FIX "missing.csv", "missing.csv: cannot open" },
+		{ "idletrace -g menu -m nosuch-machine -i " FIX "long.csv", "nosuch-machine" },
+		{ "idletrace -g menu " HSW " --bogus", "unknown option '--bogus'" },
+		{ "idletrace -g menu " HSW " extra", "unexpected argument 'extra'" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct out o = run(cases[i].args);
+		assert_usage_error(&o, cases[i].needle);
+		out_free(&o);
+	}
 }
 
 int main(void)
 {
-	const struct CMUnitTest tests[] = { cmocka_unit_test(test_placeholder) };
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_long_idle),
+		cmocka_unit_test(test_short_idle_tick_policies),
+		cmocka_unit_test(test_ladder),
+		cmocka_unit_test(test_latency_column),
+		cmocka_unit_test(test_preset_machine),
+		cmocka_unit_test(test_help),
+		cmocka_unit_test(test_bad_input),
+	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

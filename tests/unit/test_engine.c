@@ -501,6 +501,32 @@ static void test_sched_mc_power_savings(void **state)
 	result_free(&c.r);
 }
 
+/* A polling state keeps the core in C0 (active power) and, with a latency
+ * limit of 0, is the only state entered; its time limit makes the idle
+ * loop select again without leaving idle. */
+static void test_poll_state(void **state)
+{
+	static char ini[2048];
+	const char *c1 = strstr(two_core_ini, "[cstate C1]");
+	snprintf(ini, sizeof(ini), "%.*s[cstate POLL]\ndesc = poll\nexit_latency_us = 0\n"
+		 "target_residency_us = 0\npower_mw = 0\npoll = 1\n%s",
+		 (int)(c1 - two_core_ini), two_core_ini, c1);
+	const char *sets[] = { "tasks=1", "period_us=10000", "run_us=1000", "pm_qos_latency_us=0" };
+	struct run r;
+	run_ini(&r, ini, 0, "periodic", "performance", 0.5, 1, sets, 4);
+	check_accounting(&r.r);
+	const struct cpu_result *idle_cpu = &r.r.cpus[1];
+	assert_int_equal(idle_cpu->cstate_ns[1] + idle_cpu->cstate_ns[2], 0);
+	assert_int_equal(idle_cpu->cstate_ns[0], r.r.duration_ns);
+	/* Re-selected at every poll time limit: C6's 300 us residency (the
+	 * first enabled state of >= 10 us) capped at tick/16 = 250 us, so about
+	 * 2000 entries in 0.5 s. */
+	assert_in_range(idle_cpu->cstate_usage[0], 1990, 2010);
+	/* Polling burns the active power: 2 W dynamic + 1 W leakage per core. */
+	assert_true(r.r.energy_core_dynamic_j > 2.0 * 0.5 * 1.5);
+	result_free(&r.r);
+}
+
 static void test_bad_set_key(void **state)
 {
 	struct pm_diag d = { { 0 } };
@@ -547,6 +573,7 @@ int main(void)
 		cmocka_unit_test(test_system_costs),
 		cmocka_unit_test(test_affinity),
 		cmocka_unit_test(test_sched_mc_power_savings),
+		cmocka_unit_test(test_poll_state),
 		cmocka_unit_test(test_bad_set_key),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,418 @@
+/* intel_pstate in active mode: drivers/cpufreq/intel_pstate.c as of v6.6
+ * (the load-based "powersave" algorithm of v4.15+ for every model, HWP
+ * dynamic boost, the limits code), intel_epb.c for energy_perf_bias.
+ *
+ * In the kernel intel_pstate is a driver, not a governor: in active mode it
+ * offers two built-in policies under the names "powersave" and
+ * "performance", and the generic governors are not used. A tuned profile
+ * that says governor=powersave on such a machine therefore gets this
+ * algorithm, not cpufreq_powersave. pmlab has one governor seam, so the
+ * driver is one governor, "intel_pstate", whose tunable scaling_governor
+ * picks the policy; pmlab's "powersave" and "performance" stay the generic
+ * governors (acpi-cpufreq machines).
+ *
+ * P-states are ratios of 100 MHz (Core scaling): the lowest is
+ * cpuinfo_min, the highest non-turbo base_khz, the highest turbo
+ * cpuinfo_max; a ratio is run at the lowest table entry at or above
+ * ratio x 100 MHz. CPUs sharing a clock run at the highest ratio any of
+ * them requests, as the hardware resolves them.
+ *
+ * hwp=0, powersave: every 10 ms (on a hook call of the CPU) it reads
+ * APERF, MPERF and the TSC, and asks for 1.25 x the top ratio x the busy
+ * fraction MPERF/TSC (at least the I/O-wait boost), raised halfway to the
+ * average ratio APERF/MPERF if that was higher, within the limits
+ * (max_perf_pct, min_perf_pct, no_turbo, scaling_min/max_freq).
+ *
+ * hwp=1: the processor picks the P-state itself within the HWP_REQUEST
+ * bounds, steered by the energy-performance preference (EPP); the
+ * hardware's algorithm is not published. pmlab's model of it, a model and
+ * no more: at the first hook call at least 1 ms after the previous
+ * evaluation, the hardware measures the average frequency over wall time
+ * in that window (APERF x base / TSC, what turbostat calls Avg_MHz) and
+ * picks the ratio that would leave the CPU busy a setpoint share of the
+ * time, setpoint = 50 % + 45 % x EPP / 255: EPP 0 (performance) keeps 2x
+ * headroom, 128 (balance_performance) about 1.4x, 255 (power) about 1.05x.
+ * A higher EPP therefore never picks a higher frequency for the same load.
+ * hwp_dynamic_boost raises the HWP minimum on frequent I/O wakeups as the
+ * kernel does. energy_perf_bias (EPB) is stored and listed: it steers the
+ * processor's turbo and idle decisions, which the governor never sees, and
+ * the machine model has no such decisions to steer yet. */
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "cpufreq.h"
+
+#define PSTATE_SCALING_KHZ 100000 /* core_get_scaling(): 100 MHz per ratio */
+#define SAMPLING_INTERVAL_NS (10 * NS_PER_MS) /* INTEL_PSTATE_SAMPLING_INTERVAL */
+#define HWP_EVAL_NS NS_PER_MS                 /* pmlab's model of the HWP control loop */
+#define HWP_BOOST_HOLD_NS (3 * NS_PER_MS)     /* hwp_boost_hold_time_ns */
+
+/* The driver's fixed point: 8 fractional bits, 14 for performance ratios. */
+#define FRAC_BITS 8
+#define EXT_FRAC_BITS 14
+#define ONE_EIGHTH_FP (1 << (FRAC_BITS - 3))
+#define ONE_FP (1 << FRAC_BITS)
+
+static int64_t mul_fp(int64_t x, int64_t y) { return (x * y) >> FRAC_BITS; }
+static int64_t div_fp(int64_t x, int64_t y) { return (x << FRAC_BITS) / y; }
+static uint64_t mul_ext_fp(uint64_t x, uint64_t y) { return (x * y) >> EXT_FRAC_BITS; }
+static uint64_t div_ext_fp(uint64_t x, uint64_t y) { return (x << EXT_FRAC_BITS) / y; }
+
+enum pstate_policy { POLICY_POWERSAVE, POLICY_PERFORMANCE };
+
+static const char *const policy_words[] = { "powersave", "performance", NULL };
+/* energy_performance_preference strings and their EPP values (the generic
+ * table; "default" is what recent kernels make the power-on default). */
+static const char *const epp_words[] = { "performance=0", "balance_performance=128",
+					 "balance_power=192", "power=255", "default=128", NULL };
+/* energy_perf_bias strings (intel_epb.c). */
+static const char *const epb_words[] = { "performance=0", "balance-performance=4", "normal=6",
+					 "balance-power=8", "power=15", NULL };
+
+struct pstate_cpu {
+	int current_pstate;      /* the ratio this CPU asks for */
+	int64_t iowait_boost;    /* fraction, FRAC_BITS */
+	sim_ns last_update;      /* of any hook call */
+	sim_ns sample_time, last_sample_time;
+	struct cpu_counters prev; /* at the previous sample */
+	/* HWP model and dynamic boost */
+	int hwp_target;          /* the ratio the hardware's loop wants */
+	int hwp_boost_min;       /* raised HWP minimum, 0: none */
+	sim_ns hwp_eval_time, last_io_update, boost_last_update;
+	struct cpu_counters hwp_prev;
+};
+
+struct pstate_data {
+	int64_t policy, hwp, epp, epb, min_perf_pct, max_perf_pct, no_turbo, hwp_dynamic_boost;
+	int min_pstate, max_pstate, turbo_pstate; /* ratios of the hardware */
+	int min_perf_ratio, max_perf_ratio;       /* the limits in force */
+	struct pstate_cpu *cpus;
+};
+
+static const struct tunable pstate_tunables[] = {
+	{ "scaling_governor", "the driver's policy: powersave (the load-based algorithm, or "
+	  "HWP) or performance", TUNABLE_FIELD(struct pstate_data, policy), POLICY_POWERSAVE, 0, 1,
+	  policy_words },
+	{ "hwp", "1: hardware P-states (Skylake and later), 0: the kernel picks P-states",
+	  TUNABLE_FIELD(struct pstate_data, hwp), 0, 0, 1, NULL },
+	{ "energy_performance_preference", "EPP with hwp=1, 0 (performance) .. 255 (power) or "
+	  "a name", TUNABLE_FIELD(struct pstate_data, epp), 128, 0, 255, epp_words },
+	{ "energy_perf_bias", "EPB, 0 (performance) .. 15 (power) or a name (stored; no effect "
+	  "modelled)", TUNABLE_FIELD(struct pstate_data, epb), 6, 0, 15, epb_words },
+	{ "min_perf_pct", "lowest P-state, % of the highest turbo one (raised to the hardware's "
+	  "minimum; above max_perf_pct acts as it)", TUNABLE_FIELD(struct pstate_data, min_perf_pct),
+	  0, 0, UINT32_MAX, NULL },
+	{ "max_perf_pct", "highest P-state, % of the highest turbo one (above 100 acts as 100)",
+	  TUNABLE_FIELD(struct pstate_data, max_perf_pct), 100, 0, UINT32_MAX, NULL },
+	{ "no_turbo", "1: never above the base frequency",
+	  TUNABLE_FIELD(struct pstate_data, no_turbo), 0, 0, 1, NULL },
+	{ "hwp_dynamic_boost", "1: raise the HWP minimum on frequent I/O wakeups (hwp=1)",
+	  TUNABLE_FIELD(struct pstate_data, hwp_dynamic_boost), 0, 0, 1, NULL },
+};
+
+static int clampi(int v, int lo, int hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+static int div_round_up(int64_t a, int64_t b)
+{
+	return (int)((a + b - 1) / b);
+}
+
+/* The policy runs at the highest ratio its CPUs ask for. */
+static void pstate_program(struct cpufreq_policy *p, const struct pstate_data *pd)
+{
+	int ratio = 0;
+	for (int j = 0; j < p->ncpus; j++)
+		if (pd->cpus[j].current_pstate > ratio)
+			ratio = pd->cpus[j].current_pstate;
+	cpufreq_driver_target(p, (uint32_t)ratio * PSTATE_SCALING_KHZ, RELATION_L);
+}
+
+/* intel_pstate_update_perf_limits() with global (not per-CPU) limits:
+ * min_perf_pct and max_perf_pct are clamped as their store functions do,
+ * min first. */
+static void pstate_update_perf_limits(const struct cpufreq_policy *p, struct pstate_data *pd)
+{
+	int turbo_max = pd->turbo_pstate;
+	int min_pct_min = pd->min_pstate * 100 / turbo_max; /* min_perf_pct_min() */
+	int64_t min_pct = pd->min_perf_pct < min_pct_min ? min_pct_min : pd->min_perf_pct;
+	if (min_pct > 100)
+		min_pct = 100;
+	int64_t max_pct = pd->max_perf_pct > 100 ? 100 : pd->max_perf_pct;
+	if (max_pct < min_pct)
+		max_pct = min_pct;
+
+	int max_policy_perf = (int)(p->max / PSTATE_SCALING_KHZ);
+	if (pd->no_turbo && max_policy_perf > pd->max_pstate)
+		max_policy_perf = pd->max_pstate; /* verify_policy caps scaling_max_freq */
+	int min_policy_perf = p->max == p->min ? max_policy_perf
+					       : clampi((int)(p->min / PSTATE_SCALING_KHZ), 0,
+							max_policy_perf);
+	int global_max = div_round_up(turbo_max * max_pct, 100);
+	int global_min = clampi(div_round_up(turbo_max * min_pct, 100), 0, global_max);
+
+	int min_ratio = min_policy_perf > global_min ? min_policy_perf : global_min;
+	if (min_ratio > max_policy_perf)
+		min_ratio = max_policy_perf;
+	int max_ratio = max_policy_perf < global_max ? max_policy_perf : global_max;
+	if (max_ratio < min_policy_perf)
+		max_ratio = min_policy_perf;
+	pd->min_perf_ratio = min_ratio < max_ratio ? min_ratio : max_ratio;
+	pd->max_perf_ratio = max_ratio;
+}
+
+/* intel_pstate_prepare_request() */
+static int pstate_prepare_request(const struct pstate_data *pd, int pstate)
+{
+	int min = pd->min_pstate > pd->min_perf_ratio ? pd->min_pstate : pd->min_perf_ratio;
+	int max = min > pd->max_perf_ratio ? min : pd->max_perf_ratio;
+	return clampi(pstate, min, max);
+}
+
+/* intel_pstate_sample(): false when the CPU was fully idle (MPERF or the TSC
+ * did not move) or when this only primed the counters. */
+static bool pstate_sample(struct cpufreq_policy *p, struct pstate_cpu *c, int cpu, sim_ns time,
+			  struct cpu_counters *delta)
+{
+	struct cpu_counters now;
+	p->driver->cpu_counters(p->driver_ctx, cpu, &now);
+	if (c->prev.mperf == now.mperf || c->prev.tsc == now.tsc)
+		return false;
+	c->last_sample_time = c->sample_time;
+	c->sample_time = time;
+	delta->aperf = now.aperf - c->prev.aperf;
+	delta->mperf = now.mperf - c->prev.mperf;
+	delta->tsc = now.tsc - c->prev.tsc;
+	c->prev = now;
+	return c->last_sample_time != 0;
+}
+
+/* get_target_pstate() */
+static int pstate_get_target(const struct pstate_data *pd, const struct pstate_cpu *c,
+			     const struct cpu_counters *s)
+{
+	int64_t busy_frac = div_fp((int64_t)s->mperf, (int64_t)s->tsc);
+	if (busy_frac < c->iowait_boost)
+		busy_frac = c->iowait_boost;
+	int64_t target = pd->no_turbo ? pd->max_pstate : pd->turbo_pstate;
+	target += target >> 2;
+	target = mul_fp(target, busy_frac);
+	if (target < pd->min_pstate)
+		target = pd->min_pstate;
+	/* Half the way up to last period's average ratio, against oscillation. */
+	uint64_t core_avg_perf = div_ext_fp(s->aperf, s->mperf);
+	int64_t avg_pstate = (int64_t)mul_ext_fp((uint64_t)pd->max_pstate, core_avg_perf);
+	if (avg_pstate > target)
+		target += (avg_pstate - target) >> 1;
+	return (int)target;
+}
+
+/* intel_pstate_update_util(), the software algorithm. */
+static void pstate_update_util(struct cpufreq_policy *p, struct pstate_data *pd,
+			       struct pstate_cpu *c, int cpu, sim_ns time, unsigned flags)
+{
+	sim_ns delta_ns = time - c->last_update;
+	if (flags & CPUFREQ_UPDATE_IOWAIT) {
+		/* Start over if the CPU may have been idle. */
+		if (delta_ns > p->tick_ns)
+			c->iowait_boost = ONE_EIGHTH_FP;
+		else if (c->iowait_boost >= ONE_EIGHTH_FP)
+			c->iowait_boost = c->iowait_boost >= ONE_FP / 2 ? ONE_FP
+									 : c->iowait_boost << 1;
+		else
+			c->iowait_boost = ONE_EIGHTH_FP;
+	} else if (c->iowait_boost) {
+		c->iowait_boost = delta_ns > p->tick_ns ? 0 : c->iowait_boost >> 1;
+	}
+	c->last_update = time;
+	if (time - c->sample_time < SAMPLING_INTERVAL_NS)
+		return;
+	struct cpu_counters s;
+	if (!pstate_sample(p, c, cpu, time, &s))
+		return;
+	int target = pstate_prepare_request(pd, pstate_get_target(pd, c, &s));
+	if (target != c->current_pstate) {
+		c->current_pstate = target;
+		pstate_program(p, pd);
+	}
+}
+
+/* The HWP request in force: min, max and EPP as intel_pstate_hwp_set()
+ * writes them (performance: min = max, EPP 0), with the dynamic boost. */
+static int hwp_min(const struct pstate_data *pd, const struct pstate_cpu *c)
+{
+	int min = pd->policy == POLICY_PERFORMANCE ? pd->max_perf_ratio : pd->min_perf_ratio;
+	if (c->hwp_boost_min > min)
+		min = c->hwp_boost_min;
+	return min > pd->min_pstate ? min : pd->min_pstate;
+}
+
+static int hwp_max(const struct pstate_data *pd)
+{
+	return pd->max_perf_ratio > pd->min_pstate ? pd->max_perf_ratio : pd->min_pstate;
+}
+
+/* The hardware runs its loop's choice within the request's bounds. */
+static int hwp_ratio(const struct pstate_data *pd, const struct pstate_cpu *c)
+{
+	int min = hwp_min(pd, c), max = hwp_max(pd);
+	return clampi(c->hwp_target, min, max > min ? max : min);
+}
+
+static void hwp_apply(struct cpufreq_policy *p, struct pstate_data *pd, struct pstate_cpu *c)
+{
+	int ratio = hwp_ratio(pd, c);
+	if (ratio != c->current_pstate) {
+		c->current_pstate = ratio;
+		pstate_program(p, pd);
+	}
+}
+
+/* The setpoint of the model: the busy share the hardware aims for. */
+static int64_t hwp_setpoint_pct(const struct pstate_data *pd)
+{
+	int64_t epp = pd->policy == POLICY_PERFORMANCE ? 0 : pd->epp;
+	return 50 + epp * 45 / 255;
+}
+
+static void hwp_evaluate(struct cpufreq_policy *p, struct pstate_data *pd, struct pstate_cpu *c,
+			 int cpu, sim_ns time)
+{
+	if (time - c->hwp_eval_time < HWP_EVAL_NS)
+		return;
+	struct cpu_counters now;
+	p->driver->cpu_counters(p->driver_ctx, cpu, &now);
+	uint64_t aperf = now.aperf - c->hwp_prev.aperf, tsc = now.tsc - c->hwp_prev.tsc;
+	c->hwp_prev = now;
+	c->hwp_eval_time = time;
+	if (!tsc)
+		return;
+	uint64_t avg_khz = aperf * p->base_khz / tsc;
+	uint64_t target_khz = avg_khz * 100 / (uint64_t)hwp_setpoint_pct(pd);
+	c->hwp_target = div_round_up((int64_t)target_khz, PSTATE_SCALING_KHZ);
+	hwp_apply(p, pd, c);
+}
+
+/* intel_pstate_hwp_boost_up(): min, then halfway to guaranteed (P1), then
+ * P1, then max. */
+static void hwp_boost_up(struct pstate_data *pd, struct pstate_cpu *c, sim_ns time)
+{
+	int max_limit = hwp_max(pd), min_limit = pd->min_perf_ratio;
+	int guaranteed = pd->max_pstate;
+	if (max_limit == min_limit || c->hwp_boost_min >= max_limit)
+		return;
+	if (!c->hwp_boost_min)
+		c->hwp_boost_min = min_limit;
+	int level1 = (guaranteed + min_limit) >> 1;
+	if (c->hwp_boost_min < level1)
+		c->hwp_boost_min = level1;
+	else if (c->hwp_boost_min < guaranteed)
+		c->hwp_boost_min = guaranteed;
+	else if (c->hwp_boost_min == guaranteed && max_limit != guaranteed)
+		c->hwp_boost_min = max_limit;
+	else
+		return;
+	c->boost_last_update = time;
+}
+
+/* intel_pstate_update_util_hwp_local(): I/O wakeups in two consecutive
+ * ticks boost; a call more than 3 ms after the previous one (the CPU
+ * idled) drops the boost. */
+static void hwp_dynamic_boost(struct cpufreq_policy *p, struct pstate_data *pd,
+			      struct pstate_cpu *c, sim_ns time, unsigned flags)
+{
+	if (flags & CPUFREQ_UPDATE_IOWAIT) {
+		bool do_io = time < c->last_io_update + 2 * p->tick_ns;
+		c->last_io_update = time;
+		if (do_io)
+			hwp_boost_up(pd, c, time);
+	} else {
+		if (c->hwp_boost_min && time > c->boost_last_update + HWP_BOOST_HOLD_NS)
+			c->hwp_boost_min = 0;
+		c->boost_last_update = time;
+	}
+}
+
+static void pstate_hook(struct cpufreq_policy *p, int cpu, sim_ns now, unsigned flags)
+{
+	struct pstate_data *pd = p->gov_data;
+	int j = cpufreq_policy_cpu_index(p, cpu);
+	if (j < 0 || pd->policy == POLICY_PERFORMANCE)
+		return;
+	struct pstate_cpu *c = &pd->cpus[j];
+	if (!pd->hwp) {
+		pstate_update_util(p, pd, c, cpu, now, flags);
+		return;
+	}
+	/* hwp=1: the kernel's hook only boosts; the rest is the hardware's loop. */
+	if (pd->hwp_dynamic_boost)
+		hwp_dynamic_boost(p, pd, c, now, flags);
+	hwp_evaluate(p, pd, c, cpu, now);
+	hwp_apply(p, pd, c);
+}
+
+static void pstate_limits(struct cpufreq_policy *p)
+{
+	struct pstate_data *pd = p->gov_data;
+	pstate_update_perf_limits(p, pd);
+	for (int j = 0; j < p->ncpus; j++) {
+		struct pstate_cpu *c = &pd->cpus[j];
+		if (pd->hwp)
+			/* The hardware honours a new HWP_REQUEST at once. */
+			c->current_pstate = hwp_ratio(pd, c);
+		else if (pd->policy == POLICY_PERFORMANCE)
+			/* intel_pstate_max_within_limits() */
+			c->current_pstate = pd->min_pstate > pd->max_perf_ratio ? pd->min_pstate
+										 : pd->max_perf_ratio;
+		/* powersave keeps its ratio; the next sample applies the limits. */
+	}
+	pstate_program(p, pd);
+}
+
+static int pstate_start(struct cpufreq_policy *p, struct pm_diag *d)
+{
+	struct pstate_data *pd = p->gov_data;
+	if (pd->policy == POLICY_POWERSAVE && !p->driver->cpu_counters)
+		return pm_fail(d, "intel_pstate: the cpufreq driver reports no APERF/MPERF counters");
+	pd->min_pstate = div_round_up(p->cpuinfo_min, PSTATE_SCALING_KHZ);
+	pd->max_pstate = (int)(p->base_khz / PSTATE_SCALING_KHZ);
+	pd->turbo_pstate = (int)(p->cpuinfo_max / PSTATE_SCALING_KHZ);
+	if (pd->max_pstate < 1 || pd->min_pstate > pd->max_pstate ||
+	    pd->max_pstate > pd->turbo_pstate)
+		return pm_fail(d, "intel_pstate: the frequencies %u..%u kHz (base %u) give no "
+			       "P-state ratios (expected multiples of 100 MHz, base within them)",
+			       p->cpuinfo_min, p->cpuinfo_max, p->base_khz);
+	pd->cpus = calloc((size_t)p->ncpus, sizeof(*pd->cpus));
+	if (!pd->cpus)
+		return pm_fail(d, "out of memory");
+	for (int j = 0; j < p->ncpus; j++) {
+		/* intel_pstate_get_cpu_pstates() leaves every CPU at the minimum. */
+		pd->cpus[j].current_pstate = pd->min_pstate;
+		pd->cpus[j].hwp_target = pd->min_pstate;
+		if (p->driver->cpu_counters)
+			p->driver->cpu_counters(p->driver_ctx, p->cpus[j], &pd->cpus[j].hwp_prev);
+	}
+	return 0;
+}
+
+static void pstate_stop(struct cpufreq_policy *p)
+{
+	struct pstate_data *pd = p->gov_data;
+	free(pd->cpus);
+	pd->cpus = NULL;
+}
+
+const struct cpufreq_governor cpufreq_intel_pstate = {
+	.name = "intel_pstate",
+	.summary = "Intel P-state driver, active mode: powersave (load-based or HWP with EPP) "
+		   "or performance",
+	.tunables = pstate_tunables,
+	.ntunables = (int)(sizeof(pstate_tunables) / sizeof(pstate_tunables[0])),
+	.data_size = sizeof(struct pstate_data),
+	.start = pstate_start,
+	.stop = pstate_stop,
+	.limits = pstate_limits,
+	.update = pstate_hook,
+};

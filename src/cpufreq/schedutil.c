@@ -1,0 +1,302 @@
+/* schedutil: kernel/sched/cpufreq_schedutil.c as of v6.19 (the v6.8 rework
+ * of headroom and uclamp, v6.15 limits handling), with the scheduler's
+ * effective_cpu_util() for a CPU that runs only CFS tasks (no RT, DL or
+ * IRQ utilization in the simulator).
+ *
+ * At every hook call that passes rate_limit_us it maps the CPU's
+ * utilization to a frequency: util + 25 % headroom, clamped to the
+ * runqueue's uclamp range, times the reference frequency over capacity,
+ * then the lowest table entry at or above that. The reference is the
+ * hardware maximum when utilization is frequency-invariant (x86 with
+ * APERF/MPERF, arm64 with AMU); freq_invariant=0 models a kernel without
+ * invariance, where util grows as the CPU slows and the reference is 1.25 x
+ * cur. A single-CPU policy keeps its frequency while the CPU has not idled
+ * since the previous evaluation; a shared one takes the maximum over its
+ * CPUs. Tasks waking from I/O boost the utilization 128, 256, 512, 1024
+ * on consecutive wakeups within a tick, halving when no new one comes.
+ *
+ * CPUFREQ_UPDATE_FORCE follows "sched: Consolidate cpufreq updates" (Qais
+ * Yousef, v7, not merged): such a call ignores the rate limit and does not
+ * restart it. */
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "cpufreq.h"
+
+#define SCHED_CAPACITY_SCALE 1024
+#define IOWAIT_BOOST_MIN (SCHED_CAPACITY_SCALE / 8)
+
+struct sugov_cpu {
+	unsigned int iowait_boost;  /* 0 or IOWAIT_BOOST_MIN..SCHED_CAPACITY_SCALE */
+	bool iowait_boost_pending;  /* a boost request not yet used */
+	sim_ns last_update;
+	unsigned long util;         /* with headroom and clamps */
+	uint64_t saved_idle_calls;
+};
+
+struct sugov_data {
+	int64_t rate_limit_us;      /* -1: cpufreq_policy_transition_delay_us() */
+	int64_t freq_invariant;
+	sim_ns freq_update_delay_ns;
+	sim_ns last_freq_update_time;
+	uint32_t next_freq, cached_raw_freq;
+	bool limits_changed, need_freq_update;
+	struct sugov_cpu *cpus;
+};
+
+static const struct tunable sugov_tunables[] = {
+	{ "rate_limit_us", "minimum us between frequency changes (-1: the driver's transition "
+	  "delay, else 1.5 x transition latency, else 1000)",
+	  TUNABLE_FIELD(struct sugov_data, rate_limit_us), -1, -1, UINT32_MAX, NULL },
+	{ "freq_invariant", "1: utilization is frequency-invariant (reference cpuinfo max); 0: "
+	  "it is not (reference 1.25 x cur)", TUNABLE_FIELD(struct sugov_data, freq_invariant),
+	  1, 0, 1, NULL },
+};
+
+/* sugov_should_update_freq(): the local CPU may always update here. */
+static bool sugov_should_update(struct sugov_data *sg, sim_ns time, unsigned flags)
+{
+	if (sg->limits_changed) {
+		sg->limits_changed = false;
+		sg->need_freq_update = true;
+		return true;
+	}
+	if (sg->need_freq_update || (flags & CPUFREQ_UPDATE_FORCE))
+		return true;
+	return time - sg->last_freq_update_time >= sg->freq_update_delay_ns;
+}
+
+/* sugov_update_next_freq(): the rate limit restarts only on a change. */
+static bool sugov_update_next_freq(struct sugov_data *sg, sim_ns time, uint32_t next_freq,
+				   unsigned flags)
+{
+	if (sg->need_freq_update)
+		sg->need_freq_update = false; /* no driver here asks for same-frequency updates */
+	if (sg->next_freq == next_freq)
+		return false;
+	sg->next_freq = next_freq;
+	if (!(flags & CPUFREQ_UPDATE_FORCE))
+		sg->last_freq_update_time = time;
+	return true;
+}
+
+/* sugov_iowait_reset(): a CPU that made no hook call for over a tick was idle. */
+static bool sugov_iowait_reset(const struct cpufreq_policy *p, struct sugov_cpu *c, sim_ns time,
+			       bool set_iowait_boost)
+{
+	if (time - c->last_update <= p->tick_ns)
+		return false;
+	c->iowait_boost = set_iowait_boost ? IOWAIT_BOOST_MIN : 0;
+	c->iowait_boost_pending = set_iowait_boost;
+	return true;
+}
+
+/* sugov_iowait_boost(): on every hook call, before the rate limit. */
+static void sugov_iowait_boost(const struct cpufreq_policy *p, struct sugov_cpu *c, sim_ns time,
+			       unsigned flags)
+{
+	bool set_iowait_boost = flags & CPUFREQ_UPDATE_IOWAIT;
+	if (c->iowait_boost && sugov_iowait_reset(p, c, time, set_iowait_boost))
+		return;
+	if (!set_iowait_boost)
+		return;
+	/* Double once per request, however many wakeups come before it is used. */
+	if (c->iowait_boost_pending)
+		return;
+	c->iowait_boost_pending = true;
+	if (c->iowait_boost) {
+		c->iowait_boost = c->iowait_boost << 1 > SCHED_CAPACITY_SCALE
+					  ? SCHED_CAPACITY_SCALE : c->iowait_boost << 1;
+		return;
+	}
+	c->iowait_boost = IOWAIT_BOOST_MIN;
+}
+
+/* sugov_iowait_apply(): when a frequency is computed; halves the boost if
+ * no new I/O wakeup came since it was last used. */
+static unsigned long sugov_iowait_apply(const struct cpufreq_policy *p, struct sugov_cpu *c,
+					sim_ns time, unsigned long max_cap)
+{
+	if (!c->iowait_boost)
+		return 0;
+	if (sugov_iowait_reset(p, c, time, false))
+		return 0;
+	if (!c->iowait_boost_pending) {
+		c->iowait_boost >>= 1;
+		if (c->iowait_boost < IOWAIT_BOOST_MIN) {
+			c->iowait_boost = 0;
+			return 0;
+		}
+	}
+	c->iowait_boost_pending = false;
+	return (c->iowait_boost * max_cap) >> 10;
+}
+
+/* sugov_get_util(): effective_cpu_util() for CFS alone, the boost, then
+ * sugov_effective_cpu_perf(): 25 % headroom, capped by uclamp_max and the
+ * capacity, at least uclamp_min. */
+static void sugov_get_util(const struct cpufreq_policy *p, const struct sugov_data *sg,
+			   struct sugov_cpu *c, const struct cpu_util *u, unsigned long boost)
+{
+	unsigned long scale = u->capacity;
+	unsigned long util = u->util;
+	if (!sg->freq_invariant && p->cur) {
+		/* Without invariance PELT accrues as the CPU runs, whatever its
+		 * speed: the invariant util seen from the current frequency. */
+		unsigned long long raw = (unsigned long long)util * p->cpuinfo_max / p->cur;
+		util = raw > scale ? scale : (unsigned long)raw;
+	}
+	unsigned long min = u->uclamp_min;
+	unsigned long max = u->uclamp_max < scale ? u->uclamp_max : scale;
+	if (util > scale)
+		util = scale;
+	if (util < boost)
+		util = boost;
+	unsigned long actual = util + (util >> 2);
+	if (actual < max)
+		max = actual;
+	c->util = min > max ? min : max;
+}
+
+/* get_capacity_ref_freq() and get_next_freq(): the lowest table entry at
+ * or above ref x util / capacity, resolved again only when that changes. */
+static uint32_t sugov_next_freq(struct cpufreq_policy *p, struct sugov_data *sg,
+				unsigned long util, unsigned long max_cap)
+{
+	uint64_t ref = sg->freq_invariant ? p->cpuinfo_max : p->cur + (p->cur >> 2);
+	uint32_t freq = (uint32_t)(ref * util / max_cap);
+	if (freq == sg->cached_raw_freq && !sg->need_freq_update)
+		return sg->next_freq;
+	sg->cached_raw_freq = freq;
+	return cpufreq_resolve(p, freq, RELATION_LE);
+}
+
+/* sugov_hold_freq(): true while the CPU has not entered idle since the
+ * previous evaluation, unless uclamp_max caps it (then it must comply). */
+static bool sugov_hold_freq(struct cpufreq_policy *p, struct sugov_cpu *c, int cpu,
+			    const struct cpu_util *u)
+{
+	if (u->uclamp_max < SCHED_CAPACITY_SCALE && u->util >= u->uclamp_max)
+		return false;
+	struct cpu_times t;
+	p->driver->cpu_times(p->driver_ctx, cpu, &t);
+	bool busy = t.idle_calls == c->saved_idle_calls;
+	c->saved_idle_calls = t.idle_calls;
+	return busy;
+}
+
+static void sugov_commit(struct cpufreq_policy *p, uint32_t freq)
+{
+	/* The slow path's __cpufreq_driver_target(next_freq, L); freq is an entry. */
+	cpufreq_driver_target(p, freq, RELATION_L);
+}
+
+static void sugov_update_single(struct cpufreq_policy *p, struct sugov_data *sg, int cpu,
+				sim_ns time, unsigned flags)
+{
+	struct sugov_cpu *c = &sg->cpus[0];
+	uint32_t cached_freq = sg->cached_raw_freq;
+	sugov_iowait_boost(p, c, time, flags);
+	c->last_update = time;
+	if (!sugov_should_update(sg, time, flags))
+		return;
+
+	struct cpu_util u;
+	p->driver->cpu_util(p->driver_ctx, cpu, &u);
+	unsigned long boost = sugov_iowait_apply(p, c, time, u.capacity);
+	sugov_get_util(p, sg, c, &u, boost);
+	uint32_t next_f = sugov_next_freq(p, sg, c->util, u.capacity);
+
+	/* Lowering while the CPU never idled is likely premature. */
+	if (sugov_hold_freq(p, c, cpu, &u) && next_f < sg->next_freq && !sg->need_freq_update) {
+		next_f = sg->next_freq;
+		sg->cached_raw_freq = cached_freq;
+	}
+	if (sugov_update_next_freq(sg, time, next_f, flags))
+		sugov_commit(p, next_f);
+}
+
+static void sugov_update_shared(struct cpufreq_policy *p, struct sugov_data *sg, int j,
+				sim_ns time, unsigned flags)
+{
+	struct sugov_cpu *c = &sg->cpus[j];
+	sugov_iowait_boost(p, c, time, flags);
+	c->last_update = time;
+	if (!sugov_should_update(sg, time, flags))
+		return;
+
+	/* Every CPU's demand, each with its own boost and clamps, scaled by
+	 * the capacity of the CPU that called. */
+	struct cpu_util u;
+	p->driver->cpu_util(p->driver_ctx, p->cpus[j], &u);
+	unsigned long max_cap = u.capacity, util = 0;
+	for (int k = 0; k < p->ncpus; k++) {
+		struct sugov_cpu *ck = &sg->cpus[k];
+		p->driver->cpu_util(p->driver_ctx, p->cpus[k], &u);
+		unsigned long boost = sugov_iowait_apply(p, ck, time, max_cap);
+		sugov_get_util(p, sg, ck, &u, boost);
+		if (ck->util > util)
+			util = ck->util;
+	}
+	uint32_t next_f = sugov_next_freq(p, sg, util, max_cap);
+	if (sugov_update_next_freq(sg, time, next_f, flags))
+		sugov_commit(p, next_f);
+}
+
+static void sugov_hook(struct cpufreq_policy *p, int cpu, sim_ns now, unsigned flags)
+{
+	struct sugov_data *sg = p->gov_data;
+	int j = cpufreq_policy_cpu_index(p, cpu);
+	if (j < 0)
+		return;
+	if (p->ncpus == 1)
+		sugov_update_single(p, sg, cpu, now, flags);
+	else
+		sugov_update_shared(p, sg, j, now, flags);
+}
+
+static int sugov_start(struct cpufreq_policy *p, struct pm_diag *d)
+{
+	struct sugov_data *sg = p->gov_data;
+	if (!p->driver->cpu_util || !p->driver->cpu_times)
+		return pm_fail(d, "schedutil: the cpufreq driver reports no CPU utilization");
+	uint64_t rate_limit_us = sg->rate_limit_us < 0 ? cpufreq_policy_transition_delay_us(p)
+						       : (uint64_t)sg->rate_limit_us;
+	sg->freq_update_delay_ns = (sim_ns)rate_limit_us * NS_PER_US;
+	sg->last_freq_update_time = 0;
+	sg->next_freq = 0;
+	sg->cached_raw_freq = 0;
+	sg->limits_changed = false;
+	sg->need_freq_update = false;
+	sg->cpus = calloc((size_t)p->ncpus, sizeof(*sg->cpus));
+	if (!sg->cpus)
+		return pm_fail(d, "out of memory");
+	return 0;
+}
+
+static void sugov_stop(struct cpufreq_policy *p)
+{
+	struct sugov_data *sg = p->gov_data;
+	free(sg->cpus);
+	sg->cpus = NULL;
+}
+
+/* sugov_limits(), slow-switch path: apply at once, re-evaluate next call. */
+static void sugov_limits(struct cpufreq_policy *p)
+{
+	struct sugov_data *sg = p->gov_data;
+	cpufreq_policy_apply_limits(p);
+	sg->limits_changed = true;
+}
+
+const struct cpufreq_governor cpufreq_schedutil = {
+	.name = "schedutil",
+	.summary = "frequency from the scheduler's utilization: 1.25 x max x util / capacity",
+	.tunables = sugov_tunables,
+	.ntunables = (int)(sizeof(sugov_tunables) / sizeof(sugov_tunables[0])),
+	.data_size = sizeof(struct sugov_data),
+	.start = sugov_start,
+	.stop = sugov_stop,
+	.limits = sugov_limits,
+	.update = sugov_hook,
+};

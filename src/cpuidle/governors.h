@@ -1,0 +1,80 @@
+/* The per-CPU data of the kernel's idle governors (dev->gov_data), with
+ * the kernel's constants, declared here rather than in each governor's
+ * file so that the unit tests can check every rule against hand-computed
+ * state. Nothing but the governor itself writes this data. */
+#ifndef PMLAB_CPUIDLE_GOVERNORS_H
+#define PMLAB_CPUIDLE_GOVERNORS_H
+
+#include "cpuidle.h"
+
+/* menu.c */
+#define MENU_BUCKETS 6
+#define MENU_INTERVALS 8
+#define MENU_RESOLUTION 1024u
+#define MENU_DECAY 8u
+#define MENU_MAX_INTERESTING (50000 * NS_PER_US)
+
+struct menu_data {
+	int64_t iowait_mult; /* tunable; must stay first */
+
+	bool needs_update;    /* reflect() ran; learn at the next select() */
+	bool tick_wakeup;
+	sim_ns next_timer_ns; /* sleep length at the last selection; INT64_MAX if not queried */
+	int bucket;
+	uint32_t correction_factor[MENU_BUCKETS]; /* MENU_RESOLUTION * MENU_DECAY is 1.0 */
+	uint32_t intervals[MENU_INTERVALS];       /* us; UINT32_MAX marks an invalid entry */
+	int interval_ptr;
+};
+
+/* Bucket of an expected idle duration: one per decade from 10 us to 100 ms. */
+int menu_which_bucket(sim_ns duration_ns);
+/* The repeating-pattern detector: microseconds, or UINT32_MAX for none. */
+uint32_t menu_typical_interval(const struct menu_data *d);
+
+/* teo.c */
+#define TEO_PULSE 1024u
+#define TEO_DECAY_SHIFT 3
+
+struct teo_bin {
+	uint32_t intercepts;
+	uint32_t hits;
+};
+
+struct teo_data {
+	sim_ns sleep_length_ns; /* at the last selection; INT64_MAX if not queried */
+	struct teo_bin bins[MACHINE_MAX_CSTATES];
+	uint32_t total;           /* all hits and intercepts, decayed */
+	uint32_t tick_intercepts; /* intercepts within one tick */
+	uint32_t short_idles;     /* wakeups after less than 15 us */
+	bool artificial_wakeup;   /* a safety net (poll limit, stray tick) ended it */
+	bool pending;             /* a wakeup to learn from (dev->last_state_idx >= 0) */
+};
+
+/* ladder.c */
+struct ladder_state {
+	uint32_t promotion_count, demotion_count;   /* thresholds */
+	sim_ns promotion_time_ns, demotion_time_ns; /* thresholds */
+	uint32_t promotions, demotions;             /* consecutive votes so far */
+};
+
+struct ladder_data {
+	int64_t promotion_count; /* tunables; must stay first */
+	int64_t demotion_count;
+
+	int last;  /* the current rung (the kernel's dev->last_state_idx) */
+	int first; /* 1 if state 0 polls: ladder never climbs down to it */
+	struct ladder_state st[MACHINE_MAX_CSTATES];
+};
+
+/* haltpoll.c */
+struct haltpoll_data {
+	int64_t guest_halt_poll_ns; /* tunables; must stay first */
+	int64_t guest_halt_poll_shrink;
+	int64_t guest_halt_poll_grow;
+	int64_t guest_halt_poll_grow_start;
+	int64_t guest_halt_poll_allow_shrink;
+
+	int last_state;
+};
+
+#endif

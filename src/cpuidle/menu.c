@@ -1,0 +1,312 @@
+/* menu: the kernel's default idle governor on tickless systems
+ * (drivers/cpuidle/governors/menu.c).
+ *
+ * Follows Linux v6.18.y (stable, as of v6.18.38), which has the same menu
+ * as mainline v7.0: six correction-factor buckets, no iowait influence
+ * (v6.13), the two-sided outlier filter of the typical-interval detector
+ * (v6.15) without the "return max" shortcut (reverted in v6.18), polling
+ * preferred over a real state whose exit latency exceeds the prediction
+ * or whose target residency is 15 us or more (v6.18/v6.19), and the timer
+ * always queried once the tick is stopped (v7.0, in 6.18.y).
+ *
+ * The prediction is the smaller of
+ *   - the time to the next timer scaled by a correction factor: a decaying
+ *     average of measured/expected idle per order of magnitude of the
+ *     expected idle (bucket), and
+ *   - the "typical interval": the mean of the last 8 idle durations once
+ *     the farthest outliers are dropped, if their spread is small.
+ * The deepest enabled state whose target residency fits the prediction
+ * and whose exit latency fits the PM QoS limit is chosen; the tick is
+ * kept when the prediction is shorter than a tick or the choice polls.
+ *
+ * Deliberate deviations: the time to the next timer saturates instead of
+ * wrapping in the 32-bit microsecond arithmetic, and menu_iowait_mult
+ * offers the historical iowait performance multiplier as an opt-in.
+ * Kernel types are kept where rounding depends on them (u32 factors and
+ * microsecond intervals). */
+#include <stddef.h>
+
+#include "governors.h"
+
+#define BUCKETS MENU_BUCKETS
+#define INTERVALS MENU_INTERVALS
+#define INTERVAL_SHIFT 3
+#define RESOLUTION MENU_RESOLUTION
+#define DECAY MENU_DECAY
+#define MAX_INTERESTING MENU_MAX_INTERESTING
+#define KTIME_MAX INT64_MAX
+
+static const struct tunable menu_tunables[] = {
+	{ .name = "menu_iowait_mult",
+	  .help = "v4.19..v6.12 iowait multiplier N (kernels: 10): exit latency <= "
+	  "prediction / (1 + N x iowaiters); 0: off, as mainline",
+	  .offset = TUNABLE_FIELD(struct menu_data, iowait_mult),
+	  .def = 0, .min = 0, .max = 1000 },
+};
+
+int menu_which_bucket(sim_ns duration_ns)
+{
+	if (duration_ns < 10 * NS_PER_US)
+		return 0;
+	if (duration_ns < 100 * NS_PER_US)
+		return 1;
+	if (duration_ns < 1000 * NS_PER_US)
+		return 2;
+	if (duration_ns < 10000 * NS_PER_US)
+		return 3;
+	if (duration_ns < 100000 * NS_PER_US)
+		return 4;
+	return 5;
+}
+
+static void menu_update_intervals(struct menu_data *d, uint32_t interval_us)
+{
+	d->intervals[d->interval_ptr] = interval_us;
+	d->interval_ptr = (d->interval_ptr + 1) % INTERVALS;
+}
+
+/* get_typical_interval(): the mean of the recent intervals if they agree
+ * (stddev <= 20 us, or mean > 6 stddev with at least 6 samples left);
+ * while they do not, drop the extreme value farther from the mean (the
+ * largest on a tie), and give up once 6 or fewer samples remain:
+ * UINT32_MAX. Sums wrap as the kernel's do; they cannot for idle periods
+ * under an hour. */
+uint32_t menu_typical_interval(const struct menu_data *d)
+{
+	int64_t min_thresh = -1, max_thresh = UINT32_MAX;
+
+	for (;;) {
+		uint32_t max = 0, min = UINT32_MAX;
+		uint64_t avg = 0, variance = 0;
+		unsigned divisor = 0;
+
+		for (int i = 0; i < INTERVALS; i++) {
+			int64_t value = d->intervals[i];
+			if (value <= min_thresh || value >= max_thresh)
+				continue;
+			divisor++;
+			avg += (uint64_t)value;
+			variance += (uint64_t)value * (uint64_t)value;
+			if (value > max)
+				max = (uint32_t)value;
+			if (value < min)
+				min = (uint32_t)value;
+		}
+		if (!max)
+			return UINT32_MAX;
+		if (divisor == INTERVALS) {
+			avg >>= INTERVAL_SHIFT;
+			variance >>= INTERVAL_SHIFT;
+		} else {
+			avg /= divisor;
+			variance /= divisor;
+		}
+		uint64_t avg_sq = avg * avg;
+		variance -= avg_sq;
+		if (variance <= UINT64_MAX / 36 &&
+		    ((avg_sq > variance * 36 && divisor * 4 >= INTERVALS * 3) || variance <= 400))
+			return (uint32_t)avg;
+		if (divisor * 4 <= INTERVALS * 3)
+			return UINT32_MAX;
+		if (avg - min > max - avg)
+			min_thresh = min;
+		else
+			max_thresh = max;
+	}
+}
+
+/* round(next_ns * factor / (RESOLUTION * DECAY)) in us, as the kernel's
+ * 64-bit expression, split so that no product can overflow; saturates
+ * where the kernel's u32 result would wrap. */
+static uint32_t menu_timer_us(sim_ns next_ns, uint32_t factor)
+{
+	const uint64_t div = (uint64_t)RESOLUTION * DECAY * NS_PER_US;
+	uint64_t q = (uint64_t)next_ns / div, r = (uint64_t)next_ns % div;
+	uint64_t us = q * factor + (div / 2 + r * factor) / div;
+	return us > UINT32_MAX ? UINT32_MAX : (uint32_t)us;
+}
+
+/* menu_update(): learn from the idle period that just ended. */
+static void menu_update(struct cpuidle_device *dev, struct menu_data *d)
+{
+	const struct cstate *target = &dev->states[dev->last_state];
+	sim_ns measured;
+
+	if (d->tick_wakeup && d->next_timer_ns > dev->tick_period_ns) {
+		/* A tick we did not expect (the timer said no event within a
+		 * tick): the CPU could have slept long, though not forever. */
+		measured = 9 * MAX_INTERESTING / 10;
+	} else if (target->poll && dev->poll_time_limit) {
+		/* Polling timed out: a better prediction would have slept until
+		 * the timer. */
+		measured = d->next_timer_ns;
+	} else {
+		/* The wakeup began one exit latency before the measurement
+		 * ended, unless the state was evidently never reached. */
+		measured = dev->last_residency_ns;
+		if (measured > 2 * target->exit_ns)
+			measured -= target->exit_ns;
+		else
+			measured /= 2;
+	}
+	if (measured > d->next_timer_ns)
+		measured = d->next_timer_ns;
+
+	uint32_t factor = d->correction_factor[d->bucket];
+	factor -= factor / DECAY;
+	if (d->next_timer_ns > 0 && measured < MAX_INTERESTING)
+		factor += (uint32_t)((uint64_t)RESOLUTION * (uint64_t)measured /
+				     (uint64_t)d->next_timer_ns);
+	else
+		factor += RESOLUTION; /* idle that long counts as a perfect prediction */
+	d->correction_factor[d->bucket] = factor;
+
+	sim_ns us = measured / NS_PER_US;
+	menu_update_intervals(d, us >= UINT32_MAX ? UINT32_MAX : (uint32_t)us);
+}
+
+static int menu_init(struct cpuidle_device *dev, struct pm_diag *d)
+{
+	struct menu_data *m = dev->gov_data;
+	int64_t mult = m->iowait_mult;
+	*m = (struct menu_data){ .iowait_mult = mult };
+	for (int i = 0; i < BUCKETS; i++)
+		m->correction_factor[i] = RESOLUTION * DECAY;
+	return 0;
+}
+
+/* Shallower enabled states down from idx until one fits before the tick. */
+static int menu_fit_before_tick(const struct cpuidle_device *dev, int idx, sim_ns delta_tick)
+{
+	for (int i = idx - 1; i >= 0; i--) {
+		if (!cpuidle_state_enabled(dev, i))
+			continue;
+		idx = i;
+		if (dev->states[i].residency_ns <= delta_tick)
+			break;
+	}
+	return idx;
+}
+
+static int menu_select(struct cpuidle_device *dev, sim_ns latency_req, bool *stop_tick)
+{
+	struct menu_data *d = dev->gov_data;
+	const struct cstate *s = dev->states;
+	const sim_ns tick = dev->tick_period_ns;
+	sim_ns delta_tick;
+	int idx;
+
+	if (d->needs_update) {
+		menu_update(dev, d);
+		d->needs_update = false;
+	} else if (!dev->last_residency_ns) {
+		/* No measurement (a rejected entry; or, as in the kernel, the
+		 * first selection): keep it out of the pattern detector. */
+		menu_update_intervals(d, UINT32_MAX);
+	}
+
+	sim_ns predicted_ns = (sim_ns)menu_typical_interval(d) * NS_PER_US;
+	if (predicted_ns > CPUIDLE_RESIDENCY_THRESHOLD_NS || dev->tick_stopped) {
+		sim_ns delta = dev->next_timer_no_tick_ns;
+		delta_tick = dev->next_timer_ns;
+		if (delta < 0) {
+			delta = 0;
+			delta_tick = 0;
+		}
+		d->next_timer_ns = delta;
+		d->bucket = menu_which_bucket(delta);
+		sim_ns timer_ns = (sim_ns)menu_timer_us(delta, d->correction_factor[d->bucket]) *
+				  NS_PER_US;
+		if (timer_ns < predicted_ns)
+			predicted_ns = timer_ns;
+		/* With the tick stopped a short misprediction can strand the CPU
+		 * in a shallow state until the timer: trust the timer. */
+		if (dev->tick_stopped && predicted_ns < tick)
+			predicted_ns = d->next_timer_ns;
+	} else {
+		/* Short, regular idle: skip the timer query and assume the timer
+		 * far away and the tick half a period away. */
+		d->next_timer_ns = KTIME_MAX;
+		delta_tick = tick / 2;
+		d->bucket = menu_which_bucket(KTIME_MAX);
+	}
+
+	if (dev->nstates <= 1 || latency_req == 0 ||
+	    ((d->next_timer_ns < s[1].residency_ns || latency_req < s[1].exit_ns) &&
+	     cpuidle_state_enabled(dev, 0))) {
+		/* State 0 it is; a polling state 0 must keep the tick. */
+		*stop_tick = !s[0].poll;
+		return 0;
+	}
+
+	/* Historical variant, off by default: v4.19..v6.12 lowered the latency
+	 * limit for CPUs with tasks waiting on I/O. */
+	if (d->iowait_mult && !dev->tick_stopped && dev->nr_iowait > 0) {
+		sim_ns cap = predicted_ns / (1 + d->iowait_mult * dev->nr_iowait);
+		if (latency_req > cap)
+			latency_req = cap;
+	}
+
+	idx = -1;
+	for (int i = 0; i < dev->nstates; i++) {
+		if (!cpuidle_state_enabled(dev, i))
+			continue;
+		if (idx == -1)
+			idx = i; /* first enabled state */
+		if (s[i].exit_ns > latency_req)
+			break;
+		if (s[i].residency_ns <= predicted_ns) {
+			idx = i;
+			continue;
+		}
+		/* Prefer a cheap real idle state to polling if the timer lets
+		 * it pay off and it wakes up in time. */
+		if (s[idx].poll && s[i].residency_ns < CPUIDLE_RESIDENCY_THRESHOLD_NS &&
+		    s[i].residency_ns <= d->next_timer_ns && s[i].exit_ns <= predicted_ns) {
+			predicted_ns = s[i].residency_ns;
+			idx = i;
+			break;
+		}
+		if (predicted_ns < tick)
+			break;
+		if (!dev->tick_stopped) {
+			/* Shallow is fine with the tick running: it will wake us
+			 * and the governor runs again. */
+			predicted_ns = s[idx].residency_ns;
+			break;
+		}
+		/* Tick stopped: don't get stuck in a shallow state if this one
+		 * fits before the next timer event. */
+		if (s[idx].residency_ns < tick && s[i].residency_ns <= delta_tick)
+			idx = i;
+		return idx;
+	}
+	if (idx == -1)
+		idx = 0; /* nothing enabled: state 0 regardless */
+
+	if ((s[idx].poll || predicted_ns < tick) && !dev->tick_stopped) {
+		*stop_tick = false;
+		/* The tick will come: the state must pay off before it. */
+		if (idx > 0 && s[idx].residency_ns > delta_tick)
+			idx = menu_fit_before_tick(dev, idx, delta_tick);
+	}
+	return idx;
+}
+
+static void menu_reflect(struct cpuidle_device *dev, int state)
+{
+	struct menu_data *d = dev->gov_data;
+	d->needs_update = true;
+	d->tick_wakeup = dev->tick_wakeup;
+}
+
+const struct cpuidle_governor cpuidle_menu = {
+	.name = "menu",
+	.summary = "predicts idle from the next timer and recent intervals (kernel default, v6.18)",
+	.tunables = menu_tunables,
+	.ntunables = (int)(sizeof(menu_tunables) / sizeof(menu_tunables[0])),
+	.data_size = sizeof(struct menu_data),
+	.init = menu_init,
+	.select = menu_select,
+	.reflect = menu_reflect,
+};

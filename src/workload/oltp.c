@@ -1,0 +1,382 @@
+/* oltp: JdbcRunner's Tiny TPC-C as the database server sees it
+ * (workloads-traces.md A.7: sh2/jdbcrunner docs_ja/tpc-c.rst, tpcc.js).
+ *
+ * Reproduces: `agents` client connections, each served by one database
+ * backend task, in a closed loop with no keying or think time (think_ms,
+ * JdbcRunner's sleep time, is 0 by default): a transaction starts as soon
+ * as the previous one committed. The mix is JdbcRunner's 10:10:1:1:1 of
+ * New-Order, Payment, Order-Status, Delivery and Stock-Level, each a
+ * sequence of statements (about 45, 9, 4, 70 and 2 round trips). For every
+ * statement the backend
+ *   - waits for the request: the client is remote, so the backend blocks
+ *     (not iowait) for a network round trip plus the client's own JDBC
+ *     work (net_rtt_us + client_us), woken as by the NIC interrupt;
+ *   - receives and sends over TCP: system time (two syscall entries from
+ *     the machine's [costs] plus net_sys_us of stack work);
+ *   - takes row locks where TPC-C takes them: New-Order locks its district
+ *     row (SELECT ... FOR UPDATE), Payment its warehouse then its district
+ *     row; both hold them to commit, and a backend finding a row locked
+ *     waits (blocked, not iowait) until the holder commits and hands it
+ *     over, in arrival order;
+ *   - misses the buffer pool with probability page_miss_pct percent and
+ *     reads the page: an iowait block of io_read_us;
+ *   - executes: user time, exponentially distributed around stmt_us
+ *     (ten times that for Stock-Level's join), stall_pct percent memory
+ *     stall.
+ * A read-write transaction's last statement (COMMIT) flushes the log
+ * before it answers: an iowait block of fsync_us. Warehouse and district
+ * are drawn uniformly over `warehouses` (JdbcRunner's scale factor).
+ *
+ * Reports the Tiny TPC-C score: New-Order transactions per minute (tpm),
+ * with every transaction's response time (first request to commit reply,
+ * as the client measures it) as the latency in ms, and the count of each
+ * type, all types per minute and lock waits as extra figures.
+ *
+ * Leaves out: the client machine (only its round trip is modelled), the
+ * database's background threads (log writer, page cleaners, checkpoints),
+ * group commit, index and page latches, deadlocks (the lock order
+ * warehouse, then district, has none), Delivery's new_order row locks,
+ * rollbacks, and the 300 s warm-up and 900 s measurement (the whole run
+ * counts).
+ *
+ * Defaults, from A.7 unless marked: agents = 16 and warehouses = 16
+ * (JdbcRunner's -nAgents and scale factor defaults), think_ms = 0 (its
+ * sleep time 0,0,0,0,0), mix 10:10:1:1:1, statements per type (A.7's
+ * counts); stmt_us = 100 (A.7: "50 us to several ms per statement"),
+ * client_us = 60 (A.7: JDBC work 20-100 us per statement),
+ * net_rtt_us = 100 (1 GbE LAN round trip, ESTIMATE), net_sys_us = 10
+ * (TCP send+receive stack work, ESTIMATE), stall_pct = 40 (ESTIMATE: about
+ * half of DBMS execution time is stalls, Ailamaki et al., VLDB 1999),
+ * page_miss_pct = 2 (ESTIMATE: 16 warehouses, ~1.6 GB, mostly cached),
+ * io_read_us = 200 (SSD random read, ESTIMATE), fsync_us = 500 (A.7's SSD
+ * fsync 0.05-2 ms). The later calibration target is
+ * shared/seeds/tuned-balanced-conservative.txt; these defaults are not
+ * fitted to it. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../engine/sim.h"
+#include "wlutil.h"
+
+enum tx_type { TX_NEW_ORDER, TX_PAYMENT, TX_ORDER_STATUS, TX_DELIVERY, TX_STOCK_LEVEL, TX_TYPES };
+
+#define DISTRICTS 10
+#define NO_LOCK (-1)
+
+static const struct {
+	const char *name;
+	int weight;      /* in the 10:10:1:1:1 mix */
+	int statements;  /* round trips, the last one the COMMIT */
+	int cpu_factor;  /* statement CPU in units of stmt_us */
+	bool writes;     /* COMMIT flushes the log */
+	int lock_at[2];  /* statement taking the warehouse / district row lock */
+} tx[TX_TYPES] = {
+	[TX_NEW_ORDER] = { "new_order", 10, 45, 1, true, { NO_LOCK, 1 } },
+	[TX_PAYMENT] = { "payment", 10, 9, 1, true, { 1, 2 } },
+	[TX_ORDER_STATUS] = { "order_status", 1, 4, 1, false, { NO_LOCK, NO_LOCK } },
+	[TX_DELIVERY] = { "delivery", 1, 70, 1, true, { NO_LOCK, NO_LOCK } },
+	[TX_STOCK_LEVEL] = { "stock_level", 1, 2, 10, false, { NO_LOCK, NO_LOCK } },
+};
+
+enum agent_step {
+	STEP_BEGIN,     /* pick the next transaction */
+	STEP_REQUEST,   /* wait for the client's next statement */
+	STEP_RECV,      /* the request arrived: receive it */
+	STEP_LOCK,      /* take the row locks this statement needs */
+	STEP_READ,      /* maybe read a page */
+	STEP_EXEC,      /* execute */
+	STEP_FLUSH,     /* COMMIT: flush the log */
+	STEP_REPLY,     /* send the result */
+	STEP_DONE,      /* the reply left: record, then think */
+};
+
+struct row_lock {
+	int owner; /* agent index, or -1 */
+	struct wl_fifo waiters;
+};
+
+struct agent {
+	struct task *t;
+	struct rng rng;
+	enum agent_step step;
+	enum tx_type type;
+	int stmt;
+	int lock_ids[2]; /* the rows this transaction locks, -1 none */
+	int nheld;
+	sim_ns t0;
+};
+
+struct oltp {
+	int64_t agents;
+	int64_t warehouses;
+	int64_t think_ms;
+	int64_t stmt_us;
+	int64_t stall_pct;
+	int64_t client_us;
+	int64_t net_rtt_us;
+	int64_t net_sys_us;
+	int64_t page_miss_pct;
+	int64_t io_read_us;
+	int64_t fsync_us;
+	struct agent *agent;
+	struct row_lock *locks; /* warehouses, then warehouses x DISTRICTS */
+	int nlocks;
+	struct action net_cost;
+	uint64_t count[TX_TYPES];
+	uint64_t lock_waits;
+};
+
+static const struct tunable oltp_params[] = {
+	{ "agents", "client connections (JdbcRunner -nAgents)", TUNABLE_FIELD(struct oltp, agents),
+	  16, 1, 100000, NULL },
+	{ "warehouses", "scale factor: warehouses (each with 10 district rows)",
+	  TUNABLE_FIELD(struct oltp, warehouses), 16, 1, 1000000, NULL },
+	{ "think_ms", "client sleep between transactions, ms (JdbcRunner sleep time)",
+	  TUNABLE_FIELD(struct oltp, think_ms), 0, 0, 100000000, NULL },
+	{ "stmt_us", "mean backend CPU per statement, us on a 3 GHz core",
+	  TUNABLE_FIELD(struct oltp, stmt_us), 100, 0, 100000000, NULL },
+	{ "stall_pct", "share of statement CPU that is memory stall, %",
+	  TUNABLE_FIELD(struct oltp, stall_pct), 40, 0, 100, NULL },
+	{ "client_us", "client-side work between a reply and the next request, us",
+	  TUNABLE_FIELD(struct oltp, client_us), 60, 0, 100000000, NULL },
+	{ "net_rtt_us", "network round trip to the client, us", TUNABLE_FIELD(struct oltp, net_rtt_us),
+	  100, 0, 100000000, NULL },
+	{ "net_sys_us", "kernel TCP work per statement (receive + send), us on a 3 GHz core",
+	  TUNABLE_FIELD(struct oltp, net_sys_us), 10, 0, 100000000, NULL },
+	{ "page_miss_pct", "statements that read a page from storage, %",
+	  TUNABLE_FIELD(struct oltp, page_miss_pct), 2, 0, 100, NULL },
+	{ "io_read_us", "page read latency, us", TUNABLE_FIELD(struct oltp, io_read_us), 200, 0,
+	  100000000, NULL },
+	{ "fsync_us", "log flush latency at COMMIT, us", TUNABLE_FIELD(struct oltp, fsync_us), 500, 0,
+	  100000000, NULL },
+};
+
+static int oltp_init(struct sim *s, void *data, struct pm_diag *d)
+{
+	struct oltp *o = data;
+	o->nlocks = (int)(o->warehouses * (1 + DISTRICTS));
+	o->agent = calloc((size_t)o->agents, sizeof(*o->agent));
+	o->locks = calloc((size_t)o->nlocks, sizeof(*o->locks));
+	if (!o->agent || !o->locks)
+		return pm_fail(d, "out of memory");
+	for (int i = 0; i < o->nlocks; i++)
+		o->locks[i].owner = -1;
+	o->net_cost = wl_kernel(s, 2.0 * (double)sim_machine(s)->syscall_ns);
+	struct action stack = wl_work((double)o->net_sys_us, 0, true);
+	wl_add(&o->net_cost, &stack);
+	for (int64_t i = 0; i < o->agents; i++) {
+		struct agent *ag = &o->agent[i];
+		char name[64];
+		rng_init(&ag->rng, sim_seed(s), UINT64_C(0x6f6c747000000000) + (uint64_t)i);
+		snprintf(name, sizeof(name), "backend/%lld", (long long)i);
+		ag->t = sim_task_new(s, name, 0);
+		if (!ag->t)
+			return pm_fail(d, "out of memory");
+		ag->t->wl_role = (int)i;
+	}
+	return 0;
+}
+
+static enum tx_type draw_type(struct rng *r)
+{
+	int total = 0;
+	for (int i = 0; i < TX_TYPES; i++)
+		total += tx[i].weight;
+	int x = (int)rng_below(r, (uint64_t)total);
+	for (int i = 0; i < TX_TYPES; i++) {
+		if (x < tx[i].weight)
+			return (enum tx_type)i;
+		x -= tx[i].weight;
+	}
+	return TX_NEW_ORDER;
+}
+
+/* Blocks the agent until the workload timer `after` ns from now; false
+ * when there is nothing to wait for. */
+static bool wait_for(struct sim *s, int idx, sim_ns after, bool iowait, struct action *a)
+{
+	if (after <= 0)
+		return false;
+	if (sim_post_workload_timer(s, sim_now(s) + after, (uint32_t)idx) < 0)
+		return false; /* out of memory: skip the wait rather than hang */
+	*a = (struct action){ .kind = ACT_BLOCK, .iowait = iowait };
+	return true;
+}
+
+/* Takes the locks statement `stmt` needs; false when it must wait (queued
+ * on the lock, which is handed over at the holder's commit). */
+static bool take_locks(struct oltp *o, struct agent *ag, int idx)
+{
+	for (int k = ag->nheld; k < 2; k++) {
+		if (tx[ag->type].lock_at[k] != ag->stmt || ag->lock_ids[k] < 0)
+			continue;
+		struct row_lock *l = &o->locks[ag->lock_ids[k]];
+		if (l->owner == idx) {
+			ag->nheld = k + 1; /* handed over while we waited */
+			continue;
+		}
+		if (l->owner >= 0) {
+			o->lock_waits++;
+			if (wl_fifo_push(&l->waiters, idx) < 0)
+				return true; /* out of memory: proceed unlocked */
+			return false;
+		}
+		l->owner = idx;
+		ag->nheld = k + 1;
+	}
+	return true;
+}
+
+/* COMMIT releases the rows: each goes to its first waiter, woken. */
+static void release_locks(struct sim *s, struct oltp *o, struct agent *ag)
+{
+	for (int k = 0; k < 2; k++) {
+		if (ag->lock_ids[k] < 0 || o->locks[ag->lock_ids[k]].owner != ag->t->wl_role)
+			continue;
+		struct row_lock *l = &o->locks[ag->lock_ids[k]];
+		l->owner = wl_fifo_pop(&l->waiters);
+		if (l->owner >= 0)
+			sim_wake(s, o->agent[l->owner].t);
+	}
+	ag->nheld = 0;
+}
+
+static void begin(struct oltp *o, struct agent *ag, sim_ns now)
+{
+	ag->type = draw_type(&ag->rng);
+	ag->stmt = 0;
+	ag->nheld = 0;
+	ag->t0 = now;
+	int w = (int)rng_below(&ag->rng, (uint64_t)o->warehouses);
+	int dist = (int)rng_below(&ag->rng, DISTRICTS);
+	ag->lock_ids[0] = tx[ag->type].lock_at[0] == NO_LOCK ? -1 : w;
+	ag->lock_ids[1] = tx[ag->type].lock_at[1] == NO_LOCK
+				  ? -1
+				  : (int)o->warehouses + w * DISTRICTS + dist;
+}
+
+static void oltp_next(struct sim *s, void *data, struct task *t, struct action *a)
+{
+	struct oltp *o = data;
+	int idx = t->wl_role;
+	struct agent *ag = &o->agent[idx];
+	sim_ns now = sim_now(s);
+	for (;;) {
+		switch (ag->step) {
+		case STEP_BEGIN:
+			begin(o, ag, now);
+			ag->step = STEP_REQUEST;
+			continue;
+		case STEP_REQUEST:
+			ag->step = STEP_RECV;
+			if (wait_for(s, idx, (o->net_rtt_us + o->client_us) * NS_PER_US, false, a))
+				return;
+			continue;
+		case STEP_RECV:
+			ag->step = STEP_LOCK;
+			*a = o->net_cost;
+			a->cycles /= 2; /* receive half now, send half with the reply */
+			a->stall_ns /= 2;
+			return;
+		case STEP_LOCK:
+			if (!take_locks(o, ag, idx)) {
+				*a = (struct action){ .kind = ACT_BLOCK };
+				return;
+			}
+			ag->step = STEP_READ;
+			continue;
+		case STEP_READ:
+			ag->step = STEP_EXEC;
+			if (rng_below(&ag->rng, 100) < (uint64_t)o->page_miss_pct &&
+			    wait_for(s, idx, o->io_read_us * NS_PER_US, true, a))
+				return;
+			continue;
+		case STEP_EXEC: {
+			bool last = ag->stmt == tx[ag->type].statements - 1;
+			ag->step = last && tx[ag->type].writes ? STEP_FLUSH : STEP_REPLY;
+			double us = rng_exponential(&ag->rng, (double)(o->stmt_us * tx[ag->type].cpu_factor));
+			*a = wl_work(us, o->stall_pct, false);
+			if (a->cycles > 0 || a->stall_ns > 0)
+				return;
+			continue;
+		}
+		case STEP_FLUSH:
+			ag->step = STEP_REPLY;
+			if (wait_for(s, idx, o->fsync_us * NS_PER_US, true, a))
+				return;
+			continue;
+		case STEP_REPLY:
+			if (ag->stmt == tx[ag->type].statements - 1) {
+				release_locks(s, o, ag);
+				ag->step = STEP_DONE;
+			} else {
+				ag->stmt++;
+				ag->step = STEP_REQUEST;
+			}
+			*a = o->net_cost;
+			a->cycles /= 2;
+			a->stall_ns /= 2;
+			return;
+		case STEP_DONE:
+			/* The client sees the reply half a round trip later. */
+			sim_record_latency(s, now - ag->t0 + o->net_rtt_us * NS_PER_US / 2);
+			o->count[ag->type]++;
+			if (ag->type == TX_NEW_ORDER)
+				sim_add_work(s, 1);
+			ag->step = STEP_BEGIN;
+			if (o->think_ms > 0) {
+				*a = (struct action){ .kind = ACT_SLEEP,
+						      .until = now + o->think_ms * NS_PER_MS };
+				return;
+			}
+			continue;
+		}
+	}
+}
+
+/* A network round trip, page read or log flush the agent waited for
+ * completed. */
+static void oltp_timer(struct sim *s, void *data, uint32_t arg)
+{
+	struct oltp *o = data;
+	sim_wake(s, o->agent[arg].t);
+}
+
+static void oltp_report(struct sim *s, void *data, struct run_result *r)
+{
+	struct oltp *o = data;
+	double minutes = wl_seconds(r) / 60.0;
+	uint64_t all = 0;
+	for (int i = 0; i < TX_TYPES; i++)
+		all += o->count[i];
+	r->throughput = minutes > 0 ? r->work_done / minutes : 0;
+	wl_extra(r, "tpm_all", "tpm", minutes > 0 ? (double)all / minutes : 0);
+	wl_extra(r, "transactions", "tx", (double)all);
+	for (int i = 0; i < TX_TYPES; i++)
+		wl_extra(r, tx[i].name, "tx", (double)o->count[i]);
+	wl_extra(r, "lock_waits", "waits", (double)o->lock_waits);
+}
+
+static void oltp_fini(void *data)
+{
+	struct oltp *o = data;
+	for (int i = 0; o->locks && i < o->nlocks; i++)
+		wl_fifo_free(&o->locks[i].waiters);
+	free(o->locks);
+	free(o->agent);
+}
+
+const struct workload_ops workload_oltp = {
+	.name = "oltp",
+	.summary = "JdbcRunner Tiny TPC-C: database backends serving a closed-loop client",
+	.throughput_unit = "tpm",
+	.latency_what = "transaction",
+	.params = oltp_params,
+	.nparams = WL_NPARAMS(oltp_params),
+	.data_size = sizeof(struct oltp),
+	.init = oltp_init,
+	.next = oltp_next,
+	.timer = oltp_timer,
+	.report = oltp_report,
+	.fini = oltp_fini,
+};

@@ -1,0 +1,192 @@
+/* End-to-end: the workload models and rt-app descriptions through the
+ * pmlab binary, as a user runs them: listing, --set, rtapp:FILE, and the
+ * messages and exit codes for bad descriptions. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+struct out {
+	char *text;   /* stdout */
+	char *err;    /* stderr */
+	int status;   /* exit code */
+};
+
+/* Runs `pmlab ARGS` through the shell with stderr captured to a file. */
+static struct out run(const char *args)
+{
+	struct out o = { 0 };
+	char errpath[] = "/tmp/pmlab-e2e-XXXXXX";
+	int fd = mkstemp(errpath);
+	assert_true(fd >= 0);
+	char cmd[4096];
+	snprintf(cmd, sizeof(cmd), "%s %s 2>%s", PMLAB_BIN, args, errpath);
+	FILE *p = popen(cmd, "r");
+	assert_non_null(p);
+	size_t cap = 1 << 16, len = 0;
+	o.text = malloc(cap);
+	size_t n;
+	while ((n = fread(o.text + len, 1, cap - len - 1, p)) > 0) {
+		len += n;
+		if (cap - len < 4096)
+			o.text = realloc(o.text, cap *= 2);
+	}
+	o.text[len] = '\0';
+	int st = pclose(p);
+	o.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+	FILE *e = fdopen(fd, "r");
+	o.err = calloc(1, 1 << 16);
+	size_t elen = fread(o.err, 1, (1 << 16) - 1, e);
+	o.err[elen] = '\0';
+	fclose(e);
+	unlink(errpath);
+	return o;
+}
+
+static void out_free(struct out *o)
+{
+	free(o->text);
+	free(o->err);
+}
+
+/* A bad-input error is one line "pmlab: ..." and exit code 2. */
+static void assert_usage_error(struct out *o, const char *needle)
+{
+	assert_int_equal(o->status, 2);
+	assert_true(strncmp(o->err, "pmlab: ", 7) == 0);
+	char *nl = strchr(o->err, '\n');
+	assert_non_null(nl);
+	assert_true(nl[1] == '\0');
+	if (needle && !strstr(o->err, needle))
+		fail_msg("stderr '%s' lacks '%s'", o->err, needle);
+}
+
+static char *write_file(const char *text)
+{
+	char *path = strdup("/tmp/pmlab-e2e-rtapp-XXXXXX.json");
+	int fd = mkstemps(path, 5);
+	assert_true(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+static void test_workloads_listed_with_parameters(void **state)
+{
+	struct out o = run("workloads");
+	assert_int_equal(o.status, 0);
+	const char *names[] = { "oltp", "kernbench", "tbench", "hackbench", "lmbench",
+				"unixbench", "stressng", "ebizzy", "rtapp" };
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strstr(o.text, names[i]))
+			fail_msg("pmlab workloads does not list %s", names[i]);
+	/* Parameters from the tunable tables, with their choices. */
+	assert_non_null(strstr(o.text, "warehouses"));
+	assert_non_null(strstr(o.text, "socket|pipe"));
+	assert_non_null(strstr(o.text, "null|read|write|stat|fstat|openclose"));
+	assert_non_null(strstr(o.text, "execl|context1|spawn|shell1|shell8"));
+	out_free(&o);
+}
+
+static void test_set_parameters(void **state)
+{
+	struct out o = run("sim -m i7-4790 -w hackbench --set groups=2 --set mode=pipe "
+			   "--format json");
+	assert_int_equal(o.status, 0);
+	json_error_t err;
+	json_t *root = json_loads(o.text, 0, &err);
+	assert_non_null(root);
+	assert_string_equal(json_string_value(json_object_get(root, "throughput_unit")), "runs/h");
+	json_t *sent = json_object_get(json_object_get(root, "extra"), "messages_sent");
+	assert_int_equal((int)json_number_value(json_object_get(sent, "value")), 2 * 20 * 20 * 100);
+	json_decref(root);
+	out_free(&o);
+	o = run("sim -m i7-4790 -w hackbench --set mode=carrier-pigeon");
+	assert_usage_error(&o, "mode");
+	out_free(&o);
+	o = run("sim -m i7-4790 -w lmbench --set test=stat -d 0.1 --format csv");
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.text, "calls/s"));
+	assert_non_null(strstr(o.text, "extra_usec_us_call"));
+	out_free(&o);
+}
+
+static void test_rtapp_example_runs(void **state)
+{
+	char args[1024];
+	snprintf(args, sizeof(args), "sim -m i7-4790 -w rtapp:%s/data/workloads/video.json "
+		 "--format json", PMLAB_SOURCE_ROOT);
+	struct out o = run(args);
+	assert_int_equal(o.status, 0);
+	json_error_t err;
+	json_t *root = json_loads(o.text, 0, &err);
+	assert_non_null(root);
+	/* global.duration is 5 s, shorter than --duration's 10. */
+	assert_true(json_number_value(json_object_get(root, "duration_s")) == 5.0);
+	json_t *tasks = json_object_get(root, "per_task");
+	assert_int_equal(json_array_size(tasks), 3);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(tasks, 0), "name")),
+			    "decoder-0");
+	json_decref(root);
+	out_free(&o);
+	/* The table has the per-task block too. */
+	snprintf(args, sizeof(args), "sim -m i7-4790 -w rtapp:%s/data/workloads/periodic.json",
+		 PMLAB_SOURCE_ROOT);
+	o = run(args);
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.text, "Per task"));
+	assert_non_null(strstr(o.text, "periodic-1"));
+	out_free(&o);
+}
+
+static void test_rtapp_errors(void **state)
+{
+	char args[1024];
+	/* Malformed JSON: file and line. */
+	char *bad = write_file("{\n  \"tasks\": {\n    \"a\": { \"run\": 100 \n  }\n}\n");
+	snprintf(args, sizeof(args), "sim -m i7-4790 -w rtapp:%s", bad);
+	struct out o = run(args);
+	char want[512];
+	snprintf(want, sizeof(want), "pmlab: %s:", bad);
+	assert_usage_error(&o, want);
+	/* jansson names the line where it noticed: the end of the text. */
+	assert_non_null(strstr(o.err, ".json:6:"));
+	out_free(&o);
+	unlink(bad);
+	free(bad);
+	/* An unsupported key: named, with the file. */
+	bad = write_file("{ \"tasks\": { \"a\": { \"run\": 100, \"dl-runtime\": 10 } } }");
+	snprintf(args, sizeof(args), "sim -m i7-4790 -w rtapp:%s", bad);
+	o = run(args);
+	assert_usage_error(&o, "unsupported key 'dl-runtime'");
+	assert_non_null(strstr(o.err, bad));
+	out_free(&o);
+	unlink(bad);
+	free(bad);
+	/* No file, or none named. */
+	o = run("sim -m i7-4790 -w rtapp:/nonexistent/none.json");
+	assert_usage_error(&o, "/nonexistent/none.json: cannot open");
+	out_free(&o);
+	o = run("sim -m i7-4790 -w rtapp");
+	assert_usage_error(&o, "rtapp:FILE.json");
+	out_free(&o);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_workloads_listed_with_parameters),
+		cmocka_unit_test(test_set_parameters),
+		cmocka_unit_test(test_rtapp_example_runs),
+		cmocka_unit_test(test_rtapp_errors),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,617 @@
+/* The benchmark models end to end through the engine, on small machines
+ * whose numbers let the expected figures be worked out by hand: per model
+ * the direction of the frequency effect (or its size where the model's
+ * work is simple enough to compute), conservation of messages and jobs,
+ * the documented defaults, and determinism. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "engine/sim.h"
+#include "workload/workload.h"
+
+/* Two cores, 1 or 2 GHz (base 2 GHz), C1 (1 us) and C6 (100 us); no
+ * kernel costs unless a test appends a [costs] section. */
+#define TWO_CORE_INI                                                                              \
+	"[machine]\nname = two-core\ndescription = test machine\ntdp_w = 10\n"                    \
+	"[topology]\npackages = 1\ncores_per_package = 2\nthreads_per_core = 1\nfreq_domain = core\n" \
+	"[frequency]\nbase_khz = 2000000\ntransition_latency_us = 0\n"                            \
+	"[pstates]\n1000000 = 800\n2000000 = 1000\n"                                              \
+	"[cstate C1]\ndesc = halt\nexit_latency_us = 1\ntarget_residency_us = 2\npower_mw = 500\n" \
+	"[cstate C6]\ndesc = power gated\nexit_latency_us = 100\ntarget_residency_us = 300\n"     \
+	"power_mw = 0\n"                                                                          \
+	"[power]\nceff_nf = 1.0\nleak_w = 1.0\nleak_beta = 0\nuncore_w = 2\nplatform_w = 10\n"
+
+static const char *const two_core_ini = TWO_CORE_INI;
+static const char *const costs_ini = TWO_CORE_INI
+	"[costs]\nsyscall_us = 0.1\nfork_us = 60\nexec_us = 200\n";
+static const char *const shared_cache_ini = TWO_CORE_INI
+	"[cache]\nshare_stall_cut = 0.5\nshare_window_us = 20000\n";
+
+struct run {
+	struct run_result r;
+	struct machine m;
+};
+
+/* Runs `workload` with `sets` (and no CPU time charged for ticks or
+ * governor calls, so completion times are work over frequency exactly) on the INI machine with `cpus` online (0:
+ * all). Invariant checks cost time per event: big runs skip them. */
+static void run_ini(struct run *out, const char *ini, int cpus, const char *workload,
+		    const char *gov, double seconds, uint64_t seed, const char *const *sets,
+		    int nsets, bool check)
+{
+	struct pm_diag d = { { 0 } };
+	assert_int_equal(machine_parse(&out->m, ini, "test", &d), 0);
+	if (cpus)
+		assert_int_equal(machine_set_online(&out->m, cpus, &d), 0);
+	const char *all[32] = { "tick_cost_ns=0", "cpufreq_update_cost_ns=0" };
+	assert_true(nsets < 30);
+	for (int i = 0; i < nsets; i++)
+		all[i + 2] = sets[i];
+	struct sim_config cfg = { .machine = &out->m, .workload = workload, .cpufreq = gov,
+				  .cpuidle = "deepest", .duration = (sim_ns)(seconds * 1e9),
+				  .seed = seed, .nsets = nsets + 2, .sets = all,
+				  .check_invariants = check };
+	struct sim *s;
+	if (sim_create(&s, &cfg, &d) < 0)
+		fail_msg("sim_create: %s", d.msg);
+	if (sim_run(s, &out->r, &d) < 0)
+		fail_msg("sim_run: %s", d.msg);
+	out->r.m = &out->m;
+	sim_destroy(s);
+}
+
+static double extra(const struct run_result *r, const char *name)
+{
+	for (int i = 0; i < r->nextra; i++)
+		if (strcmp(r->extra[i].name, name) == 0)
+			return r->extra[i].value;
+	fail_msg("no extra figure %s", name);
+	return 0;
+}
+
+static double util(const struct run_result *r, int which)
+{
+	return result_util_pct(r, which);
+}
+
+static void assert_near(double v, double want, double rel)
+{
+	if (!(fabs(v - want) <= fabs(want) * rel))
+		fail_msg("%.9g, expected %.9g (+- %g%%)", v, want, rel * 100);
+}
+
+/* The documented default of a workload's parameter. */
+static int64_t param_default(const char *workload, const char *name)
+{
+	const struct workload_ops *w = workload_find(workload);
+	assert_non_null(w);
+	for (int i = 0; i < w->nparams; i++)
+		if (strcmp(w->params[i].name, name) == 0)
+			return w->params[i].def;
+	fail_msg("%s has no parameter %s", workload, name);
+	return 0;
+}
+
+static void test_every_model_is_registered(void **state)
+{
+	const char *names[] = { "oltp",      "kernbench", "tbench",   "hackbench", "lmbench",
+				"unixbench", "stressng",  "ebizzy",   "rtapp" };
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		const struct workload_ops *w = workload_find(names[i]);
+		assert_non_null(w);
+		assert_non_null(w->summary);
+		assert_non_null(w->throughput_unit);
+		for (int p = 0; p < w->nparams; p++) {
+			assert_true(w->params[p].def >= w->params[p].min);
+			assert_true(w->params[p].def <= w->params[p].max);
+		}
+	}
+}
+
+/* --- lmbench --- */
+
+/* A null call is the syscall entry alone: 0.1 us measured at the 2 GHz
+ * base, so 100 ns at 2 GHz and 200 ns at 1 GHz, batches of 1000 calls. */
+static void test_lmbench_null_scales_with_frequency(void **state)
+{
+	struct run fast, slow;
+	run_ini(&fast, costs_ini, 0, "lmbench", "performance", 0.1, 1, NULL, 0, true);
+	run_ini(&slow, costs_ini, 0, "lmbench", "powersave", 0.1, 1, NULL, 0, true);
+	assert_near(extra(&fast.r, "usec"), 0.100, 0.005);
+	assert_near(extra(&slow.r, "usec"), 0.200, 0.005);
+	assert_int_equal(fast.r.latency.max_ns, 100);
+	/* One process: one CPU busy, all of it system time. */
+	assert_near(util(&fast.r, 1), 50.0, 0.01);
+	assert_int_equal(fast.r.tasks_created, 1);
+	result_free(&fast.r);
+	result_free(&slow.r);
+}
+
+/* stat adds 350 ns of 3 GHz work (1050 cycles) to the 200-cycle entry:
+ * 625 ns at 2 GHz; open+close two entries and 3000 cycles: 1.7 us. */
+static void test_lmbench_cases_and_procs(void **state)
+{
+	const char *stat[] = { "test=stat" }, *oc[] = { "test=openclose" };
+	const char *two[] = { "test=null", "procs=2" };
+	struct run a, b, c;
+	run_ini(&a, costs_ini, 0, "lmbench", "performance", 0.1, 1, stat, 1, true);
+	run_ini(&b, costs_ini, 0, "lmbench", "performance", 0.1, 1, oc, 1, true);
+	run_ini(&c, costs_ini, 0, "lmbench", "performance", 0.1, 1, two, 2, true);
+	assert_near(extra(&a.r, "usec"), 0.625, 0.005);
+	assert_near(extra(&b.r, "usec"), 1.7, 0.005);
+	/* Two processes on two CPUs: twice the calls, the same time per call. */
+	assert_near(c.r.throughput, 2e7, 0.005);
+	assert_near(extra(&c.r, "usec"), 0.100, 0.005);
+	assert_int_equal(param_default("lmbench", "test"), 0); /* null */
+	assert_int_equal(param_default("lmbench", "procs"), 1);
+	result_free(&a.r);
+	result_free(&b.r);
+	result_free(&c.r);
+}
+
+/* --- stress-ng --- */
+
+/* 550 us of 3 GHz work is 825 us at 2 GHz, 1650 us at 1 GHz; one worker
+ * per CPU by default; both CPUs wake from C6 (100 us) first. */
+static void test_stressng_defaults_and_frequency(void **state)
+{
+	struct run fast, slow;
+	run_ini(&fast, two_core_ini, 0, "stressng", "performance", 1.01, 1, NULL, 0, true);
+	run_ini(&slow, two_core_ini, 0, "stressng", "powersave", 1.01, 1, NULL, 0, true);
+	assert_int_equal(fast.r.tasks_created, 2);
+	assert_float_equal(fast.r.work_done, 2 * floor((1.01e6 - 100) / 825), 0);
+	assert_float_equal(slow.r.work_done, 2 * floor((1.01e6 - 100) / 1650), 0);
+	assert_near(extra(&fast.r, "bogo_ops_per_cpu_s"), 1e6 / 825, 0.002);
+	assert_int_equal(param_default("stressng", "op_us"), 550);
+	assert_int_equal(param_default("stressng", "cpu_load"), 100);
+	result_free(&fast.r);
+	result_free(&slow.r);
+}
+
+/* --cpu-load 50: each op is followed by a sleep as long as it, so the
+ * worker's user time stays near half whatever the clock (the C6 exit
+ * latency, up to 100 us per op, is the only other time in a cycle). */
+static void test_stressng_load_holds_across_frequency(void **state)
+{
+	const char *sets[] = { "cpu_load=50" };
+	struct run fast, slow;
+	run_ini(&fast, two_core_ini, 0, "stressng", "performance", 1, 1, sets, 1, true);
+	run_ini(&slow, two_core_ini, 0, "stressng", "powersave", 1, 1, sets, 1, true);
+	double uf = util(&fast.r, 0), us = util(&slow.r, 0);
+	assert_true(uf > 100.0 * 825 / 1750 - 0.5 && uf < 50.1);
+	assert_true(us > 100.0 * 1650 / 3400 - 0.5 && us < 50.1);
+	/* Half the ops of a fully loaded worker, at each frequency. */
+	assert_true(slow.r.work_done < fast.r.work_done * 0.55);
+	result_free(&fast.r);
+	result_free(&slow.r);
+}
+
+/* The userspace governor's scaling_setspeed gives the same scaling. */
+static void test_stressng_userspace_setspeed(void **state)
+{
+	const char *hi[] = { "scaling_setspeed=2000000" }, *lo[] = { "scaling_setspeed=1000000" };
+	struct run a, b;
+	run_ini(&a, two_core_ini, 0, "stressng", "userspace", 1, 1, hi, 1, true);
+	run_ini(&b, two_core_ini, 0, "stressng", "userspace", 1, 1, lo, 1, true);
+	assert_near(a.r.throughput / b.r.throughput, 2.0, 0.01);
+	result_free(&a.r);
+	result_free(&b.r);
+}
+
+/* --- ebizzy --- */
+
+/* A record: 10 us of 3 GHz work (15 us at 2 GHz, 30 at 1 GHz) plus the
+ * 512 KiB copy at 20 GB/s, 26.214 us that do not scale; two CPUs always
+ * busy with four threads. So halving the clock costs only ~27 %. */
+static void test_ebizzy_is_memory_bound(void **state)
+{
+	struct run fast, slow, again;
+	run_ini(&fast, two_core_ini, 0, "ebizzy", "performance", 0.5, 1, NULL, 0, true);
+	run_ini(&slow, two_core_ini, 0, "ebizzy", "powersave", 0.5, 1, NULL, 0, true);
+	run_ini(&again, two_core_ini, 0, "ebizzy", "performance", 0.5, 9, NULL, 0, true);
+	assert_int_equal(fast.r.tasks_created, 4); /* 2 x CPUs */
+	double copy_us = 524288.0 / 20 / 1000;
+	assert_near(fast.r.throughput, 2e6 / (15 + copy_us), 0.01);
+	assert_near(slow.r.throughput, 2e6 / (30 + copy_us), 0.01);
+	/* No randomness in the model: the seed changes nothing. */
+	assert_float_equal(again.r.work_done, fast.r.work_done, 0);
+	result_free(&fast.r);
+	result_free(&slow.r);
+	result_free(&again.r);
+}
+
+/* --- tbench --- */
+
+/* One pair on one CPU alternates with no idle time: an operation's
+ * latency is the server's turn alone, 6 us of 3 GHz work (9 us at 2 GHz)
+ * plus the copy of request and reply at 10 GB/s: from 9 us + 9.3 ns (a
+ * 1-byte WriteX: 52 + 41 bytes) to 9 us + (65,587 + 41) / 10 ns for a
+ * 64 KiB one. */
+static void test_tbench_latency_is_the_servers_turn(void **state)
+{
+	const char *sets[] = { "clients=1" };
+	struct run r;
+	run_ini(&r, two_core_ini, 1, "tbench", "performance", 0.05, 1, sets, 1, true);
+	assert_true(r.r.latency.count > 1000);
+	assert_true(r.r.latency.min_ns >= 9009);
+	assert_true(r.r.latency.max_ns <= 9000 + (65587 + 41) / 10 + 1);
+	assert_float_equal(extra(&r.r, "max_latency"), (double)r.r.latency.max_ns / 1e6, 1e-12);
+	result_free(&r.r);
+}
+
+static void test_tbench_conservation_frequency_determinism(void **state)
+{
+	struct run fast, slow, same, other;
+	run_ini(&fast, two_core_ini, 0, "tbench", "performance", 0.1, 1, NULL, 0, false);
+	run_ini(&slow, two_core_ini, 0, "tbench", "powersave", 0.1, 1, NULL, 0, false);
+	run_ini(&same, two_core_ini, 0, "tbench", "performance", 0.1, 1, NULL, 0, false);
+	run_ini(&other, two_core_ini, 0, "tbench", "performance", 0.1, 2, NULL, 0, false);
+	assert_int_equal(fast.r.tasks_created, 2 * 10); /* clients = 10 by default */
+	/* Each request is served once and each reply received once; at most
+	 * one message per pair is in flight when the run ends. */
+	double sent = extra(&fast.r, "requests_sent"), served = extra(&fast.r, "requests_served");
+	double got = extra(&fast.r, "replies_received");
+	assert_true(sent - served >= 0 && sent - served <= 10);
+	assert_true(served - got >= 0 && served - got <= 10);
+	/* Mostly kernel CPU work: a halved clock loses most of the rate. */
+	assert_true(fast.r.throughput > 1.6 * slow.r.throughput);
+	assert_float_equal(same.r.work_done, fast.r.work_done, 0);
+	assert_true(other.r.work_done != fast.r.work_done);
+	result_free(&fast.r);
+	result_free(&slow.r);
+	result_free(&same.r);
+	result_free(&other.r);
+}
+
+/* --- hackbench --- */
+
+static void test_hackbench_conservation(void **state)
+{
+	const char *sets[] = { "groups=2", "fds=5", "loops=20" };
+	struct run r;
+	run_ini(&r, two_core_ini, 0, "hackbench", "performance", 10, 1, sets, 3, true);
+	/* groups x fds senders x fds receivers x loops */
+	assert_float_equal(extra(&r.r, "messages_sent"), 2 * 5 * 5 * 20, 0);
+	assert_float_equal(extra(&r.r, "messages_received"), 2 * 5 * 5 * 20, 0);
+	assert_int_equal(r.r.tasks_created, 2 * 2 * 5);
+	assert_int_equal(r.r.tasks_finished, 2 * 2 * 5);
+	/* It ended the run itself, at the time it reports. */
+	double secs = extra(&r.r, "seconds");
+	assert_true(secs > 0 && secs < 1);
+	assert_float_equal(secs, (double)r.r.duration_ns * 1e-9, 1e-9);
+	assert_near(r.r.throughput, 3600 / secs, 1e-9);
+	result_free(&r.r);
+}
+
+/* 64 KiB messages on a 64 KiB pipe: one message per channel at a time,
+ * so senders block on every write after the first; still every message
+ * arrives and the run ends. */
+static void test_hackbench_full_buffers_block_not_deadlock(void **state)
+{
+	const char *sets[] = { "groups=1", "fds=3", "loops=10", "datasize=65536", "mode=pipe" };
+	struct run r;
+	run_ini(&r, two_core_ini, 0, "hackbench", "performance", 10, 1, sets, 5, true);
+	assert_float_equal(extra(&r.r, "messages_received"), 3 * 3 * 10, 0);
+	assert_true(extra(&r.r, "seconds") > 0);
+	result_free(&r.r);
+}
+
+static void test_hackbench_frequency_and_mode(void **state)
+{
+	const char *sock[] = { "groups=2", "loops=20" };
+	const char *pipe[] = { "groups=2", "loops=20", "mode=pipe" };
+	struct run fast, slow, p, again;
+	run_ini(&fast, two_core_ini, 0, "hackbench", "performance", 10, 1, sock, 2, false);
+	run_ini(&slow, two_core_ini, 0, "hackbench", "powersave", 10, 1, sock, 2, false);
+	run_ini(&p, two_core_ini, 0, "hackbench", "performance", 10, 1, pipe, 3, false);
+	run_ini(&again, two_core_ini, 0, "hackbench", "performance", 10, 5, sock, 2, false);
+	/* All system-time CPU work: half the clock, about twice the time. */
+	double ratio = extra(&slow.r, "seconds") / extra(&fast.r, "seconds");
+	assert_true(ratio > 1.8 && ratio < 2.05);
+	/* Pipes cost less per message than sockets. */
+	assert_true(extra(&p.r, "seconds") < extra(&fast.r, "seconds"));
+	/* Nothing random: the seed changes nothing. */
+	assert_float_equal(extra(&again.r, "seconds"), extra(&fast.r, "seconds"), 0);
+	assert_int_equal(param_default("hackbench", "groups"), 10);
+	assert_int_equal(param_default("hackbench", "fds"), 20);
+	assert_int_equal(param_default("hackbench", "loops"), 100);
+	assert_int_equal(param_default("hackbench", "datasize"), 100);
+	assert_int_equal(param_default("hackbench", "mode"), 0); /* socket */
+	result_free(&fast.r);
+	result_free(&slow.r);
+	result_free(&p.r);
+	result_free(&again.r);
+}
+
+/* --- kernbench --- */
+
+static const char *const small_build[] = { "files=40", "cc1_ms=20", "link_ms=50" };
+
+static void test_kernbench_every_job_runs_once(void **state)
+{
+	const char *sets[] = { "files=40", "cc1_ms=20", "link_ms=50", "jobs=3" };
+	struct run r;
+	run_ini(&r, two_core_ini, 0, "kernbench", "performance", 100, 1, sets, 4, true);
+	assert_int_equal(r.r.tasks_created, 41); /* 40 compile jobs and the link */
+	assert_int_equal(r.r.tasks_finished, 41);
+	assert_float_equal(extra(&r.r, "jobs_done"), 40, 0);
+	assert_float_equal(r.r.work_done, 1.0, 0);
+	double secs = extra(&r.r, "seconds");
+	assert_float_equal(secs, (double)r.r.duration_ns * 1e-9, 1e-9);
+	assert_near(r.r.throughput, 3600 / secs, 1e-9);
+	/* Two CPUs, never more than 200 % CPU. */
+	assert_true(extra(&r.r, "percent_cpu") <= 200.0 + 1e-6);
+	result_free(&r.r);
+}
+
+/* The make slots bound the parallelism: one slot is serial, two use both
+ * CPUs; the default is four slots per CPU. */
+static void test_kernbench_job_slots(void **state)
+{
+	const char *one[] = { "files=40", "cc1_ms=20", "link_ms=0", "jobs=1", "io_pct=0" };
+	const char *two[] = { "files=40", "cc1_ms=20", "link_ms=0", "jobs=2", "io_pct=0" };
+	const char *eight[] = { "files=40", "cc1_ms=20", "link_ms=50", "jobs=8" };
+	struct run a, b, def, exp;
+	run_ini(&a, two_core_ini, 0, "kernbench", "performance", 100, 1, one, 5, false);
+	run_ini(&b, two_core_ini, 0, "kernbench", "performance", 100, 1, two, 5, false);
+	run_ini(&def, two_core_ini, 0, "kernbench", "performance", 100, 1, small_build, 3, false);
+	run_ini(&exp, two_core_ini, 0, "kernbench", "performance", 100, 1, eight, 4, false);
+	double ratio = extra(&a.r, "seconds") / extra(&b.r, "seconds");
+	assert_true(ratio > 1.7 && ratio < 2.05);
+	assert_float_equal(extra(&def.r, "seconds"), extra(&exp.r, "seconds"), 0);
+	assert_int_equal(param_default("kernbench", "jobs"), 0);
+	assert_int_equal(param_default("kernbench", "files"), 2700);
+	assert_int_equal(param_default("kernbench", "cc1_ms"), 250);
+	assert_int_equal(param_default("kernbench", "procs"), 10);
+	result_free(&a.r);
+	result_free(&b.r);
+	result_free(&def.r);
+	result_free(&exp.r);
+}
+
+static void test_kernbench_frequency_and_determinism(void **state)
+{
+	struct run fast, slow, same, other;
+	run_ini(&fast, two_core_ini, 0, "kernbench", "performance", 100, 1, small_build, 3, false);
+	run_ini(&slow, two_core_ini, 0, "kernbench", "powersave", 100, 1, small_build, 3, false);
+	run_ini(&same, two_core_ini, 0, "kernbench", "performance", 100, 1, small_build, 3, false);
+	run_ini(&other, two_core_ini, 0, "kernbench", "performance", 100, 2, small_build, 3, false);
+	/* Per 3 GHz-second of compile: 0.8 s of cycles and 0.08 s of kernel
+	 * work take 1.32 s at 2 GHz, 2.64 s at 1 GHz; the 0.2 s of stall and
+	 * the I/O waits do not scale: (2.64 + 0.2) / (1.32 + 0.2) = 1.87. */
+	double ratio = extra(&slow.r, "seconds") / extra(&fast.r, "seconds");
+	assert_true(ratio > 1.75 && ratio < 1.9);
+	assert_float_equal(extra(&same.r, "seconds"), extra(&fast.r, "seconds"), 0);
+	assert_true(extra(&other.r, "seconds") != extra(&fast.r, "seconds"));
+	result_free(&fast.r);
+	result_free(&slow.r);
+	result_free(&same.r);
+	result_free(&other.r);
+}
+
+/* fork+exec pairs come from the machine: 10 per job at 60 + 200 us, and
+ * one for the link: 40 x 2.6 ms + 0.26 ms more system time. */
+static void test_kernbench_process_costs(void **state)
+{
+	struct run with, without;
+	run_ini(&with, costs_ini, 0, "kernbench", "performance", 100, 1, small_build, 3, false);
+	run_ini(&without, two_core_ini, 0, "kernbench", "performance", 100, 1, small_build, 3,
+		false);
+	assert_near(extra(&with.r, "system_time") - extra(&without.r, "system_time"),
+		    40 * 2.6e-3 + 0.26e-3, 0.001);
+	result_free(&with.r);
+	result_free(&without.r);
+}
+
+/* A job that reads an uncached file waits for it in iowait: with one
+ * make slot nothing else runs meanwhile, so each of the 40 reads is
+ * 300 us of iowait on its CPU. With every slot busy, none shows (Linux
+ * counts iowait only on an idle CPU). */
+static void test_kernbench_file_reads(void **state)
+{
+	const char *serial[] = { "files=40", "cc1_ms=20", "link_ms=50", "jobs=1", "io_pct=100" };
+	const char *busy[] = { "files=40", "cc1_ms=20", "link_ms=50", "jobs=8", "io_pct=100" };
+	struct run a, b;
+	run_ini(&a, two_core_ini, 0, "kernbench", "performance", 100, 1, serial, 5, false);
+	run_ini(&b, two_core_ini, 0, "kernbench", "performance", 100, 1, busy, 5, false);
+	double iowait = 0, busy_iowait = 0;
+	for (int c = 0; c < 2; c++) {
+		iowait += (double)a.r.cpus[c].iowait_ns;
+		busy_iowait += (double)b.r.cpus[c].iowait_ns;
+	}
+	assert_float_equal(iowait, 40 * 300e3, 0);
+	assert_true(busy_iowait < iowait / 4);
+	result_free(&a.r);
+	result_free(&b.r);
+}
+
+/* The jobs share data: with the machine's share_stall_cut their stall
+ * shrinks (one cache here, so all of the group's activity is local). */
+static void test_kernbench_jobs_share_data(void **state)
+{
+	struct run shared, plain;
+	run_ini(&shared, shared_cache_ini, 0, "kernbench", "performance", 100, 1, small_build, 3,
+		false);
+	run_ini(&plain, two_core_ini, 0, "kernbench", "performance", 100, 1, small_build, 3, false);
+	/* Per 3 GHz-second of compile a job takes 1.52 s at 2 GHz, 0.2 s of it
+	 * stall; halving the stall saves 0.1 s: 1.42 / 1.52 = 0.934. */
+	double ratio = extra(&shared.r, "seconds") / extra(&plain.r, "seconds");
+	assert_true(ratio > 0.92 && ratio < 0.95);
+	result_free(&shared.r);
+	result_free(&plain.r);
+}
+
+/* --- oltp --- */
+
+/* One agent, no CPU work, no I/O, 100 us round trips, C1 only (1 us exit):
+ * every statement is 101 us, plus half a round trip for the last reply:
+ * Stock-Level (2 statements) is the fastest, Delivery (70) the slowest. */
+static void test_oltp_latency_by_hand(void **state)
+{
+	const char *sets[] = { "agents=1",	   "stmt_us=0",	 "net_sys_us=0", "page_miss_pct=0",
+			       "fsync_us=0",	   "client_us=0", "net_rtt_us=100",
+			       "pm_qos_latency_us=50", "tick_stop_cost_ns=0" };
+	struct run r;
+	run_ini(&r, two_core_ini, 0, "oltp", "performance", 5, 1, sets, 9, true);
+	assert_int_equal(r.r.latency.min_ns, 2 * 101000 + 50000);
+	assert_int_equal(r.r.latency.max_ns, 70 * 101000 + 50000);
+	assert_float_equal(extra(&r.r, "lock_waits"), 0, 0);
+	assert_float_equal(util(&r.r, 2), 0, 0); /* no I/O, no iowait */
+	result_free(&r.r);
+}
+
+static void test_oltp_mix_locks_and_io(void **state)
+{
+	const char *sets[] = { "warehouses=1" };
+	struct run r;
+	run_ini(&r, two_core_ini, 0, "oltp", "performance", 5, 1, sets, 1, false);
+	double all = extra(&r.r, "transactions");
+	assert_true(all > 1000);
+	/* 10:10:1:1:1 */
+	assert_near(extra(&r.r, "new_order") / all, 10.0 / 23, 0.08);
+	assert_near(extra(&r.r, "payment") / all, 10.0 / 23, 0.08);
+	assert_near(extra(&r.r, "delivery") / all, 1.0 / 23, 0.35);
+	assert_float_equal(extra(&r.r, "new_order") + extra(&r.r, "payment") +
+				   extra(&r.r, "order_status") + extra(&r.r, "delivery") +
+				   extra(&r.r, "stock_level"),
+			   all, 0);
+	/* The score counts New-Order per minute. */
+	assert_near(r.r.throughput, extra(&r.r, "new_order") / (r.r.duration_ns * 1e-9 / 60), 1e-9);
+	/* 16 agents on one warehouse's rows: waits happen, and are resolved. */
+	assert_true(extra(&r.r, "lock_waits") > 100);
+	/* Page reads and log flushes are iowait. */
+	assert_true(util(&r.r, 2) > 0);
+	assert_int_equal(r.r.tasks_created, 16);
+	assert_int_equal(param_default("oltp", "agents"), 16);
+	assert_int_equal(param_default("oltp", "warehouses"), 16);
+	assert_int_equal(param_default("oltp", "think_ms"), 0);
+	result_free(&r.r);
+}
+
+static void test_oltp_frequency_and_determinism(void **state)
+{
+	const char *stall[] = { "stall_pct=100", "net_sys_us=0" };
+	struct run fast, slow, same, other, sfast, sslow;
+	run_ini(&fast, two_core_ini, 0, "oltp", "performance", 3, 1, NULL, 0, false);
+	run_ini(&slow, two_core_ini, 0, "oltp", "powersave", 3, 1, NULL, 0, false);
+	run_ini(&same, two_core_ini, 0, "oltp", "performance", 3, 1, NULL, 0, false);
+	run_ini(&other, two_core_ini, 0, "oltp", "performance", 3, 2, NULL, 0, false);
+	run_ini(&sfast, two_core_ini, 0, "oltp", "performance", 3, 1, stall, 2, false);
+	run_ini(&sslow, two_core_ini, 0, "oltp", "powersave", 3, 1, stall, 2, false);
+	/* 16 agents on 2 CPUs are CPU bound: the clock matters. */
+	assert_true(fast.r.throughput > 1.3 * slow.r.throughput);
+	assert_true(hist_mean(&slow.r.latency) > 1.3 * hist_mean(&fast.r.latency));
+	/* All stall: the clock does not. */
+	assert_near(sslow.r.throughput / sfast.r.throughput, 1.0, 0.02);
+	assert_float_equal(same.r.throughput, fast.r.throughput, 0);
+	assert_true(other.r.throughput != fast.r.throughput);
+	result_free(&fast.r);
+	result_free(&slow.r);
+	result_free(&same.r);
+	result_free(&other.r);
+	result_free(&sfast.r);
+	result_free(&sslow.r);
+}
+
+/* --- UnixBench --- */
+
+/* One loop: exec (200 us measured at the 2 GHz base) and 100 us of 3 GHz
+ * start-up work (150 us at 2 GHz): 350 us, 700 us at 1 GHz. */
+static void test_unixbench_execl(void **state)
+{
+	const char *two[] = { "copies=2" };
+	struct run fast, slow, copies;
+	run_ini(&fast, costs_ini, 0, "unixbench", "performance", 1, 1, NULL, 0, true);
+	run_ini(&slow, costs_ini, 0, "unixbench", "powersave", 1, 1, NULL, 0, true);
+	run_ini(&copies, costs_ini, 0, "unixbench", "performance", 1, 1, two, 1, true);
+	assert_near(fast.r.throughput, 1e6 / 350, 0.002);
+	assert_near(slow.r.throughput, 1e6 / 700, 0.002);
+	assert_near(copies.r.throughput, 2e6 / 350, 0.002);
+	assert_string_equal(fast.r.throughput_unit, "lps");
+	/* The exec is system time, the start-up user time: 200 : 150. */
+	assert_near(util(&fast.r, 1) / util(&fast.r, 0), 200.0 / 150, 0.01);
+	assert_int_equal(param_default("unixbench", "test"), 0); /* execl */
+	assert_int_equal(param_default("unixbench", "copies"), 1);
+	result_free(&fast.r);
+	result_free(&slow.r);
+	result_free(&copies.r);
+}
+
+/* Both processes on one CPU: a round trip is two bursts of two syscall
+ * entries (0.1 us each at base) and 800 ns of 3 GHz pipe work: 2 x 1.4 us
+ * at 2 GHz, twice that at 1 GHz. */
+static void test_unixbench_context1(void **state)
+{
+	const char *sets[] = { "test=context1" };
+	struct run fast, slow;
+	run_ini(&fast, costs_ini, 1, "unixbench", "performance", 0.5, 1, sets, 1, true);
+	run_ini(&slow, costs_ini, 1, "unixbench", "powersave", 0.5, 1, sets, 1, true);
+	assert_near(fast.r.throughput, 1e6 / 2.8, 0.002);
+	assert_near(slow.r.throughput, 1e6 / 5.6, 0.002);
+	result_free(&fast.r);
+	result_free(&slow.r);
+}
+
+/* Each spawn loop is one child, created and reaped once. */
+static void test_unixbench_spawn_and_shell_conservation(void **state)
+{
+	const char *spawn[] = { "test=spawn" }, *sh1[] = { "test=shell1" };
+	const char *sh8[] = { "test=shell8" };
+	struct run sp, s1, s8;
+	run_ini(&sp, costs_ini, 0, "unixbench", "performance", 0.2, 1, spawn, 1, true);
+	run_ini(&s1, costs_ini, 0, "unixbench", "performance", 1, 1, sh1, 1, false);
+	run_ini(&s8, costs_ini, 0, "unixbench", "performance", 1, 1, sh8, 1, false);
+	double loops = sp.r.work_done;
+	assert_true(loops > 100);
+	/* The parent, each reaped child, and at most one child in flight. */
+	assert_true(sp.r.tasks_created >= 1 + loops && sp.r.tasks_created <= 2 + loops);
+	/* shell1: per loop one script and its ten commands. */
+	double l1 = s1.r.work_done;
+	assert_true(l1 > 10);
+	assert_true(s1.r.tasks_created >= 1 + 11 * l1 && s1.r.tasks_created <= 1 + 11 * (l1 + 1));
+	assert_string_equal(s1.r.throughput_unit, "lpm");
+	assert_near(s1.r.throughput, l1 * 60, 1e-9);
+	/* Eight scripts a loop on two CPUs: each loop takes about 4x longer. */
+	assert_true(s8.r.throughput < s1.r.throughput / 2.5);
+	result_free(&sp.r);
+	result_free(&s1.r);
+	result_free(&s8.r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_model_is_registered),
+		cmocka_unit_test(test_lmbench_null_scales_with_frequency),
+		cmocka_unit_test(test_lmbench_cases_and_procs),
+		cmocka_unit_test(test_stressng_defaults_and_frequency),
+		cmocka_unit_test(test_stressng_load_holds_across_frequency),
+		cmocka_unit_test(test_stressng_userspace_setspeed),
+		cmocka_unit_test(test_ebizzy_is_memory_bound),
+		cmocka_unit_test(test_tbench_latency_is_the_servers_turn),
+		cmocka_unit_test(test_tbench_conservation_frequency_determinism),
+		cmocka_unit_test(test_hackbench_conservation),
+		cmocka_unit_test(test_hackbench_full_buffers_block_not_deadlock),
+		cmocka_unit_test(test_hackbench_frequency_and_mode),
+		cmocka_unit_test(test_kernbench_every_job_runs_once),
+		cmocka_unit_test(test_kernbench_job_slots),
+		cmocka_unit_test(test_kernbench_frequency_and_determinism),
+		cmocka_unit_test(test_kernbench_process_costs),
+		cmocka_unit_test(test_kernbench_file_reads),
+		cmocka_unit_test(test_kernbench_jobs_share_data),
+		cmocka_unit_test(test_oltp_latency_by_hand),
+		cmocka_unit_test(test_oltp_mix_locks_and_io),
+		cmocka_unit_test(test_oltp_frequency_and_determinism),
+		cmocka_unit_test(test_unixbench_execl),
+		cmocka_unit_test(test_unixbench_context1),
+		cmocka_unit_test(test_unixbench_spawn_and_shell_conservation),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
