@@ -65,6 +65,7 @@ const struct tunable *sim_engine_tunable_at(int i)
 }
 
 sim_ns sim_now(const struct sim *s) { return s->now; }
+struct task *sim_task(struct sim *s, uint32_t id) { return id < s->ntasks ? s->tasks[id] : NULL; }
 const char *sim_workload_arg(const struct sim *s) { return s->wl_arg; }
 uint64_t sim_seed(const struct sim *s) { return s->seed; }
 int sim_ncpus(const struct sim *s) { return s->ncpus; }

@@ -48,6 +48,8 @@ int sim_ncpus(const struct sim *s);
 const struct machine *sim_machine(const struct sim *s);
 /* A new task whose first wakeup happens at `start` (>= now). NULL on OOM. */
 struct task *sim_task_new(struct sim *s, const char *name, sim_ns start);
+/* The task with this id (task->id). */
+struct task *sim_task(struct sim *s, uint32_t id);
 /* Wake a blocked task (no-op on a sleeping, new or dead one; a running or
  * queued task remembers it and skips its next block). */
 void sim_wake(struct sim *s, struct task *t);

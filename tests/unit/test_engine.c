@@ -527,6 +527,21 @@ static void test_poll_state(void **state)
 	result_free(&r.r);
 }
 
+/* A job in chunks waits for its device between them: response time is the
+ * work plus each wait plus the C1 exit that follows it. */
+static void test_periodic_chunks(void **state)
+{
+	const char *sets[] = { "tasks=1", "period_us=10000", "run_us=1000", "jitter_pct=0",
+			       "chunks=4", "gap_us=200", "pm_qos_latency_us=0", "tick_stop_cost_ns=0" };
+	struct run r;
+	run_ini(&r, two_core_ini, 0, "periodic", "performance", 0.5, 1, sets, 8);
+	/* The first job also pays the 1 us exit of its first wakeup. */
+	assert_float_equal(hist_quantile(&r.r.latency, 0.5), 1000e3 + 3 * 201e3, 1000e3 * 0.02);
+	assert_int_equal(r.r.latency.max_ns, 1000000 + 3 * 201000 + 1000);
+	assert_true(fabs(r.r.work_done - 50) <= 1);
+	result_free(&r.r);
+}
+
 static void test_bad_set_key(void **state)
 {
 	struct pm_diag d = { { 0 } };
@@ -574,6 +589,7 @@ int main(void)
 		cmocka_unit_test(test_affinity),
 		cmocka_unit_test(test_sched_mc_power_savings),
 		cmocka_unit_test(test_poll_state),
+		cmocka_unit_test(test_periodic_chunks),
 		cmocka_unit_test(test_bad_set_key),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
