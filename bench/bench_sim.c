@@ -56,10 +56,15 @@ int main(void)
 	static const char *const periodic128[] = { "tasks=128", "period_us=10000", "run_us=2000" };
 	static const char *const pingpong[] = { "pairs=1" };
 	static const char *const batch8[] = { "work_ms=60000" };
+	static const char *const tbench16[] = { "clients=16" };
+	static const char *const hackbench10[] = { "groups=10" };
 	int rc = 0;
 	rc |= bench("pingpong, i7-4790", "i7-4790", "pingpong", 60, pingpong, 1);
 	rc |= bench("periodic 128 tasks, power9-2n128", "power9-2n128", "periodic", 60, periodic128, 3);
 	rc |= bench("batch 8 tasks x 60 s, i7-4790", "i7-4790", "batch", 600, batch8, 1);
+	rc |= bench("tbench 16 clients, i7-4790", "i7-4790", "tbench", 10, tbench16, 1);
+	/* Ends when the run completes (about a quarter of a second). */
+	rc |= bench("hackbench 10 groups, i7-4790", "i7-4790", "hackbench", 60, hackbench10, 1);
 	struct rusage ru;
 	getrusage(RUSAGE_SELF, &ru);
 	printf("peak resident memory: %ld KiB\n", ru.ru_maxrss);

@@ -34,3 +34,10 @@ mkdir -p "$out/corpus-govtrace"
 $cc $flags -Wno-unused-parameter -o "$out/fuzz_govtrace" fuzz/fuzz_govtrace.c \
 	src/core/*.c src/cpufreq/*.c -lm
 echo "built $out/fuzz_govtrace"
+
+# The rt-app JSON loader.
+mkdir -p "$out/corpus-rtapp"
+# shellcheck disable=SC2086
+$cc $flags -o "$out/fuzz_rtapp" fuzz/fuzz_rtapp.c src/workload/rtapp_load.c src/core/diag.c \
+	-ljansson
+echo "built $out/fuzz_rtapp"

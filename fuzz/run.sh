@@ -13,3 +13,6 @@ mkdir -p "$build/corpus-idletrace"
 mkdir -p "$build/corpus-govtrace"
 "$build/fuzz_govtrace" -dict=fuzz/govtrace.dict -max_total_time="$seconds" \
 	-print_final_stats=1 "$build/corpus-govtrace" tests/fixtures/govtrace
+mkdir -p "$build/corpus-rtapp"
+"$build/fuzz_rtapp" -dict=fuzz/rtapp.dict -max_total_time="$seconds" \
+	-print_final_stats=1 "$build/corpus-rtapp" data/workloads

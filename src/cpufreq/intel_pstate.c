@@ -104,10 +104,10 @@ static const struct tunable pstate_tunables[] = {
 	  0, 0, UINT32_MAX, NULL },
 	{ "max_perf_pct", "highest P-state, % of the highest turbo one (above 100 acts as 100)",
 	  TUNABLE_FIELD(struct pstate_data, max_perf_pct), 100, 0, UINT32_MAX, NULL },
-	{ "no_turbo", "1: never above the base frequency",
-	  TUNABLE_FIELD(struct pstate_data, no_turbo), 0, 0, 1, NULL },
-	{ "hwp_dynamic_boost", "1: raise the HWP minimum on frequent I/O wakeups (hwp=1)",
-	  TUNABLE_FIELD(struct pstate_data, hwp_dynamic_boost), 0, 0, 1, NULL },
+	{ "no_turbo", "nonzero: never above the base frequency",
+	  TUNABLE_FIELD(struct pstate_data, no_turbo), 0, 0, UINT32_MAX, NULL },
+	{ "hwp_dynamic_boost", "nonzero: raise the HWP minimum on frequent I/O wakeups (hwp=1)",
+	  TUNABLE_FIELD(struct pstate_data, hwp_dynamic_boost), 0, 0, UINT32_MAX, NULL },
 };
 
 static int clampi(int v, int lo, int hi)
@@ -140,6 +140,9 @@ static void pstate_update_perf_limits(const struct cpufreq_policy *p, struct pst
 	int64_t min_pct = pd->min_perf_pct < min_pct_min ? min_pct_min : pd->min_perf_pct;
 	if (min_pct > 100)
 		min_pct = 100;
+	/* store_no_turbo() squashes the minimum into the non-turbo range. */
+	if (pd->no_turbo && min_pct > pd->max_pstate * 100 / turbo_max)
+		min_pct = pd->max_pstate * 100 / turbo_max;
 	int64_t max_pct = pd->max_perf_pct > 100 ? 100 : pd->max_perf_pct;
 	if (max_pct < min_pct)
 		max_pct = min_pct;

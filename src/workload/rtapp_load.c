@@ -318,7 +318,7 @@ static int parse_sched(struct loader *L, const char *ctx, const json_t *obj, boo
 		}
 	}
 	if ((v = json_object_get(obj, "priority"))) {
-		int64_t nice;
+		int64_t nice = 0;
 		if (get_int(L, ctx, "priority", v, -20, 19, &nice) < 0)
 			return -1;
 		sc->weight = nice_weight[nice + 20];
@@ -327,7 +327,7 @@ static int parse_sched(struct loader *L, const char *ctx, const json_t *obj, boo
 	}
 	if (idle)
 		sc->weight = WEIGHT_IDLEPRIO;
-	int64_t x;
+	int64_t x = 0;
 	if ((v = json_object_get(obj, "util_min"))) {
 		if (get_int(L, ctx, "util_min", v, 0, UCLAMP_MAX, &x) < 0)
 			return -1;

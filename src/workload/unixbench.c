@@ -63,7 +63,12 @@ enum ub_role {
 /* wl_state steps. A task waiting for children has `wl_peer` of them
  * left; a child that exits wakes its parent when it is the last one and
  * the parent is in STEP_WAIT (so blocked). */
-enum ub_step { STEP_START, STEP_WORK, STEP_WAIT, STEP_PASS };
+enum ub_step {
+	STEP_EXEC,  /* a new task: a script execs its shell first */
+	STEP_START, /* a round starts: the parent's own burst */
+	STEP_WORK,  /* the burst is done: fork the children, or (context1) write */
+	STEP_WAIT,  /* waiting for the children, or (context1) for the counter */
+};
 
 struct unixbench {
 	int64_t test;
@@ -75,8 +80,8 @@ struct unixbench {
 };
 
 static const struct tunable unixbench_params[] = {
-	{ "test", "UnixBench test: execl|context1|spawn|shell1|shell8", TUNABLE_FIELD(struct unixbench, test), TEST_EXECL, 0, TEST_SHELL8,
-	  test_words },
+	{ "test", "UnixBench test: execl|context1|spawn|shell1|shell8",
+	  TUNABLE_FIELD(struct unixbench, test), TEST_EXECL, 0, TEST_SHELL8, test_words },
 	{ "copies", "parallel copies of the test (./Run -c)", TUNABLE_FIELD(struct unixbench, copies),
 	  1, 1, 10000, NULL },
 	{ "startup_us", "execl: user work of the new image's start-up, us on a 3 GHz core",
@@ -183,12 +188,44 @@ static void context1_next(struct sim *s, struct unixbench *u, struct task *t, st
 	wl_add(a, &pipe);
 }
 
+/* One round of a process that forks `n` children and waits for them: its
+ * own burst `cost` (the fork, or fork and exec of a shell), then the
+ * children, then the wait. True when a round ended (the children were
+ * reaped): the caller counts it and calls again for the next. */
+static bool fork_and_wait(struct sim *s, struct task *t, struct action *a, struct action cost,
+			  enum ub_role child, int n, const char *name)
+{
+	switch ((enum ub_step)t->wl_state) {
+	case STEP_EXEC:
+	case STEP_START:
+		t->wl_state = STEP_WORK;
+		*a = cost;
+		return false;
+	case STEP_WORK:
+		for (int i = 0; i < n; i++) {
+			if (!spawn(s, t, child, name)) {
+				give_up(s, a);
+				return false;
+			}
+		}
+		if (wait_children(t, a))
+			return false;
+		/* fall through: they are gone already */
+	case STEP_WAIT:
+		break;
+	}
+	t->wl_state = STEP_START;
+	return true;
+}
+
 static void unixbench_next(struct sim *s, void *data, struct task *t, struct action *a)
 {
 	struct unixbench *u = data;
 	const struct machine *m = sim_machine(s);
 	double fork_ns = (double)m->fork_ns, exec_ns = (double)m->exec_ns;
-	struct action more;
+	/* fork() copies the mm in the parent; the child's exit tears it down. */
+	struct action fork_cost = wl_kernel(s, fork_ns * 2.0 / 3.0);
+	struct action shell = wl_kernel(s, fork_ns + exec_ns), startup;
 	switch ((enum ub_role)t->wl_role) {
 	case ROLE_EXECL:
 		/* wl_state counts bursts: even ones exec, odd ones start up. */
@@ -205,23 +242,8 @@ static void unixbench_next(struct sim *s, void *data, struct task *t, struct act
 		context1_next(s, u, t, a);
 		return;
 	case ROLE_SPAWN_PARENT:
-		if (t->wl_state == STEP_START || t->wl_state == STEP_PASS) {
-			t->wl_state = STEP_WORK;
-			*a = wl_kernel(s, fork_ns * 2.0 / 3.0);
-			return;
-		}
-		if (t->wl_state == STEP_WORK) {
-			if (!spawn(s, t, ROLE_SPAWN_CHILD, "spawn-child")) {
-				give_up(s, a);
-				return;
-			}
-			if (wait_children(t, a))
-				return;
-		}
-		/* wait() returned. */
-		sim_add_work(s, 1);
-		t->wl_state = STEP_WORK;
-		*a = wl_kernel(s, fork_ns * 2.0 / 3.0);
+		while (fork_and_wait(s, t, a, fork_cost, ROLE_SPAWN_CHILD, 1, "spawn-child"))
+			sim_add_work(s, 1);
 		return;
 	case ROLE_SPAWN_CHILD:
 		if (t->wl_state++ == 0) {
@@ -231,56 +253,26 @@ static void unixbench_next(struct sim *s, void *data, struct task *t, struct act
 		child_exit(s, t, a);
 		return;
 	case ROLE_LOOPER:
-		if (t->wl_state == STEP_START || t->wl_state == STEP_PASS) {
-			/* fork and exec multi.sh, which starts its shell. */
-			t->wl_state = STEP_WORK;
-			*a = wl_kernel(s, fork_ns + exec_ns);
-			more = wl_work((double)u->cmd_us, 0, false);
-			wl_add(a, &more);
-			return;
-		}
-		if (t->wl_state == STEP_WORK) {
-			int n = u->test == TEST_SHELL8 ? 8 : 1;
-			for (int i = 0; i < n; i++) {
-				if (!spawn(s, t, ROLE_SCRIPT, "tst.sh")) {
-					give_up(s, a);
-					return;
-				}
-			}
-			if (wait_children(t, a))
-				return;
-		}
-		sim_add_work(s, 1);
-		t->wl_state = STEP_PASS;
-		unixbench_next(s, data, t, a);
+		/* fork and exec multi.sh, whose shell starts up. */
+		startup = wl_work((double)u->cmd_us, 0, false);
+		wl_add(&shell, &startup);
+		while (fork_and_wait(s, t, a, shell, ROLE_SCRIPT, u->test == TEST_SHELL8 ? 8 : 1,
+				     "tst.sh"))
+			sim_add_work(s, 1);
 		return;
 	case ROLE_SCRIPT:
-		/* wl_t0 counts the commands started. */
-		if (t->wl_state == STEP_START) {
-			t->wl_state = STEP_PASS;
+		/* wl_t0 counts the commands it has run. */
+		if (t->wl_state == STEP_EXEC) {
+			t->wl_state = STEP_START;
 			*a = wl_kernel(s, exec_ns);
 			return;
 		}
-		if (t->wl_state == STEP_PASS) {
-			if (t->wl_t0 == SHELL_COMMANDS) {
+		while (fork_and_wait(s, t, a, fork_cost, ROLE_COMMAND, 1, "cmd")) {
+			if (++t->wl_t0 == SHELL_COMMANDS) {
 				child_exit(s, t, a);
 				return;
 			}
-			t->wl_state = STEP_WORK;
-			*a = wl_kernel(s, fork_ns * 2.0 / 3.0);
-			return;
 		}
-		if (t->wl_state == STEP_WORK) {
-			t->wl_t0++;
-			if (!spawn(s, t, ROLE_COMMAND, "cmd")) {
-				give_up(s, a);
-				return;
-			}
-			if (wait_children(t, a))
-				return;
-		}
-		t->wl_state = STEP_PASS;
-		unixbench_next(s, data, t, a);
 		return;
 	case ROLE_COMMAND:
 		switch (t->wl_state++) {

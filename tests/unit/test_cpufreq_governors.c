@@ -686,6 +686,13 @@ static void test_intel_pstate_limits(void **state)
 	every(g, 0, 20000, 1000, 100, 900);
 	EXPECT(g, { 0, 1200000 }, { 20000, 1800000 });
 	govtrace_destroy(g);
+	/* no_turbo=2 acts as 1 (the kernel clamps the write); min_perf_pct 90
+	 * then is at most the non-turbo 24 x 100 / 36 = 66 %, ceil(36 x 66 /
+	 * 100) = 24: even a light load runs at the base 2.4 GHz. */
+	g = pstate("min_perf_pct=90", "no_turbo=2");
+	every(g, 0, 20000, 1000, 100, 900);
+	EXPECT(g, { 0, 1200000 }, { 20000, 2400000 });
+	govtrace_destroy(g);
 	/* performance: the highest allowed ratio at once, and no sampling. */
 	g = pstate("scaling_governor=performance", "max_perf_pct=75");
 	every(g, 0, 50000, 1000, 0, 1000);

@@ -383,6 +383,44 @@ static void test_iorun_blocks_in_iowait(void **state)
 	result_free(&r.r);
 }
 
+/* Each phase's cpus take effect when the phase starts, a phase without
+ * them falls back to the task's (here: all CPUs). */
+static void test_phase_affinity(void **state)
+{
+	const char *json = "{ \"tasks\": { \"t\": { \"loop\": 1, \"phases\": {"
+			   " \"a\": { \"loop\": 10, \"cpus\": [0], \"run\": 1000 },"
+			   " \"b\": { \"loop\": 10, \"cpus\": [1], \"run\": 2000 },"
+			   " \"c\": { \"loop\": 1, \"run\": 500 } } } } }";
+	struct run r;
+	run_json(&r, json, "performance", 10, 1, NULL, 0);
+	assert_int_equal(task(&r, "t-0")->activations, 21);
+	/* 10 ms on CPU 0, 20 ms on CPU 1, then 0.5 ms on either. */
+	double cpu0 = (double)r.r.cpus[0].user_ns / 1e6, cpu1 = (double)r.r.cpus[1].user_ns / 1e6;
+	assert_true(cpu0 >= 10.0 - 1e-6 && cpu0 <= 10.5 + 1e-6);
+	assert_true(cpu1 >= 20.0 - 1e-6 && cpu1 <= 20.5 + 1e-6);
+	assert_near(cpu0 + cpu1, 30.5, 1e-5); /* the engine rounds burst ends up to the ns */
+	result_free(&r.r);
+}
+
+/* util_min reaches the task: schedutil, which would run a 10 % task at
+ * the lowest frequency (2 ms runs at 1 GHz), runs it at the highest when
+ * its utilization is clamped to at least 1024. */
+static void test_util_min_boosts_schedutil(void **state)
+{
+	const char *plain = "{ \"global\": { \"duration\": 2 }, \"tasks\": { \"t\": {"
+			    " \"run\": 1000, \"timer\": { \"ref\": \"unique\", \"period\": 10000 } } } }";
+	const char *boosted = "{ \"global\": { \"duration\": 2 }, \"tasks\": { \"t\": {"
+			      " \"util_min\": 1024, \"run\": 1000,"
+			      " \"timer\": { \"ref\": \"unique\", \"period\": 10000 } } } }";
+	struct run a, b;
+	run_json(&a, plain, "schedutil", 10, 1, NULL, 0);
+	run_json(&b, boosted, "schedutil", 10, 1, NULL, 0);
+	assert_true(run_us(task(&a, "t-0")) > 1500);
+	assert_near(run_us(task(&b, "t-0")), 1000, 50);
+	result_free(&a.r);
+	result_free(&b.r);
+}
+
 static void test_json_per_task_and_determinism(void **state)
 {
 	const char *json = "{ \"global\": { \"duration\": 1 }, \"tasks\": {"
@@ -456,6 +494,8 @@ int main(void)
 		cmocka_unit_test(test_barrier),
 		cmocka_unit_test(test_fork),
 		cmocka_unit_test(test_iorun_blocks_in_iowait),
+		cmocka_unit_test(test_phase_affinity),
+		cmocka_unit_test(test_util_min_boosts_schedutil),
 		cmocka_unit_test(test_json_per_task_and_determinism),
 		cmocka_unit_test(test_shipped_examples),
 	};
