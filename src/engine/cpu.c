@@ -335,7 +335,10 @@ void cpu_schedule(struct sim *s, struct sim_cpu *c)
 		c->done_at = -1;
 		c->need_resched = false;
 		struct task *prev = c->curr;
-		if (prev && prev->state == TASK_RUNNING) {
+		if (prev && prev->state == TASK_RUNNING && !task_allowed(prev, c->id)) {
+			/* Its affinity changed: sched_setaffinity() moves it off. */
+			task_requeue_elsewhere(s, c, prev);
+		} else if (prev && prev->state == TASK_RUNNING) {
 			prev->state = TASK_QUEUED;
 			if (rq_push(&c->rq, prev) < 0)
 				s->oom = true;

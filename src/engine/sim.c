@@ -131,6 +131,19 @@ int sim_task_set_affinity(struct sim *s, struct task *t, const int *cpus, int n,
 	}
 	free(t->affinity);
 	t->affinity = mask;
+	/* sched_setaffinity() moves a task off a CPU it may no longer use. */
+	if (t->cpu < 0 || task_allowed(t, t->cpu))
+		return 0;
+	struct sim_cpu *c = &s->cpus[t->cpu];
+	if (t->state == TASK_QUEUED) {
+		int to = s->placement->select_cpu(s, t, t->cpu, false);
+		task_migrate(s, t, c, &s->cpus[to]);
+	} else if (t->state == TASK_RUNNING && c->curr == t) {
+		if (c->in_dispatch)
+			c->need_resched = true; /* moved once it has said what it does next */
+		else
+			cpu_schedule(s, c);
+	}
 	return 0;
 }
 

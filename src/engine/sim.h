@@ -60,7 +60,8 @@ void sim_stop(struct sim *s);
 /* The text after ':' in --workload NAME:ARG (e.g. rtapp:FILE.json), or NULL. */
 const char *sim_workload_arg(const struct sim *s);
 /* Restrict a task to the listed CPUs (sched_setaffinity); -1 with a message
- * if a CPU is out of range or the list is empty. Call before it first runs. */
+ * if a CPU is out of range or the list is empty. A task on a CPU it may no
+ * longer use is moved, as the kernel does. */
 int sim_task_set_affinity(struct sim *s, struct task *t, const int *cpus, int n,
 			  struct pm_diag *d);
 /* A new group of tasks that share data (set task->share_group to it);

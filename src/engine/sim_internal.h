@@ -232,6 +232,9 @@ void freq_fini(struct sim *s);
 void task_enqueue(struct sim *s, struct sim_cpu *c, struct task *t, bool wakeup);
 void task_wake(struct sim *s, struct task *t, int waker_cpu);
 void task_migrate(struct sim *s, struct task *t, struct sim_cpu *from, struct sim_cpu *to);
+/* The task `t` current on `c` leaves it for a CPU placement picks (its
+ * affinity no longer allows c). */
+void task_requeue_elsewhere(struct sim *s, struct sim_cpu *c, struct task *t);
 /* Active balancing: take the task running on `from` (mid-burst) to `to`. */
 void task_move_running(struct sim *s, struct sim_cpu *from, struct sim_cpu *to);
 bool task_dispatch(struct sim *s, struct sim_cpu *c);

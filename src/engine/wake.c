@@ -180,6 +180,15 @@ void task_move_running(struct sim *s, struct sim_cpu *from, struct sim_cpu *to)
 		cpu_kick(s, to);
 }
 
+void task_requeue_elsewhere(struct sim *s, struct sim_cpu *c, struct task *t)
+{
+	c->nr_running--;
+	util_est_dequeue(c, t);
+	t->state = TASK_QUEUED;
+	int cpu = s->placement->select_cpu(s, t, c->id, false);
+	task_enqueue(s, &s->cpus[cpu], t, false);
+}
+
 void task_timer(struct sim *s, struct task *t)
 {
 	if (t->state != TASK_SLEEPING)
@@ -261,6 +270,19 @@ bool task_dispatch(struct sim *s, struct sim_cpu *c)
 			if (a.iowait)
 				c->nr_iowait++;
 			task_off_cpu(s, c, t);
+			break;
+		}
+		if (a.kind == ACT_YIELD) {
+			/* CFS's yield: behind every task waiting here (its vruntime
+			 * moves past theirs), still runnable; alone, it goes on. */
+			const struct task *last = NULL;
+			for (int i = 0; i < c->rq.len; i++)
+				if (!last || c->rq.heap[i]->vruntime > last->vruntime)
+					last = c->rq.heap[i];
+			if (!last)
+				continue;
+			if (t->vruntime <= last->vruntime)
+				t->vruntime = last->vruntime + 1;
 			break;
 		}
 		t->state = TASK_DEAD;

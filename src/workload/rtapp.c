@@ -25,7 +25,8 @@
  *   barrier  all task instances that use it meet;
  *   fork     starts one more instance of the named task (fork_ns of
  *            system time for the forking task);
- *   yield    a system call;
+ *   yield    a system call, then sched_yield() (behind the tasks waiting
+ *            on its CPU);
  *   iorun    a write to the I/O device: a system call, then an iowait
  *            block of io_latency_us + bytes / io_mbps.
  * Each loop of a phase is an activation, as one line of rt-app's log:
@@ -38,8 +39,7 @@
  *
  * Leaves out: real-time and deadline policies, taskgroups, NUMA, the mem,
  * suspend and resume events (all refused by the loader), priority
- * inheritance, mutex barging and spinning, sched_yield's effect on the
- * queue (the engine has no yield: only the syscall is charged), rt-app's
+ * inheritance, mutex barging and spinning, rt-app's
  * own per-event overhead (a loop of phases that takes no time at all is
  * charged LOOP_GUARD_CYCLES so the simulation moves on), and the
  * per-event ftrace and log output. The default io_device is /dev/null,
@@ -276,9 +276,9 @@ static void end_activation(struct sim *s, struct inst *in)
 	in->act_timed = false;
 }
 
-/* Applies the settings of the phase being entered; true if the task must
- * leave a CPU its new affinity excludes. */
-static bool enter_phase(struct sim *s, struct rtapp *r, struct inst *in)
+/* Applies the settings of the phase being entered (the engine moves the
+ * task if its new affinity excludes its CPU). */
+static void enter_phase(struct sim *s, struct rtapp *r, struct inst *in)
 {
 	const struct rtapp_thread *th = thread_of(r, in);
 	const struct rtapp_sched *ps = &phase_of(r, in)->sched;
@@ -292,23 +292,21 @@ static bool enter_phase(struct sim *s, struct rtapp *r, struct inst *in)
 	const struct rtapp_sched *aff = ps->cpus ? ps : th->sched.cpus ? &th->sched : NULL;
 	const int *cpus = aff ? aff->cpus : NULL;
 	if (cpus == in->cpus)
-		return false;
+		return;
 	struct pm_diag d;
 	const int *list = cpus ? cpus : r->all_cpus;
 	int n = cpus ? aff->ncpus : sim_ncpus(s);
 	if (sim_task_set_affinity(s, t, list, n, &d) < 0)
-		return false; /* out of memory: keep the old mask */
+		return; /* out of memory: keep the old mask */
 	in->cpus = cpus;
-	return !task_allowed(t, t->cpu);
 }
 
 /* Moves past the last event of a phase loop; false when the task is done. */
-static bool next_loop(struct sim *s, struct rtapp *r, struct inst *in, bool *moved)
+static bool next_loop(struct sim *s, struct rtapp *r, struct inst *in)
 {
 	const struct rtapp_thread *th = thread_of(r, in);
 	const struct rtapp_phase *ph = phase_of(r, in);
 	in->ev = 0;
-	*moved = false;
 	if (ph->loop < 0 || ++in->phase_loop < ph->loop)
 		return true;
 	in->phase_loop = 0;
@@ -317,7 +315,7 @@ static bool next_loop(struct sim *s, struct rtapp *r, struct inst *in, bool *mov
 		if (th->loop >= 0 && ++in->thread_loop >= th->loop)
 			return false;
 	}
-	*moved = enter_phase(s, r, in);
+	enter_phase(s, r, in);
 	return true;
 }
 
@@ -451,11 +449,18 @@ static bool run_event(struct sim *s, struct rtapp *r, struct inst *in, int me, s
 		*a = wl_kernel(s, (double)m->fork_ns);
 		return true;
 	case RTAPP_YIELD:
-		if (in->step == 1)
+		switch (in->step) {
+		case 0:
+			in->step = 1;
+			*a = wl_kernel(s, (double)m->syscall_ns);
+			return true;
+		case 1:
+			in->step = 2;
+			*a = (struct action){ .kind = ACT_YIELD };
+			return true;
+		default:
 			return false;
-		in->step = 1;
-		*a = wl_kernel(s, (double)m->syscall_ns);
-		return true;
+		}
 	case RTAPP_IORUN:
 		switch (in->step) {
 		case 0:
@@ -511,16 +516,8 @@ static void rtapp_next(struct sim *s, void *data, struct task *t, struct action 
 		}
 		in->guarded = false;
 		end_activation(s, in);
-		bool moved;
-		if (!next_loop(s, r, in, &moved)) {
+		if (!next_loop(s, r, in)) {
 			task_exit(s, r, a);
-			return;
-		}
-		if (moved) {
-			/* sched_setaffinity moves a task off a CPU it may no longer
-			 * use; the engine does not, so leave it for a moment and be
-			 * placed again. */
-			*a = (struct action){ .kind = ACT_SLEEP, .until = now + 1 };
 			return;
 		}
 	}

@@ -22,6 +22,7 @@ enum action_kind {
 	ACT_SLEEP, /* sleep until `until` (absolute) */
 	ACT_BLOCK, /* block until sim_wake(); iowait says whether it waits on I/O */
 	ACT_EXIT,
+	ACT_YIELD, /* sched_yield(): let the tasks waiting on this CPU run first */
 };
 
 struct action {

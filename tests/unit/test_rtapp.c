@@ -385,6 +385,28 @@ static void test_iorun_blocks_in_iowait(void **state)
 
 /* Each phase's cpus take effect when the phase starts, a phase without
  * them falls back to the task's (here: all CPUs). */
+/* yield puts the yielder behind the task waiting on its CPU: a CPU hog
+ * sharing the CPU with a task that yields after each 100 us runs nearly
+ * alone, where against a plain 100 us loop it gets only half the CPU. */
+static void test_yield_lets_the_other_run(void **state)
+{
+	const char *yielding = "{ \"global\": { \"duration\": 1 }, \"tasks\": {"
+			       " \"a\": { \"loop\": -1, \"cpus\": [0], \"run\": 100, \"yield\": 0 },"
+			       " \"b\": { \"loop\": 1, \"cpus\": [0], \"run\": 50000 } } }";
+	const char *plain = "{ \"global\": { \"duration\": 1 }, \"tasks\": {"
+			    " \"a\": { \"loop\": -1, \"cpus\": [0], \"run\": 100 },"
+			    " \"b\": { \"loop\": 1, \"cpus\": [0], \"run\": 50000 } } }";
+	struct run y, p;
+	run_json(&y, yielding, "performance", 1, 1, NULL, 0);
+	run_json(&p, plain, "performance", 1, 1, NULL, 0);
+	double with_yield = period_us(task(&y, "b-0")), without = period_us(task(&p, "b-0"));
+	/* 50 ms of work at base: alone it would take 50 ms. */
+	assert_true(with_yield < 50000 * 1.05);
+	assert_true(without > 50000 * 1.4);
+	result_free(&y.r);
+	result_free(&p.r);
+}
+
 static void test_phase_affinity(void **state)
 {
 	const char *json = "{ \"tasks\": { \"t\": { \"loop\": 1, \"phases\": {"
@@ -494,6 +516,7 @@ int main(void)
 		cmocka_unit_test(test_barrier),
 		cmocka_unit_test(test_fork),
 		cmocka_unit_test(test_iorun_blocks_in_iowait),
+		cmocka_unit_test(test_yield_lets_the_other_run),
 		cmocka_unit_test(test_phase_affinity),
 		cmocka_unit_test(test_util_min_boosts_schedutil),
 		cmocka_unit_test(test_json_per_task_and_determinism),
