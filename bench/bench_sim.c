@@ -15,8 +15,8 @@ static double wall_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static int bench(const char *label, const char *machine, const char *workload, double seconds,
-		 const char *const *sets, int nsets)
+static int bench(const char *label, const char *machine, const char *workload, const char *gov,
+		 const char *idle, double seconds, const char *const *sets, int nsets)
 {
 	struct pm_diag d = { { 0 } };
 	struct machine m;
@@ -24,8 +24,8 @@ static int bench(const char *label, const char *machine, const char *workload, d
 		fprintf(stderr, "bench: %s\n", d.msg);
 		return -1;
 	}
-	struct sim_config cfg = { .machine = &m, .workload = workload, .cpufreq = "performance",
-				  .cpuidle = "deepest", .duration = (sim_ns)(seconds * 1e9),
+	struct sim_config cfg = { .machine = &m, .workload = workload, .cpufreq = gov,
+				  .cpuidle = idle, .duration = (sim_ns)(seconds * 1e9),
 				  .seed = 1, .nsets = nsets, .sets = sets };
 	struct sim *s;
 	double t0 = wall_seconds();
@@ -59,12 +59,17 @@ int main(void)
 	static const char *const tbench16[] = { "clients=16" };
 	static const char *const hackbench10[] = { "groups=10" };
 	int rc = 0;
-	rc |= bench("pingpong, i7-4790", "i7-4790", "pingpong", 60, pingpong, 1);
-	rc |= bench("periodic 128 tasks, power9-2n128", "power9-2n128", "periodic", 60, periodic128, 3);
-	rc |= bench("batch 8 tasks x 60 s, i7-4790", "i7-4790", "batch", 600, batch8, 1);
-	rc |= bench("tbench 16 clients, i7-4790", "i7-4790", "tbench", 10, tbench16, 1);
+	rc |= bench("pingpong, i7-4790", "i7-4790", "pingpong", "performance", "deepest", 60, pingpong, 1);
+	/* Governor-heavy: schedutil's hook on every enqueue and dequeue of a
+	 * context-switch-heavy load, with menu choosing every idle state. */
+	static const char *const pingpong4[] = { "pairs=4" };
+	rc |= bench("pingpong 4 pairs, schedutil+menu, i7-4790", "i7-4790", "pingpong", "schedutil", "menu", 60,
+		    pingpong4, 1);
+	rc |= bench("periodic 128 tasks, power9-2n128", "power9-2n128", "periodic", "performance", "deepest", 60, periodic128, 3);
+	rc |= bench("batch 8 tasks x 60 s, i7-4790", "i7-4790", "batch", "performance", "deepest", 600, batch8, 1);
+	rc |= bench("tbench 16 clients, i7-4790", "i7-4790", "tbench", "performance", "deepest", 10, tbench16, 1);
 	/* Ends when the run completes (about a quarter of a second). */
-	rc |= bench("hackbench 10 groups, i7-4790", "i7-4790", "hackbench", 60, hackbench10, 1);
+	rc |= bench("hackbench 10 groups, i7-4790", "i7-4790", "hackbench", "performance", "deepest", 60, hackbench10, 1);
 	struct rusage ru;
 	getrusage(RUSAGE_SELF, &ru);
 	printf("peak resident memory: %ld KiB\n", ru.ru_maxrss);

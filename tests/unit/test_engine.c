@@ -542,6 +542,31 @@ static void test_periodic_chunks(void **state)
 	result_free(&r.r);
 }
 
+/* When the scheduler calls the governor: classic at every enqueue and
+ * dequeue (two per message of a ping-pong), consolidated at context
+ * switches only once utilization decayed (about once per 1 ms PELT
+ * period). Each call costs CPU time, so fewer calls mean more messages. */
+static void test_cpufreq_update_triggers(void **state)
+{
+	const char *classic[] = { "burst_ns=5000", "pm_qos_latency_us=0", "cpufreq_updates=classic",
+				  "cpufreq_update_cost_ns=1000" };
+	const char *consolidated[] = { "burst_ns=5000", "pm_qos_latency_us=0",
+				       "cpufreq_updates=consolidated", "cpufreq_update_cost_ns=1000" };
+	struct run a, b, none;
+	run_ini(&a, two_core_ini, 0, "pingpong", "schedutil", 0.5, 1, classic, 4);
+	run_ini(&b, two_core_ini, 0, "pingpong", "schedutil", 0.5, 1, consolidated, 4);
+	run_ini(&none, two_core_ini, 0, "pingpong", "performance", 0.5, 1, classic, 4);
+	/* Two messages per round trip, an enqueue and a dequeue each. */
+	assert_true(a.r.cpufreq_updates >= (uint64_t)(4 * a.r.work_done));
+	assert_true(b.r.cpufreq_updates * 10 < a.r.cpufreq_updates);
+	assert_true(b.r.throughput > a.r.throughput * 1.05);
+	/* A governor without a hook is never called and pays nothing. */
+	assert_int_equal(none.r.cpufreq_updates, 0);
+	result_free(&a.r);
+	result_free(&b.r);
+	result_free(&none.r);
+}
+
 static void test_bad_set_key(void **state)
 {
 	struct pm_diag d = { { 0 } };
@@ -590,6 +615,7 @@ int main(void)
 		cmocka_unit_test(test_sched_mc_power_savings),
 		cmocka_unit_test(test_poll_state),
 		cmocka_unit_test(test_periodic_chunks),
+		cmocka_unit_test(test_cpufreq_update_triggers),
 		cmocka_unit_test(test_bad_set_key),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
