@@ -245,6 +245,39 @@ static void test_all_workloads_all_machines(void **state)
 			}
 }
 
+/* Every command `pmlab help` lists has --help and is in the man page's
+ * command list, so the page cannot fall behind the binary. */
+static void test_man_page_covers_commands(void **state)
+{
+	FILE *f = fopen(PMLAB_SOURCE_ROOT "/docs/pmlab.1", "r");
+	assert_non_null(f);
+	static char man[1 << 18];
+	size_t n = fread(man, 1, sizeof(man) - 1, f);
+	man[n] = '\0';
+	fclose(f);
+	struct out o = run("help");
+	assert_int_equal(o.status, 0);
+	const char *list = strstr(o.text, "commands:\n");
+	assert_non_null(list);
+	int commands = 0;
+	for (const char *line = strchr(list, '\n') + 1; *line == ' '; line = strchr(line, '\n') + 1) {
+		char name[64];
+		if (sscanf(line, " %63s", name) != 1)
+			break;
+		char entry[80], help[96];
+		snprintf(entry, sizeof(entry), ".B %s\n", name);
+		if (!strstr(man, entry))
+			fail_msg("docs/pmlab.1 does not list command '%s'", name);
+		snprintf(help, sizeof(help), "%s --help", name);
+		struct out h = run(help);
+		assert_int_equal(h.status, 0);
+		out_free(&h);
+		commands++;
+	}
+	assert_true(commands >= 6);
+	out_free(&o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -256,6 +289,7 @@ int main(void)
 		cmocka_unit_test(test_sim_json),
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_all_workloads_all_machines),
+		cmocka_unit_test(test_man_page_covers_commands),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
