@@ -96,6 +96,10 @@ void cpu_pelt_idle(struct sim *s, struct sim_cpu *c)
 void cpu_set_speed(struct sim *s, struct sim_cpu *c)
 {
 	double khz = s->khz_table[cpu_effective_idx(s, c)];
+	if (s->obs && s->obs->cpu_freq && (uint32_t)khz != c->obs_khz) {
+		c->obs_khz = (uint32_t)khz;
+		s->obs->cpu_freq(s->obs->ctx, c->id, s->now, c->obs_khz);
+	}
 	double speed = khz / 1e6; /* cycles per ns */
 	if (s->cores[c->core].nrunning > 1)
 		speed *= s->m->smt_throughput;
@@ -228,6 +232,8 @@ void cpu_enter_idle(struct sim *s, struct sim_cpu *c)
 		cpu_start_tick(s, c);
 	c->cstate = st;
 	c->idle_start = s->now;
+	if (s->obs && s->obs->cpu_idle)
+		s->obs->cpu_idle(s->obs->ctx, c->id, s->now, st);
 	dev->stats[st].usage++;
 	c->acct.cstate_usage[st]++;
 	if (was_idle) {
@@ -259,6 +265,8 @@ static void cpu_wake(struct sim *s, struct sim_cpu *c, sim_ns extra)
 	if (c->tick_stopped_idle)
 		exit += s->par.tick_stop_cost_ns;
 	cpu_set_mode(s, c, CPU_WAKING);
+	if (s->obs && s->obs->cpu_waking)
+		s->obs->cpu_waking(s->obs->ctx, c->id, s->now);
 	c->wake_gen++;
 	sim_post(s, s->now + exit + extra, EV_WAKE_DONE, (uint32_t)c->id, c->wake_gen, 0);
 }
@@ -366,6 +374,8 @@ void cpu_schedule(struct sim *s, struct sim_cpu *c)
 		bool switched = next != prev;
 		if (switched)
 			switch_in(s, c, next);
+		if (s->obs && s->obs->cpu_run && (switched || c->mode != CPU_RUNNING))
+			s->obs->cpu_run(s->obs->ctx, c->id, s->now, next);
 		c->curr = next;
 		next->exec_at_pick = next->sum_exec;
 		if (c->mode != CPU_RUNNING) {

@@ -19,6 +19,16 @@ static int core_pstate(const struct sim *s, const struct sim_core *core)
 	return cpu_effective_idx(s, &s->cpus[core->cpus[0]]);
 }
 
+static void observe_core(struct sim *s, int ci)
+{
+	const struct sim_core *core = &s->cores[ci];
+	double w = core->p_dyn + core->p_static;
+	if (s->obs && s->obs->core_power && w != core->obs_w) {
+		s->cores[ci].obs_w = w;
+		s->obs->core_power(s->obs->ctx, ci, s->now, w);
+	}
+}
+
 void core_update(struct sim *s, int ci)
 {
 	struct sim_core *core = &s->cores[ci];
@@ -43,6 +53,7 @@ void core_update(struct sim *s, int ci)
 	if (core->nbusy == 0 && !polling) {
 		core->p_dyn = 0;
 		core->p_static = m->cstates[shallowest].power_w;
+		observe_core(s, ci);
 		return;
 	}
 	const struct pstate *ps = &m->pstates[core_pstate(s, core)];
@@ -53,6 +64,7 @@ void core_update(struct sim *s, int ci)
 		activity += (m->smt_activity - 1.0) * (active - 1) / (m->threads_per_core - 1);
 	core->p_dyn = m->ceff_nf * 1e-9 * volts * volts * (ps->khz * 1e3) * activity;
 	core->p_static = leakage_w(m, volts);
+	observe_core(s, ci);
 }
 
 /* Energy, residency and idle time of a package up to now. */
@@ -96,6 +108,10 @@ static void pkg_reevaluate(struct sim *s, int p)
 					     : s->m->uncore_w;
 	if (pkg->ncores_online == 0)
 		pkg->p_uncore = 0;
+	if (s->obs && s->obs->uncore_power && pkg->p_uncore != pkg->obs_w) {
+		pkg->obs_w = pkg->p_uncore;
+		s->obs->uncore_power(s->obs->ctx, p, s->now, pkg->p_uncore);
+	}
 }
 
 /* Applies the turbo ceiling for the package's present busy-core count. */

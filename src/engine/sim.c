@@ -334,6 +334,7 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 	s->end = cfg->duration;
 	s->check = cfg->check_invariants;
 	s->dispatch_cpu = -1;
+	s->obs = cfg->observer;
 	s->progress = cfg->progress;
 	s->progress_ctx = cfg->progress_ctx;
 	eventq_init(&s->q);

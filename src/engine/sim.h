@@ -16,6 +16,24 @@
 
 struct sim;
 
+/* Watches a run as it happens, e.g. to stream a timeline to a file. Every
+ * callback may be NULL; times are the simulated now. */
+struct sim_observer {
+	void *ctx;
+	/* A CPU starts running `t` (a switch, or the end of a wakeup). */
+	void (*cpu_run)(void *ctx, int cpu, sim_ns now, const struct task *t);
+	/* A CPU enters idle state `state` (machine C-state index). */
+	void (*cpu_idle)(void *ctx, int cpu, sim_ns now, int state);
+	/* A CPU leaves its idle state (exit latency begins, counted as C0). */
+	void (*cpu_waking)(void *ctx, int cpu, sim_ns now);
+	/* The frequency a CPU runs at when in C0 changed (governor or turbo). */
+	void (*cpu_freq)(void *ctx, int cpu, sim_ns now, uint32_t khz);
+	/* A core's power changed (dynamic + static, W). */
+	void (*core_power)(void *ctx, int core, sim_ns now, double watts);
+	/* A package's uncore power changed (W), e.g. entering a package C-state. */
+	void (*uncore_power)(void *ctx, int package, sim_ns now, double watts);
+};
+
 struct sim_config {
 	const struct machine *machine;
 	const char *workload;
@@ -26,6 +44,7 @@ struct sim_config {
 	int nsets;
 	const char *const *sets; /* "KEY=VALUE": engine, workload and governor tunables */
 	bool check_invariants;   /* verify invariants after every event (tests) */
+	const struct sim_observer *observer; /* NULL: none */
 	/* Called now and then with the share of the run done (0..1); NULL: none. */
 	void (*progress)(void *ctx, double done);
 	void *progress_ctx;

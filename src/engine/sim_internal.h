@@ -79,6 +79,7 @@ struct sim_cpu {
 	bool tick_pending;     /* a tick event is queued (see cpu_stop_tick) */
 	sim_ns done_at;        /* when the queued EV_BURST_DONE fires, -1: none */
 	int stealable;         /* its share of the package's nr_stealable */
+	uint32_t obs_khz;      /* last frequency told to the observer */
 	int nr_iowait;         /* tasks blocked on I/O that last ran here */
 	uint64_t ticks_since_balance;
 	uint64_t idle_calls;   /* idle-loop entries (tick_nohz_get_idle_calls_cpu) */
@@ -101,6 +102,7 @@ struct sim_core {
 	double p_dyn, p_static;
 	sim_ns last;
 	double e_dyn, e_static;
+	double obs_w;          /* last power told to the observer */
 };
 
 struct sim_pkg {
@@ -117,6 +119,7 @@ struct sim_pkg {
 	sim_ns last;           /* energy and residency accounted up to here */
 	sim_ns all_idle_since; /* -1 when some core is busy */
 	struct package_result acct;
+	double obs_w;          /* last uncore power told to the observer */
 };
 
 struct sim_policy {
@@ -191,6 +194,7 @@ struct sim {
 	bool oom;
 	void (*progress)(void *ctx, double done);
 	void *progress_ctx;
+	const struct sim_observer *obs;
 };
 
 /* engine/cpu.c */

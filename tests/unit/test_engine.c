@@ -567,6 +567,72 @@ static void test_cpufreq_update_triggers(void **state)
 	result_free(&none.r);
 }
 
+/* An observer sees every power change and every run/idle transition:
+ * integrating what it was told gives the run's energy and busy time. */
+struct watch {
+	double w[4], e;
+	sim_ns since[4];
+	sim_ns run_since[2], busy;
+	bool running[2];
+	uint64_t idles;
+};
+
+static void watch_power(void *ctx, int core, sim_ns now, double watts)
+{
+	struct watch *w = ctx;
+	w->e += w->w[core] * (double)(now - w->since[core]) * 1e-9;
+	w->w[core] = watts;
+	w->since[core] = now;
+}
+
+static void watch_run(void *ctx, int cpu, sim_ns now, const struct task *t)
+{
+	struct watch *w = ctx;
+	if (!w->running[cpu])
+		w->run_since[cpu] = now;
+	w->running[cpu] = true;
+}
+
+static void watch_idle(void *ctx, int cpu, sim_ns now, int state)
+{
+	struct watch *w = ctx;
+	if (w->running[cpu])
+		w->busy += now - w->run_since[cpu];
+	w->running[cpu] = false;
+	w->idles++;
+}
+
+static void test_observer(void **state)
+{
+	struct watch w;
+	memset(&w, 0, sizeof(w));
+	struct sim_observer obs = { .ctx = &w, .core_power = watch_power, .cpu_run = watch_run,
+				    .cpu_idle = watch_idle };
+	struct pm_diag d = { { 0 } };
+	struct machine m;
+	assert_int_equal(machine_parse(&m, two_core_ini, "test", &d), 0);
+	const char *sets[] = { "tasks=3", "period_us=10000", "run_us=3000", "tick_cost_ns=0" };
+	struct sim_config cfg = { .machine = &m, .workload = "periodic", .cpufreq = "powersave",
+				  .cpuidle = "deepest", .duration = NS_PER_SEC / 2, .seed = 1,
+				  .nsets = 4, .sets = sets, .observer = &obs };
+	struct sim *s;
+	assert_int_equal(sim_create(&s, &cfg, &d), 0);
+	struct run_result r;
+	assert_int_equal(sim_run(s, &r, &d), 0);
+	for (int c = 0; c < 2; c++) {
+		watch_power(&w, c, r.duration_ns, 0);
+		if (w.running[c])
+			w.busy += r.duration_ns - w.run_since[c];
+	}
+	assert_float_equal(w.e, r.energy_core_dynamic_j + r.energy_core_static_j, 1e-9);
+	assert_int_equal(w.busy, r.cpus[0].user_ns + r.cpus[0].sys_ns + r.cpus[1].user_ns +
+					 r.cpus[1].sys_ns);
+	assert_int_equal(w.idles, r.cpus[0].cstate_usage[0] + r.cpus[0].cstate_usage[1] +
+					  r.cpus[1].cstate_usage[0] + r.cpus[1].cstate_usage[1]);
+	result_free(&r);
+	sim_destroy(s);
+}
+
 static void test_bad_set_key(void **state)
 {
 	struct pm_diag d = { { 0 } };
@@ -616,6 +682,7 @@ int main(void)
 		cmocka_unit_test(test_poll_state),
 		cmocka_unit_test(test_periodic_chunks),
 		cmocka_unit_test(test_cpufreq_update_triggers),
+		cmocka_unit_test(test_observer),
 		cmocka_unit_test(test_bad_set_key),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
