@@ -176,9 +176,9 @@ static void test_latency_column(void **state)
 
 static void test_preset_machine(void **state)
 {
-	/* A built-in preset: i7-4790's deepest state is C7s (no POLL). */
+	/* A built-in preset: i7-4790 (POLL first, as intel_idle has it); deepest is C7s. */
 	char *want = same_rows(12, "C7s,1,0,0",
-			       "# states: C1=0 C1E=0 C3=0 C6=0 C7s=12; above=0 below=0 "
+			       "# states: POLL=0 C1=0 C1E=0 C3=0 C6=0 C7s=12; above=0 below=0 "
 			       "tick_stopped=12");
 	expect_output("idletrace -g deepest -m i7-4790 -i " FIX "long.csv", want);
 	free(want);

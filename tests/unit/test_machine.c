@@ -399,10 +399,11 @@ static void test_pstate_at_most_and_cstate_index(void **state)
 	assert_int_equal(machine_pstate_at_most(&m, 3600000), i);
 	assert_int_equal(machine_pstate_at_most(&m, 100), 0);
 	assert_int_equal(machine_pstate_at_most(&m, 10000000), m.npstates - 1);
-	assert_int_equal(machine_cstate_index(&m, "C1"), 0);
-	assert_int_equal(machine_cstate_index(&m, "C7s"), 4);
+	assert_int_equal(machine_cstate_index(&m, "POLL"), 0);
+	assert_int_equal(machine_cstate_index(&m, "C1"), 1);
+	assert_int_equal(machine_cstate_index(&m, "C7s"), 5);
 	assert_int_equal(machine_cstate_index(&m, "C7"), -1);
-	assert_int_equal(m.pkg_cstates[3].requires, 4); /* PC7 requires C7s */
+	assert_int_equal(m.pkg_cstates[3].requires, 5); /* PC7 requires C7s */
 }
 
 /* ---- online restriction and loading ---- */
@@ -754,7 +755,7 @@ static void test_validate_in_code(void **state)
 	assert_non_null(strstr(d.msg, "is not valid"));
 
 	m = good;
-	m.cstates[1].power_w = NAN;
+	m.cstates[2].power_w = NAN;
 	assert_int_equal(machine_validate(&m, "mine", &d), -1);
 	assert_non_null(strstr(d.msg, "C-state C1E: power_mw"));
 
