@@ -209,9 +209,14 @@ void cpu_enter_idle(struct sim *s, struct sim_cpu *c)
 	dev->next_timer_no_tick_ns = next_timer == SIM_NS_MAX ? SIM_NS_MAX : next_timer - s->now;
 	sim_ns to_tick = (s->now / s->tick_ns + 1) * s->tick_ns - s->now;
 	/* The legacy idle loop stopped the tick before asking the governor, so
-	 * the governor only ever saw the timer without it. */
-	dev->tick_stopped = policy == TICK_LEGACY;
-	dev->next_timer_ns = (!dev->tick_stopped && to_tick < dev->next_timer_no_tick_ns)
+	 * the governor only ever saw the timer without it -- but governors of
+	 * that time had no notion of a stopped tick (tick_nohz_tick_stopped()
+	 * came with the 4.17 rework), so it is not reported as stopped. Since
+	 * 4.17 the tick is stopped here only if a previous idle period of
+	 * this stretch stopped it (re-selection after a polling timeout). */
+	bool tick_gone = policy == TICK_LEGACY || !c->tick_on;
+	dev->tick_stopped = policy != TICK_LEGACY && !c->tick_on;
+	dev->next_timer_ns = (!tick_gone && to_tick < dev->next_timer_no_tick_ns)
 				     ? to_tick
 				     : dev->next_timer_no_tick_ns;
 	/* With nohz off the tick is the sleep length (tick_nohz_get_sleep_length()). */
