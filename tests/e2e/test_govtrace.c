@@ -12,77 +12,11 @@
 
 #include <cmocka.h>
 
+#include "pmlab_run.h"
+
 #define FIX PMLAB_SOURCE_ROOT "/tests/fixtures/govtrace/"
 #define T5 "--freqs 3000000,1000000,2000000,1500000,2500000" /* unsorted on purpose */
 #define S6 "--freqs 500000,1000000,1500000,2000000,2500000,3000000"
-
-struct out {
-	char *text;   /* stdout */
-	char *err;    /* stderr */
-	int status;   /* exit code */
-};
-
-/* Runs `pmlab ARGS` through the shell with stderr captured to a file. */
-static struct out run(const char *args)
-{
-	struct out o = { 0 };
-	char errpath[] = "/tmp/pmlab-e2e-XXXXXX";
-	int fd = mkstemp(errpath);
-	assert_true(fd >= 0);
-	char cmd[4096];
-	snprintf(cmd, sizeof(cmd), "%s %s 2>%s", PMLAB_BIN, args, errpath);
-	FILE *p = popen(cmd, "r");
-	assert_non_null(p);
-	size_t cap = 1 << 16, len = 0;
-	o.text = malloc(cap);
-	size_t n;
-	while ((n = fread(o.text + len, 1, cap - len - 1, p)) > 0) {
-		len += n;
-		if (cap - len < 4096)
-			o.text = realloc(o.text, cap *= 2);
-	}
-	o.text[len] = '\0';
-	int st = pclose(p);
-	o.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
-	FILE *e = fdopen(fd, "r");
-	o.err = calloc(1, 1 << 16);
-	size_t elen = fread(o.err, 1, (1 << 16) - 1, e);
-	o.err[elen] = '\0';
-	fclose(e);
-	unlink(errpath);
-	return o;
-}
-
-static void out_free(struct out *o)
-{
-	free(o->text);
-	free(o->err);
-}
-
-static void expect_output(const char *args, const char *want)
-{
-	struct out o = run(args);
-	if (o.status != 0)
-		fail_msg("pmlab %s: exit %d: %s", args, o.status, o.err);
-	assert_string_equal(o.text, want);
-	assert_string_equal(o.err, "");
-	out_free(&o);
-}
-
-/* A bad-input error is one line "pmlab: ..." containing `needle`, exit 2. */
-static void expect_usage_error(const char *args, const char *needle)
-{
-	struct out o = run(args);
-	assert_int_equal(o.status, 2);
-	assert_string_equal(o.text, "");
-	assert_true(strncmp(o.err, "pmlab: ", 7) == 0);
-	char *nl = strchr(o.err, '\n');
-	assert_non_null(nl);
-	assert_true(nl[1] == '\0');
-	if (!strstr(o.err, needle))
-		fail_msg("pmlab %s: stderr '%s' lacks '%s'", args, o.err, needle);
-	out_free(&o);
-}
 
 static void test_ondemand_trace(void **state)
 {
