@@ -100,6 +100,43 @@ int tunables_write(const struct tunable *t, int n, void *obj, const char *name,
 	return 0;
 }
 
+int kv_split(const char *kv, char *key, size_t len, const char **value, struct pm_diag *d)
+{
+	const char *eq = strchr(kv, '=');
+	if (!eq || eq == kv)
+		return pm_fail(d, "--set %s: expected KEY=VALUE", kv);
+	if ((size_t)(eq - kv) >= len)
+		return pm_fail(d, "--set %s: key too long", kv);
+	memcpy(key, kv, (size_t)(eq - kv));
+	key[eq - kv] = '\0';
+	*value = eq + 1;
+	return 0;
+}
+
+int tunables_write_kv(const struct tunable *t, int n, void *obj, const char *kv,
+		      struct pm_diag *d)
+{
+	char key[128];
+	const char *value;
+	if (kv_split(kv, key, sizeof(key), &value, d) < 0)
+		return -1;
+	int r = tunables_write(t, n, obj, key, value, d);
+	if (r < 0) {
+		char why[PM_DIAG_MAX];
+		snprintf(why, sizeof(why), "%s", d->msg);
+		return pm_fail(d, "--set %s", why);
+	}
+	return r;
+}
+
+void tunables_names(const struct tunable *t, int n, char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < n && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", t[i].name);
+}
+
 int64_t tunable_get(const struct tunable *t, const void *obj)
 {
 	return *(const int64_t *)((const char *)obj + t->offset);

@@ -35,6 +35,17 @@ void tunable_format(const struct tunable *t, const void *obj, char *buf, size_t 
 /* Formats value v of t (e.g. its default) the same way. */
 void tunable_format_value(const struct tunable *t, int64_t v, char *buf, size_t len);
 
+/* "KEY=VALUE" as given to --set: writes KEY to the tunable table like
+ * tunables_write() (1 written, 0 not a key of this table, -1 bad value or
+ * malformed text, the message starting "--set KEY=VALUE: ..."). */
+int tunables_write_kv(const struct tunable *t, int n, void *obj, const char *kv,
+		      struct pm_diag *d);
+/* Splits "KEY=VALUE": the key into key[len], *value to the text after '='.
+ * -1 with a message if there is no key or it is too long. */
+int kv_split(const char *kv, char *key, size_t len, const char **value, struct pm_diag *d);
+/* The table's names, comma-separated, for "expected ..." messages. */
+void tunables_names(const struct tunable *t, int n, char *buf, size_t len);
+
 /* Parses a whole decimal integer; returns -1 if `s` is not one. */
 int parse_int64(const char *s, int64_t *out);
 

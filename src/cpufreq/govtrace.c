@@ -352,24 +352,15 @@ static int apply_sets(const struct govtrace_config *cfg, const struct cpufreq_go
 		      void *data, struct pm_diag *d)
 {
 	for (int i = 0; i < cfg->nsets; i++) {
-		const char *kv = cfg->sets[i], *eq = strchr(kv, '=');
+		const char *kv = cfg->sets[i], *value;
 		char key[128];
-		if (!eq || eq == kv || (size_t)(eq - kv) >= sizeof(key))
-			return pm_fail(d, "--set %s: expected TUNABLE=VALUE", kv);
-		memcpy(key, kv, (size_t)(eq - kv));
-		key[eq - kv] = '\0';
-		int r = tunables_write(gov->tunables, gov->ntunables, data, key, eq + 1, d);
-		if (r < 0) {
-			char why[PM_DIAG_MAX];
-			snprintf(why, sizeof(why), "%s", d->msg);
-			return pm_fail(d, "--set %s", why);
-		}
+		int r = tunables_write_kv(gov->tunables, gov->ntunables, data, kv, d);
+		if (r < 0)
+			return -1;
 		if (r == 0) {
-			char names[512] = "";
-			size_t used = 0;
-			for (int k = 0; k < gov->ntunables && used < sizeof(names); k++)
-				used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s",
-							 k ? ", " : "", gov->tunables[k].name);
+			char names[512];
+			kv_split(kv, key, sizeof(key), &value, d);
+			tunables_names(gov->tunables, gov->ntunables, names, sizeof(names));
 			return pm_fail(d, "--set %s: '%s' is not a tunable of %s (expected %s)", kv,
 				       key, gov->name,
 				       gov->ntunables ? names : "none: it has no tunables");

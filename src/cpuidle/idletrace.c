@@ -9,34 +9,17 @@
 static int apply_set(struct idletrace_sim *s, const char *kv, struct pm_diag *d)
 {
 	const struct cpuidle_governor *g = s->gov;
-	const char *eq = strchr(kv, '=');
-	char key[128];
-
-	if (!eq || eq == kv)
-		return pm_fail(d, "--set %s: expected KEY=VALUE", kv);
-	if ((size_t)(eq - kv) >= sizeof(key))
-		return pm_fail(d, "--set %s: key too long", kv);
-	memcpy(key, kv, (size_t)(eq - kv));
-	key[eq - kv] = '\0';
-	int r = tunables_write(g->tunables, g->ntunables, s->dev.gov_data, key, eq + 1, d);
-	if (r < 0) {
-		char why[PM_DIAG_MAX];
-		snprintf(why, sizeof(why), "%s", d->msg);
-		return pm_fail(d, "--set %s", why);
-	}
-	if (r == 0) {
-		char names[512] = "";
-		size_t used = 0;
-		for (int i = 0; i < g->ntunables && used < sizeof(names); i++)
-			used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s",
-						 i ? ", " : "", g->tunables[i].name);
-		if (g->ntunables)
-			return pm_fail(d, "--set %s: unknown key '%s' (expected a %s tunable: %s)", kv,
-				       key, g->name, names);
-		return pm_fail(d, "--set %s: unknown key '%s' (%s has no tunables)", kv, key,
-			       g->name);
-	}
-	return 0;
+	int r = tunables_write_kv(g->tunables, g->ntunables, s->dev.gov_data, kv, d);
+	if (r != 0)
+		return r < 0 ? -1 : 0;
+	char key[128], names[512];
+	const char *value;
+	kv_split(kv, key, sizeof(key), &value, d);
+	tunables_names(g->tunables, g->ntunables, names, sizeof(names));
+	if (g->ntunables)
+		return pm_fail(d, "--set %s: unknown key '%s' (expected a %s tunable: %s)", kv, key,
+			       g->name, names);
+	return pm_fail(d, "--set %s: unknown key '%s' (%s has no tunables)", kv, key, g->name);
 }
 
 int idletrace_sim_init(struct idletrace_sim *s, const struct machine *m,

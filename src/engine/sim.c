@@ -150,17 +150,10 @@ int sim_task_set_affinity(struct sim *s, struct task *t, const int *cpus, int n,
 /* Offer KEY=VALUE to each owner of tunables in turn. */
 static int apply_set(struct sim *s, const char *kv, struct pm_diag *d)
 {
-	const char *eq = strchr(kv, '=');
-	if (!eq || eq == kv)
-		return pm_fail(d, "--set %s: expected KEY=VALUE", kv);
 	char key[128];
-	size_t klen = (size_t)(eq - kv);
-	if (klen >= sizeof(key))
-		return pm_fail(d, "--set %s: key too long", kv);
-	memcpy(key, kv, klen);
-	key[klen] = '\0';
-	const char *val = eq + 1;
-	int r;
+	const char *val;
+	if (kv_split(kv, key, sizeof(key), &val, d) < 0)
+		return -1;
 	/* A list, not a number: which C-states are disabled (stateN/disable). */
 	if (strcmp(key, "cstate_disable") == 0) {
 		if (strlen(val) >= sizeof(s->cstate_disable))
@@ -181,15 +174,9 @@ static int apply_set(struct sim *s, const char *kv, struct pm_diag *d)
 	for (size_t i = 0; i < sizeof(owners) / sizeof(owners[0]); i++) {
 		if (!owners[i].n)
 			continue;
-		r = tunables_write(owners[i].t, owners[i].n, owners[i].obj, key, val, d);
-		if (r != 0) {
-			if (r < 0) {
-				char why[PM_DIAG_MAX];
-				snprintf(why, sizeof(why), "%s", d->msg);
-				return pm_fail(d, "--set %s", why);
-			}
-			return 0;
-		}
+		int r = tunables_write_kv(owners[i].t, owners[i].n, owners[i].obj, kv, d);
+		if (r != 0)
+			return r < 0 ? -1 : 0;
 	}
 	return pm_fail(d, "--set %s: unknown key '%s' (expected an engine, workload '%s', "
 		       "cpufreq '%s' or cpuidle '%s' tunable; see pmlab governors, pmlab workloads)",

@@ -137,12 +137,10 @@ void sim_wake(struct sim *s, struct task *t)
 	}
 }
 
-void task_migrate(struct sim *s, struct task *t, struct sim_cpu *from, struct sim_cpu *to)
+/* The accounting of a runnable task leaving `from` (already off its run
+ * queue or CPU) for `to`'s run queue. */
+static void move_queued(struct sim *s, struct task *t, struct sim_cpu *from, struct sim_cpu *to)
 {
-	cpu_sync(s, from);
-	cpu_sync(s, to);
-	rq_remove(&from->rq, t);
-	cpu_stealable(s, from);
 	from->nr_running--;
 	util_est_dequeue(from, t);
 	renormalize(t, from, to);
@@ -154,6 +152,15 @@ void task_migrate(struct sim *s, struct task *t, struct sim_cpu *from, struct si
 	cpu_stealable(s, to);
 	to->nr_running++;
 	util_est_enqueue(to, t);
+}
+
+void task_migrate(struct sim *s, struct task *t, struct sim_cpu *from, struct sim_cpu *to)
+{
+	cpu_sync(s, from);
+	cpu_sync(s, to);
+	rq_remove(&from->rq, t);
+	cpu_stealable(s, from);
+	move_queued(s, t, from, to);
 	if (to->mode == CPU_IDLE)
 		cpu_kick(s, to);
 }
@@ -164,17 +171,7 @@ void task_move_running(struct sim *s, struct sim_cpu *from, struct sim_cpu *to)
 	cpu_sync(s, from);
 	/* Off this CPU as if preempted, but onto the other run queue. */
 	t->state = TASK_QUEUED;
-	from->nr_running--;
-	util_est_dequeue(from, t);
-	renormalize(t, from, to);
-	move_util(s, t, from, to);
-	count_migration(s, to);
-	t->cpu = to->id;
-	if (rq_push(&to->rq, t) < 0)
-		s->oom = true;
-	cpu_stealable(s, to);
-	to->nr_running++;
-	util_est_enqueue(to, t);
+	move_queued(s, t, from, to);
 	cpu_schedule(s, from);
 	if (to->mode == CPU_IDLE)
 		cpu_kick(s, to);
