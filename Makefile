@@ -5,7 +5,7 @@ ASAN_BUILD ?= build-asan
 BENCH_BUILD ?= build-bench
 MESON_OPTS ?= -Dwerror=true
 
-.PHONY: all deps build demo check asan bench fuzz install validate clean
+.PHONY: all deps build demo check asan bench fuzz install clean
 
 all: build
 
@@ -38,6 +38,9 @@ $(BENCH_BUILD)/build.ninja:
 bench: deps $(BENCH_BUILD)/build.ninja
 	meson compile -C $(BENCH_BUILD)
 	$(BENCH_BUILD)/bench/bench_sim
+	$(BENCH_BUILD)/bench/bench_monitor
+	$(BENCH_BUILD)/bench/bench_trace
+	sh bench/bench_compare.sh $(BENCH_BUILD)/src/cli/pmlab
 
 fuzz: deps
 	bash fuzz/build.sh build-fuzz

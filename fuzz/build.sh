@@ -41,3 +41,34 @@ mkdir -p "$out/corpus-rtapp"
 $cc $flags -o "$out/fuzz_rtapp" fuzz/fuzz_rtapp.c src/workload/rtapp_load.c src/core/diag.c \
 	-ljansson
 echo "built $out/fuzz_rtapp"
+
+# The tuned profile loader, resolving against a machine and checking that
+# the simulator takes what it resolves to (so it links the whole library).
+mkdir -p "$out/corpus-profile"
+# shellcheck disable=SC2086
+$cc $flags -Wno-unused-parameter $(pkg-config --cflags libtracecmd) -o "$out/fuzz_profile" \
+	fuzz/fuzz_profile.c src/core/*.c src/machine/*.c "$out/machine_presets.c" src/profile/*.c \
+	src/cpufreq/*.c src/cpuidle/*.c src/sched/*.c src/workload/*.c src/engine/*.c \
+	src/metrics/*.c src/trace/*.c $(pkg-config --libs libtracecmd) -linih -ljansson -lm
+echo "built $out/fuzz_profile"
+
+# The host backend's state file (run/pmlab/profile) and /proc/stat with
+# sysfs CPU lists: the parsers that read what a crash or the kernel left.
+mkdir -p "$out/corpus-host-state" "$out/corpus-procstat"
+# shellcheck disable=SC2086
+$cc $flags -o "$out/fuzz_host_state" fuzz/fuzz_host_state.c src/host/state.c src/core/diag.c
+echo "built $out/fuzz_host_state"
+# shellcheck disable=SC2086
+$cc $flags -o "$out/fuzz_procstat" fuzz/fuzz_procstat.c src/host/procstat.c \
+	src/host/inventory.c src/host/hostfs.c src/core/diag.c
+echo "built $out/fuzz_procstat"
+
+# The ftrace text reader (tracefs and trace-cmd report variants) and the
+# replay model built from its events; the model's trace.dat reader needs
+# libtracecmd to link, though text input never calls it.
+mkdir -p "$out/corpus-ftrace"
+# shellcheck disable=SC2086,SC2046
+$cc $flags -o "$out/fuzz_ftrace" fuzz/fuzz_ftrace.c src/trace/ftrace_text.c \
+	src/trace/replay_model.c src/trace/trace_read.c src/trace/tracedat.c src/core/diag.c \
+	$(pkg-config --cflags --libs libtracecmd libtraceevent libtracefs)
+echo "built $out/fuzz_ftrace"

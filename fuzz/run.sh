@@ -16,3 +16,14 @@ mkdir -p "$build/corpus-govtrace"
 mkdir -p "$build/corpus-rtapp"
 "$build/fuzz_rtapp" -dict=fuzz/rtapp.dict -max_total_time="$seconds" \
 	-print_final_stats=1 "$build/corpus-rtapp" data/workloads
+mkdir -p "$build/corpus-profile"
+"$build/fuzz_profile" -dict=fuzz/profile.dict -max_total_time="$seconds" \
+	-print_final_stats=1 "$build/corpus-profile" tests/fixtures/profiles data/profiles
+mkdir -p "$build/corpus-host-state" "$build/corpus-procstat"
+"$build/fuzz_host_state" -dict=fuzz/host_state.dict -max_total_time="$seconds" \
+	-print_final_stats=1 "$build/corpus-host-state" tests/fixtures/hoststate
+"$build/fuzz_procstat" -dict=fuzz/procstat.dict -max_total_time="$seconds" \
+	-print_final_stats=1 "$build/corpus-procstat" tests/fixtures/host/vm-no-cpufreq/proc
+mkdir -p "$build/corpus-ftrace"
+"$build/fuzz_ftrace" -dict=fuzz/ftrace.dict -max_total_time="$seconds" \
+	-print_final_stats=1 "$build/corpus-ftrace" tests/fixtures/traces

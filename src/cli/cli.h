@@ -39,5 +39,28 @@ int cmd_govtrace(int argc, char **argv);
 void usage_govtrace(void);
 int cmd_idletrace(int argc, char **argv);
 void usage_idletrace(void);
+int cmd_record(int argc, char **argv);
+void usage_record(void);
+int cmd_replay(int argc, char **argv);
+void usage_replay(void);
+int cmd_profile(int argc, char **argv);
+void usage_profile(void);
+int cmd_compare(int argc, char **argv);
+void usage_compare(void);
+int cmd_sweep(int argc, char **argv);
+void usage_sweep(void);
+int cmd_merge(int argc, char **argv);
+void usage_merge(void);
+int cmd_monitor(int argc, char **argv);
+void usage_monitor(void);
+int cmd_bench(int argc, char **argv);
+void usage_bench(void);
+int cmd_govd(int argc, char **argv);
+void usage_govd(void);
+int cmd_daemon(int argc, char **argv);
+void usage_daemon(void);
+/* pmlab profile apply|off|verify|active (argv[0] is the subcommand). */
+int cmd_profile_host(const char *sub, int argc, char **argv);
+void usage_profile_host(void);
 
 #endif

@@ -6,7 +6,9 @@
 #include <unistd.h>
 
 #include "../engine/sim.h"
+#include "../export/perfetto.h"
 #include "../metrics/result.h"
+#include "../profile/profile.h"
 #include "cli.h"
 
 /* Long runs show how far they are on a terminal and stay quiet in pipes. */
@@ -30,6 +32,12 @@ void usage_sim(void)
 	       "      --cpufreq G      frequency governor (default performance)\n"
 	       "      --cpuidle G      idle governor (default deepest)\n"
 	       "      --set KEY=VALUE  engine, workload or governor tunable; repeatable\n"
+	       "      --profile P      tuned profile (pmlab profile list), a tuned.conf, or either\n"
+	       "                       with :OPTION=VALUE,... [cpu] overrides; its governor runs\n"
+	       "                       unless --cpufreq is given, its settings come before --set\n"
+	       "      --profile-dir D  look for profiles in D first; repeatable\n"
+	       "      --timeline FILE  also write the run as a timeline (Chrome trace JSON)\n"
+	       "                       that ui.perfetto.dev opens\n"
 	       "  -f, --format F       table (default), csv or json\n"
 	       "      --check          verify the engine's invariants after every event (slow)\n");
 }
@@ -47,15 +55,28 @@ int cmd_sim(int argc, char **argv)
 		{ "set", required_argument, 0, 'S' },
 		{ "format", required_argument, 0, 'f' },
 		{ "check", no_argument, 0, 'K' },
+		{ "timeline", required_argument, 0, 'T' },
+		{ "profile", required_argument, 0, 'P' },
+		{ "profile-dir", required_argument, 0, 'D' },
 		{ 0, 0, 0, 0 },
 	};
-	const char *machine = NULL, *workload = NULL, *cpus = NULL;
+	const char *machine = NULL, *workload = NULL, *cpus = NULL, *profile = NULL;
+	bool cpufreq_given = false;
+	struct profile prof = { .nsettings = 0 };
+	const char **prof_sets = NULL;
 	struct sim_config cfg = { .cpufreq = "performance", .cpuidle = "deepest",
 				  .duration = 10 * NS_PER_SEC, .seed = 1 };
 	enum result_format format = FORMAT_TABLE;
+	const char *timeline = NULL;
+	struct perfetto *tl = NULL;
 	const char **sets = calloc((size_t)argc + 1, sizeof(*sets));
-	if (!sets)
+	const char **dirs = calloc((size_t)argc + 1, sizeof(*dirs));
+	if (!sets || !dirs) {
+		free(sets);
+		free(dirs);
 		return cli_bad("out of memory");
+	}
+	int ndirs = 0;
 	int nsets = 0, opt, rc = EXIT_USAGE;
 	optind = 1;
 	opterr = 0;
@@ -64,10 +85,13 @@ int cmd_sim(int argc, char **argv)
 		case 'm': machine = optarg; break;
 		case 'w': workload = optarg; break;
 		case 'c': cpus = optarg; break;
-		case 'F': cfg.cpufreq = optarg; break;
+		case 'F': cfg.cpufreq = optarg; cpufreq_given = true; break;
 		case 'I': cfg.cpuidle = optarg; break;
 		case 'S': sets[nsets++] = optarg; break;
 		case 'K': cfg.check_invariants = true; break;
+		case 'T': timeline = optarg; break;
+		case 'P': profile = optarg; break;
+		case 'D': dirs[ndirs++] = optarg; break;
 		case 'd':
 			cfg.duration = cli_parse_seconds(optarg);
 			if (cfg.duration < 0) {
@@ -134,6 +158,34 @@ int cmd_sim(int argc, char **argv)
 		cfg.progress = show_progress;
 	cfg.nsets = nsets;
 	cfg.sets = sets;
+	if (profile) {
+		/* Resolved for the governor that will run; its settings go
+		 * before the user's --set, which therefore win. */
+		struct profile_env env = { .cpufreq = cfg.cpufreq, .cpufreq_fixed = cpufreq_given };
+		if (profile_load_env(&prof, profile, &m, &env, dirs, ndirs, &d) < 0) {
+			cli_bad("%s", d.msg);
+			goto out;
+		}
+		prof_sets = calloc((size_t)(prof.nsettings + nsets) + 1, sizeof(*prof_sets));
+		if (!prof_sets) {
+			cli_bad("out of memory");
+			goto out;
+		}
+		if (profile_apply(&prof, &cfg, cpufreq_given, sets, nsets, prof_sets,
+				  prof.nsettings + nsets, &d) < 0) {
+			cli_bad("%s", d.msg);
+			goto out;
+		}
+	}
+	if (timeline) {
+		tl = perfetto_open(timeline, &m, workload, &d);
+		if (!tl) {
+			fprintf(stderr, "pmlab: %s\n", d.msg);
+			rc = EXIT_RUNTIME;
+			goto out;
+		}
+		cfg.observer = perfetto_observer(tl);
+	}
 	struct sim *s;
 	if (sim_create(&s, &cfg, &d) < 0) {
 		sim_destroy(s);
@@ -152,6 +204,16 @@ int cmd_sim(int argc, char **argv)
 		goto out;
 	}
 	rc = EXIT_OK;
+	if (tl) {
+		int closed = perfetto_close(tl, r.duration_ns, &d);
+		tl = NULL;
+		if (closed < 0) {
+			fprintf(stderr, "pmlab: %s\n", d.msg);
+			rc = EXIT_RUNTIME;
+		}
+	}
+	if (profile)
+		snprintf(r.profile, sizeof(r.profile), "%s", profile);
 	if (result_write(stdout, &r, format) < 0 || fflush(stdout) != 0) {
 		fprintf(stderr, "pmlab: sim: cannot write the result to standard output\n");
 		rc = EXIT_RUNTIME;
@@ -159,6 +221,11 @@ int cmd_sim(int argc, char **argv)
 	result_free(&r);
 	sim_destroy(s);
 out:
+	if (tl)
+		perfetto_discard(tl);
+	profile_free(&prof);
+	free(prof_sets);
+	free(dirs);
 	free(sets);
 	return rc;
 }

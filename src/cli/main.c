@@ -6,11 +6,21 @@
 
 static const struct subcommand commands[] = {
 	{ "sim", "simulate one run: machine x workload x policy", cmd_sim, usage_sim },
+	{ "compare", "compare profiles over repeated runs, with confidence intervals", cmd_compare, usage_compare },
+	{ "sweep", "one run per point of a Cartesian product of settings (CSV, JSON)", cmd_sweep, usage_sweep },
+	{ "merge", "join the outputs of sharded sweeps", cmd_merge, usage_merge },
+	{ "profile", "show a tuned profile as pmlab applies it, or list profiles", cmd_profile, usage_profile },
 	{ "machines", "list the built-in machine models, or show one as INI", cmd_machines, usage_machines },
 	{ "governors", "list frequency and idle governors with their tunables", cmd_governors, usage_governors },
 	{ "workloads", "list workload models with their parameters", cmd_workloads, usage_workloads },
 	{ "govtrace", "drive one frequency governor with a utilization trace (CSV)", cmd_govtrace, usage_govtrace },
 	{ "idletrace", "drive one idle governor with a trace of idle periods (CSV)", cmd_idletrace, usage_idletrace },
+	{ "record", "record this machine's scheduler trace (tracefs) as a trace.dat", cmd_record, usage_record },
+	{ "replay", "replay a recorded trace (trace.dat, ftrace text) on a machine model", cmd_replay, usage_replay },
+	{ "monitor", "turbostat-like figures of this machine, periodic or over a command", cmd_monitor, usage_monitor },
+	{ "bench", "A/B compare profiles on this machine running a command", cmd_bench, usage_bench },
+	{ "govd", "run pmlab's ondemand/conservative/schedutil on this machine (userspace)", cmd_govd, usage_govd },
+	{ "daemon", "hold the active profile's PM QoS request (foreground; systemd unit)", cmd_daemon, usage_daemon },
 };
 
 #define NCOMMANDS ((int)(sizeof(commands) / sizeof(commands[0])))

@@ -98,6 +98,10 @@ struct run_result {
 	 * NULL and 0 for the others. Owned by the result: result_free() frees it. */
 	struct task_result *tasks;
 	int ntasks;
+
+	/* The profile the run applied (pmlab sim --profile), "" if none; set by
+	 * the caller after sim_run(). */
+	char profile[RESULT_NAME_MAX];
 };
 
 void result_free(struct run_result *r);
@@ -114,6 +118,11 @@ double result_bzy_mhz(const struct run_result *r);
 double result_residency_pct(const struct run_result *r, int state);
 /* CPU utilisation as /proc/stat: 0 user, 1 sys, 2 iowait, 3 idle. */
 double result_util_pct(const struct run_result *r, int which);
+
+/* One CSV field as the CSV writer quotes it (RFC 4180: quoted only when it
+ * holds a comma, a quote or a line end), for tools that write rows of
+ * their own beside the writer's (pmlab sweep, merge, compare). */
+void result_csv_quote(FILE *out, const char *s, size_t len);
 
 enum result_format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON };
 int result_write(FILE *out, const struct run_result *r, enum result_format f);

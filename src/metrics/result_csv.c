@@ -14,25 +14,30 @@ struct csv {
 	int n;      /* fields written on this line */
 };
 
-static void field(struct csv *c, const char *s, size_t len)
+void result_csv_quote(FILE *out, const char *s, size_t len)
 {
 	size_t i;
 
-	if (c->n++)
-		fputc(',', c->out);
 	for (i = 0; i < len && !strchr(",\"\r\n", s[i]); i++)
 		;
 	if (i == len) {
-		fwrite(s, 1, len, c->out);
+		fwrite(s, 1, len, out);
 		return;
 	}
-	fputc('"', c->out);
+	fputc('"', out);
 	for (i = 0; i < len; i++) {
 		if (s[i] == '"')
-			fputc('"', c->out);
-		fputc(s[i], c->out);
+			fputc('"', out);
+		fputc(s[i], out);
 	}
-	fputc('"', c->out);
+	fputc('"', out);
+}
+
+static void field(struct csv *c, const char *s, size_t len)
+{
+	if (c->n++)
+		fputc(',', c->out);
+	result_csv_quote(c->out, s, len);
 }
 
 /* Column name built from parts; anything but [A-Za-z0-9_] becomes '_' so

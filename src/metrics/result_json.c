@@ -278,6 +278,9 @@ static json_t *build(struct jctx *c, const struct run_result *r)
 			append(c, tasks, jtask(c, r, i));
 		put(c, root, "per_task", tasks);
 	}
+	/* Only runs that applied a profile have this key. */
+	if (r->profile[0])
+		put(c, root, "profile", jname(r->profile, sizeof(r->profile)));
 	return root;
 }
 

@@ -37,12 +37,15 @@ static void header(FILE *out, const struct run_result *r)
 {
 	char d[RESULT_NUM_MAX];
 
-	fprintf(out, "pmlab sim: machine %.*s, workload %.*s, cpufreq %.*s, cpuidle %.*s, seed %" PRIu64
-		", %s s simulated\n",
+	/* ", profile P" only for a run that applied one: other headers stay as they were. */
+	fprintf(out, "pmlab sim: machine %.*s, workload %.*s, cpufreq %.*s, cpuidle %.*s%s%.*s, seed %"
+		PRIu64 ", %s s simulated\n",
 		(int)strnlen(r->machine, sizeof(r->machine)), r->machine,
 		(int)strnlen(r->workload, sizeof(r->workload)), r->workload,
 		(int)strnlen(r->cpufreq, sizeof(r->cpufreq)), r->cpufreq,
 		(int)strnlen(r->cpuidle, sizeof(r->cpuidle)), r->cpuidle,
+		r->profile[0] ? ", profile " : "",
+		(int)strnlen(r->profile, sizeof(r->profile)), r->profile,
 		r->seed, num(d, (double)r->duration_ns / NS_PER_SEC, 3));
 }
 

@@ -14,6 +14,7 @@ extern const struct workload_ops workload_unixbench;
 extern const struct workload_ops workload_stressng;
 extern const struct workload_ops workload_ebizzy;
 extern const struct workload_ops workload_rtapp;
+extern const struct workload_ops workload_replay;
 
 /* Adding a workload: one file and one line here. */
 static const struct workload_ops *const workloads[] = {
@@ -29,6 +30,7 @@ static const struct workload_ops *const workloads[] = {
 	&workload_stressng,
 	&workload_ebizzy,
 	&workload_rtapp,
+	&workload_replay,
 };
 
 int workload_count(void)

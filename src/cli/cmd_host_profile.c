@@ -1,0 +1,241 @@
+/* pmlab profile apply|off|verify|active: a tuned profile on this machine.
+ * The work is in src/host/apply.c; this is options and output. Called
+ * from cmd_profile.c's dispatch with argv[0] the subcommand. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../host/apply.h"
+#include "../host/hostsig.h"
+#include "../host/peer.h"
+#include "cli.h"
+
+#define MAX_DIRS 16
+
+void usage_profile_host(void)
+{
+	printf("       pmlab profile apply NAME|PATH[:OPTION=VALUE,...] [--hold] [--dry-run]\n"
+	       "                           [--profile-dir DIR] [--root DIR]\n"
+	       "       pmlab profile off|verify|active [--root DIR]\n\n"
+	       "On this machine: apply translates the profile into writes to this machine's\n"
+	       "cpufreq, intel_pstate/amd_pstate, EPB, cpuidle and PM QoS files, skipping what\n"
+	       "the hardware lacks (each skip is printed with the reason); it saves every old\n"
+	       "value in /run/pmlab first and puts all of them back if any write fails. off\n"
+	       "restores them; verify prints every file that no longer holds the profile's\n"
+	       "value (exit 1 if any); active names the active profile. force_latency needs a\n"
+	       "process holding /dev/cpu_dma_latency: pmlab daemon, or apply --hold.\n\n"
+	       "host options:\n"
+	       "      --hold           keep the PM QoS latency request until a signal\n"
+	       "      --dry-run        print what apply would write, change nothing\n"
+	       "      --root DIR       the system root (default $PMLAB_ROOT, else /)\n");
+}
+
+static int open_root(struct hostfs *fs, const char *root)
+{
+	struct pm_diag d = { { 0 } };
+	if (hostfs_open(fs, root, &d) < 0)
+		return cli_bad("profile: %s", d.msg);
+	return EXIT_OK;
+}
+
+static int runtime_error(const char *msg)
+{
+	fprintf(stderr, "pmlab: %s\n", msg);
+	return EXIT_RUNTIME;
+}
+
+/* Holds the PM QoS request until SIGINT, SIGTERM or SIGHUP. */
+static int hold(int fd, int64_t us)
+{
+	if (host_signals_install() < 0) {
+		close(fd);
+		return runtime_error("profile: cannot install signal handlers");
+	}
+	printf("holding /dev/cpu_dma_latency at %lld us until interrupted\n", (long long)us);
+	fflush(stdout);
+	while (!host_signal_wait(-1))
+		;
+	close(fd);
+	host_signals_restore();
+	return EXIT_OK;
+}
+
+static int apply(const char *spec, const char *root, const char *const *dirs, int ndirs,
+		 bool want_hold, bool dry_run)
+{
+	struct hostfs fs;
+	struct pm_diag d = { { 0 } };
+	struct txn_result r;
+	int rc = open_root(&fs, root);
+	if (rc != EXIT_OK)
+		return rc;
+	struct host_profile_opts o = { .dirs = dirs, .ndirs = ndirs, .log = stdout,
+				       .notes = stdout, .hold = want_hold, .dry_run = dry_run };
+	rc = host_profile_apply(&fs, spec, &o, &r, &d);
+	if (rc == HOST_BAD_INPUT) {
+		hostfs_close(&fs);
+		return cli_bad("%s", d.msg);
+	}
+	if (rc < 0) {
+		hostfs_close(&fs);
+		return runtime_error(d.msg);
+	}
+	if (r.recovered)
+		printf("(the profile active before, or an interrupted apply, was restored first)\n");
+	rc = EXIT_OK;
+	if (r.latency_fd >= 0) {
+		struct host_state st;
+		bool has;
+		int64_t us = -1;
+		if (host_profile_active(&fs, &st, &has, &d) == 0 && has)
+			us = st.latency_us;
+		host_state_free(&st);
+		bool daemon = host_daemon_notify(&fs);
+		if (want_hold) {
+			fflush(stdout);
+			rc = hold(r.latency_fd, us);
+		} else {
+			close(r.latency_fd);
+			if (!daemon)
+				fprintf(stderr, "pmlab: warning: the %lld us /dev/cpu_dma_latency limit ends "
+					"with this process: run pmlab daemon, or apply --hold\n",
+					(long long)us);
+		}
+	}
+	hostfs_close(&fs);
+	if (fflush(stdout) != 0)
+		return runtime_error("profile: cannot write to standard output");
+	return rc;
+}
+
+static int off(const char *root)
+{
+	struct hostfs fs;
+	struct pm_diag d = { { 0 } };
+	bool had;
+	int rc = open_root(&fs, root);
+	if (rc != EXIT_OK)
+		return rc;
+	rc = host_profile_off(&fs, stdout, &had, &d);
+	hostfs_close(&fs);
+	if (rc < 0)
+		return runtime_error(d.msg);
+	if (!had)
+		printf("no profile was active\n");
+	return fflush(stdout) == 0 ? EXIT_OK : EXIT_RUNTIME;
+}
+
+static int verify(const char *root)
+{
+	struct hostfs fs;
+	struct pm_diag d = { { 0 } };
+	struct host_state st;
+	bool has;
+	int n, rc = open_root(&fs, root);
+	if (rc != EXIT_OK)
+		return rc;
+	if (host_profile_verify(&fs, stdout, &n, &d) < 0) {
+		hostfs_close(&fs);
+		return runtime_error(d.msg);
+	}
+	if (host_profile_active(&fs, &st, &has, &d) < 0)
+		has = false;
+	hostfs_close(&fs);
+	if (n) {
+		fflush(stdout);
+		fprintf(stderr, "pmlab: profile %s: %d setting%s differ%s from the profile\n",
+			has ? st.profile : "?", n, n == 1 ? "" : "s", n == 1 ? "s" : "");
+		host_state_free(&st);
+		return EXIT_RUNTIME;
+	}
+	printf("profile %s: verified, every file holds the profile's value (%d file%s)\n",
+	       st.profile, st.n, st.n == 1 ? "" : "s");
+	host_state_free(&st);
+	return fflush(stdout) == 0 ? EXIT_OK : EXIT_RUNTIME;
+}
+
+static int active(const char *root)
+{
+	struct hostfs fs;
+	struct pm_diag d = { { 0 } };
+	struct host_state st;
+	bool has;
+	int rc = open_root(&fs, root);
+	if (rc != EXIT_OK)
+		return rc;
+	rc = host_profile_active(&fs, &st, &has, &d);
+	hostfs_close(&fs);
+	if (rc < 0)
+		return runtime_error(d.msg);
+	if (!has)
+		printf("No current active profile.\n");
+	else if (!st.applied)
+		printf("Current active profile: %s (its apply was interrupted: run pmlab profile "
+		       "off)\n", st.profile);
+	else
+		printf("Current active profile: %s\n", st.profile);
+	host_state_free(&st);
+	return fflush(stdout) == 0 ? EXIT_OK : EXIT_RUNTIME;
+}
+
+int cmd_profile_host(const char *sub, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "root", required_argument, 0, 'r' },
+		{ "profile-dir", required_argument, 0, 'D' },
+		{ "hold", no_argument, 0, 'H' },
+		{ "dry-run", no_argument, 0, 'n' },
+		{ 0, 0, 0, 0 },
+	};
+	const char *root = NULL, *dirs[MAX_DIRS];
+	int ndirs = 0, opt;
+	bool want_hold = false, dry_run = false, is_apply = strcmp(sub, "apply") == 0;
+	const char *apply_only = NULL;
+
+	if (!is_apply && strcmp(sub, "off") != 0 && strcmp(sub, "verify") != 0 &&
+	    strcmp(sub, "active") != 0)
+		return cli_bad("profile: unknown subcommand '%s' (expected apply, off, verify or "
+			       "active)", sub);
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'r': root = optarg; break;
+		case 'D':
+			if (ndirs == MAX_DIRS)
+				return cli_bad("profile: more than %d --profile-dir", MAX_DIRS);
+			dirs[ndirs++] = optarg;
+			apply_only = argv[optind - 1];
+			break;
+		case 'H': want_hold = true; apply_only = argv[optind - 1]; break;
+		case 'n': dry_run = true; apply_only = argv[optind - 1]; break;
+		case ':':
+			return cli_bad("profile: %s needs a value (see pmlab profile --help)",
+				       argv[optind - 1]);
+		default:
+			return cli_bad("profile: unknown option '%s' (see pmlab profile --help)",
+				       argv[optind - 1]);
+		}
+	}
+	int rest = argc - optind;
+	if (!is_apply) {
+		if (apply_only)
+			return cli_bad("profile: %s takes only --root, got '%s'", sub, apply_only);
+		if (rest)
+			return cli_bad("profile: %s takes no argument, got '%s'", sub, argv[optind]);
+		if (strcmp(sub, "off") == 0)
+			return off(root);
+		if (strcmp(sub, "verify") == 0)
+			return verify(root);
+		return active(root);
+	}
+	if (rest == 0)
+		return cli_bad("profile: apply needs a profile NAME or PATH (see pmlab profile --help)");
+	if (rest > 1)
+		return cli_bad("profile: apply takes one profile, got '%s' too", argv[optind + 1]);
+	if (want_hold && dry_run)
+		return cli_bad("profile: --hold and --dry-run do not go together");
+	return apply(argv[optind], root, dirs, ndirs, want_hold, dry_run);
+}

@@ -1,0 +1,244 @@
+/* pmlab profile: tuned profiles as pmlab reads them. `show` resolves one
+ * against a machine and prints what it sets, from which line, and what it
+ * leaves out and why; `list` prints the profiles in the search path. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "../profile/profile.h"
+#include "cli.h"
+
+#define MAX_DIRS 16
+
+void usage_profile(void)
+{
+	printf("usage: pmlab profile show NAME|PATH[:OPTION=VALUE,...] [options]\n"
+	       "       pmlab profile list [--profile-dir DIR]\n");
+	usage_profile_host(); /* apply|off|verify|active: the host backend's */
+	printf("\nIn the simulator: show reads a tuned profile (tuned.conf) as pmlab sim applies\n"
+	       "it: the frequency governor, the --set settings its options become, each with\n"
+	       "the file and line it came from, and the options pmlab does not model, each\n"
+	       "with the reason; list prints the profiles found, with summaries. NAME is\n"
+	       "searched in --profile-dir, $PMLAB_PROFILE_PATH, data/profiles, pmlab's installed\n"
+	       "profiles, /etc/tuned/profiles, /etc/tuned, /usr/lib/tuned/profiles and\n"
+	       "/usr/lib/tuned; FAMILY/NAME names one a level down (tuned-2.3/balanced).\n"
+	       "OPTION=VALUE pairs after ':' override [cpu] options (balanced:governor=conservative).\n\n"
+	       "show options:\n"
+	       "  -m, --machine M      machine the profile is resolved against (default i7-4790):\n"
+	       "                       its C-states (force_latency=cstate.id:N), CPUs, cpuinfo\n"
+	       "      --cpus N         restrict the machine to its first N CPUs\n"
+	       "      --cpufreq G      the governor that will run, as pmlab sim --cpufreq does:\n"
+	       "                       it wins over the profile's; intel_pstate reads the profile's\n"
+	       "                       governor=performance|powersave as its own policy\n"
+	       "      --profile-dir DIR  look for profiles in DIR first; repeatable\n"
+	       "  -f, --format F       table (default) or json\n");
+}
+
+struct show_opts {
+	const char *machine, *cpus, *cpufreq, *format;
+	const char *dirs[MAX_DIRS];
+	int ndirs;
+};
+
+static void print_table(const struct profile *p, const struct machine *m)
+{
+	printf("profile  %s\n", p->name);
+	printf("summary  %s\n", p->summary[0] ? p->summary : "-");
+	printf("file     %s\n", p->path);
+	printf("machine  %s, %d CPUs, cpufreq driver %s\n", m->name, m->online_cpus, p->driver);
+	printf("uname    %s\n", p->uname);
+	if (p->cpufreq[0])
+		printf("governor %s\n  from %s\n", p->cpufreq,
+		       p->cpufreq_origin[0] ? p->cpufreq_origin : "the caller (--cpufreq)");
+	else
+		printf("governor - (the caller's: pmlab sim --cpufreq, default performance)\n");
+	printf("\nsettings (pmlab sim --set, before the user's):\n");
+	if (!p->nsettings)
+		printf("  (none)\n");
+	for (int i = 0; i < p->nsettings; i++)
+		printf("  %s\n    from %s\n", p->settings[i].kv, p->settings[i].origin);
+	printf("\nnot applied:\n");
+	if (!p->nskipped)
+		printf("  (none)\n");
+	for (int i = 0; i < p->nskipped; i++)
+		printf("  %s\n    at %s: %s\n", p->skipped[i].what, p->skipped[i].origin,
+		       p->skipped[i].why);
+}
+
+/* Sets root[key] = v; jansson refuses a NULL v (json_string() of text
+ * that is not UTF-8), which *bad records instead of printing a partial
+ * object. */
+static void put(json_t *root, const char *key, json_t *v, int *bad)
+{
+	if (json_object_set_new(root, key, v) < 0)
+		*bad = 1;
+}
+
+static int print_json(const struct profile *p, const struct machine *m)
+{
+	json_t *root = json_object(), *sets = json_array(), *skips = json_array();
+	int bad = !root || !sets || !skips, rc = -1;
+
+	put(root, "profile", json_string(p->name), &bad);
+	put(root, "summary", json_string(p->summary), &bad);
+	put(root, "file", json_string(p->path), &bad);
+	put(root, "machine", json_string(m->name), &bad);
+	put(root, "cpus", json_integer(m->online_cpus), &bad);
+	put(root, "driver", json_string(p->driver), &bad);
+	put(root, "uname", json_string(p->uname), &bad);
+	put(root, "cpufreq", json_string(p->cpufreq), &bad);
+	put(root, "cpufreq_origin", json_string(p->cpufreq_origin), &bad);
+	for (int i = 0; i < p->nsettings; i++) {
+		json_t *s = json_object();
+		put(s, "key", json_string(p->settings[i].key), &bad);
+		put(s, "value", json_string(p->settings[i].value), &bad);
+		put(s, "origin", json_string(p->settings[i].origin), &bad);
+		bad |= json_array_append_new(sets, s) < 0;
+	}
+	put(root, "settings", sets, &bad);
+	for (int i = 0; i < p->nskipped; i++) {
+		json_t *s = json_object();
+		put(s, "what", json_string(p->skipped[i].what), &bad);
+		put(s, "origin", json_string(p->skipped[i].origin), &bad);
+		put(s, "why", json_string(p->skipped[i].why), &bad);
+		bad |= json_array_append_new(skips, s) < 0;
+	}
+	put(root, "not_applied", skips, &bad);
+	if (!bad && json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0 &&
+	    putchar('\n') != EOF)
+		rc = 0;
+	json_decref(root);
+	return rc;
+}
+
+static int show(const char *spec, const struct show_opts *o)
+{
+	struct pm_diag d = { { 0 } };
+	struct machine m;
+	struct profile p;
+
+	if (machine_load(&m, o->machine, &d) < 0)
+		return cli_bad("%s", d.msg);
+	if (o->cpus) {
+		uint64_t n;
+		if (cli_parse_u64(o->cpus, &n) < 0 || n > MACHINE_MAX_CPUS)
+			return cli_bad("profile: --cpus %s: expected a CPU count", o->cpus);
+		if (machine_set_online(&m, (int)n, &d) < 0)
+			return cli_bad("profile: --cpus: %s", d.msg);
+	}
+	struct profile_env env = { .cpufreq = o->cpufreq, .cpufreq_fixed = o->cpufreq != NULL };
+	if (profile_load_env(&p, spec, &m, &env, o->dirs, o->ndirs, &d) < 0)
+		return cli_bad("%s", d.msg);
+	int rc = EXIT_OK;
+	if (strcmp(o->format, "json") == 0) {
+		if (print_json(&p, &m) < 0) {
+			fprintf(stderr, "pmlab: profile: cannot write JSON (text that is not UTF-8?)\n");
+			rc = EXIT_RUNTIME;
+		}
+	} else {
+		print_table(&p, &m);
+	}
+	if (fflush(stdout) != 0) {
+		fprintf(stderr, "pmlab: profile: cannot write to standard output\n");
+		rc = EXIT_RUNTIME;
+	}
+	profile_free(&p);
+	return rc;
+}
+
+struct list_state {
+	char dir[PROFILE_TEXT_MAX];
+	int n;
+};
+
+static void list_one(void *ctx, const struct profile_entry *e)
+{
+	struct list_state *s = ctx;
+	if (strcmp(s->dir, e->dir) != 0) {
+		printf("%s%s:\n", s->n ? "\n" : "", e->dir);
+		snprintf(s->dir, sizeof(s->dir), "%s", e->dir);
+	}
+	if (e->hidden_by[0])
+		printf("  %-32s (hidden by %s/%s)\n", e->name, e->hidden_by, e->name);
+	else
+		printf("  %-32s %s\n", e->name, e->summary[0] ? e->summary : "-");
+	s->n++;
+}
+
+int cmd_profile(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "machine", required_argument, 0, 'm' },
+		{ "cpus", required_argument, 0, 'c' },
+		{ "cpufreq", required_argument, 0, 'F' },
+		{ "profile-dir", required_argument, 0, 'D' },
+		{ "format", required_argument, 0, 'f' },
+		{ 0, 0, 0, 0 },
+	};
+	struct show_opts o = { .machine = "i7-4790", .format = "table" };
+	const char *show_only = NULL; /* an option list does not take */
+	int opt;
+
+	if (argc < 2)
+		return cli_bad("profile: expected 'show NAME' or 'list' (see pmlab profile --help)");
+	const char *sub = argv[1];
+	if (strcmp(sub, "apply") == 0 || strcmp(sub, "off") == 0 || strcmp(sub, "verify") == 0 ||
+	    strcmp(sub, "active") == 0)
+		return cmd_profile_host(sub, argc - 1, argv + 1); /* on this machine: src/host */
+	if (strcmp(sub, "show") != 0 && strcmp(sub, "list") != 0)
+		return cli_bad("profile: unknown subcommand '%s' (expected show, list, apply, off, "
+			       "verify or active)", sub);
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc - 1, argv + 1, ":m:f:", opts, NULL)) != -1) {
+		if (opt == 'm' || opt == 'c' || opt == 'F' || opt == 'f')
+			show_only = opt == 'm' ? "--machine" : opt == 'c' ? "--cpus" :
+				    opt == 'F' ? "--cpufreq" : "--format";
+		switch (opt) {
+		case 'm': o.machine = optarg; break;
+		case 'c': o.cpus = optarg; break;
+		case 'F': o.cpufreq = optarg; break;
+		case 'f':
+			if (strcmp(optarg, "table") != 0 && strcmp(optarg, "json") != 0)
+				return cli_bad("profile: --format %s: expected table or json", optarg);
+			o.format = optarg;
+			break;
+		case 'D':
+			if (o.ndirs == MAX_DIRS)
+				return cli_bad("profile: more than %d --profile-dir", MAX_DIRS);
+			o.dirs[o.ndirs++] = optarg;
+			break;
+		case ':':
+			return cli_bad("profile: %s needs a value (see pmlab profile --help)",
+				       argv[1 + optind - 1]);
+		default:
+			return cli_bad("profile: unknown option '%s' (see pmlab profile --help)",
+				       argv[1 + optind - 1]);
+		}
+	}
+	int rest = argc - 1 - optind; /* positional arguments after the subcommand */
+	char **args = argv + 1 + optind;
+	if (strcmp(sub, "list") == 0) {
+		if (rest != 0)
+			return cli_bad("profile: list takes no argument, got '%s'", args[0]);
+		if (show_only)
+			return cli_bad("profile: list takes only --profile-dir, got '%s'", show_only);
+		struct list_state s = { "", 0 };
+		struct pm_diag d = { { 0 } };
+		if (profile_list(o.dirs, o.ndirs, list_one, &s, &d) < 0) {
+			fprintf(stderr, "pmlab: profile: %s\n", d.msg);
+			return EXIT_RUNTIME;
+		}
+		if (!s.n)
+			printf("(no profiles found)\n");
+		return fflush(stdout) == 0 ? EXIT_OK : EXIT_RUNTIME;
+	}
+	if (rest == 0)
+		return cli_bad("profile: show needs a profile NAME or PATH (see pmlab profile --help)");
+	if (rest > 1)
+		return cli_bad("profile: show takes one profile, got '%s' too", args[1]);
+	return show(args[0], &o);
+}

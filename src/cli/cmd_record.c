@@ -1,0 +1,109 @@
+/* pmlab record: a scheduler trace of this machine as a trace.dat
+ * (src/trace/record.c), checked by reading it back. */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../trace/record.h"
+#include "../trace/trace_read.h"
+#include "cli.h"
+
+void usage_record(void)
+{
+	printf("usage: pmlab record [-o FILE.dat] [--duration S] [--buffer-kb N] [-- COMMAND ...]\n\n"
+	       "Record the scheduler and power events of this machine through tracefs while\n"
+	       "COMMAND runs, for S seconds, or until interrupted (Ctrl-C), and save them as a\n"
+	       "trace.dat that trace-cmd report and pmlab replay read. Needs root (tracefs is\n"
+	       "mounted if it is not). The tracing state -- enabled events, buffer size,\n"
+	       "tracing_on -- is restored afterwards, also on an error or a signal; the ring\n"
+	       "buffer's previous contents are discarded.\n\n"
+	       "events: sched_switch, sched_wakeup, sched_wakeup_new, sched_process_fork,\n"
+	       "sched_process_exit, sched_migrate_task, cpu_frequency, cpu_idle, and where the\n"
+	       "kernel has them sched_waking and the timer expiry events (which wakeups timers\n"
+	       "caused).\n\n"
+	       "options:\n"
+	       "  -o, --output FILE    the trace (default trace.dat)\n"
+	       "  -d, --duration S     stop after S seconds (a command still running then gets\n"
+	       "                       SIGTERM)\n"
+	       "      --buffer-kb N    per-CPU ring buffer while recording (default 4096)\n\n"
+	       "The exit status is 0 when the trace was written and the command (if any)\n"
+	       "succeeded, 1 if recording failed or the command failed, 2 for bad usage or a\n"
+	       "command that cannot be run.\n");
+}
+
+static int count(void *ctx, const struct trace_event *ev, struct pm_diag *d)
+{
+	(void)ev;
+	(void)d;
+	(*(uint64_t *)ctx)++;
+	return 0;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, 0, 'o' },
+		{ "duration", required_argument, 0, 'd' },
+		{ "buffer-kb", required_argument, 0, 'B' },
+		{ 0, 0, 0, 0 },
+	};
+	struct record_config cfg = { .output = "trace.dat" };
+	int opt;
+	optind = 1;
+	opterr = 0;
+	/* '+': the command's own options are not ours. */
+	while ((opt = getopt_long(argc, argv, "+:o:d:", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'o': cfg.output = optarg; break;
+		case 'd':
+			cfg.duration = cli_parse_seconds(optarg);
+			if (cfg.duration < 0)
+				return cli_bad("record: --duration %s: expected positive seconds", optarg);
+			break;
+		case 'B': {
+			uint64_t kb;
+			if (cli_parse_u64(optarg, &kb) < 0 || kb < 4 || kb > 1 << 22)
+				return cli_bad("record: --buffer-kb %s: expected 4..4194304", optarg);
+			cfg.buffer_kb = (int)kb;
+			break;
+		}
+		case ':':
+			return cli_bad("record: %s needs a value (see pmlab record --help)",
+				       argv[optind - 1]);
+		default:
+			return cli_bad("record: unknown option '%s' (see pmlab record --help)",
+				       argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		cfg.argv = argv + optind;
+	if (!*cfg.output)
+		return cli_bad("record: --output: empty file name");
+
+	struct pm_diag d = { { 0 } };
+	struct record_result res;
+	if (record_run(&cfg, &res, &d) < 0) {
+		fprintf(stderr, "pmlab: record: %s\n", d.msg);
+		return res.exec_failed ? EXIT_USAGE : EXIT_RUNTIME;
+	}
+	uint64_t events = 0;
+	struct trace_info info;
+	if (trace_read(cfg.output, count, &events, &info, &d) < 0) {
+		fprintf(stderr, "pmlab: record: the trace written does not read back: %s\n", d.msg);
+		return EXIT_RUNTIME;
+	}
+	fprintf(stderr, "pmlab: record: %.3f s, %d CPUs, %llu events (%llu lost) -> %s (%llu bytes)\n",
+		res.seconds, res.ncpus, (unsigned long long)events, (unsigned long long)res.lost,
+		cfg.output, (unsigned long long)res.bytes);
+	if (res.signal)
+		fprintf(stderr, "pmlab: record: stopped by signal %d (%s)\n", res.signal,
+			strsignal(res.signal));
+	/* Stopped on purpose: the command's dying of the signal is no failure. */
+	if (res.status > 0 && !res.signal) {
+		fprintf(stderr, "pmlab: record: '%s' exited with status %d\n", cfg.argv[0], res.status);
+		return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
+}

@@ -1,0 +1,224 @@
+#include "runspec.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../engine/sim.h"
+#include "../profile/profile.h"
+#include "cli.h"
+
+int runspec_load_machine(struct machine *m, const char *spec, const char *cpus, struct pm_diag *d)
+{
+	uint64_t n;
+
+	if (machine_load(m, spec, d) < 0)
+		return -1;
+	if (!cpus)
+		return 0;
+	if (cli_parse_u64(cpus, &n) < 0 || n > MACHINE_MAX_CPUS)
+		return pm_fail(d, "--cpus %s: expected a CPU count", cpus);
+	if (machine_set_online(m, (int)n, d) < 0) {
+		char why[PM_DIAG_MAX];
+
+		snprintf(why, sizeof(why), "%s", d->msg);
+		return pm_fail(d, "--cpus: %.*s", PM_DIAG_MAX - 16, why);
+	}
+	return 0;
+}
+
+int runspec_set(struct runspec *rs, const char *kv)
+{
+	char **grown = realloc(rs->sets, (size_t)(rs->nsets + 1) * sizeof(*grown));
+
+	if (!grown)
+		return -1;
+	rs->sets = grown;
+	rs->sets[rs->nsets] = strdup(kv);
+	if (!rs->sets[rs->nsets])
+		return -1;
+	rs->nsets++;
+	return 0;
+}
+
+static int copy_name(char *dst, const char *src, size_t len, const char *what, struct pm_diag *d)
+{
+	if (len == 0 || len >= RUNSPEC_NAME_MAX)
+		return pm_fail(d, "%s: expected a governor name", what);
+	memcpy(dst, src, len);
+	dst[len] = '\0';
+	return 0;
+}
+
+/* "none:KEY=VALUE,...": the run as the command line says, with these
+ * settings on top; lets one compare --set variants without a profile. */
+static int apply_none(struct runspec *rs, const char *spec, const char *list, struct pm_diag *d)
+{
+	char *copy = strdup(list), *item, *save = NULL;
+	int rc = 0;
+
+	if (!copy)
+		return pm_fail(d, "out of memory");
+	if (!*copy)
+		rc = pm_fail(d, "profile '%s': expected KEY=VALUE after 'none:'", spec);
+	for (item = strtok_r(copy, ",", &save); item && rc == 0; item = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(item, '=');
+
+		if (!eq || eq == item || !eq[1])
+			rc = pm_fail(d, "profile '%s': '%s': expected KEY=VALUE", spec, item);
+		else if (strncmp(item, "cpufreq=", 8) == 0)
+			rc = copy_name(rs->cpufreq, eq + 1, strlen(eq + 1), item, d);
+		else if (strncmp(item, "cpuidle=", 8) == 0)
+			rc = copy_name(rs->cpuidle, eq + 1, strlen(eq + 1), item, d);
+		else if (runspec_set(rs, item) < 0)
+			rc = pm_fail(d, "out of memory");
+	}
+	free(copy);
+	return rc;
+}
+
+/* A profile's options are never dropped silently: the report says how
+ * many settings it applied and which options did nothing here. */
+static int describe(struct runspec *rs, const struct profile *p)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int i;
+
+	if (!f)
+		return -1;
+	for (i = 0; i < p->nskipped; i++)
+		fprintf(f, "%s%s (%s)", i ? "; " : "", p->skipped[i].what, p->skipped[i].why);
+	if (fclose(f) != 0) {
+		free(buf);
+		return -1;
+	}
+	free(rs->skipped);
+	rs->skipped = buf;
+	free(rs->note);
+	rs->note = malloc(96);
+	if (!rs->note)
+		return -1;
+	snprintf(rs->note, 96, "%d setting%s, %d option%s not modelled", p->nsettings,
+		 p->nsettings == 1 ? "" : "s", p->nskipped, p->nskipped == 1 ? "" : "s");
+	return 0;
+}
+
+int runspec_profile(struct runspec *rs, const char *spec, const char *const *dirs, int ndirs,
+		    struct pm_diag *d)
+{
+	struct profile_env env = { .cpufreq = rs->cpufreq, .cpufreq_fixed = rs->cpufreq_fixed };
+	struct sim_config cfg = { .cpufreq = rs->cpufreq };
+	struct profile p;
+	const char **sets = NULL;
+	int i, n, rc = 0;
+
+	if (strcmp(spec, "none") == 0)
+		return 0;
+	if (strncmp(spec, "none:", 5) == 0)
+		return apply_none(rs, spec, spec + 5, d);
+	memset(&p, 0, sizeof(p));
+	if (profile_load_env(&p, spec, rs->m, &env, dirs, ndirs, d) < 0) {
+		profile_free(&p);
+		return -1;
+	}
+	/* The profile's own helper decides governor and order of settings,
+	 * so that compare and sweep run a profile exactly as sim does. */
+	sets = calloc((size_t)p.nsettings + 1, sizeof(*sets));
+	if (!sets)
+		rc = pm_fail(d, "out of memory");
+	n = rc ? -1 : profile_apply(&p, &cfg, rs->cpufreq_fixed, NULL, 0, sets, p.nsettings + 1, d);
+	if (n < 0)
+		rc = -1;
+	if (rc == 0 && cfg.cpufreq != rs->cpufreq)
+		rc = copy_name(rs->cpufreq, cfg.cpufreq, strlen(cfg.cpufreq), spec, d);
+	for (i = 0; rc == 0 && i < n; i++)
+		if (runspec_set(rs, sets[i]) < 0)
+			rc = pm_fail(d, "out of memory");
+	if (rc == 0 && describe(rs, &p) < 0)
+		rc = pm_fail(d, "out of memory");
+	snprintf(rs->profile, sizeof(rs->profile), "%s", spec);
+	free(sets);
+	profile_free(&p);
+	return rc;
+}
+
+static void config(const struct runspec *rs, struct sim_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->machine = rs->m;
+	cfg->workload = rs->workload;
+	cfg->cpufreq = rs->cpufreq;
+	cfg->cpuidle = rs->cpuidle;
+	cfg->duration = rs->duration;
+	cfg->seed = rs->seed;
+	cfg->nsets = rs->nsets;
+	cfg->sets = (const char *const *)rs->sets;
+}
+
+int runspec_check(const struct runspec *rs, struct pm_diag *d)
+{
+	struct sim_config cfg;
+	struct sim *s;
+	int rc;
+
+	config(rs, &cfg);
+	rc = sim_create(&s, &cfg, d);
+	sim_destroy(s);
+	return rc;
+}
+
+int runspec_run(const struct runspec *rs, int (*use)(void *ctx, const struct run_result *r),
+		void *ctx, struct pm_diag *d)
+{
+	struct sim_config cfg;
+	struct run_result r;
+	struct sim *s;
+	int rc;
+
+	memset(&r, 0, sizeof(r));
+	config(rs, &cfg);
+	rc = sim_create(&s, &cfg, d);
+	if (rc == 0)
+		rc = sim_run(s, &r, d);
+	/* As pmlab sim --profile reports it, so a sweep's rows match sim's. */
+	snprintf(r.profile, sizeof(r.profile), "%s", rs->profile);
+	if (rc == 0)
+		rc = use(ctx, &r);
+	result_free(&r);
+	sim_destroy(s);
+	return rc;
+}
+
+int runspec_copy(struct runspec *dst, const struct runspec *src)
+{
+	int i;
+
+	*dst = *src;
+	dst->nsets = 0;
+	dst->sets = NULL;
+	dst->note = src->note ? strdup(src->note) : NULL;
+	dst->skipped = src->skipped ? strdup(src->skipped) : NULL;
+	if ((src->note && !dst->note) || (src->skipped && !dst->skipped))
+		return -1;
+	for (i = 0; i < src->nsets; i++)
+		if (runspec_set(dst, src->sets[i]) < 0)
+			return -1;
+	return 0;
+}
+
+void runspec_free(struct runspec *rs)
+{
+	int i;
+
+	for (i = 0; i < rs->nsets; i++)
+		free(rs->sets[i]);
+	free(rs->sets);
+	free(rs->note);
+	free(rs->skipped);
+	rs->sets = NULL;
+	rs->note = NULL;
+	rs->skipped = NULL;
+	rs->nsets = 0;
+}

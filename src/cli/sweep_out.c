@@ -1,0 +1,353 @@
+#include "sweep_out.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../metrics/result.h"
+#include "csvread.h"
+
+#define JSON_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10))
+
+static struct sweep_row *new_row(struct sweep_out *o, long point)
+{
+	if (o->n == o->cap) {
+		int cap = o->cap ? 2 * o->cap : 64;
+		struct sweep_row *grown = realloc(o->row, (size_t)cap * sizeof(*grown));
+
+		if (!grown)
+			return NULL;
+		o->row = grown;
+		o->cap = cap;
+	}
+	memset(&o->row[o->n], 0, sizeof(o->row[0]));
+	o->row[o->n].point = point;
+	return &o->row[o->n++];
+}
+
+static int add_cell(struct sweep_row *r, const char *name, const char *value)
+{
+	char **nn, **vv;
+
+	if (!*value)
+		return 0;
+	nn = realloc(r->name, (size_t)(r->ncells + 1) * sizeof(*nn));
+	if (nn)
+		r->name = nn;
+	vv = realloc(r->value, (size_t)(r->ncells + 1) * sizeof(*vv));
+	if (vv)
+		r->value = vv;
+	if (!nn || !vv)
+		return -1;
+	r->name[r->ncells] = strdup(name);
+	r->value[r->ncells] = strdup(value);
+	if (!r->name[r->ncells] || !r->value[r->ncells]) {
+		free(r->name[r->ncells]);
+		free(r->value[r->ncells]);
+		return -1;
+	}
+	r->ncells++;
+	return 0;
+}
+
+int sweep_out_add_csv(struct sweep_out *o, long point, int ncells, const char *const *names,
+		      const char *const *values, const char *csv, size_t len, struct pm_diag *d)
+{
+	struct csv_record head = { 0 }, row = { 0 };
+	struct sweep_row *r = new_row(o, point);
+	size_t pos = 0;
+	int i, rc = 0;
+
+	if (!r)
+		return pm_fail(d, "out of memory");
+	for (i = 0; i < ncells && rc == 0; i++)
+		rc = add_cell(r, names[i], values[i]);
+	if (rc < 0)
+		return pm_fail(d, "out of memory");
+	if (csv_read_record(csv, len, &pos, &head) != 1 || csv_read_record(csv, len, &pos, &row) != 1 ||
+	    head.n != row.n)
+		rc = pm_fail(d, "point %ld: the run's CSV is malformed", point);
+	for (i = 0; i < head.n && rc == 0; i++)
+		if (add_cell(r, head.field[i], row.field[i]) < 0)
+			rc = pm_fail(d, "out of memory");
+	csv_record_free(&head);
+	csv_record_free(&row);
+	return rc;
+}
+
+int sweep_out_add_json(struct sweep_out *o, long point, json_t *obj, struct pm_diag *d)
+{
+	struct sweep_row *r = new_row(o, point);
+
+	if (!r) {
+		json_decref(obj);
+		return pm_fail(d, "out of memory");
+	}
+	r->obj = obj;
+	return 0;
+}
+
+static int parse_point(const char *s, long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtol(s, &end, 10);
+	return errno || end == s || *end || *out < 0 ? -1 : 0;
+}
+
+static int read_csv(struct sweep_out *o, const char *path, const char *text, size_t len,
+		    struct pm_diag *d)
+{
+	struct csv_record head = { 0 }, rec = { 0 };
+	size_t pos = 0;
+	int line = 1, rc, i, pcol = -1;
+
+	rc = csv_read_record(text, len, &pos, &head);
+	if (rc <= 0)
+		return rc == 0 ? 0 : pm_fail(d, "%s:1: malformed CSV header", path);
+	for (i = 0; i < head.n; i++)
+		if (strcmp(head.field[i], "point") == 0)
+			pcol = i;
+	if (pcol < 0) {
+		csv_record_free(&head);
+		return pm_fail(d, "%s:1: no 'point' column (expected the CSV of pmlab sweep)", path);
+	}
+	rc = 0;
+	while (rc == 0) {
+		struct sweep_row *r = NULL;
+		long point;
+		int got;
+
+		line++;
+		got = csv_read_record(text, len, &pos, &rec);
+		if (got == 0)
+			break;
+		if (got < 0) {
+			rc = pm_fail(d, "%s:%d: malformed CSV record", path, line);
+			break;
+		}
+		if (rec.n != head.n)
+			rc = pm_fail(d, "%s:%d: %d fields, the header has %d", path, line, rec.n, head.n);
+		else if (parse_point(rec.field[pcol], &point) < 0)
+			rc = pm_fail(d, "%s:%d: point '%s': expected a row number", path, line,
+				     rec.field[pcol]);
+		else if (!(r = new_row(o, point)))
+			rc = pm_fail(d, "out of memory");
+		for (i = 0; i < rec.n && rc == 0; i++)
+			if (add_cell(r, head.field[i], rec.field[i]) < 0)
+				rc = pm_fail(d, "out of memory");
+		csv_record_free(&rec);
+	}
+	csv_record_free(&head);
+	return rc;
+}
+
+static int read_json(struct sweep_out *o, const char *path, const char *text, size_t len,
+		     struct pm_diag *d)
+{
+	json_error_t err;
+	json_t *root = json_loadb(text, len, 0, &err), *v;
+	size_t i;
+	int rc = 0;
+
+	if (!root)
+		return pm_fail(d, "%s:%d: %s", path, err.line, err.text);
+	if (!json_is_array(root))
+		rc = pm_fail(d, "%s: expected a JSON array (the output of pmlab sweep)", path);
+	json_array_foreach(root, i, v) {
+		json_t *p = json_object_get(v, "point");
+
+		if (rc < 0)
+			break;
+		if (!json_is_integer(p) || json_integer_value(p) < 0)
+			rc = pm_fail(d, "%s: element %zu: expected an object with a \"point\" number", path, i);
+		else
+			rc = sweep_out_add_json(o, (long)json_integer_value(p), json_incref(v), d);
+	}
+	json_decref(root);
+	return rc;
+}
+
+int sweep_out_read(struct sweep_out *o, const char *path, struct pm_diag *d)
+{
+	FILE *f = fopen(path, "rb");
+	char *text = NULL;
+	size_t len = 0, k, cap = 0;
+	enum sweep_format fmt;
+	int rc;
+
+	if (!f)
+		return pm_fail(d, "%s: %s", path, strerror(errno));
+	do {
+		if (cap - len < 65536) {
+			char *grown = realloc(text, cap = cap ? 2 * cap : 65536);
+
+			if (!grown) {
+				free(text);
+				fclose(f);
+				return pm_fail(d, "out of memory");
+			}
+			text = grown;
+		}
+		k = fread(text + len, 1, cap - len, f);
+		len += k;
+	} while (k > 0);
+	rc = ferror(f);
+	fclose(f);
+	if (rc) {
+		free(text);
+		return pm_fail(d, "%s: read error", path);
+	}
+	for (k = 0; k < len && strchr(" \t\r\n", text[k]); k++)
+		;
+	if (k == len) {
+		/* An empty shard (more shards than points) has no rows. */
+		free(text);
+		return 0;
+	}
+	fmt = text[k] == '[' ? SWEEP_JSON : SWEEP_CSV;
+	if (o->format_known && fmt != o->format) {
+		free(text);
+		return pm_fail(d, "%s: %s, the files before it are %s", path,
+			       fmt == SWEEP_JSON ? "JSON" : "CSV", o->format == SWEEP_JSON ? "JSON" : "CSV");
+	}
+	o->format = fmt;
+	o->format_known = true;
+	rc = fmt == SWEEP_JSON ? read_json(o, path, text, len, d) : read_csv(o, path, text, len, d);
+	free(text);
+	return rc;
+}
+
+static int by_point(const void *a, const void *b)
+{
+	long x = ((const struct sweep_row *)a)->point, y = ((const struct sweep_row *)b)->point;
+
+	return (x > y) - (x < y);
+}
+
+/* Column names in order of first appearance. Rows of one sweep mostly
+ * share their columns, so each name is first looked for where the
+ * previous row had it. */
+struct columns {
+	int n, cap;
+	char **name;
+};
+
+static int column_of(struct columns *c, const char *name, int hint)
+{
+	int i;
+
+	if (hint >= 0 && hint < c->n && strcmp(c->name[hint], name) == 0)
+		return hint;
+	for (i = 0; i < c->n; i++)
+		if (strcmp(c->name[i], name) == 0)
+			return i;
+	if (c->n == c->cap) {
+		int cap = c->cap ? 2 * c->cap : 64;
+		char **grown = realloc(c->name, (size_t)cap * sizeof(*grown));
+
+		if (!grown)
+			return -1;
+		c->name = grown;
+		c->cap = cap;
+	}
+	c->name[c->n] = (char *)name; /* borrowed from the row */
+	return c->n++;
+}
+
+static int write_csv(FILE *out, struct sweep_out *o)
+{
+	struct columns c = { 0 };
+	const char **cells = NULL;
+	int i, k, rc = 0;
+
+	for (i = 0; i < o->n && rc == 0; i++)
+		for (k = 0; k < o->row[i].ncells; k++)
+			if (column_of(&c, o->row[i].name[k], k) < 0) {
+				rc = -1;
+				break;
+			}
+	if (rc == 0 && c.n > 0)
+		cells = calloc((size_t)c.n, sizeof(*cells));
+	if (rc < 0 || (c.n > 0 && !cells)) {
+		free(c.name);
+		return -1;
+	}
+	for (k = 0; k < c.n; k++) {
+		if (k)
+			fputc(',', out);
+		result_csv_quote(out, c.name[k], strlen(c.name[k]));
+	}
+	if (c.n)
+		fputc('\n', out);
+	for (i = 0; i < o->n; i++) {
+		const struct sweep_row *r = &o->row[i];
+
+		memset(cells, 0, (size_t)c.n * sizeof(*cells));
+		for (k = 0; k < r->ncells; k++)
+			cells[column_of(&c, r->name[k], k)] = r->value[k];
+		for (k = 0; k < c.n; k++) {
+			if (k)
+				fputc(',', out);
+			if (cells[k])
+				result_csv_quote(out, cells[k], strlen(cells[k]));
+		}
+		fputc('\n', out);
+	}
+	free(cells);
+	free(c.name);
+	return 0;
+}
+
+static int write_json(FILE *out, struct sweep_out *o)
+{
+	json_t *a = json_array();
+	int i, rc;
+
+	if (!a)
+		return -1;
+	for (i = 0; i < o->n; i++)
+		if (json_array_append(a, o->row[i].obj) != 0) {
+			json_decref(a);
+			return -1;
+		}
+	rc = json_dumpf(a, out, JSON_FLAGS) == 0 && fputc('\n', out) != EOF ? 0 : -1;
+	json_decref(a);
+	return rc;
+}
+
+int sweep_out_write(FILE *out, struct sweep_out *o, bool complete, struct pm_diag *d)
+{
+	int i;
+
+	if (o->n > 1)
+		qsort(o->row, (size_t)o->n, sizeof(o->row[0]), by_point);
+	for (i = 0; i < o->n; i++) {
+		if (i > 0 && o->row[i].point == o->row[i - 1].point)
+			return pm_fail(d, "point %ld appears twice (the same shard given twice?)",
+				       o->row[i].point);
+		if (complete && o->row[i].point != i)
+			return pm_fail(d, "point %d is missing (a shard left out?)", i);
+	}
+	if ((o->format == SWEEP_JSON ? write_json(out, o) : write_csv(out, o)) < 0)
+		return pm_fail(d, "out of memory");
+	return 0;
+}
+
+void sweep_out_free(struct sweep_out *o)
+{
+	for (int i = 0; i < o->n; i++) {
+		struct sweep_row *r = &o->row[i];
+
+		for (int k = 0; k < r->ncells; k++) {
+			free(r->name[k]);
+			free(r->value[k]);
+		}
+		free(r->name);
+		free(r->value);
+		json_decref(r->obj);
+	}
+	free(o->row);
+	memset(o, 0, sizeof(*o));
+}

@@ -1,0 +1,52 @@
+/* The rows of a sweep, from its own runs or read back from shard files,
+ * and their one output form: pmlab sweep and pmlab merge both write
+ * through here, which is what makes merging shards byte-identical to the
+ * unsharded run.
+ *
+ * CSV: a row is its named cells ("point", "vary_KEY"..., then the sim CSV
+ * columns). Rows are written in point order under the union of their
+ * columns, in order of first appearance; a cell a row lacks is empty. An
+ * empty cell read back is a cell the row lacks (the sim CSV writer never
+ * writes an empty field), so the union is rebuilt exactly from shards.
+ * JSON: an array of objects {"point", "vary", "result"}, in point order,
+ * as jansson prints them with two-space indents. */
+#ifndef PMLAB_SWEEP_OUT_H
+#define PMLAB_SWEEP_OUT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "../core/diag.h"
+
+enum sweep_format { SWEEP_CSV, SWEEP_JSON };
+
+struct sweep_row {
+	long point;
+	int ncells;
+	char **name, **value; /* CSV cells, owned */
+	json_t *obj;          /* JSON element, owned */
+};
+
+struct sweep_out {
+	enum sweep_format format;
+	bool format_known;    /* merge: set by the first non-empty file */
+	int n, cap;
+	struct sweep_row *row;
+};
+
+/* A CSV row: the point's cells, then every column of the CSV text (a
+ * header line and one row, as the sim CSV writer prints them). Empty
+ * cells are left out. -1 with the reason in d. */
+int sweep_out_add_csv(struct sweep_out *o, long point, int ncells, const char *const *names,
+		      const char *const *values, const char *csv, size_t len, struct pm_diag *d);
+/* A JSON row; takes the reference to obj. */
+int sweep_out_add_json(struct sweep_out *o, long point, json_t *obj, struct pm_diag *d);
+/* Reads a file written by sweep_out_write (merge). -1 with the reason in d. */
+int sweep_out_read(struct sweep_out *o, const char *path, struct pm_diag *d);
+/* Writes the rows in point order. A point seen twice is an error; with
+ * complete, so is a gap in 0..max (a shard left out of a merge). */
+int sweep_out_write(FILE *out, struct sweep_out *o, bool complete, struct pm_diag *d);
+void sweep_out_free(struct sweep_out *o);
+
+#endif

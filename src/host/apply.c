@@ -1,0 +1,208 @@
+/* apply, off, verify, active. See apply.h. */
+#include "apply.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hostprofile.h"
+#include "peer.h"
+
+int host_profile_plan(struct hostfs *fs, const char *spec, const struct host_profile_opts *o,
+		      struct host_plan *pl, struct pm_diag *d)
+{
+	struct host_info hi;
+	struct profile p;
+	host_plan_init(pl, spec);
+	if (host_info_load(&hi, fs, d) < 0)
+		return -1;
+	if (host_profile_load(&p, spec, fs, &hi, o->dirs, o->ndirs, d) < 0) {
+		host_info_free(&hi);
+		return HOST_BAD_INPUT;
+	}
+	int rc = host_plan_build(pl, fs, &hi, &p, d);
+	profile_free(&p);
+	host_info_free(&hi);
+	if (rc < 0) {
+		host_plan_free(pl);
+		host_plan_init(pl, spec);
+		return HOST_BAD_INPUT;
+	}
+	return 0;
+}
+
+void host_plan_print_notes(FILE *out, const struct host_plan *pl)
+{
+	if (!out)
+		return;
+	for (int i = 0; i < pl->nskip; i++) {
+		const struct plan_skip *s = &pl->skip[i];
+		/* The loader's "not modelled" is about the simulator; here it
+		 * means pmlab leaves that part of the system alone. */
+		const char *why = strcmp(s->why, "not modelled") == 0 ? "not CPU power management"
+								     : s->why;
+		fprintf(out, "%s: %s%s%s: %s\n", s->not_applied ? "not applied" : "skipped", s->what,
+			s->origin[0] ? " at " : "", s->origin, why);
+	}
+}
+
+void host_plan_print(FILE *out, const struct hostfs *fs, const struct host_plan *pl)
+{
+	char shown[HOSTFS_ROOT_MAX + HOSTFS_PATH_MAX], cur[256];
+	for (int i = 0; i < pl->n; i++) {
+		const struct plan_entry *e = &pl->e[i];
+		struct pm_diag ignore;
+		if (e->watch)
+			continue;
+		hostfs_show(fs, e->path, shown, sizeof(shown));
+		if (e->appears || hostfs_read_str(fs, e->path, cur, sizeof(cur), &ignore) < 0)
+			fprintf(out, "%s: %s\n", shown, e->value);
+		else if (strcmp(cur, e->value) == 0)
+			fprintf(out, "%s: %s (unchanged)\n", shown, e->value);
+		else
+			fprintf(out, "%s: %s -> %s\n", shown, cur, e->value);
+	}
+	if (pl->latency_us >= 0)
+		fprintf(out, "%s: %lld us (held open)\n",
+			hostfs_show(fs, HOST_DMA_LATENCY, shown, sizeof(shown)),
+			(long long)pl->latency_us);
+	host_plan_print_notes(out, pl);
+}
+
+/* The previous profile's holder lets go; its files are restored. */
+static int restore_previous(struct hostfs *fs, FILE *log, bool *had, struct pm_diag *d)
+{
+	struct host_state st;
+	if (host_txn_load(fs, HOST_STATE_PROFILE, &st, had, d) < 0)
+		return -1;
+	if (*had && st.holder_pid)
+		host_proc_stop(st.holder_pid, st.holder_start);
+	host_state_free(&st);
+	return *had ? host_txn_restore(fs, HOST_STATE_PROFILE, had, log, d) : 0;
+}
+
+int host_profile_apply(struct hostfs *fs, const char *spec, const struct host_profile_opts *o,
+		       struct txn_result *r, struct pm_diag *d)
+{
+	struct host_plan pl;
+	*r = (struct txn_result){ .latency_fd = -1 };
+	/* Bad input stops here, before anything (even a restore) happens. */
+	int rc = host_profile_plan(fs, spec, o, &pl, d);
+	if (rc < 0)
+		return rc;
+	if (o->dry_run) {
+		host_plan_print(o->log ? o->log : stdout, fs, &pl);
+		host_plan_free(&pl);
+		return 0;
+	}
+	host_plan_free(&pl);
+	int lock = hostfs_lock(fs, d);
+	if (lock < 0)
+		return -1;
+	bool had;
+	rc = restore_previous(fs, o->log, &had, d);
+	/* Planned again: limits are ordered against the values now in place. */
+	if (rc == 0)
+		rc = host_profile_plan(fs, spec, o, &pl, d);
+	if (rc == 0) {
+		struct txn_opts to = { .state_name = HOST_STATE_PROFILE, .log = o->log };
+		if (o->hold) {
+			to.holder_pid = (long)getpid();
+			to.holder_start = host_proc_start(to.holder_pid);
+		}
+		rc = host_txn_apply(fs, &pl, &to, r, d);
+		r->recovered |= had;
+		if (rc == 0)
+			host_plan_print_notes(o->notes, &pl);
+		host_plan_free(&pl);
+	}
+	close(lock);
+	return rc;
+}
+
+int host_profile_off(struct hostfs *fs, FILE *log, bool *had, struct pm_diag *d)
+{
+	int lock = hostfs_lock(fs, d);
+	if (lock < 0)
+		return -1;
+	int rc = restore_previous(fs, log, had, d);
+	close(lock);
+	if (rc == 0 && *had)
+		host_daemon_notify(fs); /* it drops the PM QoS request */
+	return rc;
+}
+
+int host_profile_active(const struct hostfs *fs, struct host_state *st, bool *has,
+			struct pm_diag *d)
+{
+	return host_txn_load(fs, HOST_STATE_PROFILE, st, has, d);
+}
+
+/* The PM QoS constraint in force: 4 raw bytes, the aggregate of every
+ * request on the real device; what was written in a fake tree. */
+static int read_latency(struct hostfs *fs, int64_t *us, struct pm_diag *d)
+{
+	char shown[HOSTFS_ROOT_MAX + HOSTFS_PATH_MAX];
+	int32_t v;
+	int fd = hostfs_open_ro(fs, HOST_DMA_LATENCY);
+	if (fd < 0)
+		return pm_fail(d, "%s: cannot read", hostfs_show(fs, HOST_DMA_LATENCY, shown,
+								 sizeof(shown)));
+	ssize_t n = read(fd, &v, sizeof(v));
+	close(fd);
+	if (n != (ssize_t)sizeof(v))
+		return pm_fail(d, "%s: cannot read 4 bytes", hostfs_show(fs, HOST_DMA_LATENCY, shown,
+									 sizeof(shown)));
+	*us = v;
+	return 0;
+}
+
+int host_profile_verify(struct hostfs *fs, FILE *out, int *mismatches, struct pm_diag *d)
+{
+	struct host_state st;
+	bool has;
+	char shown[HOSTFS_ROOT_MAX + HOSTFS_PATH_MAX], cur[PLAN_VALUE_MAX];
+	*mismatches = 0;
+	if (host_profile_active(fs, &st, &has, d) < 0)
+		return -1;
+	if (!has)
+		return pm_fail(d, "no profile is active (see pmlab profile apply)");
+	if (!st.applied) {
+		fprintf(out, "profile %s: its apply was interrupted (run pmlab profile off, then "
+			"apply it again)\n", st.profile);
+		(*mismatches)++;
+	}
+	for (int i = 0; i < st.n; i++) {
+		const struct state_entry *e = &st.e[i];
+		struct pm_diag rd;
+		if (e->watch)
+			continue;
+		hostfs_show(fs, e->path, shown, sizeof(shown));
+		if (hostfs_read_str(fs, e->path, cur, sizeof(cur), &rd) < 0) {
+			fprintf(out, "%s: %s (the profile set %s=%s)\n", shown, rd.msg, e->key,
+				e->seen);
+			(*mismatches)++;
+		} else if (strcmp(cur, e->seen) != 0) {
+			fprintf(out, "%s: is '%s', the profile set '%s' (%s)\n", shown, cur, e->seen,
+				e->key);
+			(*mismatches)++;
+		}
+	}
+	if (st.latency_us >= 0) {
+		int64_t now = 0;
+		struct pm_diag rd;
+		hostfs_show(fs, HOST_DMA_LATENCY, shown, sizeof(shown));
+		if (read_latency(fs, &now, &rd) < 0) {
+			fprintf(out, "%s\n", rd.msg);
+			(*mismatches)++;
+		} else if (now > st.latency_us) {
+			fprintf(out, "%s: the limit in force is %lld us, the profile asks for %lld us "
+				"(no process holds it: run pmlab daemon, or pmlab profile apply --hold)\n",
+				shown, (long long)now, (long long)st.latency_us);
+			(*mismatches)++;
+		}
+	}
+	host_state_free(&st);
+	return 0;
+}

@@ -1,0 +1,125 @@
+/* The PM QoS holder. See daemon.h. */
+#include "daemon.h"
+
+#include <signal.h>
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "apply.h"
+#include "hostsig.h"
+#include "inventory.h"
+#include "peer.h"
+
+struct holder {
+	int fd;
+	int64_t us;
+};
+
+static void release(struct holder *h, FILE *log)
+{
+	if (h->fd < 0)
+		return;
+	close(h->fd);
+	if (log)
+		fprintf(log, "released the %lld us PM QoS request\n", (long long)h->us);
+	h->fd = -1;
+	h->us = -1;
+}
+
+/* Holds what the saved state asks for. */
+static int follow_state(struct hostfs *fs, struct holder *h, FILE *log, struct pm_diag *d)
+{
+	struct host_state st;
+	bool has;
+	if (host_profile_active(fs, &st, &has, d) < 0)
+		return -1;
+	int64_t want = has && st.applied ? st.latency_us : -1;
+	host_state_free(&st);
+	if (want == h->us)
+		return 0;
+	release(h, log);
+	if (want < 0)
+		return 0;
+	bool dev;
+	int fd = hostfs_open_latency(fs, &dev, d);
+	if (fd < 0)
+		return -1;
+	int32_t v = (int32_t)want;
+	if (hostfs_write_fd(fs, fd, HOST_DMA_LATENCY, &v, sizeof(v), d) < 0) {
+		close(fd);
+		return -1;
+	}
+	h->fd = fd;
+	h->us = want;
+	if (log)
+		fprintf(log, "holding /dev/cpu_dma_latency at %lld us\n", (long long)want);
+	return 0;
+}
+
+static int start_profile(struct hostfs *fs, const struct daemon_config *c, struct holder *h,
+			 struct pm_diag *d)
+{
+	struct host_state st;
+	bool has;
+	char spec[PROFILE_TEXT_MAX] = "";
+	if (host_profile_active(fs, &st, &has, d) < 0)
+		return -1;
+	if (has)
+		snprintf(spec, sizeof(spec), "%s", st.profile);
+	host_state_free(&st);
+	if (!spec[0] && c->profile)
+		snprintf(spec, sizeof(spec), "%s", c->profile);
+	if (!spec[0]) {
+		if (c->log)
+			fprintf(c->log, "no active profile: waiting (pmlab profile apply sends SIGHUP)\n");
+		return 0;
+	}
+	struct host_profile_opts o = { .dirs = c->dirs, .ndirs = c->ndirs, .log = c->log,
+				       .notes = c->log };
+	struct txn_result r;
+	if (c->log)
+		fprintf(c->log, "applying profile %s\n", spec);
+	int rc = host_profile_apply(fs, spec, &o, &r, d);
+	if (rc < 0)
+		return rc;
+	if (r.latency_fd >= 0) {
+		h->fd = r.latency_fd;
+		struct pm_diag ignore;
+		if (host_profile_active(fs, &st, &has, &ignore) == 0 && has)
+			h->us = st.latency_us;
+		host_state_free(&st);
+		if (c->log)
+			fprintf(c->log, "holding /dev/cpu_dma_latency at %lld us\n", (long long)h->us);
+	}
+	return 0;
+}
+
+int host_daemon_run(struct hostfs *fs, const struct daemon_config *c, struct pm_diag *d)
+{
+	struct holder h = { -1, -1 };
+	if (host_signals_install() < 0)
+		return pm_fail(d, "cannot install signal handlers");
+	if (host_daemon_register(fs, d) < 0)
+		return -1;
+	int rc = start_profile(fs, c, &h, d);
+	if (rc < 0) {
+		host_daemon_unregister(fs);
+		return rc;
+	}
+	if (c->log)
+		fflush(c->log);
+	while (!host_stop_requested()) {
+		int sig = host_signal_wait(-1);
+		if (sig == SIGHUP) {
+			struct pm_diag fd;
+			if (follow_state(fs, &h, c->log, &fd) < 0 && c->log)
+				fprintf(c->log, "pmlab: daemon: %s\n", fd.msg);
+			if (c->log)
+				fflush(c->log);
+		}
+	}
+	release(&h, c->log);
+	host_daemon_unregister(fs);
+	return 0;
+}

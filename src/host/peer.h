@@ -1,0 +1,29 @@
+/* The other pmlab processes an apply must know about: `pmlab daemon`,
+ * which holds the PM QoS request of the active profile (its pid in
+ * run/pmlab/daemon), and `pmlab profile apply --hold` (its pid in the
+ * state). A pid is always paired with the process's start time
+ * (/proc/PID/stat field 22), so a recycled pid is never signalled. These
+ * are processes of the running kernel: their /proc is the real one
+ * whatever the root. */
+#ifndef PMLAB_PEER_H
+#define PMLAB_PEER_H
+
+#include <stdbool.h>
+
+#include "hostfs.h"
+
+/* Start time of pid in clock ticks since boot; 0 if there is no such process. */
+unsigned long long host_proc_start(long pid);
+bool host_proc_alive(long pid, unsigned long long start);
+/* SIGTERM to pid (never this process) if it is still that process. */
+void host_proc_stop(long pid, unsigned long long start);
+
+/* Records this process as the daemon; fails if another one runs. */
+int host_daemon_register(struct hostfs *fs, struct pm_diag *d);
+void host_daemon_unregister(struct hostfs *fs);
+/* The running daemon's pid, or 0. */
+long host_daemon_pid(const struct hostfs *fs);
+/* Tells a running daemon to re-read the state (SIGHUP); true if one runs. */
+bool host_daemon_notify(const struct hostfs *fs);
+
+#endif

@@ -1,0 +1,16 @@
+/* Running the command a measurement wraps (pmlab monitor -- CMD, pmlab
+ * bench -- CMD), as turbostat and time(1) do. A SIGINT from the terminal
+ * reaches the command too (same process group); a SIGTERM sent to pmlab
+ * alone is passed on to it. Either way pmlab waits for the command, so it
+ * can still measure and restore what it changed. */
+#ifndef PMLAB_RUNCMD_H
+#define PMLAB_RUNCMD_H
+
+#include "../core/diag.h"
+
+/* Runs argv (argv[0] looked up in PATH) and waits. *status: the exit code,
+ * 128 + N if killed by signal N, 127 if it could not be started. -1 only
+ * if no process could be made (fork failed). */
+int host_run_command(char *const *argv, int *status, struct pm_diag *d);
+
+#endif

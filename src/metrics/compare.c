@@ -1,0 +1,228 @@
+/* The comparison's figures and its statistics; the writers are in
+ * compare_table.c, compare_csv.c, compare_json.c and compare_html.c. */
+#include "compare.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "result_writers.h"
+#include "stats.h"
+
+static void add(struct cmp_set *s, enum cmp_what what, int arg, enum cmp_block block,
+		const char *key, const char *head, const char *unit, int decimals)
+{
+	struct cmp_metric *m = &s->metric[s->nmetrics++];
+
+	m->what = what;
+	m->arg = arg;
+	m->block = block;
+	snprintf(m->key, sizeof(m->key), "%s", key);
+	snprintf(m->head, sizeof(m->head), "%s", head);
+	snprintf(m->unit, sizeof(m->unit), "%s", unit);
+	m->decimals = decimals;
+}
+
+int cmp_init(struct cmp_set *s, const struct machine *m, int nprofiles, int nruns)
+{
+	static const char *const util_key[] = { "user", "sys", "iowait", "idle" };
+	char key[CMP_KEY_MAX], head[CMP_KEY_MAX];
+	int n = 4 + 1 + m->ncstates + 4 + m->packages, i;
+
+	memset(s, 0, sizeof(*s));
+	s->metric = calloc((size_t)n, sizeof(*s->metric));
+	s->profile = calloc((size_t)nprofiles, sizeof(*s->profile));
+	s->v = calloc((size_t)n * (size_t)nprofiles * (size_t)nruns, sizeof(*s->v));
+	s->nprofiles = nprofiles;
+	s->nruns = nruns;
+	if (!s->metric || !s->profile || !s->v) {
+		cmp_free(s);
+		return -1;
+	}
+	snprintf(s->machine, sizeof(s->machine), "%s", m->name);
+	s->ncpus = m->online_cpus;
+	/* The unit comes with the first run; the heading needs a placeholder. */
+	add(s, CMP_THROUGHPUT, 0, CMP_BLOCK_PERF, "throughput", "Throughput", "", -1);
+	add(s, CMP_LATENCY, 0, CMP_BLOCK_PERF, "latency_ms", "Latency", "(ms)", -1);
+	add(s, CMP_POWER, 0, CMP_BLOCK_PERF, "power_w", "Power", "(W)", -1);
+	/* The seed's "CPU freq (GHz)" is old turbostat's GHz column: the
+	 * average clock while in C0, today's Bzy_MHz, not Avg_MHz (its
+	 * latency-performance row, 2.30 GHz at 48 % C0, exceeds what Avg_MHz
+	 * could show on a 2.5 GHz part). */
+	add(s, CMP_FREQ, 0, CMP_BLOCK_IDLE, "bzy_ghz", "CPU freq", "(GHz)", 2);
+	add(s, CMP_RESIDENCY, -1, CMP_BLOCK_IDLE, "residency_C0_pct", "%C0", "", 2);
+	for (i = 0; i < m->ncstates; i++) {
+		snprintf(key, sizeof(key), "residency_%.*s_pct", CSTATE_NAME_MAX, m->cstates[i].name);
+		snprintf(head, sizeof(head), "%%%.*s", CSTATE_NAME_MAX, m->cstates[i].name);
+		add(s, CMP_RESIDENCY, i, CMP_BLOCK_IDLE, key, head, "", 2);
+	}
+	for (i = 0; i < m->packages; i++) {
+		snprintf(key, sizeof(key), "pkg%d_idle_pct", i);
+		snprintf(head, sizeof(head), "Pkg%d %%idle", i);
+		add(s, CMP_PKG_IDLE, i, CMP_BLOCK_IDLE, key, head, "", 2);
+	}
+	for (i = 0; i < 4; i++) {
+		snprintf(key, sizeof(key), "util_%s_pct", util_key[i]);
+		snprintf(head, sizeof(head), "%%%s", util_key[i]);
+		add(s, CMP_UTIL, i, CMP_BLOCK_UTIL, key, head, "", 2);
+	}
+	return 0;
+}
+
+void cmp_free(struct cmp_set *s)
+{
+	int p;
+
+	if (s->profile)
+		for (p = 0; p < s->nprofiles; p++) {
+			free(s->profile[p].name);
+			free(s->profile[p].cpufreq);
+			free(s->profile[p].cpuidle);
+			free(s->profile[p].note);
+			free(s->profile[p].skipped);
+		}
+	free(s->profile);
+	free(s->metric);
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
+
+int cmp_set_profile(struct cmp_set *s, int p, const char *name, const char *cpufreq,
+		    const char *cpuidle, const char *note, const char *skipped)
+{
+	struct cmp_profile *e = &s->profile[p];
+
+	free(e->name);
+	free(e->cpufreq);
+	free(e->cpuidle);
+	free(e->note);
+	free(e->skipped);
+	e->name = strdup(name);
+	e->cpufreq = strdup(cpufreq);
+	e->cpuidle = strdup(cpuidle);
+	e->note = strdup(note ? note : "");
+	e->skipped = strdup(skipped ? skipped : "");
+	return e->name && e->cpufreq && e->cpuidle && e->note && e->skipped ? 0 : -1;
+}
+
+void cmp_set_unit(struct cmp_set *s, const char *unit)
+{
+	int n = (int)strnlen(unit, RESULT_NAME_MAX);
+
+	snprintf(s->unit, sizeof(s->unit), "%.*s", n, unit);
+	snprintf(s->metric[0].unit, sizeof(s->metric[0].unit), "(%.*s)", n, unit);
+}
+
+static double figure(const struct cmp_metric *m, const struct run_result *r)
+{
+	switch (m->what) {
+	case CMP_THROUGHPUT: return r->throughput;
+	case CMP_LATENCY:    return hist_mean(&r->latency) / NS_PER_MS;
+	case CMP_POWER:      return result_power_w(r);
+	case CMP_FREQ:       return result_bzy_mhz(r) / 1000;
+	case CMP_RESIDENCY:  return result_residency_pct(r, m->arg);
+	case CMP_UTIL:       return result_util_pct(r, m->arg);
+	case CMP_PKG_IDLE:   return result_pkg_all_idle_pct(r, m->arg);
+	}
+	return 0;
+}
+
+void cmp_sample(const struct cmp_set *s, const struct run_result *r, double *out)
+{
+	int i;
+
+	for (i = 0; i < s->nmetrics; i++)
+		out[i] = figure(&s->metric[i], r);
+}
+
+void cmp_put_run(struct cmp_set *s, int p, int run, const double *figures)
+{
+	int m;
+
+	for (m = 0; m < s->nmetrics; m++)
+		cmp_samples(s, p, m)[run] = figures[m];
+}
+
+void cmp_summarize(const struct cmp_set *s, int p, int m, struct cmp_summary *out)
+{
+	const double *x = cmp_samples(s, p, m), *b = cmp_samples(s, s->baseline, m);
+	double base = stats_mean(b, s->nruns);
+
+	memset(out, 0, sizeof(*out));
+	out->mean = stats_mean(x, s->nruns);
+	out->ci = stats_ci_half(x, s->nruns, CMP_LEVEL);
+	/* The ratio's interval treats the baseline's mean as exact: it says
+	 * how precisely this profile is known on the baseline's scale, while
+	 * the test below is what decides whether the two differ. */
+	out->has_ratio = base != 0 && isfinite(base);
+	if (out->has_ratio) {
+		out->ratio = out->mean / base;
+		out->ratio_ci = out->ci / fabs(base);
+	}
+	out->p = -1;
+	if (p != s->baseline && s->nruns > 1) {
+		out->p = stats_welch_p(x, s->nruns, b, s->nruns);
+		out->not_significant = out->p >= CMP_ALPHA;
+	}
+}
+
+int cmp_decimals(const struct cmp_set *s, int m)
+{
+	double top = 0;
+	int p, d;
+
+	if (s->metric[m].decimals >= 0)
+		return s->metric[m].decimals;
+	for (p = 0; p < s->nprofiles; p++) {
+		double v = fabs(stats_mean(cmp_samples(s, p, m), s->nruns));
+
+		if (isfinite(v) && v > top)
+			top = v;
+	}
+	if (!(top > 0))
+		return 2;
+	d = 3 - (int)floor(log10(top));
+	return d < 0 ? 0 : d > 6 ? 6 : d;
+}
+
+/* "mean ± ci" on the metric's scale, or the ratio to the baseline's mean
+ * followed by the significance mark (two characters, so columns align). */
+void cmp_cell(const struct cmp_set *s, int p, int m, int rel, char *buf, size_t size)
+{
+	char a[RESULT_NUM_MAX], b[RESULT_NUM_MAX];
+	struct cmp_summary sum;
+	int dec = rel ? 3 : cmp_decimals(s, m);
+	double v, ci;
+
+	cmp_summarize(s, p, m, &sum);
+	if (rel && !sum.has_ratio) {
+		snprintf(buf, size, "-%s", s->nruns > 1 ? "  " : "");
+		return;
+	}
+	v = rel ? sum.ratio : sum.mean;
+	ci = rel ? sum.ratio_ci : sum.ci;
+	result_fmt_num(a, sizeof(a), v, dec);
+	if (s->nruns < 2) {
+		snprintf(buf, size, "%s", a);
+		return;
+	}
+	result_fmt_num(b, sizeof(b), ci, dec);
+	snprintf(buf, size, "%s \u00b1 %s%s", a, b,
+		 !rel ? "" : sum.not_significant ? " ~" : "  ");
+}
+
+int cmp_write(FILE *out, const struct cmp_set *s, enum cmp_format f)
+{
+	int rc;
+
+	switch (f) {
+	case CMP_TABLE: rc = cmp_write_table(out, s); break;
+	case CMP_CSV:   rc = cmp_write_csv(out, s); break;
+	case CMP_JSON:  rc = cmp_write_json(out, s); break;
+	case CMP_HTML:  rc = cmp_write_html(out, s); break;
+	default:        return -1;
+	}
+	if (fflush(out) != 0 || ferror(out))
+		return -1;
+	return rc;
+}

@@ -1,0 +1,115 @@
+/* A comparison of policies ("profiles"): every profile run N times with
+ * seeds seed..seed+N-1, the figures of each run kept, then summarised per
+ * profile (mean and 95 % confidence interval, Student t) and set against a
+ * baseline profile (ratio of means, Welch's t-test at 5 %). The figures are
+ * those of the seeds' tables: throughput, latency, power, CPU frequency,
+ * C-state residency, /proc/stat utilisation and per-package idle. */
+#ifndef PMLAB_COMPARE_H
+#define PMLAB_COMPARE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../machine/machine.h"
+#include "result.h"
+
+#define CMP_LEVEL 0.95 /* confidence level of the intervals */
+#define CMP_ALPHA 0.05 /* significance level of the test against the baseline */
+#define CMP_KEY_MAX 48
+
+enum cmp_what {
+	CMP_THROUGHPUT,  /* workload's unit */
+	CMP_LATENCY,     /* mean of the workload's latency metric, ms */
+	CMP_POWER,       /* whole machine, W */
+	CMP_FREQ,        /* turbostat Bzy_MHz in GHz */
+	CMP_RESIDENCY,   /* arg: machine C-state, -1 for C0 */
+	CMP_UTIL,        /* arg: 0 user, 1 sys, 2 iowait, 3 idle */
+	CMP_PKG_IDLE,    /* arg: package; every core idle, % */
+};
+
+/* The seed tables' three blocks. */
+enum cmp_block { CMP_BLOCK_PERF, CMP_BLOCK_IDLE, CMP_BLOCK_UTIL, CMP_NBLOCKS };
+
+struct cmp_metric {
+	enum cmp_what what;
+	int arg;
+	enum cmp_block block;
+	char key[CMP_KEY_MAX];  /* CSV column and JSON key: "power_w", "residency_C6_pct" */
+	char head[CMP_KEY_MAX]; /* table heading: "Power", "%C6", "Pkg0 %idle" */
+	char unit[CMP_KEY_MAX]; /* second heading line: "(W)"; "" for none */
+	int decimals;           /* fixed; -1: four significant digits of the column */
+};
+
+struct cmp_profile {
+	char *name;    /* as given: "tuned-2.3/balanced:governor=conservative" */
+	char *cpufreq; /* the frequency governor it ran */
+	char *cpuidle; /* the idle governor it ran */
+	char *note;    /* what the profile applied: "2 settings, 5 options not modelled", or "" */
+	char *skipped; /* the options not modelled, "WHAT (WHY)" joined by "; ", or "" */
+};
+
+struct cmp_set {
+	/* What was compared, for the headings. */
+	char machine[MACHINE_NAME_MAX];
+	char workload[RESULT_NAME_MAX];
+	char unit[RESULT_NAME_MAX]; /* the workload's throughput unit */
+	int ncpus;
+	double duration_s;
+	uint64_t seed;              /* run r of every profile used seed + r */
+
+	int nmetrics;
+	struct cmp_metric *metric;
+	int nprofiles, nruns, baseline;
+	struct cmp_profile *profile;
+	double *v;                  /* [profile][metric][run]: a sample is contiguous */
+};
+
+/* A profile's figure set against the baseline's. */
+struct cmp_summary {
+	double mean, ci;         /* ci: half-width, 0 with one run */
+	bool has_ratio;          /* false when the baseline's mean is 0 */
+	double ratio, ratio_ci;  /* mean and ci divided by the baseline's mean */
+	double p;                /* Welch p-value; < 0 for the baseline or one run */
+	bool not_significant;    /* p >= CMP_ALPHA: marked '~' */
+};
+
+enum cmp_format { CMP_TABLE, CMP_CSV, CMP_JSON, CMP_HTML };
+
+/* Sizes the set for machine m (its C-states and packages), nprofiles and
+ * nruns, with every figure 0. -1 on OOM. */
+int cmp_init(struct cmp_set *s, const struct machine *m, int nprofiles, int nruns);
+void cmp_free(struct cmp_set *s);
+/* Describes profile p (copies the strings; note and skipped may be NULL).
+ * -1 on OOM. */
+int cmp_set_profile(struct cmp_set *s, int p, const char *name, const char *cpufreq,
+		    const char *cpuidle, const char *note, const char *skipped);
+/* The workload's throughput unit ("tpm"), for the headings. */
+void cmp_set_unit(struct cmp_set *s, const char *unit);
+/* Figures of one run, in metric order, into out[s->nmetrics]. */
+void cmp_sample(const struct cmp_set *s, const struct run_result *r, double *out);
+/* The nruns figures of metric m for profile p. */
+static inline double *cmp_samples(const struct cmp_set *s, int p, int m)
+{
+	return &s->v[((size_t)p * (size_t)s->nmetrics + (size_t)m) * (size_t)s->nruns];
+}
+/* Stores the figures of one run (from cmp_sample). */
+void cmp_put_run(struct cmp_set *s, int p, int run, const double *figures);
+void cmp_summarize(const struct cmp_set *s, int p, int m, struct cmp_summary *out);
+/* Decimals to print metric m with: its own, or four significant digits of
+ * the largest mean in the column. */
+int cmp_decimals(const struct cmp_set *s, int m);
+/* Text of one table cell: "mean ± ci" on the metric's scale (rel = 0), or
+ * the ratio to the baseline's mean (rel = 1) followed by two characters,
+ * " ~" when not significant, so that columns align; "-" where the
+ * baseline's mean is 0. Only the mean with a single run. */
+#define CMP_CELL_MAX 96
+void cmp_cell(const struct cmp_set *s, int p, int m, int rel, char *buf, size_t size);
+
+int cmp_write(FILE *out, const struct cmp_set *s, enum cmp_format f);
+int cmp_write_table(FILE *out, const struct cmp_set *s);
+int cmp_write_csv(FILE *out, const struct cmp_set *s);
+int cmp_write_json(FILE *out, const struct cmp_set *s);
+int cmp_write_html(FILE *out, const struct cmp_set *s);
+
+#endif

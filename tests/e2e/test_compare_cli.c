@@ -1,0 +1,351 @@
+/* End-to-end: pmlab compare, sweep and merge as a user runs them. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "pmlab_run.h"
+
+#define XEON "--machine xeon-e5-2650l-v3 --cpus 4 --workload oltp --duration 0.5"
+#define TWO_GOVS "--profiles none:cpufreq=performance,none:cpufreq=powersave"
+#define SWEEP "sweep --machine i7-4790 --workload pingpong --duration 0.1 " \
+	      "--vary cpufreq=performance,powersave --vary pm_qos_latency_us=20,100,-1"
+
+static struct out ok(const char *args)
+{
+	struct out o = run(args);
+
+	if (o.status != 0)
+		fail_msg("pmlab %s: exit %d: %s", args, o.status, o.err);
+	/* In a pipe, nothing but the result: no progress on stderr. */
+	assert_string_equal(o.err, "");
+	return o;
+}
+
+static void assert_contains(const char *text, const char *needle)
+{
+	if (!strstr(text, needle))
+		fail_msg("output lacks '%s':\n%s", needle, text);
+}
+
+static int count_lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+static json_t *parse(const char *text)
+{
+	json_error_t err;
+	json_t *j = json_loads(text, 0, &err);
+
+	if (!j)
+		fail_msg("bad JSON (%s): %.200s", err.text, text);
+	return j;
+}
+
+static double summary(json_t *root, int profile, const char *key)
+{
+	json_t *p = json_array_get(json_object_get(root, "profiles"), (size_t)profile);
+	json_t *f = json_object_get(json_object_get(p, "summary"), key);
+
+	assert_non_null(f);
+	return json_number_value(json_object_get(f, "mean"));
+}
+
+static void test_compare_table(void **state)
+{
+	struct out o = ok("compare " XEON " " TWO_GOVS " --runs 2 --jobs 2");
+
+	assert_contains(o.text, "pmlab compare: machine xeon-e5-2650l-v3 (4 CPUs), workload oltp\n");
+	assert_contains(o.text, "2 runs of 0.5 s simulated per profile, seeds 1..2; mean \u00b1 95 %");
+	assert_contains(o.text, "Throughput, latency and power\n");
+	assert_contains(o.text, "(tpm)");
+	assert_contains(o.text, "(GHz)");
+	assert_contains(o.text, " %C6 ");
+	assert_contains(o.text, " %C1E ");
+	assert_contains(o.text, "Pkg0 %idle");
+	assert_contains(o.text, "%iowait");
+	assert_contains(o.text, "\n none:cpufreq=powersave   | ");
+	assert_contains(o.text, "Relative to the baseline, none:cpufreq=performance (its mean = 1.000)");
+	assert_contains(o.text, "Welch's t-test, p >= 0.05");
+	/* The baseline's own row reads 1.000 in the relative table. */
+	char *rel = strstr(o.text, "Relative to the baseline");
+	assert_contains(rel, "\n none:cpufreq=performance | 1.000 \u00b1 ");
+	out_free(&o);
+}
+
+/* The figures are the runs' own: run r of a profile is pmlab sim with seed
+ * S + r and the profile's settings, and the statistics follow. */
+static void test_compare_figures(void **state)
+{
+	/* "cpufreq=powersave" continues the entry before it. */
+	struct out o = ok("compare " XEON " --profiles none:agents=4,none:agents=4,cpufreq=powersave "
+			  "--set warehouses=4 --runs 2 --seed 7 --format json");
+	struct out s = ok("sim " XEON " --set warehouses=4 --set agents=4 --seed 8 --format json");
+	json_t *c = parse(o.text), *sim = parse(s.text);
+	json_t *p0 = json_array_get(json_object_get(c, "profiles"), 0);
+	json_t *run1 = json_array_get(json_object_get(p0, "runs"), 1);
+	json_t *fig = json_object_get(run1, "figures");
+
+	assert_int_equal(json_integer_value(json_object_get(run1, "run")), 2);
+	assert_int_equal(json_integer_value(json_object_get(run1, "seed")), 8);
+	assert_float_equal(json_number_value(json_object_get(fig, "throughput")),
+			   json_number_value(json_object_get(sim, "throughput")), 1e-6);
+	assert_float_equal(json_number_value(json_object_get(fig, "power_w")),
+			   json_number_value(json_object_get(sim, "power_w")), 1e-6);
+	assert_string_equal(json_string_value(json_object_get(c, "throughput_unit")), "tpm");
+	/* powersave runs at the lowest P-state (1.2 GHz) and does less work. */
+	assert_float_equal(summary(c, 1, "bzy_ghz"), 1.2, 0.01);
+	assert_true(summary(c, 1, "throughput") < summary(c, 0, "throughput"));
+	assert_string_equal(json_string_value(json_object_get(
+				    json_array_get(json_object_get(c, "profiles"), 1), "cpufreq")),
+			    "powersave");
+	json_decref(c);
+	json_decref(sim);
+	out_free(&o);
+	out_free(&s);
+}
+
+static void test_jobs_do_not_change_output(void **state)
+{
+	static const char *const formats[] = { "table", "csv", "json", "html" };
+
+	for (int f = 0; f < 4; f++) {
+		char a[512], b[512];
+
+		snprintf(a, sizeof(a), "compare " XEON " " TWO_GOVS ",none:agents=8 --runs 3 "
+			 "--baseline none:cpufreq=powersave --format %s --jobs 1", formats[f]);
+		snprintf(b, sizeof(b), "compare " XEON " " TWO_GOVS ",none:agents=8 --runs 3 "
+			 "--baseline none:cpufreq=powersave --format %s --jobs 2", formats[f]);
+		struct out one = ok(a), two = ok(b);
+
+		assert_string_equal(one.text, two.text);
+		out_free(&one);
+		out_free(&two);
+	}
+	struct out s1 = ok(SWEEP " --jobs 1"), s4 = ok(SWEEP " --jobs 4");
+	assert_string_equal(s1.text, s4.text);
+	out_free(&s1);
+	out_free(&s4);
+}
+
+static void test_single_run(void **state)
+{
+	struct out o = ok("compare " XEON " " TWO_GOVS " --runs 1");
+
+	assert_null(strstr(o.text, "\u00b1"));
+	assert_null(strstr(o.text, " ~"));
+	assert_contains(o.text, "no intervals, no significance test");
+	out_free(&o);
+}
+
+static void test_compare_csv_and_html(void **state)
+{
+	struct out o = ok("compare " XEON " " TWO_GOVS " --runs 2 --format csv");
+
+	/* header, 2 profiles x 2 runs, 2 summaries */
+	assert_int_equal(count_lines(o.text), 1 + 4 + 2);
+	assert_true(strncmp(o.text, "kind,profile,cpufreq,cpuidle,run,seed,", 38) == 0);
+	assert_contains(o.text, "\nrun,none:cpufreq=powersave,powersave,deepest,2,2,tpm,");
+	assert_contains(o.text, "\nsummary,none:cpufreq=performance,performance,deepest,,,tpm,");
+	out_free(&o);
+	o = ok("compare " XEON " " TWO_GOVS " --runs 2 --format html");
+	assert_true(strncmp(o.text, "<!DOCTYPE html>", 15) == 0);
+	assert_null(strstr(o.text, "src="));
+	assert_null(strstr(o.text, "href="));
+	assert_contains(o.text, "</html>\n");
+	out_free(&o);
+}
+
+/* One row per point: its number, the varied values, then pmlab sim's CSV
+ * columns, the same as a sim of that point prints. */
+static void test_sweep_csv(void **state)
+{
+	struct out o = ok(SWEEP);
+	struct out sim = ok("sim --machine i7-4790 --workload pingpong --duration 0.1 "
+			    "--cpufreq powersave --set pm_qos_latency_us=100 --format csv");
+	char *simrow = strchr(sim.text, '\n') + 1, *line;
+
+	assert_int_equal(count_lines(o.text), 1 + 2 * 3);
+	assert_true(strncmp(o.text, "point,vary_cpufreq,vary_pm_qos_latency_us,machine,workload,", 59) == 0);
+	/* The header continues with sim's, unchanged. */
+	assert_true(strncmp(strstr(o.text, ",machine,") + 1, sim.text, strchr(sim.text, '\n') - sim.text) == 0);
+	/* Point 4: powersave (second of the first list), 100 (second of the last). */
+	line = strstr(o.text, "\n4,powersave,100,");
+	assert_non_null(line);
+	assert_true(strncmp(line + strlen("\n4,powersave,100,"), simrow, strlen(simrow)) == 0);
+	out_free(&o);
+	out_free(&sim);
+}
+
+static void test_sweep_json(void **state)
+{
+	struct out o = ok(SWEEP " --format json");
+	json_t *a = parse(o.text), *e;
+
+	assert_int_equal(json_array_size(a), 6);
+	e = json_array_get(a, 5);
+	assert_int_equal(json_integer_value(json_object_get(e, "point")), 5);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(e, "vary"), "cpufreq")),
+			    "powersave");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(e, "vary"),
+							      "pm_qos_latency_us")),
+			    "-1");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(e, "result"), "cpufreq")),
+			    "powersave");
+	json_decref(a);
+	out_free(&o);
+}
+
+static char *save(const char *text)
+{
+	return write_temp(text, ".out");
+}
+
+/* Shards hold the unsharded run's rows; merged in any order they give the
+ * unsharded output byte for byte, CSV and JSON, even when points differ in
+ * their columns (two machines with other C-states). */
+static void test_shards_merge(void **state)
+{
+	static const char *const sweeps[] = {
+		SWEEP,
+		SWEEP " --format json",
+		("sweep --workload pingpong --duration 0.1 --vary machine=i7-4790,xeon-e5-2650l-v3 "
+		 "--vary seed=1,2,3"),
+	};
+
+	for (int k = 0; k < 3; k++) {
+		char args[1024];
+		struct out all, s0, s1, merged;
+		char *p0, *p1;
+
+		all = ok(sweeps[k]);
+		snprintf(args, sizeof(args), "%s --shard 0/2", sweeps[k]);
+		s0 = ok(args);
+		snprintf(args, sizeof(args), "%s --shard 1/2 --jobs 2", sweeps[k]);
+		s1 = ok(args);
+		if (k == 0) {
+			/* Shard 1/2 is the odd points: lines 2, 4, 6 of the whole,
+			 * under the same header, each line as the whole has it. */
+			assert_int_equal(count_lines(s1.text), 1 + 3);
+			assert_true(strncmp(strchr(s1.text, '\n') + 1, "1,", 2) == 0);
+			for (struct out *sh = &s0; sh; sh = sh == &s0 ? &s1 : NULL)
+				for (char *at = sh->text; *at; at = strchr(at, '\n') + 1) {
+					char line[8192];
+
+					snprintf(line, sizeof(line), "%s%.*s\n", at == sh->text ? "" : "\n",
+						 (int)(strchr(at, '\n') - at), at);
+					if (at == sh->text)
+						assert_true(strncmp(all.text, line, strlen(line)) == 0);
+					else
+						assert_non_null(strstr(all.text, line));
+				}
+		}
+		p0 = save(s0.text);
+		p1 = save(s1.text);
+		snprintf(args, sizeof(args), "merge %s %s", p1, p0);
+		merged = ok(args);
+		assert_string_equal(merged.text, all.text);
+		out_free(&merged);
+		/* A shard left out, or given twice, is an error. */
+		snprintf(args, sizeof(args), "merge %s", p1);
+		merged = run(args);
+		assert_usage_error(&merged, "point 0 is missing");
+		out_free(&merged);
+		snprintf(args, sizeof(args), "merge %s %s %s", p0, p1, p0);
+		merged = run(args);
+		assert_usage_error(&merged, "appears twice");
+		out_free(&merged);
+		unlink(p0);
+		unlink(p1);
+		free(p0);
+		free(p1);
+		out_free(&all);
+		out_free(&s0);
+		out_free(&s1);
+	}
+}
+
+/* More shards than points: the extra shards are empty and merge adds
+ * nothing for them. */
+static void test_empty_shard(void **state)
+{
+	struct out all = ok("sweep --machine i7-4790 --workload pingpong --duration 0.1 --vary hz=250,1000");
+	struct out s[3];
+	char *path[3], args[1024];
+
+	for (int i = 0; i < 3; i++) {
+		snprintf(args, sizeof(args), "sweep --machine i7-4790 --workload pingpong --duration 0.1 "
+			 "--vary hz=250,1000 --shard %d/3", i);
+		s[i] = ok(args);
+		path[i] = save(s[i].text);
+	}
+	assert_string_equal(s[2].text, "");
+	snprintf(args, sizeof(args), "merge %s %s %s", path[2], path[0], path[1]);
+	struct out m = ok(args);
+	assert_string_equal(m.text, all.text);
+	out_free(&m);
+	for (int i = 0; i < 3; i++) {
+		unlink(path[i]);
+		free(path[i]);
+		out_free(&s[i]);
+	}
+	out_free(&all);
+}
+
+static void test_bad_input(void **state)
+{
+	expect_usage_error("compare " XEON, "--profiles");
+	expect_usage_error("compare " XEON " --profiles none --baseline other", "--baseline other");
+	expect_usage_error("compare " XEON " --profiles none,none", "listed twice");
+	expect_usage_error("compare " XEON " --profiles none --runs 0", "--runs 0");
+	expect_usage_error("compare " XEON " --profiles none --jobs 0", "--jobs 0");
+	expect_usage_error("compare " XEON " --profiles none --format xml", "--format xml");
+	expect_usage_error("compare " XEON " --profiles none:agents=-3", "agents=-3");
+	expect_usage_error("compare " XEON " --profiles none:cpufreq=nosuch", "nosuch");
+	expect_usage_error("compare " XEON " --profiles none --set nosuch=1", "nosuch");
+	expect_usage_error("compare --machine no-such-box --workload oltp --profiles none", "no-such-box");
+	expect_usage_error("sweep --machine i7-4790 --workload pingpong --vary hz", "--vary hz");
+	expect_usage_error("sweep --machine i7-4790 --workload pingpong --vary hz=100,99", "point 1 (hz=99)");
+	expect_usage_error("sweep --machine i7-4790 --workload pingpong --vary hz=100,,250", "empty value");
+	expect_usage_error("sweep --machine i7-4790 --workload pingpong --vary hz=100 --vary hz=250", "twice");
+	expect_usage_error("sweep --machine i7-4790 --workload pingpong --vary machine=i7-4790", "--machine");
+	expect_usage_error("sweep --machine i7-4790 --workload pingpong --shard 2/2", "--shard 2/2");
+	expect_usage_error("sweep --machine i7-4790 --workload pingpong --shard 1", "--shard 1");
+	expect_usage_error("sweep --workload pingpong --vary hz=100", "--machine");
+	expect_usage_error("merge", "files");
+	expect_usage_error("merge /nonexistent/shard.csv", "/nonexistent/shard.csv");
+	char *bad = save("a,b\n1,2\n");
+	char args[512];
+	snprintf(args, sizeof(args), "merge %s", bad);
+	expect_usage_error(args, "no 'point' column");
+	unlink(bad);
+	free(bad);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_compare_table),
+		cmocka_unit_test(test_compare_figures),
+		cmocka_unit_test(test_jobs_do_not_change_output),
+		cmocka_unit_test(test_single_run),
+		cmocka_unit_test(test_compare_csv_and_html),
+		cmocka_unit_test(test_sweep_csv),
+		cmocka_unit_test(test_sweep_json),
+		cmocka_unit_test(test_shards_merge),
+		cmocka_unit_test(test_empty_shard),
+		cmocka_unit_test(test_bad_input),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

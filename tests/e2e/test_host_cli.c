@@ -1,0 +1,588 @@
+/* End-to-end: the host commands of the pmlab binary -- monitor, govd,
+ * bench, daemon and profile apply|off|verify|active -- on copies of the
+ * fake trees in tests/fixtures/host (--root), plus the read-only monitor
+ * and a govd that must refuse on this machine when it has no cpufreq. No
+ * test here writes to the real /sys or /dev. */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "pmlab_run.h"
+
+#define FIX PMLAB_SOURCE_ROOT "/tests/fixtures/host/"
+#define PROFILES "--profile-dir " FIX "profiles"
+#define CPU "sys/devices/system/cpu/"
+
+static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int sh(const char *fmt, ...)
+{
+	char cmd[4096];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	int st = system(cmd);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static char *copy_tree(const char *name)
+{
+	char *dir = strdup("/tmp/pmlab-e2e-host-XXXXXX");
+	assert_non_null(dir);
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(sh("cp -a '%s%s/.' '%s/'", FIX, name, dir), 0);
+	return dir;
+}
+
+static void drop_tree(char *dir)
+{
+	sh("rm -rf '%s'", dir);
+	free(dir);
+}
+
+static bool same_as_fixture(const char *dir, const char *name)
+{
+	return sh("diff -r --no-dereference -x pmlab '%s%s' '%s' >/dev/null", FIX, name, dir) == 0;
+}
+
+static bool exists(const char *dir, const char *rel)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	return access(path, F_OK) == 0;
+}
+
+static char *slurp(const char *dir, const char *rel)
+{
+	static char buf[8192];
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return buf;
+}
+
+static struct out runf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static struct out runf(const char *fmt, ...)
+{
+	char args[4096];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(args, sizeof(args), fmt, ap);
+	va_end(ap);
+	return run(args);
+}
+
+static int count(const char *hay, const char *needle)
+{
+	int n = 0;
+	for (const char *s = hay; (s = strstr(s, needle)); s += strlen(needle))
+		n++;
+	return n;
+}
+
+/* pmlab with args through sh -c "exec ...", so the pid is pmlab's. */
+static pid_t spawn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static pid_t spawn(const char *fmt, ...)
+{
+	char args[4096], cmd[8192];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(args, sizeof(args), fmt, ap);
+	va_end(ap);
+	snprintf(cmd, sizeof(cmd), "exec %s %s >/dev/null 2>&1", PMLAB_BIN, args);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	return pid;
+}
+
+static void sleep_ms(int ms)
+{
+	nanosleep(&(struct timespec){ ms / 1000, (ms % 1000) * 1000000L }, NULL);
+}
+
+/* Waits until dir/rel exists (or holds `text`), up to 10 s. */
+static bool wait_for(const char *dir, const char *rel, const char *text)
+{
+	for (int i = 0; i < 1000; i++) {
+		const char *s = slurp(dir, rel);
+		if (s && (!text || strstr(s, text)))
+			return true;
+		sleep_ms(10);
+	}
+	return false;
+}
+
+static int wait_exit(pid_t pid)
+{
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* Whether cmd_profile.c hands apply|off|verify|active to the host code. */
+static bool profile_host_wired(const char *dir)
+{
+	struct out o = runf("profile active --root %s", dir);
+	bool ok = o.status == 0 && strstr(o.text, "active profile");
+	out_free(&o);
+	if (!ok)
+		print_message("skipped: pmlab profile does not dispatch apply/off/verify/active yet\n");
+	return ok;
+}
+
+/* ---- --help ---- */
+
+static void test_help(void **state)
+{
+	(void)state;
+	static const char *const cmds[] = { "monitor", "bench", "govd", "daemon" };
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		struct out o = runf("%s --help", cmds[i]);
+		assert_int_equal(o.status, 0);
+		char want[64];
+		snprintf(want, sizeof(want), "usage: pmlab %s", cmds[i]);
+		assert_non_null(strstr(o.text, want));
+		assert_non_null(strstr(o.text, "--root DIR"));
+		out_free(&o);
+		o = runf("help %s", cmds[i]);
+		assert_int_equal(o.status, 0);
+		out_free(&o);
+	}
+	struct out o = run("help");
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		assert_non_null(strstr(o.text, cmds[i]));
+	out_free(&o);
+}
+
+/* ---- monitor ---- */
+
+static void test_monitor_vm(void **state)
+{
+	(void)state;
+	char *dir = copy_tree("vm-no-cpufreq");
+	struct out o = runf("monitor --root %s --count 2 --interval 0.05", dir);
+	assert_int_equal(o.status, 0);
+	/* absent sources: named once each, on stderr, not an error */
+	assert_int_equal(count(o.err, "no cpufreq"), 1);
+	assert_int_equal(count(o.err, "no RAPL"), 1);
+	assert_int_equal(count(o.err, "no cpuidle states (driver none)"), 1);
+	assert_int_equal(count(o.text, " CPU   Busy% Avg_MHz Bzy_MHz   user%"), 2);
+	assert_non_null(strstr(o.text, "\n   -     "));
+	out_free(&o);
+	assert_true(same_as_fixture(dir, "vm-no-cpufreq"));
+	drop_tree(dir);
+}
+
+static void test_monitor_formats(void **state)
+{
+	(void)state;
+	char *dir = copy_tree("intel-hwp-laptop");
+	struct out o = runf("monitor --root %s --count 1 --interval 0.01 --format csv", dir);
+	assert_int_equal(o.status, 0);
+	assert_true(strncmp(o.text, "time_s,interval_s,cpu,busy_pct,avg_mhz,bzy_mhz,POLL_pct,"
+				    "POLL_usage,POLL_below,POLL_above,C1_pct,", 62) == 0);
+	assert_non_null(strstr(o.text, "user_pct,sys_pct,iowait_pct,idle_pct,pkg_w,cor_w,ram_w\n"));
+	assert_int_equal(count(o.text, "\n"), 6); /* header, all, 4 CPUs */
+	assert_non_null(strstr(o.text, ",all,"));
+	out_free(&o);
+
+	o = runf("monitor --root %s --count 2 --interval 0.01 --format json", dir);
+	assert_int_equal(o.status, 0);
+	assert_int_equal(count(o.text, "\n"), 2);
+	json_error_t err;
+	json_t *line = json_loadb(o.text, (size_t)(strchr(o.text, '\n') - o.text), 0, &err);
+	assert_non_null(line);
+	json_t *sum = json_object_get(line, "summary"), *cpus = json_object_get(line, "cpus");
+	assert_non_null(sum);
+	assert_int_equal(json_array_size(cpus), 4);
+	assert_true(json_is_number(json_object_get(sum, "pkg_w")));
+	assert_true(json_is_null(json_object_get(sum, "ram_w"))); /* a laptop: no DRAM zone */
+	assert_true(json_is_number(json_object_get(sum, "C6_pct")));
+	json_decref(line);
+	out_free(&o);
+
+	o = runf("monitor --root %s --summary --count 1 --interval 0.01", dir);
+	assert_int_equal(o.status, 0);
+	assert_int_equal(count(o.text, "\n"), 2);
+	out_free(&o);
+	drop_tree(dir);
+}
+
+static void test_monitor_command(void **state)
+{
+	(void)state;
+	char *dir = copy_tree("acpi-cpufreq-server");
+	struct out o = runf("monitor --root %s -- true", dir);
+	assert_int_equal(o.status, 0);
+	assert_int_equal(count(o.text, " CPU "), 1);
+	out_free(&o);
+	o = runf("monitor --root %s --format csv sh -c 'exit 3'", dir);
+	assert_int_equal(o.status, 1);
+	assert_non_null(strstr(o.err, "pmlab: monitor: 'sh' exited with status 3"));
+	assert_non_null(strstr(o.text, "time_s,"));
+	out_free(&o);
+	o = runf("monitor --root %s -- /nonexistent/pmlab-cmd", dir);
+	assert_int_equal(o.status, 1);
+	out_free(&o);
+	drop_tree(dir);
+}
+
+static void test_monitor_bad_usage(void **state)
+{
+	(void)state;
+	expect_usage_error("monitor --interval 0", "--interval 0");
+	expect_usage_error("monitor --format xml", "--format xml");
+	expect_usage_error("monitor --count 0", "--count 0");
+	expect_usage_error("monitor --count 2 -- true", "--count and a COMMAND");
+	expect_usage_error("monitor --root /nonexistent-pmlab", "--root /nonexistent-pmlab");
+	expect_usage_error("monitor --bogus", "unknown option '--bogus'");
+}
+
+/* Reads only, so it runs on the real machine. */
+static void test_monitor_real(void **state)
+{
+	(void)state;
+	struct out o = run("monitor --count 1 --interval 0.1 --summary");
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.text, "Busy%"));
+	if (access("/sys/class/powercap", F_OK) != 0)
+		assert_int_equal(count(o.err, "no RAPL"), 1);
+	out_free(&o);
+}
+
+/* ---- govd ---- */
+
+static void test_govd_refuses(void **state)
+{
+	(void)state;
+	char *dir = copy_tree("vm-no-cpufreq");
+	struct out o = runf("govd --root %s --governor ondemand", dir);
+	assert_int_equal(o.status, 1);
+	assert_non_null(strstr(o.err, "pmlab: govd: no cpufreq on this machine"));
+	assert_int_equal(count(o.err, "\n"), 1);
+	out_free(&o);
+	assert_true(same_as_fixture(dir, "vm-no-cpufreq"));
+	drop_tree(dir);
+
+	dir = copy_tree("intel-hwp-laptop");
+	o = runf("govd --root %s --governor schedutil", dir);
+	assert_int_equal(o.status, 1);
+	assert_non_null(strstr(o.err, "no userspace governor"));
+	out_free(&o);
+	drop_tree(dir);
+
+	expect_usage_error("govd --governor performance", "expected ondemand, conservative or "
+			   "schedutil");
+	expect_usage_error("govd", "--governor is required");
+	expect_usage_error("govd --governor ondemand --set up_threshold=5", "up_threshold");
+	expect_usage_error("govd --governor ondemand --set nosuch=1", "not a tunable of ondemand");
+	expect_usage_error("govd --governor ondemand --interval-ms 0", "--interval-ms 0");
+
+	/* this machine, when it has no cpufreq: refused before any write */
+	bool none = true;
+	for (int p = 0; p < 64; p++) {
+		char path[128];
+		snprintf(path, sizeof(path), "/" CPU "cpufreq/policy%d", p);
+		none &= access(path, F_OK) != 0;
+	}
+	if (!none) {
+		print_message("skipped: this machine has cpufreq; govd is not run on it\n");
+		return;
+	}
+	o = run("govd --governor ondemand --duration 0.1");
+	assert_int_equal(o.status, 1);
+	assert_non_null(strstr(o.err, "no cpufreq on this machine"));
+	out_free(&o);
+}
+
+static void test_govd_runs_and_restores(void **state)
+{
+	(void)state;
+	char *dir = copy_tree("acpi-cpufreq-server");
+	struct out o = runf("govd --root %s --governor conservative --set freq_step=10 "
+			    "--duration 0.3 --interval-ms 20", dir);
+	if (o.status != 0)
+		fail_msg("exit %d: %s", o.status, o.err);
+	assert_true(strncmp(o.text, "t_s,policy,khz\n", 15) == 0);
+	assert_string_equal(o.err, "");
+	out_free(&o);
+	assert_true(same_as_fixture(dir, "acpi-cpufreq-server"));
+
+	/* SIGTERM while it runs: restored too */
+	pid_t pid = spawn("govd --root %s --governor schedutil", dir);
+	assert_true(wait_for(dir, CPU "cpufreq/policy3/scaling_governor", "userspace"));
+	sleep_ms(100);
+	kill(pid, SIGTERM);
+	assert_int_equal(wait_exit(pid), 0);
+	assert_true(same_as_fixture(dir, "acpi-cpufreq-server"));
+
+	/* killed outright: the next govd restores first */
+	pid = spawn("govd --root %s --governor ondemand", dir);
+	assert_true(wait_for(dir, CPU "cpufreq/policy3/scaling_governor", "userspace"));
+	kill(pid, SIGKILL);
+	wait_exit(pid);
+	assert_true(exists(dir, "run/pmlab/govd"));
+	o = runf("govd --root %s --governor ondemand --duration 0.05 --quiet", dir);
+	assert_int_equal(o.status, 0);
+	out_free(&o);
+	assert_true(same_as_fixture(dir, "acpi-cpufreq-server"));
+	drop_tree(dir);
+}
+
+/* ---- bench ---- */
+
+static void test_bench(void **state)
+{
+	(void)state;
+	char *dir = copy_tree("acpi-cpufreq-server");
+	struct out o = runf("bench --root %s " PROFILES " --profiles host-latency,powersave "
+			    "--runs 2 --baseline powersave -- true", dir);
+	if (o.status != 0)
+		fail_msg("exit %d: %s", o.status, o.err);
+	assert_non_null(strstr(o.text, "2 runs of each profile, interleaved"));
+	assert_non_null(strstr(o.text, "ratio to powersave"));
+	assert_non_null(strstr(o.text, "\nhost-latency "));
+	assert_non_null(strstr(o.text, "\npowersave "));
+	assert_int_equal(count(o.err, "run "), 4);
+	out_free(&o);
+	assert_true(same_as_fixture(dir, "acpi-cpufreq-server"));
+
+	o = runf("bench --root %s " PROFILES " --profiles balanced,powersave --runs 3 --format csv "
+		 "-- true", dir);
+	assert_int_equal(o.status, 0);
+	assert_true(strncmp(o.text, "profile,run,time_s,energy_j,pkg_w,busy_pct,bzy_mhz\n", 51) == 0);
+	assert_int_equal(count(o.text, "\n"), 7);
+	out_free(&o);
+	assert_true(same_as_fixture(dir, "acpi-cpufreq-server"));
+	drop_tree(dir);
+}
+
+static void test_bench_failures(void **state)
+{
+	(void)state;
+	char *dir = copy_tree("intel-hwp-laptop");
+	/* bad input: nothing touched */
+	struct out o = runf("bench --root %s --profiles balanced,no-such-profile -- true", dir);
+	assert_usage_error(&o, "no-such-profile");
+	out_free(&o);
+	expect_usage_error("bench --profiles balanced -- true", "at least two profiles");
+	expect_usage_error("bench --profiles a,b", "no command");
+	expect_usage_error("bench --profiles a,a -- true", "given twice");
+	expect_usage_error("bench --profiles a,b --baseline c -- true", "--baseline c");
+	/* the command fails: restored, exit 1 */
+	o = runf("bench --root %s --profiles balanced,powersave -- false", dir);
+	assert_int_equal(o.status, 1);
+	assert_non_null(strstr(o.err, "'false' exited with status 1"));
+	assert_non_null(strstr(o.err, "the machine is restored"));
+	out_free(&o);
+	assert_true(same_as_fixture(dir, "intel-hwp-laptop"));
+	/* Ctrl-C (SIGINT to pmlab) in the middle: restored, exit 1 */
+	pid_t pid = spawn("bench --root %s --profiles powersave,throughput-performance --runs 3 "
+			  "-- sleep 5", dir);
+	assert_true(wait_for(dir, "run/pmlab/profile", "status applied"));
+	kill(pid, SIGINT);
+	assert_int_equal(wait_exit(pid), 1);
+	assert_true(same_as_fixture(dir, "intel-hwp-laptop"));
+	drop_tree(dir);
+}
+
+/* ---- daemon ---- */
+
+static void test_daemon(void **state)
+{
+	(void)state;
+	char *dir = copy_tree("acpi-cpufreq-server");
+	pid_t pid = spawn("daemon --root %s " PROFILES " --profile host-latency", dir);
+	assert_true(wait_for(dir, "run/pmlab/daemon", NULL));
+	assert_true(wait_for(dir, "run/pmlab/profile", "status applied"));
+	assert_string_equal(slurp(dir, CPU "cpufreq/policy0/scaling_governor"), "ondemand\n");
+	assert_string_equal(slurp(dir, CPU "cpufreq/ondemand/sampling_down_factor"), "10");
+	/* the fake tree's stand-in holds the 4 raw bytes of the request: 2 us */
+	int32_t v = 0;
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/dev/cpu_dma_latency", dir);
+	int fd = open(path, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(read(fd, &v, 4), 4);
+	close(fd);
+	assert_int_equal(v, 2);
+	/* a second daemon is refused */
+	struct out o = runf("daemon --root %s", dir);
+	assert_int_equal(o.status, 1);
+	assert_non_null(strstr(o.err, "already runs"));
+	out_free(&o);
+	kill(pid, SIGHUP); /* re-reads the state: still the same request */
+	sleep_ms(50);
+	kill(pid, SIGTERM);
+	assert_int_equal(wait_exit(pid), 0);
+	assert_false(exists(dir, "run/pmlab/daemon"));
+	assert_true(exists(dir, "run/pmlab/profile")); /* the profile stays applied */
+	/* a new daemon re-applies the active profile */
+	pid = spawn("daemon --root %s " PROFILES, dir);
+	assert_true(wait_for(dir, "run/pmlab/daemon", NULL));
+	sleep_ms(200);
+	kill(pid, SIGINT);
+	assert_int_equal(wait_exit(pid), 0);
+	assert_string_equal(slurp(dir, CPU "cpufreq/ondemand/sampling_down_factor"), "10");
+	expect_usage_error("daemon --bogus", "unknown option");
+	drop_tree(dir);
+	dir = copy_tree("vm-no-cpufreq");
+	o = runf("daemon --root %s --profile no-such-profile", dir);
+	assert_usage_error(&o, "no-such-profile");
+	out_free(&o);
+	assert_false(exists(dir, "run/pmlab/daemon"));
+	drop_tree(dir);
+}
+
+/* ---- pmlab profile on the host (once cmd_profile.c dispatches to it) ---- */
+
+static void test_profile_apply_off(void **state)
+{
+	(void)state;
+	char *dir = copy_tree("intel-hwp-laptop");
+	if (!profile_host_wired(dir)) {
+		drop_tree(dir);
+		skip();
+	}
+	struct out o = runf("profile apply --root %s " PROFILES " host-all", dir);
+	if (o.status != 0)
+		fail_msg("exit %d: %s", o.status, o.err);
+	assert_non_null(strstr(o.text, "energy_performance_preference: balance_performance -> power"));
+	assert_non_null(strstr(o.text, "not applied: [script]"));
+	assert_non_null(strstr(o.err, "warning: the 1 us /dev/cpu_dma_latency limit ends with this "
+				      "process"));
+	out_free(&o);
+	o = runf("profile active --root %s", dir);
+	assert_string_equal(o.text, "Current active profile: host-all\n");
+	out_free(&o);
+	o = runf("profile verify --root %s", dir);
+	assert_int_equal(o.status, 0);
+	out_free(&o);
+	sh("echo 6 > '%s/" CPU "cpu2/power/energy_perf_bias'", dir);
+	o = runf("profile verify --root %s", dir);
+	assert_int_equal(o.status, 1);
+	assert_non_null(strstr(o.text, "cpu2/power/energy_perf_bias: is '6', the profile set '15'"));
+	out_free(&o);
+	o = runf("profile off --root %s", dir);
+	assert_int_equal(o.status, 0);
+	out_free(&o);
+	assert_true(same_as_fixture(dir, "intel-hwp-laptop"));
+	o = runf("profile active --root %s", dir);
+	assert_string_equal(o.text, "No current active profile.\n");
+	out_free(&o);
+	o = runf("profile apply --root %s --dry-run powersave", dir);
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.text, "-> power"));
+	out_free(&o);
+	assert_true(same_as_fixture(dir, "intel-hwp-laptop"));
+	o = runf("profile apply --root %s no-such-profile", dir);
+	assert_usage_error(&o, "no-such-profile");
+	out_free(&o);
+	drop_tree(dir);
+}
+
+static void test_profile_failures(void **state)
+{
+	(void)state;
+	char *dir = copy_tree("amd-pstate-epp-desktop");
+	if (!profile_host_wired(dir)) {
+		drop_tree(dir);
+		skip();
+	}
+	for (int at = 1; at <= 8; at += 3) { /* powersave here: 8 writes */
+		char env[16];
+		snprintf(env, sizeof(env), "%d", at);
+		setenv("PMLAB_FAIL_WRITE_AT", env, 1);
+		struct out o = runf("profile apply --root %s powersave", dir);
+		unsetenv("PMLAB_FAIL_WRITE_AT");
+		assert_int_equal(o.status, 1);
+		assert_non_null(strstr(o.err, "cannot write"));
+		assert_non_null(strstr(o.err, "nothing left changed"));
+		assert_int_equal(count(o.err, "\n"), 1);
+		out_free(&o);
+		assert_true(same_as_fixture(dir, "amd-pstate-epp-desktop"));
+	}
+	/* EBUSY for EPP under the performance policy */
+	setenv("PMLAB_FAIL_WRITE_PATH", "energy_performance_preference:EBUSY", 1);
+	struct out o = runf("profile apply --root %s " PROFILES " host-epp", dir);
+	unsetenv("PMLAB_FAIL_WRITE_PATH");
+	assert_int_equal(o.status, 1);
+	assert_non_null(strstr(o.err, "energy_performance_preference: cannot write 'power': Device "
+				      "or resource busy"));
+	out_free(&o);
+	assert_true(same_as_fixture(dir, "amd-pstate-epp-desktop"));
+
+	/* SIGKILL in the middle, then off */
+	setenv("PMLAB_PAUSE_WRITE_AT", "5", 1);
+	pid_t pid = spawn("profile apply --root %s powersave", dir);
+	unsetenv("PMLAB_PAUSE_WRITE_AT");
+	int st;
+	assert_int_equal(waitpid(pid, &st, WUNTRACED), pid);
+	assert_true(WIFSTOPPED(st));
+	kill(pid, SIGKILL);
+	wait_exit(pid);
+	o = runf("profile active --root %s", dir);
+	assert_non_null(strstr(o.text, "interrupted"));
+	out_free(&o);
+	o = runf("profile off --root %s", dir);
+	assert_int_equal(o.status, 0);
+	out_free(&o);
+	assert_true(same_as_fixture(dir, "amd-pstate-epp-desktop"));
+
+	/* --hold: off ends the holder */
+	pid = spawn("profile apply --root %s " PROFILES " --hold host-latency", dir);
+	assert_true(wait_for(dir, "run/pmlab/profile", "holder "));
+	o = runf("profile off --root %s", dir);
+	assert_int_equal(o.status, 0);
+	out_free(&o);
+	assert_int_equal(wait_exit(pid), 0);
+	assert_true(same_as_fixture(dir, "amd-pstate-epp-desktop"));
+	drop_tree(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_help),
+		cmocka_unit_test(test_monitor_vm),
+		cmocka_unit_test(test_monitor_formats),
+		cmocka_unit_test(test_monitor_command),
+		cmocka_unit_test(test_monitor_bad_usage),
+		cmocka_unit_test(test_monitor_real),
+		cmocka_unit_test(test_govd_refuses),
+		cmocka_unit_test(test_govd_runs_and_restores),
+		cmocka_unit_test(test_bench),
+		cmocka_unit_test(test_bench_failures),
+		cmocka_unit_test(test_daemon),
+		cmocka_unit_test(test_profile_apply_off),
+		cmocka_unit_test(test_profile_failures),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

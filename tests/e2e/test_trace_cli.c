@@ -1,0 +1,413 @@
+/* End-to-end: pmlab record (where tracefs can be written: as root),
+ * pmlab replay in every output format, --timeline on sim and replay, the
+ * HTML report rendered in a real headless browser (Debian's chromium,
+ * installed here if missing; skipped where it cannot be), and bad input. */
+#include <jansson.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "pmlab_run.h"
+
+#define ROOT PMLAB_SOURCE_ROOT "/"
+#define FIX ROOT "tests/fixtures/traces/"
+#define SHIPPED ROOT "data/traces/hackbench.dat"
+#define VM ROOT "data/traces/capture-vm.ini"
+
+static double dabs(double x)
+{
+	return x < 0 ? -x : x;
+}
+
+static struct out ok(const char *args)
+{
+	struct out o = run(args);
+	if (o.status != 0)
+		fail_msg("pmlab %s: exit %d: %s", args, o.status, o.err);
+	return o;
+}
+
+static char *temp_path(const char *suffix)
+{
+	char *p = write_temp("", suffix);
+	return p;
+}
+
+static json_t *load_json(const char *path)
+{
+	json_error_t err;
+	json_t *j = json_load_file(path, 0, &err);
+	if (!j)
+		fail_msg("%s:%d: %s", path, err.line, err.text);
+	return j;
+}
+
+/* The "total" line of --per-task: traced and replayed ms. */
+static void per_task_total(const char *text, double *traced, double *replayed)
+{
+	const char *sec = strstr(text, "Per task:");
+	assert_non_null(sec);
+	const char *t = strstr(sec, "\n  total ");
+	assert_non_null(t);
+	assert_int_equal(sscanf(t, "\n  total %lf %lf", traced, replayed), 2);
+}
+
+static void test_replay_formats(void **state)
+{
+	/* Table with the capture machine: every task's CPU time comes back. */
+	struct out o = ok("replay " SHIPPED " --machine " VM " --set tick_cost_ns=0 "
+			  "--set tick_stop_cost_ns=0 --per-task");
+	assert_non_null(strstr(o.text, "replay"));
+	assert_non_null(strstr(o.text, "trace_duration"));
+	assert_non_null(strstr(o.text, "Per task: CPU time traced and replayed"));
+	double traced, replayed;
+	per_task_total(o.text, &traced, &replayed);
+	assert_true(traced > 10 && dabs(replayed - traced) < 0.001 * traced);
+	out_free(&o);
+	/* Half the capture frequency as the trace's: bursts take half as long
+	 * on the 2.096 GHz machine. */
+	o = ok("replay " SHIPPED " --machine " VM " --capture-khz 1048000 --per-task");
+	double traced2, replayed2;
+	per_task_total(o.text, &traced2, &replayed2);
+	assert_true(dabs(replayed2 - traced2 / 2) < 0.01 * traced2);
+	out_free(&o);
+	/* JSON: the default machine is the trace's own (2 CPUs). */
+	char *js = temp_path(".json");
+	char args[1024];
+	snprintf(args, sizeof(args), "replay " FIX "tracefs-trace-default.txt --format json > %s", js);
+	o = ok(args);
+	json_t *j = load_json(js);
+	assert_string_equal(json_string_value(json_object_get(j, "machine")), "trace");
+	assert_string_equal(json_string_value(json_object_get(j, "workload")), "replay");
+	assert_int_equal(json_array_size(json_object_get(j, "per_cpu")), 2);
+	json_decref(j);
+	out_free(&o);
+	unlink(js);
+	free(js);
+	/* CSV: one header line and one row. */
+	o = ok("replay " FIX "trace-cmd-report-default.txt --format csv");
+	assert_non_null(strstr(o.text, "extra_dependencies_wakeups"));
+	int lines = 0;
+	for (const char *c = o.text; *c; c++)
+		lines += *c == '\n';
+	assert_int_equal(lines, 2);
+	out_free(&o);
+}
+
+/* A timeline from sim and from replay: valid JSON, a track per CPU, task
+ * slices, frequency and power counters. */
+static void check_timeline(const char *path, int ncpus)
+{
+	json_t *j = load_json(path);
+	json_t *evs = json_object_get(j, "traceEvents");
+	size_t i, x = 0, c = 0, names = 0;
+	json_t *ev;
+	json_array_foreach(evs, i, ev) {
+		const char *ph = json_string_value(json_object_get(ev, "ph"));
+		const char *name = json_string_value(json_object_get(ev, "name"));
+		x += strcmp(ph, "X") == 0;
+		c += strcmp(ph, "C") == 0;
+		names += strcmp(ph, "M") == 0 && strcmp(name, "thread_name") == 0;
+	}
+	assert_true(x > 10 && c > 2);
+	assert_int_equal(names, (size_t)ncpus);
+	json_decref(j);
+}
+
+static void test_timeline(void **state)
+{
+	char *tl = temp_path(".json");
+	char args[1024];
+	snprintf(args, sizeof(args), "sim --machine i7-4790 --workload pingpong -d 0.05 "
+		 "--cpufreq ondemand --timeline %s --format csv", tl);
+	struct out o = ok(args);
+	out_free(&o);
+	check_timeline(tl, 8);
+	snprintf(args, sizeof(args), "replay " SHIPPED " --timeline %s", tl);
+	o = ok(args);
+	out_free(&o);
+	check_timeline(tl, 2);
+	expect_usage_error("sim --machine i7-4790 --workload pingpong --timeline",
+			   "--timeline needs a value");
+	o = run("sim --machine i7-4790 --workload pingpong -d 0.01 --timeline /nonexistent/t.json");
+	assert_int_equal(o.status, 1);
+	assert_non_null(strstr(o.err, "/nonexistent/t.json: cannot create the timeline"));
+	out_free(&o);
+	unlink(tl);
+	free(tl);
+}
+
+static int count(const char *s, const char *needle)
+{
+	int n = 0;
+	for (const char *p = s; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
+static char *slurp_file(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	rewind(f);
+	char *buf = malloc((size_t)n + 1);
+	assert_non_null(buf);
+	buf[fread(buf, 1, (size_t)n, f)] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static const char *chromium(void)
+{
+	static const char *const names[] = { "/usr/bin/chromium", "/usr/bin/chromium-browser" };
+	for (int i = 0; i < 2; i++)
+		if (access(names[i], X_OK) == 0)
+			return names[i];
+	return NULL;
+}
+
+/* Debian's chromium, installed for this test only if missing and only
+ * where apt can (as root, with a package source). */
+static const char *find_or_install_chromium(void)
+{
+	if (chromium())
+		return chromium();
+	if (geteuid() != 0 || access("/usr/bin/apt-get", X_OK) != 0)
+		return NULL;
+	if (system("DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "
+		   "chromium >/dev/null 2>&1") != 0)
+		(void)!system("apt-get update -qq >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive "
+			      "apt-get install -y -qq --no-install-recommends chromium >/dev/null 2>&1");
+	return chromium();
+}
+
+static void test_html_report(void **state)
+{
+	char *html = temp_path(".html");
+	char args[1024];
+	snprintf(args, sizeof(args), "replay " SHIPPED " --format html > %s", html);
+	struct out o = ok(args);
+	out_free(&o);
+	char *page = slurp_file(html);
+	assert_non_null(page);
+	/* Self-contained: no scripts, styles, images or fonts to fetch. */
+	assert_null(strstr(page, "src="));
+	assert_null(strstr(page, "<link"));
+	assert_null(strstr(page, "url("));
+	/* Five charts: scatter, C-state bars per CPU, frequency bars, two spreads. */
+	assert_int_equal(count(page, "<svg class=\"chart\""), 5);
+	assert_int_equal(count(page, "class=\"point"), 1);
+	assert_int_equal(count(page, "class=\"pareto\""), 1);
+	assert_int_equal(count(page, "class=\"run\""), 2);
+	int segs = count(page, "class=\"seg\"");
+	assert_true(segs >= 3); /* C0 and C1 on two CPUs, one frequency */
+	assert_non_null(strstr(page, "trace_duration"));
+
+	const char *browser = find_or_install_chromium();
+	if (!browser) {
+		print_message("chromium not available and not installable here: browser check skipped\n");
+		free(page);
+		unlink(html);
+		free(html);
+		skip();
+	}
+	/* The build directory, for the screenshot kept as a test artefact. */
+	char build[1024];
+	snprintf(build, sizeof(build), "%s", PMLAB_BIN);
+	char *cut = strstr(build, "/src/cli/pmlab");
+	assert_non_null(cut);
+	*cut = '\0';
+	char profile[] = "/tmp/pmlab-chromium-XXXXXX";
+	assert_non_null(mkdtemp(profile));
+	char *dom = temp_path(".html");
+	static const char flags[] = "--headless --no-sandbox --disable-gpu --disable-quic --no-first-run "
+				    "--disable-background-networking --disable-component-update "
+				    "--disable-sync";
+	char cmd[4096];
+	snprintf(cmd, sizeof(cmd), "timeout 120 %s %s --user-data-dir=%s --dump-dom file://%s > %s "
+		 "2>/dev/null", browser, flags, profile, html, dom);
+	assert_int_equal(system(cmd), 0);
+	char *d = slurp_file(dom);
+	assert_non_null(d);
+	/* The page's own script counts the charts the browser laid out. */
+	if (!strstr(d, "data-charts-drawn=\"5\""))
+		fail_msg("the browser did not draw the 5 charts: %.300s", strstr(d, "<body") ? strstr(d, "<body") : d);
+	assert_int_equal(count(d, "class=\"seg\""), segs);
+	assert_int_equal(count(d, "class=\"point"), 1);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s && mkdir %s && timeout 120 %s %s --user-data-dir=%s "
+		 "--window-size=1200,2400 --screenshot=%s/tests/trace-report.png file://%s "
+		 ">/dev/null 2>&1", profile, profile, browser, flags, profile, build, html);
+	assert_int_equal(system(cmd), 0);
+	char png[1100];
+	snprintf(png, sizeof(png), "%s/tests/trace-report.png", build);
+	char *shot = slurp_file(png);
+	assert_non_null(shot);
+	assert_true(memcmp(shot, "\x89PNG", 4) == 0);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", profile);
+	(void)!system(cmd);
+	free(shot);
+	free(d);
+	free(page);
+	unlink(dom);
+	free(dom);
+	unlink(html);
+	free(html);
+}
+
+static char *read_tracing(const char *file)
+{
+	char path[256];
+	snprintf(path, sizeof(path), "/sys/kernel/tracing/%s", file);
+	return slurp_file(path);
+}
+
+/* Records a short command where tracefs can be written (root), checks the
+ * tracing state is as before, that trace-cmd reads the file, and replays it. */
+static void test_record(void **state)
+{
+	if (geteuid() != 0) {
+		print_message("not root: pmlab record skipped\n");
+		skip();
+	}
+	if (access("/sys/kernel/tracing/tracing_on", F_OK) != 0 &&
+	    system("mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null") != 0) {
+		print_message("no tracefs: pmlab record skipped\n");
+		skip();
+	}
+	char *before[3] = { read_tracing("set_event"), read_tracing("buffer_size_kb"),
+			    read_tracing("tracing_on") };
+	if (!before[0] || !before[1] || !before[2]) {
+		print_message("tracefs not readable: pmlab record skipped\n");
+		skip();
+	}
+	char *dat = temp_path(".dat");
+	char args[1024];
+	snprintf(args, sizeof(args), "record -o %s -- sh -c 'for i in 1 2 3 4 5; do "
+		 "sleep 0.01; done'", dat);
+	struct out o = ok(args);
+	assert_non_null(strstr(o.err, "pmlab: record: "));
+	assert_non_null(strstr(o.err, " events ("));
+	out_free(&o);
+	const char *files[3] = { "set_event", "buffer_size_kb", "tracing_on" };
+	for (int i = 0; i < 3; i++) {
+		char *after = read_tracing(files[i]);
+		assert_non_null(after);
+		/* A buffer never used says "7 (expanded: 1408)"; used, 1408. */
+		if (i == 1 && strstr(before[i], "expanded"))
+			assert_int_equal(atoi(strstr(before[i], "expanded: ") + 10), atoi(after));
+		else if (strcmp(before[i], after) != 0)
+			fail_msg("%s was '%s' before pmlab record, '%s' after", files[i], before[i],
+				 after);
+		free(after);
+	}
+	if (access("/usr/bin/trace-cmd", X_OK) == 0) {
+		char cmd[1200];
+		snprintf(cmd, sizeof(cmd), "trace-cmd report %s 2>/dev/null | grep -c sched_switch", dat);
+		FILE *p = popen(cmd, "r");
+		int n = 0;
+		assert_int_equal(fscanf(p, "%d", &n), 1);
+		pclose(p);
+		assert_true(n >= 5); /* five sleeps at least */
+	}
+	snprintf(args, sizeof(args), "replay %s --per-task", dat);
+	o = ok(args);
+	assert_non_null(strstr(o.text, "sleep-"));
+	out_free(&o);
+	/* A command that cannot be run is bad usage; the state is still restored. */
+	snprintf(args, sizeof(args), "record -o %s -- /nonexistent/command", dat);
+	o = run(args);
+	assert_usage_error(&o, "cannot run '/nonexistent/command'");
+	out_free(&o);
+	char *ev = read_tracing("set_event");
+	assert_string_equal(ev, before[0]);
+	free(ev);
+	for (int i = 0; i < 3; i++)
+		free(before[i]);
+	unlink(dat);
+	free(dat);
+}
+
+static void test_bad_input(void **state)
+{
+	expect_usage_error("replay " FIX "bad-not-a-trace.txt", "bad-not-a-trace.txt:1: not an ftrace");
+	expect_usage_error("replay " FIX "bad-no-sched.txt", "bad-no-sched.txt: no sched_switch events");
+	expect_usage_error("replay " FIX "bad-line.txt", "bad-line.txt:9: cannot read this line");
+	expect_usage_error("replay " FIX "bad-fields.txt", "bad-fields.txt:8: sched_switch");
+	expect_usage_error("replay " FIX "bad-cpu-beyond-header.txt",
+			   "bad-cpu-beyond-header.txt:9: CPU 5, but the header says");
+	expect_usage_error("replay " FIX "four-cpus.txt --machine " VM,
+			   "four-cpus.txt:9: CPU 3, but machine capture-vm has 2 CPUs");
+	expect_usage_error("replay " SHIPPED " --machine " VM " --cpus 1",
+			   "hackbench.dat: record ");
+	expect_usage_error("sim --machine " VM " --cpus 1 --workload replay:" SHIPPED,
+			   "but machine capture-vm has 1 CPUs");
+	expect_usage_error("replay " FIX "nonexistent.dat", "nonexistent.dat: cannot open");
+	expect_usage_error("replay", "which trace?");
+	expect_usage_error("replay " SHIPPED " --format xml", "--format xml");
+	expect_usage_error("replay " SHIPPED " --bogus", "unknown option '--bogus'");
+	expect_usage_error("replay " SHIPPED " --runs 3", "--runs goes with --profiles");
+	expect_usage_error("sim --machine i7-4790 --workload replay", "which trace?");
+	expect_usage_error("record --duration 0", "--duration 0");
+	expect_usage_error("record --bogus", "unknown option '--bogus'");
+	/* A trace.dat cut short, and one overwritten in its header. */
+	char *cut = temp_path(".dat");
+	char cmd[1200];
+	snprintf(cmd, sizeof(cmd), "head -c 300000 " SHIPPED " > %s", cut);
+	assert_int_equal(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "replay %s", cut);
+	struct out o = run(cmd);
+	assert_usage_error(&o, cut);
+	assert_non_null(strstr(o.err, "trace.dat"));
+	out_free(&o);
+	snprintf(cmd, sizeof(cmd), "head -c 40 " SHIPPED " > %s && head -c 4000 /dev/zero >> %s", cut,
+		 cut);
+	assert_int_equal(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "replay %s", cut);
+	o = run(cmd);
+	assert_usage_error(&o, cut);
+	out_free(&o);
+	unlink(cut);
+	free(cut);
+	/* An empty file. */
+	char *empty = write_temp("", ".txt");
+	snprintf(cmd, sizeof(cmd), "replay %s", empty);
+	o = run(cmd);
+	assert_usage_error(&o, "empty");
+	out_free(&o);
+	unlink(empty);
+	free(empty);
+}
+
+/* --profiles: the trace under several policies, through pmlab compare. */
+static void test_profiles(void **state)
+{
+	struct out o = ok("replay " FIX "hackbench-default-sched-trace.txt --profiles "
+			  "none,none:cpuidle=menu");
+	assert_non_null(strstr(o.text, "replay:"));
+	assert_non_null(strstr(o.text, "none:cpuidle=menu"));
+	out_free(&o);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_replay_formats),
+		cmocka_unit_test(test_timeline),
+		cmocka_unit_test(test_html_report),
+		cmocka_unit_test(test_record),
+		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_profiles),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
