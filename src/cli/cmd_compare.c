@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../export/perfetto.h"
 #include "../metrics/compare.h"
 #include "cli.h"
 #include "progress.h"
@@ -42,7 +43,14 @@ void usage_compare(void)
 	       "      --set KEY=VALUE   tunable for every profile, over the profile's own; repeatable\n"
 	       "  -j, --jobs J          runs in parallel, in J processes (default: processors\n"
 	       "                        online); the output does not depend on J\n"
-	       "  -f, --format F        table (default), csv, json or html (one self-contained page)\n"
+	       "  -f, --format F        table (default), csv, json or html (one self-contained\n"
+	       "                        page: the tables, power against throughput with the\n"
+	       "                        Pareto front, C-state residency, busy frequency and\n"
+	       "                        the spread of the runs' throughput)\n"
+	       "      --timeline PREFIX also write each profile's first run as a timeline\n"
+	       "                        (Chrome trace JSON that ui.perfetto.dev opens) to\n"
+	       "                        PREFIX-PROFILE.json, with '/', ':', ',' and '=' in the\n"
+	       "                        profile's name replaced by '_'\n"
 	       "      --profile-dir DIR look for profiles in DIR first; repeatable\n\n"
 	       "On a terminal, progress goes to standard error; in a pipe, nothing but the result.\n");
 }
@@ -51,13 +59,31 @@ struct compare {
 	struct cmp_set set;
 	struct runspec *spec; /* one per profile */
 	struct progress prog;
+	const char *timeline; /* --timeline PREFIX, or NULL */
 };
 
 /* What a worker sends back per run: the unit, then the figures. */
 struct sink {
 	FILE *out;
 	const struct cmp_set *set;
+	sim_ns duration; /* the run's, for the timeline's end */
 };
+
+/* PREFIX-NAME.json, the profile name made file-safe. NULL on OOM. */
+static char *timeline_path(const char *prefix, const char *profile)
+{
+	size_t a = strlen(prefix), b = strlen(profile);
+	char *path = malloc(a + b + 7);
+
+	if (!path)
+		return NULL;
+	memcpy(path, prefix, a);
+	path[a] = '-';
+	for (size_t i = 0; i < b; i++)
+		path[a + 1 + i] = strchr("/:,=", profile[i]) ? '_' : profile[i];
+	memcpy(path + a + 1 + b, ".json", 6);
+	return path;
+}
 
 static int send_figures(void *ctx, const struct run_result *r)
 {
@@ -70,6 +96,7 @@ static int send_figures(void *ctx, const struct run_result *r)
 	snprintf(unit, sizeof(unit), "%.*s", (int)strnlen(r->throughput_unit, sizeof(unit) - 1),
 		 r->throughput_unit);
 	cmp_sample(k->set, r, v);
+	k->duration = r->duration_ns;
 	fwrite(unit, 1, sizeof(unit), k->out);
 	fwrite(v, sizeof(*v), (size_t)k->set->nmetrics, k->out);
 	free(v);
@@ -90,10 +117,34 @@ static int run_job(void *ctx, int i, FILE *out, struct pm_diag *d)
 	struct compare *c = ctx;
 	int p = i / c->set.nruns, run = i % c->set.nruns;
 	struct runspec rs = c->spec[p];
-	struct sink k = { out, &c->set };
+	struct sink k = { out, &c->set, 0 };
+	struct perfetto *tl = NULL;
+	int rc;
 
 	rs.seed = c->set.seed + (uint64_t)run;
-	if (runspec_run(&rs, send_figures, &k, d) < 0) {
+	if (c->timeline && run == 0) {
+		/* Each profile's first run, in whichever process runs it: the
+		 * file is the worker's own, the output unchanged. */
+		char *path = timeline_path(c->timeline, c->set.profile[p].name);
+		char title[512];
+
+		if (!path)
+			return pm_fail(d, "out of memory");
+		snprintf(title, sizeof(title), "%s, %s", rs.workload, c->set.profile[p].name);
+		tl = perfetto_open(path, rs.m, title, d);
+		free(path);
+		if (!tl)
+			return -1;
+		rs.observer = perfetto_observer(tl);
+	}
+	rc = runspec_run(&rs, send_figures, &k, d);
+	if (tl) {
+		if (rc < 0)
+			perfetto_discard(tl);
+		else if (perfetto_close(tl, k.duration, d) < 0)
+			return -1;
+	}
+	if (rc < 0) {
 		char why[PM_DIAG_MAX], name[512];
 
 		snprintf(why, sizeof(why), "%s", d->msg[0] ? d->msg : "out of memory");
@@ -177,6 +228,7 @@ int cmd_compare(int argc, char **argv)
 		{ "jobs", required_argument, 0, 'j' },
 		{ "format", required_argument, 0, 'f' },
 		{ "profile-dir", required_argument, 0, 'P' },
+		{ "timeline", required_argument, 0, 'T' },
 		{ 0, 0, 0, 0 },
 	};
 	const char *machine = NULL, *workload = NULL, *cpus = NULL, *baseline = NULL;
@@ -211,6 +263,7 @@ int cmd_compare(int argc, char **argv)
 		case 'I': cpuidle = optarg; break;
 		case 'S': sets[nsets++] = optarg; break;
 		case 'P': dirs[ndirs++] = optarg; break;
+		case 'T': c.timeline = optarg; break;
 		case 'p':
 			if (split_profiles(optarg, &profiles, &nprofiles) < 0) {
 				cli_bad("out of memory");
@@ -314,6 +367,20 @@ int cmd_compare(int argc, char **argv)
 			goto out;
 		}
 	}
+	/* Two profiles must not write the same timeline file. */
+	for (i = 0; c.timeline && i < nprofiles; i++)
+		for (int k = 0; k < i; k++) {
+			char *a = timeline_path("", profiles[i]), *b = timeline_path("", profiles[k]);
+			int same = a && b && strcmp(a, b) == 0;
+
+			free(a);
+			free(b);
+			if (same) {
+				cli_bad("compare: --timeline: profiles '%s' and '%s' give the same file "
+					"name", profiles[k], profiles[i]);
+				goto out;
+			}
+		}
 	if (baseline && strcmp(profiles[c.set.baseline], baseline) != 0) {
 		cli_bad("compare: --baseline %s: not one of --profiles", baseline);
 		goto out;

@@ -157,6 +157,12 @@ static void config(const struct runspec *rs, struct sim_config *cfg)
 	cfg->sets = (const char *const *)rs->sets;
 }
 
+static void config_run(const struct runspec *rs, struct sim_config *cfg)
+{
+	config(rs, cfg);
+	cfg->observer = rs->observer;
+}
+
 int runspec_check(const struct runspec *rs, struct pm_diag *d)
 {
 	struct sim_config cfg;
@@ -178,7 +184,7 @@ int runspec_run(const struct runspec *rs, int (*use)(void *ctx, const struct run
 	int rc;
 
 	memset(&r, 0, sizeof(r));
-	config(rs, &cfg);
+	config_run(rs, &cfg);
 	rc = sim_create(&s, &cfg, d);
 	if (rc == 0)
 		rc = sim_run(s, &r, d);

@@ -14,6 +14,8 @@
 
 #define RUNSPEC_NAME_MAX 64
 
+struct sim_observer;
+
 struct runspec {
 	const struct machine *m; /* not owned */
 	const char *workload;    /* not owned */
@@ -27,6 +29,7 @@ struct runspec {
 	char profile[RESULT_NAME_MAX]; /* the tuned profile applied, as given; "" for none */
 	char *note;    /* what a profile did: "2 settings, 5 options not modelled"; owned, may be NULL */
 	char *skipped; /* the options not modelled, "WHAT (WHY)", "; "-separated; owned, may be NULL */
+	const struct sim_observer *observer; /* sim_config.observer of runspec_run; not owned, may be NULL */
 };
 
 /* Loads machine SPEC (a built-in name or an INI file), limited to its

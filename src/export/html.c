@@ -18,7 +18,7 @@ static const char *const palette[] = {
 };
 #define NPALETTE (sizeof(palette) / sizeof(palette[0]))
 
-static void esc(FILE *f, const char *s)
+void html_escape(FILE *f, const char *s)
 {
 	for (; s && *s; s++) {
 		switch (*s) {
@@ -34,12 +34,17 @@ static void esc(FILE *f, const char *s)
 
 struct html *html_begin(FILE *out, const char *title)
 {
+	return html_begin_styled(out, title, NULL);
+}
+
+struct html *html_begin_styled(FILE *out, const char *title, const char *css)
+{
 	struct html *h = calloc(1, sizeof(*h));
 	if (!h)
 		return NULL;
 	h->out = out;
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", out);
-	esc(out, title);
+	html_escape(out, title);
 	fputs("</title>\n<style>\n"
 	      "body{font-family:sans-serif;margin:2em;color:#222;max-width:72em}\n"
 	      "table{border-collapse:collapse;margin:1em 0}\n"
@@ -49,24 +54,31 @@ struct html *html_begin(FILE *out, const char *title)
 	      "svg.chart{display:block;font-size:12px}\n"
 	      "svg .axis{stroke:#444}\nsvg .grid{stroke:#e5e5e5}\n"
 	      "svg .pareto{fill:none;stroke:#e15759;stroke-width:2;stroke-dasharray:6 3}\n"
-	      "svg .mean{stroke:#222;stroke-width:2}\n"
-	      "</style>\n</head>\n<body>\n<h1>", out);
-	esc(out, title);
+	      "svg .mean{stroke:#222;stroke-width:2}\n", out);
+	if (css)
+		fputs(css, out);
+	fputs("</style>\n</head>\n<body>\n<h1>", out);
+	html_escape(out, title);
 	fputs("</h1>\n", out);
 	return h;
+}
+
+FILE *html_stream(struct html *h)
+{
+	return h->out;
 }
 
 void html_heading(struct html *h, const char *text)
 {
 	fputs("<h2>", h->out);
-	esc(h->out, text);
+	html_escape(h->out, text);
 	fputs("</h2>\n", h->out);
 }
 
 void html_text(struct html *h, const char *text)
 {
 	fputs("<p>", h->out);
-	esc(h->out, text);
+	html_escape(h->out, text);
 	fputs("</p>\n", h->out);
 }
 
@@ -86,13 +98,13 @@ void html_table(struct html *h, const char *caption, int ncols, const char *cons
 	fputs("<table>\n", f);
 	if (caption) {
 		fputs("<caption>", f);
-		esc(f, caption);
+		html_escape(f, caption);
 		fputs("</caption>\n", f);
 	}
 	fputs("<tr>", f);
 	for (int c = 0; c < ncols; c++) {
 		fputs("<th>", f);
-		esc(f, head[c]);
+		html_escape(f, head[c]);
 		fputs("</th>", f);
 	}
 	fputs("</tr>\n", f);
@@ -101,7 +113,7 @@ void html_table(struct html *h, const char *caption, int ncols, const char *cons
 		for (int c = 0; c < ncols; c++) {
 			const char *v = cells[r * ncols + c];
 			fputs(numeric(v) ? "<td class=\"num\">" : "<td>", f);
-			esc(f, v);
+			html_escape(f, v);
 			fputs("</td>", f);
 		}
 		fputs("</tr>\n", f);
@@ -150,7 +162,7 @@ static double axis_px(const struct axis *a, double v)
 static void chart_open(struct html *h, const char *kind, const char *caption, int w, int hgt)
 {
 	fprintf(h->out, "<figure>\n<figcaption>");
-	esc(h->out, caption);
+	html_escape(h->out, caption);
 	fprintf(h->out, "</figcaption>\n<svg class=\"chart\" data-chart=\"%s\" width=\"%d\" "
 		"height=\"%d\" viewBox=\"0 0 %d %d\" xmlns=\"http://www.w3.org/2000/svg\">\n",
 		kind, w, hgt, w, hgt);
@@ -228,10 +240,10 @@ void html_scatter(struct html *h, const char *caption, const char *xlabel, const
 	x_ticks(f, &ax, H - B, T);
 	y_ticks(f, &ay, L, W - R);
 	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">", (L + W - R) / 2, H - 12);
-	esc(f, xlabel);
+	html_escape(f, xlabel);
 	fprintf(f, "</text>\n<text transform=\"translate(14 %d) rotate(-90)\" "
 		"text-anchor=\"middle\">", (T + H - B) / 2);
-	esc(f, ylabel);
+	html_escape(f, ylabel);
 	fputs("</text>\n", f);
 	bool *front = calloc((size_t)(n > 0 ? n : 1), sizeof(*front));
 	const struct html_point **on = calloc((size_t)(n > 0 ? n : 1), sizeof(*on));
@@ -247,9 +259,9 @@ void html_scatter(struct html *h, const char *caption, const char *xlabel, const
 			fprintf(f, "%s%.1f,%.1f", i ? " " : "", axis_px(&ax, on[i]->x),
 				axis_px(&ay, on[i]->y));
 		fputs("\"><title>Pareto front: no other point has lower ", f);
-		esc(f, xlabel);
+		html_escape(f, xlabel);
 		fputs(" and higher ", f);
-		esc(f, ylabel);
+		html_escape(f, ylabel);
 		fputs("</title></polyline>\n", f);
 	}
 	for (int i = 0; i < n; i++) {
@@ -257,10 +269,10 @@ void html_scatter(struct html *h, const char *caption, const char *xlabel, const
 		bool fr = pareto && front && front[i];
 		fprintf(f, "<circle class=\"point%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"%s\">"
 			"<title>", fr ? " front" : "", x, y, palette[(size_t)i % NPALETTE]);
-		esc(f, pts[i].label);
+		html_escape(f, pts[i].label);
 		fprintf(f, ": %.4g, %.4g</title></circle>\n<text x=\"%.1f\" y=\"%.1f\">", pts[i].x,
 			pts[i].y, x + 8, y - 6);
-		esc(f, pts[i].label);
+		html_escape(f, pts[i].label);
 		fputs("</text>\n", f);
 	}
 	free(front);
@@ -288,7 +300,7 @@ void html_stacked(struct html *h, const char *caption, int nbars, const char *co
 			total += fmax(values[b * nseries + s], 0);
 		int y = T + b * (BAR + GAP);
 		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", LABEL - 6, y + BAR / 2 + 4);
-		esc(f, bars[b]);
+		html_escape(f, bars[b]);
 		fputs("</text>\n", f);
 		double at = 0;
 		for (int s = 0; s < nseries && total > 0; s++) {
@@ -299,9 +311,9 @@ void html_stacked(struct html *h, const char *caption, int nbars, const char *co
 			fprintf(f, "<rect class=\"seg\" x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" "
 				"fill=\"%s\"><title>", x0, y, x1 - x0, BAR,
 				palette[(size_t)s % NPALETTE]);
-			esc(f, bars[b]);
+			html_escape(f, bars[b]);
 			fputs(", ", f);
-			esc(f, series[s]);
+			html_escape(f, series[s]);
 			fprintf(f, ": %.4g %%</title></rect>\n", share);
 			at += share;
 		}
@@ -311,8 +323,46 @@ void html_stacked(struct html *h, const char *caption, int nbars, const char *co
 		fprintf(f, "<rect class=\"legend\" x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" "
 			"fill=\"%s\"/><text x=\"%d\" y=\"%d\">", x, y - 10, palette[(size_t)s % NPALETTE],
 			x + 16, y);
-		esc(f, series[s]);
+		html_escape(f, series[s]);
 		fputs("</text>\n", f);
+	}
+	chart_close(h);
+}
+
+/* --- plain bars --- */
+
+void html_bars(struct html *h, const char *caption, const char *unit, int nbars,
+	       const char *const *bars, const double *values)
+{
+	enum { W = 640, LABEL = 150, BAR = 22, GAP = 8, T = 10 };
+	FILE *f = h->out;
+	int hgt = T + nbars * (BAR + GAP) + 40;
+	double hi = 0;
+	struct axis ax;
+	for (int b = 0; b < nbars; b++)
+		if (isfinite(values[b]) && values[b] > hi)
+			hi = values[b];
+	axis_fit(&ax, 0, hi, true, LABEL, W - 20);
+	chart_open(h, "bars", caption, W, hgt);
+	int base = T + nbars * (BAR + GAP);
+	x_ticks(f, &ax, base, T);
+	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">", (LABEL + W - 20) / 2,
+		base + 32);
+	html_escape(f, unit);
+	fputs("</text>\n", f);
+	for (int b = 0; b < nbars; b++) {
+		int y = T + b * (BAR + GAP);
+		double v = isfinite(values[b]) ? fmax(values[b], 0) : 0;
+		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", LABEL - 6, y + BAR / 2 + 4);
+		html_escape(f, bars[b]);
+		fputs("</text>\n", f);
+		fprintf(f, "<rect class=\"bar\" x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" "
+			"fill=\"%s\"><title>", axis_px(&ax, 0), y, axis_px(&ax, v) - axis_px(&ax, 0),
+			BAR, palette[0]);
+		html_escape(f, bars[b]);
+		fprintf(f, ": %.4g ", values[b]);
+		html_escape(f, unit);
+		fputs("</title></rect>\n", f);
 	}
 	chart_close(h);
 }
@@ -340,14 +390,14 @@ void html_spread(struct html *h, const char *caption, const char *unit, int ngro
 	x_ticks(f, &ax, base, T);
 	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">", (LABEL + W - 20) / 2,
 		base + 34);
-	esc(f, unit);
+	html_escape(f, unit);
 	fputs("</text>\n", f);
 	const double *v = values;
 	for (int g = 0; g < ngroups; g++) {
 		int y = T + g * ROW + ROW / 2;
 		double sum = 0;
 		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", LABEL - 6, y + 4);
-		esc(f, groups[g]);
+		html_escape(f, groups[g]);
 		fputs("</text>\n", f);
 		for (int i = 0; i < counts[g]; i++) {
 			sum += v[i];

@@ -5,7 +5,7 @@
  *
  * Charts carry classes a test can count: svg.chart[data-chart=KIND], and
  * inside, circle.point / polyline.pareto (scatter), rect.seg (stacked
- * bars), circle.run / line.mean (spread). A small inline script marks
+ * bars), rect.bar (plain bars), circle.run / line.mean (spread). A small inline script marks
  * body[data-charts-drawn] with the number of charts the browser laid out
  * with a non-empty box. */
 #ifndef PMLAB_HTML_H
@@ -18,6 +18,14 @@ struct html;
 
 /* Starts the page (head, style) on out. NULL on OOM. */
 struct html *html_begin(FILE *out, const char *title);
+/* The same, with `css` (may be NULL) appended to the page's style sheet. */
+struct html *html_begin_styled(FILE *out, const char *title, const char *css);
+/* Writes s HTML-escaped (& < > " ') to f: for callers that write their own
+ * markup between these functions' output (see html_stream). */
+void html_escape(FILE *f, const char *s);
+/* The page's stream, for markup of the caller's own; escape text with
+ * html_escape. */
+FILE *html_stream(struct html *h);
 void html_heading(struct html *h, const char *text);
 void html_text(struct html *h, const char *text);
 /* ncols headings and nrows rows of ncols cells, row-major; cells that
@@ -39,6 +47,9 @@ void html_scatter(struct html *h, const char *caption, const char *xlabel, const
  * legend of the series. */
 void html_stacked(struct html *h, const char *caption, int nbars, const char *const *bars,
 		  int nseries, const char *const *series, const double *values);
+/* Horizontal bars, values[b] (>= 0) on a common axis from 0, in `unit`. */
+void html_bars(struct html *h, const char *caption, const char *unit, int nbars,
+	       const char *const *bars, const double *values);
 /* Per group, counts[g] values (one per run) as dots on a common axis,
  * the group's mean as a tick: how much the runs spread. values holds the
  * groups one after the other. */

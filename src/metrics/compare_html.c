@@ -1,12 +1,14 @@
-/* The comparison as one self-contained HTML page: inline CSS, no script,
- * no external asset, so it can be mailed or archived as a single file.
- * The two tables of the text report (figures, and figures relative to the
- * baseline) with the seed's blocks as column groups, and bars of the
- * headline figures relative to the baseline. */
+/* The comparison as one self-contained HTML page (src/export/html.h):
+ * inline CSS and SVG, no external asset, so it can be mailed or archived
+ * as a single file. The two tables of the text report (figures, and
+ * figures relative to the baseline) with the seed's blocks as column
+ * groups, then charts: power against throughput with the Pareto front,
+ * C-state residency, busy frequency and the spread of the runs. */
 #include <inttypes.h>
-#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "../export/html.h"
 #include "compare.h"
 #include "result_writers.h"
 
@@ -15,18 +17,6 @@ static const char *const block_title[CMP_NBLOCKS] = {
 	[CMP_BLOCK_IDLE] = "P-state and C-state (turbostat)",
 	[CMP_BLOCK_UTIL] = "CPU utilisation (/proc/stat)",
 };
-
-static void esc(FILE *out, const char *s)
-{
-	for (; *s; s++)
-		switch (*s) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs("&quot;", out); break;
-		default: fputc(*s, out);
-		}
-}
 
 static int block_size(const struct cmp_set *s, int b)
 {
@@ -50,17 +40,17 @@ static void table(FILE *out, const struct cmp_set *s, int rel)
 		for (m = 0; m < s->nmetrics; m++)
 			if ((int)s->metric[m].block == b) {
 				fputs("<th>", out);
-				esc(out, s->metric[m].head);
+				html_escape(out, s->metric[m].head);
 				if (s->metric[m].unit[0]) {
 					fputs("<br>", out);
-					esc(out, s->metric[m].unit);
+					html_escape(out, s->metric[m].unit);
 				}
 				fputs("</th>", out);
 			}
 	fputs("</tr>\n", out);
 	for (p = 0; p < s->nprofiles; p++) {
 		fprintf(out, "<tr%s><th class=\"name\">", p == s->baseline ? " class=\"base\"" : "");
-		esc(out, s->profile[p].name);
+		html_escape(out, s->profile[p].name);
 		fputs("</th>", out);
 		for (b = 0; b < CMP_NBLOCKS; b++)
 			for (m = 0; m < s->nmetrics; m++) {
@@ -77,7 +67,7 @@ static void table(FILE *out, const struct cmp_set *s, int rel)
 				if (ns)
 					buf[n - 2] = '\0';
 				fprintf(out, "<td%s>", ns ? " class=\"ns\"" : "");
-				esc(out, buf);
+				html_escape(out, buf);
 				fputs(ns ? " ~</td>" : "</td>", out);
 			}
 		fputs("</tr>\n", out);
@@ -85,76 +75,100 @@ static void table(FILE *out, const struct cmp_set *s, int rel)
 	fputs("</table>\n", out);
 }
 
-/* Bars of the first block's figures relative to the baseline, scaled to
- * the largest ratio of each figure. */
-static void bars(FILE *out, const struct cmp_set *s)
+static int find_metric(const struct cmp_set *s, enum cmp_what what)
 {
-	char a[RESULT_NUM_MAX];
-	struct cmp_summary sum;
-	int m, p;
-
-	fputs("<div class=\"charts\">\n", out);
-	for (m = 0; m < s->nmetrics; m++) {
-		double top = 0;
-
-		if (s->metric[m].block != CMP_BLOCK_PERF)
-			continue;
-		for (p = 0; p < s->nprofiles; p++) {
-			cmp_summarize(s, p, m, &sum);
-			if (sum.has_ratio && fabs(sum.ratio) > top)
-				top = fabs(sum.ratio);
-		}
-		fputs("<figure><figcaption>", out);
-		esc(out, s->metric[m].head);
-		if (s->metric[m].unit[0]) {
-			fputc(' ', out);
-			esc(out, s->metric[m].unit);
-		}
-		fputs(" relative to the baseline</figcaption>\n", out);
-		for (p = 0; p < s->nprofiles; p++) {
-			double w;
-
-			cmp_summarize(s, p, m, &sum);
-			w = sum.has_ratio && top > 0 ? 100 * fabs(sum.ratio) / top : 0;
-			fputs("<div class=\"row\"><span class=\"lbl\">", out);
-			esc(out, s->profile[p].name);
-			fprintf(out, "</span><span class=\"bar%s\" style=\"width:%s%%\"></span>",
-				sum.not_significant ? " ns" : "", result_fmt_num(a, sizeof(a), w * 0.6, 1));
-			fprintf(out, "<span class=\"val\">%s</span></div>\n",
-				sum.has_ratio ? result_fmt_num(a, sizeof(a), sum.ratio, 3) : "-");
-		}
-		fputs("</figure>\n", out);
-	}
-	fputs("</div>\n", out);
+	for (int m = 0; m < s->nmetrics; m++)
+		if (s->metric[m].what == what)
+			return m;
+	return -1;
 }
+
+static double mean_of(const struct cmp_set *s, int p, int m)
+{
+	struct cmp_summary sum;
+
+	cmp_summarize(s, p, m, &sum);
+	return sum.mean;
+}
+
+/* The charts: power against throughput with the Pareto front, C-state
+ * residency, busy frequency and the spread of the runs' throughput. The
+ * figures hold no time per P-state, so the frequency chart is turbostat's
+ * Bzy_MHz per profile rather than a time-at-frequency breakdown. */
+static int charts(struct html *h, const struct cmp_set *s)
+{
+	int np = s->nprofiles, thr = find_metric(s, CMP_THROUGHPUT);
+	int pow = find_metric(s, CMP_POWER), freq = find_metric(s, CMP_FREQ);
+	int nres = 0, rc = -1;
+	struct html_point *pts = calloc((size_t)np, sizeof(*pts));
+	const char **names = calloc((size_t)np, sizeof(*names));
+	const char **series = calloc((size_t)s->nmetrics, sizeof(*series));
+	double *res = calloc((size_t)np * (size_t)s->nmetrics, sizeof(*res));
+	double *runs = calloc((size_t)np * (size_t)s->nruns, sizeof(*runs));
+	double *mhz = calloc((size_t)np, sizeof(*mhz));
+	int *counts = calloc((size_t)np, sizeof(*counts));
+	char ylabel[RESULT_NAME_MAX + 16], cap[RESULT_NAME_MAX + 64];
+
+	if (!pts || !names || !series || !res || !runs || !mhz || !counts || thr < 0 || pow < 0 ||
+	    freq < 0)
+		goto out;
+	for (int m = 0; m < s->nmetrics; m++)
+		if (s->metric[m].what == CMP_RESIDENCY)
+			series[nres++] = s->metric[m].head + (s->metric[m].head[0] == '%');
+	for (int p = 0; p < np; p++) {
+		names[p] = s->profile[p].name;
+		pts[p] = (struct html_point){ s->profile[p].name, mean_of(s, p, pow), mean_of(s, p, thr) };
+		for (int m = 0, k = 0; m < s->nmetrics; m++)
+			if (s->metric[m].what == CMP_RESIDENCY)
+				res[p * nres + k++] = mean_of(s, p, m);
+		memcpy(runs + (size_t)p * (size_t)s->nruns, cmp_samples(s, p, thr),
+		       (size_t)s->nruns * sizeof(*runs));
+		counts[p] = s->nruns;
+		mhz[p] = mean_of(s, p, freq) * 1000;
+	}
+	snprintf(ylabel, sizeof(ylabel), "throughput (%s)", s->unit[0] ? s->unit : "work");
+	html_heading(h, "Charts");
+	html_scatter(h, "Power against throughput (mean per profile; dashed: Pareto front)",
+		     "power (W)", ylabel, np, pts, true);
+	html_stacked(h, "C-state residency (% of CPU time, mean per profile)", np, names, nres,
+		     series, res);
+	html_bars(h, "CPU frequency while busy (turbostat Bzy_MHz, mean per profile)", "MHz", np,
+		  names, mhz);
+	snprintf(cap, sizeof(cap), "Throughput of each run (%s)", s->unit[0] ? s->unit : "work");
+	html_spread(h, cap, s->unit, np, names, counts, runs);
+	rc = 0;
+out:
+	free(pts);
+	free(names);
+	free(series);
+	free(res);
+	free(runs);
+	free(mhz);
+	free(counts);
+	return rc;
+}
+
+static const char css[] =
+	"table{font-size:90%}\n"
+	"td{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\n"
+	"th.name{text-align:left;background:#f7f7f7}\n"
+	"th.blk{background:#dde}tr.base th.name{font-weight:bold}\n"
+	"td.ns{color:#888}\n";
 
 int cmp_write_html(FILE *out, const struct cmp_set *s)
 {
-	char d[RESULT_NUM_MAX];
-	int p;
+	char d[RESULT_NUM_MAX], title[MACHINE_NAME_MAX + RESULT_NAME_MAX + 32];
+	struct html *h;
+	int p, rc;
 
-	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>pmlab compare: ", out);
-	esc(out, s->machine);
-	fputs(", ", out);
-	esc(out, s->workload);
-	fputs("</title>\n<style>\n"
-	      "body{font-family:sans-serif;margin:2em;color:#222}\n"
-	      "table{border-collapse:collapse;margin:1em 0;font-size:90%}\n"
-	      "th,td{border:1px solid #bbb;padding:.25em .6em}\n"
-	      "td{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\n"
-	      "th{background:#eee}th.name{text-align:left;background:#f7f7f7}\n"
-	      "th.blk{background:#dde}tr.base th.name{font-weight:bold}\n"
-	      "td.ns{color:#888}\n"
-	      ".charts{display:flex;flex-wrap:wrap;gap:2em}\n"
-	      "figure{margin:0;min-width:24em}figcaption{font-weight:bold;margin-bottom:.4em}\n"
-	      ".row{display:flex;align-items:center;margin:.15em 0;font-size:85%}\n"
-	      ".lbl{width:16em;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}\n"
-	      ".bar{display:inline-block;height:1em;background:#4a7bb7;margin-right:.4em}\n"
-	      ".bar.ns{background:#aab}\n"
-	      "</style>\n</head>\n<body>\n<h1>pmlab compare</h1>\n<p>Machine <b>", out);
-	esc(out, s->machine);
+	snprintf(title, sizeof(title), "pmlab compare: %s, %s", s->machine, s->workload);
+	h = html_begin_styled(out, title, css);
+	if (!h)
+		return -1;
+	fputs("<p>Machine <b>", out);
+	html_escape(out, s->machine);
 	fprintf(out, "</b> (%d CPUs), workload <b>", s->ncpus);
-	esc(out, s->workload);
+	html_escape(out, s->workload);
 	fprintf(out, "</b>; %d run%s of %s s simulated per profile, seed%s %" PRIu64, s->nruns,
 		s->nruns == 1 ? "" : "s", result_fmt_num(d, sizeof(d), s->duration_s, -6),
 		s->nruns == 1 ? "" : "s", s->seed);
@@ -169,33 +183,35 @@ int cmp_write_html(FILE *out, const struct cmp_set *s)
 		const struct cmp_profile *e = &s->profile[p];
 
 		fputs("<li><b>", out);
-		esc(out, e->name);
+		html_escape(out, e->name);
 		fputs("</b>: cpufreq ", out);
-		esc(out, e->cpufreq);
+		html_escape(out, e->cpufreq);
 		fputs(", cpuidle ", out);
-		esc(out, e->cpuidle);
+		html_escape(out, e->cpuidle);
 		if (e->note[0]) {
 			fputs("; ", out);
-			esc(out, e->note);
+			html_escape(out, e->note);
 		}
 		if (e->skipped[0]) {
 			fputs("<details><summary>not modelled</summary>", out);
-			esc(out, e->skipped);
+			html_escape(out, e->skipped);
 			fputs("</details>", out);
 		}
 		fputs("</li>\n", out);
 	}
-	fputs("</ul>\n<h2>Figures</h2>\n", out);
+	fputs("</ul>\n", out);
+	html_heading(h, "Figures");
 	table(out, s, 0);
 	fputs("<h2>Relative to the baseline, ", out);
-	esc(out, s->profile[s->baseline].name);
+	html_escape(out, s->profile[s->baseline].name);
 	fputs("</h2>\n<p>Each figure divided by the baseline's mean", out);
 	if (s->nruns > 1)
 		fputs("; grey with ~: not significantly different from the baseline (Welch's t-test, "
 		      "p &ge; 0.05)", out);
 	fputs("; -: the baseline's mean is 0.</p>\n", out);
 	table(out, s, 1);
-	bars(out, s);
-	fputs("</body>\n</html>\n", out);
-	return ferror(out) ? -1 : 0;
+	rc = charts(h, s);
+	if (html_end(h) < 0)
+		rc = -1;
+	return rc;
 }

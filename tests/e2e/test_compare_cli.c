@@ -167,6 +167,158 @@ static void test_compare_csv_and_html(void **state)
 	out_free(&o);
 }
 
+static int count(const char *text, const char *needle)
+{
+	int n = 0;
+
+	for (const char *at = text; (at = strstr(at, needle)); at += strlen(needle))
+		n++;
+	return n;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	assert_non_null(buf);
+	buf[fread(buf, 1, (size_t)n, f)] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* --timeline PREFIX: one timeline per profile (its first run), written by
+ * whichever worker ran it; the result on stdout is the same as without. */
+static void test_compare_timeline(void **state)
+{
+	static const char *const names[] = { "none_cpufreq_performance", "none_cpufreq_powersave" };
+	char dir[] = "/tmp/pmlab-timeline-XXXXXX", args[1024], path[1200];
+	struct out plain = ok("compare " XEON " " TWO_GOVS " --runs 2 --jobs 1");
+
+	assert_non_null(mkdtemp(dir));
+	for (int jobs = 1; jobs <= 3; jobs += 2) {
+		snprintf(args, sizeof(args), "compare " XEON " " TWO_GOVS " --runs 2 --jobs %d "
+			 "--timeline %s/tl", jobs, dir);
+		struct out o = ok(args);
+
+		assert_string_equal(o.text, plain.text);
+		out_free(&o);
+		for (int p = 0; p < 2; p++) {
+			json_error_t err;
+			json_t *root, *ev;
+			size_t i, nx = 0, nc = 0;
+
+			snprintf(path, sizeof(path), "%s/tl-%s.json", dir, names[p]);
+			root = json_load_file(path, 0, &err);
+			if (!root)
+				fail_msg("%s: bad JSON (%s, line %d)", path, err.text, err.line);
+			ev = json_object_get(root, "traceEvents");
+			assert_true(json_is_array(ev));
+			for (i = 0; i < json_array_size(ev); i++) {
+				const char *ph = json_string_value(json_object_get(json_array_get(ev, i), "ph"));
+
+				nx += ph && strcmp(ph, "X") == 0;
+				nc += ph && strcmp(ph, "C") == 0;
+			}
+			assert_true(nx > 0);
+			assert_true(nc > 0);
+			json_decref(root);
+			assert_int_equal(unlink(path), 0);
+		}
+	}
+	/* Nothing else: one file per profile, not per run. */
+	assert_int_equal(rmdir(dir), 0);
+	/* A file that cannot be created is a runtime error, not a crash. */
+	struct out bad = run("compare " XEON " " TWO_GOVS " --runs 1 --timeline /nonexistent/dir/tl");
+	assert_int_not_equal(bad.status, 0);
+	assert_int_not_equal(bad.status, 128);
+	assert_non_null(strstr(bad.err, "/nonexistent/dir/tl-"));
+	out_free(&bad);
+	out_free(&plain);
+}
+
+#define HTML_ARGS "compare " XEON " " TWO_GOVS ",none:agents=8 --runs 3 --format html"
+
+/* Four charts: power against throughput with the Pareto front, C-state
+ * residency, busy frequency and the spread of the runs. */
+static void test_compare_html_charts(void **state)
+{
+	struct out o = ok(HTML_ARGS);
+
+	assert_int_equal(count(o.text, "<svg"), 4);
+	assert_int_equal(count(o.text, "data-chart=\"scatter\""), 1);
+	assert_int_equal(count(o.text, "data-chart=\"stacked\""), 1);
+	assert_int_equal(count(o.text, "data-chart=\"bars\""), 1);
+	assert_int_equal(count(o.text, "data-chart=\"spread\""), 1);
+	assert_int_equal(count(o.text, "class=\"pareto\""), 1);
+	assert_int_equal(count(o.text, "<circle class=\"point"), 3);
+	assert_int_equal(count(o.text, "<circle class=\"run\""), 3 * 3);
+	assert_int_equal(count(o.text, "<rect class=\"bar\""), 3);
+	assert_true(count(o.text, "<rect class=\"seg\"") >= 3);
+	/* The tables stay. */
+	assert_int_equal(count(o.text, "<table>"), 2);
+	assert_null(strstr(o.text, "src="));
+	assert_null(strstr(o.text, "href="));
+	assert_null(strstr(o.text, "url("));
+	out_free(&o);
+}
+
+static const char *chromium(void)
+{
+	static const char *const names[] = { "/usr/bin/chromium", "/usr/bin/chromium-browser" };
+
+	for (int i = 0; i < 2; i++)
+		if (access(names[i], X_OK) == 0)
+			return names[i];
+	return NULL;
+}
+
+/* The page in a real headless browser: its own script counts the charts
+ * laid out with a non-empty box. Skipped where there is no chromium. */
+static void test_compare_html_browser(void **state)
+{
+	static const char flags[] = "--headless --no-sandbox --disable-gpu --disable-quic --no-first-run "
+				    "--disable-background-networking --disable-component-update "
+				    "--disable-sync";
+	const char *browser = chromium();
+	char profile[] = "/tmp/pmlab-chromium-XXXXXX", cmd[4096];
+	struct out o;
+	char *html, *dom, *d;
+
+	if (!browser) {
+		print_message("chromium not available: browser check skipped\n");
+		skip();
+	}
+	o = ok(HTML_ARGS);
+	html = write_temp(o.text, ".html");
+	dom = write_temp("", ".html");
+	assert_non_null(mkdtemp(profile));
+	snprintf(cmd, sizeof(cmd), "timeout 120 %s %s --user-data-dir=%s --dump-dom file://%s > %s "
+		 "2>/dev/null", browser, flags, profile, html, dom);
+	assert_int_equal(system(cmd), 0);
+	d = slurp(dom);
+	assert_non_null(d);
+	if (!strstr(d, "data-charts-drawn=\"4\""))
+		fail_msg("the browser did not draw the 4 charts: %.300s",
+			 strstr(d, "<body") ? strstr(d, "<body") : d);
+	assert_int_equal(count(d, "<circle class=\"point"), 3);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", profile);
+	(void)!system(cmd);
+	unlink(html);
+	unlink(dom);
+	free(html);
+	free(dom);
+	free(d);
+	out_free(&o);
+}
+
 /* One row per point: its number, the varied values, then pmlab sim's CSV
  * columns, the same as a sim of that point prints. */
 static void test_sweep_csv(void **state)
@@ -341,6 +493,9 @@ int main(void)
 		cmocka_unit_test(test_jobs_do_not_change_output),
 		cmocka_unit_test(test_single_run),
 		cmocka_unit_test(test_compare_csv_and_html),
+		cmocka_unit_test(test_compare_timeline),
+		cmocka_unit_test(test_compare_html_charts),
+		cmocka_unit_test(test_compare_html_browser),
 		cmocka_unit_test(test_sweep_csv),
 		cmocka_unit_test(test_sweep_json),
 		cmocka_unit_test(test_shards_merge),
