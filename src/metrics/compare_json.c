@@ -9,29 +9,7 @@
 #include <string.h>
 
 #include "compare.h"
-
-struct jctx {
-	int err;
-};
-
-static void put(struct jctx *c, json_t *o, const char *key, json_t *v)
-{
-	if (!v || json_object_set_new(o, key, v) != 0)
-		c->err = 1;
-}
-
-static void append(struct jctx *c, json_t *a, json_t *v)
-{
-	if (!v || json_array_append_new(a, v) != 0)
-		c->err = 1;
-}
-
-static json_t *jnum(double v)
-{
-	if (!isfinite(v) || v == 0)
-		v = 0;
-	return json_real(v);
-}
+#include "json_build.h"
 
 /* A string that may not be UTF-8 (a profile path): undecodable bytes
  * become '?' rather than failing the whole document. */

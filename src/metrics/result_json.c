@@ -8,35 +8,12 @@
 #include <string.h>
 
 #include "result_writers.h"
+#include "json_build.h"
 
 #define PMLAB_SCHEMA_VERSION 1
 
 /* The first failed allocation or insertion is remembered here so the
  * builders below can be written as straight-line code. */
-struct jctx {
-	int err;
-};
-
-static void put(struct jctx *c, json_t *o, const char *key, json_t *v)
-{
-	if (!v || json_object_set_new(o, key, v) != 0)
-		c->err = 1;
-}
-
-static void append(struct jctx *c, json_t *a, json_t *v)
-{
-	if (!v || json_array_append_new(a, v) != 0)
-		c->err = 1;
-}
-
-static json_t *jnum(double v)
-{
-	/* jansson refuses NaN and inf; -0 would print as "-0.0". */
-	if (!isfinite(v) || v == 0)
-		v = 0;
-	return json_real(v);
-}
-
 static json_t *jcount(uint64_t v)
 {
 	return json_integer(v > INT64_MAX ? INT64_MAX : (json_int_t)v);
