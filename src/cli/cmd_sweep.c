@@ -48,7 +48,8 @@ void usage_sweep(void)
 	       "      --shard I/N       run only the points whose number modulo N is I\n"
 	       "                        (0 <= I < N); 'pmlab merge' joins the N outputs into\n"
 	       "                        the output of the whole sweep, byte for byte\n"
-	       "  -f, --format F        csv (default) or json\n\n"
+	       "  -f, --format F        csv (default), json, or html (a table of the points and\n"
+	       "                        power against throughput with the Pareto front)\n\n"
 	       "On a terminal, progress goes to standard error; in a pipe, nothing but the result.\n");
 }
 
@@ -400,6 +401,7 @@ int cmd_sweep(int argc, char **argv)
 	uint64_t jobs = (uint64_t)runner_default_workers();
 	long shard = 0, nshards = 1;
 	int opt, rc = EXIT_USAGE, i;
+	bool html = false;
 
 	memset(&s, 0, sizeof(s));
 	if (!sets || !dirs) {
@@ -447,8 +449,11 @@ int cmd_sweep(int argc, char **argv)
 				s.format = SWEEP_CSV;
 			} else if (strcmp(optarg, "json") == 0) {
 				s.format = SWEEP_JSON;
+			} else if (strcmp(optarg, "html") == 0) {
+				s.format = SWEEP_CSV; /* rows are gathered as CSV cells */
+				html = true;
 			} else {
-				cli_bad("sweep: --format %s: expected csv or json", optarg);
+				cli_bad("sweep: --format %s: expected csv, json or html", optarg);
 				goto out;
 			}
 			break;
@@ -531,7 +536,8 @@ int cmd_sweep(int argc, char **argv)
 			fprintf(stderr, "pmlab: %s\n", d.msg);
 			goto out;
 		}
-	if (sweep_out_write(stdout, &o, false, &d) < 0) {
+	if (html ? sweep_out_write_html(stdout, &o, "pmlab sweep", &d) < 0
+		 : sweep_out_write(stdout, &o, false, &d) < 0) {
 		fprintf(stderr, "pmlab: sweep: %s\n", d.msg);
 		goto out;
 	}

@@ -485,6 +485,25 @@ static void test_bad_input(void **state)
 	free(bad);
 }
 
+/* sweep --format html: one chart with a point per sweep point, the
+ * Pareto front, and a table row per point; nothing fetched. */
+static void test_sweep_html(void **state)
+{
+	struct out o = run("sweep --machine i7-4790 --workload pingpong --duration 0.2 "
+			   "--vary cpufreq=performance,powersave --vary pm_qos_latency_us=-1,20 "
+			   "--format html");
+	if (o.status != 0)
+		fail_msg("exit %d: %s", o.status, o.err);
+	assert_int_equal(count(o.text, "<svg"), 1);
+	assert_int_equal(count(o.text, "<circle class=\"point"), 4);
+	assert_int_equal(count(o.text, "class=\"pareto\""), 1);
+	assert_int_equal(count(o.text, "<tr"), 1 + 4);
+	assert_non_null(strstr(o.text, "cpufreq=powersave"));
+	assert_null(strstr(o.text, "src="));
+	assert_null(strstr(o.text, "href="));
+	out_free(&o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -498,6 +517,7 @@ int main(void)
 		cmocka_unit_test(test_compare_html_browser),
 		cmocka_unit_test(test_sweep_csv),
 		cmocka_unit_test(test_sweep_json),
+		cmocka_unit_test(test_sweep_html),
 		cmocka_unit_test(test_shards_merge),
 		cmocka_unit_test(test_empty_shard),
 		cmocka_unit_test(test_bad_input),
