@@ -5,7 +5,7 @@ ASAN_BUILD ?= build-asan
 BENCH_BUILD ?= build-bench
 MESON_OPTS ?= -Dwerror=true
 
-.PHONY: all deps build demo check asan bench fuzz install clean
+.PHONY: all deps build validate demo check asan bench fuzz install clean
 
 all: build
 
@@ -17,6 +17,9 @@ $(BUILD)/build.ninja:
 
 build: deps $(BUILD)/build.ninja
 	meson compile -C $(BUILD)
+
+validate: build
+	$(BUILD)/src/cli/pmlab validate --write docs/validation.md
 
 demo: build
 	@sh tools/demo.sh $(BUILD)/src/cli/pmlab

@@ -59,6 +59,8 @@ int cmd_govd(int argc, char **argv);
 void usage_govd(void);
 int cmd_daemon(int argc, char **argv);
 void usage_daemon(void);
+int cmd_validate(int argc, char **argv);
+void usage_validate(void);
 /* pmlab profile apply|off|verify|active (argv[0] is the subcommand). */
 int cmd_profile_host(const char *sub, int argc, char **argv);
 void usage_profile_host(void);

@@ -7,6 +7,7 @@
 static const struct subcommand commands[] = {
 	{ "sim", "simulate one run: machine x workload x policy", cmd_sim, usage_sim },
 	{ "compare", "compare profiles over repeated runs, with confidence intervals", cmd_compare, usage_compare },
+	{ "validate", "run the seed experiments and compare the model with their measurements", cmd_validate, usage_validate },
 	{ "sweep", "one run per point of a Cartesian product of settings (CSV, JSON)", cmd_sweep, usage_sweep },
 	{ "merge", "join the outputs of sharded sweeps", cmd_merge, usage_merge },
 	{ "profile", "show a tuned profile as pmlab applies it, or list profiles", cmd_profile, usage_profile },

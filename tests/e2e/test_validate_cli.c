@@ -1,0 +1,123 @@
+/* End-to-end: pmlab validate on a tiny experiment whose targets are
+ * derived from a first deterministic run, so that every error is known. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "pmlab_run.h"
+
+#define FIX PMLAB_SOURCE_ROOT "/tests/fixtures/validation"
+#define RUN "--machine xeon-e5-2650l-v3 --cpus 4 --workload oltp --duration 0.5 --runs 1 " \
+	    "--cpuidle menu --set agents=4 --format csv"
+
+static void assert_contains(const char *text, const char *needle)
+{
+	if (!strstr(text, needle))
+		fail_msg("output lacks '%s':\n%s", needle, text);
+}
+
+/* Column `col` of the first data row of a compare CSV. */
+static double csv_field(const char *csv, const char *col)
+{
+	const char *hdr = csv, *row = strchr(csv, '\n');
+	int idx = 0;
+
+	assert_non_null(row);
+	row++;
+	for (const char *p = hdr; p < row; idx++) {
+		size_t n = strcspn(p, ",\n");
+		if (n == strlen(col) && strncmp(p, col, n) == 0)
+			break;
+		p += n + 1;
+		if (p >= row)
+			fail_msg("no column %s", col);
+	}
+	for (int i = 0; i < idx; i++)
+		row = strchr(row, ',') + 1;
+	return strtod(row, NULL);
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = calloc(1, 1 << 16);
+
+	assert_non_null(f);
+	fread(buf, 1, (1 << 16) - 1, f);
+	fclose(f);
+	return buf;
+}
+
+static void test_errors_and_orderings(void **state)
+{
+	(void)state;
+	struct out a = run("compare " RUN " --profiles none:cpufreq=performance");
+	struct out b = run("compare " RUN " --profiles none:cpufreq=powersave");
+	char ini[4096], args[512], *path, *md, mdpath[] = "/tmp/pmlab-validate-XXXXXX";
+	double pa, pb, ca;
+	int fd;
+
+	assert_int_equal(a.status, 0);
+	assert_int_equal(b.status, 0);
+	pa = csv_field(a.text, "power_w");
+	pb = csv_field(b.text, "power_w");
+	ca = csv_field(a.text, "residency_C0_pct");
+	assert_true(pa > pb);
+	/* Row perf: power exact (+0.00 %), C0 2 points above (-2.00 pt).
+	 * Row save: power target pb / 0.9 (-10.00 %). One ordering true,
+	 * one false. */
+	snprintf(ini, sizeof(ini),
+		 "[experiment]\nname = tiny\nmachine = xeon-e5-2650l-v3\ncpus = 4\nworkload = oltp\n"
+		 "duration = 0.5\nruns = 1\ncpuidle = menu\nbaseline = perf\n"
+		 "[calibration]\nagents = 4\n"
+		 "[row perf]\nset = cpufreq=performance\ntarget.power_w = %.17g\ntarget.C0 = %.17g\n"
+		 "[row save]\nset = cpufreq=powersave\ntarget.power_w = %.17g\n"
+		 "[orderings]\npower_w: perf > save\nthroughput_tpm: save > perf\n",
+		 pa, ca + 2, pb / 0.9);
+	path = write_temp(ini, ".ini");
+	fd = mkstemp(mdpath);
+	assert_true(fd >= 0);
+	close(fd);
+	snprintf(args, sizeof(args), "validate --jobs 2 --data %s --write %s", path, mdpath);
+	struct out v = run(args);
+	if (v.status != 0)
+		fail_msg("exit %d: %s", v.status, v.err);
+	assert_string_equal(v.text, "tiny: max error 10.00, mean error 4.00, orderings 1/2 match\n");
+	md = slurp(mdpath);
+	assert_contains(md, "| perf | +0.00 % | -2.00 pt |");
+	assert_contains(md, "| save | -10.00 % | |");
+	assert_contains(md, "- ✓ `power_w: perf > save`");
+	assert_contains(md, "- ✗ `throughput_tpm: save > perf`");
+	assert_contains(md, "save/power_w (-10.00 %)");
+	free(md);
+	unlink(mdpath);
+	unlink(path);
+	free(path);
+	out_free(&a);
+	out_free(&b);
+	out_free(&v);
+}
+
+static void test_bad_data(void **state)
+{
+	(void)state;
+	expect_usage_error("validate --data " FIX "/bad/bad-target.ini", "bad-target.ini:9: ");
+	expect_usage_error("validate --data " FIX "/bad/bad-ordering.ini", "bad-ordering.ini:12: ");
+	expect_usage_error("validate --data " FIX "/bad", "bad-ordering.ini:12: ");
+	expect_usage_error("validate --data " FIX "/nosuch", "no such file");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_errors_and_orderings),
+		cmocka_unit_test(test_bad_data),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
