@@ -26,6 +26,9 @@
 #define PF_MAX_DEPTH 16 /* include= levels */
 
 /* One "key = value" line. */
+/* The "file" of options given as overrides in a profile spec (NAME:OPT=V). */
+#define PF_OVERRIDE_FILE "override"
+
 struct pf_opt {
 	const char *key, *value;
 	const char *file; /* the file's path, for FILE:LINE */

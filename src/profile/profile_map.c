@@ -530,6 +530,12 @@ static int governor(struct map *m)
 		m->gov_applied = true;
 		return 0;
 	}
+	/* A profile line naming only governors pmlab lacks is skipped, as tuned
+	 * skips one the kernel lacks; but a governor the user typed as an
+	 * override is meant to run, so naming none pmlab has is an error. */
+	if (o->file && strcmp(o->file, PF_OVERRIDE_FILE) == 0)
+		return bad(m, m->cpu, o, "no such governor (expected one of pmlab's: see pmlab "
+			   "governors)");
 	return 0;
 }
 

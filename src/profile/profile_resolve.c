@@ -25,7 +25,6 @@
 
 #include "profile_internal.h"
 
-#define OVERRIDE_FILE "override"
 
 int pf_bool(const char *s)
 {
@@ -345,7 +344,7 @@ static const struct pf_opt *unit_opt(const struct pf_unit *u, const char *key)
 static int overrides(struct pf_load *L, const char *text)
 {
 	struct pf_file *f = new_file(L);
-	if (!f || !(f->path = strdup(OVERRIDE_FILE)) || !(f->dir = strdup(".")))
+	if (!f || !(f->path = strdup(PF_OVERRIDE_FILE)) || !(f->dir = strdup(".")))
 		return pm_fail(L->d, "out of memory");
 	struct pf_unit *u = NULL;
 	for (int i = 0; i < L->nunits && !u; i++) {

@@ -697,6 +697,10 @@ static void test_overrides(void **state)
 			    "NAME[|NAME...], e.g. governor=ondemand|powersave)");
 	assert_int_equal(profile_load(&p, FIXTURES "/balanced:governor", &m, NULL, 0, &d), -1);
 	assert_contains(d.msg, "override 'governor': expected OPTION=VALUE");
+	/* A governor the user names must exist; the profile's own lines may
+	 * name governors pmlab lacks (they are skipped, as tuned does). */
+	assert_int_equal(profile_load(&p, FIXTURES "/balanced:governor=nosuch", &m, NULL, 0, &d), -1);
+	assert_contains(d.msg, "override: [cpu] governor=nosuch: no such governor");
 }
 
 static void test_sysfs(void **state)
