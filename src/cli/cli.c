@@ -18,6 +18,13 @@ int cli_bad(const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+int cli_bad_option(const char *cmd, int opt, const char *arg)
+{
+	if (opt == ':')
+		return cli_bad("%s: %s needs a value (see pmlab %s --help)", cmd, arg, cmd);
+	return cli_bad("%s: unknown option '%s' (see pmlab %s --help)", cmd, arg, cmd);
+}
+
 sim_ns cli_parse_seconds(const char *s)
 {
 	char *end;

@@ -21,6 +21,9 @@ struct subcommand {
 
 /* Prints "pmlab: MSG" on stderr and returns EXIT_USAGE. */
 int cli_bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* getopt_long's complaint (opt is ':' for a missing value, anything else
+ * for an unknown option `arg`) as the one-line usage error of `cmd`. */
+int cli_bad_option(const char *cmd, int opt, const char *arg);
 /* Seconds as a decimal ("10", "0.5") to ns; -1 if malformed or not positive. */
 sim_ns cli_parse_seconds(const char *s);
 int cli_parse_u64(const char *s, uint64_t *out);

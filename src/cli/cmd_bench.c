@@ -84,10 +84,8 @@ int cmd_bench(int argc, char **argv)
 			break;
 		case 'r': root = optarg; break;
 		case ':':
-			cli_bad("bench: %s needs a value (see pmlab bench --help)", argv[optind - 1]);
-			goto out;
 		default:
-			cli_bad("bench: unknown option '%s' (see pmlab bench --help)", argv[optind - 1]);
+			cli_bad_option("bench", opt, argv[optind - 1]);
 			goto out;
 		}
 	}

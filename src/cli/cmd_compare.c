@@ -302,10 +302,8 @@ int cmd_compare(int argc, char **argv)
 			}
 			break;
 		case ':':
-			cli_bad("compare: %s needs a value (see pmlab compare --help)", argv[optind - 1]);
-			goto out;
 		default:
-			cli_bad("compare: unknown option '%s' (see pmlab compare --help)", argv[optind - 1]);
+			cli_bad_option("compare", opt, argv[optind - 1]);
 			goto out;
 		}
 	}

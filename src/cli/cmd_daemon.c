@@ -49,11 +49,8 @@ int cmd_daemon(int argc, char **argv)
 			break;
 		case 'r': root = optarg; break;
 		case ':':
-			return cli_bad("daemon: %s needs a value (see pmlab daemon --help)",
-				       argv[optind - 1]);
 		default:
-			return cli_bad("daemon: unknown option '%s' (see pmlab daemon --help)",
-				       argv[optind - 1]);
+			return cli_bad_option("daemon", opt, argv[optind - 1]);
 		}
 	}
 	if (optind < argc)

@@ -83,10 +83,8 @@ int cmd_govd(int argc, char **argv)
 		case 'q': c.log = NULL; break;
 		case 'r': root = optarg; break;
 		case ':':
-			cli_bad("govd: %s needs a value (see pmlab govd --help)", argv[optind - 1]);
-			goto out;
 		default:
-			cli_bad("govd: unknown option '%s' (see pmlab govd --help)", argv[optind - 1]);
+			cli_bad_option("govd", opt, argv[optind - 1]);
 			goto out;
 		}
 	}

@@ -144,12 +144,8 @@ int cmd_govtrace(int argc, char **argv)
 			cfg.transition_latency_us = (int64_t)v;
 			break;
 		case ':':
-			cli_bad("govtrace: %s needs a value (see pmlab govtrace --help)",
-				argv[optind - 1]);
-			goto out;
 		default:
-			cli_bad("govtrace: unknown option '%s' (see pmlab govtrace --help)",
-				argv[optind - 1]);
+			cli_bad_option("govtrace", opt, argv[optind - 1]);
 			goto out;
 		}
 	}

@@ -212,11 +212,8 @@ int cmd_profile_host(const char *sub, int argc, char **argv)
 		case 'H': want_hold = true; apply_only = argv[optind - 1]; break;
 		case 'n': dry_run = true; apply_only = argv[optind - 1]; break;
 		case ':':
-			return cli_bad("profile: %s needs a value (see pmlab profile --help)",
-				       argv[optind - 1]);
 		default:
-			return cli_bad("profile: unknown option '%s' (see pmlab profile --help)",
-				       argv[optind - 1]);
+			return cli_bad_option("profile", opt, argv[optind - 1]);
 		}
 	}
 	int rest = argc - optind;

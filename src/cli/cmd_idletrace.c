@@ -149,12 +149,8 @@ int cmd_idletrace(int argc, char **argv)
 			cfg.hz = (int)hz;
 			break;
 		case ':':
-			cli_bad("idletrace: %s needs a value (see pmlab idletrace --help)",
-				argv[optind - 1]);
-			goto out;
 		default:
-			cli_bad("idletrace: unknown option '%s' (see pmlab idletrace --help)",
-				argv[optind - 1]);
+			cli_bad_option("idletrace", opt, argv[optind - 1]);
 			goto out;
 		}
 	}

@@ -146,11 +146,8 @@ int cmd_monitor(int argc, char **argv)
 		case 'S': w.summary_only = true; break;
 		case 'r': root = optarg; break;
 		case ':':
-			return cli_bad("monitor: %s needs a value (see pmlab monitor --help)",
-				       argv[optind - 1]);
 		default:
-			return cli_bad("monitor: unknown option '%s' (see pmlab monitor --help)",
-				       argv[optind - 1]);
+			return cli_bad_option("monitor", opt, argv[optind - 1]);
 		}
 	}
 	char **cmd = optind < argc ? argv + optind : NULL;

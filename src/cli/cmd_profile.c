@@ -212,11 +212,8 @@ int cmd_profile(int argc, char **argv)
 			o.dirs[o.ndirs++] = optarg;
 			break;
 		case ':':
-			return cli_bad("profile: %s needs a value (see pmlab profile --help)",
-				       argv[1 + optind - 1]);
 		default:
-			return cli_bad("profile: unknown option '%s' (see pmlab profile --help)",
-				       argv[1 + optind - 1]);
+			return cli_bad_option("profile", opt, argv[1 + optind - 1]);
 		}
 	}
 	int rest = argc - 1 - optind; /* positional arguments after the subcommand */

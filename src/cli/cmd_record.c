@@ -70,11 +70,8 @@ int cmd_record(int argc, char **argv)
 			break;
 		}
 		case ':':
-			return cli_bad("record: %s needs a value (see pmlab record --help)",
-				       argv[optind - 1]);
 		default:
-			return cli_bad("record: unknown option '%s' (see pmlab record --help)",
-				       argv[optind - 1]);
+			return cli_bad_option("record", opt, argv[optind - 1]);
 		}
 	}
 	if (optind < argc)

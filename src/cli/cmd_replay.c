@@ -141,11 +141,8 @@ static int parse(int argc, char **argv, struct opts *o)
 			break;
 		}
 		case ':':
-			return cli_bad("replay: %s needs a value (see pmlab replay --help)",
-				       argv[optind - 1]);
 		default:
-			return cli_bad("replay: unknown option '%s' (see pmlab replay --help)",
-				       argv[optind - 1]);
+			return cli_bad_option("replay", opt, argv[optind - 1]);
 		}
 	}
 	if (optind >= argc)

@@ -118,10 +118,8 @@ int cmd_sim(int argc, char **argv)
 			}
 			break;
 		case ':':
-			cli_bad("sim: %s needs a value (see pmlab sim --help)", argv[optind - 1]);
-			goto out;
 		default:
-			cli_bad("sim: unknown option '%s' (see pmlab sim --help)", argv[optind - 1]);
+			cli_bad_option("sim", opt, argv[optind - 1]);
 			goto out;
 		}
 	}

@@ -458,10 +458,8 @@ int cmd_sweep(int argc, char **argv)
 			}
 			break;
 		case ':':
-			cli_bad("sweep: %s needs a value (see pmlab sweep --help)", argv[optind - 1]);
-			goto out;
 		default:
-			cli_bad("sweep: unknown option '%s' (see pmlab sweep --help)", argv[optind - 1]);
+			cli_bad_option("sweep", opt, argv[optind - 1]);
 			goto out;
 		}
 	}

@@ -745,9 +745,8 @@ int cmd_validate(int argc, char **argv)
 				return cli_bad("validate: --jobs %s: expected a count from 1 to 1024", optarg);
 			break;
 		case ':':
-			return cli_bad("validate: %s needs a value (see pmlab validate --help)", argv[optind - 1]);
 		default:
-			return cli_bad("validate: unknown option '%s' (see pmlab validate --help)", argv[optind - 1]);
+			return cli_bad_option("validate", opt, argv[optind - 1]);
 		}
 	}
 	if (optind < argc)

@@ -20,41 +20,15 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+
+#include "host_trees.h"
 #include <jansson.h>
 
 #include "pmlab_run.h"
 
-#define FIX PMLAB_SOURCE_ROOT "/tests/fixtures/host/"
+#define FIX HOST_FIXTURES
 #define PROFILES "--profile-dir " FIX "profiles"
 #define CPU "sys/devices/system/cpu/"
-
-static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int sh(const char *fmt, ...)
-{
-	char cmd[4096];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	int st = system(cmd);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static char *copy_tree(const char *name)
-{
-	char *dir = strdup("/tmp/pmlab-e2e-host-XXXXXX");
-	assert_non_null(dir);
-	assert_non_null(mkdtemp(dir));
-	assert_int_equal(sh("cp -a '%s%s/.' '%s/'", FIX, name, dir), 0);
-	return dir;
-}
-
-static void drop_tree(char *dir)
-{
-	sh("rm -rf '%s'", dir);
-	free(dir);
-}
 
 static bool same_as_fixture(const char *dir, const char *name)
 {

@@ -11,16 +11,9 @@
 #include <cmocka.h>
 
 #include "engine/sim.h"
+#include "simtest.h"
 
-/* Two cores, 1 or 2 GHz, C1 (1 us) and C6 (100 us); P = 1 nF * V^2 * f. */
-static const char *const two_core_ini =
-	"[machine]\nname = two-core\ndescription = test machine\ntdp_w = 10\n"
-	"[topology]\npackages = 1\ncores_per_package = 2\nthreads_per_core = 1\nfreq_domain = core\n"
-	"[frequency]\nbase_khz = 2000000\ntransition_latency_us = 0\n"
-	"[pstates]\n1000000 = 800\n2000000 = 1000\n"
-	"[cstate C1]\ndesc = halt\nexit_latency_us = 1\ntarget_residency_us = 2\npower_mw = 500\n"
-	"[cstate C6]\ndesc = power gated\nexit_latency_us = 100\ntarget_residency_us = 300\npower_mw = 0\n"
-	"[power]\nceff_nf = 1.0\nleak_w = 1.0\nleak_beta = 0\nuncore_w = 2\nplatform_w = 10\n";
+static const char *const two_core_ini = SIMTEST_TWO_CORE_INI;
 
 /* One package of four cores with turbo: 3 GHz for one busy core, 2.5 GHz
  * for up to two, base 2 GHz beyond. */
@@ -64,46 +57,17 @@ static const char *const two_pkg_ini =
 	"[package_cstate PC6]\nrequires = C6\nexit_latency_us = 20\ntarget_residency_us = 100\npower_mw = 1000\n"
 	"[power]\nceff_nf = 1.0\nleak_w = 1.0\nleak_beta = 0\nuncore_w = 10\nplatform_w = 10\n";
 
-struct run {
-	struct run_result r;
-	struct machine m;
-};
-
+/* Tick interrupts cost nothing unless a test says otherwise, so that
+ * completion times are work / frequency exactly; invariants checked. */
 static void run_ini(struct run *out, const char *ini, int cpus, const char *workload,
 		    const char *gov, double seconds, uint64_t seed, const char *const *sets,
 		    int nsets)
 {
-	struct pm_diag d = { { 0 } };
-	assert_int_equal(machine_parse(&out->m, ini, "test", &d), 0);
-	if (cpus)
-		assert_int_equal(machine_set_online(&out->m, cpus, &d), 0);
-	/* Tick interrupts cost nothing unless a test says otherwise, so that
-	 * completion times are work / frequency exactly. */
-	const char *all[32] = { "tick_cost_ns=0" };
-	assert_true(nsets < 31);
-	for (int i = 0; i < nsets; i++)
-		all[i + 1] = sets[i];
-	struct sim_config cfg = { .machine = &out->m, .workload = workload, .cpufreq = gov,
-				  .cpuidle = "deepest", .duration = (sim_ns)(seconds * 1e9),
-				  .seed = seed, .nsets = nsets + 1, .sets = all,
-				  .check_invariants = true };
-	struct sim *s;
-	if (sim_create(&s, &cfg, &d) < 0)
-		fail_msg("sim_create: %s", d.msg);
-	if (sim_run(s, &out->r, &d) < 0)
-		fail_msg("sim_run: %s", d.msg);
-	out->r.m = &out->m; /* the sim's copy goes away with it */
-	sim_destroy(s);
+	static const char *const defaults[] = { "tick_cost_ns=0" };
+	simtest_run(out, ini, cpus, workload, gov, seconds, seed, defaults, 1, sets, nsets, true);
 }
 
-static double extra(const struct run_result *r, const char *name)
-{
-	for (int i = 0; i < r->nextra; i++)
-		if (strcmp(r->extra[i].name, name) == 0)
-			return r->extra[i].value;
-	fail_msg("no extra figure %s", name);
-	return 0;
-}
+#define extra simtest_extra
 
 /* A task alone on an idle CPU: C6 exit latency, then work / frequency. */
 static void test_batch_time_scales_with_frequency(void **state)

@@ -25,6 +25,8 @@
 
 #include <cmocka.h>
 
+#include "host_trees.h"
+
 #include "host/apply.h"
 #include "host/govd.h"
 #include "host/hostfs.h"
@@ -36,7 +38,7 @@
 #include "host/state.h"
 #include "host/txn.h"
 
-#define FIX PMLAB_SOURCE_ROOT "/tests/fixtures/host/"
+#define FIX HOST_FIXTURES
 #define CPU "sys/devices/system/cpu/"
 
 static const char *const machines[] = {
@@ -47,35 +49,6 @@ static const char *const machines[] = {
 static const char *const dirs[] = { FIX "profiles", PMLAB_SOURCE_ROOT "/data/profiles" };
 
 /* ---- helpers ---- */
-
-static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int sh(const char *fmt, ...)
-{
-	char cmd[4096];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	int st = system(cmd);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-/* A fresh copy of fixture `name`; free with drop_tree(). */
-static char *copy_tree(const char *name)
-{
-	char *dir = strdup("/tmp/pmlab-host-XXXXXX");
-	assert_non_null(dir);
-	assert_non_null(mkdtemp(dir));
-	assert_int_equal(sh("cp -a '%s%s/.' '%s/'", FIX, name, dir), 0);
-	return dir;
-}
-
-static void drop_tree(char *dir)
-{
-	sh("rm -rf '%s'", dir);
-	free(dir);
-}
 
 /* Whether directory trees a and b hold the same names, types, link
  * targets and bytes, pmlab's own run/pmlab aside. In-process: the

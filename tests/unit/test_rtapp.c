@@ -12,24 +12,13 @@
 
 #include <cmocka.h>
 
+#include "simtest.h"
+
 #include "engine/sim.h"
 #include "workload/rtapp.h"
 
 /* Two cores, 1 or 2 GHz (base 2 GHz), C1 (1 us exit) and C6 (100 us). */
-static const char *const two_core_ini =
-	"[machine]\nname = two-core\ndescription = test machine\ntdp_w = 10\n"
-	"[topology]\npackages = 1\ncores_per_package = 2\nthreads_per_core = 1\nfreq_domain = core\n"
-	"[frequency]\nbase_khz = 2000000\ntransition_latency_us = 0\n"
-	"[pstates]\n1000000 = 800\n2000000 = 1000\n"
-	"[cstate C1]\ndesc = halt\nexit_latency_us = 1\ntarget_residency_us = 2\npower_mw = 500\n"
-	"[cstate C6]\ndesc = power gated\nexit_latency_us = 100\ntarget_residency_us = 300\n"
-	"power_mw = 0\n"
-	"[power]\nceff_nf = 1.0\nleak_w = 1.0\nleak_beta = 0\nuncore_w = 2\nplatform_w = 10\n";
-
-struct run {
-	struct run_result r;
-	struct machine m;
-};
+static const char *const two_core_ini = SIMTEST_TWO_CORE_INI;
 
 /* Writes `json` to a temporary file; the caller unlinks it. */
 static char *write_json(const char *json)
@@ -50,26 +39,13 @@ static char *write_json(const char *json)
 static void run_json(struct run *out, const char *json, const char *gov, double seconds,
 		     uint64_t seed, const char *const *sets, int nsets)
 {
-	struct pm_diag d = { { 0 } };
+	static const char *const defaults[] = { "tick_cost_ns=0", "cpufreq_update_cost_ns=0",
+						"tick_stop_cost_ns=0" };
 	char *path = write_json(json);
 	char workload[256];
 	snprintf(workload, sizeof(workload), "rtapp:%s", path);
-	assert_int_equal(machine_parse(&out->m, two_core_ini, "test", &d), 0);
-	const char *all[32] = { "tick_cost_ns=0", "cpufreq_update_cost_ns=0", "tick_stop_cost_ns=0" };
-	assert_true(nsets < 29);
-	for (int i = 0; i < nsets; i++)
-		all[i + 3] = sets[i];
-	struct sim_config cfg = { .machine = &out->m, .workload = workload, .cpufreq = gov,
-				  .cpuidle = "deepest", .duration = (sim_ns)(seconds * 1e9),
-				  .seed = seed, .nsets = nsets + 3, .sets = all,
-				  .check_invariants = true };
-	struct sim *s;
-	if (sim_create(&s, &cfg, &d) < 0)
-		fail_msg("sim_create: %s", d.msg);
-	if (sim_run(s, &out->r, &d) < 0)
-		fail_msg("sim_run: %s", d.msg);
-	out->r.m = &out->m;
-	sim_destroy(s);
+	simtest_run(out, two_core_ini, 0, workload, gov, seconds, seed, defaults, 3, sets, nsets,
+		    true);
 	unlink(path);
 	free(path);
 }

@@ -14,30 +14,16 @@
 #include <cmocka.h>
 
 #include "engine/sim.h"
+#include "simtest.h"
 #include "workload/workload.h"
 
 /* Two cores, 1 or 2 GHz (base 2 GHz), C1 (1 us) and C6 (100 us); no
  * kernel costs unless a test appends a [costs] section. */
-#define TWO_CORE_INI                                                                              \
-	"[machine]\nname = two-core\ndescription = test machine\ntdp_w = 10\n"                    \
-	"[topology]\npackages = 1\ncores_per_package = 2\nthreads_per_core = 1\nfreq_domain = core\n" \
-	"[frequency]\nbase_khz = 2000000\ntransition_latency_us = 0\n"                            \
-	"[pstates]\n1000000 = 800\n2000000 = 1000\n"                                              \
-	"[cstate C1]\ndesc = halt\nexit_latency_us = 1\ntarget_residency_us = 2\npower_mw = 500\n" \
-	"[cstate C6]\ndesc = power gated\nexit_latency_us = 100\ntarget_residency_us = 300\n"     \
-	"power_mw = 0\n"                                                                          \
-	"[power]\nceff_nf = 1.0\nleak_w = 1.0\nleak_beta = 0\nuncore_w = 2\nplatform_w = 10\n"
-
-static const char *const two_core_ini = TWO_CORE_INI;
-static const char *const costs_ini = TWO_CORE_INI
+static const char *const two_core_ini = SIMTEST_TWO_CORE_INI;
+static const char *const costs_ini = SIMTEST_TWO_CORE_INI
 	"[costs]\nsyscall_us = 0.1\nfork_us = 60\nexec_us = 200\n";
-static const char *const shared_cache_ini = TWO_CORE_INI
+static const char *const shared_cache_ini = SIMTEST_TWO_CORE_INI
 	"[cache]\nshare_stall_cut = 0.5\nshare_window_us = 20000\n";
-
-struct run {
-	struct run_result r;
-	struct machine m;
-};
 
 /* Runs `workload` with `sets` (and no CPU time charged for ticks or
  * governor calls, so completion times are work over frequency exactly) on the INI machine with `cpus` online (0:
@@ -46,35 +32,11 @@ static void run_ini(struct run *out, const char *ini, int cpus, const char *work
 		    const char *gov, double seconds, uint64_t seed, const char *const *sets,
 		    int nsets, bool check)
 {
-	struct pm_diag d = { { 0 } };
-	assert_int_equal(machine_parse(&out->m, ini, "test", &d), 0);
-	if (cpus)
-		assert_int_equal(machine_set_online(&out->m, cpus, &d), 0);
-	const char *all[32] = { "tick_cost_ns=0", "cpufreq_update_cost_ns=0" };
-	assert_true(nsets < 30);
-	for (int i = 0; i < nsets; i++)
-		all[i + 2] = sets[i];
-	struct sim_config cfg = { .machine = &out->m, .workload = workload, .cpufreq = gov,
-				  .cpuidle = "deepest", .duration = (sim_ns)(seconds * 1e9),
-				  .seed = seed, .nsets = nsets + 2, .sets = all,
-				  .check_invariants = check };
-	struct sim *s;
-	if (sim_create(&s, &cfg, &d) < 0)
-		fail_msg("sim_create: %s", d.msg);
-	if (sim_run(s, &out->r, &d) < 0)
-		fail_msg("sim_run: %s", d.msg);
-	out->r.m = &out->m;
-	sim_destroy(s);
+	static const char *const defaults[] = { "tick_cost_ns=0", "cpufreq_update_cost_ns=0" };
+	simtest_run(out, ini, cpus, workload, gov, seconds, seed, defaults, 2, sets, nsets, check);
 }
 
-static double extra(const struct run_result *r, const char *name)
-{
-	for (int i = 0; i < r->nextra; i++)
-		if (strcmp(r->extra[i].name, name) == 0)
-			return r->extra[i].value;
-	fail_msg("no extra figure %s", name);
-	return 0;
-}
+#define extra simtest_extra
 
 static double util(const struct run_result *r, int which)
 {

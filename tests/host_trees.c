@@ -1,0 +1,37 @@
+#include "host_trees.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include <cmocka.h>
+
+int sh(const char *fmt, ...)
+{
+	char cmd[4096];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	int st = system(cmd);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+char *copy_tree(const char *name)
+{
+	char *dir = strdup("/tmp/pmlab-host-XXXXXX");
+	assert_non_null(dir);
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(sh("cp -a '%s%s/.' '%s/'", HOST_FIXTURES, name, dir), 0);
+	return dir;
+}
+
+void drop_tree(char *dir)
+{
+	sh("rm -rf '%s'", dir);
+	free(dir);
+}

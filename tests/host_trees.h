@@ -1,0 +1,14 @@
+/* Fake system trees for the host backend's tests: each test works on its
+ * own copy of a fixture under tests/fixtures/host/. */
+#ifndef PMLAB_HOST_TREES_H
+#define PMLAB_HOST_TREES_H
+
+#define HOST_FIXTURES PMLAB_SOURCE_ROOT "/tests/fixtures/host/"
+
+/* Runs a shell command built like printf; its exit status, -1 if killed. */
+int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A fresh temporary copy of fixture `name`; free with drop_tree(). */
+char *copy_tree(const char *name);
+void drop_tree(char *dir);
+
+#endif

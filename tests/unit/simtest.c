@@ -1,0 +1,45 @@
+#include "simtest.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+void simtest_run(struct run *out, const char *ini, int cpus, const char *workload, const char *gov,
+		 double seconds, uint64_t seed, const char *const *defaults, int ndefaults,
+		 const char *const *sets, int nsets, bool check)
+{
+	struct pm_diag d = { { 0 } };
+	if (machine_parse(&out->m, ini, "test", &d) < 0)
+		fail_msg("machine: %s", d.msg);
+	if (cpus)
+		assert_int_equal(machine_set_online(&out->m, cpus, &d), 0);
+	const char *all[64];
+	assert_true(ndefaults + nsets <= 64);
+	for (int i = 0; i < ndefaults; i++)
+		all[i] = defaults[i];
+	for (int i = 0; i < nsets; i++)
+		all[ndefaults + i] = sets[i];
+	struct sim_config cfg = { .machine = &out->m, .workload = workload, .cpufreq = gov,
+				  .cpuidle = "deepest", .duration = (sim_ns)(seconds * 1e9),
+				  .seed = seed, .nsets = ndefaults + nsets, .sets = all,
+				  .check_invariants = check };
+	struct sim *s;
+	if (sim_create(&s, &cfg, &d) < 0)
+		fail_msg("sim_create: %s", d.msg);
+	if (sim_run(s, &out->r, &d) < 0)
+		fail_msg("sim_run: %s", d.msg);
+	out->r.m = &out->m; /* the sim's own copy goes away with it */
+	sim_destroy(s);
+}
+
+double simtest_extra(const struct run_result *r, const char *name)
+{
+	for (int i = 0; i < r->nextra; i++)
+		if (strcmp(r->extra[i].name, name) == 0)
+			return r->extra[i].value;
+	fail_msg("no extra figure %s", name);
+	return 0;
+}
