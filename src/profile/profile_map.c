@@ -757,7 +757,10 @@ static int sysctl_option(struct map *m, const struct pf_inst *in, const struct p
 	return skip(m, in, o, "not modelled");
 }
 
-static int sysctl_instance(struct map *m, const struct pf_inst *in)
+/* Each option of an instance whose plugin takes any key (sysctl, sysfs):
+ * plugin metadata is not a setting, a disabled instance skips them all. */
+static int each_option(struct map *m, const struct pf_inst *in,
+		       int (*map_one)(struct map *, const struct pf_inst *, const struct pf_opt *))
 {
 	for (int i = 0; i < in->u->nopts; i++) {
 		const struct pf_opt *o = &in->u->opts[i];
@@ -770,11 +773,21 @@ static int sysctl_instance(struct map *m, const struct pf_inst *in)
 		else if (in_list(meta_options, o->key))
 			rc = skip(m, in, o, "not modelled");
 		else
-			rc = sysctl_option(m, in, o, o->key);
+			rc = map_one(m, in, o);
 		if (rc)
 			return -1;
 	}
 	return 0;
+}
+
+static int sysctl_key(struct map *m, const struct pf_inst *in, const struct pf_opt *o)
+{
+	return sysctl_option(m, in, o, o->key);
+}
+
+static int sysctl_instance(struct map *m, const struct pf_inst *in)
+{
+	return each_option(m, in, sysctl_key);
 }
 
 /* --- [sysfs] --- */
@@ -962,22 +975,7 @@ static int sysfs_option(struct map *m, const struct pf_inst *in, const struct pf
 
 static int sysfs_instance(struct map *m, const struct pf_inst *in)
 {
-	for (int i = 0; i < in->u->nopts; i++) {
-		const struct pf_opt *o = &in->u->opts[i];
-		int rc;
-		if (in_list(meta_options, o->key) && strcmp(o->key, "script_pre") &&
-		    strcmp(o->key, "script_post"))
-			continue;
-		if (!in->enabled)
-			rc = skip(m, in, o, "instance disabled: %s", in->why_off);
-		else if (in_list(meta_options, o->key))
-			rc = skip(m, in, o, "not modelled");
-		else
-			rc = sysfs_option(m, in, o);
-		if (rc)
-			return -1;
-	}
-	return 0;
+	return each_option(m, in, sysfs_option);
 }
 
 /* --- Everything else --- */
