@@ -81,6 +81,11 @@ int cmd_governors(int argc, char **argv)
 	printf("\nengine tunables (--set):\n");
 	for (int i = 0; i < sim_engine_tunable_count(); i++)
 		print_tunables(sim_engine_tunable_at(i), 1);
+	printf("      %-30s default %-10s %s\n", "cstate_disable", "none", "comma-separated C-state "
+	       "names to disable (stateN/disable)");
+	printf("      %-30s default %-10s %s\n", "kernel", "current", "MAJOR.MINOR: tick policy and "
+	       "governor rules of that "
+	       "kernel (ondemand 3.10/3.11, conservative <4.8, menu 3.10); later keys override");
 	return EXIT_OK;
 }
 

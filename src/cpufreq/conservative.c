@@ -200,8 +200,16 @@ static void cs_hook(struct cpufreq_policy *p, int cpu, sim_ns now, unsigned flag
 	dbs_update_hook(p, &cs->dbs, now);
 }
 
+/* The 3.10 rule stands for every kernel before the v4.8 rework of the
+ * frequency stepping; the changes in between are not modelled. */
+static const char *cs_kernel_rules(int version)
+{
+	return version < 4008 ? "variant=3.10" : NULL;
+}
+
 const struct cpufreq_governor cpufreq_conservative = {
 	.name = "conservative",
+	.kernel_rules = cs_kernel_rules,
 	.summary = "sample the busiest CPU's load; step the frequency up or down by freq_step",
 	.tunables = cs_tunables,
 	.ntunables = (int)(sizeof(cs_tunables) / sizeof(cs_tunables[0])),

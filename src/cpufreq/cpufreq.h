@@ -81,6 +81,9 @@ struct cpufreq_governor {
 	void (*limits)(struct cpufreq_policy *p);
 	/* The scheduler's per-CPU utilization hook; NULL if not needed. */
 	void (*update)(struct cpufreq_policy *p, int cpu, sim_ns now, unsigned flags);
+	/* --set kernel=X.Y: the KEY=VALUE that selects this governor's rules
+	 * as kernel X.Y (version X * 1000 + Y) had them; NULL: today's. */
+	const char *(*kernel_rules)(int version);
 };
 
 struct cpufreq_policy {

@@ -235,9 +235,17 @@ static void od_hook(struct cpufreq_policy *p, int cpu, sim_ns now, unsigned flag
 	dbs_update_hook(p, &od->dbs, now);
 }
 
+static const char *od_kernel_rules(int version)
+{
+	if (version <= 3010)
+		return "variant=3.10";
+	return version <= 4005 ? "variant=3.11" : NULL;
+}
+
 const struct cpufreq_governor cpufreq_ondemand = {
 	.name = "ondemand",
 	.summary = "sample the busiest CPU's load; above up_threshold jump to max, else scale",
+	.kernel_rules = od_kernel_rules,
 	.tunables = od_tunables,
 	.ntunables = (int)(sizeof(od_tunables) / sizeof(od_tunables[0])),
 	.data_size = sizeof(struct od_data),

@@ -14,8 +14,15 @@
 #define MENU_DECAY 8u
 #define MENU_MAX_INTERESTING (50000 * NS_PER_US)
 
+/* The v3.10 rules (menu_v3_10.c): twelve buckets, the upper six for CPUs
+ * with tasks waiting on I/O. */
+#define MENU_V3_10_BUCKETS 12
+
+enum menu_variant { MENU_CURRENT, MENU_V3_10 };
+
 struct menu_data {
-	int64_t iowait_mult; /* tunable; must stay first */
+	int64_t iowait_mult; /* tunables; must stay first */
+	int64_t variant;
 
 	bool needs_update;    /* reflect() ran; learn at the next select() */
 	bool tick_wakeup;
@@ -24,12 +31,24 @@ struct menu_data {
 	uint32_t correction_factor[MENU_BUCKETS]; /* MENU_RESOLUTION * MENU_DECAY is 1.0 */
 	uint32_t intervals[MENU_INTERVALS];       /* us; UINT32_MAX marks an invalid entry */
 	int interval_ptr;
+
+	/* v3.10 only */
+	uint32_t v310_factor[MENU_V3_10_BUCKETS];
+	uint32_t expected_us; /* time to the next timer at the last selection */
+	uint32_t exit_us;     /* exit latency of the state chosen */
 };
 
 /* Bucket of an expected idle duration: one per decade from 10 us to 100 ms. */
 int menu_which_bucket(sim_ns duration_ns);
 /* The repeating-pattern detector: microseconds, or UINT32_MAX for none. */
 uint32_t menu_typical_interval(const struct menu_data *d);
+/* The v3.10 governor (menu_v3_10.c). */
+void menu_v3_10_init(struct menu_data *d);
+int menu_v3_10_select(struct cpuidle_device *dev, struct menu_data *d, sim_ns latency_req);
+int menu_v3_10_bucket(uint32_t expected_us, int nr_iowait);
+/* v3.10 get_typical_interval(): the mean of the last 8 intervals if they
+ * agree, else UINT32_MAX. */
+uint32_t menu_v3_10_typical_interval(const struct menu_data *d);
 
 /* teo.c */
 #define TEO_PULSE 1024u

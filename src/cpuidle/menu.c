@@ -36,12 +36,19 @@
 #define MAX_INTERESTING MENU_MAX_INTERESTING
 #define KTIME_MAX INT64_MAX
 
+static const char *const menu_variant_words[] = { "current", "3.10", NULL };
+
 static const struct tunable menu_tunables[] = {
 	{ .name = "menu_iowait_mult",
 	  .help = "v4.19..v6.12 iowait multiplier N (kernels: 10): exit latency <= "
 	  "prediction / (1 + N x iowaiters); 0: off, as mainline",
 	  .offset = TUNABLE_FIELD(struct menu_data, iowait_mult),
 	  .def = 0, .min = 0, .max = 1000 },
+	{ .name = "menu_variant",
+	  .help = "decision rules: current (v6.18) or 3.10 (menu_v3_10.c: 12 buckets, iowait "
+	  "multiplier, C1 default whatever the PM QoS limit)",
+	  .offset = TUNABLE_FIELD(struct menu_data, variant),
+	  .def = MENU_CURRENT, .min = 0, .max = 1, .words = menu_variant_words },
 };
 
 int menu_which_bucket(sim_ns duration_ns)
@@ -168,10 +175,16 @@ static void menu_update(struct cpuidle_device *dev, struct menu_data *d)
 static int menu_init(struct cpuidle_device *dev, struct pm_diag *d)
 {
 	struct menu_data *m = dev->gov_data;
-	int64_t mult = m->iowait_mult;
-	*m = (struct menu_data){ .iowait_mult = mult };
+	int64_t mult = m->iowait_mult, variant = m->variant;
+	*m = (struct menu_data){ .iowait_mult = mult, .variant = variant };
 	for (int i = 0; i < BUCKETS; i++)
 		m->correction_factor[i] = RESOLUTION * DECAY;
+	if (variant == MENU_V3_10) {
+		if (mult)
+			return pm_fail(d, "menu_iowait_mult: menu_variant=3.10 has its own iowait "
+				       "multiplier (10); leave menu_iowait_mult at 0");
+		menu_v3_10_init(m);
+	}
 	return 0;
 }
 
@@ -196,6 +209,8 @@ static int menu_select(struct cpuidle_device *dev, sim_ns latency_req, bool *sto
 	sim_ns delta_tick;
 	int idx;
 
+	if (d->variant == MENU_V3_10)
+		return menu_v3_10_select(dev, d, latency_req);
 	if (d->needs_update) {
 		menu_update(dev, d);
 		d->needs_update = false;
@@ -300,8 +315,16 @@ static void menu_reflect(struct cpuidle_device *dev, int state)
 	d->tick_wakeup = dev->tick_wakeup;
 }
 
+/* Kernels between v3.10 and v6.18 get today's rules: their menus are not
+ * modelled one by one. */
+static const char *menu_kernel_rules(int version)
+{
+	return version <= 3010 ? "menu_variant=3.10" : NULL;
+}
+
 const struct cpuidle_governor cpuidle_menu = {
 	.name = "menu",
+	.kernel_rules = menu_kernel_rules,
 	.summary = "predicts idle from the next timer and recent intervals (kernel default, v6.18)",
 	.tunables = menu_tunables,
 	.ntunables = (int)(sizeof(menu_tunables) / sizeof(menu_tunables[0])),

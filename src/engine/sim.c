@@ -44,8 +44,9 @@ static const struct tunable engine_tunables[] = {
 	  cpufreq_updates_words },
 	{ "cpufreq_update_cost_ns", "CPU time of one cpufreq_update_util() call into a governor, ns",
 	  TUNABLE_FIELD(struct engine_params, cpufreq_update_cost_ns), 250, 0, 1000000, NULL },
-	{ "sched_mc_power_savings", "0: spread for performance; 1: pack onto fewer packages when "
-	  "lightly loaded; 2: also bias wakeups to the packing package",
+	{ "sched_mc_power_savings", "0: spread for performance; 1: the balancer packs onto fewer "
+	  "packages when lightly loaded; 2: also newly idle CPUs pull at once and wakeups go to the "
+	  "packing package",
 	  TUNABLE_FIELD(struct engine_params, sched_mc_power_savings), 0, 0, 2, NULL },
 	{ "turbo_eval_us", "period at which a package re-evaluates its turbo ceiling from its busy "
 	  "cores, us (0: at every change)",
@@ -154,6 +155,9 @@ static int apply_set(struct sim *s, const char *kv, struct pm_diag *d)
 	const char *val;
 	if (kv_split(kv, key, sizeof(key), &val, d) < 0)
 		return -1;
+	/* Applied before every other key by apply_kernel(). */
+	if (strcmp(key, "kernel") == 0)
+		return 0;
 	/* A list, not a number: which C-states are disabled (stateN/disable). */
 	if (strcmp(key, "cstate_disable") == 0) {
 		if (strlen(val) >= sizeof(s->cstate_disable))
@@ -181,6 +185,50 @@ static int apply_set(struct sim *s, const char *kv, struct pm_diag *d)
 	return pm_fail(d, "--set %s: unknown key '%s' (expected an engine, workload '%s', "
 		       "cpufreq '%s' or cpuidle '%s' tunable; see pmlab governors, pmlab workloads)",
 		       kv, key, s->wl->name, s->cf_gov->name, s->ci_gov->name);
+}
+
+/* "3.10", "3.10.0-123.el7", "4.8": MAJOR * 1000 + MINOR; -1 if not a version. */
+static int parse_kernel_version(const char *v)
+{
+	char *end;
+	long major = strtol(v, &end, 10);
+	if (end == v || *end != '.' || major < 2 || major > 99)
+		return -1;
+	const char *m = end + 1;
+	long minor = strtol(m, &end, 10);
+	if (end == m || minor < 0 || minor > 999 || (*end && *end != '.' && *end != '-'))
+		return -1;
+	return (int)(major * 1000 + minor);
+}
+
+/* --set kernel=X.Y: the idle loop, the frequency governor and the idle
+ * governor as that kernel had them (each governor names its rules).
+ * Applied first, so that explicit keys still override what it chose. */
+static int apply_kernel(struct sim *s, const struct sim_config *cfg, struct pm_diag *d)
+{
+	for (int i = 0; i < cfg->nsets; i++) {
+		char key[128];
+		const char *val;
+		if (kv_split(cfg->sets[i], key, sizeof(key), &val, d) < 0)
+			return -1;
+		if (strcmp(key, "kernel") != 0)
+			continue;
+		int version = parse_kernel_version(val);
+		if (version < 0)
+			return pm_fail(d, "--set %s: expected a kernel version MAJOR.MINOR (e.g. 3.10)",
+				       cfg->sets[i]);
+		/* The tick left to the governor came with v4.17. */
+		s->par.tick_policy = version < 4017 ? TICK_LEGACY : TICK_GOVERNOR;
+		const char *cf = s->cf_gov->kernel_rules ? s->cf_gov->kernel_rules(version) : NULL;
+		const char *ci = s->ci_gov->kernel_rules ? s->ci_gov->kernel_rules(version) : NULL;
+		if (cf && tunables_write_kv(s->cf_gov->tunables, s->cf_gov->ntunables, s->cf_tunables,
+					    cf, d) < 0)
+			return -1;
+		if (ci && tunables_write_kv(s->ci_gov->tunables, s->ci_gov->ntunables, s->ci_tunables,
+					    ci, d) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 static void *alloc_tunables(size_t size, const struct tunable *t, int n)
@@ -354,6 +402,8 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 	s->ci_tunables = alloc_tunables(s->ci_gov->data_size, s->ci_gov->tunables, s->ci_gov->ntunables);
 	if (!s->wl_data || !s->cf_tunables || !s->ci_tunables)
 		return pm_fail(d, "out of memory");
+	if (apply_kernel(s, cfg, d) < 0)
+		return -1;
 	for (int i = 0; i < cfg->nsets; i++)
 		if (apply_set(s, cfg->sets[i], d) < 0)
 			return -1;

@@ -169,6 +169,38 @@ static void test_determinism(void **state)
 	out_free(&z);
 }
 
+/* --set kernel=X.Y stands for the governor and tick rules of that kernel:
+ * the same run as naming them one by one, different from today's rules,
+ * and keys given with it still win. */
+static void test_kernel_version_rules(void **state)
+{
+	const char *base = "sim --machine i7-4790 --cpus 2 --workload oltp --set agents=3 "
+			   "--cpufreq ondemand --cpuidle menu --duration 0.5 --format csv ";
+	char a[512], b[512], c[512], e[512], f[512];
+	snprintf(a, sizeof(a), "%s--set kernel=3.10", base);
+	snprintf(b, sizeof(b), "%s--set variant=3.10 --set menu_variant=3.10 --set tick_policy=legacy",
+		 base);
+	snprintf(c, sizeof(c), "%s", base);
+	snprintf(e, sizeof(e), "%s--set kernel=3.10.0-123.el7 --set variant=current", base);
+	snprintf(f, sizeof(f), "%s--set menu_variant=3.10 --set tick_policy=legacy", base);
+	struct out x = run(a), y = run(b), z = run(c), u = run(e), v = run(f);
+	assert_int_equal(x.status, 0);
+	assert_string_equal(x.text, y.text);
+	assert_true(strcmp(x.text, z.text) != 0);
+	assert_int_equal(u.status, 0);
+	assert_string_equal(u.text, v.text);
+	assert_true(strcmp(u.text, x.text) != 0);
+	out_free(&x);
+	out_free(&y);
+	out_free(&z);
+	out_free(&u);
+	out_free(&v);
+	expect_usage_error("sim --machine i7-4790 --workload batch --set kernel=three",
+			   "--set kernel=three: expected a kernel version MAJOR.MINOR");
+	expect_usage_error("sim --machine i7-4790 --workload batch --set kernel=3.10x",
+			   "expected a kernel version");
+}
+
 /* Every workload runs on every preset with the invariant checks on. */
 static void test_all_workloads_all_machines(void **state)
 {
@@ -235,6 +267,7 @@ int main(void)
 		cmocka_unit_test(test_bad_machine_file_names_line),
 		cmocka_unit_test(test_sim_json),
 		cmocka_unit_test(test_determinism),
+		cmocka_unit_test(test_kernel_version_rules),
 		cmocka_unit_test(test_all_workloads_all_machines),
 		cmocka_unit_test(test_man_page_covers_commands),
 	};

@@ -270,6 +270,133 @@ static void test_menu_typical_interval(void **state)
 	assert_int_equal(typical((uint32_t[]){ 0, 0, 0, 0, 0, 0, 0, 0 }), UINT32_MAX);
 }
 
+/* ---- menu, v3.10 rules (menu_variant=3.10) ---- */
+
+static void start_v3_10(struct idletrace_sim *s)
+{
+	static const char *const sets[] = { "menu_variant=3.10" };
+	struct machine m = hsw();
+	start_with(s, &m, "menu", TICK_LEGACY, 250, sets, 1);
+}
+
+static void test_menu_v3_10_buckets(void **state)
+{
+	/* Six decades of the expected idle in us, the upper six with I/O waiters. */
+	assert_int_equal(menu_v3_10_bucket(9, 0), 0);
+	assert_int_equal(menu_v3_10_bucket(10, 0), 1);
+	assert_int_equal(menu_v3_10_bucket(99, 0), 1);
+	assert_int_equal(menu_v3_10_bucket(100, 0), 2);
+	assert_int_equal(menu_v3_10_bucket(9999, 0), 3);
+	assert_int_equal(menu_v3_10_bucket(10000, 0), 4);
+	assert_int_equal(menu_v3_10_bucket(100000, 0), 5);
+	assert_int_equal(menu_v3_10_bucket(UINT32_MAX, 0), 5);
+	assert_int_equal(menu_v3_10_bucket(5, 1), 6);
+	assert_int_equal(menu_v3_10_bucket(1000, 3), 9);
+}
+
+static uint32_t typical_v3_10(const uint32_t v[MENU_INTERVALS])
+{
+	struct menu_data d;
+	memset(&d, 0, sizeof(d));
+	memcpy(d.intervals, v, sizeof(d.intervals));
+	return menu_v3_10_typical_interval(&d);
+}
+
+static void test_menu_v3_10_typical_interval(void **state)
+{
+	assert_int_equal(typical_v3_10((uint32_t[]){ 100, 100, 100, 100, 100, 100, 100, 100 }), 100);
+	/* Mean 212, stddev isqrt(88806) = 298: no pattern; 8 samples, so the
+	 * largest goes and the seven 100s agree. */
+	assert_int_equal(typical_v3_10((uint32_t[]){ 100, 100, 100, 100, 100, 100, 100, 1000 }), 100);
+	/* Only the largest is ever dropped (v3.10 has no low-outlier filter):
+	 * 1000 x 7 and 10: mean 876, stddev isqrt(107198) = 327, no pattern;
+	 * dropping every 1000 at once (all equal the maximum) leaves the lone
+	 * 10, whose deviation 0 <= 20 passes without a sample count: 10. */
+	assert_int_equal(typical_v3_10((uint32_t[]){ 1000, 1000, 10, 1000, 1000, 1000, 1000, 1000 }),
+			 10);
+	/* 100..800: drop 800 (stddev 229), 700 (200); six left, stddev
+	 * isqrt(29166) = 170, mean 350 < 1020 and no more dropping. */
+	assert_int_equal(typical_v3_10((uint32_t[]){ 100, 200, 300, 400, 500, 600, 700, 800 }),
+			 UINT32_MAX);
+	/* Fresh (all zero) history is a pattern of 0 us, as in the kernel. */
+	assert_int_equal(typical_v3_10((uint32_t[]){ 0, 0, 0, 0, 0, 0, 0, 0 }), 0);
+}
+
+static void test_menu_v3_10_select(void **state)
+{
+	struct idletrace_sim s;
+	bool stop;
+	start_v3_10(&s);
+	struct menu_data *d = s.dev.gov_data;
+	const uint32_t spread[MENU_INTERVALS] = { 100, 200, 300, 400, 500, 600, 700, 800 };
+
+	/* C1 is the default once the timer is over 5 us away, even under a
+	 * 1 us PM QoS limit that C1's 2 us exit latency exceeds (tuned's
+	 * latency-performance on RHEL 7); the current menu polls there. */
+	assert_int_equal(select_direct(&s, 1 * MS, 1 * MS, 1 * US, &stop), C1);
+	assert_int_equal(select_direct(&s, 5 * US, 5 * US, 1 * US, &stop), POLL);
+	assert_int_equal(select_direct(&s, 1 * MS, 1 * MS, 0, &stop), POLL);
+
+	/* Fresh history predicts 0 us: nothing deeper than the C1 default. */
+	assert_int_equal(select_direct(&s, 1 * MS, 1 * MS, NONE, &stop), C1);
+
+	/* No pattern: the timer (1 ms, unity factor) predicts; C6 fits. */
+	memcpy(d->intervals, spread, sizeof(spread));
+	assert_int_equal(select_direct(&s, 1 * MS, 1 * MS, NONE, &stop), C6);
+	assert_int_equal(d->bucket, 3);
+	/* One task waiting on I/O here: multiplier 11, C6 needs 1463 us of
+	 * predicted idle, C1E 110 us; and the upper bucket set is used. */
+	s.dev.nr_iowait = 1;
+	assert_int_equal(select_direct(&s, 1 * MS, 1 * MS, NONE, &stop), C1E);
+	assert_int_equal(d->bucket, 9);
+	s.dev.nr_iowait = 0;
+	/* The PM QoS limit still bounds the deeper states. */
+	assert_int_equal(select_direct(&s, 1 * MS, 1 * MS, 100 * US, &stop), C1E);
+	/* A regular pattern replaces the prediction outright, even above
+	 * the timer's. */
+	for (int i = 0; i < MENU_INTERVALS; i++)
+		d->intervals[i] = 300;
+	assert_int_equal(select_direct(&s, 1 * MS, 1 * MS, NONE, &stop), C1E);
+	idletrace_sim_destroy(&s);
+}
+
+static void test_menu_v3_10_update(void **state)
+{
+	struct idletrace_sim s;
+	start_v3_10(&s);
+	struct menu_data *d = s.dev.gov_data;
+	const uint32_t spread[MENU_INTERVALS] = { 100, 200, 300, 400, 500, 600, 700, 800 };
+	memcpy(d->intervals, spread, sizeof(spread));
+	/* Timer 1 ms, no pattern: C6; it sleeps 500 us. */
+	assert_int_equal(step(&s, 1 * MS, 500 * US, NONE).state, C6);
+	/* Learned at the next select: 500 - 133 = 367 us of 1000 expected,
+	 * 8192 - 1024 + 1024 * 367 / 1000 = 7543; the interval kept is the
+	 * raw 500 us (v3.10 corrects only the factor). */
+	step(&s, 1 * MS, 500 * US, NONE);
+	assert_int_equal(d->v310_factor[3], 7543);
+	assert_int_equal(d->intervals[0], 500);
+	assert_int_equal(d->interval_ptr, 1);
+	/* The C1 default chosen without a passing state leaves exit_us at 0:
+	 * the measured time is not corrected. Timer 1 ms, latency 1 us: C1. */
+	assert_int_equal(step(&s, 1 * MS, 300 * US, 1 * US).state, C1);
+	step(&s, 1 * MS, 300 * US, NONE);
+	assert_int_equal(d->intervals[2], 300);
+	idletrace_sim_destroy(&s);
+}
+
+static void test_menu_v3_10_rejects_iowait_mult(void **state)
+{
+	static const char *const sets[] = { "menu_variant=3.10", "menu_iowait_mult=5" };
+	struct machine m = hsw();
+	struct idletrace_sim s;
+	struct idletrace_config cfg = { .governor = "menu", .tick_policy = TICK_LEGACY, .hz = 250,
+					.sets = sets, .nsets = 2 };
+	struct pm_diag d = { { 0 } };
+	assert_int_equal(idletrace_sim_init(&s, &m, &cfg, &d), -1);
+	assert_non_null(strstr(d.msg, "menu_iowait_mult"));
+	idletrace_sim_destroy(&s);
+}
+
 static void test_menu_select(void **state)
 {
 	struct idletrace_sim s;
@@ -756,7 +883,7 @@ static void test_tunables(void **state)
 	expect_init_error("haltpoll", "guest_halt_poll_allow_shrink=2", "expected 0..1");
 	expect_init_error("haltpoll", "guest_halt_poll_ns=-1", "out of range");
 	expect_init_error("menu", "bogus=1", "unknown key 'bogus' (expected a menu tunable: "
-					    "menu_iowait_mult)");
+					    "menu_iowait_mult, menu_variant)");
 	expect_init_error("teo", "menu_iowait_mult=1", "teo has no tunables");
 	expect_init_error("menu", "novalue", "expected KEY=VALUE");
 	expect_init_error("nosuch", NULL, "unknown cpuidle governor 'nosuch'");
@@ -968,6 +1095,11 @@ int main(void)
 		cmocka_unit_test(test_poll_time),
 		cmocka_unit_test(test_classify),
 		cmocka_unit_test(test_menu_buckets),
+		cmocka_unit_test(test_menu_v3_10_buckets),
+		cmocka_unit_test(test_menu_v3_10_typical_interval),
+		cmocka_unit_test(test_menu_v3_10_select),
+		cmocka_unit_test(test_menu_v3_10_update),
+		cmocka_unit_test(test_menu_v3_10_rejects_iowait_mult),
 		cmocka_unit_test(test_menu_correction_factor),
 		cmocka_unit_test(test_menu_update_rules),
 		cmocka_unit_test(test_menu_typical_interval),

@@ -1,0 +1,170 @@
+/* menu as of Linux v3.10 (menu_variant=3.10): the rules the kernels of
+ * 2013-2014 distributions (RHEL 7.0's 3.10.0-123) idled with, kept for
+ * reproducing measurements taken on them.
+ *
+ * What differs from the current menu (menu.c):
+ *   - twelve correction-factor buckets: six decades of the expected idle,
+ *     doubled by "is a task waiting on I/O on this CPU";
+ *   - the repeating-pattern detector replaces the prediction outright when
+ *     the last 8 intervals agree (mean above 6 standard deviations with at
+ *     least 6 samples, or a deviation of 20 us or less), dropping the
+ *     largest sample while more than 6 remain;
+ *   - a performance multiplier, 1 + 10 x tasks waiting on I/O here: a
+ *     state's exit latency times it must fit the prediction;
+ *   - C1, not polling, is the default whenever the next timer is more than
+ *     5 us away, whatever the PM QoS limit says: only deeper states are
+ *     checked against it. (A 1 us limit, as tuned's latency-performance
+ *     sets, therefore still idles in C1 on v3.10; later kernels poll.)
+ *   - the measured idle is corrected by the chosen state's exit latency
+ *     only, and the tick is not the governor's business (the idle loop of
+ *     the time stopped it before asking).
+ * The expected idle is the time to the next timer event as the kernel saw
+ * it after stopping the tick. Not modelled: the prediction-failure
+ * hrtimer of v3.9, reverted in the v3.10 cycle. */
+#include "governors.h"
+
+#define RESOLUTION MENU_RESOLUTION
+#define DECAY MENU_DECAY
+#define INTERVALS MENU_INTERVALS
+#define MAX_INTERESTING_US 50000u
+/* CPUIDLE_DRIVER_STATE_START on x86: state 0 is the polling loop. */
+#define FIRST_REAL_STATE 1
+
+int menu_v3_10_bucket(uint32_t expected_us, int nr_iowait)
+{
+	int bucket = nr_iowait ? MENU_V3_10_BUCKETS / 2 : 0;
+	uint32_t edge = 10;
+	for (int i = 0; i < MENU_V3_10_BUCKETS / 2 - 1; i++, edge *= 10)
+		if (expected_us < edge)
+			return bucket + i;
+	return bucket + MENU_V3_10_BUCKETS / 2 - 1;
+}
+
+static uint32_t isqrt64(uint64_t v)
+{
+	uint64_t r = 0, bit = UINT64_C(1) << 62;
+	while (bit > v)
+		bit >>= 2;
+	while (bit) {
+		if (v >= r + bit) {
+			v -= r + bit;
+			r = (r >> 1) + bit;
+		} else {
+			r >>= 1;
+		}
+		bit >>= 2;
+	}
+	return (uint32_t)r;
+}
+
+uint32_t menu_v3_10_typical_interval(const struct menu_data *d)
+{
+	uint64_t thresh = UINT64_MAX;
+	for (;;) {
+		uint64_t max = 0, avg = 0, var = 0;
+		unsigned divisor = 0;
+		for (int i = 0; i < INTERVALS; i++) {
+			uint64_t v = d->intervals[i];
+			if (v > thresh)
+				continue;
+			avg += v;
+			divisor++;
+			if (v > max)
+				max = v;
+		}
+		if (!divisor)
+			return UINT32_MAX;
+		avg /= divisor;
+		for (int i = 0; i < INTERVALS; i++) {
+			uint64_t v = d->intervals[i];
+			if (v > thresh)
+				continue;
+			int64_t diff = (int64_t)v - (int64_t)avg;
+			var += (uint64_t)(diff * diff);
+		}
+		uint64_t stddev = isqrt64(var / divisor);
+		if ((avg > stddev * 6 && divisor * 4 >= INTERVALS * 3) || stddev <= 20)
+			return (uint32_t)avg;
+		if (divisor * 4 <= INTERVALS * 3)
+			return UINT32_MAX;
+		thresh = max - 1; /* drop the largest and look again */
+	}
+}
+
+void menu_v3_10_init(struct menu_data *d)
+{
+	for (int i = 0; i < MENU_V3_10_BUCKETS; i++)
+		d->v310_factor[i] = 0; /* 0: start from a unity factor when first used */
+}
+
+static uint32_t to_us(sim_ns ns)
+{
+	if (ns <= 0)
+		return 0;
+	sim_ns us = ns / NS_PER_US;
+	return us >= UINT32_MAX ? UINT32_MAX : (uint32_t)us;
+}
+
+/* menu_update(): learn from the idle period that just ended. */
+static void update(const struct cpuidle_device *dev, struct menu_data *d)
+{
+	uint32_t last_us = to_us(dev->last_residency_ns);
+	uint32_t measured = last_us;
+	if (measured > d->exit_us)
+		measured -= d->exit_us;
+	uint64_t factor = (uint64_t)d->v310_factor[d->bucket] * (DECAY - 1) / DECAY;
+	if (d->expected_us > 0 && measured < MAX_INTERESTING_US)
+		factor += (uint64_t)RESOLUTION * measured / d->expected_us;
+	else
+		factor += RESOLUTION; /* idle that long counts as a perfect prediction */
+	if (factor == 0)
+		factor = 1;
+	d->v310_factor[d->bucket] = factor > UINT32_MAX ? UINT32_MAX : (uint32_t)factor;
+	d->intervals[d->interval_ptr] = last_us;
+	d->interval_ptr = (d->interval_ptr + 1) % INTERVALS;
+}
+
+int menu_v3_10_select(struct cpuidle_device *dev, struct menu_data *d, sim_ns latency_req)
+{
+	if (d->needs_update) {
+		update(dev, d);
+		d->needs_update = false;
+	}
+	d->exit_us = 0;
+	if (latency_req == 0)
+		return 0;
+
+	sim_ns sleep = dev->tick_stopped ? dev->next_timer_no_tick_ns : dev->next_timer_ns;
+	d->expected_us = to_us(sleep);
+	d->bucket = menu_v3_10_bucket(d->expected_us, dev->nr_iowait);
+	uint64_t multiplier = 1 + 10 * (uint64_t)dev->nr_iowait;
+	if (d->v310_factor[d->bucket] == 0)
+		d->v310_factor[d->bucket] = RESOLUTION * DECAY;
+	/* div_round64(): rounded to the nearest microsecond */
+	const uint64_t div = (uint64_t)RESOLUTION * DECAY;
+	uint64_t predicted = ((uint64_t)d->expected_us * d->v310_factor[d->bucket] + div / 2) / div;
+	uint32_t typical = menu_v3_10_typical_interval(d);
+	if (typical != UINT32_MAX)
+		predicted = typical;
+
+	int idx = 0;
+	if (dev->nstates > FIRST_REAL_STATE && d->expected_us > 5 &&
+	    cpuidle_state_enabled(dev, FIRST_REAL_STATE))
+		idx = FIRST_REAL_STATE;
+	for (int i = FIRST_REAL_STATE; i < dev->nstates; i++) {
+		const struct cstate *s = &dev->states[i];
+		uint64_t exit_us = (uint64_t)(s->exit_ns / NS_PER_US);
+		if (!cpuidle_state_enabled(dev, i))
+			continue;
+		if ((uint64_t)(s->residency_ns / NS_PER_US) > predicted)
+			continue;
+		if (s->exit_ns > latency_req)
+			continue;
+		if (exit_us * multiplier > predicted)
+			continue;
+		/* Deeper states draw less power: the last that passes wins. */
+		idx = i;
+		d->exit_us = (uint32_t)exit_us;
+	}
+	return idx;
+}
