@@ -262,7 +262,8 @@ static void cpu_wake(struct sim *s, struct sim_cpu *c, sim_ns extra)
 	if (c->mode != CPU_IDLE)
 		return;
 	const struct sim_pkg *pkg = &s->pkgs[c->pkg];
-	sim_ns exit = s->m->cstates[c->cstate].exit_ns;
+	const struct cstate *cs = &s->m->cstates[c->cstate];
+	sim_ns exit = cs->wake_ns ? cs->wake_ns : cs->exit_ns;
 	if (pkg->pkg_cstate >= 0)
 		exit += s->m->pkg_cstates[pkg->pkg_cstate].exit_ns;
 	/* Stopping and restarting the tick (nohz) is kernel work; it is charged

@@ -395,6 +395,10 @@ static int check_cstates(const struct machine *m, const struct machine_lines *ln
 		if (check_idle_state("C-state", c->name, c->exit_ns, c->residency_ns,
 				     c->power_w, i ? prev : NULL, lines, where, d))
 			return -1;
+		if (c->wake_ns < 0 || c->wake_ns > c->exit_ns)
+			return FAIL(l.wake, "C-state %s: wake_us = %g (expected 0..exit_latency_us = %g: "
+				    "the table's exit latency is the worst case)", c->name,
+				    c->wake_ns / 1e3, c->exit_ns / 1e3);
 		if (c->poll != 0 && c->poll != 1)
 			return FAIL(l.poll, "C-state %s: poll = %d (expected 0 or 1)", c->name, c->poll);
 		if (c->poll && i > 0)

@@ -59,8 +59,12 @@ struct turbo_bin {
 struct cstate {
 	char name[CSTATE_NAME_MAX];
 	char desc[CSTATE_DESC_MAX];
-	sim_ns exit_ns;
+	sim_ns exit_ns; /* the driver's table: what governors and PM QoS see (worst case) */
 	sim_ns residency_ns;
+	/* Measured time from the wakeup event until the core runs (INI:
+	 * wake_us); 0: exit_ns. Real wakeups are usually several times
+	 * faster than the table says (sim-anchors 1.10). */
+	sim_ns wake_ns;
 	double power_w; /* core power while in this state (INI: power_mw) */
 	int poll;       /* 1 for the polling state 0 (POLL on x86): the core stays in C0 */
 };

@@ -112,6 +112,7 @@ static const struct key cstate_keys[] = {
 	CKEY("desc", V_TEXT, desc, desc, "<text>", 0),
 	CKEY("exit_latency_us", V_US, exit_ns, exit, "<us>", 1),
 	CKEY("target_residency_us", V_US, residency_ns, residency, "<us>", 1),
+	CKEY("wake_us", V_US, wake_ns, wake, "<us>", 0),
 	CKEY("power_mw", V_MW, power_w, power, "<mW>", 1),
 	CKEY("poll", V_BOOL, poll, poll, "0|1", 0),
 };
@@ -826,6 +827,8 @@ static void write_ini(FILE *f, const struct machine *m)
 			fprintf(f, "desc = %.*s\n", CSTATE_DESC_MAX, c->desc);
 		put_key_us(f, "exit_latency_us", c->exit_ns);
 		put_key_us(f, "target_residency_us", c->residency_ns);
+		if (c->wake_ns)
+			put_key_us(f, "wake_us", c->wake_ns);
 		put_key_double(f, "power_mw", mw_of(c->power_w));
 		if (c->poll)
 			fprintf(f, "poll = %d\n", c->poll);
