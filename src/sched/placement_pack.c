@@ -1,16 +1,38 @@
-/* Power-aware packing: the old sched_mc_power_savings (Linux 2.6.25 to
- * 3.4). While the machine is lightly loaded (fewer runnable tasks than
- * CPUs), work is consolidated onto as few packages as possible so the
- * others can reach package C-states:
- *  1: new tasks (fork/exec) go to the "group leader" -- the busiest
- *     package that still has an idle CPU -- and the balancer drains the
- *     least busy package into the leader, moving running tasks if it must
- *     (active balancing);
- *  2: also, wakeups are biased to the leader package (the kernel's
- *     sched_mc_preferred_wakeup_cpu).
+/* Power-aware packing: sched_mc_power_savings (Linux 2.6.25 to 3.4), as
+ * kernel 2.6.28 with the "Tunable sched_mc_power_savings=n" series (merged
+ * in 2.6.29) does it. While the machine is lightly loaded (fewer runnable
+ * tasks than CPUs), the load balancer's power-savings path in
+ * find_busiest_group() names a "group leader" -- the busiest package that
+ * still has an idle CPU (ties: the lower package) -- and "group min" --
+ * the least busy package with work (ties: the higher one) -- and a CPU of
+ * the leader pulls from group min, so the other packages can idle.
+ *
+ * What each level does, and what it does not:
+ *  fork/exec (both levels): find_idlest_group() has no power-savings
+ *    logic in 2.6.28/29, so a new task still goes to the least loaded
+ *    package, as at level 0; the balancer consolidates it afterwards.
+ *  1: only the balancer packs. The periodic balance of the leader's idle
+ *    CPUs finds group min's tasks running, not queued, fails, and kicks
+ *    active balancing (the migration thread pushes the running task)
+ *    after cache_nice_tries + 3 failed attempts; newly idle CPUs (the
+ *    series adds SD_BALANCE_NEWIDLE at sched_mc > 0) pull only queued
+ *    tasks. Wakeups stay where wake_idle() puts them: the previous CPU if
+ *    idle, else an idle CPU of its package (at sched_mc > 0 the MC domain
+ *    is the package, cpu_coregroup_map = cpu_core_map).
+ *  2 (POWERSAVINGS_BALANCE_WAKEUP) adds: a newly idle CPU of the leader
+ *    active-balances group min's running task at once ("activate active
+ *    load balancing in new idle cpus"), and a wakeup from an idle CPU (an
+ *    interrupt: I/O completion, timer) whose previous CPU is idle goes to
+ *    the nominated sched_mc_preferred_wakeup_cpu in the leader ("bias
+ *    task wakeups to preferred semi-idle packages").
  * Once runnable tasks outnumber CPUs, both levels balance as spread does. */
 #include "../engine/sim_internal.h"
 #include "placement_lib.h"
+
+/* Failed periodic balance attempts before active balancing: load_balance()
+ * kicks the migration thread when nr_balance_failed > cache_nice_tries + 2,
+ * and the package (CPU) domain's cache_nice_tries is 1 (SD_CPU_INIT). */
+#define ACTIVE_BALANCE_TRIES 4
 
 static bool lightly_loaded(const struct sim *s)
 {
@@ -67,24 +89,95 @@ static int group_min(const struct sim *s)
 	return best;
 }
 
-static int pack_select_cpu(struct sim *s, struct task *t, int waker_cpu, bool fork)
+/* Whether draining package `from` into `leader` frees a package: the
+ * leader must be at least as busy, as find_busiest_group() requires. */
+static bool worth_draining(const struct sim *s, int leader, int from)
 {
-	bool wake_bias = s->par.sched_mc_power_savings >= 2;
-	if (!lightly_loaded(s) || (!fork && t->cpu >= 0 && !wake_bias))
-		return placement_spread.select_cpu(s, t, waker_cpu, fork);
+	return leader >= 0 && leader != from && pkg_busy_cpus(s, leader) >= pkg_busy_cpus(s, from);
+}
+
+/* wake_idle() at sched_mc > 0: the previous CPU if idle, else an idle CPU
+ * of its package (the MC domain is the package), else spread's choice. */
+static int wake_in_package(struct sim *s, struct task *t, int waker_cpu)
+{
+	int prev = t->cpu;
+	if (cpu_is_idle(&s->cpus[prev]) && task_allowed(t, prev))
+		return prev;
+	int cpu = idle_in_group(s, &s->pkg_cpus[s->cpus[prev].pkg], prev, t);
+	return cpu >= 0 ? cpu : placement_spread.select_cpu(s, t, waker_cpu, false);
+}
+
+/* Level 2's wakeup bias: the waker's CPU is idle (an interrupt; -1 here)
+ * and so is the previous one, so waking either would wake a package;
+ * the task goes to the nominated CPU of the leader instead. -1 if the
+ * bias does not apply. */
+static int preferred_wakeup_cpu(const struct sim *s, const struct task *t, int waker_cpu)
+{
+	bool waker_idle = waker_cpu < 0 || cpu_is_idle(&s->cpus[waker_cpu]);
+	if (!waker_idle || !cpu_is_idle(&s->cpus[t->cpu]))
+		return -1;
 	int cpu = -1;
-	int near = t->cpu;
-	if (group_leader(s, t, near, &cpu) < 0)
-		return placement_spread.select_cpu(s, t, waker_cpu, fork);
-	/* The previous CPU still wins when it is idle in the leader package. */
-	if (near >= 0 && s->cpus[near].pkg == s->cpus[cpu].pkg && cpu_is_idle(&s->cpus[near]) &&
-	    task_allowed(t, near))
-		return near;
+	if (group_leader(s, t, t->cpu, &cpu) < 0)
+		return -1;
 	return cpu;
 }
 
-/* A CPU going idle pulls only from its own package while packing, so the
- * balancer does not undo the consolidation. */
+static int pack_select_cpu(struct sim *s, struct task *t, int waker_cpu, bool fork)
+{
+	if (fork || t->cpu < 0 || !lightly_loaded(s))
+		return placement_spread.select_cpu(s, t, waker_cpu, fork);
+	if (s->par.sched_mc_power_savings >= 2) {
+		int cpu = preferred_wakeup_cpu(s, t, waker_cpu);
+		if (cpu >= 0)
+			return cpu;
+	}
+	return wake_in_package(s, t, waker_cpu);
+}
+
+/* The package a newly idle `cpu` would drain as the leader: the least
+ * busy other package with work, if this one (without `cpu`, which is
+ * about to idle) is busier, or as busy and lower (the leader's tie-break);
+ * -1 if none. */
+static int newidle_drain_from(const struct sim *s, int cpu)
+{
+	int here = s->cpus[cpu].pkg;
+	int busy_here = pkg_busy_cpus(s, here) - !cpu_is_idle(&s->cpus[cpu]);
+	int from = -1, from_busy = 0;
+	for (int p = 0; p < s->npkgs; p++) {
+		int busy = pkg_busy_cpus(s, p);
+		if (p != here && busy > 0 && (from < 0 || busy <= from_busy)) {
+			from = p;
+			from_busy = busy;
+		}
+	}
+	if (from < 0 || busy_here < from_busy || (busy_here == from_busy && here > from))
+		return -1;
+	return from;
+}
+
+/* Level 2: a newly idle CPU of the leader takes group min's running task
+ * (active balancing from idle_balance()). True if it did. */
+static bool newidle_active(struct sim *s, int cpu)
+{
+	int from_pkg = newidle_drain_from(s, cpu);
+	if (from_pkg < 0)
+		return false;
+	const struct cpu_group *g = &s->pkg_cpus[from_pkg];
+	for (int i = 0; i < g->n; i++) {
+		struct sim_cpu *src = &s->cpus[g->cpu[i]];
+		if (src->mode == CPU_RUNNING && src->curr && src->rq.len == 0 &&
+		    task_allowed(src->curr, cpu)) {
+			task_move_running(s, src, &s->cpus[cpu]);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* A CPU going idle pulls queued work from its cache, then its package
+ * (never across packages while packing, so the balancer does not undo the
+ * consolidation); at level 2 it may then take a running task from group
+ * min. */
 static bool pack_newidle(struct sim *s, int cpu)
 {
 	if (!lightly_loaded(s))
@@ -94,10 +187,20 @@ static bool pack_newidle(struct sim *s, int cpu)
 	int from = busiest_in(s, &s->llcs[c->llc], cpu, &t);
 	if (from < 0)
 		from = busiest_in(s, &s->pkg_cpus[c->pkg], cpu, &t);
-	if (from < 0)
-		return false;
-	task_migrate(s, t, &s->cpus[from], &s->cpus[cpu]);
-	return true;
+	if (from >= 0) {
+		task_migrate(s, t, &s->cpus[from], &s->cpus[cpu]);
+		return true;
+	}
+	return s->par.sched_mc_power_savings >= 2 && newidle_active(s, cpu);
+}
+
+/* The periodic balancer has failed to move the task running on `c` (it is
+ * running, not queued) for as many attempts as it takes to kick active
+ * balancing: it has run there for that many balance intervals. */
+static bool active_balance_due(const struct sim *s, const struct sim_cpu *c)
+{
+	sim_ns ran = c->curr->sum_exec - c->curr->exec_at_pick;
+	return ran >= (sim_ns)ACTIVE_BALANCE_TRIES * s->par.balance_interval_ms * NS_PER_MS;
 }
 
 static void pack_tick_balance(struct sim *s, int cpu)
@@ -120,12 +223,14 @@ static void pack_tick_balance(struct sim *s, int cpu)
 		}
 		return;
 	}
-	/* Drain the least busy package into the leader: move the task running
-	 * here (active balancing), as the migration thread would. */
-	if (c->mode != CPU_RUNNING || !c->curr || c->pkg != group_min(s))
+	/* Drain the least busy package into the leader once the leader's idle
+	 * CPUs have failed often enough to kick active balancing: the
+	 * migration thread moves the task running here. */
+	if (c->mode != CPU_RUNNING || !c->curr || c->pkg != group_min(s) ||
+	    !active_balance_due(s, c))
 		return;
 	int leader = group_leader(s, c->curr, -1, &to);
-	if (leader < 0 || leader == c->pkg || pkg_busy_cpus(s, leader) < pkg_busy_cpus(s, c->pkg))
+	if (!worth_draining(s, leader, c->pkg))
 		return;
 	task_move_running(s, c, &s->cpus[to]);
 }

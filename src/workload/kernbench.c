@@ -6,12 +6,15 @@
  * short-lived task created when a slot frees (sim_task_new, so fork
  * placement decides where it starts). A job is the process chain make ->
  * sh -> gcc -> cc1 -> as -> fixdep: `procs` fork+exec pairs charged from
- * the machine's [costs] (half before the compile, half after), the cc1
- * compile (lognormal length, median cc1_ms, sigma cc1_sigma_pct / 100, of
- * which stall_pct percent is memory stall), kernel work for page faults
- * and file reads (sys_pct percent of the compile), and with probability
- * io_pct percent one read of a file not in the page cache (an iowait
- * block of io_us). Every job of the build is in one sharing group: they
+ * the machine's [costs] (half before the compile, half after), run by the
+ * job's task (sh and the gcc driver); the cc1 compile runs in a second
+ * task that the job forks and waits for, so the kernel's exec balancing
+ * places cc1 afresh and its exit wakes the job (the wakeup the scheduler
+ * places). The compile has a lognormal length (median cc1_ms, sigma
+ * cc1_sigma_pct / 100, of which stall_pct percent is memory stall), kernel
+ * work for page faults and file reads (sys_pct percent of the compile),
+ * and with probability io_pct percent one read of a file not in the page
+ * cache (an iowait block of io_us, ended by the disk's interrupt). Every job of the build is in one sharing group: they
  * read the same headers, so packing them under one last-level cache cuts
  * their stall (the machine's share_stall_cut; the effect
  * shared/seeds/sched-mc-power-savings.txt relies on). When the last
@@ -46,14 +49,19 @@
  * cache each part actually runs under. */
 #define SLICE_US 10000.0
 
-enum kb_step { STEP_SPAWN, STEP_COMPILE, STEP_KERNEL, STEP_IO, STEP_REAP, STEP_DONE };
+/* A compile job is two tasks, as the real chain is two kinds of process:
+ * the job (make's child: sh and the gcc driver, which fork, exec and wait)
+ * and the cc1 it forks, a new task placed by fork balancing (the kernel's
+ * exec balancing of cc1), whose exit wakes the job. */
+enum kb_step { STEP_SPAWN, STEP_FORK, STEP_COMPILE, STEP_KERNEL, STEP_IO, STEP_REAP, STEP_DONE };
 
 struct kb_job {
 	double compile_us;
 	double slice_us;
 	int slices_left;
 	bool reads_disk; /* one of its files is not in the page cache */
-	enum kb_step step;
+	enum kb_step step;   /* the job's: SPAWN, FORK, REAP, DONE */
+	enum kb_step cc1;    /* the cc1 task's: COMPILE, KERNEL, IO, DONE */
 };
 
 struct kernbench {
@@ -68,7 +76,8 @@ struct kernbench {
 	int64_t io_us;
 	int64_t link_ms;
 	struct kb_job *job;  /* per file, then the link */
-	struct task **task;  /* per job, for the I/O completion timer */
+	struct task **task;  /* per job: the job's task, woken when its cc1 exits */
+	struct task **cc1;   /* per job: its cc1 task, for the I/O completion timer */
 	uint32_t group;
 	int64_t next_file, running, done;
 	sim_ns finished_at;
@@ -100,7 +109,7 @@ static const struct tunable kernbench_params[] = {
 static int start_job(struct sim *s, struct kernbench *k, int64_t idx)
 {
 	char name[64];
-	snprintf(name, sizeof(name), idx < k->files ? "cc1/%lld" : "ld", (long long)idx);
+	snprintf(name, sizeof(name), idx < k->files ? "gcc/%lld" : "ld", (long long)idx);
 	struct task *t = sim_task_new(s, name, sim_now(s));
 	if (!t)
 		return -1;
@@ -118,7 +127,8 @@ static int kernbench_init(struct sim *s, void *data, struct pm_diag *d)
 		k->jobs = 4 * (int64_t)sim_ncpus(s);
 	k->job = calloc((size_t)k->files + 1, sizeof(*k->job));
 	k->task = calloc((size_t)k->files + 1, sizeof(*k->task));
-	if (!k->job || !k->task)
+	k->cc1 = calloc((size_t)k->files + 1, sizeof(*k->cc1));
+	if (!k->job || !k->task || !k->cc1)
 		return pm_fail(d, "out of memory");
 	/* The build's file list is fixed by the seed, whatever the schedule. */
 	struct rng files;
@@ -134,6 +144,7 @@ static int kernbench_init(struct sim *s, void *data, struct pm_diag *d)
 		if (j->slices_left < 1)
 			j->slices_left = 1;
 		j->slice_us = j->compile_us / j->slices_left;
+		j->cc1 = STEP_COMPILE;
 	}
 	k->group = sim_share_group_new(s);
 	if (!k->group)
@@ -171,37 +182,73 @@ static void job_exit(struct sim *s, struct kernbench *k, struct task *t)
 		sim_stop(s); /* out of memory: end the run rather than hang */
 }
 
-static void kernbench_next(struct sim *s, void *data, struct task *t, struct action *a)
+/* The compile itself, run by the cc1 task (by the link's own task for the
+ * link): slices of compile, the kernel work, perhaps one disk read; then
+ * ACT_EXIT. */
+static void compile_next(struct sim *s, struct kernbench *k, int64_t idx, struct action *a)
 {
-	struct kernbench *k = data;
-	struct kb_job *j = &k->job[t->wl_role];
-	bool link = t->wl_role == k->files;
-	switch (j->step) {
-	case STEP_SPAWN:
-		j->step = STEP_COMPILE;
-		*a = spawn_cost(s, k, link);
-		return;
+	struct kb_job *j = &k->job[idx];
+	switch (j->cc1) {
 	case STEP_COMPILE:
 		if (--j->slices_left == 0)
-			j->step = STEP_KERNEL;
+			j->cc1 = STEP_KERNEL;
 		*a = wl_work(j->slice_us, k->stall_pct, false);
 		return;
 	case STEP_KERNEL:
-		j->step = STEP_IO;
+		j->cc1 = STEP_IO;
 		*a = wl_work(j->compile_us * (double)k->sys_pct / 100.0, 0, true);
 		return;
 	case STEP_IO:
-		j->step = STEP_REAP;
+		j->cc1 = STEP_DONE;
 		if (j->reads_disk &&
-		    sim_post_workload_timer(s, sim_now(s) + k->io_us * NS_PER_US,
-					    (uint32_t)t->wl_role) == 0) {
+		    sim_post_workload_timer(s, sim_now(s) + k->io_us * NS_PER_US, (uint32_t)idx) == 0) {
 			*a = (struct action){ .kind = ACT_BLOCK, .iowait = true };
 			return;
 		}
 		/* fall through */
+	default:
+		j->cc1 = STEP_DONE;
+		*a = (struct action){ .kind = ACT_EXIT };
+		return;
+	}
+}
+
+/* The job forks its cc1 (placed as a new task) and waits for it. */
+static int fork_cc1(struct sim *s, struct kernbench *k, int64_t idx)
+{
+	char name[64];
+	snprintf(name, sizeof(name), "cc1/%lld", (long long)idx);
+	struct task *t = sim_task_new(s, name, sim_now(s));
+	if (!t)
+		return -1;
+	t->wl_role = (int)idx;
+	t->wl_state = 1; /* a cc1, not a job */
+	t->share_group = k->group;
+	k->cc1[idx] = t;
+	return 0;
+}
+
+static void job_next(struct sim *s, struct kernbench *k, struct task *t, struct action *a)
+{
+	int64_t idx = t->wl_role;
+	struct kb_job *j = &k->job[idx];
+	switch (j->step) {
+	case STEP_SPAWN:
+		j->step = STEP_FORK;
+		*a = spawn_cost(s, k, false);
+		return;
+	case STEP_FORK:
+		j->step = STEP_REAP;
+		if (fork_cc1(s, k, idx) < 0) {
+			sim_stop(s); /* out of memory: end the run rather than hang */
+			*a = (struct action){ .kind = ACT_EXIT };
+			return;
+		}
+		*a = (struct action){ .kind = ACT_BLOCK };
+		return;
 	case STEP_REAP:
 		j->step = STEP_DONE;
-		*a = link ? (struct action){ .kind = ACT_RUN } : spawn_cost(s, k, false);
+		*a = spawn_cost(s, k, false);
 		if (a->cycles > 0)
 			return;
 		/* fall through */
@@ -212,11 +259,39 @@ static void kernbench_next(struct sim *s, void *data, struct task *t, struct act
 	}
 }
 
-/* The read a job waits for completed. */
+/* The link: one process (ld and the relinks), no cc1. */
+static void link_next(struct sim *s, struct kernbench *k, struct task *t, struct action *a)
+{
+	struct kb_job *j = &k->job[k->files];
+	if (j->step == STEP_SPAWN) {
+		j->step = STEP_DONE;
+		*a = spawn_cost(s, k, true);
+		return;
+	}
+	compile_next(s, k, k->files, a);
+	if (a->kind == ACT_EXIT)
+		job_exit(s, k, t);
+}
+
+static void kernbench_next(struct sim *s, void *data, struct task *t, struct action *a)
+{
+	struct kernbench *k = data;
+	if (t->wl_role == k->files) {
+		link_next(s, k, t, a);
+	} else if (t->wl_state == 1) {
+		compile_next(s, k, t->wl_role, a);
+		if (a->kind == ACT_EXIT)
+			sim_wake(s, k->task[t->wl_role]); /* the job's wait() returns */
+	} else {
+		job_next(s, k, t, a);
+	}
+}
+
+/* The read a cc1 (or the link) waits for completed. */
 static void kernbench_timer(struct sim *s, void *data, uint32_t arg)
 {
 	struct kernbench *k = data;
-	sim_wake(s, k->task[arg]);
+	sim_wake(s, k->cc1[arg] ? k->cc1[arg] : k->task[arg]);
 }
 
 static void kernbench_report(struct sim *s, void *data, struct run_result *r)
@@ -239,6 +314,7 @@ static void kernbench_fini(void *data)
 	struct kernbench *k = data;
 	free(k->job);
 	free(k->task);
+	free(k->cc1);
 }
 
 const struct workload_ops workload_kernbench = {

@@ -41,7 +41,7 @@ static void load_preset(struct machine *m, const char *name)
 static void test_presets_parse_and_validate(void **state)
 {
 	(void)state;
-	assert_int_equal(machine_preset_count(), 4);
+	assert_int_equal(machine_preset_count(), 5);
 	for (int i = 0; i < machine_preset_count(); i++) {
 		struct machine m;
 		struct pm_diag d = { "" };
@@ -438,7 +438,7 @@ static void test_load_errors(void **state)
 	(void)state;
 	assert_int_equal(machine_load(&m, "nosuch", &d), -1);
 	assert_string_equal(d.msg, "unknown machine 'nosuch' (expected one of: i7-4790, "
-			    "power9-2n128, xeon-2s-quad, xeon-e5-2650l-v3 or a path to an "
+			    "power9-2n128, xeon-2s-harpertown, xeon-2s-quad, xeon-e5-2650l-v3 or a path to an "
 			    ".ini file)");
 	assert_int_equal(machine_load(&m, "/nonexistent/x.ini", &d), -1);
 	assert_string_equal(d.msg, "/nonexistent/x.ini: cannot read: No such file or directory");
@@ -611,6 +611,8 @@ static const struct bad_case bad_cases[] = {
 	{ 22, 22, "exit_latency_us = 1", 22, "exit latency 1 us is below the 2 us", "increasing depth" },
 	{ 24, 24, "power_mw = 10\npoll = 1", 25, "only the first C-state may poll", NULL },
 	{ 20, 20, "power_mw = -3", 20, "power_mw = -3 is out of range", NULL },
+	{ 23, 23, "target_residency_us = 400\nwake_us = 101", 24,
+	  "C-state C6: wake_us = 101 (expected 0..exit_latency_us = 100", "worst case" },
 	{ 0, 0, "[cstate C1]\nexit_latency_us = 1", 36, "duplicate C-state C1", "line 17" },
 	{ 17, 29, "", 0, "no core C-states", NULL },
 	/* package C-states */
