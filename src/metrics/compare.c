@@ -27,7 +27,7 @@ int cmp_init(struct cmp_set *s, const struct machine *m, int nprofiles, int nrun
 {
 	static const char *const util_key[] = { "user", "sys", "iowait", "idle" };
 	char key[CMP_KEY_MAX], head[CMP_KEY_MAX];
-	int n = 4 + 1 + m->ncstates + 4 + m->packages, i;
+	int n = 4 + 1 + m->ncstates + 4 + 2 * m->packages, i;
 
 	memset(s, 0, sizeof(*s));
 	s->metric = calloc((size_t)n, sizeof(*s->metric));
@@ -60,6 +60,14 @@ int cmp_init(struct cmp_set *s, const struct machine *m, int nprofiles, int nrun
 		snprintf(key, sizeof(key), "pkg%d_idle_pct", i);
 		snprintf(head, sizeof(head), "Pkg%d %%idle", i);
 		add(s, CMP_PKG_IDLE, i, CMP_BLOCK_IDLE, key, head, "", 2);
+	}
+	/* Idle time averaged over a package's CPUs: the "Package Idle" of the
+	 * sched_mc_power_savings threads, where packing moves idle time from
+	 * one package to the other and the two add up to about the same. */
+	for (i = 0; i < m->packages; i++) {
+		snprintf(key, sizeof(key), "pkg%d_cpu_idle_pct", i);
+		snprintf(head, sizeof(head), "Pkg%d %%cpuidle", i);
+		add(s, CMP_PKG_CPU_IDLE, i, CMP_BLOCK_IDLE, key, head, "", 2);
 	}
 	for (i = 0; i < 4; i++) {
 		snprintf(key, sizeof(key), "util_%s_pct", util_key[i]);
@@ -123,6 +131,7 @@ static double figure(const struct cmp_metric *m, const struct run_result *r)
 	case CMP_RESIDENCY:  return result_residency_pct(r, m->arg);
 	case CMP_UTIL:       return result_util_pct(r, m->arg);
 	case CMP_PKG_IDLE:   return result_pkg_all_idle_pct(r, m->arg);
+	case CMP_PKG_CPU_IDLE: return result_pkg_cpu_idle_pct(r, m->arg);
 	}
 	return 0;
 }

@@ -26,6 +26,7 @@ enum cmp_what {
 	CMP_RESIDENCY,   /* arg: machine C-state, -1 for C0 */
 	CMP_UTIL,        /* arg: 0 user, 1 sys, 2 iowait, 3 idle */
 	CMP_PKG_IDLE,    /* arg: package; every core idle, % */
+	CMP_PKG_CPU_IDLE,/* arg: package; mean idle (idle + iowait) of its CPUs, % */
 };
 
 /* The seed tables' three blocks. */

@@ -257,6 +257,21 @@ double result_pkg_all_idle_pct(const struct run_result *r, int pkg)
 	return 100 * ratio((double)r->pkgs[pkg].all_idle_ns, (double)r->duration_ns);
 }
 
+double result_pkg_cpu_idle_pct(const struct run_result *r, int pkg)
+{
+	double idle = 0, span = 0;
+	if (!pkg_ok(r, pkg))
+		return 0;
+	for (int i = 0; i < ncpus(r); i++) {
+		const struct cpu_result *c = &r->cpus[i];
+		if (c->package != r->pkgs[pkg].package)
+			continue;
+		idle += (double)(c->idle_ns + c->iowait_ns);
+		span += (double)r->duration_ns;
+	}
+	return 100 * ratio(idle, span);
+}
+
 double result_pkg_cstate_pct(const struct run_result *r, int pkg, int state)
 {
 	if (!pkg_ok(r, pkg) || state < 0 || state >= result_npkg_cstates(r))

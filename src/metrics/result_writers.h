@@ -31,6 +31,8 @@ double result_cpu_pstate_pct(const struct run_result *r, int cpu, int ps);
 double result_pkg_energy_j(const struct run_result *r, int pkg);
 double result_pkg_power_w(const struct run_result *r, int pkg);
 double result_pkg_all_idle_pct(const struct run_result *r, int pkg);
+/* Idle (idle + iowait) share of the package's CPUs' time, %. */
+double result_pkg_cpu_idle_pct(const struct run_result *r, int pkg);
 double result_pkg_cstate_pct(const struct run_result *r, int pkg, int state);
 /* Averages over all packages, for the one-line CSV. */
 double result_all_idle_pct(const struct run_result *r);

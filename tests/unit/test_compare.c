@@ -117,9 +117,9 @@ static int metric(const struct cmp_set *s, const char *key)
 }
 
 /* One CPU for one second: C0 400 ms at 2000 MHz, C6 600 ms; user 300,
- * sys 100, idle 600 ms; 20 J; the package all idle 500 ms; latencies 1
- * and 3 ms. So: 2.0 GHz Bzy (Avg_MHz would be 800), C0 40 %, C6 60 %,
- * 20 W, Pkg0 idle 50 %, latency 2 ms. */
+ * sys 100, iowait 100, idle 500 ms; 20 J; the package all idle 500 ms;
+ * latencies 1 and 3 ms. So: 2.0 GHz Bzy (Avg_MHz would be 800), C0 40 %,
+ * C6 60 %, 20 W, Pkg0 idle 50 %, latency 2 ms. */
 static void test_figures_of_a_run(void **state)
 {
 	struct cpu_result cpu = { 0 };
@@ -147,12 +147,13 @@ static void test_figures_of_a_run(void **state)
 	cpu.cstate_ns[1] = 600 * NS_PER_MS;
 	cpu.user_ns = 300 * NS_PER_MS;
 	cpu.sys_ns = 100 * NS_PER_MS;
-	cpu.idle_ns = 600 * NS_PER_MS;
+	cpu.idle_ns = 500 * NS_PER_MS;
+	cpu.iowait_ns = 100 * NS_PER_MS;
 	pkg.all_idle_ns = 500 * NS_PER_MS;
 
 	assert_int_equal(cmp_init(&s, &mach, 1, 1), 0);
-	/* throughput, latency, power, freq, C0 C1 C6, Pkg0, 4 utilisation */
-	assert_int_equal(s.nmetrics, 12);
+	/* throughput, latency, power, freq, C0 C1 C6, Pkg0 both ways, 4 utilisation */
+	assert_int_equal(s.nmetrics, 13);
 	assert_true(s.nmetrics <= 64);
 	cmp_sample(&s, &r, v);
 	assert_near(v[metric(&s, "throughput")], 1234.5, 1e-9);
@@ -163,10 +164,12 @@ static void test_figures_of_a_run(void **state)
 	assert_near(v[metric(&s, "residency_C1_pct")], 0, 1e-9);
 	assert_near(v[metric(&s, "residency_C6_pct")], 60, 1e-9);
 	assert_near(v[metric(&s, "pkg0_idle_pct")], 50, 1e-9);
+	/* The package's CPUs idle (idle + iowait) 600 of 1000 ms. */
+	assert_near(v[metric(&s, "pkg0_cpu_idle_pct")], 60, 1e-9);
 	assert_near(v[metric(&s, "util_user_pct")], 30, 1e-9);
 	assert_near(v[metric(&s, "util_sys_pct")], 10, 1e-9);
-	assert_near(v[metric(&s, "util_iowait_pct")], 0, 1e-9);
-	assert_near(v[metric(&s, "util_idle_pct")], 60, 1e-9);
+	assert_near(v[metric(&s, "util_iowait_pct")], 10, 1e-9);
+	assert_near(v[metric(&s, "util_idle_pct")], 50, 1e-9);
 	cmp_free(&s);
 }
 
@@ -296,9 +299,11 @@ static void test_table(void **state)
 	assert_contains(row(t, "Relative", "base"), "| 1.000 \u00b1 0.020   |");
 	assert_contains(row(t, "Relative", "fast"), "| 1.100 \u00b1 0.020   |");
 	assert_contains(row(t, "Relative", "same"), "| 1.005 \u00b1 0.020 ~ |");
-	/* CPU freq, C1, C6 and Pkg0 %idle are 0 in the baseline: no ratio. */
+	/* CPU freq, C1, C6 and both Pkg0 idle figures are 0 in the baseline:
+	 * no ratio. */
 	assert_string_equal(row(strstr(t, "Relative"), "P-state", "fast"),
-			    "fast    |      -   | 1.000 \u00b1 0.038 ~ | -   | -   |        -");
+			    "fast    |      -   | 1.000 \u00b1 0.038 ~ | -   | -   |        -   |"
+			    "           -");
 	/* No line ends in a space. */
 	assert_null(strstr(t, " \n"));
 	free(t);
