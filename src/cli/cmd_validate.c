@@ -61,14 +61,25 @@ struct keyed {
 	int line;
 };
 
+#define V_NOTE 2048
+
+struct note {
+	char key[V_NAME];
+	char val[V_NOTE];
+	int line;
+};
+
 struct experiment {
 	const char *path;
 	char name[V_NAME], seed_file[V_TEXT], machine[V_TEXT], cpus[V_NAME], workload[V_NAME];
-	char cpuidle[V_NAME], cpufreq[V_NAME], baseline[V_NAME];
+	char cpuidle[V_NAME], cpufreq[V_NAME], baseline[V_NAME], kernel[V_NAME];
 	double duration;
+	double tie_tolerance; /* % (relative figures) or points: what '~' in an ordering allows */
+	double platform_w;    /* > 0: replaces the machine's platform_w (calibration) */
 	int runs;
-	int nsets, nmaps, nrows, norders;
+	int nsets, nmaps, nrows, norders, nnotes;
 	struct keyed set[V_MAX], map[V_MAX], order[V_MAX];
+	struct note note[V_MAX];
 	struct vrow row[V_MAX];
 	/* parsing */
 	FILE *f;
@@ -123,6 +134,8 @@ static int fig_known(const char *fig)
 		return 1;
 	if (sscanf(fig, "pkg%d_idle%n", &n, &n) == 1 && fig[n] == '\0')
 		return 1;
+	if (sscanf(fig, "pkg%d_cpu_idle%n", &n, &n) == 1 && fig[n] == '\0')
+		return 1;
 	return 0;
 }
 
@@ -150,10 +163,16 @@ static int on_value(void *user, const char *section, const char *name, const cha
 			snprintf(e->cpufreq, sizeof(e->cpufreq), "%s", value);
 		else if (strcmp(name, "baseline") == 0)
 			snprintf(e->baseline, sizeof(e->baseline), "%s", value);
+		else if (strcmp(name, "kernel") == 0)
+			snprintf(e->kernel, sizeof(e->kernel), "kernel=%s", value);
 		else if (strcmp(name, "duration") == 0) {
 			e->duration = strtod(value, &end);
 			if (*end || !(e->duration > 0))
 				return bad(e, "duration = %s: expected positive seconds", value);
+		} else if (strcmp(name, "tie_tolerance") == 0) {
+			e->tie_tolerance = strtod(value, &end);
+			if (*end || !(e->tie_tolerance >= 0 && e->tie_tolerance <= 100))
+				return bad(e, "tie_tolerance = %s: expected 0..100 (%% or points)", value);
 		} else if (strcmp(name, "runs") == 0) {
 			long r = strtol(value, &end, 10);
 
@@ -173,11 +192,39 @@ static int on_value(void *user, const char *section, const char *name, const cha
 		return 1;
 	}
 	if (strcmp(section, "calibration") == 0) {
+		/* The one machine figure no data sheet gives: the rest of the
+		 * server (memory, disks, fans, PSU losses) at the wall. */
+		if (strcmp(name, "platform_w") == 0) {
+			e->platform_w = strtod(value, &end);
+			if (!*value || *end || !(e->platform_w >= 0 && e->platform_w < 100000))
+				return bad(e, "platform_w = %s: expected watts", value);
+			return 1;
+		}
 		if (e->nsets >= V_MAX)
 			return bad(e, "too many calibration keys");
 		snprintf(e->set[e->nsets].key, V_NAME, "%s", name);
 		snprintf(e->set[e->nsets].val, V_TEXT, "%s=%s", name, value);
 		e->set[e->nsets++].line = e->line;
+		return 1;
+	}
+	if (strcmp(section, "notes") == 0) {
+		/* TOPIC = text; indented lines below continue it (inih hands them
+		 * over under the same name). */
+		struct note *k = e->nnotes ? &e->note[e->nnotes - 1] : NULL;
+		if (k && strcmp(k->key, name) == 0) {
+			size_t len = strlen(k->val);
+			if (len + 1 + strlen(value) >= V_NOTE)
+				return bad(e, "[notes] %s: longer than %d characters", name, V_NOTE - 1);
+			snprintf(k->val + len, V_NOTE - len, " %s", value);
+			return 1;
+		}
+		if (e->nnotes >= V_MAX)
+			return bad(e, "too many notes");
+		if (strlen(name) >= V_NAME || strlen(value) >= V_NOTE)
+			return bad(e, "[notes] %s: too long", name);
+		snprintf(e->note[e->nnotes].key, V_NAME, "%s", name);
+		snprintf(e->note[e->nnotes].val, V_NOTE, "%s", value);
+		e->note[e->nnotes++].line = e->line;
 		return 1;
 	}
 	if (strcmp(section, "orderings") == 0) {
@@ -224,7 +271,8 @@ static int on_value(void *user, const char *section, const char *name, const cha
 			return bad(e, "[%s]: unknown key '%s' (profile, set, target.FIGURE)", section, name);
 		return 1;
 	}
-	return bad(e, "unknown section [%s] (experiment, calibration, row NAME, orderings)", section);
+	return bad(e, "unknown section [%s] (experiment, calibration, row NAME, orderings, notes)",
+		   section);
 }
 
 static int fail_at(struct experiment *e, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -249,12 +297,26 @@ static int row_index(const struct experiment *e, const char *name)
 }
 
 /* Splits "a > b > c" into trimmed names; the count, -1 if malformed. */
-static int split_chain(const char *s, char names[][V_NAME], int max)
+/* "A > B ~ C": row names and, in rel[k], how names[k] relates to
+ * names[k + 1]: '>' (strictly more) or '~' (the seed cannot tell them
+ * apart: within the experiment's tie_tolerance). */
+/* A '~' pair: the model's values differ by no more than the tolerance,
+ * in the figure's own unit (points, or % of the larger value). */
+static int within_tolerance(const struct experiment *e, const char *fig, double a, double b)
+{
+	double diff = fabs(a - b);
+	if (fig_is_points(fig))
+		return diff <= e->tie_tolerance;
+	double big = fmax(fabs(a), fabs(b));
+	return big == 0 || diff / big * 100 <= e->tie_tolerance;
+}
+
+static int split_chain(const char *s, char names[][V_NAME], char *rel, int max)
 {
 	int n = 0;
 
 	while (*s) {
-		const char *gt = strstr(s, ">"), *end = gt ? gt : s + strlen(s);
+		const char *op = s + strcspn(s, ">~"), *end = op;
 		while (*s == ' ' || *s == '\t')
 			s++;
 		const char *b = end;
@@ -263,9 +325,10 @@ static int split_chain(const char *s, char names[][V_NAME], int max)
 		if (b == s || n >= max || b - s >= V_NAME)
 			return -1;
 		snprintf(names[n++], V_NAME, "%.*s", (int)(b - s), s);
-		if (!gt)
+		if (!*op)
 			break;
-		s = gt + 1;
+		rel[n - 1] = *op;
+		s = op + 1;
 		if (!*s)
 			return -1;
 	}
@@ -308,11 +371,16 @@ static int load(struct experiment *e)
 		return fail_at(e, 1, "baseline = %s: no [row %s]", e->baseline, e->baseline);
 	for (int i = 0; i < e->norders; i++) {
 		char names[V_MAX][V_NAME];
-		int n = split_chain(e->order[i].val, names, V_MAX);
+		char rel[V_MAX];
+		int n = split_chain(e->order[i].val, names, rel, V_MAX);
 
 		if (n < 2)
-			return fail_at(e, e->order[i].line, "%s: expected 'ROW > ROW [> ROW...]'",
-				       e->order[i].key);
+			return fail_at(e, e->order[i].line, "%s: expected 'ROW > ROW [> ROW...]' "
+				       "('~' between rows the seed cannot tell apart)", e->order[i].key);
+		for (int k = 0; k + 1 < n; k++)
+			if (rel[k] == '~' && !e->tie_tolerance)
+				return fail_at(e, e->order[i].line, "%s: '~' needs tie_tolerance = in "
+					       "[experiment]", e->order[i].key);
 		for (int k = 0; k < n; k++)
 			if (row_index(e, names[k]) < 0)
 				return fail_at(e, e->order[i].line, "%s: no row '%s'", e->order[i].key,
@@ -490,6 +558,8 @@ static int validate(struct experiment *e, int jobs, FILE *md)
 	memset(&v, 0, sizeof(v));
 	if (runspec_load_machine(&m, e->machine, e->cpus[0] ? e->cpus : NULL, &d) < 0)
 		return fail_at(e, 1, "machine %s: %s", e->machine, d.msg);
+	if (e->platform_w > 0)
+		m.platform_w = e->platform_w;
 	if (cmp_init(&v.set, &m, e->nrows, e->runs) < 0 ||
 	    !(v.spec = calloc((size_t)e->nrows, sizeof(*v.spec)))) {
 		fprintf(stderr, "pmlab: out of memory\n");
@@ -509,6 +579,10 @@ static int validate(struct experiment *e, int jobs, FILE *md)
 		snprintf(rs->cpuidle, sizeof(rs->cpuidle), "%s", e->cpuidle);
 		if (runspec_profile(rs, e->row[i].policy, NULL, 0, &d) < 0) {
 			rc = fail_at(e, e->row[i].line, "[row %s]: %s", e->row[i].name, d.msg);
+			goto out;
+		}
+		if (e->kernel[0] && runspec_set(rs, e->kernel) < 0) {
+			fprintf(stderr, "pmlab: out of memory\n");
 			goto out;
 		}
 		for (int k = 0; k < e->nsets; k++)
@@ -570,14 +644,15 @@ static int validate(struct experiment *e, int jobs, FILE *md)
 	int okorder[V_MAX];
 	for (i = 0; i < e->norders; i++) {
 		char names[V_MAX][V_NAME];
-		int n = split_chain(e->order[i].val, names, V_MAX);
+		char rel[V_MAX];
+		int n = split_chain(e->order[i].val, names, rel, V_MAX);
 
 		okorder[i] = 1;
 		for (int k = 0; k + 1 < n; k++) {
 			double a = model_value(e, &v.set, row_index(e, names[k]), e->order[i].key);
 			double c = model_value(e, &v.set, row_index(e, names[k + 1]), e->order[i].key);
 
-			if (!(a > c))
+			if (rel[k] == '>' ? !(a > c) : !within_tolerance(e, e->order[i].key, a, c))
 				okorder[i] = 0;
 		}
 		nmatch += okorder[i];
@@ -588,14 +663,17 @@ static int validate(struct experiment *e, int jobs, FILE *md)
 	if (md) {
 		fprintf(md, "## %s\n\n", e->name);
 		fprintf(md, "Seed: `%s`. Data: `%s`. Machine `%s`%s%s, workload `%s`, %g s simulated, "
-			"%d run%s per row (seeds 1..%d), cpuidle `%s`, baseline row `%s`.\n\n",
+			"%d run%s per row (seeds 1..%d), cpuidle `%s`%s%s%s, baseline row `%s`.\n\n",
 			e->seed_file, e->path, e->machine, e->cpus[0] ? " limited to " : "",
 			e->cpus[0] ? e->cpus : "", e->workload, e->duration, e->runs,
-			e->runs == 1 ? "" : "s", e->runs, e->cpuidle, e->baseline);
+			e->runs == 1 ? "" : "s", e->runs, e->cpuidle,
+			e->kernel[0] ? ", `--set " : "", e->kernel, e->kernel[0] ? "`" : "", e->baseline);
 		fprintf(md, "Calibration (--set):");
 		for (int k = 0; k < e->nsets; k++)
 			fprintf(md, " `%s`", e->set[k].val);
-		fprintf(md, "%s\n\nPolicies:", e->nsets ? "" : " none");
+		if (e->platform_w > 0)
+			fprintf(md, "; machine `platform_w = %g` W", e->platform_w);
+		fprintf(md, "%s\n\nPolicies:", e->nsets || e->platform_w > 0 ? "" : " none");
 		for (int p = 0; p < e->nrows; p++)
 			fprintf(md, " %s = `%s`%s", e->row[p].name, e->row[p].policy,
 				p + 1 < e->nrows ? ";" : ".");
@@ -696,6 +774,11 @@ static int validate(struct experiment *e, int jobs, FILE *md)
 				nfail++;
 			}
 		fputs(nfail ? ".\n\n" : " Every ordering matches.\n\n", md);
+		if (e->nnotes)
+			fprintf(md, "Where and why, as analysed in the data file's [notes]:\n\n");
+		for (i = 0; i < e->nnotes; i++)
+			fprintf(md, "- **%s**: %s\n%s", e->note[i].key, e->note[i].val,
+				i + 1 == e->nnotes ? "\n" : "");
 	}
 	rc = EXIT_OK;
 out:

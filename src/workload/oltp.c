@@ -9,8 +9,9 @@
  * sequence of statements (about 45, 9, 4, 70 and 2 round trips). For every
  * statement the backend
  *   - waits for the request: the client is remote, so the backend blocks
- *     (not iowait) for a network round trip plus the client's own JDBC
- *     work (net_rtt_us + client_us), woken as by the NIC interrupt;
+ *     (not iowait) for a network round trip (net_rtt_us) plus the client's
+ *     own JDBC work, exponentially distributed around client_us, woken as
+ *     by the NIC interrupt;
  *   - receives and sends over TCP: system time (two syscall entries from
  *     the machine's [costs] plus net_sys_us of stack work);
  *   - takes row locks where TPC-C takes them: New-Order locks its district
@@ -269,7 +270,11 @@ static void oltp_next(struct sim *s, void *data, struct task *t, struct action *
 			continue;
 		case STEP_REQUEST:
 			ag->step = STEP_RECV;
-			if (wait_for(s, idx, (o->net_rtt_us + o->client_us) * NS_PER_US, false, a))
+			/* The client's share varies from statement to statement (JDBC
+			 * work, its own scheduling, GC): exponential around client_us. */
+			if (wait_for(s, idx, o->net_rtt_us * NS_PER_US +
+					     (sim_ns)(rng_exponential(&ag->rng, (double)o->client_us) *
+						      NS_PER_US), false, a))
 				return;
 			continue;
 		case STEP_RECV:

@@ -46,10 +46,10 @@ static double csv_field(const char *csv, const char *col)
 static char *slurp(const char *path)
 {
 	FILE *f = fopen(path, "r");
-	char *buf = calloc(1, 1 << 16);
+	char *buf = calloc(1, 1 << 20);
 
 	assert_non_null(f);
-	fread(buf, 1, (1 << 16) - 1, f);
+	fread(buf, 1, (1 << 20) - 1, f);
 	fclose(f);
 	return buf;
 }
@@ -71,14 +71,17 @@ static void test_errors_and_orderings(void **state)
 	assert_true(pa > pb);
 	/* Row perf: power exact (+0.00 %), C0 2 points above (-2.00 pt).
 	 * Row save: power target pb / 0.9 (-10.00 %). One ordering true,
-	 * one false. */
+	 * one false; save2 runs as save does, so '~' holds between them but
+	 * not between perf and save (more than 3 % apart). */
 	snprintf(ini, sizeof(ini),
 		 "[experiment]\nname = tiny\nmachine = xeon-e5-2650l-v3\ncpus = 4\nworkload = oltp\n"
-		 "duration = 0.5\nruns = 1\ncpuidle = menu\nbaseline = perf\n"
+		 "duration = 0.5\nruns = 1\ncpuidle = menu\nbaseline = perf\ntie_tolerance = 3\n"
 		 "[calibration]\nagents = 4\n"
 		 "[row perf]\nset = cpufreq=performance\ntarget.power_w = %.17g\ntarget.C0 = %.17g\n"
 		 "[row save]\nset = cpufreq=powersave\ntarget.power_w = %.17g\n"
-		 "[orderings]\npower_w: perf > save\nthroughput_tpm: save > perf\n",
+		 "[row save2]\nset = cpufreq=powersave\n"
+		 "[orderings]\npower_w: perf > save\nthroughput_tpm: save > perf\n"
+		 "power_w: perf > save ~ save2\npower_w: perf ~ save\n",
 		 pa, ca + 2, pb / 0.9);
 	path = write_temp(ini, ".ini");
 	fd = mkstemp(mdpath);
@@ -88,12 +91,14 @@ static void test_errors_and_orderings(void **state)
 	struct out v = run(args);
 	if (v.status != 0)
 		fail_msg("exit %d: %s", v.status, v.err);
-	assert_string_equal(v.text, "tiny: max error 10.00, mean error 4.00, orderings 1/2 match\n");
+	assert_string_equal(v.text, "tiny: max error 10.00, mean error 4.00, orderings 2/4 match\n");
 	md = slurp(mdpath);
 	assert_contains(md, "| perf | +0.00 % | -2.00 pt |");
 	assert_contains(md, "| save | -10.00 % | |");
 	assert_contains(md, "- ✓ `power_w: perf > save`");
 	assert_contains(md, "- ✗ `throughput_tpm: save > perf`");
+	assert_contains(md, "- ✓ `power_w: perf > save ~ save2`");
+	assert_contains(md, "- ✗ `power_w: perf ~ save`");
 	assert_contains(md, "save/power_w (-10.00 %)");
 	free(md);
 	unlink(mdpath);
@@ -104,6 +109,42 @@ static void test_errors_and_orderings(void **state)
 	out_free(&v);
 }
 
+/* The seed orderings pmlab reproduces, checked on every change (the issue's
+ * rule: they must keep holding). The ones it misses are reported, with
+ * their reasons, in docs/validation.md; add each here once it holds. */
+static void test_seed_orderings(void **state)
+{
+	(void)state;
+	static const char *const held[] = {
+		"- ✓ `throughput_tpm: latency-performance > throughput-performance > "
+		"balanced-conservative > powersave ~ balanced`",
+		"- ✓ `latency_ms: balanced ~ powersave > balanced-conservative > latency-performance`",
+		"- ✓ `power_w: latency-performance > throughput-performance > balanced-conservative > "
+		"balanced ~ powersave`",
+		"- ✓ `freq_ghz: latency-performance > throughput-performance > balanced-conservative > "
+		"balanced ~ powersave`",
+		"- ✓ `pkg0_cpu_idle: sched_mc=0 > sched_mc=1 > sched_mc=2`",
+		"- ✓ `pkg1_cpu_idle: sched_mc=2 > sched_mc=1 > sched_mc=0`",
+		"- ✓ `power_rel: sched_mc=0 > sched_mc=2 ~ sched_mc=1`",
+	};
+	char args[512], mdpath[] = "/tmp/pmlab-seeds-XXXXXX";
+	int fd = mkstemp(mdpath);
+
+	assert_true(fd >= 0);
+	close(fd);
+	snprintf(args, sizeof(args), "validate --data %s/data/validation --write %s",
+		 PMLAB_SOURCE_ROOT, mdpath);
+	struct out v = run(args);
+	if (v.status != 0)
+		fail_msg("exit %d: %s", v.status, v.err);
+	char *md = slurp(mdpath);
+	for (size_t i = 0; i < sizeof(held) / sizeof(held[0]); i++)
+		assert_contains(md, held[i]);
+	free(md);
+	unlink(mdpath);
+	out_free(&v);
+}
+
 static void test_bad_data(void **state)
 {
 	(void)state;
@@ -111,12 +152,15 @@ static void test_bad_data(void **state)
 	expect_usage_error("validate --data " FIX "/bad/bad-ordering.ini", "bad-ordering.ini:12: ");
 	expect_usage_error("validate --data " FIX "/bad", "bad-ordering.ini:12: ");
 	expect_usage_error("validate --data " FIX "/nosuch", "no such file");
+	expect_usage_error("validate --data " FIX "/bad/bad-tie.ini",
+			   "bad-tie.ini:14: power_w: '~' needs tie_tolerance =");
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_errors_and_orderings),
+		cmocka_unit_test(test_seed_orderings),
 		cmocka_unit_test(test_bad_data),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
