@@ -195,6 +195,35 @@ void cpu_start_tick(struct sim *s, struct sim_cpu *c)
 	sim_post(s, c->next_tick, EV_TICK, (uint32_t)c->id, 0, 0);
 }
 
+/* Intel's C-state auto-demotion (MSR_PKG_CST_CONFIG_CONTROL bits 25/26,
+ * enabled by the BIOS): "the core C-state is demoted to C3 or C1 until a
+ * sufficient amount of residency has been established" (Intel's Sandy
+ * Bridge data sheet, 4.2.4.5) -- read here as: until the CPU's previous
+ * idle period reached the requested state's target residency. "C1" is the
+ * first hardware state, "C3" the first state that stops the core's clocks
+ * (neither polling nor turbo_active); option c1 demotes C3 and deeper to
+ * C1, c3 demotes what is deeper than C3 to C3, both tries C3 first (if the
+ * period reached C3's residency) then C1. The OS still believes it asked
+ * for `st`: cpuidle's statistics keep the request, residency and power
+ * follow the hardware. */
+static int hw_cstate(const struct sim *s, const struct sim_cpu *c, int st)
+{
+	const struct machine *m = s->m;
+	const struct cstate *cs = m->cstates;
+	enum auto_demotion mode = (enum auto_demotion)s->par.cstate_auto_demotion;
+	if (mode == DEMOTE_OFF || c->last_idle_ns >= cs[st].residency_ns)
+		return st;
+	int c1 = cs[0].poll ? 1 : 0, c3 = c1;
+	while (c3 < m->ncstates && (cs[c3].poll || cs[c3].turbo_active))
+		c3++;
+	if (c3 >= m->ncstates || st < c3)
+		return st; /* only states that stop the clocks are demoted */
+	if ((mode == DEMOTE_C3 || mode == DEMOTE_BOTH) && st > c3 &&
+	    (mode == DEMOTE_C3 || c->last_idle_ns >= cs[c3].residency_ns))
+		return c3;
+	return mode == DEMOTE_C3 ? st : c1;
+}
+
 void cpu_enter_idle(struct sim *s, struct sim_cpu *c)
 {
 	struct cpuidle_device *dev = &c->idle;
@@ -235,7 +264,8 @@ void cpu_enter_idle(struct sim *s, struct sim_cpu *c)
 		cpu_stop_tick(c);
 	else
 		cpu_start_tick(s, c);
-	c->cstate = st;
+	c->req_cstate = st;
+	c->cstate = hw_cstate(s, c, st);
 	c->idle_start = s->now;
 	if (s->obs && s->obs->cpu_idle)
 		s->obs->cpu_idle(s->obs->ctx, c->id, s->now, st);
@@ -287,7 +317,7 @@ void cpu_kick(struct sim *s, struct sim_cpu *c)
 static void idle_reflect(struct sim *s, struct sim_cpu *c, bool poll_timeout)
 {
 	struct cpuidle_device *dev = &c->idle;
-	int st = c->cstate;
+	int st = c->req_cstate;
 	enum cpuidle_miss miss = cpuidle_record_exit(dev, st, s->now - c->idle_start);
 	c->acct.cstate_above[st] += miss == CPUIDLE_ABOVE;
 	c->acct.cstate_below[st] += miss == CPUIDLE_BELOW;
@@ -306,6 +336,7 @@ void cpu_poll_end(struct sim *s, struct sim_cpu *c)
 
 void cpu_wake_done(struct sim *s, struct sim_cpu *c)
 {
+	c->last_idle_ns = s->now - c->idle_start;
 	idle_reflect(s, c, false);
 	cpu_schedule(s, c);
 }

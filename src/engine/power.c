@@ -29,7 +29,10 @@ static void observe_core(struct sim *s, int ci)
 	}
 }
 
-void core_update(struct sim *s, int ci)
+static void turbo_active_changed(struct sim *s, int p, int delta);
+
+/* The core's power for its threads' present states. */
+static void core_power(struct sim *s, int ci)
 {
 	struct sim_core *core = &s->cores[ci];
 	const struct machine *m = s->m;
@@ -65,6 +68,34 @@ void core_update(struct sim *s, int ci)
 	core->p_dyn = m->ceff_nf * 1e-9 * volts * volts * (ps->khz * 1e3) * activity;
 	core->p_static = leakage_w(m, volts);
 	observe_core(s, ci);
+}
+
+/* Whether the core counts as active for the turbo bins: a thread in C0 or
+ * polling, or every thread idle in a state that keeps the core "active"
+ * (Intel: C1/C1E). The shallowest thread decides, as for power. */
+static bool core_turbo_active(const struct sim *s, const struct sim_core *core)
+{
+	if (core->ncpus == 0)
+		return false;
+	if (core->nbusy)
+		return true;
+	for (int i = 0; i < core->ncpus; i++) {
+		const struct cstate *cs = &s->m->cstates[s->cpus[core->cpus[i]].cstate];
+		if (cs->poll || cs->turbo_active)
+			return true;
+	}
+	return false;
+}
+
+void core_update(struct sim *s, int ci)
+{
+	core_power(s, ci);
+	struct sim_core *core = &s->cores[ci];
+	bool active = core_turbo_active(s, core);
+	if (active != core->turbo_active) {
+		core->turbo_active = active;
+		turbo_active_changed(s, core->pkg, active ? 1 : -1);
+	}
 }
 
 /* Energy, residency and idle time of a package up to now. */
@@ -119,7 +150,7 @@ void pkg_turbo_eval(struct sim *s, int p)
 {
 	struct sim_pkg *pkg = &s->pkgs[p];
 	pkg->turbo_eval_pending = false;
-	int cap = s->turbo_cap_idx[pkg->nbusy_cores];
+	int cap = s->turbo_cap_idx[pkg->nturbo_cores];
 	if (cap != pkg->cap_idx) {
 		/* The turbo ceiling moved: account busy cores at the old one. */
 		const struct cpu_group *g = &s->pkg_cpus[p];
@@ -146,17 +177,23 @@ void pkg_core_busy(struct sim *s, int p, int delta)
 	struct sim_pkg *pkg = &s->pkgs[p];
 	pkg_sync(s, pkg);
 	pkg->nbusy_cores += delta;
+	pkg_reevaluate(s, p);
+}
+
+static void turbo_active_changed(struct sim *s, int p, int delta)
+{
+	struct sim_pkg *pkg = &s->pkgs[p];
+	pkg->nturbo_cores += delta;
 	/* The package's power controller re-evaluates the turbo ceiling on
 	 * its own period (turbo_eval_us), not at every C-state change. */
 	sim_ns every = s->par.turbo_eval_us * NS_PER_US;
 	if (every == 0)
 		pkg_turbo_eval(s, p);
 	else if (!pkg->turbo_eval_pending &&
-		 s->turbo_cap_idx[pkg->nbusy_cores] != pkg->cap_idx) {
+		 s->turbo_cap_idx[pkg->nturbo_cores] != pkg->cap_idx) {
 		pkg->turbo_eval_pending = true;
 		sim_post(s, (s->now / every + 1) * every, EV_TURBO_EVAL, (uint32_t)p, 0, 0);
 	}
-	pkg_reevaluate(s, p);
 }
 
 void power_init(struct sim *s)
@@ -171,6 +208,10 @@ void power_init(struct sim *s)
 		s->cores[i].last = s->now;
 		core_update(s, i);
 	}
+	/* The run starts with the ceiling of the cores active now (idle ones in
+	 * a turbo_active state count), as if it had been evaluated before. */
+	for (int p = 0; p < s->npkgs; p++)
+		pkg_turbo_eval(s, p);
 }
 
 void pkg_idle_changed(struct sim *s, int p)

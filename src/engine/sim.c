@@ -7,6 +7,7 @@
 
 static const char *const tick_policy_words[] = { "legacy", "governor", "periodic", NULL };
 static const char *const cpufreq_updates_words[] = { "classic", "consolidated", NULL };
+static const char *const auto_demotion_words[] = { "off", "c1", "c3", "both", NULL };
 
 static const struct tunable engine_tunables[] = {
 	{ "hz", "scheduler tick frequency, Hz (CONFIG_HZ: 100, 250, 300 or 1000)",
@@ -48,6 +49,11 @@ static const struct tunable engine_tunables[] = {
 	  "packages when lightly loaded; 2: also newly idle CPUs pull at once and wakeups go to the "
 	  "packing package",
 	  TUNABLE_FIELD(struct engine_params, sched_mc_power_savings), 0, 0, 2, NULL },
+	{ "cstate_auto_demotion", "Intel's hardware C-state auto-demotion (BIOS options): off, c1 "
+	  "(C3 and deeper requests to C1), c3 (C6 and deeper to C3) or both, while the CPU's previous "
+	  "idle period was shorter than the requested state's target residency",
+	  TUNABLE_FIELD(struct engine_params, cstate_auto_demotion), DEMOTE_OFF, 0, 3,
+	  auto_demotion_words },
 	{ "turbo_eval_us", "period at which a package re-evaluates its turbo ceiling from its busy "
 	  "cores, us (0: at every change)",
 	  TUNABLE_FIELD(struct engine_params, turbo_eval_us), 500, 0, 100000, NULL },
@@ -450,6 +456,18 @@ bad:
 			"(mode %d, nr_running %d, queued %d)\n", c, (long long)s->now, cpu->mode,
 			cpu->nr_running, cpu->rq.len);
 		abort();
+	}
+	/* A package's count of turbo-active cores is its cores' flags. */
+	for (int p = 0; p < s->npkgs; p++) {
+		int n = 0;
+		for (int i = 0; i < s->pkgs[p].ncores; i++)
+			n += s->cores[s->pkgs[p].first_core + i].turbo_active;
+		if (n != s->pkgs[p].nturbo_cores) {
+			fprintf(stderr, "pmlab: internal error: package %d counts %d turbo-active "
+				"cores, its cores %d, at %lld ns\n", p, s->pkgs[p].nturbo_cores, n,
+				(long long)s->now);
+			abort();
+		}
 	}
 	/* No task on two CPUs at once. */
 	for (uint32_t i = 0; i < s->ntasks; i++) {

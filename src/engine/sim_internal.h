@@ -32,6 +32,9 @@ enum cpu_mode {
 };
 
 /* Engine tunables (--set), int64_t for the tunable table. */
+/* MSR_PKG_CST_CONFIG_CONTROL bit 26 (c1) and bit 25 (c3). */
+enum auto_demotion { DEMOTE_OFF, DEMOTE_C1, DEMOTE_C3, DEMOTE_BOTH };
+
 struct engine_params {
 	int64_t hz;
 	int64_t sched_latency_ns;
@@ -50,6 +53,7 @@ struct engine_params {
 	int64_t cpufreq_updates;   /* enum cpufreq_updates */
 	int64_t cpufreq_update_cost_ns; /* CPU time of one cpufreq_update_util() call */
 	int64_t turbo_eval_us;     /* period of the package's turbo-limit evaluation; 0: instant */
+	int64_t cstate_auto_demotion; /* enum auto_demotion: the hardware's (BIOS option) */
 	int64_t sched_mc_power_savings; /* 0 spread, 1 pack when lightly loaded, 2 also wakeups */
 };
 
@@ -64,7 +68,9 @@ enum cpufreq_updates {
 struct sim_cpu {
 	int id, core, pkg, llc, policy;
 	enum cpu_mode mode;
-	int cstate;            /* state entered (IDLE/WAKING) */
+	int cstate;            /* state the hardware entered (IDLE/WAKING) */
+	int req_cstate;        /* state the governor asked for (cpuidle's view) */
+	sim_ns last_idle_ns;   /* length of the previous idle period, for auto-demotion */
 	struct task *curr;     /* RUNNING: executing; WAKING: none yet */
 	struct rq rq;
 	int nr_running;        /* queued + curr */
@@ -98,6 +104,7 @@ struct sim_core {
 	int ncpus;
 	int cpus[8];
 	int nbusy;             /* threads in C0 (running or waking) */
+	bool turbo_active;     /* counts toward the package's active cores for turbo */
 	int nrunning;          /* threads running a task */
 	double p_dyn, p_static;
 	sim_ns last;
@@ -109,6 +116,7 @@ struct sim_pkg {
 	int ncores;
 	int first_core;        /* global index of its first core (all cores, online or not) */
 	int nbusy_cores;       /* cores in C0 */
+	int nturbo_cores;      /* cores active for the turbo bins: C0, polling or a turbo_active state */
 	int nidle_cores;       /* online cores idle */
 	int ncores_online;
 	int cap_idx;           /* turbo ceiling P-state in force */

@@ -401,6 +401,9 @@ static int check_cstates(const struct machine *m, const struct machine_lines *ln
 				    c->wake_ns / 1e3, c->exit_ns / 1e3);
 		if (c->poll != 0 && c->poll != 1)
 			return FAIL(l.poll, "C-state %s: poll = %d (expected 0 or 1)", c->name, c->poll);
+		if (c->turbo_active != 0 && c->turbo_active != 1)
+			return FAIL(l.turbo_active, "C-state %s: turbo_active = %d (expected 0 or 1)",
+				    c->name, c->turbo_active);
 		if (c->poll && i > 0)
 			return FAIL(l.poll, "C-state %s: only the first C-state may poll "
 				    "(expected poll = 0 here)", c->name);

@@ -67,6 +67,9 @@ struct cstate {
 	sim_ns wake_ns;
 	double power_w; /* core power while in this state (INI: power_mw) */
 	int poll;       /* 1 for the polling state 0 (POLL on x86): the core stays in C0 */
+	/* 1: a core here still counts as active for the turbo bins (Intel
+	 * counts cores in C0 and C1/C1E; C3 and deeper are inactive). */
+	int turbo_active;
 };
 
 struct pkg_cstate {

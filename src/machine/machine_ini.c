@@ -115,6 +115,7 @@ static const struct key cstate_keys[] = {
 	CKEY("wake_us", V_US, wake_ns, wake, "<us>", 0),
 	CKEY("power_mw", V_MW, power_w, power, "<mW>", 1),
 	CKEY("poll", V_BOOL, poll, poll, "0|1", 0),
+	CKEY("turbo_active", V_BOOL, turbo_active, turbo_active, "0|1", 0),
 };
 
 static const struct key pkg_cstate_keys[] = {
@@ -832,6 +833,8 @@ static void write_ini(FILE *f, const struct machine *m)
 		put_key_double(f, "power_mw", mw_of(c->power_w));
 		if (c->poll)
 			fprintf(f, "poll = %d\n", c->poll);
+		if (c->turbo_active)
+			fprintf(f, "turbo_active = %d\n", c->turbo_active);
 	}
 	for (int i = 0; i < m->npkg_cstates && i < MACHINE_MAX_PKG_CSTATES; i++) {
 		const struct pkg_cstate *pc = &m->pkg_cstates[i];

@@ -11,7 +11,7 @@
 #include "machine.h"
 
 struct cstate_lines {
-	int section, desc, exit, residency, wake, power, poll;
+	int section, desc, exit, residency, wake, power, poll, turbo_active;
 };
 
 struct pkg_cstate_lines {

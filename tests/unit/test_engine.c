@@ -240,6 +240,58 @@ static void test_turbo_bins(void **state)
 	result_free(&c.r);
 }
 
+/* Intel counts cores in C0 and C1/C1E as active for the turbo bins: the
+ * same one-task run as test_turbo_bins, with the three idle cores in a
+ * turbo_active C1, runs at base (four active cores), not at 3 GHz. */
+static void test_turbo_active_idle_cores(void **state)
+{
+	char ini[2048];
+	const char *c1 = "power_mw = 500\n";
+	const char *at = strstr(turbo_ini, c1);
+	assert_non_null(at);
+	snprintf(ini, sizeof(ini), "%.*sturbo_active = 1\n%s", (int)(at - turbo_ini + strlen(c1)),
+		 turbo_ini, at + strlen(c1));
+	const char *one[] = { "tasks=1", "work_ms=30", "turbo_eval_us=0" };
+	struct run a;
+	run_ini(&a, ini, 0, "batch", "performance", 10, 1, one, 3);
+	assert_float_equal(extra(&a.r, "seconds"), 0.030001, 2e-6);
+	assert_float_equal(result_bzy_mhz(&a.r), 2000, 1);
+	result_free(&a.r);
+}
+
+/* Auto-demotion: under "deepest" every idle period asks for C6 (target
+ * residency 300 us). Gaps of 200 us never reach it, so with the c1 option
+ * the hardware stays in C1 while cpuidle still counts C6 requests; gaps
+ * of 9 ms reach it and keep C6 after the first. */
+static void test_cstate_auto_demotion(void **state)
+{
+	const char *shortgap[] = { "tasks=1", "period_us=1200", "run_us=1000", "jitter_pct=0",
+				   "cstate_auto_demotion=c1" };
+	const char *shortoff[] = { "tasks=1", "period_us=1200", "run_us=1000", "jitter_pct=0",
+				   "cstate_auto_demotion=off" };
+	const char *longgap[] = { "tasks=1", "period_us=10000", "run_us=1000", "jitter_pct=0",
+				  "cstate_auto_demotion=c1" };
+	struct run a, b, c;
+	run_ini(&a, two_core_ini, 1, "periodic", "performance", 1, 1, shortgap, 5);
+	run_ini(&b, two_core_ini, 1, "periodic", "performance", 1, 1, shortoff, 5);
+	run_ini(&c, two_core_ini, 1, "periodic", "performance", 1, 1, longgap, 5);
+	check_accounting(&a.r);
+	enum { C1 = 0, C6 = 1 };
+	const struct cpu_result *ca = &a.r.cpus[0], *cb = &b.r.cpus[0], *cc = &c.r.cpus[0];
+	/* The requests are the same; where the core went is not. */
+	assert_true(ca->cstate_usage[C6] > 700);
+	assert_int_equal(ca->cstate_usage[C6], cb->cstate_usage[C6]);
+	assert_true(ca->cstate_ns[C6] == 0 && ca->cstate_ns[C1] > 100 * NS_PER_MS);
+	assert_true(cb->cstate_ns[C6] > 50 * NS_PER_MS && cb->cstate_ns[C1] == 0);
+	/* C1's 1 us wakeup instead of C6's 100 us: more of each period idle. */
+	assert_true(ca->cstate_ns[C1] > cb->cstate_ns[C6]);
+	assert_true(cc->cstate_ns[C6] > 800 * NS_PER_MS);
+	assert_true(cc->cstate_ns[C1] < 10 * NS_PER_MS);
+	result_free(&a.r);
+	result_free(&b.r);
+	result_free(&c.r);
+}
+
 /* Two SMT threads share the core's cycles. */
 static void test_smt_shares_core(void **state)
 {
@@ -703,6 +755,8 @@ int main(void)
 		cmocka_unit_test(test_cfs_shares_one_cpu),
 		cmocka_unit_test(test_energy_matches_power_model),
 		cmocka_unit_test(test_periodic_accounting_and_determinism),
+		cmocka_unit_test(test_turbo_active_idle_cores),
+		cmocka_unit_test(test_cstate_auto_demotion),
 		cmocka_unit_test(test_wake_us_sets_wakeup_time),
 		cmocka_unit_test(test_turbo_bins),
 		cmocka_unit_test(test_smt_shares_core),
