@@ -27,8 +27,12 @@
 #define DECAY MENU_DECAY
 #define INTERVALS MENU_INTERVALS
 #define MAX_INTERESTING_US 50000u
-/* CPUIDLE_DRIVER_STATE_START on x86: state 0 is the polling loop. */
-#define FIRST_REAL_STATE 1
+/* CPUIDLE_DRIVER_STATE_START: 1 where state 0 is the polling loop (x86),
+ * else 0. */
+static int first_real_state(const struct cpuidle_device *dev)
+{
+	return dev->nstates > 1 && dev->states[0].poll ? 1 : 0;
+}
 
 int menu_v3_10_bucket(uint32_t expected_us, int nr_iowait)
 {
@@ -147,11 +151,10 @@ int menu_v3_10_select(struct cpuidle_device *dev, struct menu_data *d, sim_ns la
 	if (typical != UINT32_MAX)
 		predicted = typical;
 
-	int idx = 0;
-	if (dev->nstates > FIRST_REAL_STATE && d->expected_us > 5 &&
-	    cpuidle_state_enabled(dev, FIRST_REAL_STATE))
-		idx = FIRST_REAL_STATE;
-	for (int i = FIRST_REAL_STATE; i < dev->nstates; i++) {
+	int first = first_real_state(dev), idx = 0;
+	if (d->expected_us > 5 && cpuidle_state_enabled(dev, first))
+		idx = first;
+	for (int i = first; i < dev->nstates; i++) {
 		const struct cstate *s = &dev->states[i];
 		uint64_t exit_us = (uint64_t)(s->exit_ns / NS_PER_US);
 		if (!cpuidle_state_enabled(dev, i))

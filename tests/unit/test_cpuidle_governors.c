@@ -384,6 +384,25 @@ static void test_menu_v3_10_update(void **state)
 	idletrace_sim_destroy(&s);
 }
 
+/* Without a polling state 0 (not x86), the first state is the default. */
+static void test_menu_v3_10_no_poll_state(void **state)
+{
+	static const char *const sets[] = { "menu_variant=3.10" };
+	struct machine m;
+	memset(&m, 0, sizeof(m));
+	add_state(&m, "C1", 2 * US, 2 * US, 0);
+	add_state(&m, "C6", 133 * US, 400 * US, 0);
+	struct idletrace_sim s;
+	bool stop;
+	start_with(&s, &m, "menu", TICK_LEGACY, 250, sets, 1);
+	struct menu_data *d = s.dev.gov_data;
+	const uint32_t spread[MENU_INTERVALS] = { 100, 200, 300, 400, 500, 600, 700, 800 };
+	assert_int_equal(select_direct(&s, 1 * MS, 1 * MS, 1 * US, &stop), 0);
+	memcpy(d->intervals, spread, sizeof(spread));
+	assert_int_equal(select_direct(&s, 1 * MS, 1 * MS, NONE, &stop), 1);
+	idletrace_sim_destroy(&s);
+}
+
 static void test_menu_v3_10_rejects_iowait_mult(void **state)
 {
 	static const char *const sets[] = { "menu_variant=3.10", "menu_iowait_mult=5" };
@@ -1100,6 +1119,7 @@ int main(void)
 		cmocka_unit_test(test_menu_v3_10_select),
 		cmocka_unit_test(test_menu_v3_10_update),
 		cmocka_unit_test(test_menu_v3_10_rejects_iowait_mult),
+		cmocka_unit_test(test_menu_v3_10_no_poll_state),
 		cmocka_unit_test(test_menu_correction_factor),
 		cmocka_unit_test(test_menu_update_rules),
 		cmocka_unit_test(test_menu_typical_interval),
