@@ -84,6 +84,7 @@ struct cpufreq_governor {
 	/* --set kernel=X.Y: the KEY=VALUE that selects this governor's rules
 	 * as kernel X.Y (version X * 1000 + Y) had them; NULL: today's. */
 	const char *(*kernel_rules)(int version);
+	int since; /* first kernel with it (MAJOR * 1000 + MINOR); 0: every one modelled */
 };
 
 struct cpufreq_policy {

@@ -408,6 +408,7 @@ static void pstate_stop(struct cpufreq_policy *p)
 }
 
 const struct cpufreq_governor cpufreq_intel_pstate = {
+	.since = 3009,
 	.name = "intel_pstate",
 	.summary = "Intel P-state driver, active mode: powersave (load-based or HWP with EPP) "
 		   "or performance",

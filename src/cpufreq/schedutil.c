@@ -290,6 +290,7 @@ static void sugov_limits(struct cpufreq_policy *p)
 }
 
 const struct cpufreq_governor cpufreq_schedutil = {
+	.since = 4007,
 	.name = "schedutil",
 	.summary = "frequency from the scheduler's utilization: 1.25 x max x util / capacity",
 	.tunables = sugov_tunables,

@@ -59,8 +59,9 @@ struct cpuidle_governor {
 	/* Returns a state index; may clear *stop_tick (it starts true). */
 	int (*select)(struct cpuidle_device *dev, sim_ns latency_limit_ns, bool *stop_tick);
 	void (*reflect)(struct cpuidle_device *dev, int state);
-	/* As cpufreq_governor.kernel_rules. */
+	/* As cpufreq_governor.kernel_rules and .since. */
 	const char *(*kernel_rules)(int version);
+	int since;
 };
 
 /* Deepest enabled state whose exit latency fits the limit (state 0 if none);

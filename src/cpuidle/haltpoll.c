@@ -100,6 +100,7 @@ static void haltpoll_reflect(struct cpuidle_device *dev, int state)
 }
 
 const struct cpuidle_governor cpuidle_haltpoll = {
+	.since = 5004,
 	.name = "haltpoll",
 	.summary = "KVM guest: poll for an adaptive window, then halt (state 1)",
 	.tunables = haltpoll_tunables,

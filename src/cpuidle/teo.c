@@ -239,6 +239,7 @@ static void teo_reflect(struct cpuidle_device *dev, int state)
 }
 
 const struct cpuidle_governor cpuidle_teo = {
+	.since = 5001,
 	.name = "teo",
 	.summary = "timer events oriented: learns hits and intercepts per state bin (v6.18)",
 	.data_size = sizeof(struct teo_data),

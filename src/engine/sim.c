@@ -223,6 +223,16 @@ static int apply_kernel(struct sim *s, const struct sim_config *cfg, struct pm_d
 		if (version < 0)
 			return pm_fail(d, "--set %s: expected a kernel version MAJOR.MINOR (e.g. 3.10)",
 				       cfg->sets[i]);
+		const struct {
+			const char *kind, *name;
+			int since;
+		} gov[] = { { "cpufreq", s->cf_gov->name, s->cf_gov->since },
+			    { "cpuidle", s->ci_gov->name, s->ci_gov->since } };
+		for (int g = 0; g < 2; g++)
+			if (version < gov[g].since)
+				return pm_fail(d, "--set %s: the %s governor %s arrived in Linux %d.%d",
+					       cfg->sets[i], gov[g].kind, gov[g].name,
+					       gov[g].since / 1000, gov[g].since % 1000);
 		/* The tick left to the governor came with v4.17. */
 		s->par.tick_policy = version < 4017 ? TICK_LEGACY : TICK_GOVERNOR;
 		const char *cf = s->cf_gov->kernel_rules ? s->cf_gov->kernel_rules(version) : NULL;

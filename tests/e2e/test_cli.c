@@ -199,6 +199,11 @@ static void test_kernel_version_rules(void **state)
 			   "--set kernel=three: expected a kernel version MAJOR.MINOR");
 	expect_usage_error("sim --machine i7-4790 --workload batch --set kernel=3.10x",
 			   "expected a kernel version");
+	/* Governors the kernel did not have yet. */
+	expect_usage_error("sim --machine i7-4790 --workload batch --cpufreq schedutil "
+			   "--set kernel=3.10", "the cpufreq governor schedutil arrived in Linux 4.7");
+	expect_usage_error("sim --machine i7-4790 --workload batch --cpuidle teo --set kernel=4.19",
+			   "the cpuidle governor teo arrived in Linux 5.1");
 }
 
 /* Every workload runs on every preset with the invariant checks on. */
