@@ -49,7 +49,7 @@ mkdir -p "$out/corpus-profile"
 $cc $flags -Wno-unused-parameter $(pkg-config --cflags libtracecmd) -o "$out/fuzz_profile" \
 	fuzz/fuzz_profile.c src/core/*.c src/machine/*.c "$out/machine_presets.c" src/profile/*.c \
 	src/cpufreq/*.c src/cpuidle/*.c src/sched/*.c src/workload/*.c src/engine/*.c \
-	src/metrics/*.c src/trace/*.c $(pkg-config --libs libtracecmd) -linih -ljansson -lm
+	src/metrics/*.c src/trace/*.c src/export/*.c $(pkg-config --libs libtracecmd) -linih -ljansson -lm
 echo "built $out/fuzz_profile"
 
 # The host backend's state file (run/pmlab/profile) and /proc/stat with

@@ -83,8 +83,9 @@ uint32_t menu_v3_10_typical_interval(const struct menu_data *d)
 			uint64_t v = d->intervals[i];
 			if (v > thresh)
 				continue;
-			int64_t diff = (int64_t)v - (int64_t)avg;
-			var += (uint64_t)(diff * diff);
+			/* The kernel's u64 sum: wraps for intervals of hours, as there. */
+			uint64_t diff = v > avg ? v - avg : avg - v;
+			var += diff * diff;
 		}
 		uint64_t stddev = isqrt64(var / divisor);
 		if ((avg > stddev * 6 && divisor * 4 >= INTERVALS * 3) || stddev <= 20)

@@ -320,6 +320,11 @@ static void test_menu_v3_10_typical_interval(void **state)
 			 UINT32_MAX);
 	/* Fresh (all zero) history is a pattern of 0 us, as in the kernel. */
 	assert_int_equal(typical_v3_10((uint32_t[]){ 0, 0, 0, 0, 0, 0, 0, 0 }), 0);
+	/* Hour-long intervals: the squared deviations wrap in u64 as the
+	 * kernel's do (no pattern), then the four maxima go and the zeros
+	 * agree. */
+	assert_int_equal(typical_v3_10((uint32_t[]){ UINT32_MAX, 0, UINT32_MAX, 0, UINT32_MAX, 0,
+						     UINT32_MAX, 0 }), 0);
 }
 
 static void test_menu_v3_10_select(void **state)
