@@ -10,7 +10,8 @@
  * job's task (sh and the gcc driver); the cc1 compile runs in a second
  * task that the job forks and waits for, so the kernel's exec balancing
  * places cc1 afresh and its exit wakes the job (the wakeup the scheduler
- * places). The compile has a lognormal length (median cc1_ms, sigma
+ * places), and the assembler in a third, forked the same way once cc1 is
+ * done (as_pct percent of the compile's time). The compile has a lognormal length (median cc1_ms, sigma
  * cc1_sigma_pct / 100, of which stall_pct percent is memory stall), kernel
  * work for page faults and file reads (sys_pct percent of the compile),
  * and with probability io_pct percent one read of a file not in the page
@@ -37,7 +38,8 @@
  * cc1, ~0.41 s mean, "0.3-0.5 s CPU per file" on 3-4 GHz cores),
  * procs = 10 (~29,140 processes per build / ~2.7k objects), sys_pct = 8
  * (system/user time 4.5-18 % in A.3's published runs), stall_pct = 20,
- * io_pct = 10, io_us = 300 and link_ms = 8000 are ESTIMATES. */
+ * io_pct = 10, io_us = 300, link_ms = 8000 and as_pct = 5 (GNU as on
+ * cc1's output of a kernel C file) are ESTIMATES. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,14 +51,19 @@
  * cache each part actually runs under. */
 #define SLICE_US 10000.0
 
-/* A compile job is two tasks, as the real chain is two kinds of process:
- * the job (make's child: sh and the gcc driver, which fork, exec and wait)
- * and the cc1 it forks, a new task placed by fork balancing (the kernel's
- * exec balancing of cc1), whose exit wakes the job. */
-enum kb_step { STEP_SPAWN, STEP_FORK, STEP_COMPILE, STEP_KERNEL, STEP_IO, STEP_REAP, STEP_DONE };
+/* A compile job is three tasks, as the real chain is: the job (make's
+ * child: sh and the gcc driver, which fork, exec and wait), the cc1 it
+ * forks and then the as it forks, each a new task placed by fork balancing
+ * (the kernel's exec balancing), whose exit wakes the job. */
+enum kb_step { STEP_SPAWN, STEP_FORK, STEP_AS, STEP_COMPILE, STEP_KERNEL, STEP_IO, STEP_REAP,
+	       STEP_DONE };
+
+/* task->wl_state: what a task of the build is. */
+enum kb_role { ROLE_JOB, ROLE_CC1, ROLE_AS, ROLE_AS_RAN };
 
 struct kb_job {
 	double compile_us;
+	double as_us;        /* the assembler's run after the compile */
 	double slice_us;
 	int slices_left;
 	bool reads_disk; /* one of its files is not in the page cache */
@@ -75,6 +82,7 @@ struct kernbench {
 	int64_t io_pct;
 	int64_t io_us;
 	int64_t link_ms;
+	int64_t as_pct;
 	struct kb_job *job;  /* per file, then the link */
 	struct task **task;  /* per job: the job's task, woken when its cc1 exits */
 	struct task **cc1;   /* per job: its cc1 task, for the I/O completion timer */
@@ -104,6 +112,8 @@ static const struct tunable kernbench_params[] = {
 	  100000000, NULL },
 	{ "link_ms", "serial link at the end, ms on a 3 GHz core",
 	  TUNABLE_FIELD(struct kernbench, link_ms), 8000, 0, 100000000, NULL },
+	{ "as_pct", "the assembler's run per job, % of its compile (0: no as process)",
+	  TUNABLE_FIELD(struct kernbench, as_pct), 5, 0, 1000, NULL },
 };
 
 static int start_job(struct sim *s, struct kernbench *k, int64_t idx)
@@ -140,6 +150,7 @@ static int kernbench_init(struct sim *s, void *data, struct pm_diag *d)
 				     : wl_lognormal(&files, (double)k->cc1_ms * 1000.0,
 						    (double)k->cc1_sigma_pct / 100.0);
 		j->reads_disk = !link && rng_below(&files, 100) < (uint64_t)k->io_pct;
+		j->as_us = link ? 0 : j->compile_us * (double)k->as_pct / 100.0;
 		j->slices_left = (int)ceil(j->compile_us / SLICE_US);
 		if (j->slices_left < 1)
 			j->slices_left = 1;
@@ -213,18 +224,19 @@ static void compile_next(struct sim *s, struct kernbench *k, int64_t idx, struct
 	}
 }
 
-/* The job forks its cc1 (placed as a new task) and waits for it. */
-static int fork_cc1(struct sim *s, struct kernbench *k, int64_t idx)
+/* The job forks its cc1 or its as (placed as a new task) and waits. */
+static int fork_child(struct sim *s, struct kernbench *k, int64_t idx, enum kb_role role)
 {
 	char name[64];
-	snprintf(name, sizeof(name), "cc1/%lld", (long long)idx);
+	snprintf(name, sizeof(name), "%s/%lld", role == ROLE_CC1 ? "cc1" : "as", (long long)idx);
 	struct task *t = sim_task_new(s, name, sim_now(s));
 	if (!t)
 		return -1;
 	t->wl_role = (int)idx;
-	t->wl_state = 1; /* a cc1, not a job */
+	t->wl_state = role;
 	t->share_group = k->group;
-	k->cc1[idx] = t;
+	if (role == ROLE_CC1)
+		k->cc1[idx] = t;
 	return 0;
 }
 
@@ -238,14 +250,21 @@ static void job_next(struct sim *s, struct kernbench *k, struct task *t, struct 
 		*a = spawn_cost(s, k, false);
 		return;
 	case STEP_FORK:
-		j->step = STEP_REAP;
-		if (fork_cc1(s, k, idx) < 0) {
+	case STEP_AS: {
+		bool as = j->step == STEP_AS;
+		j->step = as ? STEP_REAP : STEP_AS;
+		if (as && j->as_us <= 0) {
+			job_next(s, k, t, a); /* no as process: reap */
+			return;
+		}
+		if (fork_child(s, k, idx, as ? ROLE_AS : ROLE_CC1) < 0) {
 			sim_stop(s); /* out of memory: end the run rather than hang */
 			*a = (struct action){ .kind = ACT_EXIT };
 			return;
 		}
 		*a = (struct action){ .kind = ACT_BLOCK };
 		return;
+	}
 	case STEP_REAP:
 		j->step = STEP_DONE;
 		*a = spawn_cost(s, k, false);
@@ -278,10 +297,16 @@ static void kernbench_next(struct sim *s, void *data, struct task *t, struct act
 	struct kernbench *k = data;
 	if (t->wl_role == k->files) {
 		link_next(s, k, t, a);
-	} else if (t->wl_state == 1) {
+	} else if (t->wl_state == ROLE_CC1) {
 		compile_next(s, k, t->wl_role, a);
 		if (a->kind == ACT_EXIT)
 			sim_wake(s, k->task[t->wl_role]); /* the job's wait() returns */
+	} else if (t->wl_state == ROLE_AS) {
+		t->wl_state = ROLE_AS_RAN;
+		*a = wl_work(k->job[t->wl_role].as_us, k->stall_pct, false);
+	} else if (t->wl_state == ROLE_AS_RAN) {
+		*a = (struct action){ .kind = ACT_EXIT };
+		sim_wake(s, k->task[t->wl_role]);
 	} else {
 		job_next(s, k, t, a);
 	}
