@@ -21,6 +21,10 @@ static void add(struct cmp_set *s, enum cmp_what what, int arg, enum cmp_block b
 	snprintf(m->head, sizeof(m->head), "%s", head);
 	snprintf(m->unit, sizeof(m->unit), "%s", unit);
 	m->decimals = decimals;
+	/* Ratios of percentages explode near 0 % (a C-state barely used by
+	 * the baseline): they are set against it in points instead. */
+	m->points = what == CMP_RESIDENCY || what == CMP_UTIL || what == CMP_PKG_IDLE ||
+		    what == CMP_PKG_CPU_IDLE;
 }
 
 int cmp_init(struct cmp_set *s, const struct machine *m, int nprofiles, int nruns)
@@ -163,8 +167,12 @@ void cmp_summarize(const struct cmp_set *s, int p, int m, struct cmp_summary *ou
 	/* The ratio's interval treats the baseline's mean as exact: it says
 	 * how precisely this profile is known on the baseline's scale, while
 	 * the test below is what decides whether the two differ. */
-	out->has_ratio = base != 0 && isfinite(base);
-	if (out->has_ratio) {
+	out->points = s->metric[m].points;
+	out->has_ratio = isfinite(base) && (out->points || base != 0);
+	if (out->has_ratio && out->points) {
+		out->ratio = out->mean - base;
+		out->ratio_ci = out->ci;
+	} else if (out->has_ratio) {
 		out->ratio = out->mean / base;
 		out->ratio_ci = out->ci / fabs(base);
 	}
@@ -200,7 +208,7 @@ void cmp_cell(const struct cmp_set *s, int p, int m, int rel, char *buf, size_t 
 {
 	char a[RESULT_NUM_MAX], b[RESULT_NUM_MAX];
 	struct cmp_summary sum;
-	int dec = rel ? 3 : cmp_decimals(s, m);
+	int dec = rel ? (s->metric[m].points ? 2 : 3) : cmp_decimals(s, m);
 	double v, ci;
 
 	cmp_summarize(s, p, m, &sum);
@@ -211,6 +219,12 @@ void cmp_cell(const struct cmp_set *s, int p, int m, int rel, char *buf, size_t 
 	v = rel ? sum.ratio : sum.mean;
 	ci = rel ? sum.ratio_ci : sum.ci;
 	result_fmt_num(a, sizeof(a), v, dec);
+	if (rel && sum.points) {
+		/* "+1.23 pt": signed, so that a fall reads as one */
+		char signed_pt[RESULT_NUM_MAX + 8];
+		snprintf(signed_pt, sizeof(signed_pt), "%s%s pt", v >= 0 ? "+" : "", a);
+		snprintf(a, sizeof(a), "%.*s", (int)sizeof(a) - 1, signed_pt);
+	}
 	if (s->nruns < 2) {
 		snprintf(buf, size, "%s", a);
 		return;

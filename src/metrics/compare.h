@@ -40,6 +40,7 @@ struct cmp_metric {
 	char head[CMP_KEY_MAX]; /* table heading: "Power", "%C6", "Pkg0 %idle" */
 	char unit[CMP_KEY_MAX]; /* second heading line: "(W)"; "" for none */
 	int decimals;           /* fixed; -1: four significant digits of the column */
+	bool points;            /* a percentage: set against the baseline as a difference */
 };
 
 struct cmp_profile {
@@ -69,8 +70,10 @@ struct cmp_set {
 /* A profile's figure set against the baseline's. */
 struct cmp_summary {
 	double mean, ci;         /* ci: half-width, 0 with one run */
-	bool has_ratio;          /* false when the baseline's mean is 0 */
-	double ratio, ratio_ci;  /* mean and ci divided by the baseline's mean */
+	bool has_ratio;          /* false when the baseline's mean is 0 (ratios only) */
+	bool points;             /* ratio and ratio_ci are percentage points, not a ratio */
+	double ratio, ratio_ci;  /* mean and ci divided by the baseline's mean; for a
+				  * percentage, mean minus the baseline's mean and ci */
 	double p;                /* Welch p-value; < 0 for the baseline or one run */
 	bool not_significant;    /* p >= CMP_ALPHA: marked '~' */
 };
@@ -101,9 +104,10 @@ void cmp_summarize(const struct cmp_set *s, int p, int m, struct cmp_summary *ou
  * the largest mean in the column. */
 int cmp_decimals(const struct cmp_set *s, int m);
 /* Text of one table cell: "mean ± ci" on the metric's scale (rel = 0), or
- * the ratio to the baseline's mean (rel = 1) followed by two characters,
- * " ~" when not significant, so that columns align; "-" where the
- * baseline's mean is 0. Only the mean with a single run. */
+ * the ratio to the baseline's mean (rel = 1; for a percentage the
+ * difference in points, "+1.23 pt") followed by two characters, " ~" when
+ * not significant, so that columns align; "-" where a ratio's baseline
+ * mean is 0. Only the mean with a single run. */
 #define CMP_CELL_MAX 96
 void cmp_cell(const struct cmp_set *s, int p, int m, int rel, char *buf, size_t size);
 

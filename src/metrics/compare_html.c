@@ -204,7 +204,8 @@ int cmp_write_html(FILE *out, const struct cmp_set *s)
 	table(out, s, 0);
 	fputs("<h2>Relative to the baseline, ", out);
 	html_escape(out, s->profile[s->baseline].name);
-	fputs("</h2>\n<p>Each figure divided by the baseline's mean", out);
+	fputs("</h2>\n<p>Each figure divided by the baseline's mean, percentages as points above "
+	      "or below it", out);
 	if (s->nruns > 1)
 		fputs("; grey with ~: not significantly different from the baseline (Welch's t-test, "
 		      "p &ge; 0.05)", out);

@@ -43,6 +43,8 @@ static json_t *jmetrics(struct jctx *c, const struct cmp_set *s)
 		put(c, o, "key", json_string(s->metric[m].key));
 		put(c, o, "heading", json_string(s->metric[m].head));
 		put(c, o, "unit", jstr(s->metric[m].unit));
+		/* what a figure's vs_baseline is: a ratio or a difference in points */
+		put(c, o, "vs_baseline", jstr(s->metric[m].points ? "points" : "ratio"));
 		append(c, a, o);
 	}
 	return a;

@@ -191,8 +191,8 @@ int cmp_write_table(FILE *out, const struct cmp_set *s)
 	for (b = 0; b < CMP_NBLOCKS; b++)
 		rc |= block(out, s, (enum cmp_block)b, 0);
 
-	fprintf(out, "\n\nRelative to the baseline, %s (its mean = 1.000)\n",
-		s->profile[s->baseline].name);
+	fprintf(out, "\n\nRelative to the baseline, %s (its mean = 1.000; percentages as points "
+		"above or below it)\n", s->profile[s->baseline].name);
 	if (s->nruns > 1)
 		fprintf(out, "~ : not significantly different from the baseline "
 			"(Welch's t-test, p >= 0.05); - : the baseline's mean is 0\n");

@@ -76,11 +76,14 @@ static void test_compare_table(void **state)
 	assert_contains(o.text, "Pkg0 %idle");
 	assert_contains(o.text, "%iowait");
 	assert_contains(o.text, "\n none:cpufreq=powersave   | ");
-	assert_contains(o.text, "Relative to the baseline, none:cpufreq=performance (its mean = 1.000)");
+	assert_contains(o.text, "Relative to the baseline, none:cpufreq=performance (its mean = 1.000; "
+			"percentages as points above or below it)");
 	assert_contains(o.text, "Welch's t-test, p >= 0.05");
 	/* The baseline's own row reads 1.000 in the relative table. */
 	char *rel = strstr(o.text, "Relative to the baseline");
 	assert_contains(rel, "\n none:cpufreq=performance | 1.000 \u00b1 ");
+	/* ... and +0.00 points in a percentage column. */
+	assert_contains(strstr(rel, "P-state and C-state"), "| +0.00 pt \u00b1 ");
 	out_free(&o);
 }
 

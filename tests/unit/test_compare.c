@@ -260,9 +260,22 @@ static void test_summary(void **state)
 	cmp_summarize(&s, 0, metric(&s, "throughput"), &sum);
 	assert_true(sum.p < 0);
 	assert_false(sum.not_significant);
-	/* A baseline mean of 0 gives no ratio. */
-	cmp_summarize(&s, 1, metric(&s, "residency_C6_pct"), &sum);
+	/* A baseline mean of 0 gives no ratio (power is 100 + 10 p + 0.1 r, so
+	 * set one to 0 by hand) ... */
+	for (int r = 0; r < 5; r++)
+		cmp_samples(&s, 0, metric(&s, "power_w"))[r] = 0;
+	cmp_summarize(&s, 1, metric(&s, "power_w"), &sum);
 	assert_false(sum.has_ratio);
+	/* ... but a percentage is set against it in points: C6 5 % against 0. */
+	cmp_summarize(&s, 1, metric(&s, "residency_C6_pct"), &sum);
+	assert_true(sum.has_ratio && sum.points);
+	assert_near(sum.ratio, 5, 1e-12);
+	assert_near(sum.ratio_ci, 0, 1e-12);
+	/* C0 is the same in every profile: +0 points. */
+	cmp_summarize(&s, 2, metric(&s, "residency_C0_pct"), &sum);
+	assert_true(sum.points);
+	assert_near(sum.ratio, 0, 1e-12);
+	assert_near(sum.ratio_ci, sum.ci, 1e-12);
 	/* Four significant digits for throughput, two decimals for %. */
 	assert_int_equal(cmp_decimals(&s, metric(&s, "throughput")), 1);
 	assert_int_equal(cmp_decimals(&s, metric(&s, "residency_C0_pct")), 2);
@@ -285,8 +298,8 @@ static void test_table(void **state)
 			   "(--format json and html list the options not modelled)\n");
 	/* Headings: the workload's unit under Throughput, a column per state. */
 	assert_contains(t, "(tpm)");
-	assert_contains(t, "| %C6 ");
-	assert_contains(t, "| Pkg0 %idle");
+	assert_contains(t, "|     %C6     |");
+	assert_contains(t, "|  Pkg0 %idle |");
 	/* Absolute figures with their interval; rules between rows. */
 	assert_string_equal(row(t, "Throughput, latency and power", "base"),
 			    "base    | 100.0 \u00b1 2.0 | 0.00 \u00b1 0.00 | 100.2 \u00b1 0.2");
@@ -299,11 +312,11 @@ static void test_table(void **state)
 	assert_contains(row(t, "Relative", "base"), "| 1.000 \u00b1 0.020   |");
 	assert_contains(row(t, "Relative", "fast"), "| 1.100 \u00b1 0.020   |");
 	assert_contains(row(t, "Relative", "same"), "| 1.005 \u00b1 0.020 ~ |");
-	/* CPU freq, C1, C6 and both Pkg0 idle figures are 0 in the baseline:
-	 * no ratio. */
+	/* CPU freq is 0 in the baseline: no ratio; the percentages are set
+	 * against the baseline in points, C6's 5 % against 0 among them. */
 	assert_string_equal(row(strstr(t, "Relative"), "P-state", "fast"),
-			    "fast    |      -   | 1.000 \u00b1 0.038 ~ | -   | -   |        -   |"
-			    "           -");
+			    "fast    |      -   | +0.00 pt \u00b1 1.96 ~ | +0.00 pt \u00b1 0.00 ~ | "
+			    "+5.00 pt \u00b1 0.00   | +0.00 pt \u00b1 0.00 ~ | +0.00 pt \u00b1 0.00 ~");
 	/* No line ends in a space. */
 	assert_null(strstr(t, " \n"));
 	free(t);
@@ -371,6 +384,18 @@ static void test_json(void **state)
 	assert_near(json_number_value(json_object_get(thr, "mean")), 110, 1e-9);
 	assert_near(json_number_value(json_object_get(thr, "vs_baseline")), 1.1, 1e-9);
 	assert_true(json_is_true(json_object_get(thr, "significant")));
+	/* A percentage's vs_baseline is a difference in points, and the
+	 * metric list says so. */
+	json_t *c6 = json_object_get(json_object_get(fast, "summary"), "residency_C6_pct");
+	assert_near(json_number_value(json_object_get(c6, "vs_baseline")), 5, 1e-9);
+	json_t *metrics = json_object_get(root, "metrics");
+	for (size_t i = 0; i < json_array_size(metrics); i++) {
+		json_t *mm = json_array_get(metrics, i);
+		const char *key = json_string_value(json_object_get(mm, "key"));
+		const char *vs = json_string_value(json_object_get(mm, "vs_baseline"));
+		assert_non_null(vs);
+		assert_string_equal(vs, strstr(key, "_pct") ? "points" : "ratio");
+	}
 	assert_string_equal(json_string_value(json_object_get(fast, "not_modelled")),
 			    "[disk] readahead=4096 (not modelled)");
 	thr = json_object_get(json_object_get(json_array_get(json_object_get(root, "profiles"), 0),
