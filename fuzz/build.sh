@@ -56,7 +56,8 @@ echo "built $out/fuzz_profile"
 # sysfs CPU lists: the parsers that read what a crash or the kernel left.
 mkdir -p "$out/corpus-host-state" "$out/corpus-procstat"
 # shellcheck disable=SC2086
-$cc $flags -o "$out/fuzz_host_state" fuzz/fuzz_host_state.c src/host/state.c src/core/diag.c
+$cc $flags -o "$out/fuzz_host_state" fuzz/fuzz_host_state.c src/host/state.c src/host/hostfs.c \
+	src/core/diag.c
 echo "built $out/fuzz_host_state"
 # shellcheck disable=SC2086
 $cc $flags -o "$out/fuzz_procstat" fuzz/fuzz_procstat.c src/host/procstat.c \

@@ -7,6 +7,7 @@
 #include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,6 +140,28 @@ static int fig_known(const char *fig)
 	return 0;
 }
 
+/* [experiment]'s plain text keys: stores `value` in the field named like
+ * the key; false if `name` is not one of them. */
+static bool text_key(struct experiment *e, const char *name, const char *value)
+{
+	static const struct {
+		const char *name;
+		size_t offset, size;
+	} keys[] = {
+#define TEXT_KEY(f) { #f, offsetof(struct experiment, f), sizeof(((struct experiment *)0)->f) }
+		TEXT_KEY(name), TEXT_KEY(seed_file), TEXT_KEY(machine), TEXT_KEY(cpus),
+		TEXT_KEY(workload), TEXT_KEY(cpuidle), TEXT_KEY(cpufreq), TEXT_KEY(baseline),
+		TEXT_KEY(kernel),
+#undef TEXT_KEY
+	};
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (strcmp(name, keys[i].name) == 0) {
+			snprintf((char *)e + keys[i].offset, keys[i].size, "%s", value);
+			return true;
+		}
+	return false;
+}
+
 static int on_value(void *user, const char *section, const char *name, const char *value)
 {
 	struct experiment *e = user;
@@ -147,25 +170,9 @@ static int on_value(void *user, const char *section, const char *name, const cha
 	if (e->failed)
 		return 0;
 	if (strcmp(section, "experiment") == 0) {
-		if (strcmp(name, "name") == 0)
-			snprintf(e->name, sizeof(e->name), "%s", value);
-		else if (strcmp(name, "seed_file") == 0)
-			snprintf(e->seed_file, sizeof(e->seed_file), "%s", value);
-		else if (strcmp(name, "machine") == 0)
-			snprintf(e->machine, sizeof(e->machine), "%s", value);
-		else if (strcmp(name, "cpus") == 0)
-			snprintf(e->cpus, sizeof(e->cpus), "%s", value);
-		else if (strcmp(name, "workload") == 0)
-			snprintf(e->workload, sizeof(e->workload), "%s", value);
-		else if (strcmp(name, "cpuidle") == 0)
-			snprintf(e->cpuidle, sizeof(e->cpuidle), "%s", value);
-		else if (strcmp(name, "cpufreq") == 0)
-			snprintf(e->cpufreq, sizeof(e->cpufreq), "%s", value);
-		else if (strcmp(name, "baseline") == 0)
-			snprintf(e->baseline, sizeof(e->baseline), "%s", value);
-		else if (strcmp(name, "kernel") == 0)
-			snprintf(e->kernel, sizeof(e->kernel), "kernel=%s", value);
-		else if (strcmp(name, "duration") == 0) {
+		if (text_key(e, name, value))
+			return 1;
+		if (strcmp(name, "duration") == 0) {
 			e->duration = strtod(value, &end);
 			if (*end || !(e->duration > 0))
 				return bad(e, "duration = %s: expected positive seconds", value);
@@ -581,7 +588,9 @@ static int validate(struct experiment *e, int jobs, FILE *md)
 			rc = fail_at(e, e->row[i].line, "[row %s]: %s", e->row[i].name, d.msg);
 			goto out;
 		}
-		if (e->kernel[0] && runspec_set(rs, e->kernel) < 0) {
+		char kernel[V_NAME + 8];
+		snprintf(kernel, sizeof(kernel), "kernel=%s", e->kernel);
+		if (e->kernel[0] && runspec_set(rs, kernel) < 0) {
 			fprintf(stderr, "pmlab: out of memory\n");
 			goto out;
 		}
@@ -667,7 +676,8 @@ static int validate(struct experiment *e, int jobs, FILE *md)
 			e->seed_file, e->path, e->machine, e->cpus[0] ? " limited to " : "",
 			e->cpus[0] ? e->cpus : "", e->workload, e->duration, e->runs,
 			e->runs == 1 ? "" : "s", e->runs, e->cpuidle,
-			e->kernel[0] ? ", `--set " : "", e->kernel, e->kernel[0] ? "`" : "", e->baseline);
+			e->kernel[0] ? ", `--set kernel=" : "", e->kernel, e->kernel[0] ? "`" : "",
+			e->baseline);
 		fprintf(md, "Calibration (--set):");
 		for (int k = 0; k < e->nsets; k++)
 			fprintf(md, " `%s`", e->set[k].val);

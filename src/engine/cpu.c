@@ -208,15 +208,10 @@ void cpu_start_tick(struct sim *s, struct sim_cpu *c)
  * follow the hardware. */
 static int hw_cstate(const struct sim *s, const struct sim_cpu *c, int st)
 {
-	const struct machine *m = s->m;
-	const struct cstate *cs = m->cstates;
+	const struct cstate *cs = s->m->cstates;
 	enum auto_demotion mode = (enum auto_demotion)s->par.cstate_auto_demotion;
-	if (mode == DEMOTE_OFF || c->last_idle_ns >= cs[st].residency_ns)
-		return st;
-	int c1 = cs[0].poll ? 1 : 0, c3 = c1;
-	while (c3 < m->ncstates && (cs[c3].poll || cs[c3].turbo_active))
-		c3++;
-	if (c3 >= m->ncstates || st < c3)
+	int c1 = s->demote_c1, c3 = s->demote_c3;
+	if (mode == DEMOTE_OFF || st < c3 || c->last_idle_ns >= cs[st].residency_ns)
 		return st; /* only states that stop the clocks are demoted */
 	if ((mode == DEMOTE_C3 || mode == DEMOTE_BOTH) && st > c3 &&
 	    (mode == DEMOTE_C3 || c->last_idle_ns >= cs[c3].residency_ns))

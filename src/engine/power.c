@@ -31,8 +31,12 @@ static void observe_core(struct sim *s, int ci)
 
 static void turbo_active_changed(struct sim *s, int p, int delta);
 
-/* The core's power for its threads' present states. */
-static void core_power(struct sim *s, int ci)
+/* Sets the core's power for its threads' present states, the energy used
+ * so far accounted first. Returns whether the core counts as active for
+ * the turbo bins: a thread in C0, or the core (its shallowest thread, as
+ * for power) polling or in a state that keeps it "active" (Intel: C1,
+ * C1E). */
+static bool core_power(struct sim *s, int ci)
 {
 	struct sim_core *core = &s->cores[ci];
 	const struct machine *m = s->m;
@@ -41,23 +45,21 @@ static void core_power(struct sim *s, int ci)
 	core->e_static += core->p_static * dt;
 	core->last = s->now;
 	if (core->ncpus == 0)
-		return;
+		return false;
 
 	int shallowest = m->ncstates - 1;
-	bool polling = false;
 	for (int i = 0; i < core->ncpus; i++) {
 		const struct sim_cpu *c = &s->cpus[core->cpus[i]];
-		if (c->mode != CPU_IDLE)
-			continue;
-		if (c->cstate < shallowest)
+		if (c->mode == CPU_IDLE && c->cstate < shallowest)
 			shallowest = c->cstate;
-		polling |= m->cstates[c->cstate].poll != 0;
 	}
+	/* States are ordered by depth, and only state 0 may poll. */
+	bool polling = core->nbusy < core->ncpus && m->cstates[shallowest].poll;
 	if (core->nbusy == 0 && !polling) {
 		core->p_dyn = 0;
 		core->p_static = m->cstates[shallowest].power_w;
 		observe_core(s, ci);
-		return;
+		return m->cstates[shallowest].turbo_active != 0;
 	}
 	const struct pstate *ps = &m->pstates[core_pstate(s, core)];
 	double volts = ps->mv / 1000.0;
@@ -68,30 +70,13 @@ static void core_power(struct sim *s, int ci)
 	core->p_dyn = m->ceff_nf * 1e-9 * volts * volts * (ps->khz * 1e3) * activity;
 	core->p_static = leakage_w(m, volts);
 	observe_core(s, ci);
-}
-
-/* Whether the core counts as active for the turbo bins: a thread in C0 or
- * polling, or every thread idle in a state that keeps the core "active"
- * (Intel: C1/C1E). The shallowest thread decides, as for power. */
-static bool core_turbo_active(const struct sim *s, const struct sim_core *core)
-{
-	if (core->ncpus == 0)
-		return false;
-	if (core->nbusy)
-		return true;
-	for (int i = 0; i < core->ncpus; i++) {
-		const struct cstate *cs = &s->m->cstates[s->cpus[core->cpus[i]].cstate];
-		if (cs->poll || cs->turbo_active)
-			return true;
-	}
-	return false;
+	return true;
 }
 
 void core_update(struct sim *s, int ci)
 {
-	core_power(s, ci);
 	struct sim_core *core = &s->cores[ci];
-	bool active = core_turbo_active(s, core);
+	bool active = core_power(s, ci);
 	if (active != core->turbo_active) {
 		core->turbo_active = active;
 		turbo_active_changed(s, core->pkg, active ? 1 : -1);

@@ -319,6 +319,11 @@ static int build_topology(struct sim *s, struct pm_diag *d)
 	}
 	for (int n = 0; n <= m->cores_per_package; n++)
 		s->turbo_cap_idx[n] = machine_pstate_at_most(m, machine_turbo_limit_khz(m, n));
+	s->demote_c1 = m->ncstates > 1 && m->cstates[0].poll ? 1 : 0;
+	s->demote_c3 = s->demote_c1;
+	while (s->demote_c3 < m->ncstates &&
+	       (m->cstates[s->demote_c3].poll || m->cstates[s->demote_c3].turbo_active))
+		s->demote_c3++;
 	for (int p = 0; p < s->npkgs; p++) {
 		s->pkgs[p].ncores = m->cores_per_package;
 		s->pkgs[p].first_core = p * m->cores_per_package;

@@ -178,6 +178,10 @@ struct sim {
 	int npstates;
 	int base_idx;          /* highest non-turbo P-state */
 	int *turbo_cap_idx;    /* by number of busy cores in the package */
+	/* Auto-demotion's targets: the first hardware state ("C1") and the
+	 * first that stops the clocks ("C3": neither polling nor turbo_active;
+	 * ncstates if none). */
+	int demote_c1, demote_c3;
 
 	const struct cpufreq_governor *cf_gov;
 	void *cf_tunables;     /* template copied into each policy */

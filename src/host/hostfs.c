@@ -66,7 +66,7 @@ const char *hostfs_show(const struct hostfs *fs, const char *rel, char *buf, siz
 /* A relative path without "." or ".." components: the callers build paths
  * from fixed names, so anything else is a bug, refused before the kernel
  * sees it. */
-static bool plain_relative(const char *rel)
+bool hostfs_plain_relative(const char *rel)
 {
 	if (!*rel || *rel == '/')
 		return false;
@@ -114,7 +114,7 @@ static int open_fallback(const struct hostfs *fs, const char *base, const char *
  * itself beneath the root ("" for the root). */
 static int open_beneath(const struct hostfs *fs, const char *base, const char *rel, int flags)
 {
-	if (!plain_relative(rel) || (*base && !plain_relative(base))) {
+	if (!hostfs_plain_relative(rel) || (*base && !hostfs_plain_relative(base))) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -380,7 +380,7 @@ int hostfs_write(struct hostfs *fs, const char *rel, const void *data, size_t le
 		rest = rel + strlen(base) + 1;
 		break;
 	}
-	if (!base || !plain_relative(rel))
+	if (!base || !hostfs_plain_relative(rel))
 		return fail_with(EPERM, d, "%s: not a kernel interface pmlab writes (expected a path "
 				 "under sys/, proc/sys/ or dev/cpu_dma_latency)", shown);
 	int err = hook(fs, rel);

@@ -59,6 +59,9 @@ const char *hostfs_show(const struct hostfs *fs, const char *rel, char *buf, siz
 int hostfs_path(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 bool hostfs_exists(const struct hostfs *fs, const char *rel);
+/* A relative path with no empty, "." or ".." component (a trailing '/' is
+ * allowed): what every path handed to the kernel here must be. */
+bool hostfs_plain_relative(const char *rel);
 bool hostfs_is_dir(const struct hostfs *fs, const char *rel);
 struct stat;
 /* fstat of the file (followed beneath the root), without opening it for

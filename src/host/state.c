@@ -1,6 +1,8 @@
 /* The state file: format and parse. See state.h. */
 #include "state.h"
 
+#include "hostfs.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -242,18 +244,7 @@ static bool path_ok(const char *p)
 	for (const char *s = p; *s; s++)
 		if (!isalnum((unsigned char)*s) && !strchr("_.:/-", *s))
 			return false;
-	/* no empty, "." or ".." component */
-	for (const char *s = p; *s;) {
-		size_t n = strcspn(s, "/");
-		if (n == 0 || (n == 1 && s[0] == '.') || (n == 2 && s[0] == '.' && s[1] == '.'))
-			return false;
-		s += n;
-		if (*s == '/')
-			s++;
-		else
-			break;
-	}
-	return p[strlen(p) - 1] != '/';
+	return hostfs_plain_relative(p) && p[strlen(p) - 1] != '/';
 }
 
 static bool whole_number(const char *s, unsigned long long max, unsigned long long *v)

@@ -845,6 +845,28 @@ static int cpuidle_disable(struct map *m, const struct pf_inst *in, const struct
 	return 0;
 }
 
+/* "GOVERNOR/TUNABLE", global or under a policy: the running governor's
+ * tunable, or why not (another governor runs, no such tunable), into *rc.
+ * False, with nothing done, when `path` does not start with a governor. */
+static bool gov_tunable_path(struct map *m, const struct pf_inst *in, const struct pf_opt *o,
+			     const char *path, const char *value, int *rc)
+{
+	char gov[64];
+	const char *slash = strchr(path, '/');
+	snprintf(gov, sizeof(gov), "%.*s", slash ? (int)(slash - path) : 0, path);
+	if (!slash || !cpufreq_governor_find(gov))
+		return false;
+	const struct tunable *t;
+	if (!m->gov || strcmp(m->gov->name, gov) != 0)
+		*rc = skip(m, in, o, "the governor that runs is %s, not %s",
+			   m->gov ? m->gov->name : "(unknown)", gov);
+	else if ((t = gov_tunable(m->gov, slash + 1)) != NULL)
+		*rc = set_knob(m, in, o, t, value, NULL);
+	else
+		*rc = skip(m, in, o, "%s has no tunable %s in pmlab", gov, slash + 1);
+	return true;
+}
+
 static int sysfs_cpu(struct map *m, const struct pf_inst *in, const struct pf_opt *o,
 		     const char *rest, const char *value)
 {
@@ -871,19 +893,12 @@ static int sysfs_cpu(struct map *m, const struct pf_inst *in, const struct pf_op
 	if (strcmp(rest, "cpuidle/current_governor") == 0)
 		return skip(m, in, o, "the idle governor is chosen with pmlab sim --cpuidle");
 	bool policy = strcmp(comp, "cpufreq") == 0 && strncmp(tail, "policy", 6) == 0;
+	int rc;
 	if (strcmp(comp, "cpufreq") == 0 && !policy) {
 		/* cpufreq/GOVERNOR/TUNABLE: the governor's global tunables. */
-		char gov[64];
-		const char *slash = strchr(tail, '/');
-		snprintf(gov, sizeof(gov), "%.*s", slash ? (int)(slash - tail) : 0, tail);
-		if (!slash || !cpufreq_governor_find(gov))
-			return skip(m, in, o, "no pmlab knob for this path");
-		if (!m->gov || strcmp(m->gov->name, gov) != 0)
-			return skip(m, in, o, "the governor that runs is %s, not %s",
-				    m->gov ? m->gov->name : "(unknown)", gov);
-		const struct tunable *t = gov_tunable(m->gov, slash + 1);
-		return t ? set_knob(m, in, o, t, value, NULL)
-			 : skip(m, in, o, "%s has no tunable %s in pmlab", gov, slash + 1);
+		if (gov_tunable_path(m, in, o, tail, value, &rc))
+			return rc;
+		return skip(m, in, o, "no pmlab knob for this path");
 	}
 	if (policy) {
 		/* cpufreq/policyN/...: as cpuN/cpufreq/... for the policy's CPUs. */
@@ -932,18 +947,9 @@ static int sysfs_cpu(struct map *m, const struct pf_inst *in, const struct pf_op
 			return bad(m, in, o, "%s", why);
 		return m->intel ? set_knob(m, in, o, t, epb_name(value), NULL) : skip(m, in, o, WHY_ACPI);
 	}
-	char gov[64];
-	const char *slash = strchr(tail, '/');
-	snprintf(gov, sizeof(gov), "%.*s", slash ? (int)(slash - tail) : 0, tail);
-	if (slash && cpufreq_governor_find(gov)) {
-		/* Per-policy governor tunables: cpufreq/policyN/ondemand/up_threshold. */
-		if (!m->gov || strcmp(m->gov->name, gov) != 0)
-			return skip(m, in, o, "the governor that runs is %s, not %s",
-				    m->gov ? m->gov->name : "(unknown)", gov);
-		const struct tunable *t = gov_tunable(m->gov, slash + 1);
-		return t ? set_knob(m, in, o, t, value, NULL)
-			 : skip(m, in, o, "%s has no tunable %s in pmlab", gov, slash + 1);
-	}
+	/* Per-policy governor tunables: cpufreq/policyN/ondemand/up_threshold. */
+	if (gov_tunable_path(m, in, o, tail, value, &rc))
+		return rc;
 	return skip(m, in, o, "no pmlab knob for this path");
 }
 

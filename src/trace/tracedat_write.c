@@ -63,27 +63,27 @@ static int put_file(struct out *o, const char *name, const char *file)
 	return 0;
 }
 
+/* Whether event i ("system/name") is the first of its system in the list. */
+static bool first_of_system(const struct tracedat_source *src, int i)
+{
+	size_t n = strcspn(src->events[i], "/");
+	for (int j = 0; j < i; j++)
+		if (strncmp(src->events[j], src->events[i], n + 1) == 0)
+			return false;
+	return true;
+}
+
 /* The event formats, grouped by system in the order the events come. */
 static int put_formats(struct out *o, const struct tracedat_source *src)
 {
 	uint32_t nsys = 0;
-	for (int i = 0; i < src->nevents; i++) {
-		size_t n = strcspn(src->events[i], "/");
-		bool first = true;
-		for (int j = 0; j < i; j++)
-			if (strncmp(src->events[j], src->events[i], n + 1) == 0)
-				first = false;
-		nsys += first;
-	}
+	for (int i = 0; i < src->nevents; i++)
+		nsys += first_of_system(src, i);
 	put_u32(o, nsys);
 	for (int i = 0; i < src->nevents; i++) {
-		size_t n = strcspn(src->events[i], "/");
-		bool first = true;
-		for (int j = 0; j < i; j++)
-			if (strncmp(src->events[j], src->events[i], n + 1) == 0)
-				first = false;
-		if (!first)
+		if (!first_of_system(src, i))
 			continue;
+		size_t n = strcspn(src->events[i], "/");
 		char sys[64];
 		snprintf(sys, sizeof(sys), "%.*s", (int)n, src->events[i]);
 		put(o, sys, strlen(sys) + 1);
