@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Thin wrapper around Meson. `make demo` and `make check` install missing
 # Debian packages first (tools/install-deps.sh).
 BUILD      ?= build

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Wall time of pmlab's batch commands: the demo comparison (tools/demo.sh,
 # 5 profiles x 5 runs of 10 s) and a 100-point sweep run serially and with
 # --jobs 2, whose outputs must be identical. Best of three of each; prints

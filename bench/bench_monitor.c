@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The cost of pmlab monitor: CPU time (user + system, this process) per
  * sample -- every source read once: /proc/stat, APERF/MPERF/TSC, the
  * cpufreq and cpuidle files of every CPU, the RAPL counters -- on this

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Benchmarks of the simulator's own speed: events per wall-clock second
  * and simulated seconds per wall-clock second, plus peak memory. Prints
  * figures; asserts nothing (speed is not a test). */

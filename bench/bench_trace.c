@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Benchmarks of traces in and out: reading a 10 s hackbench-like ftrace
  * text into a replay model (trace events/s), replaying it (trace events/s
  * and simulated s per wall s), and exporting the replay as a Perfetto

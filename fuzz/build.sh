@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Builds the libFuzzer targets with clang, ASan and UBSan.
 # usage (from the repository root): bash fuzz/build.sh [OUTDIR]   (default build-fuzz)
 # then e.g.: build-fuzz/fuzz_machine_ini -dict=fuzz/machine_ini.dict -max_total_time=60 \

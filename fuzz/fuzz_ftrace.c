@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* libFuzzer target for the ftrace text reader (src/trace/ftrace_text.c) and
  * the replay model built on it (src/trace/replay_model.c): any input must
  * give events within the documented ranges or one message naming the

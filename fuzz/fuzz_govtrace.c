@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* libFuzzer target for the govtrace CSV reader: any input gives rows or a
  * message naming the input; the rows it accepts are in time order and add
  * up, and they drive every frequency governor through the trace harness

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* libFuzzer target for the host state file (src/host/state.c): any input
  * must give a state or a message naming the input; every state accepted
  * must hold only paths pmlab may write, and format back into text that

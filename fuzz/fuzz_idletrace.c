@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* libFuzzer target for the idle-trace CSV reader (src/cpuidle/idletrace_csv.c):
  * any input must give rows within the documented ranges or one message
  * naming the input, and the rows must drive every idle governor under

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* libFuzzer target for the machine INI parser: any input must give a
  * machine or a message, and any machine the parser accepts must pass
  * machine_validate() and survive machine_to_ini() -> machine_parse(). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* libFuzzer target for the /proc/stat reader and the sysfs CPU-list
  * parser (src/host/procstat.c, inventory.c): any input gives a result or
  * a message; a result has no CPU twice, and deltas never exceed their

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* libFuzzer target for the tuned profile loader: the input is a tuned.conf
  * (written to a temporary profile directory, so include= of the shipped
  * profiles and of itself work as they do for a user). Any input must give

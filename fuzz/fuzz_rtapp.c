@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* libFuzzer target for the rt-app JSON loader: any input must give a
  * description or a message naming the input, and every description the
  * loader accepts must hold together: events of known kinds whose

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Runs every fuzz target built by fuzz/build.sh for a while, seeded with the
 # project's own sample inputs. Usage: fuzz/run.sh BUILD_DIR SECONDS
 set -euo pipefail

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Fake system trees for the host backend's tests: each test works on its
  * own copy of a fixture under tests/fixtures/host/. */
 #ifndef PMLAB_HOST_TREES_H

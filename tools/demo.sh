@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The main job in one screen: the seed experiment of
 # shared/seeds/tuned-balanced-conservative.txt -- tuned 2.3's profiles and
 # the patch that gave balanced the conservative governor, JdbcRunner's

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """Write a C file holding machine preset INI files as string literals.
 
 usage: embed_presets.py OUTPUT.c FILE.ini...

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Installs the Debian packages pmlab needs to build and test, if missing.
 # Runs `apt-get update` once, only when something is missing. As root on
 # Debian 12; elsewhere it says what to install and fails.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Prints one closing line for a meson test run: the cmocka test cases that
 # passed and failed across every test program, from meson's log.
 # usage: tools/test-summary.sh BUILD_DIR

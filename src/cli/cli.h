@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Shared helpers of the pmlab subcommands. Exit codes: 0 ok, 1 runtime
  * failure, 2 bad usage or bad input. */
 #ifndef PMLAB_CLI_H

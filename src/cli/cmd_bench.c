@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* pmlab bench: A/B comparison of profiles on this machine. The work is in
  * src/host/abbench.c; this is options and output. */
 #include <getopt.h>

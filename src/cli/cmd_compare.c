@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* pmlab compare: several profiles on one machine and workload, each run N
  * times, as the seed's tables set tuned profiles side by side. */
 #include <getopt.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* pmlab daemon: holds the active profile's PM QoS request in the
  * foreground (systemd: data/systemd/pmlab.service). The work is in
  * src/host/daemon.c. */

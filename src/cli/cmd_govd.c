@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* pmlab govd: pmlab's ondemand, conservative or schedutil driving this
  * machine through the kernel's userspace governor. The work is in
  * src/host/govd.c; this is options and output. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* pmlab govtrace: drive one frequency governor with a CSV trace of util-hook
  * calls and print each frequency it picks. The work is in
  * src/cpufreq/govtrace.c; this is options, input and output. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* pmlab profile apply|off|verify|active: a tuned profile on this machine.
  * The work is in src/host/apply.c; this is options and output. Called
  * from cmd_profile.c's dispatch with argv[0] the subcommand. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* pmlab idletrace: one idle governor driven by a CSV trace of idle periods;
  * the model is src/cpuidle/idletrace.h. */
 #include <errno.h>

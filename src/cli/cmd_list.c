@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* pmlab machines | governors | workloads: what is built in. */
 #include <stdio.h>
 #include <stdlib.h>

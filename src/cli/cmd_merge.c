@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* pmlab merge: joins the outputs of a sweep's shards into the output of
  * the whole sweep. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* pmlab monitor: turbostat-like figures of this machine, periodically or
  * over one command's run. The sampling is src/host/monitor.c; this is
  * options, the loop and output. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* pmlab profile: tuned profiles as pmlab reads them. `show` resolves one
  * against a machine and prints what it sets, from which line, and what it
  * leaves out and why; `list` prints the profiles in the search path. */

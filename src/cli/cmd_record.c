@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* pmlab record: a scheduler trace of this machine as a trace.dat
  * (src/trace/record.c), checked by reading it back. */
 #include <getopt.h>

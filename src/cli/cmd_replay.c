@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* pmlab replay: a recorded trace as a workload (src/workload/replay.c) on
  * a machine model, under one policy or, with --profiles, under several
  * (through pmlab compare). The trace is read once, here, and lent to the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* pmlab sim: one simulated run. */
 #include <getopt.h>
 #include <stdio.h>

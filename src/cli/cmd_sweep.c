@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* pmlab sweep: one run per point of a Cartesian product of settings,
  * written as CSV or JSON rows; --shard runs one slice of the points so
  * that a batch system can spread a sweep over machines, and pmlab merge

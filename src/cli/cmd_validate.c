@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* pmlab validate: the seed experiments (the .ini files of data/validation) run through
  * the compare machinery, the model's figures set against the measured
  * ones cell by cell, the seed's orderings checked, and the whole written

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Reading CSV as pmlab writes it (RFC 4180: fields quoted when they hold
  * a comma, a quote or a line end; quotes doubled inside), for pmlab merge
  * and for turning the sim CSV writer's output into named cells. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* pmlab: a laboratory for Linux CPU power management. */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* "runs done of total, elapsed, estimate" on stderr while a batch runs,
  * only when stderr is a terminal: in a pipe or CI the output is the result
  * and nothing else. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Workers are fed one job at a time: the parent writes a job index to a
  * worker's command pipe, the worker answers on its result pipe with a
  * header (job, status, length) and the bytes, and gets the next index;

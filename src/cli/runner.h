@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The parallel runner behind pmlab compare and sweep: jobs 0..n-1, each a
  * function that writes its result (any bytes) to a FILE, run by forked
  * worker processes that send the bytes back over pipes. Results are kept

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* One simulation put together from the command line and, optionally, a
  * tuned profile: what pmlab compare runs for each profile and run, and
  * pmlab sweep for each point. */

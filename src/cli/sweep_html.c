@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* A sweep as one self-contained HTML page: every point's varied values and
  * headline figures in a table, and power against throughput with the
  * Pareto front -- the point of a sweep is usually to find that front. */

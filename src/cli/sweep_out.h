@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The rows of a sweep, from its own runs or read back from shard files,
  * and their one output form: pmlab sweep and pmlab merge both write
  * through here, which is what makes merging shards byte-identical to the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Error reporting for bad input. Library code never prints or exits: it
  * fills a pm_diag and returns -1; the CLI prints the one line
  * "pmlab: WHERE: what is wrong (expected ...)" and exits with 2. */

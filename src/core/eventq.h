@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The simulator's event queue: a 4-ary min-heap of small value records
  * ordered by (time, sequence number). The sequence number makes the order
  * of simultaneous events the order they were posted, so runs are

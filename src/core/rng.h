@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Deterministic pseudo-random streams (xoshiro256**, seeded by splitmix64).
  * Each source of randomness owns its stream, derived from (seed, stream id),
  * so adding a task or a workload never shifts another stream's draws. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Simulated time: signed 64-bit nanoseconds. Integer time keeps runs
  * byte-identical across machines; 2^63 ns is about 292 years. */
 #ifndef PMLAB_SIMTIME_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Named integer tunables, the way sysfs exposes governor knobs: each has a
  * name, a default and a valid range, and lives at an offset inside its
  * owner's struct (an int64_t field). Enumerated tunables (e.g. a policy

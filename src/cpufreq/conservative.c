@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* conservative: drivers/cpufreq/cpufreq_conservative.c as of v6.18
  * (structure since v4.7, relations HE/LE since v5.16, and cs_limits() of
  * March 2026), over the DBS core in dbs.c.

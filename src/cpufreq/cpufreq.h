@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Frequency-governor interface, shaped like the kernel's cpufreq core.
  *
  * A policy covers the CPUs that share one clock. A governor sees only what

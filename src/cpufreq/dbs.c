@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The DBS sampler and load computation shared by ondemand and conservative
  * (drivers/cpufreq/cpufreq_governor.c, v6.18). See dbs.h. */
 #include "dbs.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The "demand based switching" core shared by ondemand and conservative,
  * as drivers/cpufreq/cpufreq_governor.c has had it since v4.7 (followed as
  * of v6.18, with the April 2025 fix for negative idle deltas).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The governor trace harness: CSV parsing and a cpufreq driver fed by the
  * trace. See govtrace.h. */
 #include "govtrace.h"

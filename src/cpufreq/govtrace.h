@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Drives one frequency governor with a trace of scheduler util-hook calls,
  * without the engine: a small cpufreq driver whose callbacks return what
  * the trace says the CPUs did (times in each state, utilization, APERF/

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* intel_pstate in active mode: drivers/cpufreq/intel_pstate.c as of v6.6
  * (the load-based "powersave" algorithm of v4.15+ for every model, HWP
  * dynamic boost, the limits code), intel_epb.c for energy_perf_bias.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* ondemand: drivers/cpufreq/cpufreq_ondemand.c as of v6.18 (structure since
  * v4.7, relations LE/HE/CE since v5.16), over the DBS core in dbs.c.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* performance: always the highest frequency the limits allow
  * (drivers/cpufreq/cpufreq_performance.c). No periodic work. */
 #include "cpufreq.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* powersave: always the lowest frequency the limits allow
  * (drivers/cpufreq/cpufreq_powersave.c). No periodic work. */
 #include "cpufreq.h"

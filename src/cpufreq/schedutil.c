@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* schedutil: kernel/sched/cpufreq_schedutil.c as of v6.19 (the v6.8 rework
  * of headroom and uclamp, v6.15 limits handling), with the scheduler's
  * effective_cpu_util() for a CPU that runs only CFS tasks (no RT, DL or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* userspace: a fixed frequency chosen by the user through scaling_setspeed
  * (drivers/cpufreq/cpufreq_userspace.c). setspeed 0 means "the frequency
  * the policy had when the governor started", as the kernel initialises it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The cpuidle core: the governor registry and the pieces of
  * drivers/cpuidle/cpuidle.c that governors and idle loops share
  * (cpuidle_poll_time(), the exit bookkeeping of cpuidle_enter_state()),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Idle-governor interface, shaped like the kernel's cpuidle core: the
  * idle loop asks the governor to select() a state for a CPU under a latency
  * limit, enters it, and after wakeup calls reflect() with what happened.

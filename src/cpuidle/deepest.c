@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* deepest: the deepest enabled state the latency limit allows, whatever
  * the expected idle time -- what a machine does with no idle governor
  * intelligence at all. It is the baseline the kernel's governors (menu,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The per-CPU data of the kernel's idle governors (dev->gov_data), with
  * the kernel's constants, declared here rather than in each governor's
  * file so that the unit tests can check every rule against hand-computed

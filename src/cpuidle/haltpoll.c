@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* haltpoll: the KVM guest governor (drivers/cpuidle/governors/haltpoll.c),
  * made for the cpuidle-haltpoll driver's two states: 0 = POLL, 1 = halt.
  * A guest polls for a while before halting, because a halt costs a VM

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The idle-trace driver: one CPU's idle loop without the engine, one
  * select()/reflect() per trace row (model in idletrace.h). */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Driving one idle governor with a trace of idle periods, without the
  * engine: `pmlab idletrace` and the governor unit tests use it.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The idle-trace CSV reader (format in idletrace.h). Times are decimal
  * microseconds with at most three decimals, read exactly into ns without
  * floating point. Blank lines and lines starting with '#' are skipped; a

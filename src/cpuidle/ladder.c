@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* ladder: the residency ladder (drivers/cpuidle/governors/ladder.c), the
  * default on periodic-tick kernels. It climbs one state at a time:
  * promotion after `ladder_promotion_count` consecutive idle periods longer

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* menu: the kernel's default idle governor on tickless systems
  * (drivers/cpuidle/governors/menu.c).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* menu as of Linux v3.10 (menu_variant=3.10): the rules the kernels of
  * 2013-2014 distributions (RHEL 7.0's 3.10.0-123) idled with, kept for
  * reproducing measurements taken on them.

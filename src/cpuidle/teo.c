@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* teo: the Timer Events Oriented governor (drivers/cpuidle/governors/teo.c).
  *
  * Follows Linux v6.18.y: the 2025 design (no utilization awareness, no

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The per-CPU state machine: running a task, idle in a C-state, waking up;
  * accounting of time, work and vruntime between state changes; the tick
  * and CFS's slice preemption. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The simulator's cpufreq driver: one policy per clock domain with online
  * CPUs, the governor attached to each, and frequency changes that take
  * effect after the machine's transition latency. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Power model and energy integration (the formulas are documented in
  * machine/machine.h). Each core and each package holds its present power;
  * before any change, the energy used since the last change is added, so

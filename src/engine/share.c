@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Data shared by a group of tasks (the compile jobs of one build reading
  * the same headers) and last-level caches. Each group keeps, per LLC, an
  * activity count that decays with the machine's share_window_ns; a burst

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Building a run, the event loop, and collecting the result. */
 #include <stdio.h>
 #include <stdlib.h>

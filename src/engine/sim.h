@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The simulator's public API: build a run from a machine, a workload and
  * policies, run it, read the result. Also the calls workloads make while
  * the run is in progress. */

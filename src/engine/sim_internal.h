@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The engine's state, shared by the files of src/engine and the placement
  * policies in src/sched. Nothing outside those includes this. */
 #ifndef PMLAB_SIM_INTERNAL_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Task state changes: wakeups (with CFS's vruntime placement and wakeup
  * preemption), migrations between run queues, sleep timers, and asking
  * the workload what a task does next. */

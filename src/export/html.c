@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The HTML page and its SVG charts. Axes get "nice" ticks (1, 2, 5 x
  * 10^k); numbers print with %.4g, which never depends on the locale
  * because the CLI never sets one. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* One self-contained HTML page: headings, text, tables and charts drawn as
  * inline SVG. Nothing is fetched -- no scripts, fonts or styles from the
  * network -- so the page opens anywhere, offline, as one file. Every

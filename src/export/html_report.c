@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Figures are the writers' own (metrics/result.h), averaged over a
  * group's runs, so the page agrees with the table, CSV and JSON. */
 #include "html_report.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The HTML report of one or more configurations ("profiles"), each run
  * one or more times: a summary table, power against throughput with the
  * Pareto front, C-state residency and time at each frequency as stacked

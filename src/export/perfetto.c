@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Chrome trace-event JSON, streamed. Slices are complete events ('X')
  * written when they end, since only then is their duration known; 'X'
  * events need not be in time order, counters ('C') are written as they

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* A simulated run as a Chrome trace-event JSON timeline that
  * ui.perfetto.dev (and chrome://tracing) opens: one track per CPU with a
  * slice per task run, per idle period (named by its C-state) and per

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* pmlab bench on the host. See abbench.h. */
 #include "abbench.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* A/B benchmark of profiles on the real machine (pmlab bench). Each round
  * runs the command once under every profile, the order rotating from
  * round to round (interleaved, so drift -- heat, background load -- falls

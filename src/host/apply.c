@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* apply, off, verify, active. See apply.h. */
 #include "apply.h"
 

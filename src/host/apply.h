@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The host profile actions behind `pmlab profile apply|off|verify|active`:
  * a tuned profile, resolved for this machine (hostprofile.h), translated
  * into a write plan (plan.h) and applied as one transaction (txn.h) whose

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* pmlab daemon: the process that holds the active profile's PM QoS
  * request (/dev/cpu_dma_latency lasts only while a descriptor is open).
  *

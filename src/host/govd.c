@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The userspace-governor daemon. See govd.h. */
 #include "govd.h"
 

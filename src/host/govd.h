@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* pmlab's own governors driving the real machine: the kernel's userspace
  * governor is selected on every policy, and the shared governor code
  * (src/cpufreq: ondemand, conservative, schedutil) runs in this process

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The host access layer: a root, resolution beneath it, the writable
  * subtrees, the test hooks and pmlab's own state files. See hostfs.h. */
 /* O_PATH and the openat2 resolve flags are Linux interfaces. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The one door through which the host backend touches the machine.
  *
  * Every path is relative to a root directory: "/" on the real machine, a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Loading a tuned profile for this machine. See hostprofile.h. */
 #include "hostprofile.h"
 

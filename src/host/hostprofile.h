@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* A tuned profile resolved for this machine rather than a simulated one.
  *
  * The profile loader (src/profile) evaluates conditions and alternatives

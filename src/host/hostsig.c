@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Self-pipe signal handling. See hostsig.h. */
 #include "hostsig.h"
 

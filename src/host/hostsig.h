@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Signals for the long-running host commands (daemon, govd, bench,
  * monitor, apply --hold): SIGINT, SIGTERM and SIGHUP set a flag and wake a
  * self-pipe, so a wait never misses a signal that arrives just before it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Discovery of the machine's power-management interfaces. See inventory.h. */
 #include "inventory.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* What this machine offers, read once through hostfs: online CPUs,
  * cpufreq policies and their driver, intel_pstate / amd_pstate globals,
  * EPB, cpuidle, PM QoS files and powercap RAPL zones. Everything a plan,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The host sampler and its arithmetic. See monitor.h. */
 #include "monitor.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* A turbostat-like sampler of the host, through hostfs:
  *   Busy%, Avg_MHz, Bzy_MHz  from APERF/MPERF/TSC (/dev/cpu/N/msr) when
  *                            readable, else Busy% from /proc/stat and the

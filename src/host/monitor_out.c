@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Table, CSV and JSON Lines for the monitor. See monitor_out.h. */
 #include "monitor_out.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Writing monitor results: a turbostat-like table (the summary row first,
  * CPU "-"), CSV (one header, a row per CPU and interval, "all" for the
  * summary, empty fields for absent figures) or JSON Lines (one object per

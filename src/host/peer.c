@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Daemon and holder processes. See peer.h. */
 #include "peer.h"
 

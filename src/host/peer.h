@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The other pmlab processes an apply must know about: `pmlab daemon`,
  * which holds the PM QoS request of the active profile (its pid in
  * run/pmlab/daemon), and `pmlab profile apply --hold` (its pid in the

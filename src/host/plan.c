@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* From a resolved profile to writes on this machine. See plan.h. */
 #include "plan.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* A write plan: a resolved profile translated into concrete writes to
  * THIS machine's files, in the order the kernel needs them (governor
  * before its tunables and before EPP; no_turbo before frequency limits;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* /proc/stat parsing. See procstat.h. */
 #include "procstat.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* /proc/stat's cpu lines: cumulative USER_HZ ticks per CPU and in all.
  * guest and guest_nice are already counted in user and nice (the kernel's
  * account_guest_time adds to both), so they are kept apart and never

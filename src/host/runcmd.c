@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* fork, exec, wait. See runcmd.h. */
 #include "runcmd.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Running the command a measurement wraps (pmlab monitor -- CMD, pmlab
  * bench -- CMD), as turbostat and time(1) do. A SIGINT from the terminal
  * reaches the command too (same process group); a SIGTERM sent to pmlab

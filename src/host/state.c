@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The state file: format and parse. See state.h. */
 #include "state.h"
 

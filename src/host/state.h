@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* What apply changed and the values it found, kept in run/pmlab/NAME of
  * the root so that `off` restores after the process is gone and a later
  * apply recovers from a crash. Saved (atomically) before the first write.

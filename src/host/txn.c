@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Snapshot, write, read back, roll back. See txn.h. */
 #include "txn.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Applying a write plan as one transaction, and undoing it.
  *
  *   1. an earlier state of the same name (a crashed or still active apply)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Machine topology helpers and the machine's invariants.
  *
  * machine_check() is the one place that says what a valid machine is. The

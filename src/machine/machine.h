@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The machine model: topology, P-states, turbo, C-states, package
  * C-states and power-model parameters. A machine is plain data; it is
  * filled by the INI parser (machine_ini.c) from a file or from a built-in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Machine INI files: parsing (with inih) and writing.
  *
  * inih splits "key = value" lines; everything else is done here, because

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Private to src/machine: where each value of a machine came from.
  *
  * The invariants of a machine are written once, in machine_check()

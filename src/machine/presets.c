@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Built-in machines: the data/machines/NAME.ini files compiled in, so pmlab
  * runs anywhere without its data directory. */
 #include "machine.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Private to src/machine: the preset INI texts, generated at build time
  * from data/machines/NAME.ini by tools/embed_presets.py, sorted by name. */
 #ifndef PMLAB_PRESETS_DATA_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The comparison's figures and its statistics; the writers are in
  * compare_table.c, compare_csv.c, compare_json.c and compare_html.c. */
 #include "compare.h"

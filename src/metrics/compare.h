@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* A comparison of policies ("profiles"): every profile run N times with
  * seeds seed..seed+N-1, the figures of each run kept, then summarised per
  * profile (mean and 95 % confidence interval, Student t) and set against a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The comparison as CSV: one row per run ("run", numbered from 1, with
  * its seed) with the figures, then
  * one row per profile ("summary") with, for every figure, the mean, the

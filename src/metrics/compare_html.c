@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The comparison as one self-contained HTML page (src/export/html.h):
  * inline CSS and SVG, no external asset, so it can be mailed or archived
  * as a single file. The two tables of the text report (figures, and

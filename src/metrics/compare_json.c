@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The comparison as JSON: what was compared, the figures' keys and units,
  * and per profile its runs (seed and figures) and its summary (mean, 95 %
  * interval, ratio to the baseline, Welch p-value, significance). Reals

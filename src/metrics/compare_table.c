@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The comparison as the seed's mail thread prints it: one table per block
  * (throughput/latency/power, frequency and C-states, utilisation), a row
  * per profile, "|" between columns and a rule under every row; then the

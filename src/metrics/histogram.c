@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Log-linear latency histogram (see histogram.h).
  *
  * Bucket layout: values below 2 * HIST_SUB get a bucket each (exact).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Latency histogram with fixed memory: log-linear buckets (HDR-style).
  * Values are nanoseconds. Each power-of-two range [2^k, 2^(k+1)) is split
  * into HIST_SUB linear sub-buckets, so a reported percentile is within

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Building JSON with jansson in straight-line code: the first failed
  * allocation or insertion is remembered in the context, so builders need no
  * error check per key. Shared by the run and the comparison writers. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Derived figures of a run and the format dispatch. Every ratio is taken
  * over a range of CPUs so the run-wide figure and the per-CPU column are the
  * same formula; a zero denominator gives 0, never NaN. */

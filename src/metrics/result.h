@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The outcome of one simulated run, as plain data: what the engine
  * measured, ready for the table, CSV and JSON writers. Every number here
  * was produced by the simulation; the writers only format and derive

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* CSV writer: one header line and one data line per run (RFC 4180 quoting,
  * LF line ends). The column list is walked twice, once for the names and
  * once for the values, so the two lines can never disagree. Columns depend

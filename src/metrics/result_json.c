@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* JSON writer: the schema in docs/json-schema.md, version 1. Keys are
  * inserted in the documented order and jansson keeps it; reals print with
  * ten significant digits so the same run gives the same bytes anywhere. */

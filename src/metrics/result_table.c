@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Human-readable report: the blocks the seeds' mail threads print
  * (throughput, latency, watts, frequency, C-state residency, sar-style
  * utilisation) with turbostat's column names, so a reader can set a pmlab

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Private to src/metrics: the three writers behind result_write() and the
  * per-CPU and per-package figures they share, so that a percentage in the
  * table, the CSV and the JSON is computed by one function. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The t distribution through the regularized incomplete beta function,
  * evaluated with its continued fraction (modified Lentz), which converges
  * quickly for the parameters used here (a = df/2, b = 1/2). */

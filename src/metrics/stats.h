@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Statistics of a few repeated runs: mean, sample standard deviation,
  * Student t confidence intervals and Welch's two-sample t-test. Runs of a
  * simulation with different seeds are independent samples of the same

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The public calls: load a profile (resolve, then map), free it, and put
  * it into a simulator run. */
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* tuned-compatible profiles, resolved into what pmlab can apply: a
  * frequency governor and a list of --set KEY=VALUE settings (engine,
  * governor tunables), each remembering where it came from, plus the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Where profiles live: the search path, finding NAME's tuned.conf, and
  * listing what is there.
  *

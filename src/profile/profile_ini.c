@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* One tuned.conf (or a variables file) read into sections of key=value
  * lines, each remembering its line.
  *

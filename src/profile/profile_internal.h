@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Private to src/profile: the stages between a tuned.conf and a struct
  * profile.
  *

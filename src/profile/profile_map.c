@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* What matters to CPU power, mapped onto pmlab: the enabled plugin
  * instances of a resolved profile become a governor and --set settings;
  * everything else is listed with the reason it is not applied.

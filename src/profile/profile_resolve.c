@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* From a spec to the plugin instances tuned would run: the include= chain,
  * merging, [cpu] overrides from the spec, variables, and the per-instance
  * meta options (type, enabled, priority, devices, conditions).

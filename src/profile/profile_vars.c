@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Variables, built-in functions and conditions: what a profile's values
  * can refer to, and what the simulated machine looks like to them.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Per-entity load tracking (kernel/sched/pelt.c): a utilization signal
  * that counts running time in 1024 us periods (1 "us" = 1024 ns, as the
  * kernel shifts ns by 10), each period decaying by y with y^32 = 1/2.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Task placement policy: where a waking task runs and how work is spread
  * across CPUs. The default ("spread") follows CFS: prefer the previous CPU
  * if idle, else an idle CPU under the same last-level cache (an idle core

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Building blocks shared by the placement policies: finding idle CPUs,
  * load, and tasks a balancer may take. */
 #include "../engine/sim_internal.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Building blocks shared by the placement policies (placement_lib.c). */
 #ifndef PMLAB_PLACEMENT_LIB_H
 #define PMLAB_PLACEMENT_LIB_H

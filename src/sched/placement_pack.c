@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Power-aware packing: sched_mc_power_savings (Linux 2.6.25 to 3.4), as
  * kernel 2.6.28 with the "Tunable sched_mc_power_savings=n" series (merged
  * in 2.6.29) does it. While the machine is lightly loaded (fewer runnable

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The default placement: CFS's spread-for-performance behaviour
  * (sched_mc_power_savings = 0), simplified to what decides where work
  * runs: select_idle_sibling() at wakeup, find_idlest_cpu() at fork,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* A CFS run queue: the runnable tasks of one CPU, not counting the one
  * running, ordered by (vruntime, task id) in a binary min-heap. The heap
  * keeps each task's position so that the balancer can take any task out. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* A simulated task: what the scheduler needs (vruntime, weight, where it
  * runs), the burst it is executing, and a few fields owned by the workload
  * that drives it. */

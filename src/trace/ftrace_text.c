@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Scheduler traces as text. A line is
  *
  *     TASK-PID [(TGID)] [CPU] [FLAGS] SECONDS.FRACTION: EVENT: ARGS   tracefs, trace-cmd report

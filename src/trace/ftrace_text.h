@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Reader of scheduler traces as text: /sys/kernel/tracing/trace (default
  * options, irq-info off, record-tgid, latency-format) and `trace-cmd
  * report` output (default with its plugins, -N, -R, -t, -l). Each line

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The trace libraries' headers (libtracecmd, libtraceevent, libtracefs).
  * event-parse.h has an enumerator beyond int (0x80000000), which
  * -Wpedantic rejects; the warning is about their header, not our code. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* A recording session. The ring buffer is drained into one temporary file
  * per CPU while the command runs (full pages only, as trace-cmd record
  * does, so nothing is lost to a small buffer), then flushed, then written

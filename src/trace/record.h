@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Recording a scheduler trace of this machine through tracefs
  * (libtracefs): the sched, power and timer events a replay needs, while a
  * command runs or for a time, saved as a trace.dat. The tracing state it

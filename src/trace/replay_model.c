@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Building a replay model from trace events, in one pass, in time order.
  *
  * Per CPU the builder knows which task runs and since when; per task,

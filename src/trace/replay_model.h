@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* A recorded trace turned into what the replay workload plays back: per
  * task, a sequence of CPU bursts and waits, each wait ended the way the
  * trace says it really ended -- by another task (a dependency: the waker's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* One scheduler or power event of a recorded Linux trace, as every trace
  * reader (ftrace text, trace-cmd report text, trace.dat) delivers it: the
  * fields the replay needs, already decoded, in file order. A reader calls

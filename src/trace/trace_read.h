@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Any recorded trace by its content: a trace.dat (by its magic) through
  * libtracecmd, anything else as ftrace text. */
 #ifndef PMLAB_TRACE_READ_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* trace.dat through libtracecmd. Fields are read by name, never by
  * offset: their layout changes between kernels (6.x made fork's and
  * migrate's comms __data_loc strings). libtracecmd's own messages are

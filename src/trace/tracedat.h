@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Reader of trace-cmd's trace.dat (versions 6 and 7) through libtracecmd:
  * records of every CPU merged in time order, decoded by field name with
  * libtraceevent, delivered as trace_events. */

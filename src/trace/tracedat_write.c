@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* trace.dat version 6, field by field as trace-cmd.dat.v6(5) gives it.
  * Numbers are in this machine's byte order, which the file declares.
  * No kallsyms and no trace_printk formats: the events recorded for a

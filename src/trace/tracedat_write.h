@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Writes a trace-cmd trace.dat, version 6 (trace-cmd.dat.v6(5)), from
  * ring-buffer pages read out of tracefs (per_cpu/cpuN/trace_pipe_raw),
  * as `trace-cmd extract` does: the header and event formats from the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* batch: N independent tasks, each with a fixed amount of work (work_ms
  * at base frequency, stall_pct percent of it memory stall), run to
  * completion in bursts of slice_us. The run ends when the last task

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* ebizzy: ebizzy 0.3 (Valerie Henson; workloads-traces.md A.8).
  *
  * Reproduces: one process of `threads` threads (0: twice the online CPUs,

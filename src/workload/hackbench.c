@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* hackbench: rt-tests hackbench and perf bench sched messaging
  * (workloads-traces.md A.1).
  *

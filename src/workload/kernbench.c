@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* kernbench: `make -j jobs` of a Linux kernel, timed as kernbench 0.42
  * times it (workloads-traces.md A.3).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* lmbench: lat_syscall (lmbench3 src/lat_syscall.c), `--set test=`
  * null|read|write|stat|fstat|openclose, with `procs` copies running the
  * same loop as `lat_syscall -P procs` does.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* oltp: JdbcRunner's Tiny TPC-C as the database server sees it
  * (workloads-traces.md A.7: sh2/jdbcrunner docs_ja/tpc-c.rst, tpcc.js).
  *

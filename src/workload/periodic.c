@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* periodic: N tasks, each releasing a job every period_us (like a video
  * decoder or an rt-app periodic phase); a job is run_us of work measured
  * at the machine's base frequency, of which stall_pct percent is memory

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* pingpong: pairs of tasks passing a token back and forth, like a pipe
  * ping-pong (lmbench lat_pipe, perf bench sched pipe): each side runs a
  * short burst (burst_us at base frequency, system time as a pipe write

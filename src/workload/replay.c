@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* replay: a recorded trace (trace.dat or ftrace text, --workload
  * replay:FILE) played back as a workload. Each traced task runs its
  * recorded CPU bursts (traced time x the frequency it ran at = cycles, so

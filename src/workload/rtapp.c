@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* rtapp: runs an rt-app JSON description, `--workload rtapp:FILE.json`
  * (scheduler-tools/rt-app doc/tutorial.txt; loader in rtapp_load.c).
  *

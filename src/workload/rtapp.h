@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* rt-app workload descriptions (scheduler-tools/rt-app, doc/tutorial.txt):
  * the JSON loader's output, a plain program the rtapp workload runs.
  *

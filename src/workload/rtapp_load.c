@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The rt-app JSON loader (format: scheduler-tools/rt-app doc/tutorial.txt
  * and src/rt-app_parse_config.c). Keys are read in file order (jansson
  * keeps it); events are recognised by prefix as rt-app does, so workgen's

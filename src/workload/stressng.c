@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* stressng: stress-ng's CPU stressor, `stress-ng --cpu N [--cpu-load P]`
  * (stress-ng manual; workloads-traces.md A.6).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* tbench: dbench 4.0's tbench against tbench_srv over loopback
  * (workloads-traces.md A.2: dbench.c, sockio.c, tbench_srv.c, client.txt).
  *

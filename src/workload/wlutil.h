@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Helpers shared by the workload models: how a model turns its work
  * figures and the machine's kernel costs into bursts, random draws the
  * rng streams lack, wait queues, and the extra figures of a report.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Workload interface. A workload creates tasks and, each time one of its
  * tasks finishes what it was doing, tells the engine what that task does
  * next: run a burst, sleep until a time, block until woken, or exit. It

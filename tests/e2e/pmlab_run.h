@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* What every end-to-end test needs: run the pmlab binary like a user,
  * capture stdout, stderr and the exit code, and check the project's rules
  * for output and errors. */

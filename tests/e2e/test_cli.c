@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* End-to-end: run the pmlab binary as a user would and check its output
  * and exit codes. */
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* End-to-end: pmlab compare, sweep and merge as a user runs them. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* End-to-end: pmlab govtrace on the traces of tests/fixtures/govtrace/.
  * The expected rows are worked out by hand in the comments, from the rules
  * tests/unit/test_cpufreq_governors.c checks one by one. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* End-to-end: the host commands of the pmlab binary -- monitor, govd,
  * bench, daemon and profile apply|off|verify|active -- on copies of the
  * fake trees in tests/fixtures/host (--root), plus the read-only monitor

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* End-to-end: pmlab idletrace on the traces of tests/fixtures/idletrace/.
  * hsw.ini there is POLL, C1 2/2 us, C1E 10/20 us, C6 133/400 us (exit
  * latency / target residency); the expected rows are worked out by hand

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* End-to-end: pmlab profile show|list and pmlab sim --profile, as a user
  * runs them: what they print, that a profile run equals the same settings
  * given by hand, and one-line FILE:LINE errors with exit code 2. */

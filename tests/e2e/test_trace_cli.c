@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* End-to-end: pmlab record (where tracefs can be written: as root),
  * pmlab replay in every output format, --timeline on sim and replay, the
  * HTML report rendered in a real headless browser (Debian's chromium,

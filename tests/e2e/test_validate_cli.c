@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* End-to-end: pmlab validate on a tiny experiment whose targets are
  * derived from a first deterministic run, so that every error is known. */
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* End-to-end: the workload models and rt-app descriptions through the
  * pmlab binary, as a user runs them: listing, --set, rtapp:FILE, and the
  * messages and exit codes for bad descriptions. */

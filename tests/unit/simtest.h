@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Running the simulator from unit tests: a small two-core machine whose
  * numbers make results computable by hand, and one way to run a workload
  * on a machine given as INI text. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* pmlab compare's statistics and tables: sample statistics against values
  * worked out by hand (and checked against published t tables), the figures
  * taken from a run built by hand, and the writers on a synthetic set of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The frequency governors driven through the trace harness (govtrace.c),
  * one rule per test. Every expected frequency is derived by hand in the
  * comment above it from the kernel's formulas, not taken from a run. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The idle governors (menu, teo, ladder, haltpoll), the cpuidle core
  * helpers and the idle-trace harness. Expected values are worked out by
  * hand in the comments from the kernel's rules; the governors' private

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The engine end to end through its library API, on small machines whose
  * numbers make the expected results computable by hand. */
 #include <math.h>

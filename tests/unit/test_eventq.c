@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Event queue: earliest time first, posting order among equal times. */
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Latency histogram: exactness where promised, the 1/HIST_SUB error bound
  * elsewhere, and merge. */
 #include <math.h>

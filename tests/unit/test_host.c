@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The host backend against fake trees (tests/fixtures/host/<machine>, each
  * copied to a temporary directory first): the access layer's confinement
  * and test hooks, the state file, /proc/stat, the inventory, write plans,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Machine model: presets, INI parsing and writing, topology helpers, and
  * the exact line and words of every kind of bad input. */
 #include <stdarg.h>

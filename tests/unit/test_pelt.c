@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* PELT against the kernel's numbers: a 32 ms half-life, a signal that
  * converges to the running fraction times the frequency scale. */
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* tuned profiles: the reader's configobj rules, include chains, variables,
  * alternatives, conditions, overrides, and the mapping of every stock
  * profile onto pmlab settings, with expectations worked out by hand from

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Derived figures and the three writers, on a run built by hand whose every
  * figure is computed below from first principles. */
 #include <jansson.h>

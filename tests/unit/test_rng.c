@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Deterministic random streams. */
 #include <stdarg.h>
 #include <stddef.h>

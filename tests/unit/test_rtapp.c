@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* rt-app descriptions: the loader's checks and messages, and the runtime's
  * events against figures worked out by hand on a two-core test machine. */
 #include <jansson.h>

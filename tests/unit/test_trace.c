@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Traces in and out: the ftrace text reader on every sample variant
  * (tests/fixtures/traces, copied from real captures), the trace.dat
  * reader, the replay model on a hand-made trace whose segments are worked

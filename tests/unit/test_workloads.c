@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The benchmark models end to end through the engine, on small machines
  * whose numbers let the expected figures be worked out by hand: per model
  * the direction of the frequency effect (or its size where the model's
