@@ -11,7 +11,7 @@
  * smaller than the current value; on a simulated machine the current
  * value is what an earlier line of the profile set, else pmlab's default
  * for that knob on this machine (the CFS defaults scaled by CPUs as the
- * kernel does, see engine/sim.c). */
+ * kernel does, sched/cfs_defaults.h). */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,6 +20,7 @@
 #include "../core/tunable.h"
 #include "../cpufreq/cpufreq.h"
 #include "../engine/sim.h"
+#include "../sched/cfs_defaults.h"
 #include "profile_map.h"
 
 const char *const pfm_meta_options[] = {
@@ -130,14 +131,6 @@ int pfm_check(const struct tunable *t, const char *value, int64_t *v, char *why,
 	return -1;
 }
 
-static int ilog2(int v)
-{
-	int r = 0;
-	while (v >>= 1)
-		r++;
-	return r;
-}
-
 /* The value a knob has before the profile: set earlier in this profile,
  * or pmlab's default on this machine. */
 static int64_t current(struct map *m, const struct tunable *t, const char **from)
@@ -151,15 +144,14 @@ static int64_t current(struct map *m, const struct tunable *t, const char **from
 				return v;
 		}
 	*from = NULL;
-	/* engine/sim.c default_sched_params(): 0 means the kernel default,
-	 * scaled by 1 + log2(CPUs), CPUs capped at 8. */
-	int64_t factor = 1 + ilog2(m->L->m->online_cpus < 8 ? m->L->m->online_cpus : 8);
+	/* The engine's 0: the kernel's default for this many CPUs. */
+	struct cfs_defaults def = cfs_defaults(m->L->m->online_cpus);
 	if (strcmp(t->name, "sched_latency_ns") == 0)
-		return 6000000 * factor;
+		return def.latency_ns;
 	if (strcmp(t->name, "sched_min_granularity_ns") == 0)
-		return 750000 * factor;
+		return def.min_granularity_ns;
 	if (strcmp(t->name, "sched_wakeup_granularity_ns") == 0)
-		return 1000000 * factor;
+		return def.wakeup_granularity_ns;
 	return t->def;
 }
 

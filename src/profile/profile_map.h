@@ -76,8 +76,6 @@ int pfm_resume_latency(struct map *m, const struct pf_inst *in, const struct pf_
 /* Picks the governor before the other options, which depend on it. */
 int pfm_governor(struct map *m);
 int pfm_cpu_instance(struct map *m, const struct pf_inst *in);
-/* EPB names: the kernel's (4.13+) and x86_energy_perf_policy's "powersave". */
-const char *pfm_epb_name(const char *a);
 
 /* profile_map_sched.c */
 int pfm_scheduler_instance(struct map *m, const struct pf_inst *in);

@@ -18,6 +18,7 @@
 
 #include "../core/tunable.h"
 #include "../cpufreq/cpufreq.h"
+#include "../cpufreq/energy_hints.h"
 #include "profile_map.h"
 
 /* tuned's plugin_cpu options; the meta options every plugin has. */
@@ -137,12 +138,6 @@ static int cpu_governor_skip(struct map *m, const struct pf_inst *in, const stru
 		    "caller's governor runs");
 }
 
-/* EPB names: the kernel's (4.13+) and x86_energy_perf_policy's "powersave". */
-const char *pfm_epb_name(const char *a)
-{
-	return strcmp(a, "powersave") == 0 ? "power" : a;
-}
-
 /* The first alternative intel_pstate's tunable takes; for EPP only names,
  * as tuned checks energy_performance_available_preferences. */
 static int pick(struct map *m, const struct pf_inst *in, const struct pf_opt *o,
@@ -158,7 +153,7 @@ static int pick(struct map *m, const struct pf_inst *in, const struct pf_opt *o,
 		return pfm_bad(m, in, o, "empty alternative (expected VALUE[|VALUE...])");
 	for (int i = 0; i < n; i++) {
 		int64_t v;
-		const char *a = epp ? alts[i] : pfm_epb_name(alts[i]);
+		const char *a = epp ? alts[i] : epb_kernel_name(alts[i]);
 		if (epp && parse_int64(a, &v) == 0)
 			continue;
 		if (t && pfm_check(t, a, &v, why, sizeof(why)) == 0) {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../cpufreq/cpufreq.h"
+#include "../cpufreq/energy_hints.h"
 #include "profile_map.h"
 
 /* How many online CPUs (cpuN) or policies (policyN, N the first CPU of
@@ -161,9 +162,9 @@ static int sysfs_cpu(struct map *m, const struct pf_inst *in, const struct pf_op
 		const struct tunable *t = pfm_gov_tunable(m->pstate, tail);
 		int64_t v;
 		char why[256];
-		if (t && pfm_check(t, pfm_epb_name(value), &v, why, sizeof(why)))
+		if (t && pfm_check(t, epb_kernel_name(value), &v, why, sizeof(why)))
 			return pfm_bad(m, in, o, "%s", why);
-		return m->intel ? pfm_set_knob(m, in, o, t, pfm_epb_name(value), NULL) : pfm_skip(m, in, o, WHY_ACPI);
+		return m->intel ? pfm_set_knob(m, in, o, t, epb_kernel_name(value), NULL) : pfm_skip(m, in, o, WHY_ACPI);
 	}
 	/* Per-policy governor tunables: cpufreq/policyN/ondemand/up_threshold. */
 	if (gov_tunable_path(m, in, o, tail, value, &rc))
