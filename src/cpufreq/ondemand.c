@@ -46,8 +46,11 @@ struct od_data {
 static const struct tunable od_tunables[] = {
 	{ "sampling_rate", "us between samples, at least 2 ticks (-1: max(2 ticks, transition "
 	  "delay))", TUNABLE_FIELD(struct od_data, dbs_t.sampling_rate), -1, -1, UINT32_MAX, NULL },
+	/* store_up_threshold(): MIN_FREQUENCY_UP_THRESHOLD (1) to
+	 * MAX_FREQUENCY_UP_THRESHOLD (100), as mainline has it (checked at
+	 * v6.8); v3.10's floor was 11 (od_start() checks it for that variant). */
 	{ "up_threshold", "load % above which the frequency jumps to the maximum",
-	  TUNABLE_FIELD(struct od_data, dbs_t.up_threshold), 95, 11, 100, NULL },
+	  TUNABLE_FIELD(struct od_data, dbs_t.up_threshold), 95, 1, 100, NULL },
 	{ "sampling_down_factor", "samples to stay at the maximum after a jump (rate_mult)",
 	  TUNABLE_FIELD(struct od_data, dbs_t.sampling_down_factor), 1, 1, 100000, NULL },
 	{ "ignore_nice_load", "1: nice time counts as idle (above 1 acts as 1; no nice time here)",
@@ -202,6 +205,11 @@ static int od_start(struct cpufreq_policy *p, struct pm_diag *d)
 {
 	struct od_data *od = p->gov_data;
 	struct dbs_policy *dbs = &od->dbs;
+	/* v3.10's MIN_FREQUENCY_UP_THRESHOLD was 11: its lowering rule divides
+	 * by up_threshold minus the down differential. */
+	if (od->variant == OD_V3_10 && od->dbs_t.up_threshold < 11)
+		return pm_fail(d, "up_threshold=%lld: out of range for variant 3.10 (expected "
+			       "11..100)", (long long)od->dbs_t.up_threshold);
 	dbs->tuners = &od->dbs_t;
 	dbs->gov_update = od_dbs_update;
 	dbs->reuse_prev_load = od->variant != OD_V3_10;

@@ -122,7 +122,7 @@ static int open_beneath(const struct hostfs *fs, const char *base, const char *r
 	if (fs->no_openat2)
 		return open_fallback(fs, base, rel, flags | O_CLOEXEC);
 	struct open_how how = {
-		.flags = (uint64_t)(flags | O_CLOEXEC),
+		.flags = (uint64_t)(unsigned)(flags | O_CLOEXEC),
 		.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
 	};
 	int dirfd = fs->rootfd;

@@ -276,7 +276,7 @@ static void test_govd_refuses(void **state)
 	expect_usage_error("govd --governor performance", "expected ondemand, conservative or "
 			   "schedutil");
 	expect_usage_error("govd", "--governor is required");
-	expect_usage_error("govd --governor ondemand --set up_threshold=5", "up_threshold");
+	expect_usage_error("govd --governor ondemand --set up_threshold=0", "up_threshold");
 	expect_usage_error("govd --governor ondemand --set nosuch=1", "not a tunable of ondemand");
 	expect_usage_error("govd --governor ondemand --interval-ms 0", "--interval-ms 0");
 

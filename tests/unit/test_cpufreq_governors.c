@@ -833,9 +833,11 @@ static void expect_stored(const char *gov, const char *name, const char *value,
 
 static void test_tunable_ranges(void **state)
 {
-	expect_rejected("ondemand", "up_threshold", "101", "expected 11..100");
-	expect_rejected("ondemand", "up_threshold", "10", "out of range");
-	expect_stored("ondemand", "up_threshold", "11", "11");
+	/* Mainline's store_up_threshold(): 1..100. */
+	expect_rejected("ondemand", "up_threshold", "101", "expected 1..100");
+	expect_rejected("ondemand", "up_threshold", "0", "out of range");
+	expect_stored("ondemand", "up_threshold", "1", "1");
+	expect_stored("ondemand", "up_threshold", "10", "10");
 	expect_rejected("ondemand", "sampling_down_factor", "0", "expected 1..100000");
 	expect_stored("ondemand", "sampling_down_factor", "100000", "100000");
 	expect_rejected("ondemand", "sampling_down_factor", "100001", "out of range");
@@ -871,6 +873,11 @@ static void test_tunable_ranges(void **state)
 	assert_non_null(strstr(create_fails(&(struct tc){ "conservative", C21, 21,
 							   .sets = { "variant=3.10",
 								     "down_threshold=5" } }),
+			       "11..100"));
+	/* v3.10 rejected an up_threshold below 11. */
+	assert_non_null(strstr(create_fails(&(struct tc){ "ondemand", T5, 5,
+							   .sets = { "variant=3.10",
+								     "up_threshold=10" } }),
 			       "11..100"));
 	assert_non_null(strstr(create_fails(&(struct tc){ "ondemand", T5, 5,
 							   .sets = { "no_such=1" } }),
