@@ -81,8 +81,8 @@ struct profile_env {
 	const char *driver;
 	const struct profile_cpus *cpus; /* NULL: the machine's CPUs 0..online-1 */
 	/* The tuned version emulated, major * 100 + minor; 0: the profile's
-	 * family (tuned-2.3/...) or PF_TUNED_DEFAULT. A spec's ":tuned=2.22"
-	 * wins over both. */
+	 * (its family directory tuned-X.Y, or a tuned-version file beside its
+	 * directory) or PF_TUNED_DEFAULT. A spec's ":tuned=2.22" wins. */
 	int tuned_version;
 };
 

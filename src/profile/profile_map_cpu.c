@@ -201,6 +201,9 @@ static int cpu_option(struct map *m, const struct pf_inst *in, const struct pf_o
 		return pfm_force_latency(m, in, o, value);
 	if (strcmp(k, "pm_qos_resume_latency_us") == 0)
 		return pfm_resume_latency(m, in, o, value);
+	if (strcmp(k, "boost") == 0 && m->L->tuned_version < 224)
+		return pfm_skip(m, in, o, "tuned %d.%d has no [cpu] boost (2.24 added it)",
+				m->L->tuned_version / 100, m->L->tuned_version % 100);
 	if (strcmp(k, "boost") == 0) {
 		if (strcmp(value, "0") != 0 && strcmp(value, "1") != 0)
 			return pfm_bad(m, in, o, "not 0 or 1 (expected boost=0|1)");

@@ -395,21 +395,36 @@ static int tuned_override(struct pf_load *L, char *text)
 	return 0;
 }
 
-/* A family directory "tuned-X.Y" (data/profiles/tuned-2.3/balanced):
- * the version its profiles come from. */
+/* The tuned version a profile comes from: its family directory's name,
+ * "tuned-X.Y" (data/profiles/tuned-2.3/balanced), or a file "tuned-version"
+ * holding "X.Y" in the directory that holds the profile's (data/profiles:
+ * copies of tuned 2.28's); -1 if neither says. */
 static int family_version(const char *path)
 {
-	char copy[PATH_MAX];
-	snprintf(copy, sizeof(copy), "%s", path);
+	char dir[PATH_MAX], text[32];
+	snprintf(dir, sizeof(dir), "%s", path);
 	for (int up = 0; up < 2; up++) { /* .../FAMILY/NAME/tuned.conf */
-		char *slash = strrchr(copy, '/');
+		char *slash = strrchr(dir, '/');
 		if (!slash)
 			return -1;
 		*slash = '\0';
 	}
-	const char *base = strrchr(copy, '/');
-	base = base ? base + 1 : copy;
-	return strncmp(base, "tuned-", 6) == 0 ? pf_tuned_version(base + 6) : -1;
+	const char *base = strrchr(dir, '/');
+	base = base ? base + 1 : dir;
+	if (strncmp(base, "tuned-", 6) == 0)
+		return pf_tuned_version(base + 6);
+	char file[PATH_MAX + 16];
+	snprintf(file, sizeof(file), "%s/tuned-version", dir);
+	FILE *f = fopen(file, "r");
+	if (!f)
+		return -1;
+	int v = -1;
+	if (fgets(text, sizeof(text), f)) {
+		text[strcspn(text, " \t\r\n")] = '\0';
+		v = pf_tuned_version(text);
+	}
+	fclose(f);
+	return v;
 }
 
 static int overrides(struct pf_load *L, const char *text)

@@ -451,8 +451,8 @@ static void test_profile_apply_off(void **state)
 		fail_msg("exit %d: %s", o.status, o.err);
 	assert_non_null(strstr(o.text, "energy_performance_preference: balance_performance -> power"));
 	assert_non_null(strstr(o.text, "not applied: [script]"));
-	assert_non_null(strstr(o.err, "warning: the 1 us /dev/cpu_dma_latency limit ends with this "
-				      "process"));
+	assert_non_null(strstr(o.err, "warning: the 1 us /dev/cpu_dma_latency request lapses now, "
+				      "as pmlab exits (tuned holds it while it runs): run pmlab daemon"));
 	out_free(&o);
 	o = runf("profile active --root %s", dir);
 	assert_string_equal(o.text, "Current active profile: host-all\n");
@@ -703,7 +703,7 @@ static void test_hostile_state(void **state)
 	put(dir, "run/pmlab/daemon", text);
 	o = runf("profile apply --root %s " PROFILES " host-latency", dir);
 	assert_int_equal(o.status, 0);
-	assert_non_null(strstr(o.err, "ends with this process")); /* no daemon holds it */
+	assert_non_null(strstr(o.err, "lapses now, as pmlab exits")); /* no daemon holds it */
 	out_free(&o);
 	o = runf("profile off --root %s", dir);
 	assert_int_equal(o.status, 0);

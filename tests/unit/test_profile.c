@@ -250,11 +250,14 @@ static void test_balanced(void **state)
 	/* schedutil|ondemand|powersave: pmlab has schedutil. */
 	assert_string_equal(p.cpufreq, "schedutil");
 	assert_contains(p.cpufreq_origin, "balanced/tuned.conf:13: [cpu] governor=schedutil|ondemand|powersave");
-	/* no force_latency: tuned 2.20's dynamic PM QoS (host only) */
-	assert_setting(&p, "pm_qos_dynamic", "100,1000,0.2");
+	/* tuned 2.28's profile (tests/fixtures/profiles/tuned-version): no
+	 * dynamic PM QoS */
+	assert_int_equal(p.tuned_version, 228);
+	assert_null(setting(&p, "pm_qos_dynamic"));
 	assert_setting(&p, "module.cpufreq_conservative", "+r"); /* [modules], host only */
 	assert_true(must_set(&p, "module.cpufreq_conservative")->host_only);
 	assert_false(must_set(&p, "boost")->host_only);
+	assert_setting(&p, "platform_profile", "balanced"); /* [acpi], 2.22+, host only */
 	assert_int_equal(p.nsettings, 3);
 	assert_setting(&p, "boost", "1");
 	assert_contains(must_set(&p, "boost")->origin, "balanced/tuned.conf:16: [cpu] boost=1");
@@ -274,7 +277,7 @@ static void test_balanced(void **state)
 	assert_setting(&p, "energy_perf_bias", "normal");
 	assert_setting(&p, "energy_performance_preference", "balance_performance");
 	assert_setting(&p, "boost", "1");
-	assert_int_equal(p.nsettings, 6); /* and the two host settings */
+	assert_int_equal(p.nsettings, 6); /* and the [modules] and [acpi] host settings */
 	profile_free(&p);
 }
 
@@ -284,8 +287,7 @@ static void test_powersave(void **state)
 	load(&p, FIXTURES "/powersave", "i7-4790");
 	assert_string_equal(p.cpufreq, "schedutil");
 	assert_setting(&p, "boost", "0");
-	/* no force_latency: tuned 2.20's dynamic PM QoS (host only) */
-	assert_setting(&p, "pm_qos_dynamic", "100,1000,0.2");
+	assert_setting(&p, "platform_profile", "low-power|quiet");
 	assert_int_equal(p.nsettings, 2);
 	assert_skipped(&p, "[sysctl] kernel.nmi_watchdog=0", "not modelled");
 	assert_skipped(&p, "[script] script=${i:PROFILE_DIR}/script.sh", "not modelled");
@@ -307,8 +309,7 @@ static void test_throughput_performance(void **state)
 	load(&p, FIXTURES "/throughput-performance", "xeon-e5-2650l-v3");
 	assert_string_equal(p.cpufreq, "performance");
 	assert_setting(&p, "boost", "1");
-	/* no force_latency: tuned 2.20's dynamic PM QoS (host only) */
-	assert_setting(&p, "pm_qos_dynamic", "100,1000,0.2");
+	assert_setting(&p, "platform_profile", "performance");
 	assert_int_equal(p.nsettings, 2);
 	assert_skipped(&p, "[cpu] min_perf_pct=100", "acpi-cpufreq");
 	/* ThunderX sections: uname_regex=aarch64 fails on x86_64. */
@@ -323,7 +324,6 @@ static void test_throughput_performance(void **state)
 	assert_setting(&p, "energy_perf_bias", "performance");
 	assert_setting(&p, "min_perf_pct", "100");
 	assert_setting(&p, "energy_performance_preference", "performance");
-	assert_setting(&p, "pm_qos_dynamic", "100,1000,0.2");
 	assert_int_equal(p.nsettings, 6);
 	profile_free(&p);
 }
@@ -417,7 +417,8 @@ static void test_tuned_2_3(void **state)
 	assert_int_equal(profile_load(&p, "tuned-2.3/balanced", &m, data_dirs, 1, &d), 0);
 	assert_string_equal(p.cpufreq, "ondemand");
 	assert_string_equal(p.summary, "");
-	/* no force_latency: tuned 2.20's dynamic PM QoS (host only) */
+	/* tuned 2.3 (the family): its dynamic PM QoS, no force_latency */
+	assert_int_equal(p.tuned_version, 203);
 	assert_setting(&p, "pm_qos_dynamic", "100,1000,0.2");
 	assert_int_equal(p.nsettings, 1);
 	assert_skipped(&p, "[cpu] energy_perf_bias=normal", "acpi-cpufreq");
@@ -474,13 +475,10 @@ static void test_include_chain(void **state)
 	assert_setting(&p, "sched_min_granularity_ns", "3000000");
 	assert_contains(must_set(&p, "sched_min_granularity_ns")->origin, "chain-base/tuned.conf:15");
 	assert_setting(&p, "sched_migration_cost_ns", "2000000");
-	/* no force_latency: tuned 2.20's dynamic PM QoS (host only) */
-	assert_setting(&p, "pm_qos_dynamic", "100,1000,0.2");
-	assert_int_equal(p.nsettings, 5);
+	assert_int_equal(p.nsettings, 4);
 	/* tuned's order: the base's sections first, [cpu] before [sysctl]. */
 	assert_string_equal(p.settings[0].key, "sampling_down_factor");
-	assert_string_equal(p.settings[1].key, "pm_qos_dynamic");
-	assert_string_equal(p.settings[2].key, "sched_wakeup_granularity_ns");
+	assert_string_equal(p.settings[1].key, "sched_wakeup_granularity_ns");
 	profile_free(&p);
 }
 
@@ -546,7 +544,7 @@ static void test_family_and_namesake(void **state)
 	assert_string_equal(p.cpufreq, "userspace"); /* fam/base, not dirA/base */
 	profile_free(&p);
 
-	assert_int_equal(profile_load(&p, "over", &m, dirs, 2, &d), 0);
+	assert_int_equal(profile_load(&p, "over:tuned=2.24", &m, dirs, 2, &d), 0);
 	assert_string_equal(p.cpufreq, "conservative"); /* dirB/over */
 	assert_setting(&p, "boost", "0");                /* dirA/over wins */
 	profile_free(&p);
@@ -643,9 +641,7 @@ static void test_conditions(void **state)
 	assert_skipped(&p, "[sched_xeon] sched_migration_cost_ns=7000000",
 		       "cpuinfo_regex 'model name\\s*:.*Xeon' does not match");
 	assert_skipped(&p, "[sched_off] sched_wakeup_granularity_ns=1", "enabled=false");
-	/* no force_latency: tuned 2.20's dynamic PM QoS (host only) */
-	assert_setting(&p, "pm_qos_dynamic", "100,1000,0.2");
-	assert_int_equal(p.nsettings, 2);
+	assert_int_equal(p.nsettings, 1);
 	profile_free(&p);
 
 	load(&p, "conditions", "xeon-e5-2650l-v3");
@@ -1041,22 +1037,23 @@ static void test_tuned_versions(void **state)
 	profile_free(&p);
 
 	/* latency_low and friends feed it; a C-state name resolves */
-	load(&p, "balanced:latency_low=cstate.name:C1E,load_threshold=0.5", "i7-4790");
-	assert_int_equal(p.tuned_version, PF_TUNED_DEFAULT);
+	load(&p, "balanced:tuned=2.20,latency_low=cstate.name:C1E,load_threshold=0.5", "i7-4790");
+	assert_int_equal(p.tuned_version, 220);
+	assert_skipped(&p, "[cpu] boost=1", "tuned 2.20 has no [cpu] boost (2.24 added it)");
 	assert_setting(&p, "pm_qos_dynamic", "10,1000,0.5");
 	profile_free(&p);
 	load(&p, "balanced:tuned=2.28,latency_low=50", "i7-4790");
 	assert_null(setting(&p, "pm_qos_dynamic"));
 	assert_skipped(&p, "[cpu] latency_low=50", "tuned 2.28 does no dynamic tuning by default");
 	profile_free(&p);
-	load(&p, "latency-performance:latency_high=5", "i7-4790");
+	load(&p, "latency-performance:tuned=2.21,latency_high=5", "i7-4790");
 	assert_null(setting(&p, "pm_qos_dynamic"));
 	assert_skipped(&p, "[cpu] latency_high=5", "the latency is static");
 	profile_free(&p);
 
 	assert_contains(load_error("balanced:tuned=3.0", "i7-4790"),
 			"override 'tuned=3.0': not a tuned version (expected e.g. tuned=2.20");
-	assert_contains(load_error("balanced:load_threshold=lots", "i7-4790"),
+	assert_contains(load_error("balanced:tuned=2.20,load_threshold=lots", "i7-4790"),
 			"[cpu] load_threshold=lots: not a load average");
 	assert_contains(load_error("tuned-2.20/acpi-and-modules:no_turbo=maybe", "i7-4790"),
 			"[cpu] no_turbo=maybe: not a boolean");
