@@ -249,6 +249,12 @@ static void alternatives_of(const char *origin, const char *option, const char *
 	snprintf(out, len, "%s", value);
 }
 
+/* The cpufreq driver that runs, for messages. */
+static const char *driver_name(const struct host_info *hi)
+{
+	return hi->npolicies && hi->pol[0].driver[0] ? hi->pol[0].driver : "none: no cpufreq";
+}
+
 static void list_text(char *out, size_t len, const char *list)
 {
 	snprintf(out, len, "%s", *list ? list : "none");
@@ -463,14 +469,14 @@ static int plan_perf_pct(struct planner *P)
 	if ((smin && pct_value(P, smin, &lo) < 0) || (smax && pct_value(P, smax, &up) < 0))
 		return -1;
 	if (smin && !hi->has_min_perf_pct) {
-		if (skipf(P, smin, "no %s here", hi->intel_pstate ? "intel_pstate/min_perf_pct "
-			  "(per-CPU limits?)" : "intel_pstate") < 0)
+		if (skipf(P, smin, "no %s here (cpufreq driver %s)", hi->intel_pstate
+			  ? "intel_pstate/min_perf_pct" : "intel_pstate", driver_name(hi)) < 0)
 			return -1;
 		smin = NULL;
 	}
 	if (smax && !hi->has_max_perf_pct) {
-		if (skipf(P, smax, "no %s here", hi->intel_pstate ? "intel_pstate/max_perf_pct "
-			  "(per-CPU limits?)" : "intel_pstate") < 0)
+		if (skipf(P, smax, "no %s here (cpufreq driver %s)", hi->intel_pstate
+			  ? "intel_pstate/max_perf_pct" : "intel_pstate", driver_name(hi)) < 0)
 			return -1;
 		smax = NULL;
 	}
@@ -506,7 +512,8 @@ static int plan_no_turbo(struct planner *P, const struct profile_setting *s)
 	if (b < 0)
 		return bad(P, s, "expected 0 or 1");
 	if (!P->hi->has_no_turbo)
-		return skipf(P, s, "no intel_pstate/no_turbo here");
+		return skipf(P, s, "no intel_pstate/no_turbo here (cpufreq driver %s)",
+			     driver_name(P->hi));
 	return host_plan_add(P->pl, PHASE_TURBO, HOST_PSTATE_DIR "/no_turbo", b ? "1" : "0",
 			     s->key, s->origin, true, P->d);
 }

@@ -45,6 +45,7 @@
 
 static const char *const machines[] = {
 	"intel-hwp-laptop", "acpi-cpufreq-server", "amd-pstate-epp-desktop", "vm-no-cpufreq",
+	"thinkpad-platform-profile", "amd-pstate-epp-laptop",
 };
 #define NMACHINES ((int)(sizeof(machines) / sizeof(machines[0])))
 
@@ -826,7 +827,8 @@ static void test_roundtrips(void **state)
 {
 	(void)state;
 	static const char *const specs[] = { "host-all", "host-latency", "balanced", "powersave",
-					      "throughput-performance", "latency-performance" };
+					      "throughput-performance", "latency-performance",
+					      "balanced:tuned=2.20", "ppd/power-saver" };
 	for (int m = 0; m < NMACHINES; m++) {
 		char *dir = copy_tree(machines[m]);
 		for (size_t s = 0; s < sizeof(specs) / sizeof(specs[0]); s++) {
