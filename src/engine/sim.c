@@ -44,8 +44,9 @@ static const struct tunable engine_tunables[] = {
 	  "enqueue, dequeue) or consolidated (context switch, tick)",
 	  TUNABLE_FIELD(struct engine_params, cpufreq_updates), CPUFREQ_UPDATES_CLASSIC, 0, 1,
 	  cpufreq_updates_words },
-	{ "cpufreq_update_cost_ns", "CPU time of one cpufreq_update_util() call into a governor, ns",
-	  TUNABLE_FIELD(struct engine_params, cpufreq_update_cost_ns), 250, 0, 1000000, NULL },
+	{ "cpufreq_update_cost_ns", "CPU time of one cpufreq_update_util() call into a governor, ns "
+	  "(-1: the cycles of the path the governor takes, at the CPU's clock)",
+	  TUNABLE_FIELD(struct engine_params, cpufreq_update_cost_ns), -1, -1, 1000000, NULL },
 	{ "sched_mc_power_savings", "0: spread for performance; 1: the balancer packs onto fewer "
 	  "packages when lightly loaded; 2: also newly idle CPUs pull at once and wakeups go to the "
 	  "packing package",
