@@ -386,7 +386,7 @@ static int load(struct experiment *e)
 			return fail_at(e, e->order[i].line, "%s: expected 'ROW > ROW [> ROW...]' "
 				       "('~' between rows the seed cannot tell apart)", e->order[i].key);
 		for (int k = 0; k + 1 < n; k++)
-			if (rel[k] == '~' && !e->tie_tolerance)
+			if (rel[k] == '~' && e->tie_tolerance == 0)
 				return fail_at(e, e->order[i].line, "%s: '~' needs tie_tolerance = in "
 					       "[experiment]", e->order[i].key);
 		for (int k = 0; k < n; k++)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../cpufreq/cpufreq.h"
+#include "plan_paths.h"
 
 #define MAX_ALTS 16
 
@@ -111,6 +112,9 @@ int host_plan_add(struct host_plan *pl, int phase, const char *path, const char 
 {
 	if (strlen(path) >= HOSTFS_PATH_MAX || strlen(value) >= PLAN_VALUE_MAX)
 		return pm_fail(d, "%s=%s: value or path too long", key, value);
+	if (!host_plan_path_ok(path))
+		return pm_fail(d, "%s=%s: %s is not a file pmlab writes (see src/host/plan_paths.c)",
+			       key, value, path);
 	/* One write per file: a later setting replaces an earlier one. */
 	struct plan_entry *e = NULL;
 	for (int i = 0; i < pl->n && !e; i++)

@@ -109,7 +109,7 @@ static void test_cfs_shares_one_cpu(void **state)
 	assert_true(hist_quantile(&r.r.latency, 0.0) > 0.18e9);
 	assert_true(r.r.ctx_switches > 10);
 	assert_float_equal(r.r.cycles_done_finished, r.r.cycles_requested_finished,
-			   r.r.cycles_requested_finished * 1e-12);
+			   (r.r.cycles_requested_finished * 1e-12));
 	result_free(&r.r);
 }
 
@@ -129,9 +129,9 @@ static void check_accounting(const struct run_result *r)
 		assert_int_equal(in_pstates, cr->c0_ns);
 	}
 	double energy = result_energy_j(r);
-	assert_float_equal(energy, r->energy_core_dynamic_j + r->energy_core_static_j +
-					   r->energy_uncore_j + r->energy_platform_j, 1e-9);
-	assert_float_equal(result_power_w(r) * (double)r->duration_ns * 1e-9, energy, 1e-9);
+	assert_float_equal(energy, (r->energy_core_dynamic_j + r->energy_core_static_j +
+					   r->energy_uncore_j + r->energy_platform_j), 1e-9);
+	assert_float_equal((result_power_w(r) * (double)r->duration_ns * 1e-9), energy, 1e-9);
 }
 
 /* Dynamic energy is Ceff V^2 f over the C0 time; static follows the states. */
@@ -145,11 +145,11 @@ static void test_energy_matches_power_model(void **state)
 	for (int c = 0; c < r.r.ncpus; c++)
 		c0 += (double)r.r.cpus[c].c0_ns * 1e-9;
 	/* 1 nF * (1.0 V)^2 * 2 GHz = 2 W while in C0; leakage 1 W. */
-	assert_float_equal(r.r.energy_core_dynamic_j, 2.0 * c0, 1e-9);
+	assert_float_equal(r.r.energy_core_dynamic_j, (2.0 * c0), 1e-9);
 	assert_float_equal(c0, 0.1001, 1e-9);
 	/* Idle core sits in C6 (0 W); the busy one leaks 1 W while in C0. */
-	assert_float_equal(r.r.energy_core_static_j, 1.0 * c0, 1e-9);
-	assert_float_equal(r.r.energy_platform_j, 10.0 * (double)r.r.duration_ns * 1e-9, 1e-9);
+	assert_float_equal(r.r.energy_core_static_j, (1.0 * c0), 1e-9);
+	assert_float_equal(r.r.energy_platform_j, (10.0 * (double)r.r.duration_ns * 1e-9), 1e-9);
 	result_free(&r.r);
 }
 
@@ -235,7 +235,7 @@ static void test_turbo_bins(void **state)
 	const char *lazy[] = { "tasks=4", "work_ms=30", "turbo_eval_us=500" };
 	struct run d;
 	run_ini(&d, turbo_ini, 0, "batch", "performance", 10, 1, lazy, 3);
-	assert_float_equal(extra(&d.r, "seconds"), 0.0005 + 58.503e6 / 2e9, 2e-6);
+	assert_float_equal(extra(&d.r, "seconds"), (0.0005 + 58.503e6 / 2e9), 2e-6);
 	result_free(&d.r);
 	result_free(&a.r);
 	result_free(&b.r);
@@ -251,7 +251,7 @@ static void test_turbo_active_idle_cores(void **state)
 	const char *c1 = "power_mw = 500\n";
 	const char *at = strstr(turbo_ini, c1);
 	assert_non_null(at);
-	snprintf(ini, sizeof(ini), "%.*sturbo_active = 1\n%s", (int)(at - turbo_ini + strlen(c1)),
+	snprintf(ini, sizeof(ini), "%.*sturbo_active = 1\n%s", (int)(at - turbo_ini) + (int)strlen(c1),
 		 turbo_ini, at + strlen(c1));
 	const char *one[] = { "tasks=1", "work_ms=30", "turbo_eval_us=0" };
 	struct run a;
@@ -362,7 +362,7 @@ static void test_migration_refill_and_hotness(void **state)
 	assert_true(extra(&a.r, "seconds") > ideal);
 	assert_true(a.r.cycles_done_finished > 0);
 	assert_float_equal(a.r.cycles_done_finished, a.r.cycles_requested_finished,
-			   a.r.cycles_requested_finished * 1e-12);
+			   (a.r.cycles_requested_finished * 1e-12));
 	/* The refill stall is time on the CPU: C0 time exceeds pure work by at
 	 * least a refill per migration into a task that had run. */
 	double c0 = 0;
@@ -759,7 +759,7 @@ static void test_observer(void **state)
 		if (w.running[c])
 			w.busy += r.duration_ns - w.run_since[c];
 	}
-	assert_float_equal(w.e, r.energy_core_dynamic_j + r.energy_core_static_j, 1e-9);
+	assert_float_equal(w.e, (r.energy_core_dynamic_j + r.energy_core_static_j), 1e-9);
 	assert_int_equal(w.busy, r.cpus[0].user_ns + r.cpus[0].sys_ns + r.cpus[1].user_ns +
 					 r.cpus[1].sys_ns);
 	assert_int_equal(w.idles, r.cpus[0].cstate_usage[0] + r.cpus[0].cstate_usage[1] +
