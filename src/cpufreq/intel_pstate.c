@@ -42,6 +42,7 @@
 #include <stdlib.h>
 
 #include "cpufreq.h"
+#include "energy_hints.h"
 
 #define PSTATE_SCALING_KHZ 100000 /* core_get_scaling(): 100 MHz per ratio */
 #define SAMPLING_INTERVAL_NS (10 * NS_PER_MS) /* INTEL_PSTATE_SAMPLING_INTERVAL */
@@ -62,14 +63,6 @@ static uint64_t div_ext_fp(uint64_t x, uint64_t y) { return (x << EXT_FRAC_BITS)
 enum pstate_policy { POLICY_POWERSAVE, POLICY_PERFORMANCE };
 
 static const char *const policy_words[] = { "powersave", "performance", NULL };
-/* energy_performance_preference strings and their EPP values (the generic
- * table; "default" is what recent kernels make the power-on default). */
-static const char *const epp_words[] = { "performance=0", "balance_performance=128",
-					 "balance_power=192", "power=255", "default=128", NULL };
-/* energy_perf_bias strings (intel_epb.c). */
-static const char *const epb_words[] = { "performance=0", "balance-performance=4", "normal=6",
-					 "balance-power=8", "power=15", NULL };
-
 struct pstate_cpu {
 	int current_pstate;      /* the ratio this CPU asks for */
 	int64_t iowait_boost;    /* fraction, FRAC_BITS */
