@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../sched/cfs_defaults.h"
 #include "sim_internal.h"
 
-static const char *const tick_policy_words[] = { "legacy", "governor", "periodic", NULL };
 static const char *const cpufreq_updates_words[] = { "classic", "consolidated", NULL };
 static const char *const auto_demotion_words[] = { "off", "c1", "c3", "both", NULL };
 
@@ -44,8 +44,9 @@ static const struct tunable engine_tunables[] = {
 	  "enqueue, dequeue) or consolidated (context switch, tick)",
 	  TUNABLE_FIELD(struct engine_params, cpufreq_updates), CPUFREQ_UPDATES_CLASSIC, 0, 1,
 	  cpufreq_updates_words },
-	{ "cpufreq_update_cost_ns", "CPU time of one cpufreq_update_util() call into a governor, ns",
-	  TUNABLE_FIELD(struct engine_params, cpufreq_update_cost_ns), 250, 0, 1000000, NULL },
+	{ "cpufreq_update_cost_ns", "CPU time of one cpufreq_update_util() call into a governor, ns "
+	  "(-1: the cycles of the path the governor takes, at the CPU's clock)",
+	  TUNABLE_FIELD(struct engine_params, cpufreq_update_cost_ns), -1, -1, 1000000, NULL },
 	{ "sched_mc_power_savings", "0: spread for performance; 1: the balancer packs onto fewer "
 	  "packages when lightly loaded; 2: also newly idle CPUs pull at once and wakeups go to the "
 	  "packing package",
@@ -258,26 +259,17 @@ static void *alloc_tunables(size_t size, const struct tunable *t, int n)
 	return p;
 }
 
-static int ilog2(int v)
-{
-	int r = 0;
-	while (v >>= 1)
-		r++;
-	return r;
-}
-
-/* The kernel scales CFS's defaults by 1 + log2(CPUs), CPUs capped at 8
- * (SCHED_TUNABLESCALING_LOG). */
+/* 0 leaves a CFS knob at the kernel's default (sched/cfs_defaults.h). */
 static void default_sched_params(struct sim *s)
 {
 	struct engine_params *p = &s->par;
-	int64_t factor = 1 + ilog2(s->ncpus < 8 ? s->ncpus : 8);
+	struct cfs_defaults def = cfs_defaults(s->ncpus);
 	if (!p->sched_latency_ns)
-		p->sched_latency_ns = 6000000 * factor;
+		p->sched_latency_ns = def.latency_ns;
 	if (!p->sched_min_granularity_ns)
-		p->sched_min_granularity_ns = 750000 * factor;
+		p->sched_min_granularity_ns = def.min_granularity_ns;
 	if (!p->sched_wakeup_granularity_ns)
-		p->sched_wakeup_granularity_ns = 1000000 * factor;
+		p->sched_wakeup_granularity_ns = def.wakeup_granularity_ns;
 }
 
 /* --set cstate_disable=C6,C7: the states' disable flag on every CPU. */
