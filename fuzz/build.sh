@@ -71,6 +71,7 @@ echo "built $out/fuzz_procstat"
 mkdir -p "$out/corpus-ftrace"
 # shellcheck disable=SC2086,SC2046
 $cc $flags -o "$out/fuzz_ftrace" fuzz/fuzz_ftrace.c src/trace/ftrace_text.c \
-	src/trace/replay_model.c src/trace/trace_read.c src/trace/tracedat.c src/core/diag.c \
+	src/trace/replay_model.c src/trace/trace_read.c src/trace/tracedat.c src/trace/tracedat_layout.c \
+	src/core/diag.c \
 	$(pkg-config --cflags --libs libtracecmd libtraceevent libtracefs)
 echo "built $out/fuzz_ftrace"
