@@ -39,7 +39,7 @@ echo "built $out/fuzz_govtrace"
 # The rt-app JSON loader.
 mkdir -p "$out/corpus-rtapp"
 # shellcheck disable=SC2086
-$cc $flags -o "$out/fuzz_rtapp" fuzz/fuzz_rtapp.c src/workload/rtapp_load.c src/core/diag.c \
+$cc $flags -o "$out/fuzz_rtapp" fuzz/fuzz_rtapp.c src/workload/rtapp_load.c src/core/diag.c src/core/jsonpos.c \
 	-ljansson
 echo "built $out/fuzz_rtapp"
 
