@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "cpufreq/hookcost.h"
 #include "engine/sim.h"
 #include "simtest.h"
 
@@ -656,6 +657,51 @@ static void test_cpufreq_update_triggers(void **state)
 	result_free(&none.r);
 }
 
+/* intel_pstate_set_policy(): the performance policy removes the hook, and
+ * HWP keeps one only for hwp_dynamic_boost. Without a hook there is no
+ * call and no cost: intel_pstate's performance policy then runs exactly as
+ * the generic performance governor. */
+static void test_cpufreq_hook_installation(void **state)
+{
+	const char *perf[] = { "burst_ns=5000", "pm_qos_latency_us=0",
+			       "scaling_governor=performance" };
+	const char *hwp[] = { "burst_ns=5000", "pm_qos_latency_us=0", "hwp=1" };
+	const char *boost[] = { "burst_ns=5000", "pm_qos_latency_us=0", "hwp=1",
+				"hwp_dynamic_boost=1" };
+	struct run pstate_perf, generic, hwp_only, hwp_boost;
+	run_ini(&pstate_perf, two_core_ini, 0, "pingpong", "intel_pstate", 0.2, 1, perf, 3);
+	run_ini(&generic, two_core_ini, 0, "pingpong", "performance", 0.2, 1, perf, 2);
+	run_ini(&hwp_only, two_core_ini, 0, "pingpong", "intel_pstate", 0.2, 1, hwp, 3);
+	run_ini(&hwp_boost, two_core_ini, 0, "pingpong", "intel_pstate", 0.2, 1, boost, 4);
+	assert_int_equal(pstate_perf.r.cpufreq_updates, 0);
+	assert_true(pstate_perf.r.throughput == generic.r.throughput);
+	assert_int_equal(hwp_only.r.cpufreq_updates, 0);
+	assert_true(hwp_boost.r.cpufreq_updates >= (uint64_t)(4 * hwp_boost.r.work_done));
+	result_free(&pstate_perf.r);
+	result_free(&generic.r);
+	result_free(&hwp_only.r);
+	result_free(&hwp_boost.r);
+}
+
+/* A call's cost is its path at the CPU's clock: schedutil, rate-limited
+ * after its first evaluation (1 GHz for an idle-looking start), pays the
+ * dispatch and its check, 60 cycles = 60 ns, per call; the same run with
+ * a fixed 60 ns per call is the same run. */
+static void test_cpufreq_hook_cost_model(void **state)
+{
+	const char *model[] = { "burst_ns=5000", "pm_qos_latency_us=0", "rate_limit_us=10000000" };
+	const char *fixed[] = { "burst_ns=5000", "pm_qos_latency_us=0", "rate_limit_us=10000000",
+				"cpufreq_update_cost_ns=60" };
+	struct run a, b;
+	run_ini(&a, two_core_ini, 0, "pingpong", "schedutil", 0.2, 1, model, 3);
+	run_ini(&b, two_core_ini, 0, "pingpong", "schedutil", 0.2, 1, fixed, 4);
+	assert_int_equal(CPUFREQ_CYCLES_DISPATCH + CPUFREQ_CYCLES_CHECK, 60);
+	assert_true(a.r.cpufreq_updates > 0);
+	assert_true(a.r.throughput == b.r.throughput);
+	result_free(&a.r);
+	result_free(&b.r);
+}
+
 /* An observer sees every power change and every run/idle transition:
  * integrating what it was told gives the run's energy and busy time. */
 struct watch {
@@ -775,6 +821,8 @@ int main(void)
 		cmocka_unit_test(test_poll_state),
 		cmocka_unit_test(test_periodic_chunks),
 		cmocka_unit_test(test_cpufreq_update_triggers),
+		cmocka_unit_test(test_cpufreq_hook_installation),
+		cmocka_unit_test(test_cpufreq_hook_cost_model),
 		cmocka_unit_test(test_observer),
 		cmocka_unit_test(test_bad_set_key),
 	};
