@@ -43,6 +43,7 @@
 
 #include "cpufreq.h"
 #include "energy_hints.h"
+#include "hookcost.h"
 
 #define PSTATE_SCALING_KHZ 100000 /* core_get_scaling(): 100 MHz per ratio */
 #define SAMPLING_INTERVAL_NS (10 * NS_PER_MS) /* INTEL_PSTATE_SAMPLING_INTERVAL */
@@ -224,13 +225,19 @@ static void pstate_update_util(struct cpufreq_policy *p, struct pstate_data *pd,
 		c->iowait_boost = delta_ns > p->tick_ns ? 0 : c->iowait_boost >> 1;
 	}
 	c->last_update = time;
+	cpufreq_hook_spend(p, CPUFREQ_CYCLES_CHECK);
 	if (time - c->sample_time < SAMPLING_INTERVAL_NS)
 		return;
+	/* intel_pstate_sample(): RDMSR of APERF and MPERF (and RDTSC). */
+	cpufreq_hook_spend(p, 2 * CPUFREQ_CYCLES_MSR_READ);
 	struct cpu_counters s;
 	if (!pstate_sample(p, c, cpu, time, &s))
 		return;
+	cpufreq_hook_spend(p, CPUFREQ_CYCLES_SELECT);
 	int target = pstate_prepare_request(pd, pstate_get_target(pd, c, &s));
 	if (target != c->current_pstate) {
+		/* intel_pstate_update_pstate(): WRMSR of IA32_PERF_CTL. */
+		cpufreq_hook_spend(p, CPUFREQ_CYCLES_MSR_WRITE);
 		c->current_pstate = target;
 		pstate_program(p, pd);
 	}
@@ -320,6 +327,8 @@ static void hwp_boost_up(struct pstate_data *pd, struct pstate_cpu *c, sim_ns ti
 static void hwp_dynamic_boost(struct cpufreq_policy *p, struct pstate_data *pd,
 			      struct pstate_cpu *c, sim_ns time, unsigned flags)
 {
+	int boost_before = c->hwp_boost_min;
+	cpufreq_hook_spend(p, CPUFREQ_CYCLES_CHECK);
 	if (flags & CPUFREQ_UPDATE_IOWAIT) {
 		bool do_io = time < c->last_io_update + 2 * p->tick_ns;
 		c->last_io_update = time;
@@ -330,6 +339,23 @@ static void hwp_dynamic_boost(struct cpufreq_policy *p, struct pstate_data *pd,
 			c->hwp_boost_min = 0;
 		c->boost_last_update = time;
 	}
+	/* A new boost level is a WRMSR of IA32_HWP_REQUEST. */
+	if (c->hwp_boost_min != boost_before)
+		cpufreq_hook_spend(p, CPUFREQ_CYCLES_MSR_WRITE);
+}
+
+/* intel_pstate_set_policy() and intel_pstate_set_update_util_hook(): the
+ * performance policy removes the hook; with HWP the kernel installs it
+ * only for hwp_dynamic_boost. Without one, HWP's own loop still runs: the
+ * model of it is driven at the hook's trigger points, at no CPU cost. */
+static void pstate_set_hook(struct cpufreq_policy *p, const struct pstate_data *pd)
+{
+	if (pd->policy == POLICY_PERFORMANCE)
+		p->hook = CPUFREQ_HOOK_NONE;
+	else if (pd->hwp && !pd->hwp_dynamic_boost)
+		p->hook = CPUFREQ_HOOK_EMULATED;
+	else
+		p->hook = CPUFREQ_HOOK_UTIL;
 }
 
 static void pstate_hook(struct cpufreq_policy *p, int cpu, sim_ns now, unsigned flags)
@@ -343,7 +369,8 @@ static void pstate_hook(struct cpufreq_policy *p, int cpu, sim_ns now, unsigned 
 		pstate_update_util(p, pd, c, cpu, now, flags);
 		return;
 	}
-	/* hwp=1: the kernel's hook only boosts; the rest is the hardware's loop. */
+	/* hwp=1: the kernel's hook only boosts; the rest is the hardware's
+	 * loop, which costs the CPU nothing. */
 	if (pd->hwp_dynamic_boost)
 		hwp_dynamic_boost(p, pd, c, now, flags);
 	hwp_evaluate(p, pd, c, cpu, now);
@@ -353,6 +380,7 @@ static void pstate_hook(struct cpufreq_policy *p, int cpu, sim_ns now, unsigned 
 static void pstate_limits(struct cpufreq_policy *p)
 {
 	struct pstate_data *pd = p->gov_data;
+	pstate_set_hook(p, pd);
 	pstate_update_perf_limits(p, pd);
 	for (int j = 0; j < p->ncpus; j++) {
 		struct pstate_cpu *c = &pd->cpus[j];
@@ -384,6 +412,7 @@ static int pstate_start(struct cpufreq_policy *p, struct pm_diag *d)
 	pd->cpus = calloc((size_t)p->ncpus, sizeof(*pd->cpus));
 	if (!pd->cpus)
 		return pm_fail(d, "out of memory");
+	pstate_set_hook(p, pd);
 	for (int j = 0; j < p->ncpus; j++) {
 		/* intel_pstate_get_cpu_pstates() leaves every CPU at the minimum. */
 		pd->cpus[j].current_pstate = pd->min_pstate;

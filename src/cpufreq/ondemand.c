@@ -9,9 +9,11 @@
  * mille and, when that falls between two table entries, alternates them
  * within each sampling period so the average is the biased target.
  *
- * `variant` replays older decisions for matching old traces; the sampler
- * stays the hook-driven one of v4.7+ (older kernels used a deferrable timer
- * of the same period, aligned to jiffies):
+ * `variant` replays older decisions for matching old traces. Those kernels
+ * sampled from a deferrable timer of the same period, aligned to jiffies,
+ * not from the scheduler's hook (v4.6+): the samples are still taken at the
+ * hook's trigger points, but no hook call is made or charged, only the
+ * samples (CPUFREQ_HOOK_EMULATED):
  *   3.11  kernels 3.11-4.5: f = load x cpuinfo_max / 100, relation L.
  *   3.10  kernels up to 3.10: load weighted by each CPU's average frequency
  *         (APERF/MPERF, as acpi-cpufreq's getavg measured it, else cur);
@@ -213,6 +215,8 @@ static int od_start(struct cpufreq_policy *p, struct pm_diag *d)
 	dbs->tuners = &od->dbs_t;
 	dbs->gov_update = od_dbs_update;
 	dbs->reuse_prev_load = od->variant != OD_V3_10;
+	/* Both older variants stand for kernels before v4.6: a timer samples. */
+	dbs->timer = od->variant != OD_CURRENT;
 	dbs->load_weight = od->variant == OD_V3_10 ? od_measured_khz : NULL;
 	if (od->variant == OD_CURRENT) {
 		if (dbs_sampling_rate(p, od->dbs_t.sampling_rate, &dbs->sampling_rate, d) < 0)
