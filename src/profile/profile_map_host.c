@@ -79,7 +79,7 @@ int pfm_modules_instance(struct map *m, const struct pf_inst *in)
 			if (!module_name_ok(name))
 				return pfm_bad(m, in, o, "'%s' is not a module name (expected letters, "
 					       "digits, '_' and '-')", name);
-			snprintf(key, sizeof(key), "module.%s", name);
+			pf_fmt(key, sizeof(key), "module.%s", name); /* name: 48 at most */
 			pfm_origin(in, o, NULL, orig, sizeof(orig));
 			rc = pf_add_host_setting(m->p, key, value, orig, m->d);
 		}
