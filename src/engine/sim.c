@@ -195,8 +195,7 @@ static int apply_set(struct sim *s, const char *kv, struct pm_diag *d)
 		       kv, key, s->wl->name, s->cf_gov->name, s->ci_gov->name);
 }
 
-/* "3.10", "3.10.0-123.el7", "4.8": MAJOR * 1000 + MINOR; -1 if not a version. */
-static int parse_kernel_version(const char *v)
+int sim_kernel_version(const char *v)
 {
 	char *end;
 	long major = strtol(v, &end, 10);
@@ -221,7 +220,7 @@ static int apply_kernel(struct sim *s, const struct sim_config *cfg, struct pm_d
 			return -1;
 		if (strcmp(key, "kernel") != 0)
 			continue;
-		int version = parse_kernel_version(val);
+		int version = sim_kernel_version(val);
 		if (version < 0)
 			return pm_fail(d, "--set %s: expected a kernel version MAJOR.MINOR (e.g. 3.10)",
 				       cfg->sets[i]);

@@ -57,6 +57,10 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 int sim_run(struct sim *s, struct run_result *r, struct pm_diag *d);
 void sim_destroy(struct sim *s);
 
+/* --set kernel=X.Y's value: "3.10", "3.10.0-123.el7", "4.8" give
+ * MAJOR * 1000 + MINOR; -1 if not a version. */
+int sim_kernel_version(const char *v);
+
 /* Every --set key the engine itself knows, for help texts. */
 int sim_engine_tunable_count(void);
 const struct tunable *sim_engine_tunable_at(int i);
