@@ -82,6 +82,12 @@ void sim_record_latency(struct sim *s, sim_ns latency) { hist_add(&s->latency, l
 void sim_add_work(struct sim *s, double units) { s->work_done += units; }
 void sim_stop(struct sim *s) { s->stopped = true; }
 
+double sim_mean_queue_length(const struct sim *s)
+{
+	uint64_t pops = s->events + s->stale_events;
+	return pops ? (double)s->queue_len_sum / (double)pops : 0;
+}
+
 int sim_post_workload_timer(struct sim *s, sim_ns when, uint32_t arg)
 {
 	if (when < s->now)
@@ -635,10 +641,14 @@ int sim_run(struct sim *s, struct run_result *r, struct pm_diag *d)
 	power_init(s);
 	sim_post(s, s->end, EV_END, 0, 0, 0);
 	struct event e;
-	while (eventq_pop(&s->q, &e)) {
+	for (;;) {
+		size_t len = s->q.len;
+		if (!eventq_pop(&s->q, &e))
+			break;
 		s->now = e.time;
 		if (e.kind == EV_END)
 			break;
+		s->queue_len_sum += len;
 		if (handle(s, &e))
 			s->events++;
 		else

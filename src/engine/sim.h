@@ -56,6 +56,9 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
  * fills *r, which the caller releases with result_free(). */
 int sim_run(struct sim *s, struct run_result *r, struct pm_diag *d);
 void sim_destroy(struct sim *s);
+/* After sim_run: the event queue's mean length at each event taken from it
+ * (live or cancelled), for benchmarks that compare with a bare heap. */
+double sim_mean_queue_length(const struct sim *s);
 
 /* Every --set key the engine itself knows, for help texts. */
 int sim_engine_tunable_count(void);

@@ -203,6 +203,7 @@ struct sim {
 	uint64_t ctx_switches, migrations, wakeups, freq_transitions, events;
 	uint64_t cpufreq_hook_calls;
 	uint64_t stale_events; /* popped but cancelled (lazy cancellation) */
+	uint64_t queue_len_sum; /* the event queue's length at each pop, summed */
 	bool check;
 	bool oom;
 	void (*progress)(void *ctx, double done);
