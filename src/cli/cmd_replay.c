@@ -202,7 +202,8 @@ static int run_one(const struct opts *o, const struct replay_model *rm, const st
 				  .cpufreq = o->cpufreq ? o->cpufreq : "performance",
 				  .cpuidle = o->cpuidle ? o->cpuidle : "deepest",
 				  .duration = o->duration, .seed = o->seed, .nsets = o->nsets,
-				  .sets = o->sets, .check_invariants = o->check };
+				  .sets = o->sets, .check_invariants = o->check,
+				  .keep_finished_tasks = o->per_task };
 	struct perfetto *tl = NULL;
 	if (o->timeline) {
 		tl = perfetto_open(o->timeline, m, workload, &d);

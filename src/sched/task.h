@@ -24,7 +24,8 @@ enum task_state {
 };
 
 struct task {
-	uint32_t id;
+	uint32_t id;       /* unique, in creation order */
+	uint32_t slot;     /* the engine's (events name tasks by slot) */
 	char name[TASK_NAME_MAX];
 	enum task_state state;
 	int cpu;           /* current CPU, or last one it ran on */
