@@ -57,7 +57,7 @@ echo "built $out/fuzz_profile"
 # sysfs CPU lists: the parsers that read what a crash or the kernel left.
 mkdir -p "$out/corpus-host-state" "$out/corpus-procstat"
 # shellcheck disable=SC2086
-$cc $flags -o "$out/fuzz_host_state" fuzz/fuzz_host_state.c src/host/state.c src/host/hostfs.c \
+$cc $flags -o "$out/fuzz_host_state" fuzz/fuzz_host_state.c src/host/state.c src/host/plan_paths.c src/host/hostfs.c \
 	src/core/diag.c
 echo "built $out/fuzz_host_state"
 # shellcheck disable=SC2086

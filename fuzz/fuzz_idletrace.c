@@ -35,9 +35,11 @@ static void add_state(struct machine *m, const char *name, sim_ns exit, sim_ns r
 static void drive(const struct idletrace *t)
 {
 	static struct machine m; /* large: keep it off the stack */
-	/* menu twice: today's rules and v3.10's */
-	static const char *const govs[] = { "deepest", "menu", "menu", "teo", "ladder", "haltpoll" };
+	/* menu twice: today's rules and v3.10's; ladder twice: mainline and signed */
+	static const char *const govs[] = { "deepest", "menu", "menu", "teo", "ladder", "haltpoll",
+					    "ladder" };
 	static const char *const v3_10[] = { "menu_variant=3.10" };
+	static const char *const signed_ladder[] = { "ladder_variant=signed" };
 	static const enum tick_policy pol[] = { TICK_LEGACY, TICK_GOVERNOR, TICK_PERIODIC };
 
 	if (!m.ncstates) {
@@ -54,6 +56,9 @@ static void drive(const struct idletrace *t)
 							.hz = 1000 };
 			if (g == 2) {
 				cfg.sets = v3_10;
+				cfg.nsets = 1;
+			} else if (g == 6) {
+				cfg.sets = signed_ladder;
 				cfg.nsets = 1;
 			}
 			struct pm_diag d = { "" };

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "cli.h"
 
-#include <errno.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "../lab/runspec.h"
 
 int cli_bad(const char *fmt, ...)
 {
@@ -28,26 +28,12 @@ int cli_bad_option(const char *cmd, int opt, const char *arg)
 
 sim_ns cli_parse_seconds(const char *s)
 {
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || end == s || *end != '\0' || !isfinite(v) || v <= 0 || v > 1e6)
-		return -1;
-	sim_ns ns = (sim_ns)llround(v * 1e9);
-	return ns > 0 ? ns : -1;
+	return runspec_parse_seconds(s);
 }
 
 int cli_parse_u64(const char *s, uint64_t *out)
 {
-	char *end;
-	if (!*s || *s == '-')
-		return -1;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 0);
-	if (errno || *end != '\0')
-		return -1;
-	*out = v;
-	return 0;
+	return runspec_parse_u64(s, out);
 }
 
 bool cli_wants_help(int argc, char **argv)

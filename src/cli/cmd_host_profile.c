@@ -121,6 +121,8 @@ static int off(const char *root)
 		return rc;
 	rc = host_profile_off(&fs, stdout, &had, &d);
 	hostfs_close(&fs);
+	if (rc == HOST_BAD_INPUT)
+		return cli_bad("%s", d.msg);
 	if (rc < 0)
 		return runtime_error(d.msg);
 	if (!had)
@@ -137,9 +139,10 @@ static int verify(const char *root)
 	int n, rc = open_root(&fs, root);
 	if (rc != EXIT_OK)
 		return rc;
-	if (host_profile_verify(&fs, stdout, &n, &d) < 0) {
+	rc = host_profile_verify(&fs, stdout, &n, &d);
+	if (rc < 0) {
 		hostfs_close(&fs);
-		return runtime_error(d.msg);
+		return rc == HOST_BAD_INPUT ? cli_bad("%s", d.msg) : runtime_error(d.msg);
 	}
 	if (host_profile_active(&fs, &st, &has, &d) < 0)
 		has = false;
@@ -168,6 +171,8 @@ static int active(const char *root)
 		return rc;
 	rc = host_profile_active(&fs, &st, &has, &d);
 	hostfs_close(&fs);
+	if (rc == HOST_BAD_INPUT)
+		return cli_bad("%s", d.msg);
 	if (rc < 0)
 		return runtime_error(d.msg);
 	if (!has)

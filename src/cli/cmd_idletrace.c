@@ -62,19 +62,6 @@ static char *slurp(FILE *f, size_t *len)
 	return buf;
 }
 
-static int parse_policy(const char *s, enum tick_policy *p)
-{
-	static const char *const words[] = { "legacy", "governor", "periodic" };
-	static const enum tick_policy values[] = { TICK_LEGACY, TICK_GOVERNOR, TICK_PERIODIC };
-	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
-		if (strcmp(s, words[i]) == 0) {
-			*p = values[i];
-			return 0;
-		}
-	}
-	return -1;
-}
-
 static int run_trace(struct idletrace_sim *s, const struct idletrace *t)
 {
 	uint64_t count[MACHINE_MAX_CSTATES] = { 0 }, above = 0, below = 0, stopped = 0;
@@ -135,7 +122,7 @@ int cmd_idletrace(int argc, char **argv)
 		case 'i': input = optarg; break;
 		case 'S': sets[cfg.nsets++] = optarg; break;
 		case 'T':
-			if (parse_policy(optarg, &cfg.tick_policy) < 0) {
+			if (tick_policy_parse(optarg, &cfg.tick_policy) < 0) {
 				cli_bad("idletrace: --tick-policy %s: expected legacy, governor or periodic",
 					optarg);
 				goto out;

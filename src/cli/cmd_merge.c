@@ -4,7 +4,7 @@
 #include <stdio.h>
 
 #include "cli.h"
-#include "sweep_out.h"
+#include "../metrics/sweep_out.h"
 
 void usage_merge(void)
 {

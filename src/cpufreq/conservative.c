@@ -11,8 +11,9 @@
  * cross a table entry. After a long idle window it first steps down once
  * per idle sampling period it missed. iowait counts as idle.
  *
- * variant=3.10 replays the kernel up to 3.10 (the sampler stays the
- * hook-driven one): down only below down_threshold - 10, relation H both
+ * variant=3.10 replays the kernel up to 3.10 (sampled at the hook's
+ * trigger points, but as the timer of those kernels: no hook calls are
+ * made or charged, only the samples): down only below down_threshold - 10, relation H both
  * ways, no down-step deferral (sampling_down_factor had no effect), no
  * idle-period catch-up, no long-idle load reuse, down_threshold at least
  * 11, and the sampling_rate default and floor of that time (20 ticks,
@@ -167,6 +168,10 @@ static int cs_start(struct cpufreq_policy *p, struct pm_diag *d)
 	dbs->tuners = &cs->dbs_t;
 	dbs->gov_update = cs_dbs_update;
 	dbs->reuse_prev_load = cs->variant != CS_V3_10;
+	/* The 3.10 variant stands for kernels before v4.8; those before v4.6
+	 * sampled from a timer. v4.6 and v4.7 had the hook already: the
+	 * variant's sampler is the older one (kernel_rules() cannot tell). */
+	dbs->timer = cs->variant == CS_V3_10;
 	dbs->load_weight = NULL;
 	if (cs->variant == CS_CURRENT) {
 		if (dbs_sampling_rate(p, cs->dbs_t.sampling_rate, &dbs->sampling_rate, d) < 0)

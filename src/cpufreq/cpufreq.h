@@ -61,6 +61,27 @@ struct cpu_counters {
 #define CPUFREQ_UPDATE_IOWAIT 1u /* SCHED_CPUFREQ_IOWAIT: enqueue of a task that waited on I/O */
 #define CPUFREQ_UPDATE_FORCE 2u  /* consolidated updates: ignore the rate limit */
 
+/* The scheduler's cpufreq hook as the kernel installs it for a policy
+ * (the cpufreq_add_update_util_hook() call sites), and what calls a
+ * governor that has none. A governor sets its policy's `hook` in start()
+ * and whenever limits() changes what it needs. */
+enum cpufreq_hook {
+	/* Nothing to call: performance, powersave, userspace, and
+	 * intel_pstate's performance policy (intel_pstate_set_policy()
+	 * removes the hook). */
+	CPUFREQ_HOOK_NONE,
+	/* cpufreq_update_util() calls update(): schedutil, ondemand and
+	 * conservative since v4.6, intel_pstate's powersave policy without
+	 * HWP, or with HWP and hwp_dynamic_boost. Each call is counted and
+	 * costs the CPU the dispatch plus what the governor's path costs. */
+	CPUFREQ_HOOK_UTIL,
+	/* No kernel hook: the simulator calls update() at the hook's trigger
+	 * points to drive what runs on its own -- the DBS governors'
+	 * deferrable timer before v4.6, the processor's HWP control loop.
+	 * Not counted; costs only what the governor reports. */
+	CPUFREQ_HOOK_EMULATED,
+};
+
 struct cpufreq_driver {
 	void (*cpu_times)(void *ctx, int cpu, struct cpu_times *out);
 	void (*cpu_util)(void *ctx, int cpu, struct cpu_util *out);
@@ -80,7 +101,9 @@ struct cpufreq_governor {
 	void (*stop)(struct cpufreq_policy *p);
 	/* Start and every change of min/max. */
 	void (*limits)(struct cpufreq_policy *p);
-	/* The scheduler's per-CPU utilization hook; NULL if not needed. */
+	/* The scheduler's per-CPU utilization hook; NULL if not needed. Called
+	 * only while the policy's `hook` is not CPUFREQ_HOOK_NONE; reports the
+	 * CPU cycles of the path it took with cpufreq_hook_spend(). */
 	void (*update)(struct cpufreq_policy *p, int cpu, sim_ns now, unsigned flags);
 	/* --set kernel=X.Y: the KEY=VALUE that selects this governor's rules
 	 * as kernel X.Y (version X * 1000 + Y) had them; NULL: today's. */
@@ -101,11 +124,28 @@ struct cpufreq_policy {
 	uint32_t cur;             /* last frequency set */
 	sim_ns transition_latency_ns;
 	sim_ns transition_delay_ns; /* driver's transition_delay_us, 0 if none */
+	enum cpufreq_hook hook;   /* set by the governor */
+	uint32_t hook_cycles;     /* CPU cycles the current update() call spent */
+	uint32_t hook_deferred;   /* kernel-thread runs it queued (irq_work + kworker) */
 	const struct cpufreq_governor *gov;
 	void *gov_data;
 	const struct cpufreq_driver *driver;
 	void *driver_ctx;
 };
+
+/* An update() call's path cost, in CPU cycles (hookcost.h has the figures). */
+static inline void cpufreq_hook_spend(struct cpufreq_policy *p, uint32_t cycles)
+{
+	p->hook_cycles += cycles;
+}
+
+/* The call queued work for a kernel thread (irq_work_queue(), then a
+ * kworker or the sugov kthread runs it): the driver charges a self-IPI and
+ * two kernel-thread switches. */
+static inline void cpufreq_hook_defer(struct cpufreq_policy *p)
+{
+	p->hook_deferred++;
+}
 
 /* The table entry for `target` under `relation`, after clamping to [min, max]. */
 uint32_t cpufreq_resolve(const struct cpufreq_policy *p, uint32_t target,

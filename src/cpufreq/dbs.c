@@ -5,6 +5,8 @@
 
 #include <stdlib.h>
 
+#include "hookcost.h"
+
 unsigned int dbs_min_sampling_rate(const struct cpufreq_policy *p)
 {
 	return (unsigned int)(2 * p->tick_ns / NS_PER_US);
@@ -73,6 +75,9 @@ int dbs_start(struct cpufreq_policy *p, struct dbs_policy *dbs, struct pm_diag *
 	 * time 0; the limits() call that follows start makes it due at once. */
 	dbs->sample_delay_ns = (sim_ns)dbs->sampling_rate * NS_PER_US;
 	dbs->last_sample_time = 0;
+	/* gov_set_update_util(): cpufreq_add_update_util_hook() on every CPU
+	 * of the policy (v4.6+). */
+	p->hook = dbs->timer ? CPUFREQ_HOOK_EMULATED : CPUFREQ_HOOK_UTIL;
 	return 0;
 }
 
@@ -84,12 +89,24 @@ void dbs_stop(struct dbs_policy *dbs)
 
 void dbs_update_hook(struct cpufreq_policy *p, struct dbs_policy *dbs, sim_ns now)
 {
+	/* dbs_update_util_handler(): every call pays its check; a timer makes
+	 * no call until it is due. */
+	if (!dbs->timer)
+		cpufreq_hook_spend(p, CPUFREQ_CYCLES_CHECK);
 	/* The kernel queues the sample as irq_work; here it runs at once. The
 	 * timestamp is the trigger's, not the work's. */
 	if (now - dbs->last_sample_time < dbs->sample_delay_ns)
 		return;
 	dbs->last_sample_time = now;
+	/* Its cost: the kworker's run (irq_work and a self-IPI, or the timer's
+	 * interrupt), dbs_update() over the policy's CPUs, the decision, and
+	 * __cpufreq_driver_target()'s slow path if the frequency changes. */
+	uint32_t cur = p->cur;
+	cpufreq_hook_defer(p);
+	cpufreq_hook_spend(p, CPUFREQ_CYCLES_UTIL_CPU * (uint32_t)p->ncpus + CPUFREQ_CYCLES_SELECT);
 	dbs->sample_delay_ns = (sim_ns)dbs->gov_update(p) * NS_PER_US;
+	if (p->cur != cur)
+		cpufreq_hook_spend(p, CPUFREQ_CYCLES_SLOW_SWITCH + CPUFREQ_CYCLES_MSR_WRITE);
 }
 
 uint64_t dbs_update(struct cpufreq_policy *p, struct dbs_policy *dbs)

@@ -46,6 +46,12 @@ struct dbs_policy {
 	 * (v3.17+). Without it (v3.10) CPUs whose window is empty or shows
 	 * more idle than wall time are left out of the maximum, as then. */
 	bool reuse_prev_load;
+	/* The sampler before v4.6: a deferrable timer per policy, not the
+	 * scheduler's hook (cpufreq_update_util() arrived in v4.6). The
+	 * simulator still samples at the hook's trigger points (a deferrable
+	 * timer fires only on a CPU that is awake), but the kernel makes no
+	 * hook calls: the policy's hook is CPUFREQ_HOOK_EMULATED. */
+	bool timer;
 	sim_ns last_sample_time, sample_delay_ns;
 	struct dbs_cpu *cpus;         /* policy->ncpus of them, from dbs_start() */
 	/* The governor's sample; returns the delay to the next one, us. */
@@ -69,7 +75,7 @@ unsigned int dbs_legacy_sampling_rate(const struct cpufreq_policy *p, int64_t re
 				      unsigned int min_rate_us);
 
 /* Allocates the per-CPU state and reads the baselines; the caller has set
- * tuners, sampling_rate, gov_update, reuse_prev_load and load_weight. */
+ * tuners, sampling_rate, gov_update, reuse_prev_load, timer and load_weight. */
 int dbs_start(struct cpufreq_policy *p, struct dbs_policy *dbs, struct pm_diag *d);
 void dbs_stop(struct dbs_policy *dbs);
 /* dbs_update_util_handler(): sample if the delay has passed. */

@@ -505,7 +505,12 @@ int govtrace_step(struct govtrace *g, int cpu, const struct govtrace_row *row, s
 	c->util.uclamp_min = (unsigned long)row->uclamp_min;
 	c->util.uclamp_max = (unsigned long)row->uclamp_max;
 	g->now_us = row->t_us;
-	if (p->gov->update && !row->no_hook)
+	/* A governor with no hook installed is not called (intel_pstate's
+	 * performance policy); the cost of the call is left for the caller to
+	 * read in hook_cycles and hook_deferred. */
+	p->hook_cycles = 0;
+	p->hook_deferred = 0;
+	if (p->gov->update && p->hook != CPUFREQ_HOOK_NONE && !row->no_hook)
 		p->gov->update(p, cpu, row->t_us * NS_PER_US, row->flags);
 	if (g->out_of_memory)
 		return pm_fail(d, "out of memory");

@@ -42,6 +42,8 @@
 #include <stdlib.h>
 
 #include "cpufreq.h"
+#include "energy_hints.h"
+#include "hookcost.h"
 
 #define PSTATE_SCALING_KHZ 100000 /* core_get_scaling(): 100 MHz per ratio */
 #define SAMPLING_INTERVAL_NS (10 * NS_PER_MS) /* INTEL_PSTATE_SAMPLING_INTERVAL */
@@ -62,14 +64,6 @@ static uint64_t div_ext_fp(uint64_t x, uint64_t y) { return (x << EXT_FRAC_BITS)
 enum pstate_policy { POLICY_POWERSAVE, POLICY_PERFORMANCE };
 
 static const char *const policy_words[] = { "powersave", "performance", NULL };
-/* energy_performance_preference strings and their EPP values (the generic
- * table; "default" is what recent kernels make the power-on default). */
-static const char *const epp_words[] = { "performance=0", "balance_performance=128",
-					 "balance_power=192", "power=255", "default=128", NULL };
-/* energy_perf_bias strings (intel_epb.c). */
-static const char *const epb_words[] = { "performance=0", "balance-performance=4", "normal=6",
-					 "balance-power=8", "power=15", NULL };
-
 struct pstate_cpu {
 	int current_pstate;      /* the ratio this CPU asks for */
 	int64_t iowait_boost;    /* fraction, FRAC_BITS */
@@ -231,13 +225,19 @@ static void pstate_update_util(struct cpufreq_policy *p, struct pstate_data *pd,
 		c->iowait_boost = delta_ns > p->tick_ns ? 0 : c->iowait_boost >> 1;
 	}
 	c->last_update = time;
+	cpufreq_hook_spend(p, CPUFREQ_CYCLES_CHECK);
 	if (time - c->sample_time < SAMPLING_INTERVAL_NS)
 		return;
+	/* intel_pstate_sample(): RDMSR of APERF and MPERF (and RDTSC). */
+	cpufreq_hook_spend(p, 2 * CPUFREQ_CYCLES_MSR_READ);
 	struct cpu_counters s;
 	if (!pstate_sample(p, c, cpu, time, &s))
 		return;
+	cpufreq_hook_spend(p, CPUFREQ_CYCLES_SELECT);
 	int target = pstate_prepare_request(pd, pstate_get_target(pd, c, &s));
 	if (target != c->current_pstate) {
+		/* intel_pstate_update_pstate(): WRMSR of IA32_PERF_CTL. */
+		cpufreq_hook_spend(p, CPUFREQ_CYCLES_MSR_WRITE);
 		c->current_pstate = target;
 		pstate_program(p, pd);
 	}
@@ -327,6 +327,8 @@ static void hwp_boost_up(struct pstate_data *pd, struct pstate_cpu *c, sim_ns ti
 static void hwp_dynamic_boost(struct cpufreq_policy *p, struct pstate_data *pd,
 			      struct pstate_cpu *c, sim_ns time, unsigned flags)
 {
+	int boost_before = c->hwp_boost_min;
+	cpufreq_hook_spend(p, CPUFREQ_CYCLES_CHECK);
 	if (flags & CPUFREQ_UPDATE_IOWAIT) {
 		bool do_io = time < c->last_io_update + 2 * p->tick_ns;
 		c->last_io_update = time;
@@ -337,6 +339,23 @@ static void hwp_dynamic_boost(struct cpufreq_policy *p, struct pstate_data *pd,
 			c->hwp_boost_min = 0;
 		c->boost_last_update = time;
 	}
+	/* A new boost level is a WRMSR of IA32_HWP_REQUEST. */
+	if (c->hwp_boost_min != boost_before)
+		cpufreq_hook_spend(p, CPUFREQ_CYCLES_MSR_WRITE);
+}
+
+/* intel_pstate_set_policy() and intel_pstate_set_update_util_hook(): the
+ * performance policy removes the hook; with HWP the kernel installs it
+ * only for hwp_dynamic_boost. Without one, HWP's own loop still runs: the
+ * model of it is driven at the hook's trigger points, at no CPU cost. */
+static void pstate_set_hook(struct cpufreq_policy *p, const struct pstate_data *pd)
+{
+	if (pd->policy == POLICY_PERFORMANCE)
+		p->hook = CPUFREQ_HOOK_NONE;
+	else if (pd->hwp && !pd->hwp_dynamic_boost)
+		p->hook = CPUFREQ_HOOK_EMULATED;
+	else
+		p->hook = CPUFREQ_HOOK_UTIL;
 }
 
 static void pstate_hook(struct cpufreq_policy *p, int cpu, sim_ns now, unsigned flags)
@@ -350,7 +369,8 @@ static void pstate_hook(struct cpufreq_policy *p, int cpu, sim_ns now, unsigned 
 		pstate_update_util(p, pd, c, cpu, now, flags);
 		return;
 	}
-	/* hwp=1: the kernel's hook only boosts; the rest is the hardware's loop. */
+	/* hwp=1: the kernel's hook only boosts; the rest is the hardware's
+	 * loop, which costs the CPU nothing. */
 	if (pd->hwp_dynamic_boost)
 		hwp_dynamic_boost(p, pd, c, now, flags);
 	hwp_evaluate(p, pd, c, cpu, now);
@@ -360,6 +380,7 @@ static void pstate_hook(struct cpufreq_policy *p, int cpu, sim_ns now, unsigned 
 static void pstate_limits(struct cpufreq_policy *p)
 {
 	struct pstate_data *pd = p->gov_data;
+	pstate_set_hook(p, pd);
 	pstate_update_perf_limits(p, pd);
 	for (int j = 0; j < p->ncpus; j++) {
 		struct pstate_cpu *c = &pd->cpus[j];
@@ -391,6 +412,7 @@ static int pstate_start(struct cpufreq_policy *p, struct pm_diag *d)
 	pd->cpus = calloc((size_t)p->ncpus, sizeof(*pd->cpus));
 	if (!pd->cpus)
 		return pm_fail(d, "out of memory");
+	pstate_set_hook(p, pd);
 	for (int j = 0; j < p->ncpus; j++) {
 		/* intel_pstate_get_cpu_pstates() leaves every CPU at the minimum. */
 		pd->cpus[j].current_pstate = pd->min_pstate;

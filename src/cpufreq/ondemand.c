@@ -9,9 +9,11 @@
  * mille and, when that falls between two table entries, alternates them
  * within each sampling period so the average is the biased target.
  *
- * `variant` replays older decisions for matching old traces; the sampler
- * stays the hook-driven one of v4.7+ (older kernels used a deferrable timer
- * of the same period, aligned to jiffies):
+ * `variant` replays older decisions for matching old traces. Those kernels
+ * sampled from a deferrable timer of the same period, aligned to jiffies,
+ * not from the scheduler's hook (v4.6+): the samples are still taken at the
+ * hook's trigger points, but no hook call is made or charged, only the
+ * samples (CPUFREQ_HOOK_EMULATED):
  *   3.11  kernels 3.11-4.5: f = load x cpuinfo_max / 100, relation L.
  *   3.10  kernels up to 3.10: load weighted by each CPU's average frequency
  *         (APERF/MPERF, as acpi-cpufreq's getavg measured it, else cur);
@@ -46,8 +48,11 @@ struct od_data {
 static const struct tunable od_tunables[] = {
 	{ "sampling_rate", "us between samples, at least 2 ticks (-1: max(2 ticks, transition "
 	  "delay))", TUNABLE_FIELD(struct od_data, dbs_t.sampling_rate), -1, -1, UINT32_MAX, NULL },
+	/* store_up_threshold(): MIN_FREQUENCY_UP_THRESHOLD (1) to
+	 * MAX_FREQUENCY_UP_THRESHOLD (100), as mainline has it (checked at
+	 * v6.8); v3.10's floor was 11 (od_start() checks it for that variant). */
 	{ "up_threshold", "load % above which the frequency jumps to the maximum",
-	  TUNABLE_FIELD(struct od_data, dbs_t.up_threshold), 95, 11, 100, NULL },
+	  TUNABLE_FIELD(struct od_data, dbs_t.up_threshold), 95, 1, 100, NULL },
 	{ "sampling_down_factor", "samples to stay at the maximum after a jump (rate_mult)",
 	  TUNABLE_FIELD(struct od_data, dbs_t.sampling_down_factor), 1, 1, 100000, NULL },
 	{ "ignore_nice_load", "1: nice time counts as idle (above 1 acts as 1; no nice time here)",
@@ -202,9 +207,16 @@ static int od_start(struct cpufreq_policy *p, struct pm_diag *d)
 {
 	struct od_data *od = p->gov_data;
 	struct dbs_policy *dbs = &od->dbs;
+	/* v3.10's MIN_FREQUENCY_UP_THRESHOLD was 11: its lowering rule divides
+	 * by up_threshold minus the down differential. */
+	if (od->variant == OD_V3_10 && od->dbs_t.up_threshold < 11)
+		return pm_fail(d, "up_threshold=%lld: out of range for variant 3.10 (expected "
+			       "11..100)", (long long)od->dbs_t.up_threshold);
 	dbs->tuners = &od->dbs_t;
 	dbs->gov_update = od_dbs_update;
 	dbs->reuse_prev_load = od->variant != OD_V3_10;
+	/* Both older variants stand for kernels before v4.6: a timer samples. */
+	dbs->timer = od->variant != OD_CURRENT;
 	dbs->load_weight = od->variant == OD_V3_10 ? od_measured_khz : NULL;
 	if (od->variant == OD_CURRENT) {
 		if (dbs_sampling_rate(p, od->dbs_t.sampling_rate, &dbs->sampling_rate, d) < 0)

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 
 #include "cpufreq.h"
+#include "hookcost.h"
 
 #define SCHED_CAPACITY_SCALE 1024
 #define IOWAIT_BOOST_MIN (SCHED_CAPACITY_SCALE / 8)
@@ -188,7 +189,10 @@ static bool sugov_hold_freq(struct cpufreq_policy *p, struct sugov_cpu *c, int c
 
 static void sugov_commit(struct cpufreq_policy *p, uint32_t freq)
 {
-	/* The slow path's __cpufreq_driver_target(next_freq, L); freq is an entry. */
+	/* The slow path's __cpufreq_driver_target(next_freq, L); freq is an entry.
+	 * Its cost is the fast switch's (cpufreq_driver_fast_switch(), which
+	 * acpi-cpufreq and intel_cpufreq offer): one P-state MSR write. */
+	cpufreq_hook_spend(p, CPUFREQ_CYCLES_FAST_SWITCH + CPUFREQ_CYCLES_MSR_WRITE);
 	cpufreq_driver_target(p, freq, RELATION_L);
 }
 
@@ -199,8 +203,10 @@ static void sugov_update_single(struct cpufreq_policy *p, struct sugov_data *sg,
 	uint32_t cached_freq = sg->cached_raw_freq;
 	sugov_iowait_boost(p, c, time, flags);
 	c->last_update = time;
+	cpufreq_hook_spend(p, CPUFREQ_CYCLES_CHECK);
 	if (!sugov_should_update(sg, time, flags))
 		return;
+	cpufreq_hook_spend(p, CPUFREQ_CYCLES_UTIL_CPU + CPUFREQ_CYCLES_SELECT);
 
 	struct cpu_util u;
 	p->driver->cpu_util(p->driver_ctx, cpu, &u);
@@ -223,8 +229,11 @@ static void sugov_update_shared(struct cpufreq_policy *p, struct sugov_data *sg,
 	struct sugov_cpu *c = &sg->cpus[j];
 	sugov_iowait_boost(p, c, time, flags);
 	c->last_update = time;
+	cpufreq_hook_spend(p, CPUFREQ_CYCLES_CHECK);
 	if (!sugov_should_update(sg, time, flags))
 		return;
+	/* sugov_next_freq_shared() reads every CPU's demand. */
+	cpufreq_hook_spend(p, CPUFREQ_CYCLES_UTIL_CPU * (uint32_t)p->ncpus + CPUFREQ_CYCLES_SELECT);
 
 	/* Every CPU's demand, each with its own boost and clamps, scaled by
 	 * the capacity of the CPU that called. */
@@ -269,6 +278,7 @@ static int sugov_start(struct cpufreq_policy *p, struct pm_diag *d)
 	sg->cached_raw_freq = 0;
 	sg->limits_changed = false;
 	sg->need_freq_update = false;
+	p->hook = CPUFREQ_HOOK_UTIL; /* sugov_start(): cpufreq_add_update_util_hook() */
 	sg->cpus = calloc((size_t)p->ncpus, sizeof(*sg->cpus));
 	if (!sg->cpus)
 		return pm_fail(d, "out of memory");

@@ -108,3 +108,17 @@ enum cpuidle_miss cpuidle_record_exit(struct cpuidle_device *dev, int state, sim
 		dev->stats[state].below++;
 	return m;
 }
+
+const char *const tick_policy_words[] = {
+	[TICK_LEGACY] = "legacy", [TICK_GOVERNOR] = "governor", [TICK_PERIODIC] = "periodic", NULL,
+};
+
+int tick_policy_parse(const char *name, enum tick_policy *p)
+{
+	for (int i = 0; tick_policy_words[i]; i++)
+		if (strcmp(name, tick_policy_words[i]) == 0) {
+			*p = (enum tick_policy)i;
+			return 0;
+		}
+	return -1;
+}

@@ -102,6 +102,10 @@ enum tick_policy {
 	TICK_GOVERNOR, /* 4.17+: ask the governor first; it decides whether to stop the tick */
 	TICK_PERIODIC, /* nohz off: the tick never stops */
 };
+/* Their names, indexed by enum tick_policy, NULL-terminated (a tunable's words). */
+extern const char *const tick_policy_words[];
+/* The policy a name gives; -1 if none. */
+int tick_policy_parse(const char *name, enum tick_policy *p);
 
 const struct cpuidle_governor *cpuidle_governor_find(const char *name);
 int cpuidle_governor_count(void);

@@ -77,9 +77,15 @@ struct ladder_state {
 	uint32_t promotions, demotions;             /* consecutive votes so far */
 };
 
+/* ladder_variant: mainline compares the s64 residency with u64
+ * thresholds (an idle shorter than the exit latency wraps: a promotion
+ * vote, never a demotion); signed is the unmerged 2022 RFC's comparison. */
+enum ladder_variant { LADDER_MAINLINE, LADDER_SIGNED };
+
 struct ladder_data {
 	int64_t promotion_count; /* tunables; must stay first */
 	int64_t demotion_count;
+	int64_t variant;         /* enum ladder_variant */
 
 	int last;  /* the current rung (the kernel's dev->last_state_idx) */
 	int first; /* 1 if state 0 polls: ladder never climbs down to it */

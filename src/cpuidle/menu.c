@@ -20,8 +20,10 @@
  * and whose exit latency fits the PM QoS limit is chosen; the tick is
  * kept when the prediction is shorter than a tick or the choice polls.
  *
- * Deliberate deviations: the time to the next timer saturates instead of
- * wrapping in the 32-bit microsecond arithmetic, and menu_iowait_mult
+ * Deliberate deviations: the time to the next timer scaled by the
+ * correction factor saturates instead of wrapping in the kernel's 32-bit
+ * microsecond arithmetic (the recent intervals do wrap, as the kernel's,
+ * see menu_update()), and menu_iowait_mult
  * offers the historical iowait performance multiplier as an opt-in.
  * Kernel types are kept where rounding depends on them (u32 factors and
  * microsecond intervals). */
@@ -77,8 +79,8 @@ static void menu_update_intervals(struct menu_data *d, uint32_t interval_us)
  * (stddev <= 20 us, or mean > 6 stddev with at least 6 samples left);
  * while they do not, drop the extreme value farther from the mean (the
  * largest on a tie), and give up once 6 or fewer samples remain:
- * UINT32_MAX. Sums wrap as the kernel's do; they cannot for idle periods
- * under an hour. */
+ * UINT32_MAX. Sums wrap as the kernel's do, which takes intervals of
+ * an hour or more, or the wrapped value a polling timeout stores. */
 uint32_t menu_typical_interval(const struct menu_data *d)
 {
 	int64_t min_thresh = -1, max_thresh = UINT32_MAX;
@@ -169,8 +171,12 @@ static void menu_update(struct cpuidle_device *dev, struct menu_data *d)
 		factor += RESOLUTION; /* idle that long counts as a perfect prediction */
 	d->correction_factor[d->bucket] = factor;
 
-	sim_ns us = measured / NS_PER_US;
-	menu_update_intervals(d, us >= UINT32_MAX ? UINT32_MAX : (uint32_t)us);
+	/* ktime_to_us() into the unsigned int of menu_update_intervals(), as
+	 * in the kernel: the value wraps modulo 2^32. It matters after a
+	 * polling timeout when the timer was not queried: measured is then
+	 * KTIME_MAX ("assume the timer woke it"), stored as 2783138807 us,
+	 * which the pattern detector keeps (only UINT_MAX is dropped). */
+	menu_update_intervals(d, (uint32_t)(measured / NS_PER_US));
 }
 
 static int menu_init(struct cpuidle_device *dev, struct pm_diag *d)

@@ -20,10 +20,12 @@
  * when intercepts below it outweigh everything else; the timer is then
  * checked, and the tick kept unless the expected idle is a tick or more.
  *
- * No tunables: the kernel has none. The kernel's per-CPU data is zeroed
- * with the device's last state at 0, so its very first selection learns
- * from a fictitious zero-length wakeup; here the first selection learns
- * nothing. */
+ * No tunables: the kernel has none. teo_enable_device() zeroes the
+ * per-CPU data (sleep length 0) and the device's last state index is 0,
+ * so the very first selection learns from a fictitious zero-length wakeup
+ * in state 0: a short idle and a hit in bin 0. Since the counters decay
+ * by v >> 3, which stops at 7, that hit never wears off entirely. This
+ * model does the same (teo_init()). */
 #include "governors.h"
 
 #define PULSE TEO_PULSE
@@ -107,7 +109,9 @@ static int teo_find_shallower_state(const struct cpuidle_device *dev, int idx,
 static int teo_init(struct cpuidle_device *dev, struct pm_diag *d)
 {
 	struct teo_data *t = dev->gov_data;
-	*t = (struct teo_data){ .sleep_length_ns = KTIME_MAX };
+	/* As the kernel's memset(): sleep length 0, and a wakeup to learn
+	 * from (dev->last_state_idx starts at 0, not -1). */
+	*t = (struct teo_data){ .sleep_length_ns = 0, .pending = true };
 	return 0;
 }
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../cpufreq/hookcost.h"
 #include "sim_internal.h"
 
 static struct sim *driver_sim(void *ctx)
@@ -119,15 +120,35 @@ void freq_apply(struct sim *s, int pi, int idx)
 	}
 }
 
+/* cpufreq_update_util(): calls the governor if the kernel installed a
+ * hook for the policy (or the simulator drives one in its place), and
+ * charges the CPU what the call cost: the dispatch and the cycles of the
+ * governor's path at the CPU's clock, plus a self-IPI and two kernel-thread
+ * switches for work deferred to a kworker; or cpufreq_update_cost_ns per
+ * real call when that is set. */
 void freq_update_hook(struct sim *s, struct sim_cpu *c, unsigned flags)
 {
-	if (!s->cf_gov->update)
+	struct cpufreq_policy *p = &s->policies[c->policy].p;
+	enum cpufreq_hook hook = p->hook;
+	if (!s->cf_gov->update || hook == CPUFREQ_HOOK_NONE)
 		return;
-	struct sim_policy *sp = &s->policies[c->policy];
 	c->util_decayed = false;
-	s->cpufreq_hook_calls++;
-	cpu_charge(s, c, NULL, s->par.cpufreq_update_cost_ns);
-	s->cf_gov->update(&sp->p, c->id, s->now, flags);
+	uint64_t khz = s->khz_table[cpu_effective_idx(s, c)];
+	p->hook_cycles = 0;
+	p->hook_deferred = 0;
+	s->cf_gov->update(p, c->id, s->now, flags);
+	uint64_t cycles = p->hook_cycles;
+	if (hook == CPUFREQ_HOOK_UTIL) {
+		s->cpufreq_hook_calls++;
+		cycles += CPUFREQ_CYCLES_DISPATCH;
+	}
+	sim_ns ns;
+	if (s->par.cpufreq_update_cost_ns >= 0)
+		ns = hook == CPUFREQ_HOOK_UTIL ? s->par.cpufreq_update_cost_ns : 0;
+	else
+		ns = (sim_ns)(cycles * 1000000 / khz) +
+		     (sim_ns)p->hook_deferred * (2 * s->m->context_switch_ns + s->m->wakeup_ipi_ns);
+	cpu_charge(s, c, NULL, ns);
 }
 
 int freq_init(struct sim *s, struct pm_diag *d)

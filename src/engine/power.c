@@ -103,8 +103,8 @@ static int pkg_choose_cstate(const struct sim *s, int p)
 {
 	const struct machine *m = s->m;
 	int depth = m->ncstates - 1;
-	for (int i = 0; i < s->pkg_cpus[p].n; i++) {
-		const struct sim_cpu *c = &s->cpus[s->pkg_cpus[p].cpu[i]];
+	for (int i = 0; i < s->topo.pkg[p].n; i++) {
+		const struct sim_cpu *c = &s->cpus[s->topo.pkg[p].cpu[i]];
 		if (c->mode != CPU_IDLE)
 			return -1;
 		if (c->cstate < depth)
@@ -139,7 +139,7 @@ void pkg_turbo_eval(struct sim *s, int p)
 	int cap = s->turbo_cap_idx[pkg->nturbo_cores];
 	if (cap != pkg->cap_idx) {
 		/* The turbo ceiling moved: account busy cores at the old one. */
-		const struct cpu_group *g = &s->pkg_cpus[p];
+		const struct cpu_group *g = &s->topo.pkg[p];
 		for (int i = 0; i < g->n; i++)
 			cpu_sync(s, &s->cpus[g->cpu[i]]);
 		pkg->cap_idx = cap;

@@ -14,7 +14,7 @@
 uint32_t sim_share_group_new(struct sim *s)
 {
 	uint32_t g = s->nshare_groups + 1;
-	size_t n = (size_t)g * (size_t)s->nllcs;
+	size_t n = (size_t)g * (size_t)s->topo.nllcs;
 	double *act = realloc(s->share_act, n * sizeof(*act));
 	if (!act) {
 		s->oom = true;
@@ -27,9 +27,9 @@ uint32_t sim_share_group_new(struct sim *s)
 		return 0;
 	}
 	s->share_when = when;
-	for (int l = 0; l < s->nllcs; l++) {
-		act[(g - 1) * (size_t)s->nllcs + (size_t)l] = 0;
-		when[(g - 1) * (size_t)s->nllcs + (size_t)l] = s->now;
+	for (int l = 0; l < s->topo.nllcs; l++) {
+		act[(g - 1) * (size_t)s->topo.nllcs + (size_t)l] = 0;
+		when[(g - 1) * (size_t)s->topo.nllcs + (size_t)l] = s->now;
 	}
 	s->nshare_groups = g;
 	return g;
@@ -47,9 +47,9 @@ double share_stall_factor(struct sim *s, const struct task *t, int llc)
 {
 	if (!t->share_group || t->share_group > s->nshare_groups || s->m->share_stall_cut <= 0)
 		return 1.0;
-	size_t base = (size_t)(t->share_group - 1) * (size_t)s->nllcs;
+	size_t base = (size_t)(t->share_group - 1) * (size_t)s->topo.nllcs;
 	double here = 0, total = 0;
-	for (int l = 0; l < s->nllcs; l++) {
+	for (int l = 0; l < s->topo.nllcs; l++) {
 		double a = decayed(s, base + (size_t)l);
 		total += a;
 		if (l == llc)

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../sched/cfs_defaults.h"
 #include "sim_internal.h"
 
-static const char *const tick_policy_words[] = { "legacy", "governor", "periodic", NULL };
 static const char *const cpufreq_updates_words[] = { "classic", "consolidated", NULL };
 static const char *const auto_demotion_words[] = { "off", "c1", "c3", "both", NULL };
 
@@ -44,8 +44,9 @@ static const struct tunable engine_tunables[] = {
 	  "enqueue, dequeue) or consolidated (context switch, tick)",
 	  TUNABLE_FIELD(struct engine_params, cpufreq_updates), CPUFREQ_UPDATES_CLASSIC, 0, 1,
 	  cpufreq_updates_words },
-	{ "cpufreq_update_cost_ns", "CPU time of one cpufreq_update_util() call into a governor, ns",
-	  TUNABLE_FIELD(struct engine_params, cpufreq_update_cost_ns), 250, 0, 1000000, NULL },
+	{ "cpufreq_update_cost_ns", "CPU time of one cpufreq_update_util() call into a governor, ns "
+	  "(-1: the cycles of the path the governor takes, at the CPU's clock)",
+	  TUNABLE_FIELD(struct engine_params, cpufreq_update_cost_ns), -1, -1, 1000000, NULL },
 	{ "sched_mc_power_savings", "0: spread for performance; 1: the balancer packs onto fewer "
 	  "packages when lightly loaded; 2: also newly idle CPUs pull at once and wakeups go to the "
 	  "packing package",
@@ -330,26 +331,17 @@ static void *alloc_tunables(size_t size, const struct tunable *t, int n)
 	return p;
 }
 
-static int ilog2(int v)
-{
-	int r = 0;
-	while (v >>= 1)
-		r++;
-	return r;
-}
-
-/* The kernel scales CFS's defaults by 1 + log2(CPUs), CPUs capped at 8
- * (SCHED_TUNABLESCALING_LOG). */
+/* 0 leaves a CFS knob at the kernel's default (sched/cfs_defaults.h). */
 static void default_sched_params(struct sim *s)
 {
 	struct engine_params *p = &s->par;
-	int64_t factor = 1 + ilog2(s->ncpus < 8 ? s->ncpus : 8);
+	struct cfs_defaults def = cfs_defaults(s->ncpus);
 	if (!p->sched_latency_ns)
-		p->sched_latency_ns = 6000000 * factor;
+		p->sched_latency_ns = def.latency_ns;
 	if (!p->sched_min_granularity_ns)
-		p->sched_min_granularity_ns = 750000 * factor;
+		p->sched_min_granularity_ns = def.min_granularity_ns;
 	if (!p->sched_wakeup_granularity_ns)
-		p->sched_wakeup_granularity_ns = 1000000 * factor;
+		p->sched_wakeup_granularity_ns = def.wakeup_granularity_ns;
 }
 
 /* --set cstate_disable=C6,C7: the states' disable flag on every CPU. */
@@ -375,17 +367,23 @@ static int build_topology(struct sim *s, struct pm_diag *d)
 	s->ncpus = m->online_cpus;
 	s->ncores = machine_cores(m);
 	s->npkgs = m->packages;
-	s->nllcs = m->packages * (m->cores_per_package / m->llc_cores);
+	struct sched_topology *topo = &s->topo;
+	topo->ncpus = s->ncpus;
+	topo->ncores = s->ncores;
+	topo->npkgs = s->npkgs;
+	topo->nllcs = m->packages * (m->cores_per_package / m->llc_cores);
 	s->cpus = calloc((size_t)s->ncpus, sizeof(*s->cpus));
 	s->cores = calloc((size_t)s->ncores, sizeof(*s->cores));
 	s->pkgs = calloc((size_t)s->npkgs, sizeof(*s->pkgs));
-	s->llcs = calloc((size_t)s->nllcs, sizeof(*s->llcs));
-	s->pkg_cpus = calloc((size_t)s->npkgs, sizeof(*s->pkg_cpus));
+	topo->cpu = calloc((size_t)s->ncpus, sizeof(*topo->cpu));
+	topo->core = calloc((size_t)s->ncores, sizeof(*topo->core));
+	topo->llc = calloc((size_t)topo->nllcs, sizeof(*topo->llc));
+	topo->pkg = calloc((size_t)s->npkgs, sizeof(*topo->pkg));
 	s->npstates = m->npstates;
 	s->khz_table = calloc((size_t)m->npstates, sizeof(*s->khz_table));
 	s->turbo_cap_idx = calloc((size_t)m->cores_per_package + 1, sizeof(int));
-	if (!s->cpus || !s->cores || !s->pkgs || !s->llcs || !s->pkg_cpus || !s->khz_table ||
-	    !s->turbo_cap_idx)
+	if (!s->cpus || !s->cores || !s->pkgs || !topo->cpu || !topo->core || !topo->llc ||
+	    !topo->pkg || !s->khz_table || !s->turbo_cap_idx)
 		return pm_fail(d, "out of memory");
 	for (int i = 0; i < m->npstates; i++) {
 		s->khz_table[i] = m->pstates[i].khz;
@@ -423,8 +421,10 @@ static int build_topology(struct sim *s, struct pm_diag *d)
 		if (core->ncpus == 0)
 			s->pkgs[cpu->pkg].ncores_online++;
 		core->cpus[core->ncpus++] = c;
-		struct cpu_group *groups[2] = { &s->llcs[cpu->llc], &s->pkg_cpus[cpu->pkg] };
-		for (int g = 0; g < 2; g++) {
+		topo->cpu[c] = (struct cpu_place){ .core = cpu->core, .llc = cpu->llc, .pkg = cpu->pkg };
+		struct cpu_group *groups[3] = { &topo->core[cpu->core], &topo->llc[cpu->llc],
+						&topo->pkg[cpu->pkg] };
+		for (int g = 0; g < 3; g++) {
 			int *grown = realloc(groups[g]->cpu, (size_t)(groups[g]->n + 1) * sizeof(int));
 			if (!grown)
 				return pm_fail(d, "out of memory");
@@ -509,7 +509,12 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 		return pm_fail(d, "--set hz=%lld: not a CONFIG_HZ choice (expected 100, 250, 300 or 1000)",
 			       (long long)s->par.hz);
 	s->tick_ns = (NS_PER_SEC + s->par.hz / 2) / s->par.hz;
-	s->placement = s->par.sched_mc_power_savings ? &placement_pack : &placement_spread;
+	s->knobs = (struct sched_knobs){
+		.migration_cost_ns = s->par.sched_migration_cost_ns,
+		.balance_interval_ns = s->par.balance_interval_ms * NS_PER_MS,
+		.mc_power_savings = (int)s->par.sched_mc_power_savings,
+	};
+	s->placement = placement_for(&s->knobs);
 	s->latency_limit_ns = s->par.pm_qos_latency_us < 0 ? SIM_NS_MAX
 							   : s->par.pm_qos_latency_us * NS_PER_US;
 	if (s->par.pm_qos_resume_latency_us >= 0 &&
@@ -750,10 +755,12 @@ void sim_destroy(struct sim *s)
 		free(s->cpus[c].acct.pstate_ns);
 		free(s->cpus[c].idle.gov_data);
 	}
-	for (int i = 0; s->llcs && i < s->nllcs; i++)
-		free(s->llcs[i].cpu);
-	for (int p = 0; s->pkg_cpus && p < s->npkgs; p++)
-		free(s->pkg_cpus[p].cpu);
+	for (int i = 0; s->topo.core && i < s->topo.ncores; i++)
+		free(s->topo.core[i].cpu);
+	for (int i = 0; s->topo.llc && i < s->topo.nllcs; i++)
+		free(s->topo.llc[i].cpu);
+	for (int p = 0; s->topo.pkg && p < s->topo.npkgs; p++)
+		free(s->topo.pkg[p].cpu);
 	for (uint32_t i = 0; i < s->nslots; i++) {
 		if (s->slots[i].t) {
 			free(s->slots[i].t->affinity);
@@ -767,8 +774,10 @@ void sim_destroy(struct sim *s)
 	free(s->cpus);
 	free(s->cores);
 	free(s->pkgs);
-	free(s->llcs);
-	free(s->pkg_cpus);
+	free(s->topo.cpu);
+	free(s->topo.core);
+	free(s->topo.llc);
+	free(s->topo.pkg);
 	free(s->khz_table);
 	free(s->turbo_cap_idx);
 	free(s->cpu_policy);

@@ -147,12 +147,6 @@ struct task_slot {
 	uint32_t timer_gen;    /* of the task that last held it, while free */
 };
 
-/* CPUs sharing a last-level cache, or a package: the balancer's domains. */
-struct cpu_group {
-	int n;
-	int *cpu;
-};
-
 struct sim {
 	const struct machine *m;
 	struct machine mcopy;
@@ -174,9 +168,8 @@ struct sim {
 	int npolicies;
 	struct sim_policy *policies;
 	int *cpu_policy;       /* cpu -> policy index */
-	int nllcs;
-	struct cpu_group *llcs;     /* by global LLC index */
-	struct cpu_group *pkg_cpus; /* by package */
+	struct sched_topology topo; /* the scheduler's copy: groups by core, LLC, package */
+	struct sched_knobs knobs;   /* what placement reads of par */
 	char cstate_disable[256];   /* --set cstate_disable=NAME,NAME */
 	uint32_t nshare_groups;     /* engine/share.c */
 	double *share_act;          /* [group][llc] decayed activity */

@@ -131,8 +131,9 @@ int hbench_run(struct hostfs *fs, const struct hbench_config *c, struct hbench *
 	char before[PROFILE_TEXT_MAX] = "";
 	struct host_state st;
 	bool has;
-	if (host_profile_active(fs, &st, &has, d) < 0)
-		return -1;
+	int rc = host_profile_active(fs, &st, &has, d);
+	if (rc < 0)
+		return rc; /* -2: state that cannot be trusted, before anything changes */
 	if (has && st.applied)
 		snprintf(before, sizeof(before), "%s", st.profile);
 	host_state_free(&st);
@@ -144,7 +145,7 @@ int hbench_run(struct hostfs *fs, const struct hbench_config *c, struct hbench *
 		monitor_close(&m);
 		return pm_fail(d, "cannot install signal handlers");
 	}
-	int rc = 0;
+	rc = 0;
 	double fig[HB_NMETRICS];
 	for (int run = 0; run < c->runs && rc == 0; run++) {
 		for (int k = 0; k < c->nprofiles && rc == 0; k++) {

@@ -75,8 +75,9 @@ void host_plan_print(FILE *out, const struct hostfs *fs, const struct host_plan 
 static int restore_previous(struct hostfs *fs, FILE *log, bool *had, struct pm_diag *d)
 {
 	struct host_state st;
-	if (host_txn_load(fs, HOST_STATE_PROFILE, &st, had, d) < 0)
-		return -1;
+	int rc = host_txn_load(fs, HOST_STATE_PROFILE, &st, had, d);
+	if (rc < 0)
+		return rc;
 	if (*had && st.holder_pid)
 		host_proc_stop(st.holder_pid, st.holder_start);
 	host_state_free(&st);
@@ -100,7 +101,7 @@ int host_profile_apply(struct hostfs *fs, const char *spec, const struct host_pr
 	host_plan_free(&pl);
 	int lock = hostfs_lock(fs, d);
 	if (lock < 0)
-		return -1;
+		return lock;
 	bool had;
 	rc = restore_previous(fs, o->log, &had, d);
 	/* Planned again: limits are ordered against the values now in place. */
@@ -126,7 +127,7 @@ int host_profile_off(struct hostfs *fs, FILE *log, bool *had, struct pm_diag *d)
 {
 	int lock = hostfs_lock(fs, d);
 	if (lock < 0)
-		return -1;
+		return lock;
 	int rc = restore_previous(fs, log, had, d);
 	close(lock);
 	if (rc == 0 && *had)
@@ -165,8 +166,9 @@ int host_profile_verify(struct hostfs *fs, FILE *out, int *mismatches, struct pm
 	bool has;
 	char shown[HOSTFS_ROOT_MAX + HOSTFS_PATH_MAX], cur[PLAN_VALUE_MAX];
 	*mismatches = 0;
-	if (host_profile_active(fs, &st, &has, d) < 0)
-		return -1;
+	int rc = host_profile_active(fs, &st, &has, d);
+	if (rc < 0)
+		return rc;
 	if (!has)
 		return pm_fail(d, "no profile is active (see pmlab profile apply)");
 	if (!st.applied) {

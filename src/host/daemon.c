@@ -64,8 +64,9 @@ static int start_profile(struct hostfs *fs, const struct daemon_config *c, struc
 	struct host_state st;
 	bool has;
 	char spec[PROFILE_TEXT_MAX] = "";
-	if (host_profile_active(fs, &st, &has, d) < 0)
-		return -1;
+	int rc = host_profile_active(fs, &st, &has, d);
+	if (rc < 0)
+		return rc;
 	if (has)
 		snprintf(spec, sizeof(spec), "%s", st.profile);
 	host_state_free(&st);
@@ -81,7 +82,7 @@ static int start_profile(struct hostfs *fs, const struct daemon_config *c, struc
 	struct txn_result r;
 	if (c->log)
 		fprintf(c->log, "applying profile %s\n", spec);
-	int rc = host_profile_apply(fs, spec, &o, &r, d);
+	rc = host_profile_apply(fs, spec, &o, &r, d);
 	if (rc < 0)
 		return rc;
 	if (r.latency_fd >= 0) {
@@ -101,9 +102,10 @@ int host_daemon_run(struct hostfs *fs, const struct daemon_config *c, struct pm_
 	struct holder h = { -1, -1 };
 	if (host_signals_install() < 0)
 		return pm_fail(d, "cannot install signal handlers");
-	if (host_daemon_register(fs, d) < 0)
-		return -1;
-	int rc = start_profile(fs, c, &h, d);
+	int rc = host_daemon_register(fs, d);
+	if (rc < 0)
+		return rc;
+	rc = start_profile(fs, c, &h, d);
 	if (rc < 0) {
 		host_daemon_unregister(fs);
 		return rc;

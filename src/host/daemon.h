@@ -23,7 +23,8 @@ struct daemon_config {
 	FILE *log;                /* what it does, a line each */
 };
 
-/* -2: bad input (the profile), -1: runtime failure. */
+/* -2: bad input (the profile, or state in run/pmlab that is malformed or
+ * untrusted), -1: runtime failure. */
 int host_daemon_run(struct hostfs *fs, const struct daemon_config *c, struct pm_diag *d);
 
 #endif

@@ -298,7 +298,7 @@ static int restore(struct hostfs *fs, struct pm_diag *d)
 {
 	int lock = hostfs_lock(fs, d);
 	if (lock < 0)
-		return -1;
+		return lock;
 	bool had;
 	int rc = host_txn_restore(fs, GOVD_STATE, &had, NULL, d);
 	close(lock);
@@ -310,31 +310,31 @@ static int switch_to_userspace(struct hostfs *fs, const struct host_info *hi,
 {
 	struct host_plan pl;
 	char rel[HOSTFS_PATH_MAX], name[96];
+	int rc = 0;
 	snprintf(name, sizeof(name), "govd:%s", c->governor);
 	host_plan_init(&pl, name);
-	for (int i = 0; i < hi->npolicies; i++) {
+	for (int i = 0; i < hi->npolicies && rc == 0; i++) {
 		/* setspeed first: restored last, once the governor is back
 		 * (and the kernel shows "<unsupported>" again). */
 		host_policy_path(rel, sizeof(rel), hi->pol[i].id, "scaling_setspeed");
-		if (host_plan_add(&pl, PHASE_WATCH, rel, "", "scaling_setspeed", NULL, false, d) < 0)
-			goto fail;
+		rc = host_plan_add(&pl, PHASE_WATCH, rel, "", "scaling_setspeed", NULL, false, d);
 		host_policy_path(rel, sizeof(rel), hi->pol[i].id, "scaling_governor");
-		if (host_plan_add(&pl, PHASE_GOVERNOR, rel, "userspace", "governor", NULL, true, d) < 0)
-			goto fail;
+		if (rc == 0)
+			rc = host_plan_add(&pl, PHASE_GOVERNOR, rel, "userspace", "governor", NULL,
+					   true, d);
 	}
 	host_plan_sort(&pl);
-	int lock = hostfs_lock(fs, d);
-	if (lock < 0)
-		goto fail;
-	struct txn_opts to = { .state_name = GOVD_STATE };
-	struct txn_result r;
-	int rc = host_txn_apply(fs, &pl, &to, &r, d);
-	close(lock);
+	int lock = rc < 0 ? rc : hostfs_lock(fs, d);
+	if (lock >= 0) {
+		struct txn_opts to = { .state_name = GOVD_STATE };
+		struct txn_result r;
+		rc = host_txn_apply(fs, &pl, &to, &r, d);
+		close(lock);
+	} else {
+		rc = lock;
+	}
 	host_plan_free(&pl);
 	return rc;
-fail:
-	host_plan_free(&pl);
-	return -1;
 }
 
 int govd_start(struct govd **out, struct hostfs *fs, const struct govd_config *c,
@@ -383,8 +383,11 @@ int govd_start(struct govd **out, struct hostfs *fs, const struct govd_config *c
 		if (pc)
 			g->cpu[i].last = *pc;
 	}
-	if (switch_to_userspace(fs, &hi, c, d) < 0)
+	int switched = switch_to_userspace(fs, &hi, c, d);
+	if (switched < 0) {
+		rc = switched;
 		goto fail;
+	}
 	for (int i = 0; i < hi.npolicies; i++) {
 		g->npol++;
 		if (start_policy(g, &g->pol[i], &hi.pol[i], d) < 0) {

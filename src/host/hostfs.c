@@ -122,7 +122,7 @@ static int open_beneath(const struct hostfs *fs, const char *base, const char *r
 	if (fs->no_openat2)
 		return open_fallback(fs, base, rel, flags | O_CLOEXEC);
 	struct open_how how = {
-		.flags = (uint64_t)(flags | O_CLOEXEC),
+		.flags = (uint64_t)(unsigned)(flags | O_CLOEXEC),
 		.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
 	};
 	int dirfd = fs->rootfd;
@@ -500,7 +500,39 @@ static bool state_name_ok(const char *name)
 	return true;
 }
 
-/* run/pmlab as an O_RDONLY directory descriptor, created if asked. */
+/* pmlab's state says what root writes next and which processes it
+ * signals, so it is trusted only when nobody but the caller (or root)
+ * could have written it: owned by this user or root, not writable by group
+ * or others, and of the expected type. fstat of the descriptor in use, so
+ * nothing can be swapped in between. HOSTFS_UNTRUSTED if not. */
+static int check_trusted(int fd, bool dir, const char *shown, struct pm_diag *d)
+{
+	struct stat sb;
+	if (fstat(fd, &sb) < 0)
+		return pm_fail(d, "%s: cannot stat: %s", shown, strerror(errno));
+	uid_t me = geteuid();
+	const char *why = NULL;
+	char buf[160];
+	if (dir ? !S_ISDIR(sb.st_mode) : !S_ISREG(sb.st_mode)) {
+		why = dir ? "not a directory" : "not a regular file";
+	} else if (sb.st_uid != me && sb.st_uid != 0) {
+		snprintf(buf, sizeof(buf), "owned by uid %u, neither this user (uid %u) nor root",
+			 (unsigned)sb.st_uid, (unsigned)me);
+		why = buf;
+	} else if (sb.st_mode & (S_IWGRP | S_IWOTH)) {
+		snprintf(buf, sizeof(buf), "writable by %s (mode %04o)",
+			 sb.st_mode & S_IWOTH ? "others" : "its group", (unsigned)(sb.st_mode & 07777));
+		why = buf;
+	}
+	if (!why)
+		return 0;
+	pm_fail(d, "%s: %s: refusing pmlab state another user could have written (expected %s "
+		"owned by uid %u or root, not writable by group or others)", shown, why,
+		dir ? "a directory" : "a file", (unsigned)me);
+	return HOSTFS_UNTRUSTED;
+}
+
+/* run/pmlab as an O_RDONLY directory descriptor, created (0700) if asked. */
 static int state_dir(const struct hostfs *fs, bool create, struct pm_diag *d)
 {
 	char shown[HOSTFS_ROOT_MAX + HOSTFS_PATH_MAX];
@@ -511,7 +543,7 @@ static int state_dir(const struct hostfs *fs, bool create, struct pm_diag *d)
 		int run = open_beneath(fs, "", "run", O_PATH | O_DIRECTORY);
 		if (run < 0)
 			return pm_fail(d, "%s: cannot create: %s", shown, strerror(errno));
-		int rc = mkdirat(run, "pmlab", 0755);
+		int rc = mkdirat(run, "pmlab", 0700);
 		int err = errno;
 		close(run);
 		if (rc < 0 && err != EEXIST)
@@ -520,8 +552,15 @@ static int state_dir(const struct hostfs *fs, bool create, struct pm_diag *d)
 	int fd = open_beneath(fs, "", STATE_DIR, O_RDONLY | O_DIRECTORY);
 	if (fd < 0 && (create || errno != ENOENT))
 		return pm_fail(d, "%s: cannot open: %s", shown, strerror(errno));
-	if (fd < 0)
+	if (fd < 0) {
 		d->msg[0] = '\0';
+		return -1;
+	}
+	int rc = check_trusted(fd, true, shown, d);
+	if (rc < 0) {
+		close(fd);
+		return rc;
+	}
 	return fd;
 }
 
@@ -535,10 +574,10 @@ int hostfs_state_save(struct hostfs *fs, const char *name, const char *data, siz
 	hostfs_show(fs, rel, shown, sizeof(shown));
 	int dfd = state_dir(fs, true, d);
 	if (dfd < 0)
-		return -1;
+		return dfd;
 	snprintf(tmp, sizeof(tmp), ".%s.%ld", name, (long)getpid());
 	unlinkat(dfd, tmp, 0);
-	int fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	int fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	int err = 0;
 	if (fd < 0) {
 		err = errno;
@@ -581,12 +620,23 @@ int hostfs_state_load(const struct hostfs *fs, const char *name, char **data, si
 	hostfs_show(fs, rel, shown, sizeof(shown));
 	int dfd = state_dir(fs, false, d);
 	if (dfd < 0)
-		return d->msg[0] ? -1 : 0;
-	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		return d->msg[0] ? dfd : 0;
+	/* O_NONBLOCK: a FIFO in its place must not hang the open. */
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	int err = errno;
 	close(dfd);
+	if (fd < 0 && err == ELOOP) {
+		pm_fail(d, "%s: a symbolic link: refusing pmlab state another user could have "
+			"placed (expected a file)", shown);
+		return HOSTFS_UNTRUSTED;
+	}
 	if (fd < 0)
 		return err == ENOENT ? 0 : pm_fail(d, "%s: cannot read: %s", shown, strerror(err));
+	int trust = check_trusted(fd, false, shown, d);
+	if (trust < 0) {
+		close(fd);
+		return trust;
+	}
 	size_t cap = 4096, n = 0;
 	char *buf = malloc(cap);
 	for (err = 0; buf && !err;) {
@@ -626,7 +676,7 @@ int hostfs_state_remove(struct hostfs *fs, const char *name, struct pm_diag *d)
 	snprintf(rel, sizeof(rel), STATE_DIR "/%s", name);
 	int dfd = state_dir(fs, false, d);
 	if (dfd < 0)
-		return d->msg[0] ? -1 : 0;
+		return d->msg[0] ? dfd : 0;
 	int rc = unlinkat(dfd, name, 0);
 	int err = errno;
 	if (rc == 0)
@@ -644,12 +694,17 @@ int hostfs_lock(struct hostfs *fs, struct pm_diag *d)
 	hostfs_show(fs, STATE_DIR "/lock", shown, sizeof(shown));
 	int dfd = state_dir(fs, true, d);
 	if (dfd < 0)
-		return -1;
-	int fd = openat(dfd, "lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+		return dfd;
+	int fd = openat(dfd, "lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
 	int err = errno;
 	close(dfd);
 	if (fd < 0)
 		return pm_fail(d, "%s: cannot open: %s", shown, strerror(err));
+	int trust = check_trusted(fd, false, shown, d);
+	if (trust < 0) {
+		close(fd);
+		return trust;
+	}
 	/* Another pmlab applying or restoring takes well under a second;
 	 * wait a while rather than fail, never forever. */
 	for (int i = 0; i < 100; i++) {

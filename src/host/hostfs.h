@@ -100,15 +100,21 @@ int hostfs_list(const struct hostfs *fs, const char *rel, char ***names, int *n,
 void hostfs_free_list(char **names, int n);
 
 /* pmlab's own files in run/pmlab/ of the root; `name` is a fixed word.
- * save: temporary file, fsync, rename, fsync of the directory.
+ * The directory is created 0700. It and every file in it must be owned by
+ * this user or root and not writable by group or others, or the call
+ * fails with HOSTFS_UNTRUSTED: whoever can write the state could make
+ * root's next restore write a file or signal a process of their choosing.
+ * save: temporary file (0600), fsync, rename, fsync of the directory.
  * load: *data NULL (and 0 returned) when there is no such file. */
+#define HOSTFS_UNTRUSTED (-2)
 int hostfs_state_save(struct hostfs *fs, const char *name, const char *data, size_t len,
 		      struct pm_diag *d);
 int hostfs_state_load(const struct hostfs *fs, const char *name, char **data, size_t *len,
 		      struct pm_diag *d);
 int hostfs_state_remove(struct hostfs *fs, const char *name, struct pm_diag *d);
 /* An exclusive lock (flock) on run/pmlab/lock, so two pmlab processes do
- * not apply at once; returns the descriptor to close. */
+ * not apply at once; returns the descriptor to close (or -1, or
+ * HOSTFS_UNTRUSTED as above). */
 int hostfs_lock(struct hostfs *fs, struct pm_diag *d);
 
 #endif

@@ -3,10 +3,13 @@
 #include "peer.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 unsigned long long host_proc_start(long pid)
@@ -34,10 +37,37 @@ bool host_proc_alive(long pid, unsigned long long start)
 	return pid > 0 && start && host_proc_start(pid) == start;
 }
 
+/* The process pid, if it started at `start`, runs under this user and
+ * runs this very program: a pid from run/pmlab may have been forged to
+ * name any process. Through a pidfd opened before the checks, so that a
+ * pid recycled after them is not the one signalled (kill() where the
+ * kernel predates pidfds, 5.3). */
+bool host_proc_signal(long pid, unsigned long long start, int sig)
+{
+	char path[64];
+	struct stat self, exe, dir;
+	if (pid <= 0 || pid == (long)getpid() || pid > INT_MAX)
+		return false;
+	int pfd = (int)syscall(SYS_pidfd_open, (pid_t)pid, 0);
+	if (pfd < 0 && errno != ENOSYS)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%ld", pid);
+	bool ok = stat(path, &dir) == 0 && dir.st_uid == geteuid();
+	snprintf(path, sizeof(path), "/proc/%ld/exe", pid);
+	ok = ok && stat("/proc/self/exe", &self) == 0 && stat(path, &exe) == 0 &&
+	     self.st_dev == exe.st_dev && self.st_ino == exe.st_ino;
+	ok = ok && host_proc_alive(pid, start);
+	if (ok)
+		ok = pfd >= 0 ? syscall(SYS_pidfd_send_signal, pfd, sig, NULL, 0) == 0
+			      : kill((pid_t)pid, sig) == 0;
+	if (pfd >= 0)
+		close(pfd);
+	return ok;
+}
+
 void host_proc_stop(long pid, unsigned long long start)
 {
-	if (pid != (long)getpid() && host_proc_alive(pid, start))
-		kill((pid_t)pid, SIGTERM);
+	host_proc_signal(pid, start, SIGTERM);
 }
 
 /* "PID START\n" of run/pmlab/daemon, if that process is alive. */
@@ -83,7 +113,5 @@ bool host_daemon_notify(const struct hostfs *fs)
 {
 	unsigned long long start;
 	long pid = daemon_read(fs, &start);
-	if (!pid || pid == (long)getpid())
-		return false;
-	return kill((pid_t)pid, SIGHUP) == 0;
+	return pid && host_proc_signal(pid, start, SIGHUP);
 }

@@ -16,7 +16,11 @@
 /* Start time of pid in clock ticks since boot; 0 if there is no such process. */
 unsigned long long host_proc_start(long pid);
 bool host_proc_alive(long pid, unsigned long long start);
-/* SIGTERM to pid (never this process) if it is still that process. */
+/* Sends sig to pid only if it is still that process (its start time),
+ * belongs to this user and runs this program (/proc/PID/exe): another
+ * pmlab. Never this process. True if sent. */
+bool host_proc_signal(long pid, unsigned long long start, int sig);
+/* SIGTERM, as above. */
 void host_proc_stop(long pid, unsigned long long start);
 
 /* Records this process as the daemon; fails if another one runs. */

@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "../cpufreq/cpufreq.h"
+#include "../cpufreq/energy_hints.h"
+#include "plan_paths.h"
 
 #define MAX_ALTS 16
 
@@ -62,25 +64,6 @@ static const struct {
 	{ "sched_mc_power_savings", { HOST_CPU_DIR "/sched_mc_power_savings" }, false },
 };
 
-static const struct {
-	const char *name;
-	int value;
-} epb_names[] = {
-	{ "performance", 0 }, { "balance-performance", 4 }, { "balance_performance", 4 },
-	{ "normal", 6 }, { "default", 6 }, { "balance-power", 8 }, { "balance_power", 8 },
-	{ "power", 15 }, { "powersave", 15 },
-};
-
-/* The kernel's EPP presets (intel_pstate; amd-pstate uses 191 for
- * balance_power): a number equal to one is written as the word. */
-static const struct {
-	const char *name;
-	int value[2];
-} epp_names[] = {
-	{ "performance", { 0, 0 } }, { "balance_performance", { 128, 128 } },
-	{ "balance_power", { 192, 191 } }, { "power", { 255, 255 } },
-};
-
 struct planner {
 	struct host_plan *pl;
 	const struct hostfs *fs;
@@ -111,6 +94,9 @@ int host_plan_add(struct host_plan *pl, int phase, const char *path, const char 
 {
 	if (strlen(path) >= HOSTFS_PATH_MAX || strlen(value) >= PLAN_VALUE_MAX)
 		return pm_fail(d, "%s=%s: value or path too long", key, value);
+	if (!host_plan_path_ok(path))
+		return pm_fail(d, "%s=%s: %s is not a file pmlab writes (see src/host/plan_paths.c)",
+			       key, value, path);
 	/* One write per file: a later setting replaces an earlier one. */
 	struct plan_entry *e = NULL;
 	for (int i = 0; i < pl->n && !e; i++)
@@ -563,10 +549,11 @@ static int plan_epp(struct planner *P, const struct profile_setting *s)
 					chosen = alts[k];
 				continue;
 			}
-			for (size_t w = 0; w < sizeof(epp_names) / sizeof(epp_names[0]) && !chosen; w++)
-				if (epp_names[w].value[amd] == v && host_list_has(pol->epps,
-										 epp_names[w].name))
-					chosen = epp_names[w].name;
+			/* a number equal to a preset is written as its name */
+			for (int w = 0; w < epp_preset_count() && !chosen; w++)
+				if (epp_preset_value(w, amd) == v && host_list_has(pol->epps,
+										  epp_preset_name(w)))
+					chosen = epp_preset_name(w);
 			/* Raw numbers: intel_pstate takes them; amd-pstate only
 			 * its named presets. */
 			if (!chosen && strcmp(pol->driver, "intel_pstate") == 0) {
@@ -601,9 +588,8 @@ static int plan_epb(struct planner *P, const struct profile_setting *s)
 		int64_t x;
 		if (parse_i64(alts[i], &x) && x >= 0 && x <= 15)
 			epb = (int)x;
-		for (size_t k = 0; k < sizeof(epb_names) / sizeof(epb_names[0]) && epb < 0; k++)
-			if (strcmp(alts[i], epb_names[k].name) == 0)
-				epb = epb_names[k].value;
+		if (epb < 0)
+			epb = epb_value(alts[i]);
 	}
 	if (epb < 0)
 		return bad(P, s, "not an energy_perf_bias (expected 0..15, performance, "

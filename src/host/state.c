@@ -3,6 +3,7 @@
 #include "state.h"
 
 #include "hostfs.h"
+#include "plan_paths.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -234,18 +235,11 @@ static long value_field(const char *s, char *out, size_t cap, bool *present)
 	return unescape(s + 1, out, cap);
 }
 
+/* Only what a plan may write: a forged entry must not make root's restore
+ * write any other file (kernel.core_pattern, say). */
 static bool path_ok(const char *p)
 {
-	static const char *const prefixes[] = { "sys/", "proc/sys/" };
-	bool under = strcmp(p, "dev/cpu_dma_latency") == 0;
-	for (size_t i = 0; i < 2; i++)
-		under |= strncmp(p, prefixes[i], strlen(prefixes[i])) == 0;
-	if (!under)
-		return false;
-	for (const char *s = p; *s; s++)
-		if (!isalnum((unsigned char)*s) && !strchr("_.:/-", *s))
-			return false;
-	return hostfs_plain_relative(p) && p[strlen(p) - 1] != '/';
+	return hostfs_plain_relative(p) && host_plan_path_ok(p);
 }
 
 static bool whole_number(const char *s, unsigned long long max, unsigned long long *v)
@@ -269,8 +263,9 @@ static int parse_entry(struct host_state *st, char **f, int nf, const char *name
 	if (!e)
 		return pm_fail_at(d, name, line, "%s", sub.msg);
 	if (text_field(f[1], e->path, sizeof(e->path)) < 0 || !path_ok(e->path))
-		return pm_fail_at(d, name, line, "path '%.100s' (expected a file under sys/, "
-				  "proc/sys/ or dev/cpu_dma_latency)", f[1]);
+		return pm_fail_at(d, name, line, "path '%.100s' is not a file pmlab writes: refusing "
+				  "to restore it (expected a cpufreq, cpuidle, intel_pstate, EPB, "
+				  "PM QoS or scheduler file of src/host/plan_paths.c)", f[1]);
 	char *buf = malloc(STATE_VALUE_MAX + 1);
 	if (!buf)
 		return pm_fail(d, "out of memory");

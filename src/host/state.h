@@ -23,8 +23,8 @@
  *                                           back checked), w (watched only),
  *                                           a (appeared with an earlier write)
  *
- * Paths are checked on load: relative, no "." or "..", under sys/,
- * proc/sys/ or dev/cpu_dma_latency, characters [A-Za-z0-9_.:/-]. */
+ * Paths are checked on load: relative, no "." or "..", and one of the
+ * files a plan may write (plan_paths.h): a restore writes nothing else. */
 #ifndef PMLAB_STATE_H
 #define PMLAB_STATE_H
 

@@ -55,16 +55,15 @@ int host_txn_load(const struct hostfs *fs, const char *name, struct host_state *
 	size_t len;
 	host_state_init(st);
 	*had = false;
-	if (hostfs_state_load(fs, name, &text, &len, d) < 0)
-		return -1;
-	if (!text)
-		return 0;
+	int rc = hostfs_state_load(fs, name, &text, &len, d);
+	if (rc < 0 || !text)
+		return rc;
 	snprintf(rel, sizeof(rel), "run/pmlab/%s", name);
 	hostfs_show(fs, rel, where, sizeof(where));
-	int rc = host_state_parse(st, text, len, where, d);
+	rc = host_state_parse(st, text, len, where, d);
 	free(text);
 	if (rc < 0)
-		return -1;
+		return HOSTFS_UNTRUSTED; /* bad data on disk: nothing is restored from it */
 	*had = true;
 	return 0;
 }
@@ -119,8 +118,9 @@ int host_txn_restore(struct hostfs *fs, const char *name, bool *had, FILE *log,
 		     struct pm_diag *d)
 {
 	struct host_state st;
-	if (host_txn_load(fs, name, &st, had, d) < 0 || !*had)
-		return *had ? -1 : 0;
+	int loaded = host_txn_load(fs, name, &st, had, d);
+	if (loaded < 0 || !*had)
+		return loaded; /* a state it cannot read stops the caller: never skipped */
 	int restored;
 	struct pm_diag ld;
 	int rc = restore_latency(fs, &st, &ld);
@@ -268,8 +268,9 @@ int host_txn_apply(struct hostfs *fs, const struct host_plan *pl, const struct t
 	struct pm_diag ignore;
 	bool had;
 	*r = (struct txn_result){ .latency_fd = -1 };
-	if (host_txn_restore(fs, o->state_name, &had, o->log, d) < 0)
-		return -1;
+	int restored = host_txn_restore(fs, o->state_name, &had, o->log, d);
+	if (restored < 0)
+		return restored;
 	r->recovered = had;
 
 	host_state_init(&st);

@@ -43,7 +43,9 @@ struct txn_result {
 int host_txn_apply(struct hostfs *fs, const struct host_plan *pl, const struct txn_opts *o,
 		   struct txn_result *r, struct pm_diag *d);
 /* Restores the state saved under `name`, if any (*had says), then removes
- * it. A failure keeps the state file so that the restore can be retried. */
+ * it. A failure keeps the state file so that the restore can be retried.
+ * A state that is malformed or untrusted (hostfs.h) fails with
+ * HOSTFS_UNTRUSTED before anything is written; so do apply and load. */
 int host_txn_restore(struct hostfs *fs, const char *name, bool *had, FILE *log,
 		     struct pm_diag *d);
 /* The saved state, if any. */

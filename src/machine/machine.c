@@ -338,14 +338,14 @@ static int check_idle_state(const char *kind, const char *name, sim_ns exit_ns,
 {
 	if (exit_ns < 0 || exit_ns > MAX_LATENCY_NS)
 		return FAIL(lines[0], "%s %s: exit_latency_us = %g is out of range "
-			    "(expected 0..1000000000 us)", kind, name, exit_ns / 1e3);
+			    "(expected 0..1000000000 us)", kind, name, (double)exit_ns / 1e3);
 	if (residency_ns > MAX_LATENCY_NS)
 		return FAIL(lines[1], "%s %s: target_residency_us = %g is out of range "
-			    "(expected 0..1000000000 us)", kind, name, residency_ns / 1e3);
+			    "(expected 0..1000000000 us)", kind, name, (double)residency_ns / 1e3);
 	if (residency_ns < exit_ns)
 		return FAIL(lines[1], "%s %s: target_residency_us = %g is below "
 			    "exit_latency_us = %g (expected target_residency_us >= "
-			    "exit_latency_us)", kind, name, residency_ns / 1e3, exit_ns / 1e3);
+			    "exit_latency_us)", kind, name, (double)residency_ns / 1e3, (double)exit_ns / 1e3);
 	if (!in_range(power_w, 0, MAX_WATTS))
 		return FAIL(lines[2], "%s %s: power_mw = %g is out of range (expected mW >= 0)",
 			    kind, name, power_w * 1e3);
@@ -354,11 +354,11 @@ static int check_idle_state(const char *kind, const char *name, sim_ns exit_ns,
 	if (prev && exit_ns < prev[0])
 		return FAIL(lines[0], "%s %s: exit latency %g us is below the %g us of a "
 			    "shallower state (expected states in order of increasing depth)",
-			    kind, name, exit_ns / 1e3, prev[0] / 1e3);
+			    kind, name, (double)exit_ns / 1e3, (double)prev[0] / 1e3);
 	if (prev && residency_ns < prev[1])
 		return FAIL(lines[1], "%s %s: target residency %g us is below the %g us of a "
 			    "shallower state (expected states in order of increasing depth)",
-			    kind, name, residency_ns / 1e3, prev[1] / 1e3);
+			    kind, name, (double)residency_ns / 1e3, (double)prev[1] / 1e3);
 	return 0;
 }
 
@@ -399,7 +399,7 @@ static int check_cstates(const struct machine *m, const struct machine_lines *ln
 		if (c->wake_ns < 0 || c->wake_ns > c->exit_ns)
 			return FAIL(l.wake, "C-state %s: wake_us = %g (expected 0..exit_latency_us = %g: "
 				    "the table's exit latency is the worst case)", c->name,
-				    c->wake_ns / 1e3, c->exit_ns / 1e3);
+				    (double)c->wake_ns / 1e3, (double)c->exit_ns / 1e3);
 		if (c->poll != 0 && c->poll != 1)
 			return FAIL(l.poll, "C-state %s: poll = %d (expected 0 or 1)", c->name, c->poll);
 		if (c->turbo_active != 0 && c->turbo_active != 1)

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Building blocks shared by the placement policies: finding idle CPUs,
  * load, and tasks a balancer may take. */
-#include "../engine/sim_internal.h"
 #include "placement_lib.h"
 
 /* All threads of the CPU's core idle. */
 bool core_idle(const struct sim *s, int cpu)
 {
-	const struct sim_core *core = &s->cores[s->cpus[cpu].core];
-	for (int i = 0; i < core->ncpus; i++)
-		if (!cpu_is_idle(&s->cpus[core->cpus[i]]))
+	const struct sched_topology *topo = sv_topology(s);
+	const struct cpu_group *core = &topo->core[topo->cpu[cpu].core];
+	for (int i = 0; i < core->n; i++)
+		if (!sv_cpu_idle(s, core->cpu[i]))
 			return false;
 	return true;
 }
@@ -18,7 +18,7 @@ bool core_idle(const struct sim *s, int cpu)
  * scanning from `start`: an idle core first, then any idle SMT thread.
  * -1 if none. */
 int idle_in_group(const struct sim *s, const struct cpu_group *g, int start,
-			 const struct task *t)
+		  const struct task *t)
 {
 	int from = 0;
 	for (int i = 0; i < g->n; i++)
@@ -27,7 +27,7 @@ int idle_in_group(const struct sim *s, const struct cpu_group *g, int start,
 	int thread = -1;
 	for (int k = 0; k < g->n; k++) {
 		int cpu = g->cpu[(from + k) % g->n];
-		if (!cpu_is_idle(&s->cpus[cpu]) || !task_allowed(t, cpu))
+		if (!sv_cpu_idle(s, cpu) || !task_allowed(t, cpu))
 			continue;
 		if (core_idle(s, cpu))
 			return cpu;
@@ -41,21 +41,22 @@ int idle_in_group(const struct sim *s, const struct cpu_group *g, int start,
  * the lowest id. */
 int least_loaded(const struct sim *s, int prefer, const struct task *t)
 {
+	const struct sched_topology *topo = sv_topology(s);
 	int best = -1;
-	for (int c = 0; c < s->ncpus; c++) {
+	for (int c = 0; c < topo->ncpus; c++) {
 		if (!task_allowed(t, c))
 			continue;
 		if (best < 0) {
 			best = c;
 			continue;
 		}
-		int nb = s->cpus[best].nr_running, nc = s->cpus[c].nr_running;
+		int nb = sv_nr_running(s, best), nc = sv_nr_running(s, c);
 		if (nc < nb) {
 			best = c;
 		} else if (nc == nb && prefer >= 0 && best != prefer) {
 			if (c == prefer ||
-			    (s->cpus[c].llc == s->cpus[prefer].llc &&
-			     s->cpus[best].llc != s->cpus[prefer].llc))
+			    (topo->cpu[c].llc == topo->cpu[prefer].llc &&
+			     topo->cpu[best].llc != topo->cpu[prefer].llc))
 				best = c;
 		}
 	}
@@ -68,7 +69,7 @@ static int group_running(const struct sim *s, const struct cpu_group *g)
 {
 	int n = 0;
 	for (int i = 0; i < g->n; i++)
-		n += s->cpus[g->cpu[i]].nr_running + (s->cpus[g->cpu[i]].mode != CPU_IDLE);
+		n += sv_nr_running(s, g->cpu[i]) + (sv_cpu_mode(s, g->cpu[i]) != SV_IDLE);
 	return n;
 }
 
@@ -77,9 +78,10 @@ static int group_running(const struct sim *s, const struct cpu_group *g)
  * C-state there (cheapest to wake); the least loaded CPU if none is idle. */
 int idlest(const struct sim *s, const struct task *t)
 {
+	const struct sched_topology *topo = sv_topology(s);
 	int pkg = -1, pkg_load = 0;
-	for (int p = 0; p < s->npkgs; p++) {
-		const struct cpu_group *g = &s->pkg_cpus[p];
+	for (int p = 0; p < topo->npkgs; p++) {
+		const struct cpu_group *g = &topo->pkg[p];
 		if (!g->n)
 			continue;
 		int load = group_running(s, g) * 1024 / g->n;
@@ -89,9 +91,9 @@ int idlest(const struct sim *s, const struct task *t)
 		}
 	}
 	int llc = -1, llc_load = 0;
-	for (int l = 0; l < s->nllcs; l++) {
-		const struct cpu_group *g = &s->llcs[l];
-		if (!g->n || s->cpus[g->cpu[0]].pkg != pkg)
+	for (int l = 0; l < topo->nllcs; l++) {
+		const struct cpu_group *g = &topo->llc[l];
+		if (!g->n || topo->cpu[g->cpu[0]].pkg != pkg)
 			continue;
 		int load = group_running(s, g) * 1024 / g->n;
 		if (llc < 0 || load < llc_load) {
@@ -102,12 +104,11 @@ int idlest(const struct sim *s, const struct task *t)
 	int best = -1;
 	for (int pass = 0; pass < 2 && best < 0; pass++) {
 		/* First the chosen cache; then, if affinity rules it out, anywhere. */
-		for (int c = 0; c < s->ncpus; c++) {
-			const struct sim_cpu *cpu = &s->cpus[c];
-			if ((pass == 0 && cpu->llc != llc) || !cpu_is_idle(cpu) || !task_allowed(t, c))
+		for (int c = 0; c < topo->ncpus; c++) {
+			if ((pass == 0 && topo->cpu[c].llc != llc) || !sv_cpu_idle(s, c) ||
+			    !task_allowed(t, c))
 				continue;
-			if (best < 0 || s->m->cstates[cpu->cstate].exit_ns <
-						s->m->cstates[s->cpus[best].cstate].exit_ns)
+			if (best < 0 || sv_exit_latency(s, c) < sv_exit_latency(s, best))
 				best = c;
 		}
 	}
@@ -118,15 +119,15 @@ int idlest(const struct sim *s, const struct task *t)
  * running there (largest vruntime). Moving to another last-level cache,
  * it skips tasks that left a CPU less than sched_migration_cost_ns ago:
  * their cache is still warm (can_migrate_task()'s task_hot()). */
-struct task *migratable(const struct sim *s, const struct rq *rq, int dest,
-			       bool cross_llc)
+struct task *migratable(const struct sim *s, const struct rq *rq, int dest, bool cross_llc)
 {
+	sim_ns now = sv_now(s), hot = sv_knobs(s)->migration_cost_ns;
 	struct task *best = NULL;
 	for (int i = 0; i < rq->len; i++) {
 		struct task *t = rq->heap[i];
 		if (!task_allowed(t, dest))
 			continue;
-		if (cross_llc && t->ran && s->now - t->last_ran < s->par.sched_migration_cost_ns)
+		if (cross_llc && t->ran && now - t->last_ran < hot)
 			continue;
 		if (!best || t->vruntime > best->vruntime ||
 		    (t->vruntime == best->vruntime && t->id > best->id))
@@ -141,22 +142,23 @@ struct task *migratable(const struct sim *s, const struct rq *rq, int dest,
  * out of other CPUs' reach. */
 int busiest_in(const struct sim *s, const struct cpu_group *g, int cpu, struct task **out)
 {
-	int best = -1;
-	if (g->n && s->pkgs[s->cpus[g->cpu[0]].pkg].nr_stealable == 0)
+	const struct sched_topology *topo = sv_topology(s);
+	int best = -1, best_len = 0;
+	if (g->n && sv_pkg_stealable(s, topo->cpu[g->cpu[0]].pkg) == 0)
 		return -1; /* groups never span packages */
 	for (int i = 0; i < g->n; i++) {
 		int c = g->cpu[i];
-		const struct sim_cpu *src = &s->cpus[c];
-		if (c == cpu || src->rq.len == 0 || src->mode == CPU_WAKING)
+		const struct rq *rq = sv_rq(s, c);
+		if (c == cpu || rq->len == 0 || sv_cpu_mode(s, c) == SV_WAKING)
 			continue;
-		if (best >= 0 && src->rq.len <= s->cpus[best].rq.len)
+		if (best >= 0 && rq->len <= best_len)
 			continue;
-		struct task *t = migratable(s, &src->rq, cpu, src->llc != s->cpus[cpu].llc);
+		struct task *t = migratable(s, rq, cpu, topo->cpu[c].llc != topo->cpu[cpu].llc);
 		if (t) {
 			best = c;
+			best_len = rq->len;
 			*out = t;
 		}
 	}
 	return best;
 }
-

@@ -4,11 +4,14 @@
 #define PMLAB_PLACEMENT_LIB_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
-struct sim;
-struct task;
-struct rq;
-struct cpu_group;
+#include "placement.h"
+#include "rq.h"
+#include "task.h"
+
+/* The default policy, which others fall back on. */
+extern const struct placement_ops placement_spread;
 
 /* All threads of the CPU's core idle. */
 bool core_idle(const struct sim *s, int cpu);

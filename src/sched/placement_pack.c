@@ -27,7 +27,6 @@
  *    the nominated sched_mc_preferred_wakeup_cpu in the leader ("bias
  *    task wakeups to preferred semi-idle packages").
  * Once runnable tasks outnumber CPUs, both levels balance as spread does. */
-#include "../engine/sim_internal.h"
 #include "placement_lib.h"
 
 /* Failed periodic balance attempts before active balancing: load_balance()
@@ -37,17 +36,18 @@
 
 static bool lightly_loaded(const struct sim *s)
 {
-	int running = 0;
-	for (int c = 0; c < s->ncpus; c++)
-		running += s->cpus[c].nr_running;
-	return running < s->ncpus;
+	int ncpus = sv_topology(s)->ncpus, running = 0;
+	for (int c = 0; c < ncpus; c++)
+		running += sv_nr_running(s, c);
+	return running < ncpus;
 }
 
 static int pkg_busy_cpus(const struct sim *s, int p)
 {
+	const struct cpu_group *g = &sv_topology(s)->pkg[p];
 	int busy = 0;
-	for (int i = 0; i < s->pkg_cpus[p].n; i++)
-		busy += !cpu_is_idle(&s->cpus[s->pkg_cpus[p].cpu[i]]);
+	for (int i = 0; i < g->n; i++)
+		busy += !sv_cpu_idle(s, g->cpu[i]);
 	return busy;
 }
 
@@ -56,12 +56,13 @@ static int pkg_busy_cpus(const struct sim *s, int p)
  * `near` so a task keeps its previous CPU when it can. */
 static int group_leader(const struct sim *s, const struct task *t, int near, int *cpu)
 {
+	const struct sched_topology *topo = sv_topology(s);
 	int best = -1, best_busy = -1;
-	for (int p = 0; p < s->npkgs; p++) {
-		const struct cpu_group *g = &s->pkg_cpus[p];
+	for (int p = 0; p < topo->npkgs; p++) {
+		const struct cpu_group *g = &topo->pkg[p];
 		if (!g->n)
 			continue;
-		int start = near >= 0 && s->cpus[near].pkg == p ? near : g->cpu[0];
+		int start = near >= 0 && topo->cpu[near].pkg == p ? near : g->cpu[0];
 		int idle = idle_in_group(s, g, start, t);
 		if (idle < 0)
 			continue;
@@ -80,7 +81,7 @@ static int group_leader(const struct sim *s, const struct task *t, int near, int
 static int group_min(const struct sim *s)
 {
 	int best = -1, best_busy = 0;
-	for (int p = 0; p < s->npkgs; p++) {
+	for (int p = 0; p < sv_topology(s)->npkgs; p++) {
 		int busy = pkg_busy_cpus(s, p);
 		if (busy > 0 && (best < 0 || busy <= best_busy)) {
 			best = p;
@@ -101,10 +102,11 @@ static bool worth_draining(const struct sim *s, int leader, int from)
  * of its package (the MC domain is the package), else spread's choice. */
 static int wake_in_package(struct sim *s, struct task *t, int waker_cpu)
 {
+	const struct sched_topology *topo = sv_topology(s);
 	int prev = t->cpu;
-	if (cpu_is_idle(&s->cpus[prev]) && task_allowed(t, prev))
+	if (sv_cpu_idle(s, prev) && task_allowed(t, prev))
 		return prev;
-	int cpu = idle_in_group(s, &s->pkg_cpus[s->cpus[prev].pkg], prev, t);
+	int cpu = idle_in_group(s, &topo->pkg[topo->cpu[prev].pkg], prev, t);
 	return cpu >= 0 ? cpu : placement_spread.select_cpu(s, t, waker_cpu, false);
 }
 
@@ -114,8 +116,8 @@ static int wake_in_package(struct sim *s, struct task *t, int waker_cpu)
  * bias does not apply. */
 static int preferred_wakeup_cpu(const struct sim *s, const struct task *t, int waker_cpu)
 {
-	bool waker_idle = waker_cpu < 0 || cpu_is_idle(&s->cpus[waker_cpu]);
-	if (!waker_idle || !cpu_is_idle(&s->cpus[t->cpu]))
+	bool waker_idle = waker_cpu < 0 || sv_cpu_idle(s, waker_cpu);
+	if (!waker_idle || !sv_cpu_idle(s, t->cpu))
 		return -1;
 	int cpu = -1;
 	if (group_leader(s, t, t->cpu, &cpu) < 0)
@@ -127,7 +129,7 @@ static int pack_select_cpu(struct sim *s, struct task *t, int waker_cpu, bool fo
 {
 	if (fork || t->cpu < 0 || !lightly_loaded(s))
 		return placement_spread.select_cpu(s, t, waker_cpu, fork);
-	if (s->par.sched_mc_power_savings >= 2) {
+	if (sv_knobs(s)->mc_power_savings >= 2) {
 		int cpu = preferred_wakeup_cpu(s, t, waker_cpu);
 		if (cpu >= 0)
 			return cpu;
@@ -141,10 +143,10 @@ static int pack_select_cpu(struct sim *s, struct task *t, int waker_cpu, bool fo
  * -1 if none. */
 static int newidle_drain_from(const struct sim *s, int cpu)
 {
-	int here = s->cpus[cpu].pkg;
-	int busy_here = pkg_busy_cpus(s, here) - !cpu_is_idle(&s->cpus[cpu]);
+	int here = sv_topology(s)->cpu[cpu].pkg;
+	int busy_here = pkg_busy_cpus(s, here) - !sv_cpu_idle(s, cpu);
 	int from = -1, from_busy = 0;
-	for (int p = 0; p < s->npkgs; p++) {
+	for (int p = 0; p < sv_topology(s)->npkgs; p++) {
 		int busy = pkg_busy_cpus(s, p);
 		if (p != here && busy > 0 && (from < 0 || busy <= from_busy)) {
 			from = p;
@@ -163,12 +165,13 @@ static bool newidle_active(struct sim *s, int cpu)
 	int from_pkg = newidle_drain_from(s, cpu);
 	if (from_pkg < 0)
 		return false;
-	const struct cpu_group *g = &s->pkg_cpus[from_pkg];
+	const struct cpu_group *g = &sv_topology(s)->pkg[from_pkg];
 	for (int i = 0; i < g->n; i++) {
-		struct sim_cpu *src = &s->cpus[g->cpu[i]];
-		if (src->mode == CPU_RUNNING && src->curr && src->rq.len == 0 &&
-		    task_allowed(src->curr, cpu)) {
-			task_move_running(s, src, &s->cpus[cpu]);
+		int src = g->cpu[i];
+		struct task *curr = sv_curr(s, src);
+		if (sv_cpu_mode(s, src) == SV_RUNNING && curr && sv_rq(s, src)->len == 0 &&
+		    task_allowed(curr, cpu)) {
+			sv_migrate_running(s, src, cpu);
 			return true;
 		}
 	}
@@ -183,25 +186,26 @@ static bool pack_newidle(struct sim *s, int cpu)
 {
 	if (!lightly_loaded(s))
 		return placement_spread.newidle_balance(s, cpu);
-	const struct sim_cpu *c = &s->cpus[cpu];
+	const struct sched_topology *topo = sv_topology(s);
+	const struct cpu_place *c = &topo->cpu[cpu];
 	struct task *t = NULL;
-	int from = busiest_in(s, &s->llcs[c->llc], cpu, &t);
+	int from = busiest_in(s, &topo->llc[c->llc], cpu, &t);
 	if (from < 0)
-		from = busiest_in(s, &s->pkg_cpus[c->pkg], cpu, &t);
+		from = busiest_in(s, &topo->pkg[c->pkg], cpu, &t);
 	if (from >= 0) {
-		task_migrate(s, t, &s->cpus[from], &s->cpus[cpu]);
+		sv_migrate_queued(s, t, from, cpu);
 		return true;
 	}
-	return s->par.sched_mc_power_savings >= 2 && newidle_active(s, cpu);
+	return sv_knobs(s)->mc_power_savings >= 2 && newidle_active(s, cpu);
 }
 
 /* The periodic balancer has failed to move the task running on `c` (it is
  * running, not queued) for as many attempts as it takes to kick active
  * balancing: it has run there for that many balance intervals. */
-static bool active_balance_due(const struct sim *s, const struct sim_cpu *c)
+static bool active_balance_due(const struct sim *s, const struct task *curr)
 {
-	sim_ns ran = c->curr->sum_exec - c->curr->exec_at_pick;
-	return ran >= (sim_ns)ACTIVE_BALANCE_TRIES * s->par.balance_interval_ms * NS_PER_MS;
+	sim_ns ran = curr->sum_exec - curr->exec_at_pick;
+	return ran >= (sim_ns)ACTIVE_BALANCE_TRIES * sv_knobs(s)->balance_interval_ns;
 }
 
 static void pack_tick_balance(struct sim *s, int cpu)
@@ -210,34 +214,44 @@ static void pack_tick_balance(struct sim *s, int cpu)
 		placement_spread.tick_balance(s, cpu);
 		return;
 	}
-	struct sim_cpu *c = &s->cpus[cpu];
+	const struct sched_topology *topo = sv_topology(s);
+	const struct cpu_place *c = &topo->cpu[cpu];
+	const struct rq *rq = sv_rq(s, cpu);
 	int to = -1;
 	/* Waiting tasks go to an idle CPU of this package, else the leader's. */
-	if (c->rq.len > 0) {
-		to = idle_in_group(s, &s->pkg_cpus[c->pkg], cpu, NULL);
+	if (rq->len > 0) {
+		to = idle_in_group(s, &topo->pkg[c->pkg], cpu, NULL);
 		if (to < 0)
 			group_leader(s, NULL, cpu, &to);
 		if (to >= 0) {
-			struct task *t = migratable(s, &c->rq, to, s->cpus[to].llc != c->llc);
+			struct task *t = migratable(s, rq, to, topo->cpu[to].llc != c->llc);
 			if (t)
-				task_migrate(s, t, c, &s->cpus[to]);
+				sv_migrate_queued(s, t, cpu, to);
 		}
 		return;
 	}
 	/* Drain the least busy package into the leader once the leader's idle
 	 * CPUs have failed often enough to kick active balancing: the
 	 * migration thread moves the task running here. */
-	if (c->mode != CPU_RUNNING || !c->curr || c->pkg != group_min(s) ||
-	    !active_balance_due(s, c))
+	struct task *curr = sv_curr(s, cpu);
+	if (sv_cpu_mode(s, cpu) != SV_RUNNING || !curr || c->pkg != group_min(s) ||
+	    !active_balance_due(s, curr))
 		return;
-	int leader = group_leader(s, c->curr, -1, &to);
+	int leader = group_leader(s, curr, -1, &to);
 	if (!worth_draining(s, leader, c->pkg))
 		return;
-	task_move_running(s, c, &s->cpus[to]);
+	sv_migrate_running(s, cpu, to);
+}
+
+static bool pack_selected(const struct sched_knobs *k)
+{
+	return k->mc_power_savings > 0;
 }
 
 const struct placement_ops placement_pack = {
 	.name = "pack",
+	.summary = "sched_mc_power_savings 1 and 2 as Linux 2.6.29 packs work onto fewer packages",
+	.selected = pack_selected,
 	.select_cpu = pack_select_cpu,
 	.newidle_balance = pack_newidle,
 	.tick_balance = pack_tick_balance,

@@ -312,7 +312,7 @@ static double now_s(void)
 {
 	struct timespec t;
 	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + t.tv_nsec * 1e-9;
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
 /* Starts the command; an exec failure comes back through a pipe. */

@@ -42,7 +42,7 @@ static int batch_init(struct sim *s, void *data, struct pm_diag *d)
 	int64_t slice = b->slice_us < b->work_ms * 1000 ? b->slice_us : b->work_ms * 1000;
 	b->slices = (b->work_ms * 1000 + slice - 1) / slice;
 	double per_us = (double)b->work_ms * 1000.0 / (double)b->slices;
-	b->cycles_per_slice = workload_cycles(per_us * (100 - b->stall_pct) / 100.0,
+	b->cycles_per_slice = workload_cycles(per_us * (double)(100 - b->stall_pct) / 100.0,
 					      sim_machine(s)->base_khz);
 	b->stall_per_slice = per_us * 1000.0 * (double)b->stall_pct / 100.0;
 	b->left = b->tasks;

@@ -52,7 +52,7 @@ static int periodic_init(struct sim *s, void *data, struct pm_diag *d)
 	double base_khz = sim_machine(s)->base_khz;
 	double run_ns = (double)p->run_us * 1000.0;
 	p->stall_ns = run_ns * (double)p->stall_pct / 100.0 / (double)p->chunks;
-	p->cycles = workload_cycles((double)p->run_us * (100 - p->stall_pct) / 100.0, base_khz) /
+	p->cycles = workload_cycles((double)p->run_us * (double)(100 - p->stall_pct) / 100.0, base_khz) /
 		    (double)p->chunks;
 	sim_ns period = p->period_us * NS_PER_US;
 	p->rng = calloc((size_t)p->tasks, sizeof(*p->rng));

@@ -147,7 +147,7 @@ static void replay_next(struct sim *s, void *data, struct task *t, struct action
 			double cycles = replay_seg_cycles(g, r->khz);
 			double stall = (double)g->ns * (double)r->stall_pct / 100.0;
 			*a = (struct action){ .kind = ACT_RUN,
-					      .cycles = cycles * (100 - r->stall_pct) / 100.0,
+					      .cycles = cycles * (double)(100 - r->stall_pct) / 100.0,
 					      .stall_ns = stall };
 			t->wl_state = 1;
 			t->wl_t0 = now;

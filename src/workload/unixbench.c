@@ -99,7 +99,7 @@ static struct task *spawn(struct sim *s, struct task *parent, enum ub_role role,
 {
 	struct task *t = sim_task_new(s, name, sim_now(s));
 	if (t) {
-		t->wl_role = role;
+		t->wl_role = (int)role;
 		t->wl_ptr = parent;
 		if (parent)
 			parent->wl_peer++;

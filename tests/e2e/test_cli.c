@@ -145,9 +145,9 @@ static void test_sim_json(void **state)
 	double e = 0;
 	json_object_foreach(parts, key, v)
 		e += json_number_value(v);
-	assert_float_equal(e, num(root, "energy_j"), 1e-6 * e);
-	assert_float_equal(num(root, "power_w") * num(root, "duration_s"), num(root, "energy_j"),
-			   1e-6 * e);
+	assert_float_equal(e, num(root, "energy_j"), (1e-6 * e));
+	assert_float_equal((num(root, "power_w") * num(root, "duration_s")), num(root, "energy_j"),
+			   (1e-6 * e));
 	assert_int_equal(json_array_size(json_object_get(root, "per_cpu")), 4);
 	json_decref(root);
 	out_free(&o);

@@ -335,7 +335,7 @@ static void test_sweep_csv(void **state)
 	assert_int_equal(count_lines(o.text), 1 + 2 * 3);
 	assert_true(strncmp(o.text, "point,vary_cpufreq,vary_pm_qos_latency_us,machine,workload,", 59) == 0);
 	/* The header continues with sim's, unchanged. */
-	assert_true(strncmp(strstr(o.text, ",machine,") + 1, sim.text, strchr(sim.text, '\n') - sim.text) == 0);
+	assert_true(strncmp(strstr(o.text, ",machine,") + 1, sim.text, (size_t)(strchr(sim.text, '\n') - sim.text)) == 0);
 	/* Point 4: powersave (second of the first list), 100 (second of the last). */
 	line = strstr(o.text, "\n4,powersave,100,");
 	assert_non_null(line);

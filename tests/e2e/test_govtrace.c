@@ -110,7 +110,7 @@ static void test_bad_options(void **state)
 	expect_usage_error("govtrace -g ondemand " T5 " --base-khz 1700000 -i " FIX "ondemand.csv",
 			   "--base-khz 1700000: not one of --freqs");
 	expect_usage_error("govtrace -g ondemand " T5 " --set up_threshold=101 -i " FIX
-			   "ondemand.csv", "up_threshold=101: out of range (expected 11..100)");
+			   "ondemand.csv", "up_threshold=101: out of range (expected 1..100)");
 	expect_usage_error("govtrace -g ondemand " T5 " --set rate_limit_us=10 -i " FIX
 			   "ondemand.csv", "'rate_limit_us' is not a tunable of ondemand");
 	/* The two-tick floor needs HZ, so it is checked when the governor starts. */

@@ -276,7 +276,7 @@ static void test_govd_refuses(void **state)
 	expect_usage_error("govd --governor performance", "expected ondemand, conservative or "
 			   "schedutil");
 	expect_usage_error("govd", "--governor is required");
-	expect_usage_error("govd --governor ondemand --set up_threshold=5", "up_threshold");
+	expect_usage_error("govd --governor ondemand --set up_threshold=0", "up_threshold");
 	expect_usage_error("govd --governor ondemand --set nosuch=1", "not a tunable of ondemand");
 	expect_usage_error("govd --governor ondemand --interval-ms 0", "--interval-ms 0");
 
@@ -542,6 +542,179 @@ static void test_profile_failures(void **state)
 	drop_tree(dir);
 }
 
+
+/* ---- a hostile run/pmlab: each attack on the state root's next restore reads ---- */
+
+/* /proc/PID/stat field 22, as pmlab records it. */
+static unsigned long long start_time(pid_t pid)
+{
+	char path[64], buf[1024];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	char *s = strrchr(buf, ')');
+	assert_non_null(s);
+	for (int field = 2; field < 22 && s; field++)
+		s = strchr(s + 1, ' ');
+	assert_non_null(s);
+	return strtoull(s + 1, NULL, 10);
+}
+
+/* A process that is not pmlab (sleep), to be named by forged state. */
+static pid_t bystander(void)
+{
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		execl("/bin/sleep", "sleep", "30", (char *)NULL);
+		_exit(127);
+	}
+	for (int i = 0; i < 500; i++) { /* until it runs sleep, not this program */
+		char exe[64], target[256];
+		snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)pid);
+		ssize_t n = readlink(exe, target, sizeof(target) - 1);
+		if (n > 0) {
+			target[n] = '\0';
+			if (strstr(target, "sleep"))
+				break;
+		}
+		sleep_ms(10);
+	}
+	return pid;
+}
+
+static bool still_running(pid_t pid)
+{
+	sleep_ms(100);
+	int st;
+	return waitpid(pid, &st, WNOHANG) == 0;
+}
+
+static void put(const char *dir, const char *rel, const char *text)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+#define FORGED_HEAD "pmlab-state 1\nprofile balanced\nstatus applied\n"
+#define CORE_PATTERN "proc/sys/kernel/core_pattern"
+
+static void test_hostile_state(void **state)
+{
+	(void)state;
+	char *dir = copy_tree("acpi-cpufreq-server");
+	if (!profile_host_wired(dir)) {
+		drop_tree(dir);
+		skip();
+	}
+	/* a state directory pmlab creates is 0700 */
+	struct out o = runf("profile apply --root %s powersave", dir);
+	assert_int_equal(o.status, 0);
+	out_free(&o);
+	struct stat sb;
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/run/pmlab", dir);
+	assert_int_equal(stat(path, &sb), 0);
+	assert_int_equal(sb.st_mode & 0777, 0700);
+	o = runf("profile off --root %s", dir);
+	assert_int_equal(o.status, 0);
+	out_free(&o);
+
+	/* an entry naming a sysctl no plan writes (core_pattern: code execution
+	 * as root): refused by off and by apply, the file untouched */
+	assert_int_equal(sh("mkdir -p '%s/proc/sys/kernel' && printf core > '%s/" CORE_PATTERN "'",
+			    dir, dir), 0);
+	put(dir, "run/pmlab/profile", FORGED_HEAD "entry " CORE_PATTERN " =|/tmp/evil =x =x - k\n");
+	o = runf("profile off --root %s", dir);
+	assert_usage_error(&o, "run/pmlab/profile:4: path 'proc/sys/kernel/core_pattern' is not a "
+			       "file pmlab writes");
+	out_free(&o);
+	o = runf("profile apply --root %s powersave", dir);
+	assert_usage_error(&o, "core_pattern");
+	out_free(&o);
+	assert_string_equal(slurp(dir, CORE_PATTERN), "core");
+	assert_int_equal(sh("rm '%s/" CORE_PATTERN "'", dir), 0);
+	assert_true(same_as_fixture(dir, "acpi-cpufreq-server"));
+
+	/* a directory others may write: nothing in it is believed */
+	put(dir, "run/pmlab/profile", FORGED_HEAD "entry " CPU
+	    "cpufreq/policy0/scaling_governor =powersave =x =x - governor\n");
+	assert_int_equal(chmod(path, 0777), 0);
+	const char *cmds[] = { "profile off", "profile verify", "profile active",
+			       "profile apply powersave", "daemon", "govd --governor ondemand" };
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		o = runf("%s --root %s", cmds[i], dir);
+		assert_usage_error(&o, "run/pmlab: writable by others (mode 0777): refusing pmlab "
+				       "state another user could have written");
+		out_free(&o);
+	}
+	assert_int_equal(chmod(path, 0700), 0);
+	/* a state file others may write */
+	snprintf(path, sizeof(path), "%s/run/pmlab/profile", dir);
+	assert_int_equal(chmod(path, 0666), 0);
+	o = runf("profile off --root %s", dir);
+	assert_usage_error(&o, "run/pmlab/profile: writable by others (mode 0666)");
+	out_free(&o);
+	assert_int_equal(chmod(path, 0600), 0);
+	/* a symbolic link in its place */
+	assert_int_equal(sh("mv '%s' '%s.real' && ln -s '%s.real' '%s'", path, path, path, path), 0);
+	o = runf("profile off --root %s", dir);
+	assert_usage_error(&o, "run/pmlab/profile: a symbolic link");
+	out_free(&o);
+	assert_int_equal(sh("rm '%s' && mv '%s.real' '%s'", path, path, path), 0);
+	/* owned by another user (only root can make one) */
+	if (geteuid() == 0) {
+		assert_int_equal(chown(path, 65534, 65534), 0);
+		o = runf("profile off --root %s", dir);
+		assert_usage_error(&o, "run/pmlab/profile: owned by uid 65534, neither this user");
+		out_free(&o);
+		assert_int_equal(chown(path, 0, 0), 0);
+		snprintf(path, sizeof(path), "%s/run/pmlab", dir);
+		assert_int_equal(chown(path, 65534, 65534), 0);
+		o = runf("profile active --root %s", dir);
+		assert_usage_error(&o, "run/pmlab: owned by uid 65534");
+		out_free(&o);
+		assert_int_equal(chown(path, 0, 0), 0);
+	} else {
+		print_message("skipped: state owned by another user (needs root to chown)\n");
+	}
+	assert_true(same_as_fixture(dir, "acpi-cpufreq-server"));
+
+	/* a forged holder: off restores, and signals no process that is not
+	 * a pmlab of this user */
+	pid_t victim = bystander();
+	char text[512];
+	snprintf(text, sizeof(text), FORGED_HEAD "holder %d %llu\nlatency 5 -\n", (int)victim,
+		 start_time(victim));
+	put(dir, "run/pmlab/profile", text);
+	o = runf("profile off --root %s", dir);
+	assert_int_equal(o.status, 0);
+	out_free(&o);
+	assert_true(still_running(victim));
+	/* a forged daemon file: apply and off send it no SIGHUP */
+	snprintf(text, sizeof(text), "%d %llu\n", (int)victim, start_time(victim));
+	put(dir, "run/pmlab/daemon", text);
+	o = runf("profile apply --root %s " PROFILES " host-latency", dir);
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.err, "ends with this process")); /* no daemon holds it */
+	out_free(&o);
+	o = runf("profile off --root %s", dir);
+	assert_int_equal(o.status, 0);
+	out_free(&o);
+	assert_true(still_running(victim));
+	kill(victim, SIGKILL);
+	wait_exit(victim);
+	assert_true(same_as_fixture(dir, "acpi-cpufreq-server"));
+	drop_tree(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -558,6 +731,7 @@ int main(void)
 		cmocka_unit_test(test_daemon),
 		cmocka_unit_test(test_profile_apply_off),
 		cmocka_unit_test(test_profile_failures),
+		cmocka_unit_test(test_hostile_state),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -54,17 +54,20 @@ static void test_long_idle(void **state)
 
 static void test_short_idle_tick_policies(void **state)
 {
-	/* teo, 250 us idles: the first (nothing learnt) goes to C6, too deep
-	 * (above). That wakeup is an intercept in C1E's bin within a tick,
-	 * the majority from then on: C1E, and keep the tick. 250 us in C1E:
+	/* teo, 250 us idles: the first selection learns only the kernel's
+	 * fictitious zero-length wakeup (a hit in bin 0) and goes to C6, too
+	 * deep (above). That wakeup is an intercept in C1E's bin within a
+	 * tick: C1E, but with the first hit in the total (1920) its 1024
+	 * are not more than 5/8 of it, so the tick may stop; from the third
+	 * selection on they are (1920 of 2704): keep the tick. 250 us in C1E:
 	 * 240 us after its exit latency is short of C6's 400: no below. */
 	char body[2048];
 	size_t len = (size_t)snprintf(body, sizeof(body),
-				      "idx,state,stop_tick,above,below\n0,C6,1,1,0\n");
-	for (int i = 1; i < 20; i++)
+				      "idx,state,stop_tick,above,below\n0,C6,1,1,0\n1,C1E,1,0,0\n");
+	for (int i = 2; i < 20; i++)
 		len += (size_t)snprintf(body + len, sizeof(body) - len, "%d,C1E,0,0,0\n", i);
 	snprintf(body + len, sizeof(body) - len,
-		 "# states: POLL=0 C1=0 C1E=19 C6=1; above=1 below=0 tick_stopped=1\n");
+		 "# states: POLL=0 C1=0 C1E=19 C6=1; above=1 below=0 tick_stopped=2\n");
 	expect_output("idletrace -g teo " HSW " -i " FIX "short.csv", body);
 	/* legacy: the tick is stopped first, and with it stopped teo will not
 	 * risk a state shorter than a tick: C6 throughout, always above. */
@@ -76,10 +79,19 @@ static void test_short_idle_tick_policies(void **state)
 
 static void test_ladder(void **state)
 {
-	/* Four 10 us periods in C1 (10 - 2 > 2 us) promote to C1E (the first
-	 * select has nothing measured, so the 5th row); one in C1E
-	 * (10 - 10 < 10 us) demotes. 10 us in C1E is above its 20 us. */
+	/* Four 10 us periods in C1 (10 - 2 > 2 us) promote to C1E; mainline's
+	 * unsigned comparison counts the first select's 0 - 2 us (nothing
+	 * measured yet) as a vote too, so the 4th row; one in C1E
+	 * (10 - 10 = 0 < 10 us) demotes. 10 us in C1E is above its 20 us. */
 	expect_output("idletrace -g ladder " HSW " -i " FIX "ladder.csv",
+		      "idx,state,stop_tick,above,below\n"
+		      "0,C1,1,0,0\n1,C1,1,0,0\n2,C1,1,0,0\n3,C1E,1,1,0\n4,C1,1,0,0\n"
+		      "5,C1,1,0,0\n6,C1,1,0,0\n7,C1,1,0,0\n8,C1E,1,1,0\n9,C1,1,0,0\n"
+		      "# states: POLL=0 C1=8 C1E=2 C6=0; above=2 below=0 tick_stopped=10\n");
+	/* The signed comparison (the unmerged RFC): the first select does not
+	 * vote, so the 5th row. */
+	expect_output("idletrace -g ladder " HSW " --set ladder_variant=signed -i " FIX
+		      "ladder.csv",
 		      "idx,state,stop_tick,above,below\n"
 		      "0,C1,1,0,0\n1,C1,1,0,0\n2,C1,1,0,0\n3,C1,1,0,0\n4,C1E,1,1,0\n"
 		      "5,C1,1,0,0\n6,C1,1,0,0\n7,C1,1,0,0\n8,C1,1,0,0\n9,C1E,1,1,0\n"
@@ -88,8 +100,8 @@ static void test_ladder(void **state)
 	expect_output("idletrace -g ladder " HSW " --set ladder_promotion_count=2 -i " FIX
 		      "ladder.csv",
 		      "idx,state,stop_tick,above,below\n"
-		      "0,C1,1,0,0\n1,C1,1,0,0\n2,C1E,1,1,0\n3,C1,1,0,0\n4,C1,1,0,0\n"
-		      "5,C1E,1,1,0\n6,C1,1,0,0\n7,C1,1,0,0\n8,C1E,1,1,0\n9,C1,1,0,0\n"
+		      "0,C1,1,0,0\n1,C1E,1,1,0\n2,C1,1,0,0\n3,C1,1,0,0\n4,C1E,1,1,0\n"
+		      "5,C1,1,0,0\n6,C1,1,0,0\n7,C1E,1,1,0\n8,C1,1,0,0\n9,C1,1,0,0\n"
 		      "# states: POLL=0 C1=7 C1E=3 C6=0; above=3 below=0 tick_stopped=10\n");
 }
 

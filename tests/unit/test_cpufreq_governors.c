@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "cpufreq/govtrace.h"
+#include "cpufreq/hookcost.h"
 
 /* Five entries 0.5 GHz apart: 1.0 .. 3.0 GHz. */
 static const uint32_t T5[] = { 1000000, 1500000, 2000000, 2500000, 3000000 };
@@ -793,6 +794,132 @@ static void test_intel_pstate_hwp_dynamic_boost(void **state)
 	govtrace_destroy(g);
 }
 
+/* ---- the scheduler's hook: installed or not, and its cost per call ---- */
+
+/* cpufreq_add_update_util_hook() call sites: sugov_start(),
+ * gov_set_update_util() (DBS, v4.6+), intel_pstate_set_update_util_hook()
+ * unless the policy is performance or HWP runs without hwp_dynamic_boost.
+ * The generic static governors install none; DBS before v4.6 sampled from
+ * a timer (emulated at the hook points, no hook call); HWP's own loop is
+ * emulated likewise. */
+static void test_hook_installation(void **state)
+{
+	static const struct {
+		const char *gov, *set1, *set2;
+		enum cpufreq_hook want;
+	} cases[] = {
+		{ "performance", NULL, NULL, CPUFREQ_HOOK_NONE },
+		{ "powersave", NULL, NULL, CPUFREQ_HOOK_NONE },
+		{ "userspace", NULL, NULL, CPUFREQ_HOOK_NONE },
+		{ "schedutil", NULL, NULL, CPUFREQ_HOOK_UTIL },
+		{ "ondemand", NULL, NULL, CPUFREQ_HOOK_UTIL },
+		{ "ondemand", "variant=3.11", NULL, CPUFREQ_HOOK_EMULATED },
+		{ "ondemand", "variant=3.10", NULL, CPUFREQ_HOOK_EMULATED },
+		{ "conservative", NULL, NULL, CPUFREQ_HOOK_UTIL },
+		{ "conservative", "variant=3.10", NULL, CPUFREQ_HOOK_EMULATED },
+		{ "intel_pstate", NULL, NULL, CPUFREQ_HOOK_UTIL },
+		{ "intel_pstate", "scaling_governor=performance", NULL, CPUFREQ_HOOK_NONE },
+		{ "intel_pstate", "hwp=1", NULL, CPUFREQ_HOOK_EMULATED },
+		{ "intel_pstate", "hwp=1", "hwp_dynamic_boost=1", CPUFREQ_HOOK_UTIL },
+		{ "intel_pstate", "hwp=1", "scaling_governor=performance", CPUFREQ_HOOK_NONE },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct govtrace *g = open_trace(&(struct tc){ cases[i].gov, P25, 25, .base = 2400000,
+							      .sets = { cases[i].set1,
+									cases[i].set2 } });
+		if (govtrace_policy(g)->hook != cases[i].want)
+			fail_msg("%s %s %s: hook %d, expected %d", cases[i].gov,
+				 cases[i].set1 ? cases[i].set1 : "", cases[i].set2 ? cases[i].set2 : "",
+				 (int)govtrace_policy(g)->hook, (int)cases[i].want);
+		govtrace_destroy(g);
+	}
+}
+
+/* One hook call; returns the cycles its path cost and checks the
+ * kernel-thread runs it queued. */
+static uint32_t call_cost(struct govtrace *g, const struct govtrace_row *r, uint32_t deferred)
+{
+	row(g, 0, r);
+	assert_int_equal(govtrace_policy(g)->hook_deferred, deferred);
+	return govtrace_policy(g)->hook_cycles;
+}
+
+#define BUSY(t, b, i) (&(struct govtrace_row){ .t_us = (t), .busy_us = (b), .idle_us = (i), \
+					       .util = -1, .uclamp_max = 1024 })
+#define UTIL(t, u) (&(struct govtrace_row){ .t_us = (t), .busy_us = 500, .idle_us = 500, \
+					    .util = (u), .uclamp_max = 1024 })
+
+static void test_hook_path_costs(void **state)
+{
+	const uint32_t check = CPUFREQ_CYCLES_CHECK;
+	const uint32_t eval = CPUFREQ_CYCLES_UTIL_CPU + CPUFREQ_CYCLES_SELECT;
+	const uint32_t fast = CPUFREQ_CYCLES_FAST_SWITCH + CPUFREQ_CYCLES_MSR_WRITE;
+	const uint32_t slow = CPUFREQ_CYCLES_SLOW_SWITCH + CPUFREQ_CYCLES_MSR_WRITE;
+
+	/* schedutil, rate limit 5 ms: the first call evaluates (limits
+	 * changed) and switches 3 -> 2 GHz (util 512); within the limit only
+	 * the check; after it an evaluation that keeps 2 GHz writes nothing. */
+	struct govtrace *g = sugov("rate_limit_us=5000", NULL);
+	assert_int_equal(call_cost(g, UTIL(1000, 512), 0), check + eval + fast);
+	for (int64_t t = 2000; t <= 5000; t += 1000)
+		assert_int_equal(call_cost(g, UTIL(t, 512), 0), check);
+	assert_int_equal(call_cost(g, UTIL(6000, 512), 0), check + eval);
+	govtrace_destroy(g);
+	/* A shared policy reads every CPU's demand: two here. */
+	g = open_trace(&(struct tc){ "schedutil", S6, 6, .hz = 250, .ncpus = 2,
+				     .sets = { "rate_limit_us=0" } });
+	assert_int_equal(call_cost(g, UTIL(1000, 512), 0),
+			 check + 2 * CPUFREQ_CYCLES_UTIL_CPU + CPUFREQ_CYCLES_SELECT + fast);
+	govtrace_destroy(g);
+
+	/* ondemand, 10 ms samples: the first call samples (limits() made it
+	 * due) in a kworker; fully busy wants the maximum it already runs at.
+	 * Then a check per call until the next sample, which lowers the
+	 * frequency (10 % busy) through the slow path. */
+	g = open_trace(&(struct tc){ "ondemand", T5, 5, .sets = { "sampling_rate=10000" } });
+	assert_int_equal(call_cost(g, BUSY(1000, 1000, 0), 1), check + eval);
+	assert_int_equal(call_cost(g, BUSY(2000, 1000, 0), 0), check);
+	for (int64_t t = 3000; t < 11000; t += 1000)
+		call_cost(g, BUSY(t, 100, 900), 0);
+	assert_int_equal(call_cost(g, BUSY(11000, 100, 900), 1), check + eval + slow);
+	govtrace_destroy(g);
+	/* Before v4.6 a timer sampled: no call, so no check, between samples. */
+	g = open_trace(&(struct tc){ "ondemand", T5, 5,
+				     .sets = { "sampling_rate=10000", "variant=3.11" } });
+	assert_int_equal(call_cost(g, BUSY(1000, 1000, 0), 1), eval);
+	assert_int_equal(call_cost(g, BUSY(2000, 1000, 0), 0), 0);
+	govtrace_destroy(g);
+
+	/* intel_pstate without HWP: a check per call; every 10 ms RDMSR of
+	 * APERF and MPERF (the first sample only primes them); the 20 ms
+	 * sample computes 2.2 GHz and writes IA32_PERF_CTL; at 30 ms the same
+	 * target writes nothing (test_intel_pstate_target has the figures). */
+	g = pstate(NULL, NULL);
+	const uint32_t rd = 2 * CPUFREQ_CYCLES_MSR_READ;
+	for (int64_t t = 1000; t <= 30000; t += 1000) {
+		uint32_t want = t % 10000 ? check
+				: t == 10000 ? check + rd
+				: t == 20000 ? check + rd + CPUFREQ_CYCLES_SELECT + CPUFREQ_CYCLES_MSR_WRITE
+					     : check + rd + CPUFREQ_CYCLES_SELECT;
+		if (call_cost(g, BUSY(t, 500, 500), 0) != want)
+			fail_msg("intel_pstate at %lld us: expected %u cycles", (long long)t, want);
+	}
+	govtrace_destroy(g);
+	/* HWP with dynamic boost: the hook checks; a new boost level (I/O
+	 * wakeups in two consecutive ticks) writes IA32_HWP_REQUEST; the
+	 * processor's own loop costs nothing. */
+	g = pstate("hwp=1", "hwp_dynamic_boost=1");
+	for (int64_t t = 1000; t <= 4000; t += 1000)
+		assert_int_equal(call_cost(g, BUSY(t, 500, 500), 0), check);
+	struct govtrace_row io = { .t_us = 5000, .busy_us = 500, .idle_us = 500, .util = -1,
+				   .uclamp_max = 1024, .flags = CPUFREQ_UPDATE_IOWAIT };
+	assert_int_equal(call_cost(g, &io, 0), check);
+	io.t_us = 6000;
+	assert_int_equal(call_cost(g, &io, 0), check + CPUFREQ_CYCLES_MSR_WRITE);
+	assert_int_equal(call_cost(g, BUSY(7000, 500, 500), 0), check);
+	govtrace_destroy(g);
+}
+
 /* ---- tunables ---- */
 
 /* Writes name=value to a fresh copy of governor gov's tunables; returns
@@ -833,9 +960,11 @@ static void expect_stored(const char *gov, const char *name, const char *value,
 
 static void test_tunable_ranges(void **state)
 {
-	expect_rejected("ondemand", "up_threshold", "101", "expected 11..100");
-	expect_rejected("ondemand", "up_threshold", "10", "out of range");
-	expect_stored("ondemand", "up_threshold", "11", "11");
+	/* Mainline's store_up_threshold(): 1..100. */
+	expect_rejected("ondemand", "up_threshold", "101", "expected 1..100");
+	expect_rejected("ondemand", "up_threshold", "0", "out of range");
+	expect_stored("ondemand", "up_threshold", "1", "1");
+	expect_stored("ondemand", "up_threshold", "10", "10");
 	expect_rejected("ondemand", "sampling_down_factor", "0", "expected 1..100000");
 	expect_stored("ondemand", "sampling_down_factor", "100000", "100000");
 	expect_rejected("ondemand", "sampling_down_factor", "100001", "out of range");
@@ -871,6 +1000,11 @@ static void test_tunable_ranges(void **state)
 	assert_non_null(strstr(create_fails(&(struct tc){ "conservative", C21, 21,
 							   .sets = { "variant=3.10",
 								     "down_threshold=5" } }),
+			       "11..100"));
+	/* v3.10 rejected an up_threshold below 11. */
+	assert_non_null(strstr(create_fails(&(struct tc){ "ondemand", T5, 5,
+							   .sets = { "variant=3.10",
+								     "up_threshold=10" } }),
 			       "11..100"));
 	assert_non_null(strstr(create_fails(&(struct tc){ "ondemand", T5, 5,
 							   .sets = { "no_such=1" } }),
@@ -911,6 +1045,8 @@ int main(void)
 		cmocka_unit_test(test_intel_pstate_iowait_boost),
 		cmocka_unit_test(test_intel_pstate_hwp_epp_order),
 		cmocka_unit_test(test_intel_pstate_hwp_dynamic_boost),
+		cmocka_unit_test(test_hook_installation),
+		cmocka_unit_test(test_hook_path_costs),
 		cmocka_unit_test(test_tunable_ranges),
 	};
 	return cmocka_run_group_tests(tests, fill_tables, NULL);

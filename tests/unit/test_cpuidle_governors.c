@@ -226,6 +226,12 @@ static void test_menu_update_rules(void **state)
 		/* Polling timed out: assume the timer would have woken it:
 		 * measured = next timer, ratio 1: 7168 + 1024. */
 		{ 2 * MS, 20 * US, 3, POLL, false, true, 8192, 8192, 2000 },
+		/* Polling timed out after a selection that did not query the
+		 * timer (next_timer_ns KTIME_MAX, the last bucket): measured is
+		 * KTIME_MAX, a perfect prediction, and the interval stored is
+		 * the kernel's ktime_to_us(KTIME_MAX) in an unsigned int:
+		 * 9223372036854775 mod 2^32 = 2783138807 us, not UINT_MAX. */
+		{ INT64_MAX, 20 * US, 5, POLL, false, true, 8192, 8192, 2783138807u },
 		/* Never more than the timer: 5 ms - 133 us capped at 1 ms. */
 		{ 1 * MS, 5 * MS, 3, C6, false, false, 8192, 8192, 1000 },
 		/* 50 ms or more counts as a perfect prediction:
@@ -678,6 +684,35 @@ static void test_teo_artificial_wakeups(void **state)
 	idletrace_sim_destroy(&s);
 }
 
+/* The kernel's first selection learns from the zeroed device: state 0,
+ * residency 0, sleep length 0 (teo_enable_device() zeroes it all). 0 - 0
+ * of POLL's exit latency is under 15 us: a short idle; both the sleep
+ * length and the duration fall in bin 0: a hit. */
+static void test_teo_first_selection(void **state)
+{
+	struct idletrace_sim s;
+	bool stop;
+	start(&s, "teo", TICK_GOVERNOR);
+	struct teo_data *t = s.dev.gov_data;
+	/* Nothing learnt before it: the deepest state. */
+	assert_int_equal(select_direct(&s, TICK_250, 100 * MS, NONE, &stop), C6);
+	assert_int_equal(t->bins[POLL].hits, 1024);
+	assert_int_equal(t->total, 1024);
+	assert_int_equal(t->short_idles, 1024);
+	assert_int_equal(t->tick_intercepts, 0);
+	idletrace_sim_destroy(&s);
+
+	/* It lasts: after 60 long wakeups in C6, hits in bin 0 have decayed
+	 * to their floor, 7 (1024 - 128 - 112 - ... stops where v >> 3 is 0),
+	 * not to 0. */
+	start(&s, "teo", TICK_GOVERNOR);
+	t = s.dev.gov_data;
+	for (int i = 0; i < 60; i++)
+		step(&s, 100 * MS, 50 * MS, NONE);
+	assert_int_equal(t->bins[POLL].hits, 7);
+	idletrace_sim_destroy(&s);
+}
+
 struct teo_case {
 	uint32_t intercepts[4], hits[4], total, short_idles, tick_intercepts;
 	sim_ns next_timer, no_tick;
@@ -692,6 +727,7 @@ static void check_teo_select(const struct teo_case *c)
 	bool stop;
 	start(&s, "teo", c->stopped ? TICK_LEGACY : TICK_GOVERNOR);
 	struct teo_data *t = s.dev.gov_data;
+	t->pending = false; /* the selection alone, nothing to learn first */
 	for (int i = 0; i < 4; i++) {
 		t->bins[i].intercepts = c->intercepts[i];
 		t->bins[i].hits = c->hits[i];
@@ -758,32 +794,42 @@ static void test_ladder_promotion_demotion(void **state)
 	struct idletrace_sim s;
 	struct machine m = hsw();
 
-	/* 10 us idles. Start at C1 (POLL is skipped). In C1, 10 - 2 us exit
-	 * > C1's 2 us: a promotion vote per period, the 4th moves to C1E
-	 * (the first select has no measurement). In C1E, 10 - 10 = 0 < 10 us:
-	 * one demotion vote moves back; the count starts afresh in C1. */
+	/* ladder_variant=signed (the unmerged 2022 RFC): residency and
+	 * thresholds compared as signed values.
+	 * 10 us idles. Start at C1 (POLL is skipped). The first select has
+	 * no measurement: 0 - 2 us is no vote. In C1, 10 - 2 us exit > C1's
+	 * 2 us: a promotion vote per period, the 4th moves to C1E. In C1E,
+	 * 10 - 10 = 0 < 10 us: one demotion vote moves back; the count
+	 * starts afresh in C1. */
+	const char *const sg[] = { "ladder_variant=signed" };
 	static const int def[] = { C1, C1, C1, C1, C1E, C1, C1, C1, C1, C1E };
-	start(&s, "ladder", TICK_GOVERNOR);
+	start_with(&s, &m, "ladder", TICK_GOVERNOR, 250, sg, 1);
 	run_rows(&s, 10, 10 * US, def);
 	idletrace_sim_destroy(&s);
 
 	static const int promo2[] = { C1, C1, C1E, C1, C1, C1E, C1, C1, C1E };
-	const char *const p2[] = { "ladder_promotion_count=2" };
-	start_with(&s, &m, "ladder", TICK_GOVERNOR, 250, p2, 1);
+	const char *const p2[] = { "ladder_variant=signed", "ladder_promotion_count=2" };
+	start_with(&s, &m, "ladder", TICK_GOVERNOR, 250, p2, 2);
 	run_rows(&s, 9, 10 * US, promo2);
 	idletrace_sim_destroy(&s);
 
 	static const int demo2[] = { C1, C1, C1, C1, C1E, C1E, C1 };
-	const char *const d2[] = { "ladder_demotion_count=2" };
-	start_with(&s, &m, "ladder", TICK_GOVERNOR, 250, d2, 1);
+	const char *const d2[] = { "ladder_variant=signed", "ladder_demotion_count=2" };
+	start_with(&s, &m, "ladder", TICK_GOVERNOR, 250, d2, 2);
 	run_rows(&s, 7, 10 * US, demo2);
 	idletrace_sim_destroy(&s);
 
 	/* 1 ms idles climb: four votes in C1, four in C1E, then C6 for good
 	 * (no promotion from the deepest, 1 ms - 133 us is no demotion). */
 	static const int climb[] = { C1, C1, C1, C1, C1E, C1E, C1E, C1E, C6, C6, C6 };
-	start(&s, "ladder", TICK_GOVERNOR);
+	start_with(&s, &m, "ladder", TICK_GOVERNOR, 250, sg, 1);
 	run_rows(&s, 11, 1 * MS, climb);
+	idletrace_sim_destroy(&s);
+
+	/* 5 us idles: in C1E, 5 - 10 us < 10 us demotes at once. */
+	static const int shortidle[] = { C1, C1, C1, C1, C1E, C1, C1, C1, C1, C1E, C1 };
+	start_with(&s, &m, "ladder", TICK_GOVERNOR, 250, sg, 1);
+	run_rows(&s, 11, 5 * US, shortidle);
 	idletrace_sim_destroy(&s);
 
 	/* A disabled next rung blocks the climb. */
@@ -791,6 +837,42 @@ static void test_ladder_promotion_demotion(void **state)
 	start(&s, "ladder", TICK_GOVERNOR);
 	s.dev.disabled[C1E] = true;
 	run_rows(&s, 8, 1 * MS, stuck);
+	idletrace_sim_destroy(&s);
+}
+
+/* Mainline (the default): the s64 residency meets u64 thresholds, so the
+ * comparisons are unsigned and a residency below zero (an idle shorter
+ * than the state's exit latency, or the first select's 0 - exit latency)
+ * is a huge value: a promotion vote, never a demotion. */
+static void test_ladder_mainline_wrap(void **state)
+{
+	struct idletrace_sim s;
+	struct machine m = hsw();
+
+	/* 10 us idles: the first select's 0 - 2 us already votes, so the 4th
+	 * row is C1E. In C1E, 10 - 10 = 0 is not negative: 0 < 10 demotes. */
+	static const int def[] = { C1, C1, C1, C1E, C1, C1, C1, C1, C1E, C1 };
+	start(&s, "ladder", TICK_GOVERNOR);
+	run_rows(&s, 10, 10 * US, def);
+	idletrace_sim_destroy(&s);
+
+	/* 5 us idles: in C1E, 5 - 10 us wraps: four promotion votes take it
+	 * to C6, and in C6 (5 - 133 us) it never demotes: it sinks. */
+	static const int sink[] = { C1, C1, C1, C1E, C1E, C1E, C1E, C6, C6, C6, C6, C6 };
+	start(&s, "ladder", TICK_GOVERNOR);
+	run_rows(&s, 12, 5 * US, sink);
+	idletrace_sim_destroy(&s);
+
+	/* The same under the explicit name. */
+	const char *const ml[] = { "ladder_variant=mainline" };
+	start_with(&s, &m, "ladder", TICK_GOVERNOR, 250, ml, 1);
+	run_rows(&s, 12, 5 * US, sink);
+	idletrace_sim_destroy(&s);
+
+	/* 1 ms idles: the same climb as signed, one row earlier. */
+	static const int climb[] = { C1, C1, C1, C1E, C1E, C1E, C1E, C6, C6, C6 };
+	start(&s, "ladder", TICK_GOVERNOR);
+	run_rows(&s, 10, 1 * MS, climb);
 	idletrace_sim_destroy(&s);
 }
 
@@ -1136,7 +1218,9 @@ int main(void)
 		cmocka_unit_test(test_teo_hits_and_intercepts),
 		cmocka_unit_test(test_teo_artificial_wakeups),
 		cmocka_unit_test(test_teo_select),
+		cmocka_unit_test(test_teo_first_selection),
 		cmocka_unit_test(test_ladder_promotion_demotion),
+		cmocka_unit_test(test_ladder_mainline_wrap),
 		cmocka_unit_test(test_ladder_latency),
 		cmocka_unit_test(test_haltpoll_window),
 		cmocka_unit_test(test_haltpoll_tunables),

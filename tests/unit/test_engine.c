@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "cpufreq/hookcost.h"
 #include "engine/sim.h"
 #include "simtest.h"
 
@@ -108,7 +109,7 @@ static void test_cfs_shares_one_cpu(void **state)
 	assert_true(hist_quantile(&r.r.latency, 0.0) > 0.18e9);
 	assert_true(r.r.ctx_switches > 10);
 	assert_float_equal(r.r.cycles_done_finished, r.r.cycles_requested_finished,
-			   r.r.cycles_requested_finished * 1e-12);
+			   (r.r.cycles_requested_finished * 1e-12));
 	result_free(&r.r);
 }
 
@@ -128,9 +129,9 @@ static void check_accounting(const struct run_result *r)
 		assert_int_equal(in_pstates, cr->c0_ns);
 	}
 	double energy = result_energy_j(r);
-	assert_float_equal(energy, r->energy_core_dynamic_j + r->energy_core_static_j +
-					   r->energy_uncore_j + r->energy_platform_j, 1e-9);
-	assert_float_equal(result_power_w(r) * (double)r->duration_ns * 1e-9, energy, 1e-9);
+	assert_float_equal(energy, (r->energy_core_dynamic_j + r->energy_core_static_j +
+					   r->energy_uncore_j + r->energy_platform_j), 1e-9);
+	assert_float_equal((result_power_w(r) * (double)r->duration_ns * 1e-9), energy, 1e-9);
 }
 
 /* Dynamic energy is Ceff V^2 f over the C0 time; static follows the states. */
@@ -144,11 +145,11 @@ static void test_energy_matches_power_model(void **state)
 	for (int c = 0; c < r.r.ncpus; c++)
 		c0 += (double)r.r.cpus[c].c0_ns * 1e-9;
 	/* 1 nF * (1.0 V)^2 * 2 GHz = 2 W while in C0; leakage 1 W. */
-	assert_float_equal(r.r.energy_core_dynamic_j, 2.0 * c0, 1e-9);
+	assert_float_equal(r.r.energy_core_dynamic_j, (2.0 * c0), 1e-9);
 	assert_float_equal(c0, 0.1001, 1e-9);
 	/* Idle core sits in C6 (0 W); the busy one leaks 1 W while in C0. */
-	assert_float_equal(r.r.energy_core_static_j, 1.0 * c0, 1e-9);
-	assert_float_equal(r.r.energy_platform_j, 10.0 * (double)r.r.duration_ns * 1e-9, 1e-9);
+	assert_float_equal(r.r.energy_core_static_j, (1.0 * c0), 1e-9);
+	assert_float_equal(r.r.energy_platform_j, (10.0 * (double)r.r.duration_ns * 1e-9), 1e-9);
 	result_free(&r.r);
 }
 
@@ -234,7 +235,7 @@ static void test_turbo_bins(void **state)
 	const char *lazy[] = { "tasks=4", "work_ms=30", "turbo_eval_us=500" };
 	struct run d;
 	run_ini(&d, turbo_ini, 0, "batch", "performance", 10, 1, lazy, 3);
-	assert_float_equal(extra(&d.r, "seconds"), 0.0005 + 58.503e6 / 2e9, 2e-6);
+	assert_float_equal(extra(&d.r, "seconds"), (0.0005 + 58.503e6 / 2e9), 2e-6);
 	result_free(&d.r);
 	result_free(&a.r);
 	result_free(&b.r);
@@ -250,7 +251,7 @@ static void test_turbo_active_idle_cores(void **state)
 	const char *c1 = "power_mw = 500\n";
 	const char *at = strstr(turbo_ini, c1);
 	assert_non_null(at);
-	snprintf(ini, sizeof(ini), "%.*sturbo_active = 1\n%s", (int)(at - turbo_ini + strlen(c1)),
+	snprintf(ini, sizeof(ini), "%.*sturbo_active = 1\n%s", (int)(at - turbo_ini) + (int)strlen(c1),
 		 turbo_ini, at + strlen(c1));
 	const char *one[] = { "tasks=1", "work_ms=30", "turbo_eval_us=0" };
 	struct run a;
@@ -361,7 +362,7 @@ static void test_migration_refill_and_hotness(void **state)
 	assert_true(extra(&a.r, "seconds") > ideal);
 	assert_true(a.r.cycles_done_finished > 0);
 	assert_float_equal(a.r.cycles_done_finished, a.r.cycles_requested_finished,
-			   a.r.cycles_requested_finished * 1e-12);
+			   (a.r.cycles_requested_finished * 1e-12));
 	/* The refill stall is time on the CPU: C0 time exceeds pure work by at
 	 * least a refill per migration into a task that had run. */
 	double c0 = 0;
@@ -656,6 +657,51 @@ static void test_cpufreq_update_triggers(void **state)
 	result_free(&none.r);
 }
 
+/* intel_pstate_set_policy(): the performance policy removes the hook, and
+ * HWP keeps one only for hwp_dynamic_boost. Without a hook there is no
+ * call and no cost: intel_pstate's performance policy then runs exactly as
+ * the generic performance governor. */
+static void test_cpufreq_hook_installation(void **state)
+{
+	const char *perf[] = { "burst_ns=5000", "pm_qos_latency_us=0",
+			       "scaling_governor=performance" };
+	const char *hwp[] = { "burst_ns=5000", "pm_qos_latency_us=0", "hwp=1" };
+	const char *boost[] = { "burst_ns=5000", "pm_qos_latency_us=0", "hwp=1",
+				"hwp_dynamic_boost=1" };
+	struct run pstate_perf, generic, hwp_only, hwp_boost;
+	run_ini(&pstate_perf, two_core_ini, 0, "pingpong", "intel_pstate", 0.2, 1, perf, 3);
+	run_ini(&generic, two_core_ini, 0, "pingpong", "performance", 0.2, 1, perf, 2);
+	run_ini(&hwp_only, two_core_ini, 0, "pingpong", "intel_pstate", 0.2, 1, hwp, 3);
+	run_ini(&hwp_boost, two_core_ini, 0, "pingpong", "intel_pstate", 0.2, 1, boost, 4);
+	assert_int_equal(pstate_perf.r.cpufreq_updates, 0);
+	assert_true(pstate_perf.r.throughput == generic.r.throughput);
+	assert_int_equal(hwp_only.r.cpufreq_updates, 0);
+	assert_true(hwp_boost.r.cpufreq_updates >= (uint64_t)(4 * hwp_boost.r.work_done));
+	result_free(&pstate_perf.r);
+	result_free(&generic.r);
+	result_free(&hwp_only.r);
+	result_free(&hwp_boost.r);
+}
+
+/* A call's cost is its path at the CPU's clock: schedutil, rate-limited
+ * after its first evaluation (1 GHz for an idle-looking start), pays the
+ * dispatch and its check, 60 cycles = 60 ns, per call; the same run with
+ * a fixed 60 ns per call is the same run. */
+static void test_cpufreq_hook_cost_model(void **state)
+{
+	const char *model[] = { "burst_ns=5000", "pm_qos_latency_us=0", "rate_limit_us=10000000" };
+	const char *fixed[] = { "burst_ns=5000", "pm_qos_latency_us=0", "rate_limit_us=10000000",
+				"cpufreq_update_cost_ns=60" };
+	struct run a, b;
+	run_ini(&a, two_core_ini, 0, "pingpong", "schedutil", 0.2, 1, model, 3);
+	run_ini(&b, two_core_ini, 0, "pingpong", "schedutil", 0.2, 1, fixed, 4);
+	assert_int_equal(CPUFREQ_CYCLES_DISPATCH + CPUFREQ_CYCLES_CHECK, 60);
+	assert_true(a.r.cpufreq_updates > 0);
+	assert_true(a.r.throughput == b.r.throughput);
+	result_free(&a.r);
+	result_free(&b.r);
+}
+
 /* An observer sees every power change and every run/idle transition:
  * integrating what it was told gives the run's energy and busy time. */
 struct watch {
@@ -713,7 +759,7 @@ static void test_observer(void **state)
 		if (w.running[c])
 			w.busy += r.duration_ns - w.run_since[c];
 	}
-	assert_float_equal(w.e, r.energy_core_dynamic_j + r.energy_core_static_j, 1e-9);
+	assert_float_equal(w.e, (r.energy_core_dynamic_j + r.energy_core_static_j), 1e-9);
 	assert_int_equal(w.busy, r.cpus[0].user_ns + r.cpus[0].sys_ns + r.cpus[1].user_ns +
 					 r.cpus[1].sys_ns);
 	assert_int_equal(w.idles, r.cpus[0].cstate_usage[0] + r.cpus[0].cstate_usage[1] +
@@ -821,6 +867,8 @@ int main(void)
 		cmocka_unit_test(test_poll_state),
 		cmocka_unit_test(test_periodic_chunks),
 		cmocka_unit_test(test_cpufreq_update_triggers),
+		cmocka_unit_test(test_cpufreq_hook_installation),
+		cmocka_unit_test(test_cpufreq_hook_cost_model),
 		cmocka_unit_test(test_observer),
 		cmocka_unit_test(test_bad_set_key),
 		cmocka_unit_test(test_finished_tasks_freed),

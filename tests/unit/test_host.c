@@ -36,6 +36,7 @@
 #include "host/monitor.h"
 #include "host/plan.h"
 #include "host/procstat.h"
+#include "host/plan_paths.h"
 #include "host/state.h"
 #include "host/txn.h"
 
@@ -343,8 +344,82 @@ static void test_hostfs_state_files(void **state)
 	assert_int_equal(hostfs_state_remove(&fs, "profile", &d), 0);
 	assert_false(state_exists(dir, "profile"));
 	assert_int_equal(hostfs_state_remove(&fs, "profile", &d), 0);
+
+	/* created 0700, its files 0600 */
+	char path[4200];
+	struct stat sb;
+	assert_int_equal(hostfs_state_save(&fs, "profile", "abc\n", 4, &d), 0);
+	snprintf(path, sizeof(path), "%s/run/pmlab", dir);
+	assert_int_equal(stat(path, &sb), 0);
+	assert_int_equal(sb.st_mode & 07777, 0700);
+	snprintf(path, sizeof(path), "%s/run/pmlab/profile", dir);
+	assert_int_equal(stat(path, &sb), 0);
+	assert_int_equal(sb.st_mode & 07777, 0600);
+	/* writable by others, a FIFO, a directory: refused, not read */
+	assert_int_equal(chmod(path, 0620), 0);
+	assert_int_equal(hostfs_state_load(&fs, "profile", &text, &len, &d), HOSTFS_UNTRUSTED);
+	assert_null(text);
+	assert_non_null(strstr(d.msg, "run/pmlab/profile: writable by its group (mode 0620)"));
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	assert_int_equal(hostfs_state_load(&fs, "profile", &text, &len, &d), HOSTFS_UNTRUSTED);
+	assert_non_null(strstr(d.msg, "not a regular file"));
+	assert_int_equal(unlink(path), 0);
+	snprintf(path, sizeof(path), "%s/run/pmlab", dir);
+	assert_int_equal(chmod(path, 01777), 0);
+	assert_int_equal(hostfs_state_load(&fs, "profile", &text, &len, &d), HOSTFS_UNTRUSTED);
+	assert_int_equal(hostfs_state_save(&fs, "profile", "a\n", 2, &d), HOSTFS_UNTRUSTED);
+	assert_int_equal(hostfs_state_remove(&fs, "profile", &d), HOSTFS_UNTRUSTED);
+	assert_int_equal(hostfs_lock(&fs, &d), HOSTFS_UNTRUSTED);
+	assert_non_null(strstr(d.msg, "run/pmlab: writable by others (mode 1777)"));
+	assert_int_equal(chmod(path, 0700), 0);
+	if (geteuid() == 0) {
+		assert_int_equal(chown(path, 65534, 65534), 0);
+		assert_int_equal(hostfs_lock(&fs, &d), HOSTFS_UNTRUSTED);
+		assert_non_null(strstr(d.msg, "owned by uid 65534"));
+		assert_int_equal(chown(path, 0, 0), 0);
+	} else {
+		print_message("skipped: a state directory of another user (needs root)\n");
+	}
+	lock = hostfs_lock(&fs, &d);
+	assert_true(lock >= 0);
+	close(lock);
 	hostfs_close(&fs);
 	drop_tree(dir);
+}
+
+/* The allow-list shared by apply (host_plan_add) and restore (the parser). */
+static void test_plan_paths(void **state)
+{
+	(void)state;
+	static const char *const ok[] = {
+		CPU "cpufreq/policy12/scaling_governor", CPU "cpufreq/policy0/ondemand/up_threshold",
+		CPU "cpufreq/conservative/freq_step", CPU "cpu7/cpuidle/state3/disable",
+		CPU "cpu0/power/energy_perf_bias", "proc/sys/kernel/sched_latency_ns",
+		"sys/kernel/debug/sched/base_slice_ns", CPU "intel_pstate/no_turbo",
+	};
+	static const char *const bad[] = {
+		"proc/sys/kernel/core_pattern", "proc/sys/kernel/modprobe", "sys/kernel/uevent_helper",
+		CPU "cpufreq/policy0/a/b/c",
+		CPU "cpufreq/policy0/../../../../../../etc/x", CPU "cpufreq/Policy0/x",
+		CPU "cpu1234567890/power/energy_perf_bias", CPU "cpufreq/boost/", "dev/cpu_dma_latency",
+		CPU "intel_pstate/status", "",
+	};
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		if (!host_plan_path_ok(ok[i]))
+			fail_msg("refused: %s", ok[i]);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (host_plan_path_ok(bad[i]))
+			fail_msg("allowed: %s", bad[i]);
+	/* apply goes through the same list */
+	struct host_plan pl;
+	struct pm_diag d = { { 0 } };
+	host_plan_init(&pl, "x");
+	assert_int_equal(host_plan_add(&pl, PHASE_SCHED, "proc/sys/kernel/core_pattern", "|x", "k",
+				       NULL, false, &d), -1);
+	assert_non_null(strstr(d.msg, "not a file pmlab writes"));
+	assert_int_equal(host_plan_add(&pl, PHASE_SCHED, ok[5], "1", "k", NULL, false, &d), 0);
+	host_plan_free(&pl);
 }
 
 /* ---- the state file ---- */
@@ -416,10 +491,19 @@ static void test_state_rejects(void **state)
 			 "S:4: path 'etc/passwd'");
 	expect_bad_state("pmlab-state 1\nprofile x\nstatus applied\n"
 			 "entry sys/../etc/passwd =a =b =b - k\n", "path");
-	expect_bad_state("pmlab-state 1\nprofile x\nstatus applied\nentry sys/a =\\x4 =b =b - k\n",
-			 "old value");
-	expect_bad_state("pmlab-state 1\nprofile x\nstatus applied\nentry sys/a - =b =b - k\n",
-			 "no old value");
+	expect_bad_state("pmlab-state 1\nprofile x\nstatus applied\nentry " CPU
+			 "cpufreq/boost =\\x4 =b =b - k\n", "old value");
+	expect_bad_state("pmlab-state 1\nprofile x\nstatus applied\nentry " CPU
+			 "cpufreq/boost - =b =b - k\n", "no old value");
+	/* under sys/ or proc/sys/ but no file a plan writes: never restored */
+	expect_bad_state("pmlab-state 1\nprofile x\nstatus applied\n"
+			 "entry proc/sys/kernel/core_pattern =core =x =x - k\n",
+			 "S:4: path 'proc/sys/kernel/core_pattern' is not a file pmlab writes");
+	expect_bad_state("pmlab-state 1\nprofile x\nstatus applied\n"
+			 "entry sys/kernel/uevent_helper =a =b =b - k\n", "not a file pmlab writes");
+	expect_bad_state("pmlab-state 1\nprofile x\nstatus applied\nentry " CPU
+			 "cpufreq/policy0/../../../../../../proc/sys/kernel/modprobe =a =b =b - k\n",
+			 "not a file pmlab writes");
 	expect_bad_state("pmlab-state 1\nprofile x\nstatus applied\nlatency -1 -\n", "latency");
 	expect_bad_state("pmlab-state 1\nprofile x\nstatus applied\nholder 0 1\n", "holder");
 	expect_bad_state("pmlab-state 1\nprofile x\nstatus applied\nwhat\n", "'what'");
@@ -1364,6 +1448,7 @@ int main(void)
 		cmocka_unit_test(test_hostfs_state_files),
 		cmocka_unit_test(test_state_roundtrip),
 		cmocka_unit_test(test_state_rejects),
+		cmocka_unit_test(test_plan_paths),
 		cmocka_unit_test(test_procstat),
 		cmocka_unit_test(test_cpulist),
 		cmocka_unit_test(test_inventory),

@@ -206,7 +206,7 @@ static void test_tbench_latency_is_the_servers_turn(void **state)
 	assert_true(r.r.latency.count > 1000);
 	assert_true(r.r.latency.min_ns >= 9009);
 	assert_true(r.r.latency.max_ns <= 9000 + (65587 + 41) / 10 + 1);
-	assert_float_equal(extra(&r.r, "max_latency"), (double)r.r.latency.max_ns / 1e6, 1e-12);
+	assert_float_equal(extra(&r.r, "max_latency"), ((double)r.r.latency.max_ns / 1e6), 1e-12);
 	result_free(&r.r);
 }
 
@@ -249,7 +249,7 @@ static void test_hackbench_conservation(void **state)
 	/* It ended the run itself, at the time it reports. */
 	double secs = extra(&r.r, "seconds");
 	assert_true(secs > 0 && secs < 1);
-	assert_float_equal(secs, (double)r.r.duration_ns * 1e-9, 1e-9);
+	assert_float_equal(secs, ((double)r.r.duration_ns * 1e-9), 1e-9);
 	assert_near(r.r.throughput, 3600 / secs, 1e-9);
 	result_free(&r.r);
 }
@@ -315,7 +315,7 @@ static void test_kernbench_every_job_runs_once(void **state)
 	assert_float_equal(extra(&r.r, "jobs_done"), 40, 0);
 	assert_float_equal(r.r.work_done, 1.0, 0);
 	double secs = extra(&r.r, "seconds");
-	assert_float_equal(secs, (double)r.r.duration_ns * 1e-9, 1e-9);
+	assert_float_equal(secs, ((double)r.r.duration_ns * 1e-9), 1e-9);
 	assert_near(r.r.throughput, 3600 / secs, 1e-9);
 	/* Two CPUs, never more than 200 % CPU. */
 	assert_true(extra(&r.r, "percent_cpu") <= 200.0 + 1e-6);
@@ -519,12 +519,12 @@ static void test_oltp_mix_locks_and_io(void **state)
 	assert_near(extra(&r.r, "new_order") / all, 10.0 / 23, 0.08);
 	assert_near(extra(&r.r, "payment") / all, 10.0 / 23, 0.08);
 	assert_near(extra(&r.r, "delivery") / all, 1.0 / 23, 0.35);
-	assert_float_equal(extra(&r.r, "new_order") + extra(&r.r, "payment") +
+	assert_float_equal((extra(&r.r, "new_order") + extra(&r.r, "payment") +
 				   extra(&r.r, "order_status") + extra(&r.r, "delivery") +
-				   extra(&r.r, "stock_level"),
+				   extra(&r.r, "stock_level")),
 			   all, 0);
 	/* The score counts New-Order per minute. */
-	assert_near(r.r.throughput, extra(&r.r, "new_order") / (r.r.duration_ns * 1e-9 / 60), 1e-9);
+	assert_near(r.r.throughput, extra(&r.r, "new_order") / ((double)r.r.duration_ns * 1e-9 / 60), 1e-9);
 	/* 16 agents on one warehouse's rows: waits happen, and are resolved. */
 	assert_true(extra(&r.r, "lock_waits") > 100);
 	/* Page reads and log flushes are iowait. */
@@ -612,11 +612,13 @@ static void test_unixbench_spawn_and_shell_conservation(void **state)
 	double loops = sp.r.work_done;
 	assert_true(loops > 100);
 	/* The parent, each reaped child, and at most one child in flight. */
-	assert_true(sp.r.tasks_created >= 1 + loops && sp.r.tasks_created <= 2 + loops);
+	assert_true((double)sp.r.tasks_created >= 1 + loops &&
+		    (double)sp.r.tasks_created <= 2 + loops);
 	/* shell1: per loop one script and its ten commands. */
 	double l1 = s1.r.work_done;
 	assert_true(l1 > 10);
-	assert_true(s1.r.tasks_created >= 1 + 11 * l1 && s1.r.tasks_created <= 1 + 11 * (l1 + 1));
+	assert_true((double)s1.r.tasks_created >= 1 + 11 * l1 &&
+		    (double)s1.r.tasks_created <= 1 + 11 * (l1 + 1));
 	assert_string_equal(s1.r.throughput_unit, "lpm");
 	assert_near(s1.r.throughput, l1 * 60, 1e-9);
 	/* Eight scripts a loop on two CPUs: each loop takes about 4x longer. */

@@ -49,8 +49,5 @@ int sweep_out_read(struct sweep_out *o, const char *path, struct pm_diag *d);
  * complete, so is a gap in 0..max (a shard left out of a merge). */
 int sweep_out_write(FILE *out, struct sweep_out *o, bool complete, struct pm_diag *d);
 void sweep_out_free(struct sweep_out *o);
-/* The CSV rows as one self-contained HTML page (sweep_html.c): a table of
- * the points and power against throughput with the Pareto front. */
-int sweep_out_write_html(FILE *out, struct sweep_out *o, const char *title, struct pm_diag *d);
 
 #endif

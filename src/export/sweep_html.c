@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../export/html.h"
-#include "sweep_out.h"
+#include "html.h"
+#include "sweep_html.h"
 
 /* The figures shown beside the varied values (sim CSV column names). */
 static const char *const shown[] = {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* One simulation put together from the command line and, optionally, a
- * tuned profile: what pmlab compare runs for each profile and run, and
- * pmlab sweep for each point. */
+/* A run specification: the machine, the workload, the policies (frequency
+ * and idle governor, a tuned profile) and the settings of one simulation.
+ * Every command that simulates builds one: pmlab sim one, compare one per
+ * profile, sweep one per point, validate one per row. */
 #ifndef PMLAB_RUNSPEC_H
 #define PMLAB_RUNSPEC_H
 
@@ -15,6 +16,13 @@
 
 #define RUNSPEC_NAME_MAX 64
 
+/* What a run is when nothing says otherwise. */
+#define RUNSPEC_DEFAULT_CPUFREQ "performance"
+#define RUNSPEC_DEFAULT_CPUIDLE "deepest"
+#define RUNSPEC_DEFAULT_DURATION (10 * NS_PER_SEC)
+#define RUNSPEC_DEFAULT_SEED 1
+
+struct sim;
 struct sim_observer;
 
 struct runspec {
@@ -30,14 +38,32 @@ struct runspec {
 	char profile[RESULT_NAME_MAX]; /* the tuned profile applied, as given; "" for none */
 	char *note;    /* what a profile did: "2 settings, 5 options not modelled"; owned, may be NULL */
 	char *skipped; /* the options not modelled, "WHAT (WHY)", "; "-separated; owned, may be NULL */
-	const struct sim_observer *observer; /* sim_config.observer of runspec_run; not owned, may be NULL */
+	bool check;    /* verify the engine's invariants after every event (slow) */
+	bool keep_finished_tasks; /* for use() to read finished tasks (per-task reports) */
+	const struct sim_observer *observer; /* not owned, may be NULL */
+	void (*progress)(void *ctx, double done); /* the engine's progress callback; may be NULL */
 };
+
+/* Decimal seconds ("10", "0.5") to ns; -1 if malformed or not positive. */
+sim_ns runspec_parse_seconds(const char *s);
+/* A non-negative integer (decimal, 0x hex or 0 octal). -1 if malformed. */
+int runspec_parse_u64(const char *s, uint64_t *out);
 
 /* Loads machine SPEC (a built-in name or an INI file), limited to its
  * first CPUS CPUs when cpus is not NULL (--cpus). -1 with the reason in d. */
 int runspec_load_machine(struct machine *m, const char *spec, const char *cpus, struct pm_diag *d);
+/* Limits m to its first CPUS CPUs (--cpus). -1 with the reason in d. */
+int runspec_load_machine_cpus(struct machine *m, const char *cpus, struct pm_diag *d);
+/* The run of workload on m with the default governors, duration and seed;
+ * then cpufreq and cpuidle, when not NULL, name the governors (a named
+ * cpufreq governor wins over a profile's). -1 with the reason in d if a
+ * name is too long. The caller frees it with runspec_free(). */
+int runspec_init(struct runspec *rs, const struct machine *m, const char *workload,
+		 const char *cpufreq, const char *cpuidle, struct pm_diag *d);
 /* Appends a copy of "KEY=VALUE". -1 on OOM. */
 int runspec_set(struct runspec *rs, const char *kv);
+/* runspec_set() of each of sets[0..n). -1 with the reason in d. */
+int runspec_set_all(struct runspec *rs, const char *const *sets, int n, struct pm_diag *d);
 /* Applies a profile entry: "none" (nothing), "none:KEY=VALUE,..." (--set
  * keys, plus cpufreq=G and cpuidle=G), or a tuned profile name or path
  * with optional ":option=value,..." overrides, loaded against rs->m and
@@ -51,12 +77,11 @@ int runspec_profile(struct runspec *rs, const char *spec, const char *const *dir
  * before any run starts. -1 with the reason in d. */
 int runspec_check(const struct runspec *rs, struct pm_diag *d);
 /* Runs it and hands the result to use() while the simulation, whose
- * machine model the result points to, still exists. Returns -1 with the
- * reason in d if the run fails, else what use() returns. */
-int runspec_run(const struct runspec *rs, int (*use)(void *ctx, const struct run_result *r),
-		void *ctx, struct pm_diag *d);
-/* A deep copy (sets, note and skipped duplicated). -1 on OOM. */
-int runspec_copy(struct runspec *dst, const struct runspec *src);
+ * machine model and tasks the result points to, still exists. Returns -1
+ * with the reason in d if the run fails, else what use() returns. */
+int runspec_run(const struct runspec *rs,
+		int (*use)(void *ctx, struct sim *s, const struct run_result *r), void *ctx,
+		struct pm_diag *d);
 void runspec_free(struct runspec *rs);
 
 #endif

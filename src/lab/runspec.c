@@ -1,23 +1,44 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "runspec.h"
 
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../engine/sim.h"
 #include "../profile/profile.h"
-#include "cli.h"
 
-int runspec_load_machine(struct machine *m, const char *spec, const char *cpus, struct pm_diag *d)
+sim_ns runspec_parse_seconds(const char *s)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || *end != '\0' || !isfinite(v) || v <= 0 || v > 1e6)
+		return -1;
+	sim_ns ns = (sim_ns)llround(v * 1e9);
+	return ns > 0 ? ns : -1;
+}
+
+int runspec_parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	if (!*s || *s == '-')
+		return -1;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 0);
+	if (errno || *end != '\0')
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int runspec_load_machine_cpus(struct machine *m, const char *cpus, struct pm_diag *d)
 {
 	uint64_t n;
 
-	if (machine_load(m, spec, d) < 0)
-		return -1;
-	if (!cpus)
-		return 0;
-	if (cli_parse_u64(cpus, &n) < 0 || n > MACHINE_MAX_CPUS)
+	if (runspec_parse_u64(cpus, &n) < 0 || n > MACHINE_MAX_CPUS)
 		return pm_fail(d, "--cpus %s: expected a CPU count", cpus);
 	if (machine_set_online(m, (int)n, d) < 0) {
 		char why[PM_DIAG_MAX];
@@ -25,6 +46,34 @@ int runspec_load_machine(struct machine *m, const char *spec, const char *cpus, 
 		snprintf(why, sizeof(why), "%s", d->msg);
 		return pm_fail(d, "--cpus: %.*s", PM_DIAG_MAX - 16, why);
 	}
+	return 0;
+}
+
+int runspec_load_machine(struct machine *m, const char *spec, const char *cpus, struct pm_diag *d)
+{
+	if (machine_load(m, spec, d) < 0)
+		return -1;
+	return cpus ? runspec_load_machine_cpus(m, cpus, d) : 0;
+}
+
+static int copy_name(char *dst, const char *src, size_t len, const char *what, struct pm_diag *d);
+
+int runspec_init(struct runspec *rs, const struct machine *m, const char *workload,
+		 const char *cpufreq, const char *cpuidle, struct pm_diag *d)
+{
+	memset(rs, 0, sizeof(*rs));
+	rs->m = m;
+	rs->workload = workload;
+	rs->duration = RUNSPEC_DEFAULT_DURATION;
+	rs->seed = RUNSPEC_DEFAULT_SEED;
+	rs->cpufreq_fixed = cpufreq != NULL;
+	if (!cpufreq)
+		cpufreq = RUNSPEC_DEFAULT_CPUFREQ;
+	if (!cpuidle)
+		cpuidle = RUNSPEC_DEFAULT_CPUIDLE;
+	if (copy_name(rs->cpufreq, cpufreq, strlen(cpufreq), cpufreq, d) < 0 ||
+	    copy_name(rs->cpuidle, cpuidle, strlen(cpuidle), cpuidle, d) < 0)
+		return -1;
 	return 0;
 }
 
@@ -39,6 +88,14 @@ int runspec_set(struct runspec *rs, const char *kv)
 	if (!rs->sets[rs->nsets])
 		return -1;
 	rs->nsets++;
+	return 0;
+}
+
+int runspec_set_all(struct runspec *rs, const char *const *sets, int n, struct pm_diag *d)
+{
+	for (int i = 0; i < n; i++)
+		if (runspec_set(rs, sets[i]) < 0)
+			return pm_fail(d, "out of memory");
 	return 0;
 }
 
@@ -156,12 +213,15 @@ static void config(const struct runspec *rs, struct sim_config *cfg)
 	cfg->seed = rs->seed;
 	cfg->nsets = rs->nsets;
 	cfg->sets = (const char *const *)rs->sets;
+	cfg->check_invariants = rs->check;
+	cfg->keep_finished_tasks = rs->keep_finished_tasks;
 }
 
 static void config_run(const struct runspec *rs, struct sim_config *cfg)
 {
 	config(rs, cfg);
 	cfg->observer = rs->observer;
+	cfg->progress = rs->progress;
 }
 
 int runspec_check(const struct runspec *rs, struct pm_diag *d)
@@ -176,8 +236,9 @@ int runspec_check(const struct runspec *rs, struct pm_diag *d)
 	return rc;
 }
 
-int runspec_run(const struct runspec *rs, int (*use)(void *ctx, const struct run_result *r),
-		void *ctx, struct pm_diag *d)
+int runspec_run(const struct runspec *rs,
+		int (*use)(void *ctx, struct sim *s, const struct run_result *r), void *ctx,
+		struct pm_diag *d)
 {
 	struct sim_config cfg;
 	struct run_result r;
@@ -192,27 +253,10 @@ int runspec_run(const struct runspec *rs, int (*use)(void *ctx, const struct run
 	/* As pmlab sim --profile reports it, so a sweep's rows match sim's. */
 	snprintf(r.profile, sizeof(r.profile), "%s", rs->profile);
 	if (rc == 0)
-		rc = use(ctx, &r);
+		rc = use(ctx, s, &r);
 	result_free(&r);
 	sim_destroy(s);
 	return rc;
-}
-
-int runspec_copy(struct runspec *dst, const struct runspec *src)
-{
-	int i;
-
-	*dst = *src;
-	dst->nsets = 0;
-	dst->sets = NULL;
-	dst->note = src->note ? strdup(src->note) : NULL;
-	dst->skipped = src->skipped ? strdup(src->skipped) : NULL;
-	if ((src->note && !dst->note) || (src->skipped && !dst->skipped))
-		return -1;
-	for (i = 0; i < src->nsets; i++)
-		if (runspec_set(dst, src->sets[i]) < 0)
-			return -1;
-	return 0;
 }
 
 void runspec_free(struct runspec *rs)

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* EPB and EPP names. See energy_hints.h. */
+#include "energy_hints.h"
+
+#include <stddef.h>
+#include <string.h>
+
+/* X(name, value): the kernel's EPB names. */
+#define EPB_NAMES(X) \
+	X("performance", 0) X("balance-performance", 4) X("normal", 6) \
+	X("balance-power", 8) X("power", 15)
+/* X(name, intel_pstate value, amd-pstate value) */
+#define EPP_PRESETS(X) \
+	X("performance", 0, 0) X("balance_performance", 128, 128) \
+	X("balance_power", 192, 191) X("power", 255, 255)
+
+#define EPB_WORD(name, v) name "=" #v,
+#define EPP_WORD(name, intel, amd) name "=" #intel,
+const char *const epb_words[] = { EPB_NAMES(EPB_WORD) NULL };
+const char *const epp_words[] = { EPP_PRESETS(EPP_WORD) "default=128", NULL };
+
+static const struct {
+	const char *name;
+	int value;
+} epb_names[] = {
+#define EPB_ENTRY(name, v) { name, v },
+	EPB_NAMES(EPB_ENTRY)
+	{ "balance_performance", 4 }, { "default", 6 }, { "balance_power", 8 },
+	{ "powersave", 15 },
+};
+
+static const struct {
+	const char *name;
+	int value[2];
+} epp_presets[] = {
+#define EPP_ENTRY(name, intel, amd) { name, { intel, amd } },
+	EPP_PRESETS(EPP_ENTRY)
+};
+
+int epb_value(const char *name)
+{
+	for (size_t i = 0; i < sizeof(epb_names) / sizeof(epb_names[0]); i++)
+		if (strcmp(epb_names[i].name, name) == 0)
+			return epb_names[i].value;
+	return -1;
+}
+
+const char *epb_kernel_name(const char *name)
+{
+	int v = epb_value(name);
+	for (size_t i = 0; v >= 0 && i < sizeof(epb_names) / sizeof(epb_names[0]); i++)
+		if (epb_names[i].value == v)
+			return epb_names[i].name; /* the kernel's names come first */
+	return name;
+}
+
+int epp_preset_count(void)
+{
+	return (int)(sizeof(epp_presets) / sizeof(epp_presets[0]));
+}
+
+const char *epp_preset_name(int i)
+{
+	return epp_presets[i].name;
+}
+
+int epp_preset_value(int i, bool amd)
+{
+	return epp_presets[i].value[amd];
+}

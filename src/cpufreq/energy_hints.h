@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The names of the two energy/performance hints, in one place for the
+ * simulator's intel_pstate, the profile mapper and the host planner.
+ *
+ * energy_perf_bias (EPB, 0..15): the kernel's names (4.13+,
+ * arch/x86/kernel/cpu/intel_epb.c energy_perf_strings), plus spellings
+ * profiles use: x86_energy_perf_policy's "powersave" (15) and "default"
+ * (6), and '_' for '-'.
+ *
+ * energy_performance_preference (EPP, 0..255): the presets of
+ * intel_pstate (drivers/cpufreq/intel_pstate.c epp_values: 0, 0x80,
+ * 0xC0, 0xFF) and amd-pstate (drivers/cpufreq/amd-pstate.c
+ * AMD_CPPC_EPP_*: 0, 0x80, 0xBF, 0xFF), v6.6. */
+#ifndef PMLAB_ENERGY_HINTS_H
+#define PMLAB_ENERGY_HINTS_H
+
+#include <stdbool.h>
+
+/* The kernel's names as tunable words, "name=value", NULL-terminated. */
+extern const char *const epb_words[];
+/* intel_pstate's presets and "default" (the power-on value: modelled 128). */
+extern const char *const epp_words[];
+
+/* An EPB name (the kernel's or another spelling) -> 0..15; -1 if none. */
+int epb_value(const char *name);
+/* The kernel's name for an EPB name's value ("powersave" -> "power");
+ * `name` itself when it is the kernel's or no name at all. */
+const char *epb_kernel_name(const char *name);
+
+/* The EPP presets performance, balance_performance, balance_power and
+ * power, in that order, with their value under each driver. */
+int epp_preset_count(void);
+const char *epp_preset_name(int i);
+int epp_preset_value(int i, bool amd);
+
+#endif

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The engine's side of sched/sched_view.h: what a placement policy may
+ * read of the engine, and the moves it may make. */
+#include "sim_internal.h"
+
+const struct sched_topology *sv_topology(const struct sim *s)
+{
+	return &s->topo;
+}
+
+const struct sched_knobs *sv_knobs(const struct sim *s)
+{
+	return &s->knobs;
+}
+
+sim_ns sv_now(const struct sim *s)
+{
+	return s->now;
+}
+
+enum sv_mode sv_cpu_mode(const struct sim *s, int cpu)
+{
+	switch (s->cpus[cpu].mode) {
+	case CPU_IDLE:
+		return SV_IDLE;
+	case CPU_WAKING:
+		return SV_WAKING;
+	default:
+		return SV_RUNNING;
+	}
+}
+
+int sv_nr_running(const struct sim *s, int cpu)
+{
+	return s->cpus[cpu].nr_running;
+}
+
+bool sv_cpu_idle(const struct sim *s, int cpu)
+{
+	return cpu_is_idle(&s->cpus[cpu]);
+}
+
+sim_ns sv_exit_latency(const struct sim *s, int cpu)
+{
+	return s->m->cstates[s->cpus[cpu].cstate].exit_ns;
+}
+
+const struct rq *sv_rq(const struct sim *s, int cpu)
+{
+	return &s->cpus[cpu].rq;
+}
+
+struct task *sv_curr(const struct sim *s, int cpu)
+{
+	return s->cpus[cpu].curr;
+}
+
+long sv_nr_queued(const struct sim *s)
+{
+	return s->nr_queued;
+}
+
+long sv_pkg_stealable(const struct sim *s, int pkg)
+{
+	return s->pkgs[pkg].nr_stealable;
+}
+
+void sv_migrate_queued(struct sim *s, struct task *t, int from, int to)
+{
+	task_migrate(s, t, &s->cpus[from], &s->cpus[to]);
+}
+
+void sv_migrate_running(struct sim *s, int from, int to)
+{
+	task_move_running(s, &s->cpus[from], &s->cpus[to]);
+}

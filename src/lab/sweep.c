@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "sweep.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "batch.h"
+
+/* Keys that name an option rather than a --set tunable. */
+static const char *const special[] = { "machine", "workload", "cpus", "cpufreq", "cpuidle",
+				       "profile", "duration", "seed" };
+#define NSPECIAL ((int)(sizeof(special) / sizeof(special[0])))
+
+/* Points share machines: each (machine, cpus) pair is loaded once. */
+struct sweep_machine {
+	const char *spec, *cpus;
+	struct machine m;
+};
+
+static const char *fixed(const struct sweep *s, int k)
+{
+	const char *const v[NSPECIAL] = { s->machine, s->workload, s->cpus, s->cpufreq,
+					  s->cpuidle, s->profile, s->duration, s->seed };
+	return v[k];
+}
+
+int sweep_vary(struct sweep *s, const char *arg, struct pm_diag *d)
+{
+	const char *eq = strchr(arg, '=');
+	struct sweep_dim *grown, *dm;
+	char *list, *item, *save = NULL;
+
+	if (!eq || eq == arg || !eq[1])
+		return pm_fail(d, "--vary %s: expected KEY=VALUE,VALUE,...", arg);
+	for (int i = 0; i < s->ndims; i++)
+		if (strlen(s->dim[i].key) == (size_t)(eq - arg) &&
+		    !strncmp(s->dim[i].key, arg, (size_t)(eq - arg)))
+			return pm_fail(d, "--vary %.*s is given twice", (int)(eq - arg), arg);
+	grown = realloc(s->dim, (size_t)(s->ndims + 1) * sizeof(*grown));
+	if (!grown)
+		return pm_fail(d, "out of memory");
+	s->dim = grown;
+	dm = &s->dim[s->ndims++];
+	memset(dm, 0, sizeof(*dm));
+	dm->key = strndup(arg, (size_t)(eq - arg));
+	list = strdup(eq + 1);
+	if (!dm->key || !list) {
+		free(list);
+		return pm_fail(d, "out of memory");
+	}
+	if (list[0] == ',' || list[strlen(list) - 1] == ',' || strstr(list, ",,")) {
+		free(list);
+		return pm_fail(d, "--vary %s: empty value in the list", arg);
+	}
+	for (item = strtok_r(list, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		char **more = realloc(dm->val, (size_t)(dm->n + 1) * sizeof(*more));
+
+		if (!more || !(more[dm->n] = strdup(item))) {
+			if (more)
+				dm->val = more;
+			free(list);
+			return pm_fail(d, "out of memory");
+		}
+		dm->val = more;
+		dm->n++;
+	}
+	free(list);
+	return 0;
+}
+
+/* The value of KEY at point p: the varied one, or NULL. */
+static const char *varied(const struct sweep *s, long p, const char *key)
+{
+	for (int i = s->ndims - 1; i >= 0; i--) {
+		long idx = p % s->dim[i].n;
+
+		p /= s->dim[i].n;
+		if (strcmp(s->dim[i].key, key) == 0)
+			return s->dim[i].val[idx];
+	}
+	return NULL;
+}
+
+static const char *value(const struct sweep *s, long p, int k)
+{
+	const char *v = varied(s, p, special[k]);
+
+	return v ? v : fixed(s, k);
+}
+
+enum { MACHINE, WORKLOAD, CPUS, CPUFREQ, CPUIDLE, PROFILE, DURATION, SEED };
+
+static int is_special(const char *key)
+{
+	for (int i = 0; i < NSPECIAL; i++)
+		if (strcmp(key, special[i]) == 0)
+			return 1;
+	return 0;
+}
+
+static const struct machine *machine_for(struct sweep *s, const char *spec, const char *cpus,
+					 struct pm_diag *d)
+{
+	struct sweep_machine **grown, *slot;
+
+	for (int i = 0; i < s->nmachines; i++) {
+		slot = s->machines[i];
+		if (strcmp(slot->spec, spec) == 0 &&
+		    (slot->cpus == cpus || (slot->cpus && cpus && strcmp(slot->cpus, cpus) == 0)))
+			return &slot->m;
+	}
+	grown = realloc(s->machines, (size_t)(s->nmachines + 1) * sizeof(*grown));
+	if (!grown || !(slot = calloc(1, sizeof(*slot)))) {
+		if (grown)
+			s->machines = grown;
+		pm_fail(d, "out of memory");
+		return NULL;
+	}
+	s->machines = grown;
+	s->machines[s->nmachines++] = slot;
+	slot->spec = spec;
+	slot->cpus = cpus;
+	if (runspec_load_machine(&slot->m, spec, cpus, d) < 0)
+		return NULL;
+	return &slot->m;
+}
+
+/* The varied --set keys of point p, after the fixed ones. */
+static int set_varied(const struct sweep *s, long p, struct runspec *rs, struct pm_diag *d)
+{
+	for (int i = 0; i < s->ndims; i++) {
+		const char *v = varied(s, p, s->dim[i].key);
+		char *kv;
+		int rc;
+
+		if (is_special(s->dim[i].key))
+			continue;
+		kv = malloc(strlen(s->dim[i].key) + strlen(v) + 2);
+		if (!kv)
+			return pm_fail(d, "out of memory");
+		sprintf(kv, "%s=%s", s->dim[i].key, v);
+		rc = runspec_set(rs, kv);
+		free(kv);
+		if (rc < 0)
+			return pm_fail(d, "out of memory");
+	}
+	return 0;
+}
+
+static int build_point(struct sweep *s, long p, struct runspec *rs, struct pm_diag *d)
+{
+	const struct machine *m = machine_for(s, value(s, p, MACHINE), value(s, p, CPUS), d);
+	const char *dur = value(s, p, DURATION), *seed = value(s, p, SEED);
+	const char *prof = value(s, p, PROFILE);
+
+	if (!m || runspec_init(rs, m, value(s, p, WORKLOAD), value(s, p, CPUFREQ),
+			       value(s, p, CPUIDLE), d) < 0)
+		return -1;
+	if (dur && (rs->duration = runspec_parse_seconds(dur)) < 0)
+		return pm_fail(d, "duration %s: expected positive seconds", dur);
+	if (seed && runspec_parse_u64(seed, &rs->seed) < 0)
+		return pm_fail(d, "seed %s: expected a non-negative integer", seed);
+	if ((prof && runspec_profile(rs, prof, s->dirs, s->ndirs, d) < 0) ||
+	    runspec_set_all(rs, s->sets, s->nsets, d) < 0 || set_varied(s, p, rs, d) < 0)
+		return -1;
+	return runspec_check(rs, d);
+}
+
+/* "point 3 (tasks=4, hz=250)" for messages. */
+static void describe(const struct sweep *s, long p, char *buf, size_t size)
+{
+	size_t n = (size_t)snprintf(buf, size, "point %ld", p);
+
+	for (int i = 0; i < s->ndims && n < size; i++)
+		n += (size_t)snprintf(buf + n, size - n, "%s%s=%s", i ? ", " : " (", s->dim[i].key,
+				      varied(s, p, s->dim[i].key));
+	if (s->ndims && n < size)
+		snprintf(buf + n, size - n, ")");
+}
+
+/* A varied key must not be given as an option or --set too. */
+static int check_dims(struct sweep *s, struct pm_diag *d)
+{
+	s->npoints = 1;
+	for (int i = 0; i < s->ndims; i++) {
+		const char *key = s->dim[i].key;
+		size_t n = strlen(key);
+
+		for (int k = 0; k < NSPECIAL; k++)
+			if (fixed(s, k) && strcmp(key, special[k]) == 0)
+				return pm_fail(d, "--vary %s and --%s both given: choose one", key, key);
+		for (int k = 0; k < s->nsets; k++)
+			if (strncmp(s->sets[k], key, n) == 0 && s->sets[k][n] == '=')
+				return pm_fail(d, "--vary %s and --set %s both given: choose one", key,
+					       s->sets[k]);
+		if (s->npoints > SWEEP_MAX_POINTS / s->dim[i].n)
+			return pm_fail(d, "more than %ld points", SWEEP_MAX_POINTS);
+		s->npoints *= s->dim[i].n;
+	}
+	if (!value(s, 0, MACHINE) || !value(s, 0, WORKLOAD))
+		return pm_fail(d, "--machine and --workload (or --vary machine=, workload=) are "
+			       "required (see pmlab sweep --help)");
+	return 0;
+}
+
+int sweep_setup(struct sweep *s, struct pm_diag *d)
+{
+	long nshards = s->nshards > 0 ? s->nshards : 1;
+
+	if (check_dims(s, d) < 0)
+		return -1;
+	s->point = calloc((size_t)(s->npoints / nshards + 1), sizeof(*s->point));
+	s->spec = calloc((size_t)(s->npoints / nshards + 1), sizeof(*s->spec));
+	if (!s->point || !s->spec)
+		return pm_fail(d, "out of memory");
+	for (long p = s->shard; p < s->npoints; p += nshards) {
+		s->point[s->nrun] = p;
+		if (build_point(s, p, &s->spec[s->nrun++], d) < 0) {
+			char where[512], why[PM_DIAG_MAX];
+
+			describe(s, p, where, sizeof(where));
+			snprintf(why, sizeof(why), "%s", d->msg);
+			return pm_fail(d, "%s: %.*s", where, PM_DIAG_MAX - 520, why);
+		}
+	}
+	return 0;
+}
+
+struct rows {
+	struct sweep *s;
+	struct sweep_out *o;
+};
+
+static int emit(void *ctx, const struct run_result *r, FILE *out)
+{
+	const struct rows *k = ctx;
+
+	return result_write(out, r, k->s->format == SWEEP_JSON ? FORMAT_JSON : FORMAT_CSV);
+}
+
+static void label(void *ctx, int i, char *buf, size_t size)
+{
+	const struct rows *k = ctx;
+
+	describe(k->s, k->s->point[i], buf, size);
+}
+
+static void done(void *ctx, int ndone, int njobs)
+{
+	const struct rows *k = ctx;
+
+	if (k->s->done)
+		k->s->done(k->s->done_ctx, ndone, njobs);
+}
+
+/* Point p's CSV row: its number, the varied values, then the sim's CSV. */
+static int add_csv(const struct sweep *s, struct sweep_out *o, long p, const char *data,
+		   size_t len, struct pm_diag *d)
+{
+	const char **names = calloc((size_t)s->ndims + 1, sizeof(*names));
+	const char **vals = calloc((size_t)s->ndims + 1, sizeof(*vals));
+	char **owned = calloc((size_t)s->ndims + 1, sizeof(*owned));
+	int rc = names && vals && owned ? 0 : pm_fail(d, "out of memory");
+	char num[24];
+
+	snprintf(num, sizeof(num), "%ld", p);
+	if (rc == 0) {
+		names[0] = "point";
+		vals[0] = num;
+	}
+	for (int k = 0; rc == 0 && k < s->ndims; k++) {
+		owned[k] = malloc(strlen(s->dim[k].key) + 6);
+		if (!owned[k]) {
+			rc = pm_fail(d, "out of memory");
+			break;
+		}
+		sprintf(owned[k], "vary_%s", s->dim[k].key);
+		names[k + 1] = owned[k];
+		vals[k + 1] = varied(s, p, s->dim[k].key);
+	}
+	if (rc == 0)
+		rc = sweep_out_add_csv(o, p, s->ndims + 1, names, vals, data, len, d);
+	for (int k = 0; owned && k < s->ndims; k++)
+		free(owned[k]);
+	free(owned);
+	free(names);
+	free(vals);
+	return rc;
+}
+
+/* Point p's JSON row: {"point", "vary", "result"}. */
+static int add_json(const struct sweep *s, struct sweep_out *o, long p, const char *data,
+		    size_t len, struct pm_diag *d)
+{
+	json_error_t err;
+	json_t *result = json_loadb(data, len, 0, &err);
+	json_t *obj = json_object(), *vary = json_object();
+	int bad = !result || !obj || !vary;
+
+	bad |= json_object_set_new(obj, "point", json_integer(p)) != 0;
+	for (int k = 0; !bad && k < s->ndims; k++)
+		bad |= json_object_set_new(vary, s->dim[k].key,
+					   json_string(varied(s, p, s->dim[k].key))) != 0;
+	bad |= json_object_set(obj, "vary", vary) != 0;
+	bad |= json_object_set(obj, "result", result) != 0;
+	json_decref(vary);
+	json_decref(result);
+	if (bad) {
+		json_decref(obj);
+		return pm_fail(d, "sweep: point %ld: cannot build its JSON row", p);
+	}
+	return sweep_out_add_json(o, p, obj, d);
+}
+
+static int collect(void *ctx, int i, int run, const char *data, size_t len, struct pm_diag *d)
+{
+	const struct rows *k = ctx;
+	long p = k->s->point[i];
+
+	if (k->s->format == SWEEP_CSV)
+		return add_csv(k->s, k->o, p, data, len, d);
+	return add_json(k->s, k->o, p, data, len, d);
+}
+
+int sweep_run(struct sweep *s, struct sweep_out *o, struct pm_diag *d)
+{
+	struct rows k = { s, o };
+	struct batch b = {
+		.cmd = "sweep", .spec = s->spec, .nspecs = s->nrun, .runs = 1,
+		.workers = s->workers, .label = label, .emit = emit, .collect = collect,
+		.done = done, .ctx = &k,
+	};
+
+	o->format = s->format;
+	return batch_run(&b, d);
+}
+
+void sweep_free(struct sweep *s)
+{
+	for (int i = 0; s->spec && i < s->nrun; i++)
+		runspec_free(&s->spec[i]);
+	free(s->spec);
+	free(s->point);
+	for (int i = 0; i < s->nmachines; i++)
+		free(s->machines[i]);
+	free(s->machines);
+	for (int i = 0; i < s->ndims; i++) {
+		for (int k = 0; k < s->dim[i].n; k++)
+			free(s->dim[i].val[k]);
+		free(s->dim[i].val);
+		free(s->dim[i].key);
+	}
+	free(s->dim);
+	memset(s, 0, sizeof(*s));
+}

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* A sweep: one run per point of the Cartesian product of some dimensions
+ * (--vary KEY=V1,V2,...), numbered from 0 with the last dimension varying
+ * fastest; with shards, one slice of the points (those whose number
+ * modulo nshards is shard). Each point's row goes to a sweep_out
+ * (metrics/sweep_out.h) as the run's CSV cells or JSON object. */
+#ifndef PMLAB_SWEEP_H
+#define PMLAB_SWEEP_H
+
+#include <stdbool.h>
+
+#include "../core/diag.h"
+#include "../metrics/sweep_out.h"
+#include "runspec.h"
+
+#define SWEEP_MAX_POINTS 10000000L
+
+struct sweep_dim {
+	char *key;
+	int n;
+	char **val;
+};
+
+struct sweep_machine;
+
+struct sweep {
+	/* The fixed options, which a varied key replaces; NULL: not given
+	 * (the default). */
+	const char *machine, *workload, *cpus, *cpufreq, *cpuidle, *profile, *duration, *seed;
+	const char *const *sets; /* every point's --set, before the varied keys */
+	int nsets;
+	const char *const *dirs; /* searched first for profiles */
+	int ndirs;
+	long shard, nshards;     /* nshards 0: 1 */
+	enum sweep_format format;
+	int workers;
+	void (*done)(void *ctx, int ndone, int njobs); /* progress; may be NULL */
+	void *done_ctx;
+	/* Private. */
+	int ndims;
+	struct sweep_dim *dim;
+	long npoints;
+	int nrun;
+	long *point;          /* the points this shard runs */
+	struct runspec *spec; /* one per point run */
+	int nmachines;
+	struct sweep_machine **machines;
+};
+
+/* Adds the dimension "KEY=V1,V2,...". -1 with the reason in d. */
+int sweep_vary(struct sweep *s, const char *arg, struct pm_diag *d);
+/* Builds and checks every point of this shard: bad input is found before
+ * any run. -1 with the reason in d. */
+int sweep_setup(struct sweep *s, struct pm_diag *d);
+/* Runs the points and adds their rows to o (o->format set). -1 with the
+ * reason in d. */
+int sweep_run(struct sweep *s, struct sweep_out *o, struct pm_diag *d);
+void sweep_free(struct sweep *s);
+
+#endif

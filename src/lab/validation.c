@@ -1,0 +1,560 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "validation.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ini.h>
+
+#include "comparison.h"
+#include "runspec.h"
+
+/* The parser's state. */
+struct parse {
+	struct validation *e;
+	FILE *f;
+	int line, failed;
+	char msg[V_TEXT];
+};
+
+static int bad(struct parse *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int bad(struct parse *e, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (e->failed)
+		return 0;
+	va_start(ap, fmt);
+	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	va_end(ap);
+	e->failed = e->line ? e->line : 1;
+	return 0;
+}
+
+static char *read_line(char *buf, int size, void *stream)
+{
+	struct parse *e = stream;
+	char *s = fgets(buf, size, e->f);
+
+	if (s)
+		e->line++;
+	return s;
+}
+
+/* What a figure is: relative error or points, and whether it is known. */
+bool validation_fig_is_points(const char *fig)
+{
+	return fig[0] == 'C' || strcmp(fig, "user") == 0 || strcmp(fig, "sys") == 0 ||
+	       strcmp(fig, "iowait") == 0 || strcmp(fig, "idle") == 0 ||
+	       (strncmp(fig, "pkg", 3) == 0 && strstr(fig, "_idle"));
+}
+
+static int fig_known(const char *fig)
+{
+	static const char *const names[] = { "throughput_tpm", "latency_ms", "power_w", "freq_ghz",
+		"user", "sys", "iowait", "idle", "runtime_s", "energy_rel", "power_rel" };
+	int n = 0;
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(fig, names[i]) == 0)
+			return 1;
+	if (fig[0] == 'C' && fig[1] && strspn(fig + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") ==
+	    strlen(fig + 1))
+		return 1;
+	if (sscanf(fig, "pkg%d_idle%n", &n, &n) == 1 && fig[n] == '\0')
+		return 1;
+	if (sscanf(fig, "pkg%d_cpu_idle%n", &n, &n) == 1 && fig[n] == '\0')
+		return 1;
+	return 0;
+}
+
+/* [experiment]'s plain text keys: stores `value` in the field named like
+ * the key; false if `name` is not one of them. */
+static bool text_key(struct validation *e, const char *name, const char *value)
+{
+	static const struct {
+		const char *name;
+		size_t offset, size;
+	} keys[] = {
+#define TEXT_KEY(f) { #f, offsetof(struct validation, f), sizeof(((struct validation *)0)->f) }
+		TEXT_KEY(name), TEXT_KEY(seed_file), TEXT_KEY(machine), TEXT_KEY(cpus),
+		TEXT_KEY(workload), TEXT_KEY(cpuidle), TEXT_KEY(cpufreq), TEXT_KEY(baseline),
+		TEXT_KEY(kernel),
+#undef TEXT_KEY
+	};
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (strcmp(name, keys[i].name) == 0) {
+			snprintf((char *)e + keys[i].offset, keys[i].size, "%s", value);
+			return true;
+		}
+	return false;
+}
+
+static int on_experiment(struct parse *ps, const char *name, const char *value)
+{
+	struct validation *e = ps->e;
+	char *end;
+
+	if (text_key(e, name, value))
+		return 1;
+	if (strcmp(name, "duration") == 0) {
+		e->duration = strtod(value, &end);
+		if (*end || !(e->duration > 0))
+			return bad(ps, "duration = %s: expected positive seconds", value);
+	} else if (strcmp(name, "tie_tolerance") == 0) {
+		e->tie_tolerance = strtod(value, &end);
+		if (*end || !(e->tie_tolerance >= 0 && e->tie_tolerance <= 100))
+			return bad(ps, "tie_tolerance = %s: expected 0..100 (%% or points)", value);
+	} else if (strcmp(name, "runs") == 0) {
+		long r = strtol(value, &end, 10);
+
+		if (*end || r < 1 || r > 1000)
+			return bad(ps, "runs = %s: expected a count from 1 to 1000", value);
+		e->runs = (int)r;
+	} else if (strncmp(name, "map.", 4) == 0) {
+		if (e->nmaps >= V_MAX)
+			return bad(ps, "too many map. keys");
+		if (!fig_known(name + 4) || name[4] != 'C')
+			return bad(ps, "%s: map. names a C-state figure (map.C1 = POLL+C1+C1E)", name);
+		snprintf(e->map[e->nmaps].key, V_NAME, "%s", name + 4);
+		snprintf(e->map[e->nmaps].val, V_TEXT, "%s", value);
+		e->map[e->nmaps++].line = ps->line;
+	} else
+		return bad(ps, "[experiment]: unknown key '%s'", name);
+	return 1;
+}
+
+static int on_calibration(struct parse *ps, const char *name, const char *value)
+{
+	struct validation *e = ps->e;
+	char *end;
+
+	/* The one machine figure no data sheet gives: the rest of the
+	 * server (memory, disks, fans, PSU losses) at the wall. */
+	if (strcmp(name, "platform_w") == 0) {
+		e->platform_w = strtod(value, &end);
+		if (!*value || *end || !(e->platform_w >= 0 && e->platform_w < 100000))
+			return bad(ps, "platform_w = %s: expected watts", value);
+		return 1;
+	}
+	if (e->nsets >= V_MAX)
+		return bad(ps, "too many calibration keys");
+	snprintf(e->set[e->nsets].key, V_NAME, "%s", name);
+	snprintf(e->set[e->nsets].val, V_TEXT, "%s=%s", name, value);
+	e->set[e->nsets++].line = ps->line;
+	return 1;
+}
+
+/* TOPIC = text; indented lines below continue it (inih hands them over
+ * under the same name). */
+static int on_note(struct parse *ps, const char *name, const char *value)
+{
+	struct validation *e = ps->e;
+	struct vnote *k = e->nnotes ? &e->note[e->nnotes - 1] : NULL;
+
+	if (k && strcmp(k->key, name) == 0) {
+		size_t len = strlen(k->val);
+		if (len + 1 + strlen(value) >= V_NOTE)
+			return bad(ps, "[notes] %s: longer than %d characters", name, V_NOTE - 1);
+		snprintf(k->val + len, V_NOTE - len, " %s", value);
+		return 1;
+	}
+	if (e->nnotes >= V_MAX)
+		return bad(ps, "too many notes");
+	if (strlen(name) >= V_NAME || strlen(value) >= V_NOTE)
+		return bad(ps, "[notes] %s: too long", name);
+	snprintf(e->note[e->nnotes].key, V_NAME, "%s", name);
+	snprintf(e->note[e->nnotes].val, V_NOTE, "%s", value);
+	e->note[e->nnotes++].line = ps->line;
+	return 1;
+}
+
+static int on_ordering(struct parse *ps, const char *name, const char *value)
+{
+	struct validation *e = ps->e;
+
+	if (e->norders >= V_MAX)
+		return bad(ps, "too many orderings");
+	if (!fig_known(name))
+		return bad(ps, "[orderings]: unknown figure '%s'", name);
+	snprintf(e->order[e->norders].key, V_NAME, "%s", name);
+	snprintf(e->order[e->norders].val, V_TEXT, "%s", value);
+	e->order[e->norders++].line = ps->line;
+	return 1;
+}
+
+static int on_row(struct parse *ps, const char *section, const char *name, const char *value)
+{
+	struct validation *e = ps->e;
+	struct vrow *r = e->nrows ? &e->row[e->nrows - 1] : NULL;
+	char *end;
+
+	if (!r || strcmp(r->name, section + 4) != 0) {
+		for (int i = 0; i < e->nrows; i++)
+			if (strcmp(e->row[i].name, section + 4) == 0)
+				return bad(ps, "[%s]: row listed twice", section);
+		if (e->nrows >= V_MAX)
+			return bad(ps, "too many rows");
+		r = &e->row[e->nrows++];
+		snprintf(r->name, sizeof(r->name), "%s", section + 4);
+		r->line = ps->line;
+	}
+	if (strcmp(name, "profile") == 0) {
+		snprintf(r->policy, sizeof(r->policy), "%s", value);
+	} else if (strcmp(name, "set") == 0) {
+		snprintf(r->policy, sizeof(r->policy), "none:%s", value);
+	} else if (strncmp(name, "target.", 7) == 0) {
+		struct vtarget *t;
+
+		if (!fig_known(name + 7))
+			return bad(ps, "%s: unknown figure '%s'", name, name + 7);
+		if (r->ntargets >= V_MAX)
+			return bad(ps, "too many targets");
+		t = &r->t[r->ntargets++];
+		snprintf(t->fig, sizeof(t->fig), "%s", name + 7);
+		t->v = strtod(value, &end);
+		t->line = ps->line;
+		if (!*value || *end || !isfinite(t->v))
+			return bad(ps, "%s = %s: expected a number", name, value);
+	} else
+		return bad(ps, "[%s]: unknown key '%s' (profile, set, target.FIGURE)", section, name);
+	return 1;
+}
+
+static int on_value(void *user, const char *section, const char *name, const char *value)
+{
+	struct parse *ps = user;
+
+	if (ps->failed)
+		return 0;
+	if (strcmp(section, "experiment") == 0)
+		return on_experiment(ps, name, value);
+	if (strcmp(section, "calibration") == 0)
+		return on_calibration(ps, name, value);
+	if (strcmp(section, "notes") == 0)
+		return on_note(ps, name, value);
+	if (strcmp(section, "orderings") == 0)
+		return on_ordering(ps, name, value);
+	if (strncmp(section, "row ", 4) == 0 && section[4])
+		return on_row(ps, section, name, value);
+	return bad(ps, "unknown section [%s] (experiment, calibration, row NAME, orderings, notes)",
+		   section);
+}
+
+int validation_row(const struct validation *e, const char *name)
+{
+	for (int i = 0; i < e->nrows; i++)
+		if (strcmp(e->row[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+/* A '~' pair: the model's values differ by no more than the tolerance,
+ * in the figure's own unit (points, or % of the larger value). */
+static int within_tolerance(const struct validation *e, const char *fig, double a, double b)
+{
+	double diff = fabs(a - b);
+	if (validation_fig_is_points(fig))
+		return diff <= e->tie_tolerance;
+	double big = fmax(fabs(a), fabs(b));
+	return big == 0 || diff / big * 100 <= e->tie_tolerance;
+}
+
+static int split_chain(const char *s, char names[][V_NAME], char *rel, int max)
+{
+	int n = 0;
+
+	while (*s) {
+		const char *op = s + strcspn(s, ">~"), *end = op;
+		while (*s == ' ' || *s == '\t')
+			s++;
+		const char *b = end;
+		while (b > s && (b[-1] == ' ' || b[-1] == '\t'))
+			b--;
+		if (b == s || n >= max || b - s >= V_NAME)
+			return -1;
+		snprintf(names[n++], V_NAME, "%.*s", (int)(b - s), s);
+		if (!*op)
+			break;
+		rel[n - 1] = *op;
+		s = op + 1;
+		if (!*s)
+			return -1;
+	}
+	return n;
+}
+
+/* What the parser cannot check line by line. */
+static int check(const struct validation *e, int last_line, struct pm_diag *d)
+{
+	if (!e->machine[0] || !e->workload[0] || !e->baseline[0])
+		return pm_fail_at(d, e->path, 1, "[experiment] needs machine, workload and baseline");
+	if (e->nrows == 0)
+		return pm_fail_at(d, e->path, last_line, "no [row NAME] sections");
+	for (int i = 0; i < e->nrows; i++)
+		if (!e->row[i].policy[0])
+			return pm_fail_at(d, e->path, e->row[i].line, "[row %s]: needs profile = or set =",
+					  e->row[i].name);
+	if (validation_row(e, e->baseline) < 0)
+		return pm_fail_at(d, e->path, 1, "baseline = %s: no [row %s]", e->baseline, e->baseline);
+	for (int i = 0; i < e->norders; i++) {
+		const struct vkeyed *o = &e->order[i];
+		char names[V_MAX][V_NAME];
+		char rel[V_MAX];
+		int n = split_chain(o->val, names, rel, V_MAX);
+
+		if (n < 2)
+			return pm_fail_at(d, e->path, o->line, "%s: expected 'ROW > ROW [> ROW...]' "
+					  "('~' between rows the seed cannot tell apart)", o->key);
+		for (int k = 0; k + 1 < n; k++)
+			if (rel[k] == '~' && e->tie_tolerance == 0)
+				return pm_fail_at(d, e->path, o->line, "%s: '~' needs tie_tolerance = in "
+						  "[experiment]", o->key);
+		for (int k = 0; k < n; k++)
+			if (validation_row(e, names[k]) < 0)
+				return pm_fail_at(d, e->path, o->line, "%s: no row '%s'", o->key, names[k]);
+	}
+	return 0;
+}
+
+int validation_load(struct validation *e, const char *path, struct pm_diag *d)
+{
+	struct parse ps = { .e = e };
+	int rc;
+
+	memset(e, 0, sizeof(*e));
+	e->path = path;
+	ps.f = fopen(path, "r");
+	if (!ps.f)
+		return pm_fail(d, "%s: cannot open", path);
+	e->duration = 10;
+	e->runs = 3;
+	snprintf(e->cpuidle, sizeof(e->cpuidle), "menu");
+	rc = ini_parse_stream(read_line, &ps, on_value, &ps);
+	fclose(ps.f);
+	if (ps.failed)
+		return pm_fail_at(d, path, ps.failed, "%s", ps.msg);
+	if (rc != 0)
+		return pm_fail_at(d, path, rc > 0 ? rc : 0,
+				  "not a 'key = value' line, a [section] header or a comment");
+	if (!e->name[0]) {
+		const char *b = strrchr(path, '/');
+
+		snprintf(e->name, sizeof(e->name), "%.*s", (int)strcspn(b ? b + 1 : path, "."),
+			 b ? b + 1 : path);
+	}
+	return check(e, ps.line, d);
+}
+
+static double mean_of(const struct cmp_set *s, int p, const char *key, int *found)
+{
+	for (int m = 0; m < s->nmetrics; m++)
+		if (strcmp(s->metric[m].key, key) == 0) {
+			struct cmp_summary sum;
+
+			cmp_summarize(s, p, m, &sum);
+			*found = 1;
+			return sum.mean;
+		}
+	*found = 0;
+	return NAN;
+}
+
+double validation_model_value(const struct validation *e, const struct cmp_set *s, int p,
+			      const char *fig)
+{
+	char key[CMP_KEY_MAX + 16];
+	int found = 0, b = validation_row(e, e->baseline);
+	double v;
+
+	if (strcmp(fig, "throughput_tpm") == 0)
+		return mean_of(s, p, "throughput", &found);
+	if (strcmp(fig, "latency_ms") == 0)
+		return mean_of(s, p, "latency_ms", &found);
+	if (strcmp(fig, "power_w") == 0)
+		return mean_of(s, p, "power_w", &found);
+	if (strcmp(fig, "freq_ghz") == 0)
+		return mean_of(s, p, "bzy_ghz", &found);
+	if (strcmp(fig, "runtime_s") == 0) {
+		/* kernbench's throughput is in runs/h: one build's time. */
+		v = mean_of(s, p, "throughput", &found);
+		return v > 0 ? 3600.0 / v : NAN;
+	}
+	if (strcmp(fig, "power_rel") == 0) {
+		double b0 = mean_of(s, b, "power_w", &found);
+		return mean_of(s, p, "power_w", &found) / b0;
+	}
+	if (strcmp(fig, "energy_rel") == 0) {
+		double t = mean_of(s, p, "throughput", &found), tb = mean_of(s, b, "throughput", &found);
+		double w = mean_of(s, p, "power_w", &found), wb = mean_of(s, b, "power_w", &found);
+		return (w / t) / (wb / tb); /* power x runtime, runtime = 1/throughput */
+	}
+	if (fig[0] == 'C') {
+		const char *spec = fig;
+		char buf[V_TEXT], *tok, *save = NULL;
+
+		for (int i = 0; i < e->nmaps; i++)
+			if (strcmp(e->map[i].key, fig) == 0)
+				spec = e->map[i].val;
+		if (strcmp(spec, "-") == 0)
+			return NAN;
+		if (strcmp(spec, "C0") == 0)
+			return mean_of(s, p, "residency_C0_pct", &found);
+		snprintf(buf, sizeof(buf), "%s", spec);
+		v = 0;
+		for (tok = strtok_r(buf, "+ ", &save); tok; tok = strtok_r(NULL, "+ ", &save)) {
+			snprintf(key, sizeof(key), "residency_%s_pct", tok);
+			v += mean_of(s, p, key, &found);
+			if (!found)
+				return NAN;
+		}
+		return v;
+	}
+	if (strncmp(fig, "pkg", 3) == 0) {
+		snprintf(key, sizeof(key), "%s_pct", fig);
+		v = mean_of(s, p, key, &found);
+		return found ? v : NAN;
+	}
+	snprintf(key, sizeof(key), "util_%s_pct", fig);
+	return mean_of(s, p, key, &found);
+}
+
+/* Error of a cell: relative % or points; NAN when not comparable. */
+double validation_cell_error(const char *fig, double model, double target)
+{
+	if (isnan(model))
+		return NAN;
+	if (validation_fig_is_points(fig))
+		return model - target;
+	return target != 0 ? 100.0 * (model - target) / target : NAN;
+}
+
+
+const struct vtarget *validation_target(const struct validation *v, int row, const char *fig)
+{
+	const struct vrow *r = &v->row[row];
+
+	for (int t = 0; t < r->ntargets; t++)
+		if (strcmp(r->t[t].fig, fig) == 0)
+			return &r->t[t];
+	return NULL;
+}
+
+const struct vtarget *validation_scored_target(const struct validation *v, int row, const char *fig)
+{
+	if (row == validation_row(v, v->baseline) && strstr(fig, "_rel"))
+		return NULL; /* 1 by definition */
+	return validation_target(v, row, fig);
+}
+
+int validation_figures(const struct validation *v, char figs[][V_NAME], int max)
+{
+	int n = 0;
+
+	for (int r = 0; r < v->nrows; r++)
+		for (int t = 0; t < v->row[r].ntargets; t++) {
+			int k;
+
+			for (k = 0; k < n && strcmp(figs[k], v->row[r].t[t].fig) != 0; k++)
+				;
+			if (k == n && n < max)
+				snprintf(figs[n++], V_NAME, "%s", v->row[r].t[t].fig);
+		}
+	return n;
+}
+
+static bool order_holds(const struct validation *v, const struct cmp_set *s, const struct vkeyed *o)
+{
+	char names[V_MAX][V_NAME];
+	char rel[V_MAX];
+	int n = split_chain(o->val, names, rel, V_MAX);
+
+	for (int k = 0; k + 1 < n; k++) {
+		double a = validation_model_value(v, s, validation_row(v, names[k]), o->key);
+		double c = validation_model_value(v, s, validation_row(v, names[k + 1]), o->key);
+
+		if (rel[k] == '>' ? !(a > c) : !within_tolerance(v, o->key, a, c))
+			return false;
+	}
+	return true;
+}
+
+void validation_score(const struct validation *v, const struct cmp_set *s, struct vscore *out)
+{
+	static char figs[2 * V_MAX][V_NAME];
+	int nf = validation_figures(v, figs, 2 * V_MAX);
+	double sum = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (int p = 0; p < v->nrows; p++)
+		for (int f = 0; f < nf; f++) {
+			const struct vtarget *t = validation_scored_target(v, p, figs[f]);
+			double err;
+
+			if (!t)
+				continue;
+			err = validation_cell_error(figs[f], validation_model_value(v, s, p, figs[f]), t->v);
+			if (isnan(err))
+				continue;
+			out->ncells++;
+			sum += fabs(err);
+			if (fabs(err) > out->max_err)
+				out->max_err = fabs(err);
+		}
+	out->mean_err = out->ncells ? sum / out->ncells : 0.0;
+	for (int i = 0; i < v->norders; i++) {
+		out->order_ok[i] = order_holds(v, s, &v->order[i]);
+		out->nmatch += out->order_ok[i];
+	}
+}
+
+int validation_run(const struct validation *v, int workers, struct cmp_set *set, bool *bad_input,
+		   struct pm_diag *d)
+{
+	const char *policy[V_MAX], *label[V_MAX], *sets[V_MAX + 1];
+	char kernel[V_NAME + 8];
+	struct machine m;
+	struct comparison c = {
+		.cmd = "validate", .m = &m, .workload = v->workload,
+		.cpufreq = v->cpufreq[0] ? v->cpufreq : NULL, .cpuidle = v->cpuidle,
+		.duration = (sim_ns)llround(v->duration * NS_PER_SEC), .seed = 1, .runs = v->runs,
+		.sets = sets, .policy = policy, .label = label, .npolicies = v->nrows,
+		.baseline = validation_row(v, v->baseline), .workers = workers,
+	};
+	int bad, rc;
+
+	*bad_input = true;
+	if (runspec_load_machine(&m, v->machine, v->cpus[0] ? v->cpus : NULL, d) < 0) {
+		char why[PM_DIAG_MAX];
+
+		snprintf(why, sizeof(why), "%s", d->msg);
+		return pm_fail_at(d, v->path, 1, "machine %s: %s", v->machine, why);
+	}
+	if (v->platform_w > 0)
+		m.platform_w = v->platform_w;
+	snprintf(kernel, sizeof(kernel), "kernel=%s", v->kernel);
+	if (v->kernel[0])
+		sets[c.nsets++] = kernel;
+	for (int k = 0; k < v->nsets; k++)
+		sets[c.nsets++] = v->set[k].val;
+	for (int i = 0; i < v->nrows; i++) {
+		policy[i] = v->row[i].policy;
+		label[i] = v->row[i].name;
+	}
+	rc = comparison_setup(&c, set, &bad, d);
+	if (rc < 0 && bad >= 0) {
+		char why[PM_DIAG_MAX];
+
+		snprintf(why, sizeof(why), "%s", d->msg);
+		pm_fail_at(d, v->path, v->row[bad].line, "[row %s]: %s", v->row[bad].name, why);
+	}
+	if (rc == 0) {
+		*bad_input = false;
+		rc = comparison_run(&c, set, d);
+	}
+	comparison_free(&c);
+	return rc;
+}

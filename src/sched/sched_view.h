@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The engine as a placement policy sees it: the topology, each CPU's
+ * scheduler state (what the kernel's fair.c reads through cpu_rq(cpu)),
+ * the scheduler's knobs, and the two moves a balancer makes. The engine
+ * implements it (engine/sched_view.c); placement code includes nothing
+ * else of the engine, and `struct sim` stays opaque to it. */
+#ifndef PMLAB_SCHED_VIEW_H
+#define PMLAB_SCHED_VIEW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../core/simtime.h"
+
+struct sim;
+struct task;
+struct rq;
+
+/* CPUs that share something: a core's SMT threads, a last-level cache, a
+ * package. The groups the kernel's sched domains are built from. */
+struct cpu_group {
+	int n;
+	int *cpu;
+};
+
+/* Where one CPU sits. */
+struct cpu_place {
+	int core, llc, pkg;
+};
+
+/* The machine's online CPUs, fixed for a run. Indices are global (cores
+ * and LLCs count every core of the topology, online or not; a group with
+ * no online CPU has n == 0). */
+struct sched_topology {
+	int ncpus, ncores, nllcs, npkgs;
+	struct cpu_place *cpu; /* by CPU */
+	struct cpu_group *core; /* SMT siblings, by core */
+	struct cpu_group *llc;  /* by LLC */
+	struct cpu_group *pkg;  /* by package */
+};
+
+/* The scheduler's knobs a policy reads (sysctls and boot options). */
+struct sched_knobs {
+	sim_ns migration_cost_ns;   /* sysctl_sched_migration_cost */
+	sim_ns balance_interval_ns; /* a busy CPU's periodic balance */
+	int mc_power_savings;       /* sched_mc_power_savings: 0, 1, 2 */
+};
+
+/* What a CPU is doing: in a C-state, leaving one, or running a task. */
+enum sv_mode { SV_IDLE, SV_WAKING, SV_RUNNING };
+
+const struct sched_topology *sv_topology(const struct sim *s);
+const struct sched_knobs *sv_knobs(const struct sim *s);
+sim_ns sv_now(const struct sim *s);
+
+enum sv_mode sv_cpu_mode(const struct sim *s, int cpu);
+/* Tasks on the CPU: queued plus the running one. */
+int sv_nr_running(const struct sim *s, int cpu);
+/* In a C-state with nothing to run. */
+bool sv_cpu_idle(const struct sim *s, int cpu);
+/* The exit latency of the C-state the CPU is in (idle_get_state()). */
+sim_ns sv_exit_latency(const struct sim *s, int cpu);
+/* The CPU's queued tasks (not the running one). */
+const struct rq *sv_rq(const struct sim *s, int cpu);
+/* The task running on the CPU, or NULL. */
+struct task *sv_curr(const struct sim *s, int cpu);
+/* Tasks queued on any CPU; tasks a balancer can take in package `pkg`
+ * (queued on running CPUs, see sim_internal.h's cpu_stealable). */
+long sv_nr_queued(const struct sim *s);
+long sv_pkg_stealable(const struct sim *s, int pkg);
+
+/* A queued task moves to another CPU's run queue. */
+void sv_migrate_queued(struct sim *s, struct task *t, int from, int to);
+/* Active balancing: the task running on `from` moves, mid-burst, to `to`. */
+void sv_migrate_running(struct sim *s, int from, int to);
+
+#endif
