@@ -396,6 +396,8 @@ void cpu_schedule(struct sim *s, struct sim_cpu *c)
 				c->acct.ctx_switches++;
 			}
 			c->curr = NULL;
+			if (s->placement->cpu_idle)
+				s->placement->cpu_idle(s, c->id);
 			cpu_enter_idle(s, c);
 			return;
 		}

@@ -143,6 +143,7 @@ struct task *sim_task_new(struct sim *s, const char *name, sim_ns start)
 	snprintf(t->name, sizeof(t->name), "%s", name);
 	t->state = TASK_NEW;
 	t->cpu = -1;
+	t->recent_used_cpu = -1;
 	t->last_llc = -1;
 	t->weight = NICE_0_WEIGHT;
 	t->rq_pos = -1;
@@ -219,7 +220,8 @@ int sim_task_set_affinity(struct sim *s, struct task *t, const int *cpus, int n,
 		return 0;
 	struct sim_cpu *c = &s->cpus[t->cpu];
 	if (t->state == TASK_QUEUED) {
-		int to = s->placement->select_cpu(s, t, t->cpu, false);
+		struct select_ctx w = { .kind = SELECT_MOVE, .this_cpu = t->cpu };
+		int to = s->placement->select_cpu(s, t, &w);
 		task_migrate(s, t, c, &s->cpus[to]);
 	} else if (t->state == TASK_RUNNING && c->curr == t) {
 		if (c->in_dispatch)
@@ -367,23 +369,15 @@ static int build_topology(struct sim *s, struct pm_diag *d)
 	s->ncpus = m->online_cpus;
 	s->ncores = machine_cores(m);
 	s->npkgs = m->packages;
-	struct sched_topology *topo = &s->topo;
-	topo->ncpus = s->ncpus;
-	topo->ncores = s->ncores;
-	topo->npkgs = s->npkgs;
-	topo->nllcs = m->packages * (m->cores_per_package / m->llc_cores);
+	if (sched_topology_build(&s->topo, m, d) < 0)
+		return -1;
 	s->cpus = calloc((size_t)s->ncpus, sizeof(*s->cpus));
 	s->cores = calloc((size_t)s->ncores, sizeof(*s->cores));
 	s->pkgs = calloc((size_t)s->npkgs, sizeof(*s->pkgs));
-	topo->cpu = calloc((size_t)s->ncpus, sizeof(*topo->cpu));
-	topo->core = calloc((size_t)s->ncores, sizeof(*topo->core));
-	topo->llc = calloc((size_t)topo->nllcs, sizeof(*topo->llc));
-	topo->pkg = calloc((size_t)s->npkgs, sizeof(*topo->pkg));
 	s->npstates = m->npstates;
 	s->khz_table = calloc((size_t)m->npstates, sizeof(*s->khz_table));
 	s->turbo_cap_idx = calloc((size_t)m->cores_per_package + 1, sizeof(int));
-	if (!s->cpus || !s->cores || !s->pkgs || !topo->cpu || !topo->core || !topo->llc ||
-	    !topo->pkg || !s->khz_table || !s->turbo_cap_idx)
+	if (!s->cpus || !s->cores || !s->pkgs || !s->khz_table || !s->turbo_cap_idx)
 		return pm_fail(d, "out of memory");
 	for (int i = 0; i < m->npstates; i++) {
 		s->khz_table[i] = m->pstates[i].khz;
@@ -421,16 +415,6 @@ static int build_topology(struct sim *s, struct pm_diag *d)
 		if (core->ncpus == 0)
 			s->pkgs[cpu->pkg].ncores_online++;
 		core->cpus[core->ncpus++] = c;
-		topo->cpu[c] = (struct cpu_place){ .core = cpu->core, .llc = cpu->llc, .pkg = cpu->pkg };
-		struct cpu_group *groups[3] = { &topo->core[cpu->core], &topo->llc[cpu->llc],
-						&topo->pkg[cpu->pkg] };
-		for (int g = 0; g < 3; g++) {
-			int *grown = realloc(groups[g]->cpu, (size_t)(groups[g]->n + 1) * sizeof(int));
-			if (!grown)
-				return pm_fail(d, "out of memory");
-			groups[g]->cpu = grown;
-			groups[g]->cpu[groups[g]->n++] = c;
-		}
 		cpu->acct.cpu = c;
 		cpu->acct.core = cpu->core;
 		cpu->acct.package = cpu->pkg;
@@ -588,7 +572,7 @@ static bool handle(struct sim *s, const struct event *e)
 {
 	switch (e->kind) {
 	case EV_TASK_START:
-		task_wake(s, s->slots[e->obj].t, -1);
+		task_wake(s, s->slots[e->obj].t, -1, false);
 		return true;
 	case EV_BURST_DONE: {
 		struct sim_cpu *c = &s->cpus[e->obj];
@@ -755,12 +739,6 @@ void sim_destroy(struct sim *s)
 		free(s->cpus[c].acct.pstate_ns);
 		free(s->cpus[c].idle.gov_data);
 	}
-	for (int i = 0; s->topo.core && i < s->topo.ncores; i++)
-		free(s->topo.core[i].cpu);
-	for (int i = 0; s->topo.llc && i < s->topo.nllcs; i++)
-		free(s->topo.llc[i].cpu);
-	for (int p = 0; s->topo.pkg && p < s->topo.npkgs; p++)
-		free(s->topo.pkg[p].cpu);
 	for (uint32_t i = 0; i < s->nslots; i++) {
 		if (s->slots[i].t) {
 			free(s->slots[i].t->affinity);
@@ -774,10 +752,7 @@ void sim_destroy(struct sim *s)
 	free(s->cpus);
 	free(s->cores);
 	free(s->pkgs);
-	free(s->topo.cpu);
-	free(s->topo.core);
-	free(s->topo.llc);
-	free(s->topo.pkg);
+	sched_topology_free(&s->topo);
 	free(s->khz_table);
 	free(s->turbo_cap_idx);
 	free(s->cpu_policy);

@@ -82,6 +82,9 @@ struct task *sim_task(struct sim *s, uint32_t id);
 /* Wake a blocked task (no-op on a sleeping, new or dead one; a running or
  * queued task remembers it and skips its next block). */
 void sim_wake(struct sim *s, struct task *t);
+/* The same, as a waker that is about to sleep wakes (WF_SYNC): pipe and
+ * socket writes. The wakee may then be placed on the waker's CPU. */
+void sim_wake_sync(struct sim *s, struct task *t);
 void sim_record_latency(struct sim *s, sim_ns latency);
 void sim_add_work(struct sim *s, double units);
 /* Ends the run at the current time (e.g. a batch finished). */

@@ -264,7 +264,9 @@ void task_finished(struct sim *s, struct task *t);
 
 /* engine/wake.c: task state changes */
 void task_enqueue(struct sim *s, struct sim_cpu *c, struct task *t, bool wakeup);
-void task_wake(struct sim *s, struct task *t, int waker_cpu);
+/* Wakes (or starts, if new) `t` from `waker_cpu` (-1: no CPU, e.g. a
+ * device); `sync`: the waker is about to sleep (WF_SYNC). */
+void task_wake(struct sim *s, struct task *t, int waker_cpu, bool sync);
 void task_migrate(struct sim *s, struct task *t, struct sim_cpu *from, struct sim_cpu *to);
 /* The task `t` current on `c` leaves it for a CPU placement picks (its
  * affinity no longer allows c). */
