@@ -131,16 +131,7 @@ static void put(const char *dir, const char *rel, const char *text)
 
 static char *get(const char *dir, const char *rel)
 {
-	static char buf[4096];
-	char path[4096];
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return NULL;
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	return buf;
+	return tree_get(dir, rel);
 }
 
 static bool state_exists(const char *dir, const char *name)
