@@ -845,6 +845,7 @@ static void test_coexist(void **state)
 	assert_non_null(strstr(o.text, "note: /dev/cpu_dma_latency 1000 us now (the 1-minute load "
 				       "average is 0.08)"));
 	assert_non_null(strstr(o.text, "warning: tuned: pid 4242"));
+	assert_non_null(strstr(o.text, "lapses when pmlab exits unless pmlab daemon holds it"));
 	out_free(&o);
 	/* --force */
 	o = runf("profile apply --force --root %s powersave", dir);
