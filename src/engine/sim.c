@@ -90,7 +90,7 @@ int sim_post_workload_timer(struct sim *s, sim_ns when, uint32_t arg)
 	return eventq_push(&s->q, when, EV_WL_TIMER, 0, 0, arg);
 }
 
-struct task *sim_task_new(struct sim *s, const char *name, sim_ns start)
+struct task *task_create(struct sim *s, const char *name, sim_ns start)
 {
 	if (s->ntasks == s->cap_tasks) {
 		uint32_t cap = s->cap_tasks ? s->cap_tasks * 2 : 64;
@@ -108,6 +108,7 @@ struct task *sim_task_new(struct sim *s, const char *name, sim_ns start)
 	t->state = TASK_NEW;
 	t->cpu = -1;
 	t->recent_used_cpu = -1;
+	t->exec_cpu = -1;
 	t->last_llc = -1;
 	t->weight = NICE_0_WEIGHT;
 	t->rq_pos = -1;
@@ -116,9 +117,14 @@ struct task *sim_task_new(struct sim *s, const char *name, sim_ns start)
 	pelt_init(&t->pelt, start > s->now ? start : s->now);
 	s->tasks[s->ntasks++] = t;
 	s->nlive++;
-	if (start < s->now)
-		start = s->now;
-	sim_post(s, start, EV_TASK_START, t->id, 0, 0);
+	return t;
+}
+
+struct task *sim_task_new(struct sim *s, const char *name, sim_ns start)
+{
+	struct task *t = task_create(s, name, start);
+	if (t)
+		sim_post(s, start > s->now ? start : s->now, EV_TASK_START, t->id, 0, 0);
 	return t;
 }
 

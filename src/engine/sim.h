@@ -68,6 +68,18 @@ int sim_ncpus(const struct sim *s);
 const struct machine *sim_machine(const struct sim *s);
 /* A new task whose first wakeup happens at `start` (>= now). NULL on OOM. */
 struct task *sim_task_new(struct sim *s, const char *name, sim_ns start);
+/* fork() from `parent`'s next() (the parent is running): a new task that
+ * starts on the parent's CPU with its CPU affinity, not yet runnable: set
+ * up its workload fields, then sim_wake_up_new_task(). NULL on OOM. */
+struct task *sim_fork(struct sim *s, struct task *parent, const char *name);
+/* wake_up_new_task(), still inside the parent's fork: fork balancing from
+ * the parent's CPU while the parent runs, then the task is queued there
+ * with half its CPU's spare capacity as utilization. */
+void sim_wake_up_new_task(struct sim *s, struct task *t);
+/* execve()'s sched_exec() for the running task `t`, from its next():
+ * exec balancing may move it to an idler CPU, where the burst next()
+ * returns (the exec's work and the new image) then runs. */
+void sim_exec(struct sim *s, struct task *t);
 /* The task with this id (task->id). */
 struct task *sim_task(struct sim *s, uint32_t id);
 /* Wake a blocked task (no-op on a sleeping, new or dead one; a running or

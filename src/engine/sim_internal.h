@@ -238,6 +238,9 @@ void cpu_charge(struct sim *s, struct sim_cpu *c, struct task *t, sim_ns ns);
 void cpu_util_get(struct sim *s, struct sim_cpu *c, struct cpu_util *out);
 void freq_fini(struct sim *s);
 
+/* engine/sim.c: a new task (TASK_NEW, not yet placed); NULL on OOM. */
+struct task *task_create(struct sim *s, const char *name, sim_ns start);
+
 /* engine/wake.c: task state changes */
 void task_enqueue(struct sim *s, struct sim_cpu *c, struct task *t, bool wakeup);
 /* Wakes (or starts, if new) `t` from `waker_cpu` (-1: no CPU, e.g. a

@@ -684,14 +684,16 @@ static void test_cpufreq_hook_installation(void **state)
 }
 
 /* A call's cost is its path at the CPU's clock: schedutil, rate-limited
- * after its first evaluation (1 GHz for an idle-looking start), pays the
- * dispatch and its check, 60 cycles = 60 ns, per call; the same run with
- * a fixed 60 ns per call is the same run. */
+ * after its first evaluation, pays the dispatch and its check, 60 cycles,
+ * per call. That first evaluation sees a new task's initial utilization
+ * (at least 512, half an idle CPU's spare capacity) and asks 1.25 x 2 GHz
+ * x 512 / 1024 = 1.25 GHz, which resolves up to 2 GHz: 60 cycles are
+ * 30 ns. The same run with a fixed 30 ns per call is the same run. */
 static void test_cpufreq_hook_cost_model(void **state)
 {
 	const char *model[] = { "burst_ns=5000", "pm_qos_latency_us=0", "rate_limit_us=10000000" };
 	const char *fixed[] = { "burst_ns=5000", "pm_qos_latency_us=0", "rate_limit_us=10000000",
-				"cpufreq_update_cost_ns=60" };
+				"cpufreq_update_cost_ns=30" };
 	struct run a, b;
 	run_ini(&a, two_core_ini, 0, "pingpong", "schedutil", 0.2, 1, model, 3);
 	run_ini(&b, two_core_ini, 0, "pingpong", "schedutil", 0.2, 1, fixed, 4);
@@ -700,6 +702,34 @@ static void test_cpufreq_hook_cost_model(void **state)
 	assert_true(a.r.throughput == b.r.throughput);
 	result_free(&a.r);
 	result_free(&b.r);
+}
+
+/* post_init_entity_util_avg(): new tasks start with half the spare
+ * capacity of the CPU they are placed on. Three batch tasks started on
+ * one CPU, looked at before any has run: 512, 256, 128, as the kernel's
+ * comment lists the series. */
+static void test_new_task_util_is_half_the_spare_capacity(void **state)
+{
+	struct machine m;
+	struct pm_diag d = { { 0 } };
+	assert_int_equal(machine_parse(&m, two_core_ini, "test", &d), 0);
+	assert_int_equal(machine_set_online(&m, 1, &d), 0);
+	const char *sets[] = { "tasks=3" };
+	struct sim_config cfg = { .machine = &m, .workload = "batch", .cpufreq = "performance",
+				  .cpuidle = "deepest", .duration = 1, .seed = 1, .nsets = 1,
+				  .sets = sets, .check_invariants = true };
+	struct sim *s;
+	assert_int_equal(sim_create(&s, &cfg, &d), 0);
+	struct run_result r;
+	assert_int_equal(sim_run(s, &r, &d), 0);
+	uint32_t want = 512;
+	for (uint32_t i = 0; i < 3; i++, want /= 2) {
+		const struct task *t = sim_task(s, i);
+		assert_int_equal(t->state, TASK_QUEUED);
+		assert_int_equal(t->pelt.util_avg, want);
+	}
+	result_free(&r);
+	sim_destroy(s);
 }
 
 /* An observer sees every power change and every run/idle transition:
@@ -823,6 +853,7 @@ int main(void)
 		cmocka_unit_test(test_cpufreq_update_triggers),
 		cmocka_unit_test(test_cpufreq_hook_installation),
 		cmocka_unit_test(test_cpufreq_hook_cost_model),
+		cmocka_unit_test(test_new_task_util_is_half_the_spare_capacity),
 		cmocka_unit_test(test_observer),
 		cmocka_unit_test(test_bad_set_key),
 	};
