@@ -39,7 +39,7 @@ echo "built $out/fuzz_govtrace"
 # The rt-app JSON loader.
 mkdir -p "$out/corpus-rtapp"
 # shellcheck disable=SC2086
-$cc $flags -o "$out/fuzz_rtapp" fuzz/fuzz_rtapp.c src/workload/rtapp_load.c src/core/diag.c \
+$cc $flags -o "$out/fuzz_rtapp" fuzz/fuzz_rtapp.c src/workload/rtapp_load.c src/core/diag.c src/core/jsonpos.c \
 	-ljansson
 echo "built $out/fuzz_rtapp"
 
@@ -71,6 +71,7 @@ echo "built $out/fuzz_procstat"
 mkdir -p "$out/corpus-ftrace"
 # shellcheck disable=SC2086,SC2046
 $cc $flags -o "$out/fuzz_ftrace" fuzz/fuzz_ftrace.c src/trace/ftrace_text.c \
-	src/trace/replay_model.c src/trace/trace_read.c src/trace/tracedat.c src/core/diag.c \
+	src/trace/replay_model.c src/trace/trace_read.c src/trace/tracedat.c src/trace/tracedat_layout.c \
+	src/core/diag.c \
 	$(pkg-config --cflags --libs libtracecmd libtraceevent libtracefs)
 echo "built $out/fuzz_ftrace"

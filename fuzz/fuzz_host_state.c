@@ -16,6 +16,7 @@ static void same(const struct host_state *a, const struct host_state *b)
 {
 	if (strcmp(a->profile, b->profile) || a->applied != b->applied || a->n != b->n ||
 	    a->latency_us != b->latency_us || a->holder_pid != b->holder_pid ||
+	    a->owner_pid != b->owner_pid || a->owner_start != b->owner_start ||
 	    a->latency_old_valid != b->latency_old_valid)
 		abort();
 	for (int i = 0; i < a->n; i++) {

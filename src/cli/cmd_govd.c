@@ -108,10 +108,6 @@ int cmd_govd(int argc, char **argv)
 		cli_bad("govd: %s", d.msg);
 		goto out;
 	}
-	if (c.log) {
-		printf("t_s,policy,khz\n");
-		fflush(stdout);
-	}
 	int r = govd_run(&fs, &c, &d);
 	hostfs_close(&fs);
 	if (r == -2) {

@@ -86,6 +86,9 @@ static int apply(const char *spec, const char *root, const char *const *dirs, in
 	if (r.recovered)
 		printf("(the profile active before, or an interrupted apply, was restored first)\n");
 	rc = EXIT_OK;
+	/* A running daemon holds the new profile's request, or drops the old
+	 * one when the new profile asks for none. */
+	bool daemon = !dry_run && host_daemon_notify(&fs);
 	if (r.latency_fd >= 0) {
 		struct host_state st;
 		bool has;
@@ -93,7 +96,6 @@ static int apply(const char *spec, const char *root, const char *const *dirs, in
 		if (host_profile_active(&fs, &st, &has, &d) == 0 && has)
 			us = st.latency_us;
 		host_state_free(&st);
-		bool daemon = host_daemon_notify(&fs);
 		if (want_hold) {
 			fflush(stdout);
 			rc = hold(r.latency_fd, us);

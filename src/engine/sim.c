@@ -56,6 +56,10 @@ static const struct tunable engine_tunables[] = {
 	  "idle period was shorter than the requested state's target residency",
 	  TUNABLE_FIELD(struct engine_params, cstate_auto_demotion), DEMOTE_OFF, 0, 3,
 	  auto_demotion_words },
+	{ "freq_invariant", "1: the scheduler's utilization is frequency-invariant, against the "
+	  "machine's freq_invariance reference; 0: it is not (running time counts fully); -1: as the "
+	  "machine says, and off for kernels before 5.7 (x86 invariance)",
+	  TUNABLE_FIELD(struct engine_params, freq_invariant), -1, -1, 1, NULL },
 	{ "turbo_eval_us", "period at which a package re-evaluates its turbo ceiling from its busy "
 	  "cores, us (0: at every change)",
 	  TUNABLE_FIELD(struct engine_params, turbo_eval_us), 500, 0, 100000, NULL },
@@ -245,6 +249,11 @@ static int apply_kernel(struct sim *s, const struct sim_config *cfg, struct pm_d
 					       gov[g].since / 1000, gov[g].since % 1000);
 		/* The tick left to the governor came with v4.17. */
 		s->par.tick_policy = version < 4017 ? TICK_LEGACY : TICK_GOVERNOR;
+		/* x86 frequency invariance (APERF/MPERF, arch_scale_freq_tick())
+		 * came with v5.7; before it PELT counted running time alone. */
+		if (version < 5007)
+			s->par.freq_invariant = 0;
+		s->kernel_version = version;
 		const char *cf = s->cf_gov->kernel_rules ? s->cf_gov->kernel_rules(version) : NULL;
 		const char *ci = s->ci_gov->kernel_rules ? s->ci_gov->kernel_rules(version) : NULL;
 		if (cf && tunables_write_kv(s->cf_gov->tunables, s->cf_gov->ntunables, s->cf_tunables,
@@ -423,6 +432,11 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 		return pm_fail(d, "--set hz=%lld: not a CONFIG_HZ choice (expected 100, 250, 300 or 1000)",
 			       (long long)s->par.hz);
 	s->tick_ns = (NS_PER_SEC + s->par.hz / 2) / s->par.hz;
+	/* The reference of frequency invariance; a machine without one still
+	 * gets the highest P-state when invariance is asked for. */
+	s->fie_khz = s->par.freq_invariant == 0 ? 0 : machine_invariance_khz(s->m, (int)s->par.boost);
+	if (s->par.freq_invariant == 1 && !s->fie_khz)
+		s->fie_khz = s->par.boost ? s->m->pstates[s->m->npstates - 1].khz : s->m->base_khz;
 	s->knobs = (struct sched_knobs){
 		.migration_cost_ns = s->par.sched_migration_cost_ns,
 		.balance_interval_ns = s->par.balance_interval_ms * NS_PER_MS,

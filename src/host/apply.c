@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "govd.h"
 #include "hostprofile.h"
 #include "peer.h"
 
@@ -71,11 +72,17 @@ void host_plan_print(FILE *out, const struct hostfs *fs, const struct host_plan 
 	host_plan_print_notes(out, pl);
 }
 
-/* The previous profile's holder lets go; its files are restored. */
+/* The previous profile's holder lets go; its files are restored. A govd
+ * killed outright (its userspace governor still set) is undone first:
+ * it came after the profile it ran over. */
 static int restore_previous(struct hostfs *fs, FILE *log, bool *had, struct pm_diag *d)
 {
 	struct host_state st;
-	int rc = host_txn_load(fs, HOST_STATE_PROFILE, &st, had, d);
+	bool govd;
+	int rc = govd_recover(fs, log, &govd, d);
+	if (rc < 0)
+		return rc;
+	rc = host_txn_load(fs, HOST_STATE_PROFILE, &st, had, d);
 	if (rc < 0)
 		return rc;
 	if (*had && st.holder_pid)
@@ -191,6 +198,19 @@ int host_profile_verify(struct hostfs *fs, FILE *out, int *mismatches, struct pm
 				e->key);
 			(*mismatches)++;
 		}
+	}
+	/* The daemon holds the request the active profile asks for, or none. */
+	int64_t held;
+	long daemon = host_daemon_holding(fs, &held);
+	if (daemon && held != st.latency_us) {
+		char has_req[64] = "no request", want[64] = "none";
+		if (held >= 0)
+			snprintf(has_req, sizeof(has_req), "a %lld us request", (long long)held);
+		if (st.latency_us >= 0)
+			snprintf(want, sizeof(want), "%lld us", (long long)st.latency_us);
+		fprintf(out, "%s: pmlab daemon (pid %ld) holds %s, the profile asks for %s\n",
+			hostfs_show(fs, HOST_DMA_LATENCY, shown, sizeof(shown)), daemon, has_req, want);
+		(*mismatches)++;
 	}
 	if (st.latency_us >= 0) {
 		int64_t now = 0;

@@ -28,6 +28,14 @@ static void release(struct holder *h, FILE *log)
 	h->us = -1;
 }
 
+/* run/pmlab/daemon says what is held, for verify. */
+static void record(struct hostfs *fs, const struct holder *h, FILE *log)
+{
+	struct pm_diag d;
+	if (host_daemon_record(fs, h->fd >= 0 ? h->us : -1, &d) < 0 && log)
+		fprintf(log, "pmlab: daemon: %s\n", d.msg);
+}
+
 /* Holds what the saved state asks for. */
 static int follow_state(struct hostfs *fs, struct holder *h, FILE *log, struct pm_diag *d)
 {
@@ -40,8 +48,10 @@ static int follow_state(struct hostfs *fs, struct holder *h, FILE *log, struct p
 	if (want == h->us)
 		return 0;
 	release(h, log);
-	if (want < 0)
+	if (want < 0) {
+		record(fs, h, log);
 		return 0;
+	}
 	bool dev;
 	int fd = hostfs_open_latency(fs, &dev, d);
 	if (fd < 0)
@@ -53,6 +63,7 @@ static int follow_state(struct hostfs *fs, struct holder *h, FILE *log, struct p
 	}
 	h->fd = fd;
 	h->us = want;
+	record(fs, h, log);
 	if (log)
 		fprintf(log, "holding /dev/cpu_dma_latency at %lld us\n", (long long)want);
 	return 0;
@@ -91,6 +102,7 @@ static int start_profile(struct hostfs *fs, const struct daemon_config *c, struc
 		if (host_profile_active(fs, &st, &has, &ignore) == 0 && has)
 			h->us = st.latency_us;
 		host_state_free(&st);
+		record(fs, h, c->log);
 		if (c->log)
 			fprintf(c->log, "holding /dev/cpu_dma_latency at %lld us\n", (long long)h->us);
 	}
@@ -116,8 +128,13 @@ int host_daemon_run(struct hostfs *fs, const struct daemon_config *c, struct pm_
 		int sig = host_signal_wait(-1);
 		if (sig == SIGHUP) {
 			struct pm_diag fd;
-			if (follow_state(fs, &h, c->log, &fd) < 0 && c->log)
-				fprintf(c->log, "pmlab: daemon: %s\n", fd.msg);
+			if (follow_state(fs, &h, c->log, &fd) < 0) {
+				/* holding nothing is better than a stale request */
+				release(&h, c->log);
+				record(fs, &h, c->log);
+				if (c->log)
+					fprintf(c->log, "pmlab: daemon: %s\n", fd.msg);
+			}
 			if (c->log)
 				fflush(c->log);
 		}

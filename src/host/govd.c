@@ -12,6 +12,7 @@
 #include "../cpufreq/cpufreq.h"
 #include "hostsig.h"
 #include "inventory.h"
+#include "peer.h"
 #include "procstat.h"
 #include "txn.h"
 
@@ -293,6 +294,22 @@ static void free_govd(struct govd *g)
 	free(g);
 }
 
+int govd_recover(struct hostfs *fs, FILE *log, bool *had, struct pm_diag *d)
+{
+	struct host_state st;
+	*had = false;
+	int rc = host_txn_load(fs, GOVD_STATE, &st, had, d);
+	if (rc < 0 || !*had)
+		return rc;
+	bool running = st.owner_pid && host_proc_alive(st.owner_pid, st.owner_start);
+	host_state_free(&st);
+	if (running) {
+		*had = false; /* its own exit restores it */
+		return 0;
+	}
+	return host_txn_restore(fs, GOVD_STATE, had, log, d);
+}
+
 /* The machine back as it was: the previous governor, scaling_setspeed. */
 static int restore(struct hostfs *fs, struct pm_diag *d)
 {
@@ -303,6 +320,45 @@ static int restore(struct hostfs *fs, struct pm_diag *d)
 	int rc = host_txn_restore(fs, GOVD_STATE, &had, NULL, d);
 	close(lock);
 	return rc;
+}
+
+/* Under the lock: no other govd may run; a killed one's state is
+ * restored by the transaction first. The state then names this process as
+ * its owner, so that apply and off leave it alone while it runs and
+ * recover it once it is gone (govd_recover). */
+static int switch_locked(struct hostfs *fs, const struct host_plan *pl, struct pm_diag *d)
+{
+	struct host_state st;
+	bool had;
+	int rc = host_txn_load(fs, GOVD_STATE, &st, &had, d);
+	if (rc < 0)
+		return rc;
+	long other = had && st.owner_pid != (long)getpid() &&
+			     host_proc_alive(st.owner_pid, st.owner_start) ? st.owner_pid : 0;
+	host_state_free(&st);
+	if (other)
+		return pm_fail(d, "a pmlab govd already runs (pid %ld): stop it first", other);
+	struct txn_opts to = { .state_name = GOVD_STATE };
+	struct txn_result r;
+	rc = host_txn_apply(fs, pl, &to, &r, d);
+	if (rc < 0)
+		return rc;
+	rc = host_txn_load(fs, GOVD_STATE, &st, &had, d);
+	if (rc == 0 && had) {
+		st.owner_pid = (long)getpid();
+		st.owner_start = host_proc_start(st.owner_pid);
+		rc = host_txn_save(fs, GOVD_STATE, &st, d);
+		host_state_free(&st);
+	}
+	if (rc < 0 || !had) {
+		char why[PM_DIAG_MAX];
+		struct pm_diag rd;
+		snprintf(why, sizeof(why), "%s", had ? d->msg : "the state vanished");
+		if (host_txn_restore(fs, GOVD_STATE, &had, NULL, &rd) < 0)
+			return pm_fail(d, "%s; restoring failed too: %s", why, rd.msg);
+		return pm_fail(d, "%s (restored)", why);
+	}
+	return 0;
 }
 
 static int switch_to_userspace(struct hostfs *fs, const struct host_info *hi,
@@ -326,9 +382,7 @@ static int switch_to_userspace(struct hostfs *fs, const struct host_info *hi,
 	host_plan_sort(&pl);
 	int lock = rc < 0 ? rc : hostfs_lock(fs, d);
 	if (lock >= 0) {
-		struct txn_opts to = { .state_name = GOVD_STATE };
-		struct txn_result r;
-		rc = host_txn_apply(fs, &pl, &to, &r, d);
+		rc = switch_locked(fs, &pl, d);
 		close(lock);
 	} else {
 		rc = lock;
@@ -477,6 +531,12 @@ int govd_run(struct hostfs *fs, const struct govd_config *c, struct pm_diag *d)
 	int rc = govd_start(&g, fs, c, d);
 	if (rc < 0)
 		return rc;
+	/* The header once the machine is ours: nothing on stdout when it
+	 * cannot start (no cpufreq). */
+	if (c->log) {
+		fprintf(c->log, "t_s,policy,khz\n");
+		fflush(c->log);
+	}
 	int64_t t0 = mono_ns(), end = c->duration_s > 0 ? t0 + (int64_t)(c->duration_s * 1e9) : 0;
 	rc = 0;
 	while (!host_stop_requested()) {

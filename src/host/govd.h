@@ -10,13 +10,15 @@
  *   set_target    writes scaling_setspeed.
  * Each step emulates the scheduler's util hook on every CPU, so the
  * governors sample exactly as in the kernel, at their own rates. The
- * switch to userspace is a transaction (txn.h, state "govd"): stopping
- * govd -- a signal included -- restores the previous governor and
- * scaling_setspeed, and a govd killed outright is restored by the next one
- * (or its state by hand, see pmlab govd --help). */
+ * switch to userspace is a transaction (txn.h, state "govd", naming govd
+ * as its owner): stopping govd -- a signal included -- restores the
+ * previous governor and scaling_setspeed, and a govd killed outright is
+ * restored by the next govd, pmlab profile apply or pmlab profile off
+ * (govd_recover). Only one govd runs at a time. */
 #ifndef PMLAB_GOVD_H
 #define PMLAB_GOVD_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -46,7 +48,11 @@ int govd_start(struct govd **out, struct hostfs *fs, const struct govd_config *c
 int govd_step(struct govd *g, int64_t now_ns, struct pm_diag *d);
 /* Stops the governors and restores the machine; frees g. */
 int govd_stop(struct govd *g, struct pm_diag *d);
-/* start, step every interval until a signal or the duration, stop. */
+/* start, print the log's CSV header, step every interval until a signal
+ * or the duration, stop. */
 int govd_run(struct hostfs *fs, const struct govd_config *c, struct pm_diag *d);
+/* A govd state whose owner is gone (killed) is restored; one whose govd
+ * still runs is left to it. Callers hold hostfs_lock(). *had: restored. */
+int govd_recover(struct hostfs *fs, FILE *log, bool *had, struct pm_diag *d);
 
 #endif

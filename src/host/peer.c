@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,25 +71,48 @@ void host_proc_stop(long pid, unsigned long long start)
 	host_proc_signal(pid, start, SIGTERM);
 }
 
-/* "PID START\n" of run/pmlab/daemon, if that process is alive. */
-static long daemon_read(const struct hostfs *fs, unsigned long long *start)
+/* "PID START US\n" of run/pmlab/daemon, if that process is alive; US is
+ * the PM QoS request it holds (-1 none; absent from older daemons). */
+static long daemon_read(const struct hostfs *fs, unsigned long long *start, int64_t *us)
 {
 	char *text;
 	size_t len;
 	struct pm_diag d;
 	long pid = 0;
+	long long held = -1;
 	if (hostfs_state_load(fs, "daemon", &text, &len, &d) < 0 || !text)
 		return 0;
-	if (sscanf(text, "%ld %llu", &pid, start) != 2 || !host_proc_alive(pid, *start))
+	if (sscanf(text, "%ld %llu %lld", &pid, start, &held) < 2 || !host_proc_alive(pid, *start))
 		pid = 0;
 	free(text);
+	*us = held;
 	return pid;
+}
+
+static int daemon_write(struct hostfs *fs, int64_t us, struct pm_diag *d)
+{
+	char text[96];
+	int n = snprintf(text, sizeof(text), "%ld %llu %lld\n", (long)getpid(),
+			 host_proc_start((long)getpid()), (long long)us);
+	return hostfs_state_save(fs, "daemon", text, (size_t)n, d);
 }
 
 long host_daemon_pid(const struct hostfs *fs)
 {
 	unsigned long long start;
-	return daemon_read(fs, &start);
+	int64_t us;
+	return daemon_read(fs, &start, &us);
+}
+
+long host_daemon_holding(const struct hostfs *fs, int64_t *us)
+{
+	unsigned long long start;
+	return daemon_read(fs, &start, us);
+}
+
+int host_daemon_record(struct hostfs *fs, int64_t us, struct pm_diag *d)
+{
+	return daemon_write(fs, us, d);
 }
 
 int host_daemon_register(struct hostfs *fs, struct pm_diag *d)
@@ -96,10 +120,7 @@ int host_daemon_register(struct hostfs *fs, struct pm_diag *d)
 	long other = host_daemon_pid(fs);
 	if (other && other != (long)getpid())
 		return pm_fail(d, "a pmlab daemon already runs (pid %ld)", other);
-	char text[64];
-	int n = snprintf(text, sizeof(text), "%ld %llu\n", (long)getpid(),
-			 host_proc_start((long)getpid()));
-	return hostfs_state_save(fs, "daemon", text, (size_t)n, d);
+	return daemon_write(fs, -1, d);
 }
 
 void host_daemon_unregister(struct hostfs *fs)
@@ -112,6 +133,7 @@ void host_daemon_unregister(struct hostfs *fs)
 bool host_daemon_notify(const struct hostfs *fs)
 {
 	unsigned long long start;
-	long pid = daemon_read(fs, &start);
+	int64_t us;
+	long pid = daemon_read(fs, &start, &us);
 	return pid && host_proc_signal(pid, start, SIGHUP);
 }

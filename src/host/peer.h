@@ -10,6 +10,7 @@
 #define PMLAB_PEER_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "hostfs.h"
 
@@ -28,6 +29,10 @@ int host_daemon_register(struct hostfs *fs, struct pm_diag *d);
 void host_daemon_unregister(struct hostfs *fs);
 /* The running daemon's pid, or 0. */
 long host_daemon_pid(const struct hostfs *fs);
+/* The same, and the PM QoS request it says it holds (*us -1: none). */
+long host_daemon_holding(const struct hostfs *fs, int64_t *us);
+/* The daemon (this process) records the request it now holds (-1 none). */
+int host_daemon_record(struct hostfs *fs, int64_t us, struct pm_diag *d);
 /* Tells a running daemon to re-read the state (SIGHUP); true if one runs. */
 bool host_daemon_notify(const struct hostfs *fs);
 

@@ -144,6 +144,10 @@ char *host_state_format(const struct host_state *st, size_t *len)
 		snprintf(num, sizeof(num), "holder %ld %llu\n", st->holder_pid, st->holder_start);
 		sb_str(&b, num);
 	}
+	if (st->owner_pid > 0) {
+		snprintf(num, sizeof(num), "owner %ld %llu\n", st->owner_pid, st->owner_start);
+		sb_str(&b, num);
+	}
 	if (st->latency_us >= 0) {
 		snprintf(num, sizeof(num), "latency %lld", (long long)st->latency_us);
 		sb_str(&b, num);
@@ -337,12 +341,13 @@ static int parse_line(struct host_state *st, char *text, const char *name, int l
 					  f[1]);
 		st->applied = strcmp(f[1], "applied") == 0;
 		*seen_status = true;
-	} else if (strcmp(f[0], "holder") == 0 && nf == 3) {
+	} else if ((strcmp(f[0], "holder") == 0 || strcmp(f[0], "owner") == 0) && nf == 3) {
 		unsigned long long start;
+		bool holder = f[0][0] == 'h';
 		if (!whole_number(f[1], 1u << 30, &v) || v == 0 || !whole_number(f[2], ~0ull, &start))
-			return pm_fail_at(d, name, line, "holder (expected PID START)");
-		st->holder_pid = (long)v;
-		st->holder_start = start;
+			return pm_fail_at(d, name, line, "%s (expected PID START)", f[0]);
+		*(holder ? &st->holder_pid : &st->owner_pid) = (long)v;
+		*(holder ? &st->holder_start : &st->owner_start) = start;
 	} else if (strcmp(f[0], "latency") == 0 && nf == 3) {
 		if (!whole_number(f[1], 2000000000, &v))
 			return pm_fail_at(d, name, line, "latency (expected microseconds 0..2000000000)");
@@ -358,8 +363,8 @@ static int parse_line(struct host_state *st, char *text, const char *name, int l
 	} else if (strcmp(f[0], "entry") == 0) {
 		return parse_entry(st, f, nf, name, line, d);
 	} else {
-		return pm_fail_at(d, name, line, "'%.40s' (expected profile, status, holder, latency "
-				  "or entry and its fields)", f[0]);
+		return pm_fail_at(d, name, line, "'%.40s' (expected profile, status, holder, owner, "
+				  "latency or entry and its fields)", f[0]);
 	}
 	return 0;
 }

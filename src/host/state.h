@@ -14,6 +14,10 @@
  *                                           write; applied: after the last
  *   holder PID START                        optional: the process holding
  *                                           /dev/cpu_dma_latency (apply --hold)
+ *   owner PID START                         optional: the process that undoes
+ *                                           this state when it exits (govd); a
+ *                                           state whose owner is gone is
+ *                                           recovered by the next apply or off
  *   latency US OLD                          optional: the PM QoS request, and
  *                                           the 4 bytes a fake tree's plain file
  *                                           held ("-" for the real device)
@@ -54,6 +58,8 @@ struct host_state {
 	bool applied;              /* false: an apply began and did not finish */
 	long holder_pid;           /* 0: none */
 	unsigned long long holder_start;
+	long owner_pid;            /* 0: none */
+	unsigned long long owner_start;
 	int64_t latency_us;        /* -1: none */
 	bool latency_old_valid;
 	unsigned char latency_old[4];

@@ -9,6 +9,7 @@
 
 #include "../engine/sim.h"
 #include "../profile/profile.h"
+#include "reference.h"
 
 sim_ns runspec_parse_seconds(const char *s)
 {
@@ -249,6 +250,8 @@ int runspec_run(const struct runspec *rs,
 	rc = sim_create(&s, &cfg, d);
 	if (rc == 0)
 		rc = sim_run(s, &r, d);
+	if (rc == 0)
+		rc = reference_apply(rs, &r, d);
 	/* As pmlab sim --profile reports it, so a sweep's rows match sim's. */
 	snprintf(r.profile, sizeof(r.profile), "%s", rs->profile);
 	if (rc == 0)

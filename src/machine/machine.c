@@ -101,6 +101,39 @@ uint32_t machine_turbo_limit_khz(const struct machine *m, int active_cores)
 	return m->base_khz;
 }
 
+const char *machine_invariance_name(enum freq_invariance f)
+{
+	switch (f) {
+	case FIE_MAX:
+		return "max";
+	case FIE_TURBO_4C:
+		return "turbo_4c";
+	case FIE_TURBO_1C:
+		return "turbo_1c";
+	case FIE_BASE:
+		return "base";
+	case FIE_NONE:
+		return "none";
+	}
+	return "?";
+}
+
+/* arch_set_max_freq_ratio(turbo_disabled()): with turbo off the reference
+ * is the base frequency whatever the CPU's turbo ratio. The 4-core turbo
+ * ratio is MSR_TURBO_RATIO_LIMIT's 4th byte, which is 0 on CPUs with
+ * fewer cores; core_set_max_freq_ratio() then takes the 1-core one. */
+uint32_t machine_invariance_khz(const struct machine *m, int boost)
+{
+	if (m->freq_invariance == FIE_NONE)
+		return 0;
+	if (!boost || m->freq_invariance == FIE_BASE)
+		return m->base_khz;
+	if (m->freq_invariance == FIE_MAX)
+		return m->npstates ? m->pstates[m->npstates - 1].khz : m->base_khz;
+	int cores = m->freq_invariance == FIE_TURBO_4C && m->cores_per_package >= 4 ? 4 : 1;
+	return machine_turbo_limit_khz(m, cores);
+}
+
 int machine_cstate_index(const struct machine *m, const char *name)
 {
 	for (int i = 0; i < m->ncstates; i++)

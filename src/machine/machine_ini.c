@@ -43,6 +43,7 @@ enum vtype {
 	V_MW,       /* milliwatts in the file, watts in the struct */
 	V_BOOL,
 	V_DOMAIN,
+	V_FIE,      /* enum freq_invariance by name */
 	V_REQUIRES, /* C-state name, resolved to an index at the end */
 };
 
@@ -82,6 +83,8 @@ static const struct key topology_keys[] = {
 static const struct key frequency_keys[] = {
 	MKEY("base_khz", V_KHZ, base_khz, base_khz, "<kHz>", 1),
 	MKEY("transition_latency_us", V_US, transition_latency_ns, transition_latency, "<us>", 0),
+	MKEY("freq_invariance", V_FIE, freq_invariance, freq_invariance,
+	     "max|turbo_4c|turbo_1c|base|none", 0),
 };
 
 static const struct key power_keys[] = {
@@ -450,6 +453,15 @@ static int set_value(struct parser *p, const struct key *k, void *field, const c
 			return fail(p, p->line, "%s %s: '%.40s' is not a domain kind "
 				    "(expected core, cluster or package)", where, k->name, v);
 		return 0;
+	case V_FIE:
+		for (int f = FIE_MAX; f <= FIE_NONE; f++) {
+			if (strcmp(v, machine_invariance_name((enum freq_invariance)f)) == 0) {
+				*(enum freq_invariance *)field = (enum freq_invariance)f;
+				return 0;
+			}
+		}
+		return fail(p, p->line, "%s %s: '%.40s' is not a frequency invariance reference "
+			    "(expected %s)", where, k->name, v, k->example);
 	}
 	return -1;
 }
@@ -813,6 +825,7 @@ static void write_ini(FILE *f, const struct machine *m)
 
 	fprintf(f, "\n[frequency]\nbase_khz = %u\n", m->base_khz);
 	put_key_us(f, "transition_latency_us", m->transition_latency_ns);
+	fprintf(f, "freq_invariance = %s\n", machine_invariance_name(m->freq_invariance));
 
 	fprintf(f, "\n[pstates]\n");
 	for (int i = 0; i < m->npstates && i < MACHINE_MAX_PSTATES; i++)

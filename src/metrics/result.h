@@ -13,7 +13,7 @@
 #include "../machine/machine.h"
 #include "histogram.h"
 
-#define RESULT_MAX_EXTRA 16
+#define RESULT_MAX_EXTRA 32
 #define RESULT_NAME_MAX 64
 
 /* A workload-specific figure reported beside throughput (e.g. "seconds",

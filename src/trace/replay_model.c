@@ -23,6 +23,7 @@
  * (external); the idle task seen on a CPU ends what was running there. */
 #include "replay_model.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,12 @@
 #include "trace_read.h"
 
 #define MAX_TRACE_CPUS 8192
+/* Clocks of different CPUs drift by microseconds and text traces print
+ * them merged, so time may step back a little between events: up to this
+ * much it is clamped; more is a corrupt or spliced trace. */
+#define CLOCK_SLACK_NS 1000000
+/* include/linux/threads.h (Linux 6.12): PID_MAX_LIMIT on 64-bit. */
+#define PID_MAX_LIMIT (4 * 1024 * 1024)
 
 enum bstate { B_UNSEEN, B_RUNNING, B_RUNNABLE, B_BLOCKED, B_DEAD };
 
@@ -66,6 +73,9 @@ struct builder {
 	int64_t now;
 	bool started;
 	bool oom;
+	int max_buffer_cpu;        /* highest CPU whose buffer logged an event */
+	int max_named_cpu;         /* highest cpu_id of cpu_idle / cpu_frequency */
+	struct trace_event named_at; /* where it appeared */
 };
 
 /* --- pids --- */
@@ -509,6 +519,66 @@ static void note_cpu(struct builder *b, int c, long where)
 	}
 }
 
+static bool is_dat(const struct replay_model *m)
+{
+	return m->info.format && strcmp(m->info.format, "trace.dat") == 0;
+}
+
+/* "PATH:LINE: ..." for text, "PATH: byte N (record R): ..." for trace.dat. */
+static int bad_event(const struct builder *b, const struct trace_event *ev, struct pm_diag *d,
+		     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static int bad_event(const struct builder *b, const struct trace_event *ev, struct pm_diag *d,
+		     const char *fmt, ...)
+{
+	char what[600];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	const char *path = b->m->path ? b->m->path : "trace";
+	if (is_dat(b->m))
+		return pm_fail(d, "%.400s: byte %llu (record %ld): %s", path,
+			       (unsigned long long)ev->offset, ev->where, what);
+	return pm_fail(d, "%.400s:%ld: %s", path, ev->where, what);
+}
+
+static bool has_pid(enum trace_kind k)
+{
+	return k != TEV_FREQ && k != TEV_IDLE && k != TEV_TIMER_ENTRY && k != TEV_TIMER_EXIT &&
+	       k != TEV_LOST && k != TEV_OTHER;
+}
+
+static bool has_pid2(enum trace_kind k)
+{
+	return k == TEV_SWITCH || k == TEV_FORK;
+}
+
+/* What no kernel logs: a PID outside 0..PID_MAX_LIMIT, a CPU beyond the
+ * trace's (its header's count, when it gives one). */
+static int check_event(struct builder *b, const struct trace_event *ev, struct pm_diag *d)
+{
+	int pids[3] = { ev->ctx_pid, has_pid(ev->kind) ? ev->pid : 0,
+			has_pid2(ev->kind) ? ev->pid2 : 0 };
+	for (int i = 0; i < 3; i++)
+		if (pids[i] < 0 || pids[i] > PID_MAX_LIMIT)
+			return bad_event(b, ev, d, "PID %d (expected 0..%d: corrupt trace?)", pids[i],
+					 PID_MAX_LIMIT);
+	int ncpus = b->m->info.ncpus;
+	bool named = ev->kind == TEV_FREQ || ev->kind == TEV_IDLE;
+	int cpu = named ? ev->arg : ev->kind == TEV_MIGRATE ? ev->arg : -1;
+	if (ncpus > 0 && cpu >= ncpus)
+		return bad_event(b, ev, d, "CPU %d, but the trace has %d CPUs (0..%d)", cpu, ncpus,
+				 ncpus - 1);
+	if (ev->cpu > b->max_buffer_cpu)
+		b->max_buffer_cpu = ev->cpu;
+	if (named && ev->arg > b->max_named_cpu) {
+		b->max_named_cpu = ev->arg;
+		b->named_at = *ev;
+	}
+	return 0;
+}
+
 static int on_event(void *ctx, const struct trace_event *ev, struct pm_diag *d)
 {
 	struct builder *b = ctx;
@@ -520,17 +590,22 @@ static int on_event(void *ctx, const struct trace_event *ev, struct pm_diag *d)
 		goto range;
 	if (b->oom)
 		return pm_fail(d, "out of memory");
+	if (check_event(b, ev, d) < 0)
+		return -1;
 	if (ev->kind == TEV_LOST && !b->started)
 		return 0; /* nothing known yet that the loss could affect */
-	/* Clocks of different CPUs drift by microseconds and text traces
-	 * print them merged: time never goes back here. */
 	int64_t ts = ev->ts < 0 ? b->now : ev->ts;
 	if (!b->started) {
 		m->t0 = ts;
 		b->started = true;
 	}
+	if (ts < b->now - CLOCK_SLACK_NS)
+		return bad_event(b, ev, d, "time goes back %.6f s, from %.6f to %.6f (expected events "
+				 "in time order, CPUs' clocks apart by at most %.3f ms)",
+				 (double)(b->now - ts) / 1e9, (double)b->now / 1e9, (double)ts / 1e9,
+				 CLOCK_SLACK_NS / 1e6);
 	if (ts < b->now)
-		ts = b->now;
+		ts = b->now; /* drift between CPUs */
 	b->now = ts;
 	note_cpu(b, ev->cpu, ev->where);
 	if (ev->kind == TEV_FREQ || ev->kind == TEV_IDLE)
@@ -609,6 +684,12 @@ static int done(struct builder *b, int rc, struct pm_diag *d)
 			rc = pm_fail(d, "out of memory");
 	}
 	builder_free(b);
+	/* Without a CPU count in the header, the trace's CPUs are those whose
+	 * buffers logged events: a cpu_id beyond them names no CPU traced. */
+	if (rc == 0 && m->info.ncpus <= 0 && b->max_named_cpu > b->max_buffer_cpu)
+		rc = bad_event(b, &b->named_at, d, "cpu_id %d, but no event was logged on a CPU "
+			       "above %d (expected a CPU of the trace)", b->max_named_cpu,
+			       b->max_buffer_cpu);
 	if (rc == 0 && m->switches == 0)
 		rc = pm_fail_at(d, m->path, 0, "no sched_switch events: nothing to replay (expected a "
 				"trace of sched:sched_switch and sched:sched_wakeup, e.g. from pmlab "
@@ -621,7 +702,7 @@ static int done(struct builder *b, int rc, struct pm_diag *d)
 static int start(struct replay_model *m, struct builder *b, const char *name, struct pm_diag *d)
 {
 	*m = (struct replay_model){ 0 };
-	*b = (struct builder){ .m = m };
+	*b = (struct builder){ .m = m, .max_buffer_cpu = -1, .max_named_cpu = -1 };
 	m->path = strdup(name);
 	return m->path ? 0 : pm_fail(d, "out of memory");
 }

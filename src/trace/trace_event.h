@@ -61,6 +61,7 @@ struct trace_event {
 	char comm[TRACE_COMM_MAX];  /* comm of pid ("" unknown) */
 	char comm2[TRACE_COMM_MAX]; /* comm of pid2 */
 	long where;      /* line number (text) or record number (trace.dat), from 1 */
+	uint64_t offset; /* trace.dat: the record's byte offset in the file (text: 0) */
 };
 
 /* Called for each event; returns 0 to go on, -1 to stop with d filled. */

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "libtrace.h"
+#include "tracedat_layout.h"
 
 #define TRACE_FLAG_NMI 0x40 /* kernel/trace/trace.h; libtraceevent has no name for it */
 
@@ -61,11 +62,14 @@ struct reader {
 	struct pm_diag *d;
 	long nrec;
 	int rc;
+	const struct tracedat_layout *layout;
+	uint32_t *per_page;       /* records read from each page of the file */
 };
 
-static int fail(struct reader *r, const char *what, int cpu)
+static int fail(struct reader *r, const struct tep_record *rec, const char *what, int cpu)
 {
-	r->rc = pm_fail(r->d, "%.400s: record %ld (CPU %d): %.300s", r->path, r->nrec, cpu, what);
+	r->rc = pm_fail(r->d, "%.400s: byte %llu (record %ld, CPU %d): %.300s", r->path,
+			rec->offset, r->nrec, cpu, what);
 	return 1; /* stops the iteration */
 }
 
@@ -160,10 +164,12 @@ static int record(struct tracecmd_input *h, struct tep_record *rec, int cpu, voi
 	(void)h;
 	r->nrec++;
 	if (cpu < 0 || (r->info->ncpus > 0 && cpu >= r->info->ncpus))
-		return fail(r, "CPU beyond the trace's CPU count (corrupt trace.dat?)", cpu);
+		return fail(r, rec, "CPU beyond the trace's CPU count (corrupt trace.dat?)", cpu);
+	if (r->per_page && rec->offset < r->layout->file_size)
+		r->per_page[tracedat_page_of(r->layout, rec->offset)]++;
 	if (rec->missed_events) {
 		struct trace_event lost = { .kind = TEV_LOST, .cpu = cpu, .ts = (int64_t)rec->ts,
-					    .where = r->nrec,
+					    .where = r->nrec, .offset = rec->offset,
 					    .value = rec->missed_events > 0 ? (uint64_t)rec->missed_events : 0 };
 		r->info->lost += lost.value;
 		if (r->sink(r->ctx, &lost, r->d) < 0) {
@@ -176,12 +182,13 @@ static int record(struct tracecmd_input *h, struct tep_record *rec, int cpu, voi
 	if (!e) {
 		char what[64];
 		snprintf(what, sizeof(what), "unknown event type %d (corrupt trace.dat?)", type);
-		return fail(r, what, cpu);
+		return fail(r, rec, what, cpu);
 	}
 	if (rec->ts > INT64_MAX)
-		return fail(r, "timestamp out of range (corrupt trace.dat?)", cpu);
+		return fail(r, rec, "timestamp out of range (corrupt trace.dat?)", cpu);
 	struct trace_event ev = { .kind = TEV_OTHER, .ts = (int64_t)rec->ts, .cpu = cpu,
-				  .prio = -1, .prio2 = -1, .arg = -1, .where = r->nrec };
+				  .prio = -1, .prio2 = -1, .arg = -1, .where = r->nrec,
+				  .offset = rec->offset };
 	ev.ctx_pid = tep_data_pid(r->tep, rec);
 	int flags = tep_data_flags(r->tep, rec);
 	if (flags >= 0) {
@@ -203,13 +210,13 @@ static int record(struct tracecmd_input *h, struct tep_record *rec, int cpu, voi
 			char what[200];
 			snprintf(what, sizeof(what), "%s lacks fields (expected %s)", wanted[i].name,
 				 missing);
-			return fail(r, what, cpu);
+			return fail(r, rec, what, cpu);
 		}
 		break;
 	}
 	if ((ev.kind == TEV_FREQ || ev.kind == TEV_IDLE) && r->info->ncpus > 0 &&
 	    ev.arg >= r->info->ncpus)
-		return fail(r, "cpu_id beyond the trace's CPU count", cpu);
+		return fail(r, rec, "cpu_id beyond the trace's CPU count", cpu);
 	r->info->nevents++;
 	if (r->sink(r->ctx, &ev, r->d) < 0) {
 		r->rc = -1;
@@ -218,33 +225,68 @@ static int record(struct tracecmd_input *h, struct tep_record *rec, int cpu, voi
 	return 0;
 }
 
+/* libtracecmd's view of the file against the file's own header. */
+static int same_view(struct reader *r, const struct tracedat_layout *l)
+{
+	int cpus = tep_get_cpus(r->tep);
+	if (l->ncpus && cpus != l->ncpus)
+		return pm_fail(r->d, "%.400s: libtracecmd reads %d CPUs, the header says %d "
+			       "(corrupt trace.dat)", r->path, cpus, l->ncpus);
+	return 0;
+}
+
 static int read_direct(const char *path, trace_sink sink, void *ctx, struct trace_info *info,
 		       struct pm_diag *d)
 {
 	*info = (struct trace_info){ .format = "trace.dat" };
-	/* The libraries print their complaints; ours say it once, with the file. */
-	tracecmd_set_loglevel(TEP_LOG_NONE);
-	tep_set_loglevel(TEP_LOG_NONE);
-	errno = 0;
-	struct tracecmd_input *h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
-	if (!h)
-		return pm_fail_at(d, path, 0, "not a readable trace.dat: libtracecmd cannot open it "
-				  "(%s; truncated or corrupt header?)",
-				  errno ? strerror(errno) : "bad format");
-	struct reader r = { .path = path, .tep = tracecmd_get_tep(h), .sink = sink, .ctx = ctx,
-			    .info = info, .d = d };
-	info->ncpus = tep_get_cpus(r.tep);
-	for (size_t i = 0; i < NWANTED; i++)
-		r.ev[i] = tep_find_event_by_name(r.tep, wanted[i].system, wanted[i].name);
-	if (info->ncpus <= 0) {
-		tracecmd_close(h);
-		return pm_fail_at(d, path, 0, "trace.dat records no CPUs (corrupt header?)");
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return pm_fail_at(d, path, 0, "cannot open: %s", strerror(errno));
+	/* The file's own account of itself first: libtracecmd reads the first
+	 * page of every CPU as it opens, and some bad pages crash it. */
+	struct tracedat_layout l;
+	uint32_t *events = NULL, *read = NULL;
+	int rc = tracedat_layout_load(fd, path, &l, d);
+	if (rc == 0 && l.flyrecord) {
+		events = calloc(tracedat_npages(&l), sizeof(*events));
+		read = calloc(tracedat_npages(&l), sizeof(*read));
+		rc = events && read ? tracedat_layout_count_pages(fd, path, &l, events, d)
+				    : pm_fail(d, "out of memory");
 	}
-	tracecmd_iterate_events(h, NULL, 0, record, &r);
-	tracecmd_close(h);
-	if (r.rc < 0)
-		return -1;
-	return 0;
+	close(fd);
+	struct tracecmd_input *h = NULL;
+	if (rc == 0) {
+		/* The libraries print their complaints; ours say it once, with the file. */
+		tracecmd_set_loglevel(TEP_LOG_NONE);
+		tep_set_loglevel(TEP_LOG_NONE);
+		errno = 0;
+		h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+		if (!h)
+			rc = pm_fail_at(d, path, 0, "not a readable trace.dat: libtracecmd cannot open "
+					"it (%s; truncated or corrupt header?)",
+					errno ? strerror(errno) : "bad format");
+	}
+	struct reader r = { .path = path, .sink = sink, .ctx = ctx, .info = info, .d = d,
+			    .layout = &l, .per_page = read, .rc = rc };
+	if (h) {
+		r.tep = tracecmd_get_tep(h);
+		info->ncpus = tep_get_cpus(r.tep);
+		for (size_t i = 0; i < NWANTED; i++)
+			r.ev[i] = tep_find_event_by_name(r.tep, wanted[i].system, wanted[i].name);
+		if (info->ncpus <= 0)
+			r.rc = pm_fail_at(d, path, 0, "trace.dat records no CPUs (corrupt header?)");
+		else
+			r.rc = same_view(&r, &l);
+		if (r.rc == 0)
+			tracecmd_iterate_events(h, NULL, 0, record, &r);
+		tracecmd_close(h);
+		if (r.rc == 0 && read)
+			r.rc = tracedat_layout_compare(path, &l, events, read, d);
+	}
+	free(events);
+	free(read);
+	tracedat_layout_free(&l);
+	return r.rc < 0 ? -1 : 0;
 }
 
 /* What the child sends: a tag byte, then the struct. */

@@ -13,7 +13,7 @@
 /* The file starts with trace.dat's magic: 0x17 0x08 0x44 "tracing". */
 bool tracedat_magic(const void *head, size_t n);
 
-/* 0 when every record was read, -1 with d filled ("PATH: record N ..."). */
+/* 0 when every record was read, -1 with d filled ("PATH: byte N ..."). */
 int tracedat_read(const char *path, trace_sink sink, void *ctx, struct trace_info *info,
 		  struct pm_diag *d);
 

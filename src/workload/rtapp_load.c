@@ -7,6 +7,8 @@
  * last-one-wins. */
 #include "rtapp.h"
 
+#include "../core/jsonpos.h"
+
 #include <errno.h>
 #include <jansson.h>
 #include <stdarg.h>
@@ -59,18 +61,26 @@ struct loader {
 	json_t *tasks;
 	bool default_idle; /* global default_policy is SCHED_IDLE */
 	int64_t instances;
+	struct json_pos pos;  /* where each value starts, for messages */
+	const json_t *obj;    /* the object being read: the line of last resort */
 };
 
-static int fail(struct loader *L, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "WHERE:LINE: ..." with the line where `at` starts (the enclosing
+ * object's when `at` is true, false or null: jansson shares those). */
+static int fail(struct loader *L, const json_t *at, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
-static int fail(struct loader *L, const char *fmt, ...)
+static int fail(struct loader *L, const json_t *at, const char *fmt, ...)
 {
 	char body[PM_DIAG_MAX];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(body, sizeof(body), fmt, ap);
 	va_end(ap);
-	return pm_fail_at(L->d, L->where, 0, "%s", body);
+	int line = json_is_boolean(at) || json_is_null(at) ? 0 : json_pos_line(&L->pos, at);
+	if (!line)
+		line = json_pos_line(&L->pos, L->obj);
+	return pm_fail_at(L->d, L->where, line, "%s", body);
 }
 
 static bool in_list(const char *const *list, const char *key)
@@ -85,10 +95,10 @@ static int get_int(struct loader *L, const char *ctx, const char *key, const jso
 		   int64_t min, int64_t max, int64_t *out)
 {
 	if (!json_is_integer(v))
-		return fail(L, "%s: '%s' must be an integer", ctx, key);
+		return fail(L, v, "%s: '%s' must be an integer", ctx, key);
 	json_int_t x = json_integer_value(v);
 	if (x < min || x > max)
-		return fail(L, "%s: '%s' = %lld is out of range (expected %lld..%lld)", ctx, key,
+		return fail(L, v, "%s: '%s' = %lld is out of range (expected %lld..%lld)", ctx, key,
 			    (long long)x, (long long)min, (long long)max);
 	*out = x;
 	return 0;
@@ -97,7 +107,7 @@ static int get_int(struct loader *L, const char *ctx, const char *key, const jso
 static const char *get_string(struct loader *L, const char *ctx, const char *key, const json_t *v)
 {
 	if (!json_is_string(v)) {
-		fail(L, "%s: '%s' must be a string", ctx, key);
+		fail(L, v, "%s: '%s' must be a string", ctx, key);
 		return NULL;
 	}
 	return json_string_value(v);
@@ -112,12 +122,12 @@ static int resource(struct loader *L, const char *name, enum rtapp_resource_kind
 			return i;
 	struct rtapp_resource *grown = realloc(sp->res, (size_t)(sp->nres + 1) * sizeof(*grown));
 	if (!grown)
-		return fail(L, "out of memory");
+		return fail(L, NULL, "out of memory");
 	sp->res = grown;
 	struct rtapp_resource *r = &sp->res[sp->nres];
 	*r = (struct rtapp_resource){ .name = strdup(name), .kind = kind };
 	if (!r->name)
-		return fail(L, "out of memory");
+		return fail(L, NULL, "out of memory");
 	return sp->nres++;
 }
 
@@ -125,7 +135,7 @@ static int add_event(struct loader *L, struct rtapp_phase *ph, struct rtapp_even
 {
 	struct rtapp_event *grown = realloc(ph->events, (size_t)(ph->nevents + 1) * sizeof(*grown));
 	if (!grown)
-		return fail(L, "out of memory");
+		return fail(L, NULL, "out of memory");
 	ph->events = grown;
 	ph->events[ph->nevents++] = ev;
 	return 0;
@@ -157,7 +167,7 @@ static int parse_wait_object(struct loader *L, const char *ctx, const char *key,
 			     int *cond, int *mutex)
 {
 	if (!json_is_object(v))
-		return fail(L, "%s: '%s' must be an object {\"ref\": ..., \"mutex\": ...}", ctx, key);
+		return fail(L, v, "%s: '%s' must be an object {\"ref\": ..., \"mutex\": ...}", ctx, key);
 	const char *k;
 	json_t *x;
 	const char *ref = NULL, *mtx = NULL;
@@ -169,11 +179,11 @@ static int parse_wait_object(struct loader *L, const char *ctx, const char *key,
 			if (!(mtx = get_string(L, ctx, "mutex", x)))
 				return -1;
 		} else {
-			return fail(L, "%s: '%s': unsupported key '%s' (expected ref, mutex)", ctx, key, k);
+			return fail(L, x, "%s: '%s': unsupported key '%s' (expected ref, mutex)", ctx, key, k);
 		}
 	}
 	if (!ref || !mtx)
-		return fail(L, "%s: '%s' needs both \"ref\" and \"mutex\"", ctx, key);
+		return fail(L, v, "%s: '%s' needs both \"ref\" and \"mutex\"", ctx, key);
 	if ((*cond = resource(L, ref, RTAPP_COND)) < 0 || (*mutex = resource(L, mtx, RTAPP_MUTEX)) < 0)
 		return -1;
 	return 0;
@@ -183,7 +193,7 @@ static int parse_timer(struct loader *L, const char *ctx, const char *key, const
 		       struct rtapp_event *ev)
 {
 	if (!json_is_object(v))
-		return fail(L, "%s: '%s' must be an object {\"ref\": ..., \"period\": ...}", ctx, key);
+		return fail(L, v, "%s: '%s' must be an object {\"ref\": ..., \"period\": ...}", ctx, key);
 	const char *k, *ref = NULL;
 	json_t *x;
 	bool absolute = false, have_period = false;
@@ -202,15 +212,15 @@ static int parse_timer(struct loader *L, const char *ctx, const char *key, const
 			if (strcmp(mode, "absolute") == 0)
 				absolute = true;
 			else if (strcmp(mode, "relative") != 0)
-				return fail(L, "%s: '%s': mode '%s' (expected relative or absolute)", ctx,
+				return fail(L, x, "%s: '%s': mode '%s' (expected relative or absolute)", ctx,
 					    key, mode);
 		} else {
-			return fail(L, "%s: '%s': unsupported key '%s' (expected ref, period, mode)", ctx,
+			return fail(L, x, "%s: '%s': unsupported key '%s' (expected ref, period, mode)", ctx,
 				    key, k);
 		}
 	}
 	if (!ref || !have_period)
-		return fail(L, "%s: '%s' needs \"ref\" and \"period\"", ctx, key);
+		return fail(L, v, "%s: '%s' needs \"ref\" and \"period\"", ctx, key);
 	ev->kind = RTAPP_TIMER;
 	if ((ev->res = resource(L, ref, RTAPP_TIMER_RES)) < 0)
 		return -1;
@@ -227,7 +237,7 @@ static int parse_event(struct loader *L, const char *ctx, const char *key, const
 	const char *name;
 	switch (kind) {
 	case EV_UNSUPPORTED:
-		return fail(L, "%s: event '%s' is not supported by the simulator "
+		return fail(L, v, "%s: event '%s' is not supported by the simulator "
 			    "(supported: run, runtime, sleep, timer, lock, unlock, wait, signal, "
 			    "broad, sync, barrier, fork, yield, iorun)", ctx, key);
 	case RTAPP_RUN:
@@ -255,7 +265,7 @@ static int parse_event(struct loader *L, const char *ctx, const char *key, const
 		if (kind == RTAPP_FORK) {
 			ev.res = thread_index(L, name);
 			if (ev.res < 0)
-				return fail(L, "%s: '%s': no task named '%s' to fork", ctx, key, name);
+				return fail(L, v, "%s: '%s': no task named '%s' to fork", ctx, key, name);
 			L->spec->threads[ev.res].forked = true;
 		} else {
 			enum rtapp_resource_kind rk = kind == RTAPP_LOCK || kind == RTAPP_UNLOCK
@@ -311,10 +321,10 @@ static int parse_sched(struct loader *L, const char *ctx, const json_t *obj, boo
 			other = false;
 		} else if (!strcmp(p, "SCHED_FIFO") || !strcmp(p, "SCHED_RR") ||
 			   !strcmp(p, "SCHED_DEADLINE")) {
-			return fail(L, "%s: policy %s is not simulated (pmlab schedules CFS tasks: "
+			return fail(L, v, "%s: policy %s is not simulated (pmlab schedules CFS tasks: "
 				    "SCHED_OTHER, SCHED_IDLE)", ctx, p);
 		} else {
-			return fail(L, "%s: unknown policy '%s' (expected SCHED_OTHER or SCHED_IDLE)",
+			return fail(L, v, "%s: unknown policy '%s' (expected SCHED_OTHER or SCHED_IDLE)",
 				    ctx, p);
 		}
 	}
@@ -340,23 +350,23 @@ static int parse_sched(struct loader *L, const char *ctx, const json_t *obj, boo
 		sc->util_max = (int)x;
 	}
 	if (sc->util_min >= 0 && sc->util_max >= 0 && sc->util_min > sc->util_max)
-		return fail(L, "%s: util_min %d is above util_max %d", ctx, sc->util_min, sc->util_max);
+		return fail(L, json_object_get(obj, "util_max"), "%s: util_min %d is above util_max %d", ctx, sc->util_min, sc->util_max);
 	if ((v = json_object_get(obj, "cpus"))) {
 		size_t n = json_array_size(v);
 		if (!json_is_array(v) || n == 0)
-			return fail(L, "%s: 'cpus' must be a non-empty array of CPU numbers", ctx);
+			return fail(L, v, "%s: 'cpus' must be a non-empty array of CPU numbers", ctx);
 		sc->cpus = calloc(n, sizeof(*sc->cpus));
 		if (!sc->cpus)
-			return fail(L, "out of memory");
+			return fail(L, NULL, "out of memory");
 		sc->ncpus = (int)n;
 		for (size_t i = 0; i < n; i++) {
 			int64_t cpu;
 			json_t *c = json_array_get(v, i);
 			if (!json_is_integer(c))
-				return fail(L, "%s: 'cpus' must hold integers", ctx);
+				return fail(L, c, "%s: 'cpus' must hold integers", ctx);
 			cpu = json_integer_value(c);
 			if (cpu < 0 || cpu >= L->ncpus)
-				return fail(L, "%s: cpus: CPU %lld is not online (expected 0..%d)", ctx,
+				return fail(L, c, "%s: cpus: CPU %lld is not online (expected 0..%d)", ctx,
 					    (long long)cpu, L->ncpus - 1);
 			sc->cpus[i] = (int)cpu;
 		}
@@ -372,6 +382,7 @@ static int parse_phase(struct loader *L, const char *ctx, const json_t *obj, boo
 	const char *key;
 	json_t *v;
 	ph->loop = 1;
+	L->obj = obj;
 	if (!inline_phase && parse_sched(L, ctx, obj, false, &ph->sched) < 0)
 		return -1;
 	if (inline_phase)
@@ -383,17 +394,17 @@ static int parse_phase(struct loader *L, const char *ctx, const json_t *obj, boo
 			if (get_int(L, ctx, "loop", v, -1, INT32_MAX, &ph->loop) < 0)
 				return -1;
 			if (ph->loop == 0)
-				return fail(L, "%s: loop 0 (expected -1 for ever or a positive count)", ctx);
+				return fail(L, v, "%s: loop 0 (expected -1 for ever or a positive count)", ctx);
 			continue;
 		}
 		int kind = event_kind(key);
 		if (kind < 0)
-			return fail(L, "%s: unsupported key '%s'", ctx, key);
+			return fail(L, v, "%s: unsupported key '%s'", ctx, key);
 		if (parse_event(L, ctx, key, v, kind, ph) < 0)
 			return -1;
 	}
 	if (ph->nevents == 0)
-		return fail(L, "%s: no events (a phase needs at least one, e.g. \"run\": 1000)", ctx);
+		return fail(L, obj, "%s: no events (a phase needs at least one, e.g. \"run\": 1000)", ctx);
 	return 0;
 }
 
@@ -402,8 +413,9 @@ static int parse_thread(struct loader *L, const char *name, const json_t *obj,
 {
 	char ctx[160];
 	snprintf(ctx, sizeof(ctx), "task '%.100s'", name);
+	L->obj = obj;
 	if (!json_is_object(obj))
-		return fail(L, "%s must be an object", ctx);
+		return fail(L, obj, "%s must be an object", ctx);
 	json_t *v;
 	th->instances = 1;
 	th->loop = -1;
@@ -412,7 +424,7 @@ static int parse_thread(struct loader *L, const char *name, const json_t *obj,
 		return -1;
 	L->instances += th->instances;
 	if (L->instances > RTAPP_MAX_TASKS)
-		return fail(L, "%s: more than %d task instances in all", ctx, RTAPP_MAX_TASKS);
+		return fail(L, json_object_get(obj, "instance"), "%s: more than %d task instances in all", ctx, RTAPP_MAX_TASKS);
 	if ((v = json_object_get(obj, "delay")) &&
 	    get_int(L, ctx, "delay", v, 0, US_MAX, &th->delay_us) < 0)
 		return -1;
@@ -422,7 +434,7 @@ static int parse_thread(struct loader *L, const char *name, const json_t *obj,
 	if (!phases) {
 		th->phases = calloc(1, sizeof(*th->phases));
 		if (!th->phases)
-			return fail(L, "out of memory");
+			return fail(L, NULL, "out of memory");
 		th->nphases = 1;
 		if (parse_phase(L, ctx, obj, true, &th->phases[0]) < 0)
 			return -1;
@@ -437,22 +449,22 @@ static int parse_thread(struct loader *L, const char *name, const json_t *obj,
 			if (get_int(L, ctx, "loop", v, -1, INT32_MAX, &th->loop) < 0)
 				return -1;
 		} else if (!in_list(sched_keys, key) && !in_list(thread_only_keys, key)) {
-			return fail(L, "%s: unsupported key '%s'%s", ctx, key,
+			return fail(L, v, "%s: unsupported key '%s'%s", ctx, key,
 				    event_kind(key) >= 0 ? " (with \"phases\", events go in the phases)"
 							 : "");
 		}
 	}
 	size_t n = json_object_size(phases);
 	if (!json_is_object(phases) || n == 0)
-		return fail(L, "%s: 'phases' must be an object of one or more phases", ctx);
+		return fail(L, phases, "%s: 'phases' must be an object of one or more phases", ctx);
 	th->phases = calloc(n, sizeof(*th->phases));
 	if (!th->phases)
-		return fail(L, "out of memory");
+		return fail(L, NULL, "out of memory");
 	json_object_foreach(phases, key, v) {
 		char pctx[320];
 		snprintf(pctx, sizeof(pctx), "%s phase '%.100s'", ctx, key);
 		if (!json_is_object(v))
-			return fail(L, "%s must be an object", pctx);
+			return fail(L, v, "%s must be an object", pctx);
 		if (parse_phase(L, pctx, v, false, &th->phases[th->nphases++]) < 0)
 			return -1;
 	}
@@ -464,7 +476,8 @@ static int parse_global(struct loader *L, const json_t *g)
 	const char *key;
 	json_t *v;
 	if (!json_is_object(g))
-		return fail(L, "'global' must be an object");
+		return fail(L, g, "'global' must be an object");
+	L->obj = g;
 	json_object_foreach((json_t *)g, key, v) {
 		if (strcmp(key, "duration") == 0) {
 			if (get_int(L, "global", "duration", v, -1, 100000000, &L->spec->duration_s) < 0)
@@ -478,12 +491,12 @@ static int parse_global(struct loader *L, const json_t *g)
 			char tail;
 			if (json_is_integer(v)) {
 				if (json_integer_value(v) <= 0)
-					return fail(L, "global: calibration %lld (expected ns per loop > 0)",
+					return fail(L, v, "global: calibration %lld (expected ns per loop > 0)",
 						    (long long)json_integer_value(v));
 			} else if (!json_is_string(v) ||
 				   sscanf(json_string_value(v), "CPU%d%c", &cpu, &tail) != 1 || cpu < 0 ||
 				   cpu >= L->ncpus) {
-				return fail(L, "global: calibration must be \"CPUn\" with an online CPU "
+				return fail(L, v, "global: calibration must be \"CPUn\" with an online CPU "
 					    "(0..%d) or ns per loop", L->ncpus - 1);
 			}
 		} else if (strcmp(key, "default_policy") == 0) {
@@ -493,14 +506,14 @@ static int parse_global(struct loader *L, const json_t *g)
 			if (strcmp(p, "SCHED_IDLE") == 0)
 				L->default_idle = true;
 			else if (strcmp(p, "SCHED_OTHER") != 0)
-				return fail(L, "global: default_policy %s is not simulated (pmlab "
+				return fail(L, v, "global: default_policy %s is not simulated (pmlab "
 					    "schedules CFS tasks: SCHED_OTHER, SCHED_IDLE)", p);
 		} else if (strcmp(key, "cumulative_slack") == 0) {
 			if (!json_is_boolean(v))
-				return fail(L, "global: 'cumulative_slack' must be true or false");
+				return fail(L, v, "global: 'cumulative_slack' must be true or false");
 			L->spec->cumulative_slack = json_is_true(v);
 		} else if (!in_list(global_noop_keys, key)) {
-			return fail(L, "global: unsupported key '%s'", key);
+			return fail(L, v, "global: unsupported key '%s'", key);
 		}
 	}
 	return 0;
@@ -524,7 +537,7 @@ static int count_barrier_users(struct loader *L)
 			if (!uses)
 				continue;
 			if (th->forked)
-				return fail(L, "task '%.100s': barrier '%.100s' in a task that fork starts "
+				return fail(L, json_object_get(L->tasks, th->name), "task '%.100s': barrier '%.100s' in a task that fork starts "
 					    "(rt-app does not allow it)", th->name, sp->res[r].name);
 			sp->res[r].users += (int)th->instances;
 		}
@@ -537,8 +550,9 @@ static int load(struct loader *L, json_t *root)
 	struct rtapp_spec *sp = L->spec;
 	const char *key;
 	json_t *v;
+	L->obj = root;
 	if (!json_is_object(root))
-		return fail(L, "expected a JSON object with \"tasks\"");
+		return fail(L, root, "expected a JSON object with \"tasks\"");
 	json_object_foreach(root, key, v) {
 		if (strcmp(key, "global") == 0) {
 			if (parse_global(L, v) < 0)
@@ -547,23 +561,23 @@ static int load(struct loader *L, json_t *root)
 			/* rt-app keeps it for old files and creates resources
 			 * from the events; so do we. */
 			if (!json_is_object(v))
-				return fail(L, "'resources' must be an object");
+				return fail(L, v, "'resources' must be an object");
 		} else if (strcmp(key, "tasks") != 0) {
-			return fail(L, "unsupported key '%s' (expected tasks, global, resources)", key);
+			return fail(L, v, "unsupported key '%s' (expected tasks, global, resources)", key);
 		}
 	}
 	L->tasks = json_object_get(root, "tasks");
 	if (!json_is_object(L->tasks) || json_object_size(L->tasks) == 0)
-		return fail(L, "'tasks' must be an object with at least one task");
+		return fail(L, L->tasks ? L->tasks : root, "'tasks' must be an object with at least one task");
 	size_t n = json_object_size(L->tasks);
 	sp->threads = calloc(n, sizeof(*sp->threads));
 	if (!sp->threads)
-		return fail(L, "out of memory");
+		return fail(L, NULL, "out of memory");
 	/* Names first: a fork may name a task defined further down. */
 	json_object_foreach(L->tasks, key, v) {
 		struct rtapp_thread *th = &sp->threads[sp->nthreads++];
 		if (!(th->name = strdup(key)))
-			return fail(L, "out of memory");
+			return fail(L, NULL, "out of memory");
 	}
 	int i = 0;
 	json_object_foreach(L->tasks, key, v) {
@@ -571,7 +585,7 @@ static int load(struct loader *L, json_t *root)
 			return -1;
 	}
 	if (L->instances == 0)
-		return fail(L, "no task to start (every task has instance 0)");
+		return fail(L, L->tasks, "no task to start (every task has instance 0)");
 	return count_barrier_users(L);
 }
 
@@ -588,7 +602,9 @@ int rtapp_load_text(struct rtapp_spec *spec, const char *text, size_t len, const
 				  dup ? " (number repeated events, as rt-app's workgen does: run0, run1)"
 				      : "");
 	}
+	json_pos_build(&L.pos, text, len, root);
 	int rc = load(&L, root);
+	json_pos_free(&L.pos);
 	json_decref(root);
 	if (rc < 0)
 		rtapp_spec_free(spec);

@@ -179,11 +179,16 @@ static void test_kernel_version_rules(void **state)
 			   "--cpufreq ondemand --cpuidle menu --duration 0.5 --format csv ";
 	char a[512], b[512], c[512], e[512], f[512];
 	snprintf(a, sizeof(a), "%s--set kernel=3.10", base);
-	snprintf(b, sizeof(b), "%s--set variant=3.10 --set menu_variant=3.10 --set tick_policy=legacy",
-		 base);
+	/* 3.10: ondemand's and menu's rules, the legacy idle loop, and no
+	 * frequency invariance (x86 got it in 5.7). */
+	snprintf(b, sizeof(b), "%s--set variant=3.10 --set menu_variant=3.10 --set tick_policy=legacy "
+		 "--set freq_invariant=0", base);
 	snprintf(c, sizeof(c), "%s", base);
 	snprintf(e, sizeof(e), "%s--set kernel=3.10.0-123.el7 --set variant=current", base);
-	snprintf(f, sizeof(f), "%s--set menu_variant=3.10 --set tick_policy=legacy", base);
+	/* ...and the cpufreq core's default transition delay of 3.10 (1000 x
+	 * the 10 us latency), today's ondemand's default sampling rate. */
+	snprintf(f, sizeof(f), "%s--set menu_variant=3.10 --set tick_policy=legacy "
+		 "--set freq_invariant=0 --set sampling_rate=10000", base);
 	struct out x = run(a), y = run(b), z = run(c), u = run(e), v = run(f);
 	assert_int_equal(x.status, 0);
 	assert_string_equal(x.text, y.text);

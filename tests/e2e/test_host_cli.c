@@ -183,7 +183,7 @@ static void test_monitor_formats(void **state)
 	assert_int_equal(o.status, 0);
 	assert_true(strncmp(o.text, "time_s,interval_s,cpu,busy_pct,avg_mhz,bzy_mhz,POLL_pct,"
 				    "POLL_usage,POLL_below,POLL_above,C1_pct,", 62) == 0);
-	assert_non_null(strstr(o.text, "user_pct,sys_pct,iowait_pct,idle_pct,pkg_w,cor_w,ram_w\n"));
+	assert_non_null(strstr(o.text, "user_pct,sys_pct,iowait_pct,steal_pct,idle_pct,pkg_w,cor_w,ram_w\n"));
 	assert_int_equal(count(o.text, "\n"), 6); /* header, all, 4 CPUs */
 	assert_non_null(strstr(o.text, ",all,"));
 	out_free(&o);
@@ -217,6 +217,25 @@ static void test_monitor_command(void **state)
 	struct out o = runf("monitor --root %s -- true", dir);
 	assert_int_equal(o.status, 0);
 	assert_int_equal(count(o.text, " CPU "), 1);
+	assert_non_null(strstr(o.text, " seconds time elapsed (true)\n"));
+	out_free(&o);
+	/* The elapsed time is the command's: at least its 0.2 s sleep. */
+	o = runf("monitor --root %s --format json -- sleep 0.2", dir);
+	assert_int_equal(o.status, 0);
+	json_error_t err;
+	json_t *obj = json_loads(o.text, 0, &err);
+	assert_non_null(obj);
+	assert_string_equal(json_string_value(json_object_get(obj, "command")), "sleep");
+	double el = json_number_value(json_object_get(obj, "elapsed_s"));
+	assert_true(el >= 0.2 && el < 60);
+	assert_true(json_number_value(json_object_get(obj, "interval_s")) == el);
+	json_decref(obj);
+	out_free(&o);
+	/* Sampling periodically prints no elapsed line. */
+	o = runf("monitor --root %s --count 1 --interval 0.01", dir);
+	assert_int_equal(o.status, 0);
+	assert_null(strstr(o.text, "elapsed"));
+	assert_non_null(strstr(o.text, "steal%"));
 	out_free(&o);
 	o = runf("monitor --root %s --format csv sh -c 'exit 3'", dir);
 	assert_int_equal(o.status, 1);
@@ -328,6 +347,50 @@ static void test_govd_runs_and_restores(void **state)
 	assert_int_equal(o.status, 0);
 	out_free(&o);
 	assert_true(same_as_fixture(dir, "acpi-cpufreq-server"));
+
+	/* killed outright, then a profile applied and removed: the governor
+	 * govd replaced comes back (off restored userspace before) */
+	for (int k = 0; k < 2; k++) {
+		pid = spawn("govd --root %s --governor schedutil", dir);
+		assert_true(wait_for(dir, CPU "cpufreq/policy3/scaling_governor", "userspace"));
+		kill(pid, SIGKILL);
+		wait_exit(pid);
+		o = runf(k ? "profile off --root %s" : "profile apply --root %s powersave", dir);
+		assert_int_equal(o.status, 0);
+		out_free(&o);
+		assert_false(exists(dir, "run/pmlab/govd"));
+		o = runf("profile off --root %s", dir);
+		assert_int_equal(o.status, 0);
+		out_free(&o);
+		assert_true(same_as_fixture(dir, "acpi-cpufreq-server"));
+	}
+	/* one govd at a time; a profile applied meanwhile leaves it be */
+	pid = spawn("govd --root %s --governor ondemand", dir);
+	assert_true(wait_for(dir, "run/pmlab/govd", "owner "));
+	o = runf("govd --root %s --governor conservative --duration 0.1", dir);
+	assert_int_equal(o.status, 1);
+	assert_non_null(strstr(o.err, "a pmlab govd already runs (pid "));
+	assert_string_equal(o.text, "");
+	out_free(&o);
+	o = runf("profile apply --root %s powersave", dir);
+	assert_int_equal(o.status, 0);
+	out_free(&o);
+	assert_true(exists(dir, "run/pmlab/govd"));
+	o = runf("profile off --root %s", dir);
+	assert_int_equal(o.status, 0);
+	out_free(&o);
+	kill(pid, SIGTERM);
+	assert_int_equal(wait_exit(pid), 0);
+	assert_true(same_as_fixture(dir, "acpi-cpufreq-server"));
+	drop_tree(dir);
+
+	/* no cpufreq: refused before the CSV header */
+	dir = copy_tree("vm-no-cpufreq");
+	o = runf("govd --root %s --governor ondemand --duration 0.1", dir);
+	assert_int_equal(o.status, 1);
+	assert_non_null(strstr(o.err, "no cpufreq on this machine"));
+	assert_string_equal(o.text, "");
+	out_free(&o);
 	drop_tree(dir);
 }
 
@@ -433,6 +496,51 @@ static void test_daemon(void **state)
 	assert_usage_error(&o, "no-such-profile");
 	out_free(&o);
 	assert_false(exists(dir, "run/pmlab/daemon"));
+	drop_tree(dir);
+}
+
+
+/* A profile without force_latency replacing one with it: the daemon drops
+ * its request (it kept it before), and verify checks what the daemon holds
+ * against the active profile. */
+static void test_daemon_follows_apply(void **state)
+{
+	(void)state;
+	char *dir = copy_tree("acpi-cpufreq-server");
+	pid_t pid = spawn("daemon --root %s " PROFILES " --profile host-latency", dir);
+	assert_true(wait_for(dir, "run/pmlab/daemon", " 2\n"));
+	struct out o = runf("profile verify --root %s", dir);
+	assert_int_equal(o.status, 0);
+	out_free(&o);
+	/* while the daemon cannot answer, verify sees the stale request */
+	kill(pid, SIGSTOP);
+	o = runf("profile apply --root %s powersave", dir);
+	assert_int_equal(o.status, 0);
+	out_free(&o);
+	o = runf("profile verify --root %s", dir);
+	assert_int_equal(o.status, 1);
+	assert_non_null(strstr(o.text, "dev/cpu_dma_latency: pmlab daemon (pid "));
+	assert_non_null(strstr(o.text, ") holds a 2 us request, the profile asks for none\n"));
+	out_free(&o);
+	/* it got the SIGHUP: it lets go */
+	kill(pid, SIGCONT);
+	assert_true(wait_for(dir, "run/pmlab/daemon", " -1\n"));
+	o = runf("profile verify --root %s", dir);
+	if (o.status != 0)
+		fail_msg("exit %d: %s%s", o.status, o.text, o.err);
+	out_free(&o);
+	/* back to a profile with a request: held again */
+	o = runf("profile apply --root %s " PROFILES " host-latency", dir);
+	assert_int_equal(o.status, 0);
+	assert_null(strstr(o.err, "ends with this process")); /* the daemon holds it */
+	out_free(&o);
+	assert_true(wait_for(dir, "run/pmlab/daemon", " 2\n"));
+	o = runf("profile off --root %s", dir);
+	assert_int_equal(o.status, 0);
+	out_free(&o);
+	assert_true(wait_for(dir, "run/pmlab/daemon", " -1\n"));
+	kill(pid, SIGTERM);
+	assert_int_equal(wait_exit(pid), 0);
 	drop_tree(dir);
 }
 
@@ -729,6 +837,7 @@ int main(void)
 		cmocka_unit_test(test_bench),
 		cmocka_unit_test(test_bench_failures),
 		cmocka_unit_test(test_daemon),
+		cmocka_unit_test(test_daemon_follows_apply),
 		cmocka_unit_test(test_profile_apply_off),
 		cmocka_unit_test(test_profile_failures),
 		cmocka_unit_test(test_hostile_state),

@@ -191,6 +191,36 @@ static void test_load_errors(void **state)
 	assert_load_error("[1, 2]", "tasks");
 }
 
+
+/* Errors about a value name the line where it stands, like syntax errors
+ * do (only the file was named before). */
+static void test_load_error_lines(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *json, *want;
+	} cases[] = {
+		{ "{\n \"tasks\": {\n  \"a\": {\n   \"run\": 10,\n   \"frob\": 1\n  }\n }\n}\n",
+		  "t.json:5: task 'a': unsupported key 'frob'" },
+		{ "{ \"tasks\": {\n \"a\": {\n  \"run\":\n    \"long\" } } }", "t.json:4: task 'a': 'run'" },
+		{ "{ \"tasks\": {\n \"a\": { \"run\": 1 },\n \"b\": {\n  \"cpus\": [0,\n   7],\n"
+		  "  \"run\": 1 } } }", "t.json:5: task 'b': cpus: CPU 7 is not online" },
+		{ "{ \"global\": {\n \"duration\": 1,\n \"calibration\": \"GPU0\" },\n"
+		  " \"tasks\": { \"a\": { \"run\": 1 } } }", "t.json:3: global: calibration" },
+		{ "{ \"tasks\": {\n \"a\": {\n  \"phases\": {\n   \"p0\": { \"run\": 1 },\n"
+		  "   \"p1\": { \"loop\": 3 } } } } }", "t.json:5: task 'a' phase 'p1': no events" },
+		{ "{ \"tasks\": {\n \"a\": { \"run\": 1,\n  \"timer\": { \"ref\": \"t\",\n"
+		  "   \"mode\": \"sometimes\", \"period\": 5 } } } }", "t.json:4: task 'a': 'timer': mode" },
+		{ "{ \"tasks\": {\n \"a\": { \"run\": 1,\n  \"loop\":\n  true } } }",
+		  "t.json:2: task 'a': 'loop' must be an integer" },
+		{ "{ \"tasks\": {\n \"a\": { \"run\": 1 },\n \"b\": { \"instance\": 0,\n"
+		  "   \"barrier\": \"x\" },\n \"c\": { \"run\": 1, \"fork\": \"b\" } } }",
+		  "t.json:3: task 'b': barrier 'x'" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		assert_load_error(cases[i].json, cases[i].want);
+}
+
 /* --- runtime --- */
 
 /* `run` is work at the base frequency (2 GHz here): 10 ms at 2 GHz, 20 ms
@@ -485,6 +515,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_load_structure),
 		cmocka_unit_test(test_load_errors),
+		cmocka_unit_test(test_load_error_lines),
 		cmocka_unit_test(test_run_scales_runtime_does_not),
 		cmocka_unit_test(test_timer_slack_and_wakeup_latency),
 		cmocka_unit_test(test_timer_period_holds_under_preemption),

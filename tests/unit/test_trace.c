@@ -631,8 +631,8 @@ static char *copy_prefix(const char *src, long keep, long flip_at)
 	assert_non_null(buf);
 	assert_int_equal(fread(buf, 1, (size_t)n, in), (size_t)n);
 	fclose(in);
-	if (keep < 0)
-		keep = n + keep;
+	if (keep <= 0)
+		keep = n + keep; /* 0: all of it */
 	for (long i = flip_at; flip_at >= 0 && i < n && i < flip_at + 64; i++)
 		buf[i] = (char)0xa5;
 	char *path = strdup("/tmp/pmlab-dat-XXXXXX");
@@ -653,28 +653,141 @@ static void test_tracedat_damaged(void **state)
 	char *p = copy_prefix(SHIPPED, 200, -1);
 	assert_int_equal(trace_read(p, collect, &e, NULL, &d), -1);
 	assert_non_null(strstr(d.msg, p));
-	assert_non_null(strstr(d.msg, "not a readable trace.dat"));
+	assert_non_null(strstr(d.msg, "runs past the end of the file"));
 	unlink(p);
 	free(p);
-	/* The header intact, the event data cut or overwritten: either libtracecmd
-	 * refuses the file or a record reads wrong; both must say so. */
+	/* The header intact, the event data cut or bytes outside every CPU's
+	 * region overwritten: the header no longer describes the file. */
 	for (int k = 0; k < 2; k++) {
-		p = k ? copy_prefix(SHIPPED, -1, 12288 + 4096) : copy_prefix(SHIPPED, -12000, -1);
+		p = k ? copy_prefix(SHIPPED, 0, 19456) : copy_prefix(SHIPPED, -12000, -1);
 		e.n = 0;
 		struct replay_model m;
-		int rc = replay_model_load(&m, p, &d);
-		if (rc == 0) {
-			/* Damage inside a page's padding can be harmless. */
-			replay_model_free(&m);
-		} else {
-			assert_non_null(strstr(d.msg, p));
-		}
+		assert_int_equal(replay_model_load(&m, p, &d), -1);
+		assert_non_null(strstr(d.msg, p));
+		assert_non_null(strstr(d.msg, k ? "byte 19456: data outside every CPU's region"
+						: "CPU 1's data (offset 180224, 167936 bytes, pages of "
+						  "4096): beyond the end of the file"));
 		unlink(p);
 		free(p);
 	}
 	free(e.ev);
 	assert_true(tracedat_magic("\x17\x08\x44tracing6", 11));
 	assert_false(tracedat_magic("# tracer: nop", 13));
+}
+
+
+/* A copy of the shipped trace.dat with `size` bytes at `at` set to v
+ * (little-endian, as the file declares). */
+static char *patched(long at, int size, uint64_t v)
+{
+	char *path = copy_prefix(SHIPPED, 0, -1);
+	FILE *f = fopen(path, "r+b");
+	assert_non_null(f);
+	unsigned char b[8];
+	for (int i = 0; i < size; i++)
+		b[i] = (unsigned char)(v >> (8 * i));
+	assert_int_equal(fseek(f, at, SEEK_SET), 0);
+	assert_int_equal(fwrite(b, 1, (size_t)size, f), (size_t)size);
+	fclose(f);
+	return path;
+}
+
+/* A header field that contradicts the file -- libtracecmd believed each
+ * of these and replayed part of the trace with no error -- is refused at
+ * its byte offset. Offsets are those of data/traces/hackbench.dat's
+ * header: page size at 14, the CPU count at 18856, CPU 0's region (offset,
+ * size) at 18870, CPU 1's at 18886, sched_wakeup's format size at 1983. */
+static void test_tracedat_header_contradictions(void **state)
+{
+	(void)state;
+	static const struct {
+		long at;
+		int size;
+		uint64_t v;
+		const char *want;
+	} cases[] = {
+		{ 14, 4, 4095, "byte 14: page size 4095 (expected a power of two" },
+		{ 14, 4, 8192, "CPU 0's data (offset 20480, 159744 bytes, pages of 8192): not whole pages" },
+		{ 18856, 4, 1, "byte 18887: data outside every CPU's region (before CPU 0's" },
+		{ 18856, 4, 3, "byte 18902: CPU 2's data (offset 0, 0 bytes, pages of 4096): overlaps" },
+		{ 18878, 8, 0, "byte 20480: data outside every CPU's region (before CPU 1's" },
+		{ 18878, 8, 77824, "byte 98304: data outside every CPU's region (before CPU 1's" },
+		{ 18878, 8, 319488, "CPU 1's data (offset 180224, 167936 bytes, pages of 4096): overlaps" },
+		{ 18886, 8, 90112, "CPU 1's data (offset 90112, 167936 bytes, pages of 4096): overlaps" },
+		{ 18894, 8, 81920, "byte 262144: data after the last CPU's region" },
+		{ 1983, 8, 583, "byte 1991: system sched: format 1 is not an event format" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *p = patched(cases[i].at, cases[i].size, cases[i].v);
+		struct replay_model m;
+		struct pm_diag d = { { 0 } };
+		if (replay_model_load(&m, p, &d) == 0) {
+			replay_model_free(&m);
+			fail_msg("byte %ld = %llu: accepted", cases[i].at, (unsigned long long)cases[i].v);
+		}
+		if (!strstr(d.msg, p) || !strstr(d.msg, cases[i].want))
+			fail_msg("byte %ld = %llu: '%s' lacks '%s'", cases[i].at,
+				 (unsigned long long)cases[i].v, d.msg, cases[i].want);
+		unlink(p);
+		free(p);
+	}
+	/* A ring-buffer page whose commit size exceeds the page (CPU 0's first
+	 * page at 20480; its commit word at +8). */
+	char *p = patched(20480 + 8, 8, 5000);
+	struct replay_model m;
+	struct pm_diag d = { { 0 } };
+	assert_int_equal(replay_model_load(&m, p, &d), -1);
+	assert_non_null(strstr(d.msg, "byte 20488: CPU 0: a ring-buffer page whose commit size "
+				      "exceeds the page"));
+	unlink(p);
+	free(p);
+}
+
+/* What no kernel logs is refused at its line: negative PIDs, a cpu_id
+ * beyond the trace's CPUs (it built a machine of that many CPUs), time
+ * going back by more than the drift between CPUs' clocks (clamped
+ * silently before). */
+static void test_model_impossible_events(void **state)
+{
+	(void)state;
+#define HEAD "# tracer: nop\n#\n# entries-in-buffer/entries-written: 4/4   #P:2\n#\n"
+#define SW(cpu, ts, prev, next) "            bash-" #prev " [00" #cpu "] " ts ": sched_switch: " \
+	"prev_comm=bash prev_pid=" #prev " prev_prio=120 prev_state=S ==> next_comm=x next_pid=" \
+	#next " next_prio=120\n"
+	static const struct {
+		const char *text, *want;
+	} cases[] = {
+		{ HEAD SW(0, "1.000000", 10, 11) SW(1, "1.000100", 12, -5), "t:6: PID -5 (expected 0.." },
+		{ HEAD SW(0, "1.000000", 10, 11)
+		  "          <idle>-0     [001] 1.000200: cpu_idle: state=1 cpu_id=999\n",
+		  "t:6: CPU 999, but the trace has 2 CPUs (0..1)" },
+		{ SW(0, "1.000000", 10, 11)
+		  "          <idle>-0     [001] 1.000200: cpu_frequency: state=800000 cpu_id=999\n"
+		  SW(1, "1.000300", 12, 13), "t:2: cpu_id 999, but no event was logged on a CPU above 1" },
+		{ HEAD SW(0, "3.000000", 10, 11) SW(1, "1.000000", 12, 13),
+		  "t:6: time goes back 2.000000 s, from 3.000000 to 1.000000" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct replay_model m;
+		struct pm_diag d = { { 0 } };
+		const char *t = cases[i].text;
+		if (replay_model_load_text(&m, t, strlen(t), "t", &d) == 0) {
+			replay_model_free(&m);
+			fail_msg("accepted: %s", t);
+		}
+		if (!strstr(d.msg, cases[i].want))
+			fail_msg("'%s' lacks '%s'", d.msg, cases[i].want);
+	}
+	/* 50 us back between CPUs: drift, clamped */
+	const char *drift = HEAD SW(0, "1.000100", 10, 11) SW(1, "1.000050", 12, 13);
+	struct replay_model m;
+	struct pm_diag d = { { 0 } };
+	if (replay_model_load_text(&m, drift, strlen(drift), "t", &d) < 0)
+		fail_msg("%s", d.msg);
+	assert_int_equal(m.ncpus, 2);
+	replay_model_free(&m);
+#undef SW
+#undef HEAD
 }
 
 /* --- the Perfetto timeline --- */
@@ -878,6 +991,8 @@ int main(void)
 		cmocka_unit_test(test_replay_scales_with_frequency),
 		cmocka_unit_test(test_tracedat_shipped),
 		cmocka_unit_test(test_tracedat_damaged),
+		cmocka_unit_test(test_tracedat_header_contradictions),
+		cmocka_unit_test(test_model_impossible_events),
 		cmocka_unit_test(test_timeline_totals),
 		cmocka_unit_test(test_pareto),
 		cmocka_unit_test(test_html_page),
