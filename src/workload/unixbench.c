@@ -115,9 +115,36 @@ static struct task *spawn(struct sim *s, struct task *parent, enum ub_role role,
 	return t;
 }
 
+/* A loop that costs no time has no rate: each test needs the kernel work
+ * it measures (a machine's [costs], or context1's pipe work). */
+static int check_costs(const struct sim *s, const struct unixbench *u, struct pm_diag *d)
+{
+	const struct machine *m = sim_machine(s);
+	const char *test = test_words[u->test];
+	switch (u->test) {
+	case TEST_EXECL:
+		if (m->exec_ns <= 0 && u->startup_us <= 0)
+			return pm_fail(d, "unixbench test=%s: machine %s has no exec_us and startup_us "
+				       "is 0: a loop would take no time", test, m->name);
+		return 0;
+	case TEST_CONTEXT1:
+		if (m->syscall_ns <= 0 && u->pipe_ns <= 0)
+			return pm_fail(d, "unixbench test=%s: machine %s has no syscall_us and pipe_ns "
+				       "is 0: a loop would take no time", test, m->name);
+		return 0;
+	default:
+		if (m->fork_ns <= 0)
+			return pm_fail(d, "unixbench test=%s: machine %s has no fork_us ([costs]): a "
+				       "loop would take no time", test, m->name);
+		return 0;
+	}
+}
+
 static int unixbench_init(struct sim *s, void *data, struct pm_diag *d)
 {
 	struct unixbench *u = data;
+	if (check_costs(s, u, d) < 0)
+		return -1;
 	for (int64_t i = 0; i < u->copies; i++) {
 		struct task *a = NULL, *b = NULL;
 		switch (u->test) {

@@ -683,6 +683,26 @@ static void test_unixbench_fork_places_child_while_parent_runs(void **state)
 	result_free(&r.r);
 }
 
+/* A loop that would take no time is refused: fork-based tests need the
+ * machine's fork cost, context1 some pipe work. */
+static void test_unixbench_needs_costs(void **state)
+{
+	struct machine m;
+	struct pm_diag d = { { 0 } };
+	assert_int_equal(machine_parse(&m, two_core_ini, "test", &d), 0);
+	const char *cases[][2] = { { "test=spawn", "copies=1" }, { "test=shell1", "copies=1" },
+				   { "test=context1", "pipe_ns=0" } };
+	for (int i = 0; i < 3; i++) {
+		struct sim_config cfg = { .machine = &m, .workload = "unixbench",
+					  .cpufreq = "performance", .cpuidle = "deepest",
+					  .duration = NS_PER_SEC, .nsets = 2, .sets = cases[i] };
+		struct sim *s;
+		assert_int_equal(sim_create(&s, &cfg, &d), -1);
+		assert_non_null(strstr(d.msg, "would take no time"));
+		sim_destroy(s);
+	}
+}
+
 /* Each spawn loop is one child, created and reaped once. */
 static void test_unixbench_spawn_and_shell_conservation(void **state)
 {
@@ -869,7 +889,7 @@ static void test_squarewave_against_performance(void **state)
 	struct runspec rs;
 	struct run_result r;
 	assert_int_equal(machine_parse(&m, two_core_ini, "test", &d), 0);
-	assert_int_equal(runspec_init(&rs, &m, "squarewave", "powersave", NULL, &d), 0);
+	assert_int_equal(runspec_init(&rs, &m, "squarewave", "powersave", "deepest", &d), 0);
 	assert_int_equal(runspec_set_all(&rs, square_sets, 7, &d), 0);
 	assert_int_equal(runspec_set(&rs, "tick_cost_ns=0"), 0);
 	assert_int_equal(runspec_run(&rs, keep_result, &r, &d), 0);
@@ -887,14 +907,14 @@ static void test_squarewave_against_performance(void **state)
 	runspec_free(&rs);
 
 	/* Under performance the run is its own reference. */
-	assert_int_equal(runspec_init(&rs, &m, "squarewave", "performance", NULL, &d), 0);
+	assert_int_equal(runspec_init(&rs, &m, "squarewave", "performance", "deepest", &d), 0);
 	assert_int_equal(runspec_set_all(&rs, square_sets, 7, &d), 0);
 	assert_int_equal(runspec_run(&rs, keep_result, &r, &d), 0);
 	assert_near(extra(&r, "performance_loss_pct"), 0, 1e-12);
 	assert_near(extra(&r, "round_2_perf_at_pct"), 100, 1e-12);
 	runspec_free(&rs);
 
-	assert_int_equal(runspec_init(&rs, &m, "squarewave", "ondemand", NULL, &d), 0);
+	assert_int_equal(runspec_init(&rs, &m, "squarewave", "ondemand", "deepest", &d), 0);
 	assert_int_equal(runspec_set(&rs, "up_threshold=50"), 0);
 	if (runspec_run(&rs, keep_result, &r, &d) < 0)
 		fail_msg("%s", d.msg);
@@ -949,6 +969,7 @@ int main(void)
 		cmocka_unit_test(test_unixbench_context1),
 		cmocka_unit_test(test_unixbench_spawn_and_shell_conservation),
 		cmocka_unit_test(test_unixbench_fork_places_child_while_parent_runs),
+		cmocka_unit_test(test_unixbench_needs_costs),
 		cmocka_unit_test(test_video_by_hand),
 		cmocka_unit_test(test_video_decode_at_tick),
 		cmocka_unit_test(test_video_drops_what_it_cannot_decode),
