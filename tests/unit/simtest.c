@@ -17,7 +17,7 @@ void simtest_run(struct run *out, const char *ini, int cpus, const char *workloa
 }
 
 void simtest_run_idle(struct run *out, const char *ini, int cpus, const char *workload,
-		      const char *gov, const char *idle, double seconds, uint64_t seed,
+		      const char *gov, const char *idle_gov, double seconds, uint64_t seed,
 		      const char *const *defaults, int ndefaults, const char *const *sets, int nsets,
 		      bool check)
 {
@@ -33,7 +33,7 @@ void simtest_run_idle(struct run *out, const char *ini, int cpus, const char *wo
 	for (int i = 0; i < nsets; i++)
 		all[ndefaults + i] = sets[i];
 	struct sim_config cfg = { .machine = &out->m, .workload = workload, .cpufreq = gov,
-				  .cpuidle = idle, .duration = (sim_ns)(seconds * 1e9),
+				  .cpuidle = idle_gov, .duration = (sim_ns)(seconds * 1e9),
 				  .seed = seed, .nsets = ndefaults + nsets, .sets = all,
 				  .check_invariants = check };
 	struct sim *s;

@@ -33,9 +33,9 @@ struct run {
 void simtest_run(struct run *out, const char *ini, int cpus, const char *workload, const char *gov,
 		 double seconds, uint64_t seed, const char *const *defaults, int ndefaults,
 		 const char *const *sets, int nsets, bool check);
-/* The same under idle governor `idle`. */
+/* The same under the idle governor `idle_gov`. */
 void simtest_run_idle(struct run *out, const char *ini, int cpus, const char *workload,
-		      const char *gov, const char *idle, double seconds, uint64_t seed,
+		      const char *gov, const char *idle_gov, double seconds, uint64_t seed,
 		      const char *const *defaults, int ndefaults, const char *const *sets, int nsets,
 		      bool check);
 /* The workload's extra figure `name`; fails the test if absent. */
