@@ -136,7 +136,7 @@ static int slot_take(struct sim *s, uint32_t *slot)
 	return 0;
 }
 
-struct task *sim_task_new(struct sim *s, const char *name, sim_ns start)
+struct task *task_create(struct sim *s, const char *name, sim_ns start)
 {
 	uint32_t slot;
 	if (s->tasks_created == IDMAP_EMPTY || slot_take(s, &slot) < 0)
@@ -155,6 +155,7 @@ struct task *sim_task_new(struct sim *s, const char *name, sim_ns start)
 	t->state = TASK_NEW;
 	t->cpu = -1;
 	t->recent_used_cpu = -1;
+	t->exec_cpu = -1;
 	t->last_llc = -1;
 	t->weight = NICE_0_WEIGHT;
 	t->rq_pos = -1;
@@ -162,9 +163,14 @@ struct task *sim_task_new(struct sim *s, const char *name, sim_ns start)
 	t->uclamp_max = PELT_SCALE;
 	pelt_init(&t->pelt, start > s->now ? start : s->now);
 	s->nlive++;
-	if (start < s->now)
-		start = s->now;
-	sim_post(s, start, EV_TASK_START, slot, 0, 0);
+	return t;
+}
+
+struct task *sim_task_new(struct sim *s, const char *name, sim_ns start)
+{
+	struct task *t = task_create(s, name, start);
+	if (t)
+		sim_post(s, start > s->now ? start : s->now, EV_TASK_START, t->slot, 0, 0);
 	return t;
 }
 
