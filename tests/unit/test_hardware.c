@@ -115,7 +115,7 @@ static void test_hybrid_runs(void **state)
 	fclose(f);
 	for (size_t i = 0; i < sizeof(loads) / sizeof(loads[0]); i++) {
 		struct run r;
-		simtest_run_idle(&r, ini, 0, loads[i], "schedutil", "menu", 0.3, 1, NULL, 0, NULL, 0,
+		simtest_run_idle(&r, ini, 0, loads[i], "schedutil", "menu", 0.1, 1, NULL, 0, NULL, 0,
 				 true);
 		assert_int_equal(r.r.ncpus, 16);
 		/* The little CPUs (2..5 and 8..11) never run above their 2 GHz. */
