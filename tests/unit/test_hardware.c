@@ -105,7 +105,7 @@ static void test_capacity_scaled_utilization(void **state)
  * only where the type has it. */
 static void test_hybrid_runs(void **state)
 {
-	static const char *const loads[] = { "batch", "tbench", "hackbench", "pingpong", "oltp" };
+	static const char *const loads[] = { "batch", "tbench", "pingpong", "oltp", "kernbench" };
 	char *ini = NULL;
 	FILE *f = fopen(FIXTURES "good-hybrid.ini", "rb");
 	size_t cap = 0;
