@@ -4,8 +4,8 @@
 # Runs `apt-get update` once, only when something is missing. As root on
 # Debian 12; elsewhere it says what to install and fails.
 set -eu
-PKGS="gcc clang meson ninja-build pkg-config python3 libinih-dev libjansson-dev libcmocka-dev
-	libtracefs-dev libtracecmd-dev libtraceevent-dev trace-cmd"
+PKGS="gcc clang libclang-rt-14-dev meson ninja-build pkg-config python3 libinih-dev
+	libjansson-dev libcmocka-dev libtracefs-dev libtracecmd-dev libtraceevent-dev trace-cmd"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"
