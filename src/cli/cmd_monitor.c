@@ -22,10 +22,11 @@ void usage_monitor(void)
 	       "summary row first (CPU -): Busy%%, Avg_MHz and Bzy_MHz from APERF/MPERF\n"
 	       "(/dev/cpu/N/msr) or else /proc/stat and scaling_cur_freq; per cpuidle state\n"
 	       "NAME%% residency, NAME entries, NAME+ (below: too shallow) and NAME- (above:\n"
-	       "too deep); user%%, sys%%, iowait%%, idle%% from /proc/stat; PkgWatt, CorWatt and\n"
-	       "RAMWatt from RAPL (powercap energy_uj, wraparound handled). A source this\n"
+	       "too deep); user%%, sys%%, iowait%%, steal%%, idle%% from /proc/stat; PkgWatt,\n"
+	       "CorWatt and RAMWatt from RAPL (powercap energy_uj, wraparound handled). A source this\n"
 	       "machine lacks shows '-' and is named once on standard error. With a COMMAND,\n"
-	       "measure over its run instead, as turbostat COMMAND does (exit 1 if it fails).\n\n"
+	       "measure over its run instead, as turbostat COMMAND does (exit 1 if it fails),\n"
+	       "and end with its elapsed time, as perf stat does (JSON: elapsed_s).\n\n"
 	       "options:\n"
 	       "  -i, --interval S    seconds between rows (default 5)\n"
 	       "  -n, --count N       stop after N intervals (default: until interrupted)\n"
@@ -168,6 +169,7 @@ int cmd_monitor(int argc, char **argv)
 	for (int i = 0; i < m.nabsent; i++)
 		fprintf(stderr, "pmlab: monitor: %s\n", m.absent[i]);
 	w.m = &m;
+	w.command = cmd ? cmd[0] : NULL;
 	int rc;
 	if (host_signals_install() < 0) {
 		fprintf(stderr, "pmlab: monitor: cannot install signal handlers\n");

@@ -109,14 +109,27 @@ void cpufreq_policy_apply_limits(struct cpufreq_policy *p)
 		cpufreq_driver_target(p, p->min, RELATION_LE);
 }
 
+#define LATENCY_MULTIPLIER 1000u
+
 uint32_t cpufreq_policy_transition_delay_us(const struct cpufreq_policy *p)
 {
 	if (p->transition_delay_ns)
 		return (uint32_t)(p->transition_delay_ns / NS_PER_US);
 	uint32_t latency = (uint32_t)(p->transition_latency_ns / NS_PER_US);
-	if (latency)
+	if (!latency)
+		return LATENCY_MULTIPLIER;
+	if (!p->kernel || p->kernel >= 6012)
 		return latency + (latency >> 1); /* 50 % breathing room between updates */
-	return 1000;
+	uint64_t delay = (uint64_t)latency * LATENCY_MULTIPLIER;
+	if (p->kernel >= 6009) {
+		/* Qais Yousef, "cpufreq: Change default transition delay to 2ms". */
+		if (latency > 2000)
+			return latency;
+		return delay < 2000 ? (uint32_t)delay : 2000;
+	}
+	if (p->kernel >= 4014)
+		return delay < 10000 ? (uint32_t)delay : 10000;
+	return delay < UINT32_MAX ? (uint32_t)delay : UINT32_MAX;
 }
 
 int cpufreq_policy_cpu_index(const struct cpufreq_policy *p, int cpu)

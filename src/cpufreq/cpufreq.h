@@ -10,6 +10,7 @@
 #ifndef PMLAB_CPUFREQ_H
 #define PMLAB_CPUFREQ_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "../core/diag.h"
@@ -124,6 +125,12 @@ struct cpufreq_policy {
 	uint32_t cur;             /* last frequency set */
 	sim_ns transition_latency_ns;
 	sim_ns transition_delay_ns; /* driver's transition_delay_us, 0 if none */
+	/* arch_scale_freq_invariant(): the utilization the driver reports is
+	 * frequency-invariant (scaled by cur over a reference frequency). */
+	bool freq_invariant;
+	/* The cpufreq core's rules: kernel MAJOR * 1000 + MINOR (--set
+	 * kernel=X.Y); 0 for today's. */
+	int kernel;
 	enum cpufreq_hook hook;   /* set by the governor */
 	uint32_t hook_cycles;     /* CPU cycles the current update() call spent */
 	uint32_t hook_deferred;   /* kernel-thread runs it queued (irq_work + kworker) */
@@ -157,10 +164,14 @@ void cpufreq_driver_target(struct cpufreq_policy *p, uint32_t target,
 int cpufreq_set_limits(struct cpufreq_policy *p, uint32_t min, uint32_t max, struct pm_diag *d);
 /* cpufreq_policy_apply_limits(): move cur inside [min, max] if it is outside. */
 void cpufreq_policy_apply_limits(struct cpufreq_policy *p);
-/* cpufreq_policy_transition_delay_us() as of v6.12 (commit 37c6dccd6837):
- * the driver's transition delay if it has one, else 1.5 x the transition
- * latency, else 1000 us. Default of schedutil's rate_limit_us and the
- * lower bound of the DBS sampling_rate default. */
+/* cpufreq_policy_transition_delay_us(), by p->kernel: the driver's
+ * transition delay if it has one, else from the transition latency L (us):
+ *   v6.12+ (commit 37c6dccd6837): L + L/2, else 1000 us;
+ *   v6.9-6.11: L if over 2 ms, else min(1000 L, 2000 us), else 1000 us;
+ *   v4.14-6.8: min(1000 L, 10000 us), else 1000 us;
+ *   v4.7-4.13 (schedutil's own default then): 1000 L, else 1000 us.
+ * Default of schedutil's rate_limit_us and the lower bound of the DBS
+ * sampling_rate default. */
 uint32_t cpufreq_policy_transition_delay_us(const struct cpufreq_policy *p);
 /* Position of CPU `cpu` in p->cpus, or -1 if the policy does not cover it. */
 int cpufreq_policy_cpu_index(const struct cpufreq_policy *p, int cpu);

@@ -273,9 +273,16 @@ static void gt_cpu_times(void *ctx, int cpu, struct cpu_times *out)
 	out->idle_calls = c->idle_calls;
 }
 
+/* The trace's util is frequency-invariant; a driver without invariance
+ * reports running time instead: util x cpuinfo max / cur, at most 1024. */
 static void gt_cpu_util(void *ctx, int cpu, struct cpu_util *out)
 {
-	*out = ((struct govtrace *)ctx)->c[cpu].util;
+	const struct govtrace *g = ctx;
+	*out = g->c[cpu].util;
+	if (!g->p.freq_invariant && g->p.cur) {
+		unsigned long long raw = (unsigned long long)out->util * g->p.cpuinfo_max / g->p.cur;
+		out->util = raw > out->capacity ? out->capacity : (unsigned long)raw;
+	}
 }
 
 static void gt_cpu_counters(void *ctx, int cpu, struct cpu_counters *out)
@@ -348,13 +355,23 @@ static int check_config(const struct govtrace_config *cfg, struct pm_diag *d)
 	return 0;
 }
 
-/* Offers each KEY=VALUE to the governor's tunables. */
+/* Offers each KEY=VALUE to the governor's tunables, but freq_invariant,
+ * which is the driver's (arch_scale_freq_invariant()), to the driver. */
 static int apply_sets(const struct govtrace_config *cfg, const struct cpufreq_governor *gov,
-		      void *data, struct pm_diag *d)
+		      void *data, bool *freq_invariant, struct pm_diag *d)
 {
+	*freq_invariant = true;
 	for (int i = 0; i < cfg->nsets; i++) {
 		const char *kv = cfg->sets[i], *value;
 		char key[128];
+		if (kv_split(kv, key, sizeof(key), &value, d) < 0)
+			return -1;
+		if (strcmp(key, "freq_invariant") == 0) {
+			if (strcmp(value, "0") && strcmp(value, "1"))
+				return pm_fail(d, "--set %s: expected 0 or 1", kv);
+			*freq_invariant = value[0] == '1';
+			continue;
+		}
 		int r = tunables_write_kv(gov->tunables, gov->ntunables, data, kv, d);
 		if (r < 0)
 			return -1;
@@ -393,7 +410,8 @@ int govtrace_check(const struct govtrace_config *cfg, struct pm_diag *d)
 	if (!data)
 		return pm_fail(d, "out of memory");
 	tunables_set_defaults(gov->tunables, gov->ntunables, data);
-	int rc = apply_sets(cfg, gov, data, d);
+	bool freq_invariant;
+	int rc = apply_sets(cfg, gov, data, &freq_invariant, d);
 	free(data);
 	return rc;
 }
@@ -418,7 +436,7 @@ int govtrace_create(struct govtrace **out, const struct govtrace_config *cfg, st
 		return pm_fail(d, "out of memory");
 	}
 	tunables_set_defaults(gov->tunables, gov->ntunables, data);
-	if (apply_sets(cfg, gov, data, d) < 0) {
+	if (apply_sets(cfg, gov, data, &p->freq_invariant, d) < 0) {
 		govtrace_destroy(g);
 		return -1;
 	}

@@ -10,6 +10,8 @@
  * busy, in iowait and idle since the previous row (they add up to the gap;
  * the first row's gap is from 0). util is the frequency-invariant
  * utilization, 0..1024; iowait_wakeup 1 gives the call the I/O-wait flag.
+ * `--set freq_invariant=0` makes the driver's utilization not invariant
+ * (arch_scale_freq_invariant() false): it reports util x max / cur.
  * Blank lines and lines starting with '#' are skipped. */
 #ifndef PMLAB_GOVTRACE_H
 #define PMLAB_GOVTRACE_H

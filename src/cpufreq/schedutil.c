@@ -8,13 +8,24 @@
  * utilization to a frequency: util + 25 % headroom, clamped to the
  * runqueue's uclamp range, times the reference frequency over capacity,
  * then the lowest table entry at or above that. The reference is the
- * hardware maximum when utilization is frequency-invariant (x86 with
- * APERF/MPERF, arm64 with AMU); freq_invariant=0 models a kernel without
- * invariance, where util grows as the CPU slows and the reference is 1.25 x
- * cur. A single-CPU policy keeps its frequency while the CPU has not idled
- * since the previous evaluation; a shared one takes the maximum over its
- * CPUs. Tasks waking from I/O boost the utilization 128, 256, 512, 1024
- * on consecutive wakeups within a tick, halving when no new one comes.
+ * hardware maximum when the driver's utilization is frequency-invariant
+ * (policy->freq_invariant: x86 with APERF/MPERF since v5.7, arm64 with
+ * AMU); without invariance util is running time relative to the current
+ * frequency and the reference is 1.25 x cur (get_capacity_ref_freq(), the
+ * January 2024 fix e37617c8e53a), so the headroom counts twice below
+ * saturation. A single-CPU policy keeps its frequency while the CPU has
+ * not idled since the previous evaluation; a shared one takes the maximum
+ * over its CPUs. Tasks waking from I/O boost the utilization 128, 256,
+ * 512, 1024 on consecutive wakeups within a tick, halving when no new one
+ * comes.
+ *
+ * variant=4.7 (kernels 4.7 to 6.7, `--set kernel=X.Y` picks it): the 25 %
+ * headroom applied once, to the reference frequency, after uclamp:
+ * f = 1.25 x ref x clamp(util) / capacity with ref = cpuinfo max when
+ * invariant, else cur (map_util_freq() before 9c0b4bb7f630, "sched/cpufreq:
+ * Rework schedutil governor performance estimation", v6.8). The default
+ * rate_limit_us of each kernel comes from the cpufreq core's rules of that
+ * kernel (cpufreq_policy_transition_delay_us()).
  *
  * CPUFREQ_UPDATE_FORCE follows "sched: Consolidate cpufreq updates" (Qais
  * Yousef, v7, not merged): such a call ignores the rate limit and does not
@@ -36,9 +47,13 @@ struct sugov_cpu {
 	uint64_t saved_idle_calls;
 };
 
+enum sugov_variant { SUGOV_CURRENT, SUGOV_V4_7 };
+
+static const char *const sugov_variant_words[] = { "current", "4.7", NULL };
+
 struct sugov_data {
 	int64_t rate_limit_us;      /* -1: cpufreq_policy_transition_delay_us() */
-	int64_t freq_invariant;
+	int64_t variant;
 	sim_ns freq_update_delay_ns;
 	sim_ns last_freq_update_time;
 	uint32_t next_freq, cached_raw_freq;
@@ -50,9 +65,10 @@ static const struct tunable sugov_tunables[] = {
 	{ "rate_limit_us", "minimum us between frequency changes (-1: the driver's transition "
 	  "delay, else 1.5 x transition latency, else 1000)",
 	  TUNABLE_FIELD(struct sugov_data, rate_limit_us), -1, -1, UINT32_MAX, NULL },
-	{ "freq_invariant", "1: utilization is frequency-invariant (reference cpuinfo max); 0: "
-	  "it is not (reference 1.25 x cur)", TUNABLE_FIELD(struct sugov_data, freq_invariant),
-	  1, 0, 1, NULL },
+	{ "variant", "frequency rule: current (v6.8+: headroom on util, then uclamp; without "
+	  "invariance the reference is 1.25 x cur) or 4.7 (kernels 4.7-6.7: uclamp, then 1.25 x "
+	  "the reference, max or cur)", TUNABLE_FIELD(struct sugov_data, variant), SUGOV_CURRENT,
+	  0, 1, sugov_variant_words },
 };
 
 /* sugov_should_update_freq(): the local CPU may always update here. */
@@ -136,36 +152,35 @@ static unsigned long sugov_iowait_apply(const struct cpufreq_policy *p, struct s
 
 /* sugov_get_util(): effective_cpu_util() for CFS alone, the boost, then
  * sugov_effective_cpu_perf(): 25 % headroom, capped by uclamp_max and the
- * capacity, at least uclamp_min. */
-static void sugov_get_util(const struct cpufreq_policy *p, const struct sugov_data *sg,
-			   struct sugov_cpu *c, const struct cpu_util *u, unsigned long boost)
+ * capacity, at least uclamp_min. The 4.7 variant clamps without headroom
+ * (it goes on the reference frequency). */
+static void sugov_get_util(const struct sugov_data *sg, struct sugov_cpu *c,
+			   const struct cpu_util *u, unsigned long boost)
 {
 	unsigned long scale = u->capacity;
 	unsigned long util = u->util;
-	if (!sg->freq_invariant && p->cur) {
-		/* Without invariance PELT accrues as the CPU runs, whatever its
-		 * speed: the invariant util seen from the current frequency. */
-		unsigned long long raw = (unsigned long long)util * p->cpuinfo_max / p->cur;
-		util = raw > scale ? scale : (unsigned long)raw;
-	}
 	unsigned long min = u->uclamp_min;
 	unsigned long max = u->uclamp_max < scale ? u->uclamp_max : scale;
 	if (util > scale)
 		util = scale;
 	if (util < boost)
 		util = boost;
-	unsigned long actual = util + (util >> 2);
+	unsigned long actual = sg->variant == SUGOV_V4_7 ? util : util + (util >> 2);
 	if (actual < max)
 		max = actual;
 	c->util = min > max ? min : max;
 }
 
 /* get_capacity_ref_freq() and get_next_freq(): the lowest table entry at
- * or above ref x util / capacity, resolved again only when that changes. */
+ * or above ref x util / capacity, resolved again only when that changes.
+ * The reference: cpuinfo max with invariance, else 1.25 x cur (current);
+ * 1.25 x (max or cur) with the 4.7 variant's headroom. */
 static uint32_t sugov_next_freq(struct cpufreq_policy *p, struct sugov_data *sg,
 				unsigned long util, unsigned long max_cap)
 {
-	uint64_t ref = sg->freq_invariant ? p->cpuinfo_max : p->cur + (p->cur >> 2);
+	uint64_t ref = p->freq_invariant ? p->cpuinfo_max : p->cur;
+	if (sg->variant == SUGOV_V4_7 || !p->freq_invariant)
+		ref += ref >> 2;
 	uint32_t freq = (uint32_t)(ref * util / max_cap);
 	if (freq == sg->cached_raw_freq && !sg->need_freq_update)
 		return sg->next_freq;
@@ -211,7 +226,7 @@ static void sugov_update_single(struct cpufreq_policy *p, struct sugov_data *sg,
 	struct cpu_util u;
 	p->driver->cpu_util(p->driver_ctx, cpu, &u);
 	unsigned long boost = sugov_iowait_apply(p, c, time, u.capacity);
-	sugov_get_util(p, sg, c, &u, boost);
+	sugov_get_util(sg, c, &u, boost);
 	uint32_t next_f = sugov_next_freq(p, sg, c->util, u.capacity);
 
 	/* Lowering while the CPU never idled is likely premature. */
@@ -244,7 +259,7 @@ static void sugov_update_shared(struct cpufreq_policy *p, struct sugov_data *sg,
 		struct sugov_cpu *ck = &sg->cpus[k];
 		p->driver->cpu_util(p->driver_ctx, p->cpus[k], &u);
 		unsigned long boost = sugov_iowait_apply(p, ck, time, max_cap);
-		sugov_get_util(p, sg, ck, &u, boost);
+		sugov_get_util(sg, ck, &u, boost);
 		if (ck->util > util)
 			util = ck->util;
 	}
@@ -300,8 +315,15 @@ static void sugov_limits(struct cpufreq_policy *p)
 	sg->limits_changed = true;
 }
 
+/* The headroom moved from the reference frequency to util in v6.8. */
+static const char *sugov_kernel_rules(int version)
+{
+	return version < 6008 ? "variant=4.7" : NULL;
+}
+
 const struct cpufreq_governor cpufreq_schedutil = {
 	.since = 4007,
+	.kernel_rules = sugov_kernel_rules,
 	.name = "schedutil",
 	.summary = "frequency from the scheduler's utilization: 1.25 x max x util / capacity",
 	.tunables = sugov_tunables,

@@ -39,12 +39,19 @@ static inline uint64_t weighted(sim_ns dt, uint32_t weight)
 	return (uint64_t)dt * NICE_0_WEIGHT / weight;
 }
 
-/* PELT's invariance scale: the CPU's current frequency over the highest
- * one (capacity is 1024 on every CPU of the symmetric machines modelled). */
+/* PELT's frequency-invariance scale (arch_scale_freq_capacity()): the
+ * CPU's current frequency over the reference frequency, capped at 1024 as
+ * x86's scale_freq_tick() caps it (v6.x); 1024 without invariance, where
+ * running time counts whatever the clock. The kernel measures it from
+ * APERF/MPERF over the last tick; here it is the frequency in force.
+ * Capacity is 1024 on every CPU of the symmetric machines modelled. */
 static uint32_t pelt_scale(const struct sim *s, const struct sim_cpu *c)
 {
+	if (!s->fie_khz)
+		return PELT_SCALE;
 	uint64_t khz = s->khz_table[cpu_effective_idx(s, c)];
-	return (uint32_t)(khz * PELT_SCALE / s->khz_table[s->npstates - 1]);
+	uint64_t scale = khz * PELT_SCALE / s->fie_khz;
+	return scale < PELT_SCALE ? (uint32_t)scale : PELT_SCALE;
 }
 
 void cpu_sync(struct sim *s, struct sim_cpu *c)
@@ -396,6 +403,8 @@ void cpu_schedule(struct sim *s, struct sim_cpu *c)
 				c->acct.ctx_switches++;
 			}
 			c->curr = NULL;
+			if (s->placement->cpu_idle)
+				s->placement->cpu_idle(s, c->id);
 			cpu_enter_idle(s, c);
 			return;
 		}

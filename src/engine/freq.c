@@ -206,6 +206,8 @@ int freq_init(struct sim *s, struct pm_diag *d)
 		sp->cur_idx = s->base_idx;
 		p->cur = s->khz_table[s->base_idx];
 		p->transition_latency_ns = m->transition_latency_ns;
+		p->freq_invariant = s->fie_khz != 0;
+		p->kernel = s->kernel_version;
 		p->driver = &sim_driver;
 		p->driver_ctx = s;
 		p->gov = s->cf_gov;

@@ -37,12 +37,33 @@ int sv_nr_running(const struct sim *s, int cpu)
 
 bool sv_cpu_idle(const struct sim *s, int cpu)
 {
-	return cpu_is_idle(&s->cpus[cpu]);
+	const struct sim_cpu *c = &s->cpus[cpu];
+	return c->mode != CPU_RUNNING && c->nr_running == 0;
 }
 
 sim_ns sv_exit_latency(const struct sim *s, int cpu)
 {
-	return s->m->cstates[s->cpus[cpu].cstate].exit_ns;
+	return s->m->cstates[s->cpus[cpu].req_cstate].exit_ns;
+}
+
+sim_ns sv_idle_since(const struct sim *s, int cpu)
+{
+	return s->cpus[cpu].idle_start;
+}
+
+unsigned sv_cpu_util(struct sim *s, int cpu)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+	cpu_pelt_idle(s, c);
+	uint32_t util = c->pelt.util_avg > c->util_est_sum ? c->pelt.util_avg : c->util_est_sum;
+	return util < PELT_SCALE ? util : PELT_SCALE;
+}
+
+unsigned sv_cpu_load(struct sim *s, int cpu)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+	cpu_pelt_idle(s, c);
+	return c->pelt.util_avg;
 }
 
 const struct rq *sv_rq(const struct sim *s, int cpu)

@@ -56,6 +56,10 @@ static const struct tunable engine_tunables[] = {
 	  "idle period was shorter than the requested state's target residency",
 	  TUNABLE_FIELD(struct engine_params, cstate_auto_demotion), DEMOTE_OFF, 0, 3,
 	  auto_demotion_words },
+	{ "freq_invariant", "1: the scheduler's utilization is frequency-invariant, against the "
+	  "machine's freq_invariance reference; 0: it is not (running time counts fully); -1: as the "
+	  "machine says, and off for kernels before 5.7 (x86 invariance)",
+	  TUNABLE_FIELD(struct engine_params, freq_invariant), -1, -1, 1, NULL },
 	{ "turbo_eval_us", "period at which a package re-evaluates its turbo ceiling from its busy "
 	  "cores, us (0: at every change)",
 	  TUNABLE_FIELD(struct engine_params, turbo_eval_us), 500, 0, 100000, NULL },
@@ -107,6 +111,7 @@ struct task *sim_task_new(struct sim *s, const char *name, sim_ns start)
 	snprintf(t->name, sizeof(t->name), "%s", name);
 	t->state = TASK_NEW;
 	t->cpu = -1;
+	t->recent_used_cpu = -1;
 	t->last_llc = -1;
 	t->weight = NICE_0_WEIGHT;
 	t->rq_pos = -1;
@@ -145,7 +150,8 @@ int sim_task_set_affinity(struct sim *s, struct task *t, const int *cpus, int n,
 		return 0;
 	struct sim_cpu *c = &s->cpus[t->cpu];
 	if (t->state == TASK_QUEUED) {
-		int to = s->placement->select_cpu(s, t, t->cpu, false);
+		struct select_ctx w = { .kind = SELECT_MOVE, .this_cpu = t->cpu };
+		int to = s->placement->select_cpu(s, t, &w);
 		task_migrate(s, t, c, &s->cpus[to]);
 	} else if (t->state == TASK_RUNNING && c->curr == t) {
 		if (c->in_dispatch)
@@ -195,8 +201,7 @@ static int apply_set(struct sim *s, const char *kv, struct pm_diag *d)
 		       kv, key, s->wl->name, s->cf_gov->name, s->ci_gov->name);
 }
 
-/* "3.10", "3.10.0-123.el7", "4.8": MAJOR * 1000 + MINOR; -1 if not a version. */
-static int parse_kernel_version(const char *v)
+int sim_kernel_version(const char *v)
 {
 	char *end;
 	long major = strtol(v, &end, 10);
@@ -221,7 +226,7 @@ static int apply_kernel(struct sim *s, const struct sim_config *cfg, struct pm_d
 			return -1;
 		if (strcmp(key, "kernel") != 0)
 			continue;
-		int version = parse_kernel_version(val);
+		int version = sim_kernel_version(val);
 		if (version < 0)
 			return pm_fail(d, "--set %s: expected a kernel version MAJOR.MINOR (e.g. 3.10)",
 				       cfg->sets[i]);
@@ -237,6 +242,11 @@ static int apply_kernel(struct sim *s, const struct sim_config *cfg, struct pm_d
 					       gov[g].since / 1000, gov[g].since % 1000);
 		/* The tick left to the governor came with v4.17. */
 		s->par.tick_policy = version < 4017 ? TICK_LEGACY : TICK_GOVERNOR;
+		/* x86 frequency invariance (APERF/MPERF, arch_scale_freq_tick())
+		 * came with v5.7; before it PELT counted running time alone. */
+		if (version < 5007)
+			s->par.freq_invariant = 0;
+		s->kernel_version = version;
 		const char *cf = s->cf_gov->kernel_rules ? s->cf_gov->kernel_rules(version) : NULL;
 		const char *ci = s->ci_gov->kernel_rules ? s->ci_gov->kernel_rules(version) : NULL;
 		if (cf && tunables_write_kv(s->cf_gov->tunables, s->cf_gov->ntunables, s->cf_tunables,
@@ -293,23 +303,15 @@ static int build_topology(struct sim *s, struct pm_diag *d)
 	s->ncpus = m->online_cpus;
 	s->ncores = machine_cores(m);
 	s->npkgs = m->packages;
-	struct sched_topology *topo = &s->topo;
-	topo->ncpus = s->ncpus;
-	topo->ncores = s->ncores;
-	topo->npkgs = s->npkgs;
-	topo->nllcs = m->packages * (m->cores_per_package / m->llc_cores);
+	if (sched_topology_build(&s->topo, m, d) < 0)
+		return -1;
 	s->cpus = calloc((size_t)s->ncpus, sizeof(*s->cpus));
 	s->cores = calloc((size_t)s->ncores, sizeof(*s->cores));
 	s->pkgs = calloc((size_t)s->npkgs, sizeof(*s->pkgs));
-	topo->cpu = calloc((size_t)s->ncpus, sizeof(*topo->cpu));
-	topo->core = calloc((size_t)s->ncores, sizeof(*topo->core));
-	topo->llc = calloc((size_t)topo->nllcs, sizeof(*topo->llc));
-	topo->pkg = calloc((size_t)s->npkgs, sizeof(*topo->pkg));
 	s->npstates = m->npstates;
 	s->khz_table = calloc((size_t)m->npstates, sizeof(*s->khz_table));
 	s->turbo_cap_idx = calloc((size_t)m->cores_per_package + 1, sizeof(int));
-	if (!s->cpus || !s->cores || !s->pkgs || !topo->cpu || !topo->core || !topo->llc ||
-	    !topo->pkg || !s->khz_table || !s->turbo_cap_idx)
+	if (!s->cpus || !s->cores || !s->pkgs || !s->khz_table || !s->turbo_cap_idx)
 		return pm_fail(d, "out of memory");
 	for (int i = 0; i < m->npstates; i++) {
 		s->khz_table[i] = m->pstates[i].khz;
@@ -347,16 +349,6 @@ static int build_topology(struct sim *s, struct pm_diag *d)
 		if (core->ncpus == 0)
 			s->pkgs[cpu->pkg].ncores_online++;
 		core->cpus[core->ncpus++] = c;
-		topo->cpu[c] = (struct cpu_place){ .core = cpu->core, .llc = cpu->llc, .pkg = cpu->pkg };
-		struct cpu_group *groups[3] = { &topo->core[cpu->core], &topo->llc[cpu->llc],
-						&topo->pkg[cpu->pkg] };
-		for (int g = 0; g < 3; g++) {
-			int *grown = realloc(groups[g]->cpu, (size_t)(groups[g]->n + 1) * sizeof(int));
-			if (!grown)
-				return pm_fail(d, "out of memory");
-			groups[g]->cpu = grown;
-			groups[g]->cpu[groups[g]->n++] = c;
-		}
 		cpu->acct.cpu = c;
 		cpu->acct.core = cpu->core;
 		cpu->acct.package = cpu->pkg;
@@ -433,6 +425,11 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 		return pm_fail(d, "--set hz=%lld: not a CONFIG_HZ choice (expected 100, 250, 300 or 1000)",
 			       (long long)s->par.hz);
 	s->tick_ns = (NS_PER_SEC + s->par.hz / 2) / s->par.hz;
+	/* The reference of frequency invariance; a machine without one still
+	 * gets the highest P-state when invariance is asked for. */
+	s->fie_khz = s->par.freq_invariant == 0 ? 0 : machine_invariance_khz(s->m, (int)s->par.boost);
+	if (s->par.freq_invariant == 1 && !s->fie_khz)
+		s->fie_khz = s->par.boost ? s->m->pstates[s->m->npstates - 1].khz : s->m->base_khz;
 	s->knobs = (struct sched_knobs){
 		.migration_cost_ns = s->par.sched_migration_cost_ns,
 		.balance_interval_ns = s->par.balance_interval_ms * NS_PER_MS,
@@ -510,7 +507,7 @@ static bool handle(struct sim *s, const struct event *e)
 {
 	switch (e->kind) {
 	case EV_TASK_START:
-		task_wake(s, s->tasks[e->obj], -1);
+		task_wake(s, s->tasks[e->obj], -1, false);
 		return true;
 	case EV_BURST_DONE: {
 		struct sim_cpu *c = &s->cpus[e->obj];
@@ -676,12 +673,6 @@ void sim_destroy(struct sim *s)
 		free(s->cpus[c].acct.pstate_ns);
 		free(s->cpus[c].idle.gov_data);
 	}
-	for (int i = 0; s->topo.core && i < s->topo.ncores; i++)
-		free(s->topo.core[i].cpu);
-	for (int i = 0; s->topo.llc && i < s->topo.nllcs; i++)
-		free(s->topo.llc[i].cpu);
-	for (int p = 0; s->topo.pkg && p < s->topo.npkgs; p++)
-		free(s->topo.pkg[p].cpu);
 	for (uint32_t i = 0; i < s->ntasks; i++) {
 		free(s->tasks[i]->affinity);
 		free(s->tasks[i]);
@@ -690,10 +681,7 @@ void sim_destroy(struct sim *s)
 	free(s->cpus);
 	free(s->cores);
 	free(s->pkgs);
-	free(s->topo.cpu);
-	free(s->topo.core);
-	free(s->topo.llc);
-	free(s->topo.pkg);
+	sched_topology_free(&s->topo);
 	free(s->khz_table);
 	free(s->turbo_cap_idx);
 	free(s->cpu_policy);

@@ -57,6 +57,10 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 int sim_run(struct sim *s, struct run_result *r, struct pm_diag *d);
 void sim_destroy(struct sim *s);
 
+/* --set kernel=X.Y's value: "3.10", "3.10.0-123.el7", "4.8" give
+ * MAJOR * 1000 + MINOR; -1 if not a version. */
+int sim_kernel_version(const char *v);
+
 /* Every --set key the engine itself knows, for help texts. */
 int sim_engine_tunable_count(void);
 const struct tunable *sim_engine_tunable_at(int i);
@@ -73,6 +77,9 @@ struct task *sim_task(struct sim *s, uint32_t id);
 /* Wake a blocked task (no-op on a sleeping, new or dead one; a running or
  * queued task remembers it and skips its next block). */
 void sim_wake(struct sim *s, struct task *t);
+/* The same, as a waker that is about to sleep wakes (WF_SYNC): pipe and
+ * socket writes. The wakee may then be placed on the waker's CPU. */
+void sim_wake_sync(struct sim *s, struct task *t);
 void sim_record_latency(struct sim *s, sim_ns latency);
 void sim_add_work(struct sim *s, double units);
 /* Ends the run at the current time (e.g. a batch finished). */

@@ -54,6 +54,7 @@ struct engine_params {
 	int64_t cpufreq_updates;   /* enum cpufreq_updates */
 	int64_t cpufreq_update_cost_ns; /* CPU time of one cpufreq_update_util() call */
 	int64_t turbo_eval_us;     /* period of the package's turbo-limit evaluation; 0: instant */
+	int64_t freq_invariant;    /* -1: the machine's (and the kernel's); 0: off; 1: on */
 	int64_t cstate_auto_demotion; /* enum auto_demotion: the hardware's (BIOS option) */
 	int64_t sched_mc_power_savings; /* 0 spread, 1 pack when lightly loaded, 2 also wakeups */
 };
@@ -148,6 +149,8 @@ struct sim {
 	struct engine_params par;
 	sim_ns tick_ns;
 	sim_ns latency_limit_ns;
+	int kernel_version;    /* --set kernel=X.Y as MAJOR * 1000 + MINOR; 0: current */
+	uint32_t fie_khz;      /* frequency invariance's reference; 0: PELT not invariant */
 	int cpuidle_stop_tick_default;
 
 	int ncpus;
@@ -240,7 +243,9 @@ void freq_fini(struct sim *s);
 
 /* engine/wake.c: task state changes */
 void task_enqueue(struct sim *s, struct sim_cpu *c, struct task *t, bool wakeup);
-void task_wake(struct sim *s, struct task *t, int waker_cpu);
+/* Wakes (or starts, if new) `t` from `waker_cpu` (-1: no CPU, e.g. a
+ * device); `sync`: the waker is about to sleep (WF_SYNC). */
+void task_wake(struct sim *s, struct task *t, int waker_cpu, bool sync);
 void task_migrate(struct sim *s, struct task *t, struct sim_cpu *from, struct sim_cpu *to);
 /* The task `t` current on `c` leaves it for a CPU placement picks (its
  * affinity no longer allows c). */

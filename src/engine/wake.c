@@ -105,15 +105,27 @@ void task_enqueue(struct sim *s, struct sim_cpu *c, struct task *t, bool wakeup)
 		check_preempt_wakeup(s, c, t);
 }
 
-void task_wake(struct sim *s, struct task *t, int waker_cpu)
+/* The request context for placement: what runs on `this_cpu` wakes `t`. */
+static struct select_ctx select_ctx(const struct sim *s, enum select_kind kind, int this_cpu,
+				    bool sync)
 {
-	bool fork = t->state == TASK_NEW;
+	const struct sim_cpu *c = this_cpu >= 0 ? &s->cpus[this_cpu] : NULL;
+	return (struct select_ctx){ .kind = kind,
+				    .this_cpu = this_cpu,
+				    .waker = c && c->mode == CPU_RUNNING ? c->curr : NULL,
+				    .sync = sync };
+}
+
+void task_wake(struct sim *s, struct task *t, int waker_cpu, bool sync)
+{
+	enum select_kind kind = t->state == TASK_NEW ? SELECT_FORK : SELECT_WAKE;
 	if (t->state == TASK_BLOCKED && t->iowait) {
 		struct sim_cpu *prev = &s->cpus[t->cpu];
 		cpu_sync(s, prev);
 		prev->nr_iowait--;
 	}
-	int cpu = s->placement->select_cpu(s, t, waker_cpu, fork);
+	struct select_ctx w = select_ctx(s, kind, waker_cpu, sync);
+	int cpu = s->placement->select_cpu(s, t, &w);
 	/* Waking a task on another CPU costs the waker an IPI. */
 	if (waker_cpu >= 0 && cpu != waker_cpu)
 		cpu_charge(s, &s->cpus[waker_cpu], NULL, s->m->wakeup_ipi_ns);
@@ -123,7 +135,7 @@ void task_wake(struct sim *s, struct task *t, int waker_cpu)
 	task_enqueue(s, &s->cpus[cpu], t, true);
 }
 
-void sim_wake(struct sim *s, struct task *t)
+static void wake_blocked(struct sim *s, struct task *t, bool sync)
 {
 	switch (t->state) {
 	case TASK_QUEUED:
@@ -131,11 +143,21 @@ void sim_wake(struct sim *s, struct task *t)
 		t->wake_pending = true;
 		return;
 	case TASK_BLOCKED:
-		task_wake(s, t, s->dispatch_cpu);
+		task_wake(s, t, s->dispatch_cpu, sync);
 		return;
 	default:
 		return;
 	}
+}
+
+void sim_wake(struct sim *s, struct task *t)
+{
+	wake_blocked(s, t, false);
+}
+
+void sim_wake_sync(struct sim *s, struct task *t)
+{
+	wake_blocked(s, t, true);
 }
 
 /* The accounting of a runnable task leaving `from` (already off its run
@@ -183,7 +205,8 @@ void task_requeue_elsewhere(struct sim *s, struct sim_cpu *c, struct task *t)
 	c->nr_running--;
 	util_est_dequeue(c, t);
 	t->state = TASK_QUEUED;
-	int cpu = s->placement->select_cpu(s, t, c->id, false);
+	struct select_ctx w = select_ctx(s, SELECT_MOVE, c->id, false);
+	int cpu = s->placement->select_cpu(s, t, &w);
 	task_enqueue(s, &s->cpus[cpu], t, false);
 }
 
@@ -192,7 +215,7 @@ void task_timer(struct sim *s, struct task *t)
 	if (t->state != TASK_SLEEPING)
 		return;
 	t->timer_gen++;
-	task_wake(s, t, t->cpu);
+	task_wake(s, t, t->cpu, false); /* the timer interrupt, where it was armed */
 }
 
 /* The earliest live sleep timer armed on this CPU, or SIM_NS_MAX. Stale

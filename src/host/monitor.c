@@ -315,13 +315,14 @@ static void util_row(struct mon_row *r, const struct procstat_cpu *a,
 {
 	struct procstat_delta dl;
 	if (!a || !b) {
-		r->user_pct = r->sys_pct = r->iowait_pct = r->idle_pct = NAN;
+		r->user_pct = r->sys_pct = r->iowait_pct = r->steal_pct = r->idle_pct = NAN;
 		return;
 	}
 	procstat_delta(a, b, &dl);
 	r->user_pct = pct(dl.user, dl.total);
 	r->sys_pct = pct(dl.system, dl.total);
 	r->iowait_pct = pct(dl.iowait, dl.total);
+	r->steal_pct = pct(dl.steal, dl.total);
 	r->idle_pct = pct(dl.idle, dl.total);
 }
 
@@ -367,7 +368,8 @@ int monitor_compute(const struct monitor *m, const struct mon_sample *a,
 			mperf += dm;
 			tsc += dt;
 		} else {
-			row->busy_pct = 100.0 - row->idle_pct - row->iowait_pct;
+			/* The vCPU did not run while stolen: not busy. */
+			row->busy_pct = 100.0 - row->idle_pct - row->iowait_pct - row->steal_pct;
 			if (x->cur_khz && y->cur_khz) {
 				row->bzy_mhz = (x->cur_khz + y->cur_khz) / 2000.0;
 				row->avg_mhz = row->bzy_mhz * row->busy_pct / 100.0;

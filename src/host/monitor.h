@@ -6,7 +6,8 @@
  *   per C-state              residency % (time), entries (usage), too shallow
  *                            (below, "+") and too deep (above, "-"), from
  *                            the cpuidle sysfs deltas;
- *   user/sys/iowait/idle %   from /proc/stat;
+ *   user/sys/iowait/steal/idle %  from /proc/stat (steal: time a hypervisor
+ *                            ran something else while this vCPU could run);
  *   PkgWatt/CorWatt/RAMWatt  from powercap RAPL energy_uj deltas, with the
  *                            wraparound at max_energy_range_uj.
  * (A fake tree's dev/cpu/N/msr is a plain file holding register R at byte
@@ -77,7 +78,7 @@ struct mon_row {
 	double busy_pct, avg_mhz, bzy_mhz;
 	double cs_pct[HOST_MAX_CSTATES];
 	double cs_usage[HOST_MAX_CSTATES], cs_above[HOST_MAX_CSTATES], cs_below[HOST_MAX_CSTATES];
-	double user_pct, sys_pct, iowait_pct, idle_pct;
+	double user_pct, sys_pct, iowait_pct, steal_pct, idle_pct;
 	double pkg_w, cor_w, ram_w;
 };
 

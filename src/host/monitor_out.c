@@ -12,7 +12,7 @@
 #define HEAD_MAX 48
 
 enum col_kind { COL_BUSY, COL_AVG, COL_BZY, COL_CS_PCT, COL_CS_USAGE, COL_CS_BELOW,
-		COL_CS_ABOVE, COL_USER, COL_SYS, COL_IOWAIT, COL_IDLE, COL_PKG, COL_COR, COL_RAM };
+		COL_CS_ABOVE, COL_USER, COL_SYS, COL_IOWAIT, COL_STEAL, COL_IDLE, COL_PKG, COL_COR, COL_RAM };
 
 struct col {
 	enum col_kind kind;
@@ -36,6 +36,7 @@ static int columns(const struct monitor *m, struct col *c)
 		{ COL_USER, "user%", "user_pct", 2 },
 		{ COL_SYS, "sys%", "sys_pct", 2 },
 		{ COL_IOWAIT, "iowait%", "iowait_pct", 2 },
+		{ COL_STEAL, "steal%", "steal_pct", 2 },
 		{ COL_IDLE, "idle%", "idle_pct", 2 },
 		{ COL_PKG, "PkgWatt", "pkg_w", 2 },
 		{ COL_COR, "CorWatt", "cor_w", 2 },
@@ -88,6 +89,7 @@ static double value(const struct col *c, const struct mon_row *r)
 	case COL_USER: return r->user_pct;
 	case COL_SYS: return r->sys_pct;
 	case COL_IOWAIT: return r->iowait_pct;
+	case COL_STEAL: return r->steal_pct;
 	case COL_IDLE: return r->idle_pct;
 	case COL_PKG: return r->pkg_w;
 	case COL_COR: return r->cor_w;
@@ -131,6 +133,8 @@ static void write_table(struct mon_writer *w, const struct col *c, int n,
 		}
 		fputc('\n', w->out);
 	}
+	if (w->command)
+		fprintf(w->out, "\n%14.3f seconds time elapsed (%s)\n", r->interval_s, w->command);
 }
 
 static void write_csv(struct mon_writer *w, const struct col *c, int n,
@@ -191,6 +195,10 @@ static int write_json(struct mon_writer *w, const struct col *c, int n,
 	}
 	json_object_set_new(root, "time_s", jnum(t_s, 3));
 	json_object_set_new(root, "interval_s", jnum(r->interval_s, 3));
+	if (w->command) {
+		json_object_set_new(root, "command", json_string(w->command));
+		json_object_set_new(root, "elapsed_s", jnum(r->interval_s, 3));
+	}
 	json_object_set_new(root, "summary", json_row(c, n, &r->rows[0]));
 	for (int i = 1; !w->summary_only && i < r->nrows; i++)
 		json_array_append_new(cpus, json_row(c, n, &r->rows[i]));

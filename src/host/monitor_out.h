@@ -2,7 +2,9 @@
 /* Writing monitor results: a turbostat-like table (the summary row first,
  * CPU "-"), CSV (one header, a row per CPU and interval, "all" for the
  * summary, empty fields for absent figures) or JSON Lines (one object per
- * interval, null for absent figures). Absent figures are "-" in tables. */
+ * interval, null for absent figures). Absent figures are "-" in tables.
+ * Around a command, the table ends with the elapsed time and the JSON
+ * object names the command and its elapsed_s. */
 #ifndef PMLAB_MONITOR_OUT_H
 #define PMLAB_MONITOR_OUT_H
 
@@ -19,6 +21,10 @@ struct mon_writer {
 	const struct monitor *m;
 	bool header_done;
 	bool summary_only;
+	/* A wrapped command (monitor -- CMD): its name, for the JSON object and
+	 * the table's "seconds time elapsed" line as perf stat prints it; the
+	 * interval is then the command's run. NULL: periodic sampling. */
+	const char *command;
 };
 
 /* t_s: seconds since the monitor started, at the end of the interval. */

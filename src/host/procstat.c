@@ -133,6 +133,7 @@ void procstat_delta(const struct procstat_cpu *a, const struct procstat_cpu *b,
 	out->system = add(add(f[PS_SYSTEM], f[PS_IRQ]), f[PS_SOFTIRQ]);
 	out->iowait = f[PS_IOWAIT];
 	out->idle = f[PS_IDLE];
+	out->steal = f[PS_STEAL];
 	out->busy = add(add(out->user, out->system), f[PS_STEAL]);
 	out->total = add(add(out->busy, out->idle), out->iowait);
 }

@@ -38,7 +38,7 @@ const struct procstat_cpu *procstat_find(const struct procstat *st, int cpu);
 
 /* Ticks between two samples of one CPU, each field clamped at 0. */
 struct procstat_delta {
-	uint64_t user, system, iowait, idle, busy, total;
+	uint64_t user, system, iowait, idle, steal, busy, total;
 };
 void procstat_delta(const struct procstat_cpu *a, const struct procstat_cpu *b,
 		    struct procstat_delta *out);

@@ -101,6 +101,39 @@ uint32_t machine_turbo_limit_khz(const struct machine *m, int active_cores)
 	return m->base_khz;
 }
 
+const char *machine_invariance_name(enum freq_invariance f)
+{
+	switch (f) {
+	case FIE_MAX:
+		return "max";
+	case FIE_TURBO_4C:
+		return "turbo_4c";
+	case FIE_TURBO_1C:
+		return "turbo_1c";
+	case FIE_BASE:
+		return "base";
+	case FIE_NONE:
+		return "none";
+	}
+	return "?";
+}
+
+/* arch_set_max_freq_ratio(turbo_disabled()): with turbo off the reference
+ * is the base frequency whatever the CPU's turbo ratio. The 4-core turbo
+ * ratio is MSR_TURBO_RATIO_LIMIT's 4th byte, which is 0 on CPUs with
+ * fewer cores; core_set_max_freq_ratio() then takes the 1-core one. */
+uint32_t machine_invariance_khz(const struct machine *m, int boost)
+{
+	if (m->freq_invariance == FIE_NONE)
+		return 0;
+	if (!boost || m->freq_invariance == FIE_BASE)
+		return m->base_khz;
+	if (m->freq_invariance == FIE_MAX)
+		return m->npstates ? m->pstates[m->npstates - 1].khz : m->base_khz;
+	int cores = m->freq_invariance == FIE_TURBO_4C && m->cores_per_package >= 4 ? 4 : 1;
+	return machine_turbo_limit_khz(m, cores);
+}
+
 int machine_cstate_index(const struct machine *m, const char *name)
 {
 	for (int i = 0; i < m->ncstates; i++)
@@ -173,6 +206,12 @@ static int check_machine_section(const struct machine *m, const struct machine_l
 			    "(expected printable ASCII without a ';' or '#' after a space)");
 	if (!in_range(m->tdp_w, 0, MAX_WATTS))
 		return FAIL(LN(tdp_w), "tdp_w = %g is out of range (expected watts >= 0)", m->tdp_w);
+	if ((unsigned)m->cpufreq_driver >= CPUFREQ_NDRIVERS)
+		return FAIL(LN(cpufreq_driver), "cpufreq_driver %d is not a driver pmlab knows",
+			    (int)m->cpufreq_driver);
+	if ((unsigned)m->cpuidle_driver >= CPUIDLE_NDRIVERS)
+		return FAIL(LN(cpuidle_driver), "cpuidle_driver %d is not a driver pmlab knows",
+			    (int)m->cpuidle_driver);
 	return 0;
 }
 
@@ -519,6 +558,22 @@ int machine_check(const struct machine *m, const struct machine_lines *ln,
 	    check_pkg_cstates(m, ln, where, d))
 		return -1;
 	return 0;
+}
+
+const char *machine_cpufreq_driver_name(enum cpufreq_driver_kind k)
+{
+	static const char *const names[CPUFREQ_NDRIVERS] = {
+		"acpi-cpufreq", "intel_pstate", "intel_cpufreq", "powernv-cpufreq", "none",
+	};
+	return (unsigned)k < CPUFREQ_NDRIVERS ? names[k] : "?";
+}
+
+const char *machine_cpuidle_driver_name(enum cpuidle_driver_kind k)
+{
+	static const char *const names[CPUIDLE_NDRIVERS] = {
+		"acpi_idle", "intel_idle", "powernv_idle", "haltpoll", "none",
+	};
+	return (unsigned)k < CPUIDLE_NDRIVERS ? names[k] : "?";
 }
 
 int machine_validate(const struct machine *m, const char *where, struct pm_diag *d)

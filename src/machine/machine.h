@@ -45,6 +45,43 @@ enum freq_domain_kind {
 	FREQ_DOMAIN_PACKAGE, /* one clock per package */
 };
 
+/* The kernel drivers a machine runs under a stock kernel. They decide the
+ * default governors (lab/runspec.c); the simulator itself is the driver. */
+enum cpufreq_driver_kind {
+	CPUFREQ_DRIVER_ACPI,          /* acpi-cpufreq: the generic governors */
+	CPUFREQ_DRIVER_INTEL_PSTATE,  /* intel_pstate in active mode: its own policies */
+	CPUFREQ_DRIVER_INTEL_CPUFREQ, /* intel_pstate in passive mode: the generic governors */
+	CPUFREQ_DRIVER_POWERNV,       /* powernv-cpufreq (POWER): the generic governors */
+	CPUFREQ_DRIVER_NONE,          /* none: the clock stays where the firmware set it */
+	CPUFREQ_NDRIVERS,
+};
+
+enum cpuidle_driver_kind {
+	CPUIDLE_DRIVER_ACPI,     /* acpi_idle */
+	CPUIDLE_DRIVER_INTEL,    /* intel_idle */
+	CPUIDLE_DRIVER_POWERNV,  /* powernv_idle */
+	CPUIDLE_DRIVER_HALTPOLL, /* cpuidle-haltpoll (a KVM guest) */
+	CPUIDLE_DRIVER_NONE,     /* none: the idle loop's default_idle_call() */
+	CPUIDLE_NDRIVERS,
+};
+
+/* "acpi-cpufreq", "intel_idle": the kernel's names, as INI values. */
+const char *machine_cpufreq_driver_name(enum cpufreq_driver_kind k);
+const char *machine_cpuidle_driver_name(enum cpuidle_driver_kind k);
+
+/* The frequency the architecture's frequency invariance divides by, as
+ * the kernel chooses it for the CPU (x86: arch_max_freq_ratio, set in
+ * arch/x86/kernel/cpu/aperfmperf.c): the scheduler's utilization counts
+ * running time times cur / reference, capped at 1. */
+enum freq_invariance {
+	FIE_MAX,      /* the highest P-state (cpufreq-driven invariance, AMD's boost) */
+	FIE_TURBO_4C, /* Intel: the turbo ratio with 4 cores active (core_set_max_freq_ratio(),
+			 skx_set_max_freq_ratio(4)); the 1-core one below 4 cores */
+	FIE_TURBO_1C, /* Intel Atom/Goldmont, Xeon Phi: the 1-core turbo ratio */
+	FIE_BASE,     /* the base frequency (what turbo_disabled() chooses) */
+	FIE_NONE,     /* none: no APERF/MPERF-based invariance (Core 2, POWER) */
+};
+
 struct pstate {
 	uint32_t khz;
 	uint32_t mv;
@@ -85,6 +122,10 @@ struct machine {
 	char name[MACHINE_NAME_MAX];
 	char description[MACHINE_DESC_MAX];
 	double tdp_w;
+	/* [machine] cpufreq_driver and cpuidle_driver; absent: acpi-cpufreq,
+	 * acpi_idle (files older than the keys load unchanged). */
+	enum cpufreq_driver_kind cpufreq_driver;
+	enum cpuidle_driver_kind cpuidle_driver;
 
 	/* [topology] */
 	int packages;
@@ -98,6 +139,7 @@ struct machine {
 	/* [frequency] and [pstates] (ascending kHz) and [turbo] (descending kHz) */
 	uint32_t base_khz; /* P-states above this are turbo: granted per turbo bins */
 	sim_ns transition_latency_ns;
+	enum freq_invariance freq_invariance; /* INI: freq_invariance; absent: max */
 	int npstates;
 	struct pstate pstates[MACHINE_MAX_PSTATES];
 	int nturbo;
@@ -156,6 +198,12 @@ int machine_pstate_at_most(const struct machine *m, uint32_t khz);
  * package: base_khz when active_cores exceeds every bin, the top P-state when
  * the machine has no turbo bins. */
 uint32_t machine_turbo_limit_khz(const struct machine *m, int active_cores);
+/* The reference frequency of frequency invariance, kHz, with turbo on or
+ * off; 0 for FIE_NONE. */
+uint32_t machine_invariance_khz(const struct machine *m, int boost);
+/* "max", "turbo_4c", ... for writers and messages. */
+const char *machine_invariance_name(enum freq_invariance f);
+
 /* Index of a C-state by name, or -1. */
 int machine_cstate_index(const struct machine *m, const char *name);
 

@@ -17,6 +17,23 @@
 
 #include "sched_view.h"
 
+/* What a CPU is chosen for (the kernel's WF_TTWU, WF_FORK, WF_EXEC). */
+enum select_kind {
+	SELECT_WAKE, /* try_to_wake_up() */
+	SELECT_FORK, /* wake_up_new_task() */
+	SELECT_EXEC, /* sched_exec(): the task runs on this_cpu */
+	SELECT_MOVE, /* its affinity no longer allows the CPU it is on */
+};
+
+struct select_ctx {
+	enum select_kind kind;
+	/* The CPU the request runs on: the waker's, the parent's, the
+	 * interrupt's (a timer: where it was armed); -1 if unknown. */
+	int this_cpu;
+	struct task *waker; /* the task running there (current), or NULL */
+	bool sync;          /* WF_SYNC: the waker is about to sleep */
+};
+
 struct placement_ops {
 	const char *name;
 	const char *summary;
@@ -24,12 +41,15 @@ struct placement_ops {
 	 * sched_mc_power_savings > 0); NULL: the default, taken when no
 	 * other policy is selected. */
 	bool (*selected)(const struct sched_knobs *k);
-	/* CPU for a waking (or new, `fork`) task. */
-	int (*select_cpu)(struct sim *s, struct task *t, int waker_cpu, bool fork);
+	/* The CPU for `t` (select_task_rq()). */
+	int (*select_cpu)(struct sim *s, struct task *t, const struct select_ctx *w);
 	/* A CPU is about to go idle: move a queued task to it; true if it did. */
 	bool (*newidle_balance)(struct sim *s, int cpu);
 	/* Periodic balancing from a busy CPU's tick. */
 	void (*tick_balance)(struct sim *s, int cpu);
+	/* Optional: `cpu` has nothing left to run and goes idle (the kernel
+	 * calls update_idle_core() as it switches to the idle task). */
+	void (*cpu_idle)(struct sim *s, int cpu);
 };
 
 /* The policy the knobs select: the first in the registry whose selected()

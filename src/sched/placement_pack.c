@@ -27,6 +27,7 @@
  *    the nominated sched_mc_preferred_wakeup_cpu in the leader ("bias
  *    task wakeups to preferred semi-idle packages").
  * Once runnable tasks outnumber CPUs, both levels balance as spread does. */
+#include "fair_select.h"
 #include "placement_lib.h"
 
 /* Failed periodic balance attempts before active balancing: load_balance()
@@ -100,14 +101,14 @@ static bool worth_draining(const struct sim *s, int leader, int from)
 
 /* wake_idle() at sched_mc > 0: the previous CPU if idle, else an idle CPU
  * of its package (the MC domain is the package), else spread's choice. */
-static int wake_in_package(struct sim *s, struct task *t, int waker_cpu)
+static int wake_in_package(struct sim *s, struct task *t, const struct select_ctx *w)
 {
 	const struct sched_topology *topo = sv_topology(s);
 	int prev = t->cpu;
 	if (sv_cpu_idle(s, prev) && task_allowed(t, prev))
 		return prev;
 	int cpu = idle_in_group(s, &topo->pkg[topo->cpu[prev].pkg], prev, t);
-	return cpu >= 0 ? cpu : placement_spread.select_cpu(s, t, waker_cpu, false);
+	return cpu >= 0 ? cpu : placement_spread.select_cpu(s, t, w);
 }
 
 /* Level 2's wakeup bias: the waker's CPU is idle (an interrupt; -1 here)
@@ -125,16 +126,17 @@ static int preferred_wakeup_cpu(const struct sim *s, const struct task *t, int w
 	return cpu;
 }
 
-static int pack_select_cpu(struct sim *s, struct task *t, int waker_cpu, bool fork)
+static int pack_select_cpu(struct sim *s, struct task *t, const struct select_ctx *w)
 {
-	if (fork || t->cpu < 0 || !lightly_loaded(s))
-		return placement_spread.select_cpu(s, t, waker_cpu, fork);
+	bool wake = w->kind == SELECT_WAKE || w->kind == SELECT_MOVE;
+	if (!wake || t->cpu < 0 || !lightly_loaded(s))
+		return placement_spread.select_cpu(s, t, w);
 	if (sv_knobs(s)->mc_power_savings >= 2) {
-		int cpu = preferred_wakeup_cpu(s, t, waker_cpu);
+		int cpu = preferred_wakeup_cpu(s, t, w->this_cpu);
 		if (cpu >= 0)
 			return cpu;
 	}
-	return wake_in_package(s, t, waker_cpu);
+	return wake_in_package(s, t, w);
 }
 
 /* The package a newly idle `cpu` would drain as the leader: the least
@@ -255,4 +257,6 @@ const struct placement_ops placement_pack = {
 	.select_cpu = pack_select_cpu,
 	.newidle_balance = pack_newidle,
 	.tick_balance = pack_tick_balance,
+	/* Its busy wakeups fall back on spread's, which keeps this hint. */
+	.cpu_idle = fair_update_idle_core,
 };

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The default placement: CFS's spread-for-performance behaviour
- * (sched_mc_power_savings = 0), simplified to what decides where work
- * runs: select_idle_sibling() at wakeup, find_idlest_cpu() at fork,
- * newidle balancing, and the nohz idle-balance kick from a busy tick. */
+ * (sched_mc_power_savings = 0): Linux 6.1's select_task_rq_fair() at
+ * wakeup, fork and exec (fair_wakeup.c, fair_idlest.c); the balancers
+ * simplified to what decides where work runs: newidle balancing, and the
+ * nohz idle-balance kick from a busy tick. */
+#include "fair_select.h"
 #include "placement_lib.h"
 
-static int spread_select_cpu(struct sim *s, struct task *t, int waker_cpu, bool fork)
+/* A task whose affinity no longer allows its CPU: the previous CPU if
+ * idle, else an idle CPU of its LLC, else the least loaded it may use. */
+static int move_cpu(struct sim *s, struct task *t)
 {
-	if (fork || t->cpu < 0)
-		return idlest(s, t);
 	const struct sched_topology *topo = sv_topology(s);
 	int prev = t->cpu;
 	if (sv_cpu_idle(s, prev) && task_allowed(t, prev))
@@ -17,6 +19,13 @@ static int spread_select_cpu(struct sim *s, struct task *t, int waker_cpu, bool 
 	if (cpu >= 0)
 		return cpu;
 	return least_loaded(s, prev, t);
+}
+
+static int spread_select_cpu(struct sim *s, struct task *t, const struct select_ctx *w)
+{
+	if (w->kind == SELECT_MOVE && t->cpu >= 0)
+		return move_cpu(s, t);
+	return fair_select_task_rq(s, t, w);
 }
 
 static bool spread_newidle(struct sim *s, int cpu)
@@ -74,4 +83,5 @@ const struct placement_ops placement_spread = {
 	.select_cpu = spread_select_cpu,
 	.newidle_balance = spread_newidle,
 	.tick_balance = spread_tick_balance,
+	.cpu_idle = fair_update_idle_core,
 };

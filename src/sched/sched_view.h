@@ -11,33 +11,11 @@
 #include <stdint.h>
 
 #include "../core/simtime.h"
+#include "topology.h"
 
 struct sim;
 struct task;
 struct rq;
-
-/* CPUs that share something: a core's SMT threads, a last-level cache, a
- * package. The groups the kernel's sched domains are built from. */
-struct cpu_group {
-	int n;
-	int *cpu;
-};
-
-/* Where one CPU sits. */
-struct cpu_place {
-	int core, llc, pkg;
-};
-
-/* The machine's online CPUs, fixed for a run. Indices are global (cores
- * and LLCs count every core of the topology, online or not; a group with
- * no online CPU has n == 0). */
-struct sched_topology {
-	int ncpus, ncores, nllcs, npkgs;
-	struct cpu_place *cpu; /* by CPU */
-	struct cpu_group *core; /* SMT siblings, by core */
-	struct cpu_group *llc;  /* by LLC */
-	struct cpu_group *pkg;  /* by package */
-};
 
 /* The scheduler's knobs a policy reads (sysctls and boot options). */
 struct sched_knobs {
@@ -56,10 +34,20 @@ sim_ns sv_now(const struct sim *s);
 enum sv_mode sv_cpu_mode(const struct sim *s, int cpu);
 /* Tasks on the CPU: queued plus the running one. */
 int sv_nr_running(const struct sim *s, int cpu);
-/* In a C-state with nothing to run. */
+/* Idle as available_idle_cpu() has it: nothing to run and no task running
+ * (a CPU waking for its idle tick is still idle). */
 bool sv_cpu_idle(const struct sim *s, int cpu);
-/* The exit latency of the C-state the CPU is in (idle_get_state()). */
+/* The exit latency of the C-state the idle governor chose for the CPU
+ * (idle_get_state()), and when its idle period began (rq->idle_stamp). */
 sim_ns sv_exit_latency(const struct sim *s, int cpu);
+sim_ns sv_idle_since(const struct sim *s, int cpu);
+/* cpu_util_cfs(): max(util_avg, util_est) of the CPU's run queue, capped
+ * at its capacity (1024); an idle CPU's signal is decayed to now first. */
+unsigned sv_cpu_util(struct sim *s, int cpu);
+/* cpu_load(): the run queue's PELT load. The model keeps one PELT signal,
+ * running time (util_avg), and that stands in for load_avg: the two agree
+ * for nice-0 tasks that do not wait on the run queue at the top P-state. */
+unsigned sv_cpu_load(struct sim *s, int cpu);
 /* The CPU's queued tasks (not the running one). */
 const struct rq *sv_rq(const struct sim *s, int cpu);
 /* The task running on the CPU, or NULL. */

@@ -39,6 +39,12 @@ struct task {
 	sim_ns exec_at_pick; /* sum_exec when it last got the CPU (for slices) */
 	sim_ns last_ran;   /* when it last left a CPU (cache hotness) */
 
+	/* Wakeup placement (select_task_rq_fair()). */
+	int recent_used_cpu;            /* the previous CPU before the last wakeup; -1 none */
+	const struct task *last_wakee;  /* the task it last woke (record_wakee()) */
+	uint32_t wakee_flips;           /* how often it switched wakee, halved each second */
+	sim_ns wakee_flip_decay_ts;
+
 	/* The current CPU burst: cycles scale with frequency, stall does not.
 	 * Both shrink in proportion as the burst progresses. */
 	double rem_cycles, rem_stall_ns;

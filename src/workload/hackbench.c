@@ -127,7 +127,9 @@ static void wake(struct sim *s, struct hackbench *h, int idx)
 {
 	if (h->waiting[idx]) {
 		h->waiting[idx] = false;
-		sim_wake(s, h->tasks[idx]);
+		/* Socket and pipe reads and writes wake synchronously
+		 * (wake_up_interruptible_sync_poll()). */
+		sim_wake_sync(s, h->tasks[idx]);
 	}
 }
 

@@ -73,7 +73,7 @@ static void pingpong_next(struct sim *s, void *data, struct task *t, struct acti
 		*a = burst;
 		return;
 	default:
-		sim_wake(s, t->wl_ptr);
+		sim_wake_sync(s, t->wl_ptr); /* pipe_write() wakes synchronously */
 		t->wl_state = 1;
 		*a = (struct action){ .kind = ACT_BLOCK };
 		return;

@@ -153,14 +153,14 @@ static void tbench_next(struct sim *s, void *data, struct task *t, struct action
 			p->request_pending = true;
 			if (p->server_waiting) {
 				p->server_waiting = false;
-				sim_wake(s, p->server);
+				sim_wake_sync(s, p->server); /* sock_def_readable() */
 			}
 		} else {
 			b->served++;
 			p->reply_pending = true;
 			if (p->client_waiting) {
 				p->client_waiting = false;
-				sim_wake(s, p->client);
+				sim_wake_sync(s, p->client);
 			}
 		}
 		break;

@@ -176,7 +176,7 @@ static void context1_next(struct sim *s, struct unixbench *u, struct task *t, st
 		if (t->wl_role == ROLE_CTX_CHILD)
 			sim_add_work(s, 1); /* the child's write closes a round trip */
 		if (peer->wl_state == STEP_WAIT)
-			sim_wake(s, peer);
+			sim_wake_sync(s, peer); /* pipe_write() wakes synchronously */
 	}
 	if (!t->wl_t0) {
 		t->wl_state = STEP_WAIT;

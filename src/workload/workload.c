@@ -16,11 +16,15 @@ extern const struct workload_ops workload_stressng;
 extern const struct workload_ops workload_ebizzy;
 extern const struct workload_ops workload_rtapp;
 extern const struct workload_ops workload_replay;
+extern const struct workload_ops workload_video;
+extern const struct workload_ops workload_squarewave;
 
 /* Adding a workload: one file and one line here. */
 static const struct workload_ops *const workloads[] = {
 	&workload_batch,
 	&workload_periodic,
+	&workload_video,
+	&workload_squarewave,
 	&workload_pingpong,
 	&workload_oltp,
 	&workload_kernbench,

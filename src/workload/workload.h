@@ -50,6 +50,13 @@ struct workload_ops {
 	 * work done per simulated second. */
 	void (*report)(struct sim *s, void *data, struct run_result *r);
 	void (*fini)(void *data); /* optional */
+	/* Optional: the lab also runs the same simulation (machine, seed,
+	 * settings) under this frequency governor, and against_reference()
+	 * adds the comparison to r's figures, as cpufreq-bench measures a
+	 * governor against performance. ref may be a copy of r itself (the
+	 * run was under that governor); only its extra figures are read. */
+	const char *reference_cpufreq;
+	void (*against_reference)(struct run_result *r, const struct run_result *ref);
 };
 
 const struct workload_ops *workload_find(const char *name);

@@ -183,7 +183,7 @@ static void test_monitor_formats(void **state)
 	assert_int_equal(o.status, 0);
 	assert_true(strncmp(o.text, "time_s,interval_s,cpu,busy_pct,avg_mhz,bzy_mhz,POLL_pct,"
 				    "POLL_usage,POLL_below,POLL_above,C1_pct,", 62) == 0);
-	assert_non_null(strstr(o.text, "user_pct,sys_pct,iowait_pct,idle_pct,pkg_w,cor_w,ram_w\n"));
+	assert_non_null(strstr(o.text, "user_pct,sys_pct,iowait_pct,steal_pct,idle_pct,pkg_w,cor_w,ram_w\n"));
 	assert_int_equal(count(o.text, "\n"), 6); /* header, all, 4 CPUs */
 	assert_non_null(strstr(o.text, ",all,"));
 	out_free(&o);
@@ -217,6 +217,25 @@ static void test_monitor_command(void **state)
 	struct out o = runf("monitor --root %s -- true", dir);
 	assert_int_equal(o.status, 0);
 	assert_int_equal(count(o.text, " CPU "), 1);
+	assert_non_null(strstr(o.text, " seconds time elapsed (true)\n"));
+	out_free(&o);
+	/* The elapsed time is the command's: at least its 0.2 s sleep. */
+	o = runf("monitor --root %s --format json -- sleep 0.2", dir);
+	assert_int_equal(o.status, 0);
+	json_error_t err;
+	json_t *obj = json_loads(o.text, 0, &err);
+	assert_non_null(obj);
+	assert_string_equal(json_string_value(json_object_get(obj, "command")), "sleep");
+	double el = json_number_value(json_object_get(obj, "elapsed_s"));
+	assert_true(el >= 0.2 && el < 60);
+	assert_true(json_number_value(json_object_get(obj, "interval_s")) == el);
+	json_decref(obj);
+	out_free(&o);
+	/* Sampling periodically prints no elapsed line. */
+	o = runf("monitor --root %s --count 1 --interval 0.01", dir);
+	assert_int_equal(o.status, 0);
+	assert_null(strstr(o.text, "elapsed"));
+	assert_non_null(strstr(o.text, "steal%"));
 	out_free(&o);
 	o = runf("monitor --root %s --format csv sh -c 'exit 3'", dir);
 	assert_int_equal(o.status, 1);

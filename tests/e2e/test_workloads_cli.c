@@ -21,7 +21,7 @@ static void test_workloads_listed_with_parameters(void **state)
 	struct out o = run("workloads");
 	assert_int_equal(o.status, 0);
 	const char *names[] = { "oltp", "kernbench", "tbench", "hackbench", "lmbench",
-				"unixbench", "stressng", "ebizzy", "rtapp" };
+				"unixbench", "stressng", "ebizzy", "rtapp", "video", "squarewave" };
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strstr(o.text, names[i]))
 			fail_msg("pmlab workloads does not list %s", names[i]);
@@ -30,6 +30,8 @@ static void test_workloads_listed_with_parameters(void **state)
 	assert_non_null(strstr(o.text, "socket|pipe"));
 	assert_non_null(strstr(o.text, "null|read|write|stat|fstat|openclose"));
 	assert_non_null(strstr(o.text, "execl|context1|spawn|shell1|shell8"));
+	assert_non_null(strstr(o.text, "audio_period_us"));
+	assert_non_null(strstr(o.text, "load_step_us"));
 	out_free(&o);
 }
 
@@ -117,6 +119,46 @@ static void test_rtapp_errors(void **state)
 	out_free(&o);
 }
 
+/* squarewave's comparison with performance reaches every output, and a
+ * CPU the machine lacks is bad input. */
+static void test_squarewave_cli(void **state)
+{
+	struct out o = run("sim -m i7-4790 -w squarewave --cpufreq powersave --set rounds=2 "
+			   "--set cycles=2 --format json");
+	assert_int_equal(o.status, 0);
+	json_error_t err;
+	json_t *root = json_loads(o.text, 0, &err);
+	assert_non_null(root);
+	json_t *extra = json_object_get(root, "extra");
+	double at = json_number_value(json_object_get(json_object_get(extra, "perf_at_pct"), "value"));
+	double loss = json_number_value(
+		json_object_get(json_object_get(extra, "performance_loss_pct"), "value"));
+	/* 800 MHz against the 4 GHz one-core turbo: about a fifth. */
+	assert_true(at > 15 && at < 25);
+	assert_true(loss > 300 && loss < 600);
+	assert_non_null(json_object_get(extra, "round_2_perf_at_pct"));
+	assert_null(json_object_get(extra, "round_3_perf_at_pct"));
+	json_decref(root);
+	out_free(&o);
+	o = run("sim -m i7-4790 -w squarewave --set cpu=8");
+	assert_usage_error(&o, "cpu=8");
+	out_free(&o);
+	o = run("sim -m i7-4790 -w squarewave --set rounds=13");
+	assert_usage_error(&o, "rounds");
+	out_free(&o);
+}
+
+/* video at 24 fps: its figures in CSV, by name. */
+static void test_video_cli(void **state)
+{
+	struct out o = run("sim -m i7-4790 -w video --set fps=24 -d 2 --format csv");
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.text, "frames/s"));
+	assert_non_null(strstr(o.text, "extra_frames_dropped_frames"));
+	assert_non_null(strstr(o.text, "extra_audio_underruns_periods"));
+	out_free(&o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -124,6 +166,8 @@ int main(void)
 		cmocka_unit_test(test_set_parameters),
 		cmocka_unit_test(test_rtapp_example_runs),
 		cmocka_unit_test(test_rtapp_errors),
+		cmocka_unit_test(test_squarewave_cli),
+		cmocka_unit_test(test_video_cli),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

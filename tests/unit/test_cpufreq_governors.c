@@ -177,6 +177,25 @@ static void test_transition_delay(void **state)
 	assert_int_equal(cpufreq_policy_transition_delay_us(&p), 1);
 	p.transition_delay_ns = 500 * NS_PER_US;
 	assert_int_equal(cpufreq_policy_transition_delay_us(&p), 500);
+
+	/* The history, for a 10 us latency (acpi-cpufreq's usual _PSS value)
+	 * and a 3 ms one: 6.9-6.11 cap 1000 x L at 2 ms unless L is above
+	 * 2 ms; 4.14-6.8 cap it at 10 ms; 4.7-4.13 (schedutil) do not cap. */
+	static const struct {
+		int kernel;
+		uint32_t lat10, lat3000;
+	} eras[] = { { 6012, 15, 4500 }, { 6011, 2000, 3000 }, { 6009, 2000, 3000 },
+		     { 6008, 10000, 10000 }, { 4014, 10000, 10000 }, { 4013, 10000, 3000000 },
+		     { 4007, 10000, 3000000 } };
+	for (size_t i = 0; i < sizeof(eras) / sizeof(eras[0]); i++) {
+		struct cpufreq_policy q = { .kernel = eras[i].kernel };
+		q.transition_latency_ns = 10 * NS_PER_US;
+		assert_int_equal(cpufreq_policy_transition_delay_us(&q), eras[i].lat10);
+		q.transition_latency_ns = 3000 * NS_PER_US;
+		assert_int_equal(cpufreq_policy_transition_delay_us(&q), eras[i].lat3000);
+		q.transition_latency_ns = 0;
+		assert_int_equal(cpufreq_policy_transition_delay_us(&q), 1000);
+	}
 }
 
 /* ---- ondemand ---- */
@@ -524,6 +543,34 @@ static void test_schedutil_not_invariant(void **state)
 	at_util(g, 0, 3000, 500, 500, 800, 0, 1024, 0);
 	EXPECT(g, { 0, 3000000 }, { 1000, 2000000 }, { 3000, 2500000 });
 	govtrace_destroy(g);
+}
+
+/* variant=4.7 (kernels 4.7-6.7): uclamp first, then 1.25 x the reference
+ * (max, or cur without invariance). Invariant, util 512 with uclamp_max
+ * 300: 300 -> 3.75 GHz x 300 / 1024 = 1098632 -> 1.5 GHz, where today's
+ * rule caps the headroomed 640 at 300 -> 3 GHz x 300 / 1024 -> 1.0 GHz.
+ * Not invariant, at 3 GHz (raw = invariant util there), util 400 ->
+ * 3.75 GHz x 400 / 1024 = 1464843 -> 1.5 GHz, where today's 1.25 x cur
+ * reference on the headroomed 500 gives 2.0 GHz. */
+static void test_schedutil_v4_7(void **state)
+{
+	struct govtrace *g = sugov("rate_limit_us=0", "variant=4.7");
+	at_util(g, 0, 1000, 500, 500, 512, 0, 300, 0);
+	EXPECT(g, { 0, 3000000 }, { 1000, 1500000 });
+	govtrace_destroy(g);
+	g = sugov("rate_limit_us=0", NULL);
+	at_util(g, 0, 1000, 500, 500, 512, 0, 300, 0);
+	EXPECT(g, { 0, 3000000 }, { 1000, 1000000 });
+	govtrace_destroy(g);
+	g = open_trace(&(struct tc){ "schedutil", S6, 6, .hz = 250,
+				     .sets = { "rate_limit_us=0", "variant=4.7", "freq_invariant=0" } });
+	at_util(g, 0, 1000, 500, 500, 400, 0, 1024, 0);
+	EXPECT(g, { 0, 3000000 }, { 1000, 1500000 });
+	govtrace_destroy(g);
+	/* The kernel's rules: before v6.8 this variant. */
+	const struct cpufreq_governor *su = cpufreq_governor_find("schedutil");
+	assert_string_equal(su->kernel_rules(6007), "variant=4.7");
+	assert_null(su->kernel_rules(6008));
 }
 
 static void test_schedutil_rate_limit(void **state)
@@ -1034,6 +1081,7 @@ int main(void)
 		cmocka_unit_test(test_conservative_v3_10),
 		cmocka_unit_test(test_schedutil_headroom),
 		cmocka_unit_test(test_schedutil_not_invariant),
+		cmocka_unit_test(test_schedutil_v4_7),
 		cmocka_unit_test(test_schedutil_rate_limit),
 		cmocka_unit_test(test_schedutil_busy_hold),
 		cmocka_unit_test(test_schedutil_iowait_boost),

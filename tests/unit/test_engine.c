@@ -702,6 +702,79 @@ static void test_cpufreq_hook_cost_model(void **state)
 	result_free(&b.r);
 }
 
+/* The i7-4790 preset's text, for runs that need its turbo bins. */
+static const char *preset_text(const char *name)
+{
+	for (int i = 0; i < machine_preset_count(); i++)
+		if (strcmp(machine_preset_name(i), name) == 0)
+			return machine_preset_text(i);
+	fail_msg("no preset %s", name);
+	return NULL;
+}
+
+/* The P-state CPU 0 of `ini` spent most of its busy time in, kHz, and the
+ * work rate (Avg_MHz: MHz-time in C0 over wall time). */
+static uint32_t settled_khz(const char *ini, const char *const *sets, int nsets, double *work_mhz)
+{
+	struct run r;
+	simtest_run(&r, ini, 1, "periodic", "schedutil", 4, 1, NULL, 0, sets, nsets, true);
+	const struct cpu_result *c = &r.r.cpus[0];
+	int best = 0;
+	for (int i = 1; i < r.m.npstates; i++)
+		if (c->pstate_ns[i] > c->pstate_ns[best])
+			best = i;
+	*work_mhz = c->c0_mhz_ns / (double)r.r.duration_ns;
+	uint32_t khz = r.m.pstates[best].khz;
+	result_free(&r.r);
+	return khz;
+}
+
+/* PELT's frequency invariance (arch_scale_freq_capacity()) divides by the
+ * machine's reference: the i7-4790's 4-core turbo, 3.8 GHz. On a steady
+ * load W (MHz of work per second) util = W / 3.8 GHz x 1024 and schedutil
+ * settles at the lowest entry at or above 1.25 x 4.0 GHz x W / 3.8 GHz;
+ * with the highest P-state as the reference, 1.25 x W: about 5 % lower,
+ * two 100 MHz steps here (W ~ 2.9 GHz: 3.83 -> 3.8 or 3.9 GHz against
+ * 3.6 -> 3.6 GHz). */
+static void test_pelt_invariance_reference(void **state)
+{
+	static const char *const load[] = { "tasks=1", "period_us=4000", "run_us=3100",
+					    "jitter_pct=0" };
+	const char *ini = preset_text("i7-4790");
+	const char *key = strstr(ini, "freq_invariance = turbo_4c");
+	assert_non_null(key);
+	char max_ini[16384];
+	assert_true(strlen(ini) < sizeof(max_ini));
+	snprintf(max_ini, sizeof(max_ini), "%.*sfreq_invariance = max%s", (int)(key - ini), ini,
+		 key + strlen("freq_invariance = turbo_4c"));
+	double w4, wmax;
+	uint32_t f4 = settled_khz(ini, load, 4, &w4);
+	uint32_t fmax = settled_khz(max_ini, load, 4, &wmax);
+	if (fabs((double)f4 - 1.25 * 4.0 / 3.8 * w4 * 1000.0) > 100000 ||
+	    fabs((double)fmax - 1.25 * wmax * 1000.0) > 100000)
+		fail_msg("settled at %u and %u kHz for W %.0f and %.0f MHz", f4, fmax, w4, wmax);
+	assert_true(f4 > fmax);
+	/* Without invariance, or with a kernel before 5.7, the reference is
+	 * gone: running time counts whatever the clock, and schedutil maps it
+	 * from cur (a different rule, so a different frequency). */
+	const char *off[] = { load[0], load[1], load[2], load[3], "freq_invariant=0" };
+	const char *k56[] = { load[0], load[1], load[2], load[3], "kernel=5.6" };
+	/* ...and 5.6's cpufreq core: a default transition delay of 1000 x the
+	 * 10 us latency, capped at 10 ms, for schedutil's rate limit. */
+	const char *k56_by_hand[] = { load[0], load[1], load[2], load[3], "freq_invariant=0",
+				      "variant=4.7", "rate_limit_us=10000" };
+	double w;
+	uint32_t foff = settled_khz(ini, off, 5, &w);
+	assert_true(foff != f4);
+	struct run a, b;
+	simtest_run(&a, ini, 1, "periodic", "schedutil", 1, 1, NULL, 0, k56, 5, true);
+	simtest_run(&b, ini, 1, "periodic", "schedutil", 1, 1, NULL, 0, k56_by_hand, 7, true);
+	assert_true(a.r.cpus[0].c0_mhz_ns == b.r.cpus[0].c0_mhz_ns);
+	assert_int_equal(a.r.freq_transitions, b.r.freq_transitions);
+	result_free(&a.r);
+	result_free(&b.r);
+}
+
 /* An observer sees every power change and every run/idle transition:
  * integrating what it was told gives the run's energy and busy time. */
 struct watch {
@@ -823,6 +896,7 @@ int main(void)
 		cmocka_unit_test(test_cpufreq_update_triggers),
 		cmocka_unit_test(test_cpufreq_hook_installation),
 		cmocka_unit_test(test_cpufreq_hook_cost_model),
+		cmocka_unit_test(test_pelt_invariance_reference),
 		cmocka_unit_test(test_observer),
 		cmocka_unit_test(test_bad_set_key),
 	};

@@ -1216,9 +1216,10 @@ static void test_monitor_vm(void **state)
 	assert_int_equal(monitor_sample_init(&m, &a, &d), 0);
 	assert_int_equal(monitor_sample_init(&m, &b, &d), 0);
 	monitor_sample(&m, &a, &d);
-	put(dir, "proc/stat", "cpu  8100 120 4100 189800 300 0 150 0 0 0\n"
+	/* cpu1: 500 ticks stolen by the hypervisor */
+	put(dir, "proc/stat", "cpu  8100 120 4100 189300 300 0 150 500 0 0\n"
 			      "cpu0 4100 30 2000 94900 75 0 37 0 0 0\n"
-			      "cpu1 4000 30 2100 94900 75 0 37 0 0 0\n");
+			      "cpu1 4000 30 2100 94400 75 0 37 500 0 0\n");
 	monitor_sample(&m, &b, &d);
 	b.t_ns = a.t_ns + 500000000;
 	assert_int_equal(monitor_compute(&m, &a, &b, &r, &d), 0);
@@ -1226,6 +1227,12 @@ static void test_monitor_vm(void **state)
 	assert_true(isnan(r.rows[0].avg_mhz) && isnan(r.rows[0].pkg_w));
 	assert_float_equal(r.rows[1].busy_pct, 2.0, 1e-9);
 	assert_float_equal(r.rows[2].sys_pct, 2.0, 1e-9);
+	/* sar's %steal; stolen time is not this vCPU's busy time */
+	assert_float_equal(r.rows[2].steal_pct, 10.0, 1e-9);
+	assert_float_equal(r.rows[2].idle_pct, 88.0, 1e-9);
+	assert_float_equal(r.rows[2].busy_pct, 2.0, 1e-9);
+	assert_float_equal(r.rows[1].steal_pct, 0.0, 1e-9);
+	assert_float_equal(r.rows[0].steal_pct, 5.0, 1e-9);
 	assert_float_equal(r.rows[0].busy_pct, 2.0, 1e-9);
 	assert_float_equal(r.interval_s, 0.5, 1e-12);
 	monitor_result_free(&r);

@@ -113,6 +113,7 @@ static void assert_machines_equal(const struct machine *a, const struct machine 
 	assert_int_equal(a->online_cpus, b->online_cpus);
 	assert_int_equal(a->base_khz, b->base_khz);
 	assert_int_equal(a->transition_latency_ns, b->transition_latency_ns);
+	assert_int_equal(a->freq_invariance, b->freq_invariance);
 	assert_int_equal(a->npstates, b->npstates);
 	for (int i = 0; i < a->npstates; i++) {
 		assert_int_equal(a->pstates[i].khz, b->pstates[i].khz);
@@ -389,6 +390,38 @@ static void test_turbo_limit(void **state)
 	assert_int_equal(machine_turbo_limit_khz(&m, 99), 2000000);
 }
 
+/* The reference of the scheduler's frequency invariance, as the kernel
+ * picks it (arch/x86/kernel/cpu/aperfmperf.c): the i7-4790's 4-core turbo
+ * (3.8 GHz), its base with turbo off (arch_set_max_freq_ratio(true)); the
+ * 1-core turbo; the highest P-state when the file says nothing; none on
+ * Core 2 and POWER. A CPU with fewer than 4 cores has no 4-core ratio:
+ * core_set_max_freq_ratio() takes the 1-core one. */
+static void test_invariance_reference(void **state)
+{
+	struct machine m;
+	(void)state;
+	load_preset(&m, "i7-4790");
+	assert_int_equal(m.freq_invariance, FIE_TURBO_4C);
+	assert_int_equal(machine_invariance_khz(&m, 1), 3800000);
+	assert_int_equal(machine_invariance_khz(&m, 0), 3600000);
+	m.freq_invariance = FIE_TURBO_1C;
+	assert_int_equal(machine_invariance_khz(&m, 1), 4000000);
+	m.freq_invariance = FIE_BASE;
+	assert_int_equal(machine_invariance_khz(&m, 1), 3600000);
+	m.freq_invariance = FIE_TURBO_4C;
+	m.cores_per_package = 2;
+	assert_int_equal(machine_invariance_khz(&m, 1), 4000000);
+	load_preset(&m, "xeon-2s-harpertown");
+	assert_int_equal(machine_invariance_khz(&m, 1), 0);
+	load_preset(&m, "power9-2n128");
+	assert_int_equal(m.freq_invariance, FIE_NONE);
+	struct pm_diag d = { "" };
+	assert_int_equal(machine_load(&m, FIXTURES "good-minimal.ini", &d), 0);
+	assert_int_equal(m.freq_invariance, FIE_MAX);
+	assert_int_equal(machine_invariance_khz(&m, 1), 2000000);
+	assert_string_equal(machine_invariance_name(FIE_TURBO_4C), "turbo_4c");
+}
+
 static void test_pstate_at_most_and_cstate_index(void **state)
 {
 	struct machine m;
@@ -572,6 +605,9 @@ static const struct bad_case bad_cases[] = {
 	{ 20, 20, "power_mw = 500\npoll = 2", 21, "'2' is not 0 or 1", NULL },
 	{ 7, 7, "freq_domain = socket", 7, "'socket' is not a domain kind", "core, cluster or package" },
 	{ 10, 10, "transition_latency_us = 1e10", 10, "out of range", NULL },
+	{ 10, 10, "transition_latency_us = 10\nfreq_invariance = 2c", 11,
+	  "freq_invariance: '2c' is not a frequency invariance reference",
+	  "max|turbo_4c|turbo_1c|base|none" },
 	/* frequencies and voltages */
 	{ 12, 12, "0 = 800", 12, "pstate 0 kHz: frequency must be positive (expected kHz > 0)", NULL },
 	{ 12, 12, "-1000000 = 800", 12, "frequency must be positive", NULL },
@@ -823,6 +859,7 @@ int main(void)
 		cmocka_unit_test(test_topology_hsx_per_core),
 		cmocka_unit_test(test_topology_power9),
 		cmocka_unit_test(test_turbo_limit),
+		cmocka_unit_test(test_invariance_reference),
 		cmocka_unit_test(test_pstate_at_most_and_cstate_index),
 		cmocka_unit_test(test_set_online),
 		cmocka_unit_test(test_load_errors),

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Placement policies: the registry and the knobs that select a policy. */
+/* Placement policies against a fake engine. A policy sees the engine only
+ * through sched/sched_view.h, so this file implements that view itself:
+ * each CPU's state is set by hand and the policy's choice checked against
+ * the rule of Linux 6.1's select_task_rq_fair() that decides it. The fake
+ * also counts the per-CPU reads a choice makes (the cost of a wakeup). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -7,7 +11,304 @@
 
 #include <cmocka.h>
 
+#include "machine/machine.h"
+#include "sched/fair_select.h"
 #include "sched/placement.h"
+#include "sched/rq.h"
+#include "sched/sched_view.h"
+#include "sched/task.h"
+
+#define MAX_CPUS 256
+
+struct fake_cpu {
+	enum sv_mode mode;
+	int nr_running;
+	unsigned util, load;
+	sim_ns exit_ns, idle_since;
+	struct task *curr;
+	struct rq rq;
+};
+
+/* The fake engine: the state a placement policy may read. */
+struct sim {
+	struct sched_topology topo;
+	struct sched_knobs knobs;
+	sim_ns now;
+	struct fake_cpu cpu[MAX_CPUS];
+	long reads; /* per-CPU state reads */
+};
+
+const struct sched_topology *sv_topology(const struct sim *s) { return &s->topo; }
+const struct sched_knobs *sv_knobs(const struct sim *s) { return &s->knobs; }
+sim_ns sv_now(const struct sim *s) { return s->now; }
+
+static const struct fake_cpu *rd(const struct sim *s, int cpu)
+{
+	assert_true(cpu >= 0 && cpu < s->topo.ncpus);
+	((struct sim *)s)->reads++;
+	return &s->cpu[cpu];
+}
+
+enum sv_mode sv_cpu_mode(const struct sim *s, int cpu) { return rd(s, cpu)->mode; }
+int sv_nr_running(const struct sim *s, int cpu) { return rd(s, cpu)->nr_running; }
+bool sv_cpu_idle(const struct sim *s, int cpu)
+{
+	return rd(s, cpu)->mode != SV_RUNNING && s->cpu[cpu].nr_running == 0;
+}
+sim_ns sv_exit_latency(const struct sim *s, int cpu) { return rd(s, cpu)->exit_ns; }
+sim_ns sv_idle_since(const struct sim *s, int cpu) { return rd(s, cpu)->idle_since; }
+unsigned sv_cpu_util(struct sim *s, int cpu) { return rd(s, cpu)->util; }
+unsigned sv_cpu_load(struct sim *s, int cpu) { return rd(s, cpu)->load; }
+const struct rq *sv_rq(const struct sim *s, int cpu) { return &rd(s, cpu)->rq; }
+struct task *sv_curr(const struct sim *s, int cpu) { return rd(s, cpu)->curr; }
+long sv_nr_queued(const struct sim *s) { return 0; }
+long sv_pkg_stealable(const struct sim *s, int pkg) { return 0; }
+void sv_migrate_queued(struct sim *s, struct task *t, int from, int to) { fail(); }
+void sv_migrate_running(struct sim *s, int from, int to) { fail(); }
+
+static struct sim sim;
+static struct task tasks[4 * MAX_CPUS];
+static int ntasks;
+
+/* A machine of `pkgs` packages of `cores` cores with `threads` threads,
+ * `llc` cores per LLC; every CPU idle in a C-state of 2 us exit latency. */
+static struct sim *machine(int pkgs, int cores, int threads, int llc)
+{
+	struct machine m = { .packages = pkgs, .cores_per_package = cores,
+			     .threads_per_core = threads, .llc_cores = llc };
+	m.online_cpus = machine_possible_cpus(&m);
+	assert_true(m.online_cpus <= MAX_CPUS);
+	sched_topology_free(&sim.topo);
+	memset(&sim, 0, sizeof(sim));
+	memset(tasks, 0, sizeof(tasks));
+	ntasks = 0;
+	struct pm_diag d = { { 0 } };
+	assert_int_equal(sched_topology_build(&sim.topo, &m, &d), 0);
+	sim.knobs = (struct sched_knobs){ .migration_cost_ns = 500000,
+					  .balance_interval_ns = 4000000 };
+	sim.now = 1000000000;
+	for (int c = 0; c < m.online_cpus; c++)
+		sim.cpu[c] = (struct fake_cpu){ .mode = SV_IDLE, .exit_ns = 2000 };
+	return &sim;
+}
+
+
+/* A task that last ran on `prev` and now sleeps, with utilization `util`. */
+static struct task *sleeper(int prev, uint32_t util)
+{
+	assert_true(ntasks < 4 * MAX_CPUS);
+	struct task *t = &tasks[ntasks++];
+	memset(t, 0, sizeof(*t));
+	t->id = (uint32_t)(t - tasks);
+	t->state = TASK_BLOCKED;
+	t->cpu = prev;
+	t->recent_used_cpu = -1;
+	t->ran = true;
+	t->pelt.util_avg = util;
+	return t;
+}
+
+/* CPU `cpu` runs a task of utilization `util` (its PELT sums follow). */
+static struct task *run_on(struct sim *s, int cpu, uint32_t util)
+{
+	struct task *t = sleeper(cpu, util);
+	t->state = TASK_RUNNING;
+	s->cpu[cpu].mode = SV_RUNNING;
+	s->cpu[cpu].nr_running++;
+	s->cpu[cpu].curr = t;
+	s->cpu[cpu].util += util;
+	s->cpu[cpu].load += util;
+	return t;
+}
+
+static int wake(struct sim *s, struct task *p, int this_cpu, bool sync)
+{
+	struct select_ctx w = { .kind = SELECT_WAKE, .this_cpu = this_cpu,
+				.waker = this_cpu >= 0 ? s->cpu[this_cpu].curr : NULL,
+				.sync = sync };
+	return fair_select_task_rq(s, p, &w);
+}
+
+/* The previous CPU is idle and shares the waker's cache: the wakee goes
+ * back there ("don't be stupid"), not to the waker's busy CPU. */
+static void test_idle_prev_keeps_task(void **state)
+{
+	struct sim *s = machine(1, 4, 2, 4);
+	run_on(s, 0, 300);
+	struct task *p = sleeper(2, 300);
+	assert_int_equal(wake(s, p, 0, true), 2);
+	assert_int_equal(wake(s, p, 0, false), 2);
+}
+
+/* A sync wakeup from a CPU running only the waker, the previous CPU busy
+ * in another package, no idle CPU in the waker's LLC: the wakee joins the
+ * waker (wake_affine_idle(), then select_idle_sibling() returns the
+ * target), although the other package has idle CPUs. The wakeup never
+ * looks beyond the target's LLC. */
+static void test_sync_wakeup_stacks_on_waker(void **state)
+{
+	struct sim *s = machine(2, 4, 1, 4);
+	for (int c = 0; c < 4; c++)
+		run_on(s, c, 900);
+	run_on(s, 4, 900); /* prev, on package 1; CPUs 5-7 idle */
+	struct task *p = sleeper(4, 200);
+	assert_int_equal(wake(s, p, 1, true), 1);
+}
+
+/* The waker's LLC has an idle CPU: the scan finds the first one after the
+ * target in CPU order (select_idle_cpu() wraps from target + 1). */
+static void test_scan_finds_idle_cpu_after_target(void **state)
+{
+	struct sim *s = machine(2, 4, 1, 4);
+	for (int c = 0; c < 4; c++)
+		run_on(s, c, 300);
+	s->cpu[3] = (struct fake_cpu){ .mode = SV_IDLE, .exit_ns = 2000 };
+	s->cpu[0] = s->cpu[3];
+	run_on(s, 4, 900);
+	struct task *p = sleeper(4, 200);
+	/* From CPU 1: 2 is busy, 3 idle. From CPU 2: 3 idle, before 0. */
+	assert_int_equal(wake(s, p, 1, true), 3);
+	assert_int_equal(wake(s, p, 2, true), 3);
+}
+
+/* SIS_UTIL: an LLC averaging 768 of 1024 allows 1024 - 768^2 * 117^2 /
+ * (10000 * 1024) = 236/1024 of its 4 CPUs, none: the scan is skipped and
+ * the wakee stays with the waker although CPU 3 is idle. A lighter LLC
+ * (average 150) is scanned and CPU 3 found. */
+static void test_sis_util_limits_scan(void **state)
+{
+	struct sim *s = machine(2, 4, 1, 4);
+	for (int c = 0; c < 3; c++)
+		run_on(s, c, 1024);
+	run_on(s, 4, 900);
+	struct task *p = sleeper(4, 200);
+	assert_int_equal(wake(s, p, 1, true), 1);
+	assert_int_equal(s->topo.shared[0].nr_idle_scan, 0);
+
+	s = machine(2, 4, 1, 4);
+	for (int c = 0; c < 3; c++)
+		run_on(s, c, 200);
+	run_on(s, 4, 900);
+	p = sleeper(4, 200);
+	assert_int_equal(wake(s, p, 1, true), 3);
+	assert_int_equal(s->topo.shared[0].nr_idle_scan, 3);
+}
+
+/* A waker of many (wake_wide(): it switched wakees at least llc_size times
+ * as often as the wakee, which switched llc_size times) does not pull the
+ * wakee: it goes back to its previous CPU's side. */
+static void test_wake_wide_skips_affine(void **state)
+{
+	struct sim *s = machine(2, 4, 1, 4);
+	struct task *waker = run_on(s, 0, 300);
+	run_on(s, 4, 300); /* prev busy; 5-7 idle */
+	struct task *p = sleeper(4, 200);
+	assert_int_equal(wake(s, p, 0, true), 1); /* not wide: the waker's LLC */
+	waker->wakee_flips = 64;
+	waker->wakee_flip_decay_ts = s->now;
+	p->wakee_flips = 4;
+	p->recent_used_cpu = -1;
+	assert_int_equal(wake(s, p, 0, true), 5);
+}
+
+/* With SMT, while the LLC is known to have an idle core, a whole idle core
+ * is preferred to an idle thread of a busy core; once a scan finds none,
+ * the hint is cleared and the idle thread taken. */
+static void test_idle_core_before_idle_thread(void **state)
+{
+	/* 4 cores x 2 threads: core k is CPUs k and k + 4. */
+	struct sim *s = machine(1, 4, 2, 4);
+	run_on(s, 0, 300); /* the waker */
+	run_on(s, 1, 300); /* core 1 half busy: CPU 5 idle */
+	run_on(s, 2, 300);
+	run_on(s, 6, 300); /* core 2 busy */
+	run_on(s, 4, 300); /* core 0 busy; core 3 (CPUs 3, 7) idle */
+	struct task *p = sleeper(2, 200);
+	assert_true(s->topo.shared[0].has_idle_cores);
+	assert_int_equal(wake(s, p, 0, true), 3);
+
+	run_on(s, 3, 300); /* core 3 half busy: no idle core left */
+	p = sleeper(2, 200);
+	assert_int_equal(wake(s, p, 0, true), 5);
+	assert_false(s->topo.shared[0].has_idle_cores);
+	/* update_idle_core(): CPU 3 goes idle, its sibling 7 is: again. */
+	s->cpu[3] = (struct fake_cpu){ .mode = SV_RUNNING };
+	fair_update_idle_core(s, 3);
+	assert_true(s->topo.shared[0].has_idle_cores);
+}
+
+/* The cost of a wakeup: with the waker's LLC full, the per-CPU reads do
+ * not depend on how many CPUs the machine has (least_loaded() used to
+ * read every one). */
+static void test_wakeup_cost_flat_in_cpu_count(void **state)
+{
+	long reads[2];
+	int pkgs[2] = { 2, 16 };
+	for (int k = 0; k < 2; k++) {
+		struct sim *s = machine(pkgs[k], 8, 1, 4); /* LLCs of 4 CPUs */
+		for (int c = 0; c < 4; c++)
+			run_on(s, c, 600);
+		run_on(s, 4, 600);
+		struct task *p = sleeper(4, 200);
+		s->reads = 0;
+		assert_int_equal(wake(s, p, 1, true), 1);
+		reads[k] = s->reads;
+	}
+	assert_true(reads[0] > 0);
+	assert_int_equal(reads[1], reads[0]);
+}
+
+/* Fork balancing from a busy CPU: the child goes to a whole idle core (the
+ * local core has one idle thread, the others two), the one with the least
+ * utilization (CPU 2's core; the others carry blocked utilization), and
+ * within it to the idle CPU in the shallowest C-state. */
+static void test_fork_to_idlest_core(void **state)
+{
+	struct sim *s = machine(1, 4, 2, 4);
+	run_on(s, 0, 500);
+	s->cpu[1].util = 300; /* blocked utilization on cores 1 and 3 */
+	s->cpu[3].util = 100;
+	s->cpu[2].exit_ns = 100000;
+	s->cpu[6].exit_ns = 1000;
+	struct task *child = &tasks[ntasks++];
+	memset(child, 0, sizeof(*child));
+	child->state = TASK_NEW;
+	child->cpu = -1;
+	struct select_ctx w = { .kind = SELECT_FORK, .this_cpu = 0, .waker = s->cpu[0].curr };
+	assert_int_equal(fair_select_task_rq(s, child, &w), 6);
+}
+
+/* At a NUMA level a child stays on its parent's node while that node runs
+ * few tasks (an imbalance of up to two idle CPUs, imb_numa_nr = 4 LLCs per
+ * node here); with four tasks there, it goes to the idle node. */
+static void test_fork_numa_imbalance(void **state)
+{
+	struct sim *s = machine(2, 4, 1, 1);
+	run_on(s, 0, 500);
+	struct task *child = &tasks[ntasks++];
+	memset(child, 0, sizeof(*child));
+	child->state = TASK_NEW;
+	child->cpu = -1;
+	struct select_ctx w = { .kind = SELECT_FORK, .this_cpu = 0, .waker = s->cpu[0].curr };
+	assert_int_equal(s->topo.dom[SDL_NUMA]->imb_numa_nr, 4);
+	assert_int_equal(s->topo.cpu[fair_select_task_rq(s, child, &w)].pkg, 0);
+	for (int c = 1; c < 4; c++)
+		run_on(s, c, 500);
+	assert_int_equal(s->topo.cpu[fair_select_task_rq(s, child, &w)].pkg, 1);
+}
+
+/* Exec balancing discounts the task itself: alone on its CPU it stays;
+ * with another task queued there it moves to an idle CPU. */
+static void test_exec_discounts_itself(void **state)
+{
+	struct sim *s = machine(1, 4, 1, 4);
+	struct task *p = run_on(s, 0, 500);
+	struct select_ctx w = { .kind = SELECT_EXEC, .this_cpu = 0, .waker = p };
+	assert_int_equal(fair_select_task_rq(s, p, &w), 0);
+	s->cpu[0].nr_running = 2;
+	s->cpu[0].util = 1000;
+	assert_int_not_equal(fair_select_task_rq(s, p, &w), 0);
+}
 
 /* sched_mc_power_savings 1 and 2 turn packing on; 0 leaves the default. */
 static void test_knobs_select_policy(void **state)
@@ -44,11 +345,47 @@ static void test_registry_complete(void **state)
 	assert_null(placement_find("no-such-policy"));
 }
 
+/* Domains as sd_degenerate() leaves them: an LLC that is the package has
+ * no DIE level; a NUMA level spans both packages with the packages as
+ * groups. */
+static void test_domains(void **state)
+{
+	struct sim *s = machine(2, 4, 2, 4);
+	assert_int_equal(s->topo.cpu_ndom[0], 3);
+	assert_int_equal(cpu_domain(&s->topo, 0, 0)->level, SDL_SMT);
+	assert_int_equal(cpu_domain(&s->topo, 0, 0)->imbalance_pct, 110);
+	assert_int_equal(cpu_domain(&s->topo, 0, 1)->level, SDL_MC);
+	assert_int_equal(cpu_domain(&s->topo, 0, 1)->ngroups, 4);
+	const struct sched_domain *top = cpu_domain(&s->topo, 0, 2);
+	assert_int_equal(top->level, SDL_NUMA);
+	assert_int_equal(top->span->n, 16);
+	assert_int_equal(top->ngroups, 2);
+	assert_true(top->numa);
+	assert_int_equal(top->imb_numa_nr, 1); /* one LLC per node: 8 >> 3 */
+}
+
+static int free_topology(void **state)
+{
+	sched_topology_free(&sim.topo);
+	return 0;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_idle_prev_keeps_task),
+		cmocka_unit_test(test_sync_wakeup_stacks_on_waker),
+		cmocka_unit_test(test_scan_finds_idle_cpu_after_target),
+		cmocka_unit_test(test_sis_util_limits_scan),
+		cmocka_unit_test(test_wake_wide_skips_affine),
+		cmocka_unit_test(test_idle_core_before_idle_thread),
+		cmocka_unit_test(test_wakeup_cost_flat_in_cpu_count),
+		cmocka_unit_test(test_fork_to_idlest_core),
+		cmocka_unit_test(test_fork_numa_imbalance),
+		cmocka_unit_test(test_exec_discounts_itself),
 		cmocka_unit_test(test_knobs_select_policy),
 		cmocka_unit_test(test_registry_complete),
+		cmocka_unit_test(test_domains),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, NULL, free_topology);
 }

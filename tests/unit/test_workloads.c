@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "engine/sim.h"
+#include "lab/runspec.h"
 #include "machine/machine.h"
 #include "simtest.h"
 #include "workload/workload.h"
@@ -65,8 +66,8 @@ static int64_t param_default(const char *workload, const char *name)
 
 static void test_every_model_is_registered(void **state)
 {
-	const char *names[] = { "oltp",      "kernbench", "tbench",   "hackbench", "lmbench",
-				"unixbench", "stressng",  "ebizzy",   "rtapp" };
+	const char *names[] = { "oltp",     "kernbench", "tbench", "hackbench", "lmbench",
+				"unixbench", "stressng", "ebizzy", "rtapp",  "video",  "squarewave" };
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		const struct workload_ops *w = workload_find(names[i]);
 		assert_non_null(w);
@@ -628,6 +629,214 @@ static void test_unixbench_spawn_and_shell_conservation(void **state)
 	result_free(&s8.r);
 }
 
+/* --- video --- */
+
+/* Light decoding and rendering on the 2 GHz machine: every frame shown;
+ * the renderer wakes at each tick from C6 (100 us) and renders 1000 us of
+ * 3 GHz work in 1.5 ms, so each frame's latency is 1.6 ms plus whatever
+ * the decoder, woken by the same take, costs it. Ticks at (k + 1) x 40 ms
+ * within 2 s: 49 frames finish (the 50th tick is at 2 s). */
+static void test_video_by_hand(void **state)
+{
+	const char *sets[] = { "fps=25", "decode_us=4000", "render_us=1000", "jitter_pct=0",
+			       "stall_pct=0", "audio_us=0", "ahead=1" };
+	struct run fast, slow;
+	run_ini(&fast, two_core_ini, 0, "video", "performance", 2, 1, sets, 7, true);
+	run_ini(&slow, two_core_ini, 0, "video", "powersave", 2, 1, sets, 7, true);
+	assert_int_equal((int)fast.r.work_done, 49);
+	assert_int_equal((int)extra(&fast.r, "frames_dropped"), 0);
+	assert_int_equal(fast.r.latency.count, 49);
+	assert_true(fast.r.latency.min_ns >= 1600000);
+	assert_near(hist_quantile(&fast.r.latency, 0.5) / 1e6, 1.6, 0.02);
+	/* At 1 GHz rendering takes 3 ms: the latency roughly doubles. */
+	assert_int_equal((int)extra(&slow.r, "frames_dropped"), 0);
+	assert_near(hist_quantile(&slow.r.latency, 0.5) / 1e6, 3.1, 0.02);
+	assert_string_equal(fast.r.throughput_unit, "frames/s");
+	assert_near(fast.r.throughput, 49 / 2.0, 1e-9);
+	result_free(&fast.r);
+	result_free(&slow.r);
+}
+
+/* ahead=0: each frame is decoded at its own tick, so its latency is the
+ * decode (6 ms at 2 GHz) and the render (1.5 ms) plus wakeups. */
+static void test_video_decode_at_tick(void **state)
+{
+	const char *sets[] = { "fps=25", "decode_us=4000", "render_us=1000", "jitter_pct=0",
+			       "stall_pct=0", "audio_us=0", "ahead=0" };
+	struct run r;
+	run_ini(&r, two_core_ini, 0, "video", "performance", 2, 1, sets, 7, true);
+	assert_int_equal((int)extra(&r.r, "frames_dropped"), 0);
+	assert_true(r.r.latency.min_ns >= 7500000);
+	assert_true(r.r.latency.max_ns <= 7800000);
+	/* Ticks at k x 40 ms: frames 0..49 finish within 2 s. */
+	assert_int_equal((int)r.r.work_done, 50);
+	result_free(&r.r);
+}
+
+/* 20 ms of 3 GHz decoding per frame at 25 fps: 30 ms at 2 GHz fits the
+ * 40 ms period, 60 ms at 1 GHz does not. At 1 GHz the decoder manages at
+ * most one frame per 60 ms, so at most 16.7 frames/s are shown and at
+ * least a third of the frames are dropped -- and every frame due is
+ * either shown or dropped. */
+static void test_video_drops_what_it_cannot_decode(void **state)
+{
+	const char *sets[] = { "fps=25", "decode_us=20000", "render_us=500", "jitter_pct=0",
+			       "stall_pct=0", "audio_us=0" };
+	struct run fast, slow;
+	run_ini(&fast, two_core_ini, 0, "video", "performance", 4, 1, sets, 6, true);
+	run_ini(&slow, two_core_ini, 0, "video", "powersave", 4, 1, sets, 6, true);
+	assert_int_equal((int)extra(&fast.r, "frames_dropped"), 0);
+	double shown = slow.r.work_done, dropped = extra(&slow.r, "frames_dropped");
+	assert_true(dropped > 0);
+	assert_true(shown > 0);
+	assert_true(shown / 4.0 <= 1000.0 / 60.0 + 0.25);
+	assert_true(extra(&slow.r, "dropped_pct") >= 100.0 / 3.0 - 1.0);
+	/* Ticks at (k + 1) x 40 ms: 99 intervals begin within 4 s; the last
+	 * two or three may still be in flight when the run ends. */
+	assert_true(shown + dropped >= 96 && shown + dropped <= 99);
+	assert_near(extra(&slow.r, "dropped_pct"), 100.0 * dropped / (shown + dropped), 1e-9);
+	result_free(&fast.r);
+	result_free(&slow.r);
+}
+
+/* 2500 us of audio work every 5 ms: 3.75 ms at 2 GHz, 7.5 ms at 1 GHz --
+ * every period of the slow run underruns. */
+static void test_video_audio_underruns(void **state)
+{
+	const char *sets[] = { "decode_us=100", "render_us=100", "audio_period_us=5000",
+			       "audio_us=2500" };
+	struct run fast, slow;
+	run_ini(&fast, two_core_ini, 0, "video", "performance", 1, 1, sets, 4, true);
+	run_ini(&slow, two_core_ini, 0, "video", "powersave", 1, 1, sets, 4, true);
+	assert_int_equal((int)extra(&fast.r, "audio_underruns"), 0);
+	/* Each burst takes 7.5 ms, so about 1 s / 7.5 ms of them, all late. */
+	assert_true(extra(&slow.r, "audio_underruns") >= 130);
+	assert_true(extra(&slow.r, "audio_underruns") <= 134);
+	result_free(&fast.r);
+	result_free(&slow.r);
+}
+
+/* 24 fps: ticks at exact multiples of 1/24 s, and the same seed gives the
+ * same run. */
+static void test_video_24fps_and_determinism(void **state)
+{
+	const char *sets[] = { "fps=24" };
+	struct run a, b;
+	run_ini(&a, two_core_ini, 0, "video", "performance", 10, 7, sets, 1, false);
+	run_ini(&b, two_core_ini, 0, "video", "performance", 10, 7, sets, 1, false);
+	/* (k + 1) / 24 s < 10 s for k = 0..238. */
+	assert_int_equal((int)(a.r.work_done + extra(&a.r, "frames_dropped")), 239);
+	assert_int_equal(a.r.events, b.r.events);
+	assert_int_equal(a.r.latency.max_ns, b.r.latency.max_ns);
+	assert_int_equal(param_default("video", "fps"), 30);
+	assert_int_equal(param_default("video", "ahead"), 1);
+	result_free(&a.r);
+	result_free(&b.r);
+}
+
+/* --- squarewave --- */
+
+static const char *const square_sets[] = { "rounds=3", "cycles=2", "load_us=10000",
+					   "sleep_us=5000", "load_step_us=10000",
+					   "sleep_step_us=5000", "cpu=1" };
+
+/* Pinned to CPU 1, the load calibrated at 2 GHz (the top P-state, no
+ * turbo): round N's load takes its length at 2 GHz, twice that at 1 GHz,
+ * plus the 100 us C6 exit after each sleep. The run ends after the last
+ * cycle: 2 x (15.1 + 30.1 + 45.1) ms at 2 GHz. */
+static void test_squarewave_by_hand(void **state)
+{
+	struct run fast, slow;
+	run_ini(&fast, two_core_ini, 0, "squarewave", "performance", 10, 1, square_sets, 7, true);
+	run_ini(&slow, two_core_ini, 0, "squarewave", "powersave", 10, 1, square_sets, 7, true);
+	for (int n = 1; n <= 3; n++) {
+		char name[32];
+		snprintf(name, sizeof(name), "round_%d_load_us", n);
+		assert_near(extra(&fast.r, name), 10000.0 * n + 100, 0.001);
+		assert_near(extra(&slow.r, name), 20000.0 * n + 100, 0.001);
+	}
+	assert_near((double)fast.r.duration_ns, 2 * (15.1 + 30.1 + 45.1) * 1e6, 0.001);
+	assert_int_equal((int)fast.r.work_done, 6);
+	assert_near(extra(&fast.r, "load_ms"), 2 * (10.1 + 20.1 + 30.1), 0.001);
+	/* Pinned: CPU 0 never runs it. */
+	assert_int_equal(fast.r.cpus[0].user_ns + fast.r.cpus[0].sys_ns, 0);
+	assert_true(fast.r.cpus[1].user_ns > 0);
+	result_free(&fast.r);
+	result_free(&slow.r);
+}
+
+static int keep_result(void *ctx, struct sim *s, const struct run_result *r)
+{
+	struct run_result *out = ctx;
+	*out = *r;
+	out->cpus = NULL; /* runspec_run frees the arrays with the run */
+	out->pkgs = NULL;
+	out->tasks = NULL;
+	return 0;
+}
+
+/* Through the lab, the run is measured against the same run under
+ * performance, as cpufreq-bench does: at 1 GHz each round's load takes
+ * twice as long, so performance is at (L + 100) / (2L + 100) and the loss
+ * is the rest. Settings only the tested governor knows (ondemand's
+ * up_threshold) do not reach the reference run. */
+static void test_squarewave_against_performance(void **state)
+{
+	struct machine m;
+	struct pm_diag d = { { 0 } };
+	struct runspec rs;
+	struct run_result r;
+	assert_int_equal(machine_parse(&m, two_core_ini, "test", &d), 0);
+	assert_int_equal(runspec_init(&rs, &m, "squarewave", "powersave", "deepest", &d), 0);
+	assert_int_equal(runspec_set_all(&rs, square_sets, 7, &d), 0);
+	assert_int_equal(runspec_set(&rs, "tick_cost_ns=0"), 0);
+	assert_int_equal(runspec_run(&rs, keep_result, &r, &d), 0);
+	double gov = 0, perf = 0;
+	for (int n = 1; n <= 3; n++) {
+		char name[32];
+		snprintf(name, sizeof(name), "round_%d_perf_at_pct", n);
+		double want = (10000.0 * n + 100) / (20000.0 * n + 100) * 100;
+		assert_near(extra(&r, name), want, 0.002);
+		gov += 20000.0 * n + 100;
+		perf += 10000.0 * n + 100;
+	}
+	assert_near(extra(&r, "perf_at_pct"), perf / gov * 100, 0.002);
+	assert_near(extra(&r, "performance_loss_pct"), (gov - perf) / perf * 100, 0.002);
+	runspec_free(&rs);
+
+	/* Under performance the run is its own reference. */
+	assert_int_equal(runspec_init(&rs, &m, "squarewave", "performance", "deepest", &d), 0);
+	assert_int_equal(runspec_set_all(&rs, square_sets, 7, &d), 0);
+	assert_int_equal(runspec_run(&rs, keep_result, &r, &d), 0);
+	assert_near(extra(&r, "performance_loss_pct"), 0, 1e-12);
+	assert_near(extra(&r, "round_2_perf_at_pct"), 100, 1e-12);
+	runspec_free(&rs);
+
+	assert_int_equal(runspec_init(&rs, &m, "squarewave", "ondemand", "deepest", &d), 0);
+	assert_int_equal(runspec_set(&rs, "up_threshold=50"), 0);
+	if (runspec_run(&rs, keep_result, &r, &d) < 0)
+		fail_msg("%s", d.msg);
+	assert_true(extra(&r, "performance_loss_pct") >= 0);
+	runspec_free(&rs);
+}
+
+/* A CPU the machine lacks is bad input. */
+static void test_squarewave_bad_cpu(void **state)
+{
+	struct machine m;
+	struct pm_diag d = { { 0 } };
+	const char *sets[] = { "cpu=2" };
+	assert_int_equal(machine_parse(&m, two_core_ini, "test", &d), 0);
+	struct sim_config cfg = { .machine = &m, .workload = "squarewave", .cpufreq = "performance",
+				  .cpuidle = "menu", .duration = NS_PER_SEC, .seed = 1,
+				  .nsets = 1, .sets = sets };
+	struct sim *s = NULL;
+	assert_int_equal(sim_create(&s, &cfg, &d), -1);
+	assert_non_null(strstr(d.msg, "cpu=2"));
+	assert_non_null(strstr(d.msg, "2 CPUs"));
+	sim_destroy(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -656,6 +865,14 @@ int main(void)
 		cmocka_unit_test(test_unixbench_execl),
 		cmocka_unit_test(test_unixbench_context1),
 		cmocka_unit_test(test_unixbench_spawn_and_shell_conservation),
+		cmocka_unit_test(test_video_by_hand),
+		cmocka_unit_test(test_video_decode_at_tick),
+		cmocka_unit_test(test_video_drops_what_it_cannot_decode),
+		cmocka_unit_test(test_video_audio_underruns),
+		cmocka_unit_test(test_video_24fps_and_determinism),
+		cmocka_unit_test(test_squarewave_by_hand),
+		cmocka_unit_test(test_squarewave_against_performance),
+		cmocka_unit_test(test_squarewave_bad_cpu),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The wakeup fast path of Linux 6.1's select_task_rq_fair()
+ * (kernel/sched/fair.c): record_wakee() and wake_wide() decide whether the
+ * waker's CPU may pull the wakee; wake_affine() (WA_IDLE, then WA_WEIGHT
+ * with WA_BIAS) picks the waker's or the previous CPU as the target; and
+ * select_idle_sibling() looks for an idle CPU near the target: the target,
+ * the previous CPU, the recently used one, an idle SMT sibling of the
+ * previous CPU, then a scan of the target's LLC that SIS_UTIL limits by
+ * how busy the LLC is (an idle core first while the LLC has one). No idle
+ * CPU there: the target. Nothing here scans beyond one LLC, so a wakeup's
+ * cost does not grow with the machine. Fork and exec take the slow path
+ * (fair_idlest.c). */
+#include "fair_select.h"
+
+#include "placement_lib.h"
+
+/* record_wakee(): how often the waker switches between wakees, halved
+ * once a second (HZ jiffies). */
+static void record_wakee(sim_ns now, struct task *waker, const struct task *p)
+{
+	if (now > waker->wakee_flip_decay_ts + NS_PER_SEC) {
+		waker->wakee_flips >>= 1;
+		waker->wakee_flip_decay_ts = now;
+	}
+	if (waker->last_wakee != p) {
+		waker->last_wakee = p;
+		waker->wakee_flips++;
+	}
+}
+
+/* wake_wide(): a waker of many (flips at least the LLC's size, and that
+ * many times the wakee's) spreads its wakees rather than pulling them. */
+static bool wake_wide(const struct task *waker, const struct task *p, int llc_size)
+{
+	uint32_t master = waker ? waker->wakee_flips : 0, slave = p->wakee_flips;
+	if (master < slave) {
+		uint32_t t = master;
+		master = slave;
+		slave = t;
+	}
+	return !(slave < (uint32_t)llc_size || master < slave * (uint32_t)llc_size);
+}
+
+/* wake_affine_idle(): -1 for no opinion. */
+static int wake_affine_idle(const struct sim *s, int this_cpu, int prev, bool sync)
+{
+	const struct sched_topology *topo = sv_topology(s);
+	/* An idle waking CPU is an interrupt: only move within a cache. */
+	if (sv_cpu_idle(s, this_cpu) && cpus_share_cache(topo, this_cpu, prev))
+		return sv_cpu_idle(s, prev) ? prev : this_cpu;
+	if (sync && sv_nr_running(s, this_cpu) == 1)
+		return this_cpu;
+	if (sv_cpu_idle(s, prev))
+		return prev;
+	return -1;
+}
+
+/* wake_affine_weight(): the waker's CPU if, with the wakee, it would be
+ * less loaded than the previous CPU without it (WA_BIAS favours the
+ * previous CPU by half the domain's imbalance_pct). Every CPU has the
+ * same capacity here. */
+static int wake_affine_weight(struct sim *s, const struct sched_domain *sd, const struct task *p,
+			      const struct task *waker, int this_cpu, int prev, bool sync)
+{
+	int64_t this_eff = sv_cpu_load(s, this_cpu);
+	if (sync && waker) {
+		int64_t current_load = waker->pelt.util_avg;
+		if (current_load > this_eff)
+			return this_cpu;
+		this_eff -= current_load;
+	}
+	int64_t task_load = p->pelt.util_avg;
+	this_eff = (this_eff + task_load) * 100;
+	int64_t prev_eff = ((int64_t)sv_cpu_load(s, prev) - task_load) *
+			   (100 + (sd->imbalance_pct - 100) / 2);
+	if (sync)
+		prev_eff += 1;
+	return this_eff < prev_eff ? this_cpu : -1;
+}
+
+/* wake_affine(): the waker's CPU or the previous one. */
+static int wake_affine(struct sim *s, const struct sched_domain *sd, const struct task *p,
+		       const struct task *waker, int this_cpu, int prev, bool sync)
+{
+	int target = wake_affine_idle(s, this_cpu, prev, sync);
+	if (target < 0)
+		target = wake_affine_weight(s, sd, p, waker, this_cpu, prev, sync);
+	return target == this_cpu ? this_cpu : prev;
+}
+
+/* update_idle_cpu_scan() (SIS_UTIL): the CPUs select_idle_cpu() may scan,
+ * from the LLC's summed utilization x (per CPU): llc_weight * (1 - (x *
+ * 117 / 100)^2), none once the LLC is 85 % busy. The kernel refreshes it
+ * at the LLC domain's periodic balance, whose interval starts at the
+ * domain's weight in ms (sd_init()); here it is refreshed when a wakeup
+ * needs it and is that old. */
+static int llc_nr_idle_scan(struct sim *s, int llc)
+{
+	const struct sched_topology *topo = sv_topology(s);
+	struct llc_shared *sh = &topo->shared[llc];
+	const struct cpu_group *g = &topo->llc[llc];
+	sim_ns now = sv_now(s);
+	if (sh->scan_at >= 0 && now - sh->scan_at < (sim_ns)g->n * NS_PER_MS)
+		return sh->nr_idle_scan;
+	uint64_t sum_util = 0;
+	for (int i = 0; i < g->n; i++)
+		sum_util += sv_cpu_util(s, g->cpu[i]);
+	const uint64_t pct = 117, scale = PELT_SCALE;
+	uint64_t x = sum_util / (uint64_t)g->n;
+	uint64_t tmp = x * x * pct * pct / (10000 * scale);
+	if (tmp > scale)
+		tmp = scale;
+	sh->nr_idle_scan = (int)((scale - tmp) * (uint64_t)g->n / scale);
+	sh->scan_at = now;
+	return sh->nr_idle_scan;
+}
+
+/* select_idle_core(): `cpu`'s whole core idle? Returns cpu if so; else
+ * marks the core scanned and remembers in *idle_cpu the first idle thread
+ * seen, the fallback. */
+static int select_idle_core(const struct sim *s, const struct task *p, int cpu, uint32_t gen,
+			    int *idle_cpu)
+{
+	const struct sched_topology *topo = sv_topology(s);
+	const struct cpu_group *core = &topo->core[topo->cpu[cpu].core];
+	bool idle = true;
+	for (int i = 0; i < core->n; i++) {
+		int sib = core->cpu[i];
+		if (!sv_cpu_idle(s, sib)) {
+			idle = false;
+			if (*idle_cpu == -1)
+				continue;
+			break;
+		}
+		if (*idle_cpu == -1 && task_allowed(p, sib))
+			*idle_cpu = sib;
+	}
+	if (idle)
+		return cpu;
+	topo->core_mark[topo->cpu[cpu].core] = gen;
+	return -1;
+}
+
+/* select_idle_smt(): an idle SMT sibling of `cpu`. */
+static int select_idle_smt(const struct sim *s, const struct task *p, int cpu)
+{
+	const struct sched_topology *topo = sv_topology(s);
+	const struct cpu_group *core = &topo->core[topo->cpu[cpu].core];
+	for (int i = 0; i < core->n; i++) {
+		int sib = core->cpu[i];
+		if (sib != cpu && task_allowed(p, sib) && sv_cpu_idle(s, sib))
+			return sib;
+	}
+	return -1;
+}
+
+/* select_idle_cpu(): scan the target's LLC from the CPU after it, in CPU
+ * order: for an idle core while the LLC is known to have one (and note
+ * when it has none), else for an idle CPU, at most nr_idle_scan CPUs. */
+static int select_idle_cpu(struct sim *s, const struct task *p, bool has_idle_core, int target)
+{
+	const struct sched_topology *topo = sv_topology(s);
+	int llc = topo->cpu[target].llc;
+	const struct cpu_group *g = &topo->llc[llc];
+	int nr = llc_nr_idle_scan(s, llc) + 1;
+	if (nr == 1)
+		return -1; /* an overloaded LLC is unlikely to have an idle CPU */
+	int start = 0;
+	while (start < g->n && g->cpu[start] <= target)
+		start++;
+	uint32_t gen = ++topo->shared[llc].scan_gen;
+	int idle_cpu = -1;
+	for (int k = 0; k < g->n; k++) {
+		int cpu = g->cpu[(start + k) % g->n];
+		if (!task_allowed(p, cpu))
+			continue;
+		if (has_idle_core) {
+			if (topo->core_mark[topo->cpu[cpu].core] == gen)
+				continue;
+			int i = select_idle_core(s, p, cpu, gen, &idle_cpu);
+			if (i >= 0)
+				return i;
+		} else {
+			if (!--nr)
+				return -1;
+			if (sv_cpu_idle(s, cpu)) {
+				idle_cpu = cpu;
+				break;
+			}
+		}
+	}
+	if (has_idle_core)
+		topo->shared[llc].has_idle_cores = false;
+	return idle_cpu;
+}
+
+/* select_idle_sibling(): an idle CPU that shares the target's cache, or
+ * the target. */
+static int select_idle_sibling(struct sim *s, struct task *p, int prev, int target)
+{
+	const struct sched_topology *topo = sv_topology(s);
+	if (sv_cpu_idle(s, target))
+		return target;
+	/* The previous CPU is cache affine and idle: don't be stupid. */
+	if (prev != target && cpus_share_cache(topo, prev, target) && sv_cpu_idle(s, prev))
+		return prev;
+	int recent = p->recent_used_cpu;
+	p->recent_used_cpu = prev;
+	if (recent >= 0 && recent != prev && recent != target &&
+	    cpus_share_cache(topo, recent, target) && sv_cpu_idle(s, recent) &&
+	    task_allowed(p, recent))
+		return recent;
+	bool has_idle_core = false;
+	if (topo->smt) {
+		has_idle_core = topo->shared[topo->cpu[target].llc].has_idle_cores;
+		if (!has_idle_core && cpus_share_cache(topo, prev, target)) {
+			int i = select_idle_smt(s, p, prev);
+			if (i >= 0)
+				return i;
+		}
+	}
+	int i = select_idle_cpu(s, p, has_idle_core, target);
+	return i >= 0 ? i : target;
+}
+
+/* The wakeup: wake_affine() at the lowest domain that spans the waker's
+ * and the previous CPU, unless the waker wakes wide, then
+ * select_idle_sibling(). */
+static int select_wake(struct sim *s, struct task *p, const struct select_ctx *w)
+{
+	const struct sched_topology *topo = sv_topology(s);
+	int prev = p->cpu;
+	/* A device's interrupt (no CPU known) is taken as arriving on the
+	 * previous CPU. */
+	int cpu = w->this_cpu >= 0 ? w->this_cpu : prev;
+	if (w->waker)
+		record_wakee(sv_now(s), w->waker, p);
+	bool want_affine = !wake_wide(w->waker, p, topo->llc[topo->cpu[cpu].llc].n) &&
+			   task_allowed(p, cpu);
+	int new_cpu = prev;
+	for (int k = 0; want_affine; k++) {
+		const struct sched_domain *sd = cpu_domain(topo, cpu, k);
+		if (!sd)
+			break;
+		if (cpu_group_has(topo, sd->span, prev)) {
+			if (cpu != prev)
+				new_cpu = wake_affine(s, sd, p, w->waker, cpu, prev, w->sync);
+			break;
+		}
+	}
+	return select_idle_sibling(s, p, prev, new_cpu);
+}
+
+/* select_fallback_rq(): an allowed CPU of the same package, else any. */
+static int fallback_cpu(const struct sim *s, const struct task *p, int cpu)
+{
+	const struct sched_topology *topo = sv_topology(s);
+	const struct cpu_group *pkg = &topo->pkg[topo->cpu[cpu].pkg];
+	for (int i = 0; i < pkg->n; i++)
+		if (task_allowed(p, pkg->cpu[i]))
+			return pkg->cpu[i];
+	for (int c = 0; c < topo->ncpus; c++)
+		if (task_allowed(p, c))
+			return c;
+	return cpu;
+}
+
+int fair_select_task_rq(struct sim *s, struct task *p, const struct select_ctx *w)
+{
+	int cpu;
+	if (w->kind == SELECT_WAKE && p->cpu >= 0) {
+		cpu = select_wake(s, p, w);
+	} else {
+		/* A new task starts on its parent's CPU (sched_fork()); one with
+		 * no parent on CPU 0. */
+		int from = w->kind == SELECT_EXEC ? p->cpu : w->this_cpu;
+		if (from < 0)
+			from = p->cpu >= 0 ? p->cpu : 0;
+		cpu = fair_find_idlest_cpu(s, p, from, p->cpu >= 0 ? p->cpu : from);
+	}
+	return task_allowed(p, cpu) ? cpu : fallback_cpu(s, p, cpu);
+}
+
+void fair_update_idle_core(struct sim *s, int cpu)
+{
+	const struct sched_topology *topo = sv_topology(s);
+	struct llc_shared *sh = &topo->shared[topo->cpu[cpu].llc];
+	if (!topo->smt || sh->has_idle_cores)
+		return;
+	const struct cpu_group *core = &topo->core[topo->cpu[cpu].core];
+	for (int i = 0; i < core->n; i++)
+		if (core->cpu[i] != cpu && !sv_cpu_idle(s, core->cpu[i]))
+			return;
+	sh->has_idle_cores = true;
+}
