@@ -85,10 +85,12 @@ static void job_done(void *ctx, int done, int total)
 	progress_update(ctx, done, total);
 }
 
-/* Runs the sweep s describes and prints it. Exit code. */
+/* Runs the sweep s describes and prints it: rows as they complete, in
+ * point order (HTML, drawn from all of them, at the end). Exit code. */
 static int run(struct sweep *s, bool html)
 {
 	struct sweep_out o = { 0 };
+	struct sweep_stream st = { 0 };
 	struct progress prog;
 	struct pm_diag d = { { 0 } };
 	int rc = EXIT_RUNTIME;
@@ -97,17 +99,21 @@ static int run(struct sweep *s, bool html)
 		sweep_out_free(&o);
 		return cli_bad("sweep: %s", d.msg);
 	}
+	if (!html && sweep_stream_start(&st, stdout, s->format, &d) < 0) {
+		fprintf(stderr, "pmlab: sweep: %s\n", d.msg);
+		return EXIT_RUNTIME;
+	}
 	s->done = job_done;
 	s->done_ctx = &prog;
 	progress_start(&prog, "sweep: points");
-	if (sweep_run(s, &o, &d) < 0) {
+	if (sweep_run(s, html ? &o : NULL, html ? NULL : &st, &d) < 0) {
 		progress_end(&prog);
 		fprintf(stderr, "pmlab: %s\n", d.msg);
 		goto out;
 	}
 	progress_end(&prog);
 	if (html ? sweep_out_write_html(stdout, &o, "pmlab sweep", &d) < 0
-		 : sweep_out_write(stdout, &o, false, &d) < 0) {
+		 : sweep_stream_end(&st, &d) < 0) {
 		fprintf(stderr, "pmlab: sweep: %s\n", d.msg);
 		goto out;
 	}
@@ -117,6 +123,7 @@ static int run(struct sweep *s, bool html)
 	}
 	rc = EXIT_OK;
 out:
+	sweep_stream_free(&st);
 	sweep_out_free(&o);
 	return rc;
 }

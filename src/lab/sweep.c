@@ -230,7 +230,8 @@ int sweep_setup(struct sweep *s, struct pm_diag *d)
 
 struct rows {
 	struct sweep *s;
-	struct sweep_out *o;
+	struct sweep_out *o;     /* rows kept (HTML), or */
+	struct sweep_stream *st; /* rows written as they come */
 };
 
 static int emit(void *ctx, const struct run_result *r, FILE *out)
@@ -256,8 +257,8 @@ static void done(void *ctx, int ndone, int njobs)
 }
 
 /* Point p's CSV row: its number, the varied values, then the sim's CSV. */
-static int add_csv(const struct sweep *s, struct sweep_out *o, long p, const char *data,
-		   size_t len, struct pm_diag *d)
+static int add_csv(const struct sweep *s, struct sweep_out *o, struct sweep_stream *st, long p,
+		   const char *data, size_t len, struct pm_diag *d)
 {
 	const char **names = calloc((size_t)s->ndims + 1, sizeof(*names));
 	const char **vals = calloc((size_t)s->ndims + 1, sizeof(*vals));
@@ -281,7 +282,8 @@ static int add_csv(const struct sweep *s, struct sweep_out *o, long p, const cha
 		vals[k + 1] = varied(s, p, s->dim[k].key);
 	}
 	if (rc == 0)
-		rc = sweep_out_add_csv(o, p, s->ndims + 1, names, vals, data, len, d);
+		rc = st ? sweep_stream_csv(st, p, s->ndims + 1, names, vals, data, len, d)
+			: sweep_out_add_csv(o, p, s->ndims + 1, names, vals, data, len, d);
 	for (int k = 0; owned && k < s->ndims; k++)
 		free(owned[k]);
 	free(owned);
@@ -291,8 +293,8 @@ static int add_csv(const struct sweep *s, struct sweep_out *o, long p, const cha
 }
 
 /* Point p's JSON row: {"point", "vary", "result"}. */
-static int add_json(const struct sweep *s, struct sweep_out *o, long p, const char *data,
-		    size_t len, struct pm_diag *d)
+static int add_json(const struct sweep *s, struct sweep_out *o, struct sweep_stream *st, long p,
+		    const char *data, size_t len, struct pm_diag *d)
 {
 	json_error_t err;
 	json_t *result = json_loadb(data, len, 0, &err);
@@ -311,7 +313,7 @@ static int add_json(const struct sweep *s, struct sweep_out *o, long p, const ch
 		json_decref(obj);
 		return pm_fail(d, "sweep: point %ld: cannot build its JSON row", p);
 	}
-	return sweep_out_add_json(o, p, obj, d);
+	return st ? sweep_stream_json(st, obj, d) : sweep_out_add_json(o, p, obj, d);
 }
 
 static int collect(void *ctx, int i, int run, const char *data, size_t len, struct pm_diag *d)
@@ -320,20 +322,21 @@ static int collect(void *ctx, int i, int run, const char *data, size_t len, stru
 	long p = k->s->point[i];
 
 	if (k->s->format == SWEEP_CSV)
-		return add_csv(k->s, k->o, p, data, len, d);
-	return add_json(k->s, k->o, p, data, len, d);
+		return add_csv(k->s, k->o, k->st, p, data, len, d);
+	return add_json(k->s, k->o, k->st, p, data, len, d);
 }
 
-int sweep_run(struct sweep *s, struct sweep_out *o, struct pm_diag *d)
+int sweep_run(struct sweep *s, struct sweep_out *o, struct sweep_stream *st, struct pm_diag *d)
 {
-	struct rows k = { s, o };
+	struct rows k = { s, o, st };
 	struct batch b = {
 		.cmd = "sweep", .spec = s->spec, .nspecs = s->nrun, .runs = 1,
 		.workers = s->workers, .label = label, .emit = emit, .collect = collect,
 		.done = done, .ctx = &k,
 	};
 
-	o->format = s->format;
+	if (o)
+		o->format = s->format;
 	return batch_run(&b, d);
 }
 

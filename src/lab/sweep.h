@@ -52,9 +52,10 @@ int sweep_vary(struct sweep *s, const char *arg, struct pm_diag *d);
 /* Builds and checks every point of this shard: bad input is found before
  * any run. -1 with the reason in d. */
 int sweep_setup(struct sweep *s, struct pm_diag *d);
-/* Runs the points and adds their rows to o (o->format set). -1 with the
- * reason in d. */
-int sweep_run(struct sweep *s, struct sweep_out *o, struct pm_diag *d);
+/* Runs the points and adds their rows, in point order as they complete,
+ * to st (written out as they come), or else to o (o->format set; kept).
+ * -1 with the reason in d. */
+int sweep_run(struct sweep *s, struct sweep_out *o, struct sweep_stream *st, struct pm_diag *d);
 void sweep_free(struct sweep *s);
 
 #endif

@@ -2,6 +2,7 @@
 #include "sweep_out.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -233,6 +234,7 @@ static int by_point(const void *a, const void *b)
 struct columns {
 	int n, cap;
 	char **name;
+	bool own; /* names copied (a stream's rows are gone by the end) */
 };
 
 static int column_of(struct columns *c, const char *name, int hint)
@@ -253,8 +255,37 @@ static int column_of(struct columns *c, const char *name, int hint)
 		c->name = grown;
 		c->cap = cap;
 	}
-	c->name[c->n] = (char *)name; /* borrowed from the row */
+	c->name[c->n] = c->own ? strdup(name) : (char *)name; /* else borrowed from the row */
+	if (!c->name[c->n])
+		return -1;
 	return c->n++;
+}
+
+static void csv_header(FILE *out, const struct columns *c)
+{
+	for (int k = 0; k < c->n; k++) {
+		if (k)
+			fputc(',', out);
+		result_csv_quote(out, c->name[k], strlen(c->name[k]));
+	}
+	if (c->n)
+		fputc('\n', out);
+}
+
+/* One row under the columns c (which hold every name of the row). */
+static void csv_row(FILE *out, struct columns *c, const char **cells, int ncells, char *const *name,
+		    char *const *value)
+{
+	memset(cells, 0, (size_t)c->n * sizeof(*cells));
+	for (int k = 0; k < ncells; k++)
+		cells[column_of(c, name[k], k)] = value[k];
+	for (int k = 0; k < c->n; k++) {
+		if (k)
+			fputc(',', out);
+		if (cells[k])
+			result_csv_quote(out, cells[k], strlen(cells[k]));
+	}
+	fputc('\n', out);
 }
 
 static int write_csv(FILE *out, struct sweep_out *o)
@@ -275,27 +306,9 @@ static int write_csv(FILE *out, struct sweep_out *o)
 		free(c.name);
 		return -1;
 	}
-	for (k = 0; k < c.n; k++) {
-		if (k)
-			fputc(',', out);
-		result_csv_quote(out, c.name[k], strlen(c.name[k]));
-	}
-	if (c.n)
-		fputc('\n', out);
-	for (i = 0; i < o->n; i++) {
-		const struct sweep_row *r = &o->row[i];
-
-		memset(cells, 0, (size_t)c.n * sizeof(*cells));
-		for (k = 0; k < r->ncells; k++)
-			cells[column_of(&c, r->name[k], k)] = r->value[k];
-		for (k = 0; k < c.n; k++) {
-			if (k)
-				fputc(',', out);
-			if (cells[k])
-				result_csv_quote(out, cells[k], strlen(cells[k]));
-		}
-		fputc('\n', out);
-	}
+	csv_header(out, &c);
+	for (i = 0; i < o->n; i++)
+		csv_row(out, &c, cells, o->row[i].ncells, o->row[i].name, o->row[i].value);
 	free(cells);
 	free(c.name);
 	return 0;
@@ -351,4 +364,136 @@ void sweep_out_free(struct sweep_out *o)
 	}
 	free(o->row);
 	memset(o, 0, sizeof(*o));
+}
+
+/* ---- the stream ---- */
+
+struct sweep_columns {
+	struct columns c;
+};
+
+int sweep_stream_start(struct sweep_stream *st, FILE *out, enum sweep_format format,
+		       struct pm_diag *d)
+{
+	*st = (struct sweep_stream){ .out = out, .format = format };
+	if (format == SWEEP_JSON)
+		return 0;
+	st->cols = calloc(1, sizeof(*st->cols));
+	st->spill = tmpfile();
+	if (!st->cols || !st->spill) {
+		sweep_stream_free(st);
+		return pm_fail(d, "cannot create a temporary file for the rows: %s", strerror(errno));
+	}
+	st->cols->c.own = true;
+	return 0;
+}
+
+static int put_str(FILE *f, const char *s)
+{
+	uint32_t n = (uint32_t)strlen(s);
+	return fwrite(&n, sizeof(n), 1, f) == 1 && fwrite(s, 1, n, f) == n ? 0 : -1;
+}
+
+static char *get_str(FILE *f)
+{
+	uint32_t n;
+	if (fread(&n, sizeof(n), 1, f) != 1)
+		return NULL;
+	char *s = malloc((size_t)n + 1);
+	if (s && fread(s, 1, n, f) != n) {
+		free(s);
+		return NULL;
+	}
+	if (s)
+		s[n] = '\0';
+	return s;
+}
+
+int sweep_stream_csv(struct sweep_stream *st, long point, int ncells, const char *const *names,
+		     const char *const *values, const char *csv, size_t len, struct pm_diag *d)
+{
+	/* Parsed into cells as merge reads them, spilled, and forgotten. */
+	struct sweep_out one = { 0 };
+	if (sweep_out_add_csv(&one, point, ncells, names, values, csv, len, d) < 0) {
+		sweep_out_free(&one);
+		return -1;
+	}
+	const struct sweep_row *r = &one.row[0];
+	uint32_t n = (uint32_t)r->ncells;
+	bool ok = fwrite(&n, sizeof(n), 1, st->spill) == 1;
+	for (int k = 0; ok && k < r->ncells; k++)
+		ok = put_str(st->spill, r->name[k]) == 0 && put_str(st->spill, r->value[k]) == 0 &&
+		     column_of(&st->cols->c, r->name[k], k) >= 0;
+	sweep_out_free(&one);
+	if (!ok)
+		return pm_fail(d, "cannot keep the rows: %s", strerror(errno ? errno : ENOMEM));
+	st->n++;
+	return 0;
+}
+
+int sweep_stream_json(struct sweep_stream *st, json_t *obj, struct pm_diag *d)
+{
+	/* An element of the array jansson would print: indented one level. */
+	char *text = json_dumps(obj, JSON_FLAGS);
+	json_decref(obj);
+	if (!text)
+		return pm_fail(d, "out of memory");
+	fputs(st->n ? ",\n  " : "[\n  ", st->out);
+	for (const char *p = text; *p; p++) {
+		fputc(*p, st->out);
+		if (*p == '\n')
+			fputs("  ", st->out);
+	}
+	free(text);
+	st->n++;
+	return 0;
+}
+
+int sweep_stream_end(struct sweep_stream *st, struct pm_diag *d)
+{
+	if (st->format == SWEEP_JSON) {
+		fputs(st->n ? "\n]\n" : "[]\n", st->out);
+		return 0;
+	}
+	struct columns *c = &st->cols->c;
+	const char **cells = calloc((size_t)c->n + 1, sizeof(*cells));
+	int rc = cells && fflush(st->spill) == 0 && fseek(st->spill, 0, SEEK_SET) == 0 ? 0 : -1;
+
+	if (rc == 0)
+		csv_header(st->out, c);
+	for (long i = 0; rc == 0 && i < st->n; i++) {
+		uint32_t n;
+		char **name = NULL, **value = NULL;
+		if (fread(&n, sizeof(n), 1, st->spill) != 1 ||
+		    !(name = calloc((size_t)n + 1, sizeof(*name))) ||
+		    !(value = calloc((size_t)n + 1, sizeof(*value))))
+			rc = -1;
+		for (uint32_t k = 0; rc == 0 && k < n; k++)
+			if (!(name[k] = get_str(st->spill)) || !(value[k] = get_str(st->spill)))
+				rc = -1;
+		if (rc == 0)
+			csv_row(st->out, c, cells, (int)n, name, value);
+		for (uint32_t k = 0; name && value && k < n; k++) {
+			free(name[k]);
+			free(value[k]);
+		}
+		free(name);
+		free(value);
+	}
+	free(cells);
+	return rc < 0 ? pm_fail(d, "cannot read the rows back: %s", strerror(errno ? errno : EIO))
+		      : 0;
+}
+
+void sweep_stream_free(struct sweep_stream *st)
+{
+	if (st->spill)
+		fclose(st->spill);
+	if (st->cols) {
+		for (int k = 0; k < st->cols->c.n; k++)
+			free(st->cols->c.name[k]);
+		free(st->cols->c.name);
+		free(st->cols);
+	}
+	*st = (struct sweep_stream){ 0 };
 }

@@ -50,4 +50,27 @@ int sweep_out_read(struct sweep_out *o, const char *path, struct pm_diag *d);
 int sweep_out_write(FILE *out, struct sweep_out *o, bool complete, struct pm_diag *d);
 void sweep_out_free(struct sweep_out *o);
 
+/* pmlab sweep's rows written as they come, in point order, so that no
+ * row stays in memory: a JSON row goes out at once; a CSV row waits in a
+ * temporary file until the union of the columns is known (the header
+ * comes first). The bytes are those sweep_out_write() gives for the same
+ * rows. */
+struct sweep_stream {
+	FILE *out;
+	enum sweep_format format;
+	long n;
+	FILE *spill;          /* CSV: each row's cells, until the end */
+	struct sweep_columns *cols;
+};
+
+int sweep_stream_start(struct sweep_stream *st, FILE *out, enum sweep_format format,
+		       struct pm_diag *d);
+/* As sweep_out_add_csv / sweep_out_add_json, rows in point order. */
+int sweep_stream_csv(struct sweep_stream *st, long point, int ncells, const char *const *names,
+		     const char *const *values, const char *csv, size_t len, struct pm_diag *d);
+int sweep_stream_json(struct sweep_stream *st, json_t *obj, struct pm_diag *d);
+/* The CSV header and rows, or the JSON array's end. */
+int sweep_stream_end(struct sweep_stream *st, struct pm_diag *d);
+void sweep_stream_free(struct sweep_stream *st);
+
 #endif

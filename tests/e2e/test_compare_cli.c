@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* End-to-end: pmlab compare, sweep and merge as a user runs them. */
+#include <fcntl.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -510,6 +515,93 @@ static void test_sweep_html(void **state)
 	out_free(&o);
 }
 
+
+/* ---- workers die with their parent ---- */
+
+static void sleep_ms(int ms)
+{
+	nanosleep(&(struct timespec){ ms / 1000, (ms % 1000) * 1000000L }, NULL);
+}
+
+/* The children of pid (its worker processes), up to max. */
+static int children(pid_t pid, pid_t *out, int max)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)pid, (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	int k = 0;
+	for (char *s = buf, *end; k < max; s = end) {
+		long v = strtol(s, &end, 10);
+		if (end == s)
+			break;
+		out[k++] = (pid_t)v;
+	}
+	return k;
+}
+
+/* Gone, or a zombie nobody has reaped yet. */
+static bool dead(pid_t pid)
+{
+	char path[64], buf[256];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return true;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	const char *s = strrchr(buf, ')');
+	return s && (s[2] == 'Z' || s[2] == 'X');
+}
+
+/* A sweep whose points run for tens of seconds, killed by pid: its workers
+ * end with it, not at the end of their points. */
+static void kill_sweep(int sig)
+{
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+		dup2(null, 1);
+		dup2(null, 2);
+		execl(PMLAB_BIN, "pmlab", "sweep", "--machine", "i7-4790", "--workload", "tbench",
+		      "--duration", "200", "--vary", "seed=1,2", "--jobs", "2", (char *)NULL);
+		_exit(127);
+	}
+	pid_t w[4];
+	int n = 0;
+	for (int i = 0; i < 500 && n < 2; i++) {
+		sleep_ms(10);
+		n = children(pid, w, 4);
+	}
+	assert_int_equal(n, 2);
+	sleep_ms(100);
+	kill(pid, sig);
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFSIGNALED(st) && WTERMSIG(st) == sig);
+	for (int k = 0; k < n; k++) {
+		int i = 0;
+		while (!dead(w[k]) && i++ < 300)
+			sleep_ms(10);
+		if (!dead(w[k]))
+			fail_msg("signal %d: worker %d still runs 3 s after its parent", sig, (int)w[k]);
+	}
+}
+
+static void test_workers_die_with_parent(void **state)
+{
+	(void)state;
+	kill_sweep(SIGTERM);
+	kill_sweep(SIGINT);
+	kill_sweep(SIGKILL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -524,6 +616,7 @@ int main(void)
 		cmocka_unit_test(test_sweep_csv),
 		cmocka_unit_test(test_sweep_json),
 		cmocka_unit_test(test_sweep_html),
+		cmocka_unit_test(test_workers_die_with_parent),
 		cmocka_unit_test(test_shards_merge),
 		cmocka_unit_test(test_empty_shard),
 		cmocka_unit_test(test_bad_input),
