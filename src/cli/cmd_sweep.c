@@ -5,6 +5,7 @@
  * joins the slices. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../export/sweep_html.h"
 #include "../lab/sweep.h"
@@ -49,16 +50,23 @@ void usage_sweep(void)
 	       "On a terminal, progress goes to standard error; in a pipe, nothing but the result.\n");
 }
 
+/* "I/N", each a decimal within 0 <= I < N <= SWEEP_MAX_POINTS. */
 static int parse_shard(const char *arg, long *idx, long *n)
 {
-	char *end;
+	char part[32];
+	const char *slash = strchr(arg, '/');
+	uint64_t i, k;
 
-	*idx = strtol(arg, &end, 10);
-	if (end == arg || *end != '/' || *idx < 0)
+	if (!slash || (size_t)(slash - arg) >= sizeof(part))
 		return -1;
-	arg = end + 1;
-	*n = strtol(arg, &end, 10);
-	return end == arg || *end || *n < 1 || *idx >= *n ? -1 : 0;
+	memcpy(part, arg, (size_t)(slash - arg));
+	part[slash - arg] = '\0';
+	if (cli_parse_u64(part, &i) < 0 || cli_parse_u64(slash + 1, &k) < 0 || k < 1 ||
+	    k > SWEEP_MAX_POINTS || i >= k)
+		return -1;
+	*idx = (long)i;
+	*n = (long)k;
+	return 0;
 }
 
 static int own_option(void *ctx, int opt, const char *arg)
@@ -73,7 +81,8 @@ static int own_option(void *ctx, int opt, const char *arg)
 		return 0;
 	case 'H':
 		if (parse_shard(arg, &s->shard, &s->nshards) < 0)
-			return cli_bad("sweep: --shard %s: expected I/N with 0 <= I < N", arg), -1;
+			return cli_bad("sweep: --shard %s: expected I/N with 0 <= I < N <= %ld", arg,
+				       SWEEP_MAX_POINTS), -1;
 		return 0;
 	default:
 		return 1;
