@@ -2,6 +2,7 @@
 #include "sweep.h"
 
 #include <jansson.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -205,12 +206,48 @@ static int check_dims(struct sweep *s, struct pm_diag *d)
 	return 0;
 }
 
+/* FNV-1a, 64 bits, over the bytes of s (and a separator). */
+static uint64_t fnv(uint64_t h, const char *s)
+{
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+	return (h ^ '\n') * 0x100000001b3ull;
+}
+
+/* What makes a sweep this sweep: every option a point's run depends on,
+ * each varied key with its values in order, and the number of shards. */
+static void identify(struct sweep *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	char num[32];
+
+	for (int k = 0; k < NSPECIAL; k++) {
+		h = fnv(h, special[k]);
+		h = fnv(h, fixed(s, k) ? fixed(s, k) : "");
+	}
+	for (int k = 0; k < s->nsets; k++)
+		h = fnv(fnv(h, "set"), s->sets[k]);
+	for (int k = 0; k < s->ndirs; k++)
+		h = fnv(fnv(h, "profile-dir"), s->dirs[k]);
+	for (int i = 0; i < s->ndims; i++) {
+		h = fnv(fnv(h, "vary"), s->dim[i].key);
+		for (int k = 0; k < s->dim[i].n; k++)
+			h = fnv(h, s->dim[i].val[k]);
+	}
+	snprintf(num, sizeof(num), "%ld", s->nshards);
+	h = fnv(fnv(h, "shards"), num);
+	snprintf(s->id, sizeof(s->id), "%016llx/%ld", (unsigned long long)h, s->nshards);
+}
+
 int sweep_setup(struct sweep *s, struct pm_diag *d)
 {
 	long nshards = s->nshards > 0 ? s->nshards : 1;
 
 	if (check_dims(s, d) < 0)
 		return -1;
+	s->id[0] = '\0';
+	if (nshards > 1)
+		identify(s);
 	s->point = calloc((size_t)(s->npoints / nshards + 1), sizeof(*s->point));
 	s->spec = calloc((size_t)(s->npoints / nshards + 1), sizeof(*s->spec));
 	if (!s->point || !s->spec)
@@ -260,16 +297,19 @@ static void done(void *ctx, int ndone, int njobs)
 static int add_csv(const struct sweep *s, struct sweep_out *o, struct sweep_stream *st, long p,
 		   const char *data, size_t len, struct pm_diag *d)
 {
-	const char **names = calloc((size_t)s->ndims + 1, sizeof(*names));
-	const char **vals = calloc((size_t)s->ndims + 1, sizeof(*vals));
+	const char **names = calloc((size_t)s->ndims + 2, sizeof(*names));
+	const char **vals = calloc((size_t)s->ndims + 2, sizeof(*vals));
 	char **owned = calloc((size_t)s->ndims + 1, sizeof(*owned));
 	int rc = names && vals && owned ? 0 : pm_fail(d, "out of memory");
+	int first = s->id[0] ? 1 : 0; /* a shard's rows start with the sweep's identity */
 	char num[24];
 
 	snprintf(num, sizeof(num), "%ld", p);
 	if (rc == 0) {
-		names[0] = "point";
-		vals[0] = num;
+		names[0] = "sweep";
+		vals[0] = s->id;
+		names[first] = "point";
+		vals[first] = num;
 	}
 	for (int k = 0; rc == 0 && k < s->ndims; k++) {
 		owned[k] = malloc(strlen(s->dim[k].key) + 6);
@@ -278,12 +318,12 @@ static int add_csv(const struct sweep *s, struct sweep_out *o, struct sweep_stre
 			break;
 		}
 		sprintf(owned[k], "vary_%s", s->dim[k].key);
-		names[k + 1] = owned[k];
-		vals[k + 1] = varied(s, p, s->dim[k].key);
+		names[first + k + 1] = owned[k];
+		vals[first + k + 1] = varied(s, p, s->dim[k].key);
 	}
 	if (rc == 0)
-		rc = st ? sweep_stream_csv(st, p, s->ndims + 1, names, vals, data, len, d)
-			: sweep_out_add_csv(o, p, s->ndims + 1, names, vals, data, len, d);
+		rc = st ? sweep_stream_csv(st, p, first + s->ndims + 1, names, vals, data, len, d)
+			: sweep_out_add_csv(o, p, first + s->ndims + 1, names, vals, data, len, d);
 	for (int k = 0; owned && k < s->ndims; k++)
 		free(owned[k]);
 	free(owned);
@@ -301,6 +341,8 @@ static int add_json(const struct sweep *s, struct sweep_out *o, struct sweep_str
 	json_t *obj = json_object(), *vary = json_object();
 	int bad = !result || !obj || !vary;
 
+	if (s->id[0])
+		bad |= json_object_set_new(obj, "sweep", json_string(s->id)) != 0;
 	bad |= json_object_set_new(obj, "point", json_integer(p)) != 0;
 	for (int k = 0; !bad && k < s->ndims; k++)
 		bad |= json_object_set_new(vary, s->dim[k].key,

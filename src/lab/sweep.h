@@ -14,6 +14,7 @@
 #include "runspec.h"
 
 #define SWEEP_MAX_POINTS 10000000L
+#define SWEEP_ID_MAX 24
 
 struct sweep_dim {
 	char *key;
@@ -32,6 +33,10 @@ struct sweep {
 	const char *const *dirs; /* searched first for profiles */
 	int ndirs;
 	long shard, nshards;     /* nshards 0: 1 */
+	/* With shards, the sweep's identity, in every row (a "sweep" cell or
+	 * key) so that merge joins only shards of one sweep: a hash of the
+	 * options, the varied keys and values and N. "" without shards. */
+	char id[SWEEP_ID_MAX];
 	enum sweep_format format;
 	int workers;
 	void (*done)(void *ctx, int ndone, int njobs); /* progress; may be NULL */

@@ -6,8 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "result.h"
+#include "../core/jsonpos.h"
 #include "csvread.h"
+#include "result.h"
 
 #define JSON_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10))
 
@@ -24,6 +25,7 @@ static struct sweep_row *new_row(struct sweep_out *o, long point)
 	}
 	memset(&o->row[o->n], 0, sizeof(o->row[0]));
 	o->row[o->n].point = point;
+	o->row[o->n].file = -1;
 	return &o->row[o->n++];
 }
 
@@ -98,19 +100,55 @@ static int parse_point(const char *s, long *out)
 	return errno || end == s || *end || *out < 0 ? -1 : 0;
 }
 
-static int read_csv(struct sweep_out *o, const char *path, const char *text, size_t len,
+/* A row's sweep identity ("" for none) against the first file's. */
+static int same_sweep(struct sweep_out *o, int file, long line, const char *id, struct pm_diag *d)
+{
+	if (strlen(id) >= sizeof(o->id))
+		return pm_fail(d, "%s:%ld: sweep '%.60s...' is not a sweep's identity (expected "
+			       "HASH/N as pmlab sweep --shard writes it)", o->files[file], line, id);
+	if (!o->id_known) {
+		snprintf(o->id, sizeof(o->id), "%s", id);
+		o->id_known = true;
+		return 0;
+	}
+	if (strcmp(o->id, id) == 0)
+		return 0;
+	if (!*id || !o->id[0])
+		return pm_fail(d, "%s:%ld: %s, the files before it %s (merge joins the shards of one "
+			       "pmlab sweep --shard)", o->files[file], line,
+			       *id ? "a shard" : "not a shard", o->id[0] ? "are shards" : "are not");
+	return pm_fail(d, "%s:%ld: a shard of another sweep (sweep %s, the files before it %s: "
+		       "the options, the --vary lists or N of --shard I/N differ)", o->files[file],
+		       line, id, o->id);
+}
+
+/* The line of byte `at` of text. */
+static long line_at(const char *text, size_t at)
+{
+	long line = 1;
+	for (size_t i = 0; i < at; i++)
+		line += text[i] == '\n';
+	return line;
+}
+
+static int read_csv(struct sweep_out *o, int file, const char *text, size_t len,
 		    struct pm_diag *d)
 {
+	const char *path = o->files[file];
 	struct csv_record head = { 0 }, rec = { 0 };
-	size_t pos = 0;
-	int line = 1, rc, i, pcol = -1;
+	size_t pos = 0, counted = 0;
+	long line = 1;
+	int rc, i, pcol = -1, scol = -1;
 
 	rc = csv_read_record(text, len, &pos, &head);
 	if (rc <= 0)
 		return rc == 0 ? 0 : pm_fail(d, "%s:1: malformed CSV header", path);
-	for (i = 0; i < head.n; i++)
+	for (i = 0; i < head.n; i++) {
 		if (strcmp(head.field[i], "point") == 0)
 			pcol = i;
+		if (strcmp(head.field[i], "sweep") == 0)
+			scol = i;
+	}
 	if (pcol < 0) {
 		csv_record_free(&head);
 		return pm_fail(d, "%s:1: no 'point' column (expected the CSV of pmlab sweep)", path);
@@ -121,23 +159,32 @@ static int read_csv(struct sweep_out *o, const char *path, const char *text, siz
 		long point;
 		int got;
 
-		line++;
+		/* the record starts here: its line, counting quoted newlines too */
+		for (; counted < pos; counted++)
+			line += text[counted] == '\n';
 		got = csv_read_record(text, len, &pos, &rec);
 		if (got == 0)
 			break;
 		if (got < 0) {
-			rc = pm_fail(d, "%s:%d: malformed CSV record", path, line);
+			rc = pm_fail(d, "%s:%ld: malformed CSV record", path, line);
 			break;
 		}
 		if (rec.n != head.n)
-			rc = pm_fail(d, "%s:%d: %d fields, the header has %d", path, line, rec.n, head.n);
+			rc = pm_fail(d, "%s:%ld: %d fields, the header has %d", path, line, rec.n,
+				     head.n);
 		else if (parse_point(rec.field[pcol], &point) < 0)
-			rc = pm_fail(d, "%s:%d: point '%s': expected a row number", path, line,
+			rc = pm_fail(d, "%s:%ld: point '%s': expected a row number", path, line,
 				     rec.field[pcol]);
+		else if (same_sweep(o, file, line, scol >= 0 ? rec.field[scol] : "", d) < 0)
+			rc = -1;
 		else if (!(r = new_row(o, point)))
 			rc = pm_fail(d, "out of memory");
+		if (r) {
+			r->file = file;
+			r->line = line;
+		}
 		for (i = 0; i < rec.n && rc == 0; i++)
-			if (add_cell(r, head.field[i], rec.field[i]) < 0)
+			if (i != scol && add_cell(r, head.field[i], rec.field[i]) < 0)
 				rc = pm_fail(d, "out of memory");
 		csv_record_free(&rec);
 	}
@@ -145,28 +192,44 @@ static int read_csv(struct sweep_out *o, const char *path, const char *text, siz
 	return rc;
 }
 
-static int read_json(struct sweep_out *o, const char *path, const char *text, size_t len,
+static int read_json(struct sweep_out *o, int file, const char *text, size_t len,
 		     struct pm_diag *d)
 {
+	const char *path = o->files[file];
 	json_error_t err;
 	json_t *root = json_loadb(text, len, 0, &err), *v;
+	struct json_pos pos;
 	size_t i;
 	int rc = 0;
 
 	if (!root)
 		return pm_fail(d, "%s:%d: %s", path, err.line, err.text);
+	json_pos_build(&pos, text, len, root);
 	if (!json_is_array(root))
-		rc = pm_fail(d, "%s: expected a JSON array (the output of pmlab sweep)", path);
+		rc = pm_fail(d, "%s:1: expected a JSON array (the output of pmlab sweep)", path);
 	json_array_foreach(root, i, v) {
-		json_t *p = json_object_get(v, "point");
+		json_t *p = json_object_get(v, "point"), *id = json_object_get(v, "sweep");
+		long line = json_pos_line(&pos, v);
 
 		if (rc < 0)
 			break;
 		if (!json_is_integer(p) || json_integer_value(p) < 0)
-			rc = pm_fail(d, "%s: element %zu: expected an object with a \"point\" number", path, i);
-		else
+			rc = pm_fail(d, "%s:%ld: element %zu: expected an object with a \"point\" number",
+				     path, line, i);
+		else if (id && !json_is_string(id))
+			rc = pm_fail(d, "%s:%ld: element %zu: \"sweep\" is not a sweep's identity",
+				     path, line, i);
+		else if (same_sweep(o, file, line, id ? json_string_value(id) : "", d) == 0) {
+			json_object_del(v, "sweep"); /* merged output is the whole sweep's */
 			rc = sweep_out_add_json(o, (long)json_integer_value(p), json_incref(v), d);
+			if (rc == 0) {
+				o->row[o->n - 1].file = file;
+				o->row[o->n - 1].line = line;
+			}
+		} else
+			rc = -1;
 	}
+	json_pos_free(&pos);
 	json_decref(root);
 	return rc;
 }
@@ -214,9 +277,25 @@ int sweep_out_read(struct sweep_out *o, const char *path, struct pm_diag *d)
 		return pm_fail(d, "%s: %s, the files before it are %s", path,
 			       fmt == SWEEP_JSON ? "JSON" : "CSV", o->format == SWEEP_JSON ? "JSON" : "CSV");
 	}
+	const char *nul = memchr(text, '\0', len);
+	if (nul) {
+		long line = line_at(text, (size_t)(nul - text));
+		free(text);
+		return pm_fail(d, "%s:%ld: a NUL byte (expected the CSV or JSON of pmlab sweep)", path,
+			       line);
+	}
+	char **grown = realloc(o->files, (size_t)(o->nfiles + 1) * sizeof(*grown));
+	if (!grown || !(grown[o->nfiles] = strdup(path))) {
+		if (grown)
+			o->files = grown;
+		free(text);
+		return pm_fail(d, "out of memory");
+	}
+	o->files = grown;
+	int file = o->nfiles++;
 	o->format = fmt;
 	o->format_known = true;
-	rc = fmt == SWEEP_JSON ? read_json(o, path, text, len, d) : read_csv(o, path, text, len, d);
+	rc = fmt == SWEEP_JSON ? read_json(o, file, text, len, d) : read_csv(o, file, text, len, d);
 	free(text);
 	return rc;
 }
@@ -338,12 +417,23 @@ int sweep_out_write(FILE *out, struct sweep_out *o, bool complete, struct pm_dia
 	if (o->n > 1)
 		qsort(o->row, (size_t)o->n, sizeof(o->row[0]), by_point);
 	for (i = 0; i < o->n; i++) {
-		if (i > 0 && o->row[i].point == o->row[i - 1].point)
-			return pm_fail(d, "point %ld appears twice (the same shard given twice?)",
-				       o->row[i].point);
-		if (complete && o->row[i].point != i)
-			return pm_fail(d, "point %d is missing (a shard left out?)", i);
+		if (i > 0 && o->row[i].point == o->row[i - 1].point) {
+			const struct sweep_row *a = &o->row[i - 1], *b = &o->row[i];
+			if (a->file > b->file || (a->file == b->file && a->line > b->line)) {
+				const struct sweep_row *t = a;
+				a = b;
+				b = t;
+			}
+			if (b->file >= 0)
+				return pm_fail(d, "%s:%ld: point %ld appears twice (first at %s:%ld: the "
+					       "same shard given twice?)", o->files[b->file], b->line,
+					       b->point, o->files[a->file], a->line);
+			return pm_fail(d, "point %ld appears twice", b->point);
+		}
 	}
+	for (i = 0; complete && i < o->n; i++)
+		if (o->row[i].point != i)
+			return pm_fail(d, "point %d is missing (a shard left out?)", i);
 	if ((o->format == SWEEP_JSON ? write_json(out, o) : write_csv(out, o)) < 0)
 		return pm_fail(d, "out of memory");
 	return 0;
@@ -363,6 +453,9 @@ void sweep_out_free(struct sweep_out *o)
 		json_decref(r->obj);
 	}
 	free(o->row);
+	for (int i = 0; i < o->nfiles; i++)
+		free(o->files[i]);
+	free(o->files);
 	memset(o, 0, sizeof(*o));
 }
 

@@ -399,15 +399,24 @@ static void test_shards_merge(void **state)
 		s1 = ok(args);
 		if (k == 0) {
 			/* Shard 1/2 is the odd points: lines 2, 4, 6 of the whole,
-			 * under the same header, each line as the whole has it. */
+			 * under the same header, each line as the whole has it after
+			 * the sweep's identity, the same in both shards. */
+			char id[64];
 			assert_int_equal(count_lines(s1.text), 1 + 3);
-			assert_true(strncmp(strchr(s1.text, '\n') + 1, "1,", 2) == 0);
+			assert_true(strncmp(s0.text, "sweep,point,", 12) == 0);
+			const char *row1 = strchr(s1.text, '\n') + 1;
+			snprintf(id, sizeof(id), "%.*s", (int)strcspn(row1, ","), row1);
+			assert_int_equal(strlen(id), 16 + 2); /* HASH/2 */
+			assert_true(strncmp(row1 + strlen(id), ",1,", 3) == 0);
 			for (struct out *sh = &s0; sh; sh = sh == &s0 ? &s1 : NULL)
 				for (char *at = sh->text; *at; at = strchr(at, '\n') + 1) {
 					char line[8192];
+					const char *rest = strchr(at, ',') + 1;
 
+					assert_true(strncmp(at, at == sh->text ? "sweep," : id,
+							    at == sh->text ? 6 : strlen(id)) == 0);
 					snprintf(line, sizeof(line), "%s%.*s\n", at == sh->text ? "" : "\n",
-						 (int)(strchr(at, '\n') - at), at);
+						 (int)(strchr(at, '\n') - rest), rest);
 					if (at == sh->text)
 						assert_true(strncmp(all.text, line, strlen(line)) == 0);
 					else
@@ -437,6 +446,67 @@ static void test_shards_merge(void **state)
 		out_free(&s0);
 		out_free(&s1);
 	}
+}
+
+
+/* merge joins shards of one sweep only; a NUL byte and a point given twice
+ * are named by file and line (two sweeps' shards made one table with empty
+ * cells, a NUL truncated a cell, "point N appears twice" named nothing). */
+static void test_merge_checks_shards(void **state)
+{
+	(void)state;
+	struct out a = ok(SWEEP " --shard 0/2");
+	struct out b = ok("sweep --machine i7-4790 --workload pingpong --duration 0.1 "
+			  "--vary cpufreq=performance,schedutil --vary pm_qos_latency_us=20,100,-1 "
+			  "--shard 1/2");
+	struct out c = ok(SWEEP " --shard 1/3");
+	struct out j = ok(SWEEP " --format json --shard 1/2");
+	char *pa = save(a.text), *pb = save(b.text), *pc = save(c.text), *pj = save(j.text);
+	char args[1024], want[512];
+
+	snprintf(args, sizeof(args), "merge %s %s", pa, pb);
+	struct out o = run(args);
+	snprintf(want, sizeof(want), "%s:2: a shard of another sweep", pb);
+	assert_usage_error(&o, want);
+	out_free(&o);
+	snprintf(args, sizeof(args), "merge %s %s", pa, pc); /* 0/2 and 1/3 */
+	o = run(args);
+	assert_usage_error(&o, "a shard of another sweep");
+	out_free(&o);
+	/* the whole sweep's own output is no shard */
+	struct out all = ok(SWEEP);
+	char *pall = save(all.text);
+	snprintf(args, sizeof(args), "merge %s %s", pa, pall);
+	o = run(args);
+	assert_usage_error(&o, "not a shard, the files before it are shards");
+	out_free(&o);
+	/* a point twice: both places */
+	snprintf(args, sizeof(args), "merge %s %s", pj, pj);
+	o = run(args);
+	snprintf(want, sizeof(want), "%s:2: point 1 appears twice (first at %s:2", pj, pj);
+	assert_usage_error(&o, want);
+	out_free(&o);
+	/* a NUL byte in a cell */
+	FILE *f = fopen(pa, "r+b");
+	assert_non_null(f);
+	fseek(f, (long)(strchr(a.text, '\n') - a.text) + 3, SEEK_SET);
+	fputc('\0', f);
+	fclose(f);
+	snprintf(args, sizeof(args), "merge %s", pa);
+	o = run(args);
+	snprintf(want, sizeof(want), "%s:2: a NUL byte", pa);
+	assert_usage_error(&o, want);
+	out_free(&o);
+	char *paths[] = { pa, pb, pc, pj, pall };
+	for (size_t i = 0; i < 5; i++) {
+		unlink(paths[i]);
+		free(paths[i]);
+	}
+	out_free(&a);
+	out_free(&b);
+	out_free(&c);
+	out_free(&j);
+	out_free(&all);
 }
 
 /* More shards than points: the extra shards are empty and merge adds
@@ -619,6 +689,7 @@ int main(void)
 		cmocka_unit_test(test_workers_die_with_parent),
 		cmocka_unit_test(test_shards_merge),
 		cmocka_unit_test(test_empty_shard),
+		cmocka_unit_test(test_merge_checks_shards),
 		cmocka_unit_test(test_bad_input),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
