@@ -117,6 +117,7 @@ static int run_one(const struct cli_opts *o, const struct own *w)
 		rs.duration = o->duration_arg ? o->duration : w->r.duration;
 		rs.seed = o->seed;
 		rs.check = o->check;
+		rs.keep_finished_tasks = w->per_task;
 	}
 	if (d.msg[0] || runspec_set_all(&rs, w->r.pre, w->r.npre, &d) < 0 ||
 	    runspec_set_all(&rs, o->sets, o->nsets, &d) < 0 || runspec_check(&rs, &d) < 0) {

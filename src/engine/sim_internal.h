@@ -5,6 +5,8 @@
 #define PMLAB_SIM_INTERNAL_H
 
 #include "../core/eventq.h"
+#include "../core/idmap.h"
+#include "../core/rng.h"
 #include "../cpufreq/cpufreq.h"
 #include "../cpuidle/cpuidle.h"
 #include "../metrics/histogram.h"
@@ -14,15 +16,16 @@
 #include "sim.h"
 
 enum event_kind {
-	EV_TASK_START,  /* obj = task: first wakeup of a new task */
+	EV_TASK_START,  /* obj = task slot: first wakeup of a new task */
 	EV_BURST_DONE,  /* obj = cpu: curr finished its burst */
 	EV_WAKE_DONE,   /* obj = cpu: exit latency elapsed */
 	EV_TICK,        /* obj = cpu */
-	EV_TIMER,       /* obj = task: timed sleep ends */
+	EV_TIMER,       /* obj = task slot: timed sleep ends */
 	EV_FREQ_APPLY,  /* obj = policy, arg = P-state index */
 	EV_WL_TIMER,    /* arg = workload's */
 	EV_POLL_END,    /* obj = cpu: the polling state's time limit */
 	EV_TURBO_EVAL,  /* obj = package: re-evaluate the turbo ceiling */
+	EV_BACKGROUND,  /* obj = cpu: a background wakeup (engine/background.c) */
 	EV_END,
 };
 
@@ -49,8 +52,10 @@ struct engine_params {
 	int64_t boost;             /* 0 disables turbo P-states */
 	int64_t pm_qos_resume_latency_us; /* per-CPU resume latency limit; -1: n/a */
 	int64_t tick_policy;       /* enum tick_policy */
-	int64_t tick_cost_ns;      /* CPU time of one tick interrupt */
-	int64_t tick_stop_cost_ns; /* stopping plus restarting the tick (nohz) */
+	int64_t tick_cost_ns;      /* CPU time of one tick interrupt; -1: the machine's */
+	int64_t tick_stop_cost_ns; /* stopping the tick (nohz); -1: the machine's */
+	int64_t tick_restart_cost_ns; /* restarting it on leaving idle; -1: the machine's */
+	int64_t background_wakeups;/* per CPU per second; -1: the machine's [background] */
 	int64_t cpufreq_updates;   /* enum cpufreq_updates */
 	int64_t cpufreq_update_cost_ns; /* CPU time of one cpufreq_update_util() call */
 	int64_t turbo_eval_us;     /* period of the package's turbo-limit evaluation; 0: instant */
@@ -94,10 +99,13 @@ struct sim_cpu {
 	struct pelt pelt;      /* the CFS run queue's utilization */
 	uint32_t util_est_sum; /* util_est of its runnable tasks */
 	bool util_decayed;     /* a PELT period passed since the last cpufreq hook call */
-	bool tick_stopped_idle;/* the tick was stopped for the current idle period */
+	sim_ns idle_busy_until;/* the idle entry path (and tick stop) runs until then */
 	bool tick_woke;        /* the tick ended the current idle period */
 	struct cpuidle_device idle;
 	struct eventq timers;  /* armed sleep timers of tasks that slept here */
+	sim_ns bg_next;        /* next background wakeup (engine/background.c), or SIM_NS_MAX */
+	bool bg_timer;         /* ...and whether it is a timer */
+	struct rng bg_rng;
 	struct cpu_result acct;
 };
 
@@ -137,6 +145,14 @@ struct sim_policy {
 	int *cpus;
 	int cur_idx;           /* P-state the hardware runs now (before turbo cap) */
 	uint32_t apply_gen;
+};
+
+/* Where a task lives. A finished task is freed and its slot reused; the
+ * slot's timer generation carries on, so that a stale timer event of the
+ * old task never matches the new one. */
+struct task_slot {
+	struct task *t;        /* NULL: free */
+	uint32_t timer_gen;    /* of the task that last held it, while free */
 };
 
 struct sim {
@@ -189,9 +205,20 @@ struct sim {
 	const struct workload_ops *wl;
 	void *wl_data;
 
-	struct task **tasks;
-	uint32_t ntasks, cap_tasks;
+	/* Tasks: slots, reused once a task has finished (memory follows the
+	 * live tasks, not every task ever created); ids grow for ever. */
+	struct task_slot *slots;
+	uint32_t nslots, cap_slots;
+	uint32_t *free_slots;  /* a stack of free slot indices */
+	uint32_t nfree;
+	struct idmap ids;      /* task id -> slot, for sim_task() */
+	struct task **dead;    /* finished during this event, freed after it */
+	uint32_t ndead, cap_dead;
+	bool keep_finished;    /* sim_config.keep_finished_tasks: never free */
+	uint32_t tasks_created;
 	uint32_t nlive;
+	uint64_t tasks_finished;
+	double cycles_requested_finished, cycles_done_finished;
 	long nr_queued;        /* tasks waiting in any run queue */
 
 	struct histogram latency, wakeup_latency;
@@ -199,6 +226,7 @@ struct sim {
 	uint64_t ctx_switches, migrations, wakeups, freq_transitions, events;
 	uint64_t cpufreq_hook_calls;
 	uint64_t stale_events; /* popped but cancelled (lazy cancellation) */
+	uint64_t queue_len_sum; /* the event queue's length at each pop, summed */
 	bool check;
 	bool oom;
 	void (*progress)(void *ctx, double done);
@@ -212,6 +240,7 @@ void cpu_set_speed(struct sim *s, struct sim_cpu *c);
 void cpu_pelt_idle(struct sim *s, struct sim_cpu *c);
 void cpu_schedule(struct sim *s, struct sim_cpu *c);
 void cpu_kick(struct sim *s, struct sim_cpu *c);
+void cpu_interrupt(struct sim *s, struct sim_cpu *c, sim_ns handler_ns);
 void cpu_enter_idle(struct sim *s, struct sim_cpu *c);
 void cpu_arm_done(struct sim *s, struct sim_cpu *c);
 void cpu_wake_done(struct sim *s, struct sim_cpu *c);
@@ -221,6 +250,12 @@ void cpu_tick(struct sim *s, struct sim_cpu *c);
 void cpu_start_tick(struct sim *s, struct sim_cpu *c);
 sim_ns sched_slice(const struct sim *s, const struct sim_cpu *c, const struct task *t);
 int cpu_effective_idx(const struct sim *s, const struct sim_cpu *c);
+
+/* engine/background.c: wakeups of idle CPUs besides the workload's */
+int background_init(struct sim *s, struct pm_diag *d);
+void background_fire(struct sim *s, struct sim_cpu *c);
+/* The CPU's next background wakeup if it is a timer, else SIM_NS_MAX. */
+sim_ns background_next_timer(const struct sim *s, const struct sim_cpu *c);
 
 /* engine/power.c: energy integration and turbo */
 void power_init(struct sim *s);
@@ -240,6 +275,9 @@ void cpu_charge(struct sim *s, struct sim_cpu *c, struct task *t, sim_ns ns);
 /* The CPU's utilization for cpufreq (PELT, util_est, uclamp). */
 void cpu_util_get(struct sim *s, struct sim_cpu *c, struct cpu_util *out);
 void freq_fini(struct sim *s);
+
+/* engine/sim.c: a task finished (ACT_EXIT); it is freed after the event. */
+void task_finished(struct sim *s, struct task *t);
 
 /* engine/wake.c: task state changes */
 void task_enqueue(struct sim *s, struct sim_cpu *c, struct task *t, bool wakeup);

@@ -287,6 +287,7 @@ static void config(const struct runspec *rs, struct sim_config *cfg)
 	cfg->nsets = rs->nsets;
 	cfg->sets = (const char *const *)rs->sets;
 	cfg->check_invariants = rs->check;
+	cfg->keep_finished_tasks = rs->keep_finished_tasks;
 }
 
 static void config_run(const struct runspec *rs, struct sim_config *cfg)

@@ -40,6 +40,7 @@ struct runspec {
 	char *note;    /* what a profile did: "2 settings, 5 options not modelled"; owned, may be NULL */
 	char *skipped; /* the options not modelled, "WHAT (WHY)", "; "-separated; owned, may be NULL */
 	bool check;    /* verify the engine's invariants after every event (slow) */
+	bool keep_finished_tasks; /* for use() to read finished tasks (per-task reports) */
 	const struct sim_observer *observer; /* not owned, may be NULL */
 	void (*progress)(void *ctx, double done); /* the engine's progress callback; may be NULL */
 };
