@@ -158,9 +158,8 @@ static void test_bad_data(void **state)
 static void test_errors_at_their_line(void **state)
 {
 	(void)state;
-	static const char *const head =
-		"[experiment]\nname = t\nmachine = %s\ncpus = %s\nworkload = %s\nduration = %s\n"
-		"baseline = %s\nkernel = %s\nruns = 1\n[calibration]\n%s\n[row a]\nset = cpufreq=performance\n";
+#define HEAD "[experiment]\nname = t\nmachine = %s\ncpus = %s\nworkload = %s\nduration = %s\n" \
+	"baseline = %s\nkernel = %s\nruns = 1\n[calibration]\n%s\n[row a]\nset = cpufreq=performance\n"
 	static const struct {
 		const char *machine, *cpus, *workload, *duration, *baseline, *kernel, *cal, *want;
 	} cases[] = {
@@ -178,7 +177,7 @@ static void test_errors_at_their_line(void **state)
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char ini[2048], args[512];
-		snprintf(ini, sizeof(ini), head, cases[i].machine, cases[i].cpus, cases[i].workload,
+		snprintf(ini, sizeof(ini), HEAD, cases[i].machine, cases[i].cpus, cases[i].workload,
 			 cases[i].duration, cases[i].baseline, cases[i].kernel, cases[i].cal);
 		char *path = write_temp(ini, ".ini");
 		snprintf(args, sizeof(args), "validate --jobs 1 --data %s --write /dev/null", path);
@@ -190,6 +189,7 @@ static void test_errors_at_their_line(void **state)
 		unlink(path);
 		free(path);
 	}
+#undef HEAD
 	/* a line longer than the reader takes, and a NUL byte: refused at their line */
 	char ini[8192];
 	int n = snprintf(ini, sizeof(ini), "[experiment]\nname = t\n; ");
