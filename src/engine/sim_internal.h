@@ -26,6 +26,7 @@ enum event_kind {
 	EV_POLL_END,    /* obj = cpu: the polling state's time limit */
 	EV_TURBO_EVAL,  /* obj = package: re-evaluate the turbo ceiling */
 	EV_BACKGROUND,  /* obj = cpu: a background wakeup (engine/background.c) */
+	EV_POWER_LIMIT, /* obj = package: the power controller's period (engine/power_limit.c) */
 	EV_END,
 };
 
@@ -62,6 +63,8 @@ struct engine_params {
 	int64_t freq_invariant;    /* -1: the machine's (and the kernel's); 0: off; 1: on */
 	int64_t cstate_auto_demotion; /* enum auto_demotion: the hardware's (BIOS option) */
 	int64_t sched_mc_power_savings; /* 0 spread, 1 pack when lightly loaded, 2 also wakeups */
+	int64_t pl1_w, pl2_w;      /* package power limits, W; -1: the machine's; 0: none */
+	int64_t pl1_window_ms;     /* PL1's time window; -1: the machine's */
 };
 
 /* When the scheduler calls the frequency governor's hook (§15 of the
@@ -132,6 +135,13 @@ struct sim_pkg {
 	 * turbo_active state) and the turbo ceiling P-state in force. */
 	int nturbo_cores[MACHINE_MAX_TYPES];
 	int cap_idx[MACHINE_MAX_TYPES];
+	/* The power controller (engine/power_limit.c): its ceiling per type
+	 * (the top P-state: none), its level on type 0's table, the running
+	 * averages of package power (W) and the energy counter it last read. */
+	int limit_idx[MACHINE_MAX_TYPES];
+	int pl_level;
+	double pl_avg1, pl_avg2, pl_energy_j;
+	sim_ns pl_last;
 	int nidle_cores;       /* online cores idle */
 	int ncores_online;
 	bool turbo_eval_pending;
@@ -149,6 +159,11 @@ struct sim_type {
 	const struct cpu_type *t; /* in s->mcopy, resolved */
 	uint32_t *khz;         /* its P-states, ascending */
 	int npstates;
+	/* What the OS may request (the policy's table): every P-state, or
+	 * with [frequency] turbo = hardware those up to base and one turbo
+	 * entry, the top, which lets the hardware pick the bin. */
+	uint32_t *os_khz;
+	int os_npstates;
 	int base_idx;          /* highest non-turbo P-state */
 	int *turbo_cap_idx;    /* by the type's active cores in the package */
 	uint32_t fie_khz;      /* frequency invariance's reference; 0: PELT not invariant */
@@ -207,6 +222,8 @@ struct sim {
 	const char *wl_arg;
 	int ntypes;
 	struct sim_type *types;
+	double pl1_w, pl2_w;   /* package power limits in force, W (0: none) */
+	sim_ns pl1_window_ns, pl2_window_ns;
 	/* Auto-demotion's targets: the first hardware state ("C1") and the
 	 * first that stops the clocks ("C3": neither polling nor turbo_active;
 	 * ncstates if none). */
@@ -292,6 +309,10 @@ void pkg_core_busy(struct sim *s, int pkg, int delta); /* a core entered (+1) / 
 void pkg_turbo_eval(struct sim *s, int pkg);
 void pkg_idle_changed(struct sim *s, int pkg); /* an idle core changed C-state */
 void power_flush(struct sim *s);
+
+/* engine/power_limit.c: package power limits (RAPL PL1/PL2, AMD PPT) */
+void power_limit_init(struct sim *s);
+void power_limit_eval(struct sim *s, int pkg);
 
 /* engine/freq.c: the simulator's cpufreq driver */
 int freq_init(struct sim *s, struct pm_diag *d);
