@@ -258,6 +258,7 @@ void cpu_enter_idle(struct sim *s, struct sim_cpu *c)
 	dev->now = s->now;
 	dev->tick_period_ns = s->tick_ns;
 	dev->nr_iowait = c->nr_iowait;
+	dev->cpu_load = c->cpu_load0;
 	sim_ns next_timer = idle_next_timer(s, c);
 	dev->next_timer_no_tick_ns = next_timer == SIM_NS_MAX ? SIM_NS_MAX : next_timer - s->now;
 	sim_ns to_tick = (s->now / s->tick_ns + 1) * s->tick_ns - s->now;
@@ -470,8 +471,10 @@ void cpu_schedule(struct sim *s, struct sim_cpu *c)
 			cpu_set_mode(s, c, CPU_RUNNING);
 			/* tick_nohz_idle_exit(): restarting a stopped tick is on
 			 * the way to the task. */
-			if (!c->tick_on)
+			if (!c->tick_on) {
 				cpu_charge(s, c, next, s->par.tick_restart_cost_ns);
+				cpu_load_nohz_exit(s, c);
+			}
 			cpu_start_tick(s, c);
 		}
 		cpu_set_speed(s, c);
@@ -534,10 +537,30 @@ static bool slice_expired(const struct sim *s, const struct sim_cpu *c)
 	return (int64_t)(curr->vruntime - first->vruntime) > (int64_t)ideal;
 }
 
+/* Linux 3.10's cpu_load[0]: update_cpu_load_active() at each tick
+ * stores the run queue's load weight (the idle CPU's is 0). */
+static void cpu_load_tick(struct sim *s, struct sim_cpu *c)
+{
+	c->cpu_load0 = c->mode == CPU_RUNNING && c->curr ? c->rq.load + c->curr->weight : 0;
+	c->load_update_jiffy = s->now / s->tick_ns;
+}
+
+/* update_cpu_load_nohz() from tick_nohz_restart_sched_tick() (v3.10):
+ * after a nohz idle stretch of a jiffy or more the CPU was idle, load 0. */
+void cpu_load_nohz_exit(struct sim *s, struct sim_cpu *c)
+{
+	sim_ns jiffy = s->now / s->tick_ns;
+	if (jiffy != c->load_update_jiffy) {
+		c->cpu_load0 = 0;
+		c->load_update_jiffy = jiffy;
+	}
+}
+
 /* A tick the idle loop kept running wakes the CPU: it leaves its C-state,
  * runs the tick handler and goes back to idle through the governor. */
 static void cpu_idle_tick(struct sim *s, struct sim_cpu *c)
 {
+	cpu_load_tick(s, c);
 	c->acct.ticks++;
 	c->tick_woke = true;
 	cpu_wake(s, c, s->par.tick_cost_ns);
@@ -555,6 +578,7 @@ void cpu_tick(struct sim *s, struct sim_cpu *c)
 	if (c->mode != CPU_RUNNING)
 		return;
 	cpu_sync(s, c);
+	cpu_load_tick(s, c);
 	c->acct.ticks++;
 	cpu_charge(s, c, NULL, s->par.tick_cost_ns);
 	update_min_vruntime(c);

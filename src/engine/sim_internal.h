@@ -96,6 +96,10 @@ struct sim_cpu {
 	int nr_iowait;         /* tasks blocked on I/O that last ran here */
 	uint64_t ticks_since_balance;
 	uint64_t idle_calls;   /* idle-loop entries (tick_nohz_get_idle_calls_cpu) */
+	/* Linux 3.10's rq->cpu_load[0] (menu 3.10 reads it): the load weight
+	 * at the last tick, and the jiffy of that update (last_load_update_tick). */
+	unsigned long cpu_load0;
+	sim_ns load_update_jiffy;
 	struct pelt pelt;      /* the CFS run queue's utilization */
 	uint32_t util_est_sum; /* util_est of its runnable tasks */
 	bool util_decayed;     /* a PELT period passed since the last cpufreq hook call */
@@ -247,6 +251,7 @@ void cpu_wake_done(struct sim *s, struct sim_cpu *c);
 void cpu_poll_end(struct sim *s, struct sim_cpu *c);
 void cpu_burst_done(struct sim *s, struct sim_cpu *c);
 void cpu_tick(struct sim *s, struct sim_cpu *c);
+void cpu_load_nohz_exit(struct sim *s, struct sim_cpu *c);
 void cpu_start_tick(struct sim *s, struct sim_cpu *c);
 sim_ns sched_slice(const struct sim *s, const struct sim_cpu *c, const struct task *t);
 int cpu_effective_idx(const struct sim *s, const struct sim_cpu *c);
