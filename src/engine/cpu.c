@@ -88,10 +88,19 @@ void cpu_sync(struct sim *s, struct sim_cpu *c)
 		t->vruntime += weighted(dt, t->weight);
 		if (t->in_burst)
 			burst_progress(t, dt, c->speed);
-	} else if (c->nr_iowait > 0) {
-		a->iowait_ns += dt;
 	} else {
-		a->idle_ns += dt;
+		/* An interrupt's handler at the end of a wakeup is system time. */
+		sim_ns irq = 0;
+		if (c->mode == CPU_WAKING && c->irq_end > c->irq_start) {
+			sim_ns from = s->now - dt > c->irq_start ? s->now - dt : c->irq_start;
+			sim_ns to = s->now < c->irq_end ? s->now : c->irq_end;
+			irq = to > from ? to - from : 0;
+		}
+		a->sys_ns += irq;
+		if (c->nr_iowait > 0)
+			a->iowait_ns += dt - irq;
+		else
+			a->idle_ns += dt - irq;
 	}
 }
 
@@ -219,10 +228,14 @@ static int hw_cstate(const struct sim *s, const struct sim_cpu *c, int st)
 	const struct cstate *cs = s->m->cstates;
 	enum auto_demotion mode = (enum auto_demotion)s->par.cstate_auto_demotion;
 	int c1 = s->demote_c1, c3 = s->demote_c3;
-	if (mode == DEMOTE_OFF || st < c3 || c->last_idle_ns >= cs[st].residency_ns)
+	/* The energy/performance bias sets how much history a request needs
+	 * (engine/epb.c). */
+	double x = epb_demotion_factor(s);
+	double last = (double)c->last_idle_ns;
+	if (mode == DEMOTE_OFF || st < c3 || last >= x * (double)cs[st].residency_ns)
 		return st; /* only states that stop the clocks are demoted */
 	if ((mode == DEMOTE_C3 || mode == DEMOTE_BOTH) && st > c3 &&
-	    (mode == DEMOTE_C3 || c->last_idle_ns >= cs[c3].residency_ns))
+	    (mode == DEMOTE_C3 || last >= x * (double)cs[c3].residency_ns))
 		return c3;
 	return mode == DEMOTE_C3 ? st : c1;
 }
@@ -342,6 +355,8 @@ static void cpu_wake(struct sim *s, struct sim_cpu *c, sim_ns extra)
 	if (s->obs && s->obs->cpu_waking)
 		s->obs->cpu_waking(s->obs->ctx, c->id, s->now);
 	c->wake_gen++;
+	c->irq_start = s->now + exit;
+	c->irq_end = s->now + exit + extra;
 	sim_post(s, s->now + exit + extra, EV_WAKE_DONE, (uint32_t)c->id, c->wake_gen, 0);
 }
 
