@@ -422,8 +422,11 @@ static void switch_in(struct sim *s, struct sim_cpu *c, struct task *next)
 	s->ctx_switches++;
 	c->acct.ctx_switches++;
 	next->pending_stall_ns += (double)s->m->context_switch_ns;
+	/* A task that changes last-level cache refetches its working set, but
+	 * not the part its sharing group keeps warm in the new one (cc1's
+	 * code and the headers of one build: engine/share.c). */
 	if (next->ran && next->last_llc != c->llc)
-		next->pending_stall_ns += (double)s->m->refill_ns;
+		next->pending_stall_ns += (double)s->m->refill_ns * share_refill_factor(s, next, c->llc);
 	if (next->in_burst) {
 		next->rem_stall_ns += next->pending_stall_ns;
 		next->pending_stall_ns = 0;

@@ -43,6 +43,27 @@ static double decayed(const struct sim *s, size_t i)
 	return s->share_act[i] * exp(-(double)(s->now - s->share_when[i]) / window);
 }
 
+/* The share of the group's recent activity under llc (0..1). */
+static double warm_here(struct sim *s, const struct task *t, int llc)
+{
+	size_t base = (size_t)(t->share_group - 1) * (size_t)s->topo.nllcs;
+	double here = 0, total = 0;
+	for (int l = 0; l < s->topo.nllcs; l++) {
+		double a = decayed(s, base + (size_t)l);
+		total += a;
+		if (l == llc)
+			here = a;
+	}
+	return total > 0 ? here / total : 0;
+}
+
+double share_refill_factor(struct sim *s, const struct task *t, int llc)
+{
+	if (!t->share_group || t->share_group > s->nshare_groups || s->m->share_stall_cut <= 0)
+		return 1.0;
+	return 1.0 - s->m->share_stall_cut * warm_here(s, t, llc);
+}
+
 double share_stall_factor(struct sim *s, const struct task *t, int llc)
 {
 	/* The activity is recorded even without a stall cut: coherence

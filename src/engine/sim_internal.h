@@ -368,6 +368,9 @@ double share_stall_factor(struct sim *s, const struct task *t, int llc);
 /* The share of the group's recent activity on packages other than pkg
  * (0 for a task of no group), for coherence traffic (engine/memory.c). */
 double share_remote_share(struct sim *s, const struct task *t, int pkg);
+/* A task of a sharing group that arrives under llc refetches only what
+ * the group did not leave warm there: the refill's multiplier (<= 1). */
+double share_refill_factor(struct sim *s, const struct task *t, int llc);
 
 /* A balancer can take the tasks queued on a running CPU; those queued on a
  * CPU still waking sit on its wake list. Keeps the package's count of such
