@@ -11,7 +11,7 @@ void sim_interrupt(struct sim *s, int cpu, double ref_ns)
 	if (cpu < 0 || cpu >= s->ncpus)
 		cpu = 0;
 	struct sim_cpu *c = &s->cpus[cpu];
-	double khz = s->khz_table[cpu_effective_idx(s, c)];
+	double khz = cpu_khz(s, c);
 	cpu_interrupt(s, c, (sim_ns)(ref_ns * WL_REF_KHZ / khz));
 }
 

@@ -45,7 +45,7 @@ double memory_latency_scale(const struct machine *m, double core_ghz, double unc
 static double clocks(const struct sim *s, const struct sim_cpu *c, double *uncore_ghz)
 {
 	*uncore_ghz = s->pkgs[c->pkg].unc_khz ? s->pkgs[c->pkg].unc_khz / 1e6 : REF_GHZ;
-	return s->khz_table[cpu_effective_idx(s, c)] / 1e6;
+	return cpu_khz(s, c) / 1e6;
 }
 
 double memory_stall_factor(struct sim *s, const struct sim_cpu *c, const struct task *t)

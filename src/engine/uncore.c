@@ -34,7 +34,7 @@ static uint32_t target_khz(const struct sim *s, int p)
 		const struct sim_core *core = &s->cores[pkg->first_core + i];
 		if (core->ncpus == 0 || core->nbusy == 0)
 			continue;
-		uint32_t khz = s->khz_table[cpu_effective_idx(s, &s->cpus[core->cpus[0]])];
+		uint32_t khz = cpu_khz(s, &s->cpus[core->cpus[0]]);
 		if (khz > fastest)
 			fastest = khz;
 	}

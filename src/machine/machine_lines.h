@@ -19,6 +19,16 @@ struct pkg_cstate_lines {
 	int section, requires, exit, residency, power;
 };
 
+/* A [cpu_type NAME] section and its [pstates NAME], [turbo NAME] and
+ * [cstate STATE NAME] sections (0: not given, the machine's value). */
+struct cpu_type_lines {
+	int section, cores, threads_per_core, capacity, freq_domain, cluster_cores, base_khz;
+	int ceff_nf, leak_w, leak_beta, smt_activity, smt_throughput;
+	int pstates, pstate[MACHINE_MAX_PSTATES];
+	int turbo, turbo_bin[MACHINE_MAX_TURBO];
+	struct cstate_lines cstate[MACHINE_MAX_CSTATES];
+};
+
 struct machine_lines {
 	int machine, name, description, tdp_w, cpufreq_driver, cpuidle_driver;
 	int topology, packages, cores_per_package, threads_per_core, llc_cores;
@@ -38,6 +48,7 @@ struct machine_lines {
 	int memory, mem_core, mem_uncore, mem_dram, mem_mlp, mem_line, mem_snoop_share, mem_snoop_x, mem_size;
 	int platform, psu_w, psu_eff[4], disk_active, nic_packet, disk_mbps, fan_min, fan_max;
 	int energy_bias, epb_demotion, epb_turbo_delay;
+	struct cpu_type_lines type[MACHINE_MAX_TYPES];
 };
 
 /* machine_platform.c: the rules of [uncore], [memory], [platform] and
