@@ -98,6 +98,8 @@ static int print(void *ctx, struct sim *s, const struct run_result *r)
 	} else {
 		rc = result_write(stdout, r, (enum result_format)k->o->format);
 	}
+	if (rc == 0 && k->o->format == CLI_TABLE)
+		replay_write_summary(stdout, &rp->rm, r);
 	if (rc == 0 && k->w->per_task && k->o->format == CLI_TABLE)
 		replay_write_per_task(stdout, &rp->rm, s, r);
 	if (rc < 0 || fflush(stdout) != 0)

@@ -69,6 +69,16 @@ static void test_replay_formats(void **state)
 	assert_non_null(strstr(o.text, "replay"));
 	assert_non_null(strstr(o.text, "trace_duration"));
 	assert_non_null(strstr(o.text, "Per task: CPU time traced and replayed"));
+	/* The time the replay took, not the --duration limit, and its energy. */
+	double took, traced_s, joules;
+	unsigned done, all;
+	const char *sum = strstr(o.text, "Replayed work: ");
+	assert_non_null(sum);
+	assert_int_equal(sscanf(sum, "Replayed work: %u of %u tasks in %lf s simulated (traced: %lf "
+				"s), %lf J", &done, &all, &took, &traced_s, &joules), 5);
+	assert_int_equal(done, all);
+	assert_true(dabs(took - traced_s) < 0.02 * traced_s);
+	assert_true(joules > 0);
 	double traced, replayed;
 	per_task_total(o.text, &traced, &replayed);
 	assert_true(traced > 10 && dabs(replayed - traced) < 0.001 * traced);
@@ -397,6 +407,44 @@ static void test_profiles(void **state)
 			  "none,none:cpuidle=menu");
 	assert_non_null(strstr(o.text, "replay:"));
 	assert_non_null(strstr(o.text, "none:cpuidle=menu"));
+	/* The runs last as long as the trace's tasks take, not the limit. */
+	assert_non_null(strstr(o.text, "1 run per profile, each until the workload ended ("));
+	assert_non_null(strstr(o.text, "Run time"));
+	out_free(&o);
+
+	/* Each profile's run time and energy are those of the same replay
+	 * run alone; energy is power over that time. */
+	o = ok("replay " SHIPPED " --profiles none,none:cpufreq=powersave --format json");
+	json_error_t err;
+	json_t *root = json_loads(o.text, 0, &err);
+	assert_non_null(root);
+	double limit = json_number_value(json_object_get(root, "duration_s"));
+	json_t *profiles = json_object_get(root, "profiles");
+	assert_int_equal(json_array_size(profiles), 2);
+	for (size_t i = 0; i < 2; i++) {
+		json_t *fig = json_object_get(
+			json_array_get(json_object_get(json_array_get(profiles, i), "runs"), 0),
+			"figures");
+		double t = json_number_value(json_object_get(fig, "run_time_s"));
+		double e = json_number_value(json_object_get(fig, "energy_j"));
+		double w = json_number_value(json_object_get(fig, "power_w"));
+		assert_true(t > 0.4 && t < limit / 10);
+		assert_true(dabs(e - w * t) <= 1e-6 * e);
+		struct out one = ok(i ? "replay " SHIPPED " --cpufreq powersave --format json"
+				      : "replay " SHIPPED " --format json");
+		json_t *r1 = json_loads(one.text, 0, &err);
+		assert_non_null(r1);
+		assert_true(dabs(json_number_value(json_object_get(r1, "duration_s")) - t) < 1e-9);
+		assert_true(dabs(json_number_value(json_object_get(r1, "energy_j")) - e) < 1e-6 * e);
+		json_decref(r1);
+		out_free(&one);
+	}
+	json_decref(root);
+	out_free(&o);
+
+	/* A workload that runs for the whole --duration has no such figure. */
+	o = ok("compare -m i7-4790 -w pingpong --profiles none -d 0.05 --runs 1 --format json");
+	assert_null(strstr(o.text, "run_time_s"));
 	out_free(&o);
 }
 
