@@ -120,6 +120,10 @@ struct task *sim_task_new(struct sim *s, const char *name, sim_ns start)
 	pelt_init(&t->pelt, start > s->now ? start : s->now);
 	s->tasks[s->ntasks++] = t;
 	s->nlive++;
+	if (s->obs && s->obs->task_new) {
+		const struct sim_cpu *c = s->dispatch_cpu >= 0 ? &s->cpus[s->dispatch_cpu] : NULL;
+		s->obs->task_new(s->obs->ctx, s->now, t, c && c->mode == CPU_RUNNING ? c->curr : NULL);
+	}
 	if (start < s->now)
 		start = s->now;
 	sim_post(s, start, EV_TASK_START, t->id, 0, 0);

@@ -2,15 +2,90 @@
 #include "single_run.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
+#include "../export/observer_tee.h"
 #include "../export/perfetto.h"
+#include "../export/tracedat_export.h"
+
+/* The size estimate looks at the output this often (of the run's span). */
+#define ESTIMATE_STEPS 64
 
 struct wrap {
 	struct perfetto *tl;
+	struct simtrace *tr;
+	const struct run_exports *x;
 	int (*use)(void *ctx, struct sim *s, const struct run_result *r);
 	void *ctx;
 	struct pm_diag *d;
+	struct observer_tee exports, all; /* all: the exports, then the watcher */
+	struct sim_observer watch;        /* the size estimate */
+	sim_ns from, span, next_check;
+	double warn_tl_mb, warn_tr_mb;
+	bool warned_tl, warned_tr;
 };
+
+static double env_mb(const char *name, double def)
+{
+	const char *v = getenv(name);
+	char *end;
+	double mb = v ? strtod(v, &end) : 0;
+	return v && end != v && mb > 0 ? mb : def;
+}
+
+static void warn(struct wrap *w, const char *what, const char *path, double mb, double done,
+		 double limit, const char *also)
+{
+	fprintf(stderr, "pmlab: %s: %s %s will be about %.*f MB (estimated at %.0f %% of the run; "
+		"warning above %.0f MB%s); keep part of it with --window FROM:TO or --trace-cpus "
+		"LIST\n", w->x->cmd, what, path, mb < 10 ? 1 : 0, mb, done * 100, limit, also);
+}
+
+/* Extrapolates the bytes written so far over the rest of the span. */
+static void check_size(struct wrap *w, sim_ns now)
+{
+	double done = (double)(now - w->from) / (double)w->span;
+	w->next_check += w->span / ESTIMATE_STEPS;
+	if (done <= 0)
+		return;
+	if (w->tl && !w->warned_tl) {
+		double mb = (double)perfetto_bytes(w->tl) / done / 1e6;
+		if (mb > w->warn_tl_mb) {
+			warn(w, "the timeline", w->x->timeline, mb, done, w->warn_tl_mb,
+			     ", what the Perfetto UI loads comfortably");
+			w->warned_tl = true;
+		}
+	}
+	if (w->tr && !w->warned_tr) {
+		double mb = (double)simtrace_bytes(w->tr) / done / 1e6;
+		if (mb > w->warn_tr_mb) {
+			warn(w, "the trace", w->x->trace, mb, done, w->warn_tr_mb, "");
+			w->warned_tr = true;
+		}
+	}
+}
+
+static void watch_run(void *ctx, int cpu, sim_ns now, const struct task *t)
+{
+	struct wrap *w = ctx;
+	if (now >= w->next_check)
+		check_size(w, now);
+}
+
+/* The watcher sees cpu_run, which comes often enough to time the checks,
+ * after the exports have written it. */
+static void watch_init(struct wrap *w, const struct runspec *rs)
+{
+	const struct export_filter *f = w->x->filter;
+	sim_ns to = f && f->to < rs->duration ? f->to : rs->duration;
+	w->from = f ? f->from : 0;
+	w->span = to > w->from ? to - w->from : 1;
+	w->next_check = w->from + w->span / ESTIMATE_STEPS;
+	w->warn_tl_mb = env_mb("PMLAB_EXPORT_WARN_MB", SINGLE_RUN_TIMELINE_WARN_MB);
+	w->warn_tr_mb = env_mb("PMLAB_EXPORT_WARN_MB", SINGLE_RUN_TRACE_WARN_MB);
+	w->watch = (struct sim_observer){ .ctx = w, .cpu_run = watch_run };
+	observer_tee_init(&w->all, &w->exports.obs, &w->watch);
+}
 
 static int finish(void *ctx, struct sim *s, const struct run_result *r)
 {
@@ -22,6 +97,12 @@ static int finish(void *ctx, struct sim *s, const struct run_result *r)
 		rc = perfetto_close(w->tl, r->duration_ns, &closing);
 		w->tl = NULL;
 	}
+	if (w->tr) {
+		if (simtrace_close(w->tr, r->duration_ns, rc < 0 ? &(struct pm_diag){ { 0 } }
+								 : &closing) < 0)
+			rc = -1;
+		w->tr = NULL;
+	}
 	if (w->use(w->ctx, s, r) < 0)
 		return -1;
 	if (rc < 0)
@@ -29,22 +110,39 @@ static int finish(void *ctx, struct sim *s, const struct run_result *r)
 	return 0;
 }
 
-int single_run(const struct runspec *rs, const char *timeline, const char *title,
+int single_run(const struct runspec *rs, const struct run_exports *x, const char *title,
 	       int (*use)(void *ctx, struct sim *s, const struct run_result *r), void *ctx,
 	       struct pm_diag *d)
 {
+	static const struct run_exports none = { .cmd = "sim" };
 	struct runspec run = *rs;
-	struct wrap w = { NULL, use, ctx, d };
+	struct wrap w = { .x = x ? x : &none, .use = use, .ctx = ctx, .d = d };
 	int rc;
 
-	if (timeline) {
-		w.tl = perfetto_open(timeline, rs->m, title, d);
+	x = w.x;
+	if (x->timeline) {
+		w.tl = perfetto_open(x->timeline, rs->m, title, x->filter, d);
 		if (!w.tl)
 			return -1;
-		run.observer = perfetto_observer(w.tl);
+	}
+	if (x->trace) {
+		w.tr = simtrace_open(x->trace, rs->m, x->filter, d);
+		if (!w.tr) {
+			if (w.tl)
+				perfetto_discard(w.tl);
+			return -1;
+		}
+	}
+	if (w.tl || w.tr) {
+		observer_tee_init(&w.exports, w.tl ? perfetto_observer(w.tl) : NULL,
+				  w.tr ? simtrace_observer(w.tr) : NULL);
+		watch_init(&w, rs);
+		run.observer = &w.all.obs;
 	}
 	rc = runspec_run(&run, finish, &w, d);
 	if (w.tl)
 		perfetto_discard(w.tl);
+	if (w.tr)
+		simtrace_discard(w.tr);
 	return rc;
 }

@@ -448,6 +448,139 @@ static void test_profiles(void **state)
 	out_free(&o);
 }
 
+/* Two cores, 1 or 2 GHz, no kernel costs: a replay of its own trace gives
+ * every task its CPU time back. */
+static const char *const two_core_ini =
+	"[machine]\nname = two-core\n"
+	"[topology]\npackages = 1\ncores_per_package = 2\nthreads_per_core = 1\nfreq_domain = core\n"
+	"[frequency]\nbase_khz = 2000000\n[pstates]\n1000000 = 800\n2000000 = 1000\n"
+	"[cstate C1]\nexit_latency_us = 1\ntarget_residency_us = 2\npower_mw = 500\n"
+	"[cstate C6]\nexit_latency_us = 100\ntarget_residency_us = 300\npower_mw = 0\n"
+	"[power]\nceff_nf = 1\nleak_w = 1\nuncore_w = 2\nplatform_w = 0\n"
+	"[costs]\ncontext_switch_us = 0\nwakeup_ipi_us = 0\n";
+#define NO_COSTS " --set tick_cost_ns=0 --set tick_stop_cost_ns=0 --set cpufreq_update_cost_ns=0"
+
+/* pmlab sim --trace: trace-cmd reads it, and pmlab replay on the same
+ * model gives every task its CPU time back (tests/unit/test_simtrace.c
+ * checks the tolerance task by task). */
+static void test_sim_trace(void **state)
+{
+	char *ini = write_temp(two_core_ini, ".ini");
+	char *dat = temp_path(".dat");
+	char args[2048];
+	snprintf(args, sizeof(args), "sim --machine %s -w video -d 1 --trace %s" NO_COSTS, ini, dat);
+	struct out o = ok(args);
+	out_free(&o);
+	if (system("command -v trace-cmd >/dev/null 2>&1") != 0) {
+		print_message("trace-cmd not installed: trace-cmd report skipped\n");
+	} else {
+		snprintf(args, sizeof(args), "trace-cmd report %s 2>&1", dat);
+		FILE *p = popen(args, "r");
+		assert_non_null(p);
+		char line[512];
+		int seen[6] = { 0 };
+		const char *want[6] = { "sched_switch:", "sched_wakeup:", "cpu_idle:",
+					"cpu_frequency:", "core_power:", "hrtimer_expire_entry:" };
+		while (fgets(line, sizeof(line), p))
+			for (int i = 0; i < 6; i++)
+				seen[i] += strstr(line, want[i]) != NULL;
+		assert_int_equal(pclose(p), 0);
+		for (int i = 0; i < 6; i++)
+			if (!seen[i])
+				fail_msg("trace-cmd report shows no %s", want[i]);
+	}
+	snprintf(args, sizeof(args), "replay %s --machine %s --per-task" NO_COSTS, dat, ini);
+	o = ok(args);
+	double traced, replayed;
+	per_task_total(o.text, &traced, &replayed);
+	assert_true(traced > 100);
+	assert_true(dabs(replayed - traced) <= 0.001);
+	out_free(&o);
+	unlink(dat);
+	unlink(ini);
+	free(dat);
+	free(ini);
+}
+
+/* --window and --trace-cpus: the timeline keeps those CPUs' tracks and
+ * slices within the window (clipped to it); bad values are bad input. */
+static void test_export_filters(void **state)
+{
+	char *js = temp_path(".json");
+	char args[1024];
+	snprintf(args, sizeof(args), "sim -m i7-4790 -w pingpong -d 0.5 --timeline %s "
+		 "--window 0.2:0.3 --trace-cpus 1,4-5", js);
+	struct out o = ok(args);
+	out_free(&o);
+	json_t *j = load_json(js);
+	json_t *ev = json_object_get(j, "traceEvents");
+	size_t i, slices = 0;
+	json_t *e;
+	json_array_foreach(ev, i, e) {
+		const char *ph = json_string_value(json_object_get(e, "ph"));
+		json_int_t pid = json_integer_value(json_object_get(e, "pid"));
+		if (strcmp(ph, "X") == 0) {
+			json_int_t tid = json_integer_value(json_object_get(e, "tid"));
+			double ts = json_number_value(json_object_get(e, "ts"));
+			double dur = json_number_value(json_object_get(e, "dur"));
+			assert_true(tid == 101 || tid == 104 || tid == 105);
+			assert_true(ts >= 200000 && ts + dur <= 300000 + 1e-6);
+			slices++;
+		}
+		if (strcmp(ph, "C") == 0 && pid == 2) {
+			double ts = json_number_value(json_object_get(e, "ts"));
+			const char *name = json_string_value(json_object_get(e, "name"));
+			assert_true(ts >= 200000 && ts < 300000);
+			assert_true(strcmp(name, "cpu1 freq") == 0 || strcmp(name, "cpu4 freq") == 0 ||
+				    strcmp(name, "cpu5 freq") == 0);
+		}
+	}
+	assert_true(slices > 10);
+	json_decref(j);
+	unlink(js);
+	free(js);
+	expect_usage_error("sim -m i7-4790 -w pingpong --timeline /tmp/x.json --window 2:1",
+			   "--window 2:1");
+	expect_usage_error("sim -m i7-4790 -w pingpong --timeline /tmp/x.json --window soon",
+			   "--window soon");
+	expect_usage_error("sim -m i7-4790 -w pingpong --trace /tmp/x.dat --trace-cpus 8",
+			   "CPU 8, but the machine has 8 CPUs");
+	expect_usage_error("sim -m i7-4790 -w pingpong --window 1:2", "give one of them");
+	expect_usage_error("sim -m i7-4790 -w pingpong --timeline /tmp/x --trace /tmp/x",
+			   "the same file");
+}
+
+/* A timeline bigger than the limit is announced with its estimated size,
+ * early, and the estimate is near the size written. */
+static void test_export_size_warning(void **state)
+{
+	char *js = temp_path(".json");
+	char args[1024];
+	snprintf(args, sizeof(args), "sim -m i7-4790 -w pingpong -d 1 --timeline %s", js);
+	setenv("PMLAB_EXPORT_WARN_MB", "0.5", 1);
+	struct out o = run(args);
+	unsetenv("PMLAB_EXPORT_WARN_MB");
+	assert_int_equal(o.status, 0);
+	const char *w = strstr(o.err, "will be about ");
+	assert_non_null(w);
+	double mb, at;
+	assert_int_equal(sscanf(w, "will be about %lf MB (estimated at %lf %%", &mb, &at), 2);
+	assert_true(at <= 10);
+	FILE *f = fopen(js, "r");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	double real = (double)ftell(f) / 1e6;
+	fclose(f);
+	assert_true(mb > 0.7 * real && mb < 1.3 * real);
+	out_free(&o);
+	/* Below the limit: nothing said. */
+	o = ok(args);
+	assert_null(strstr(o.err, "will be about"));
+	out_free(&o);
+	unlink(js);
+	free(js);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -457,6 +590,9 @@ int main(void)
 		cmocka_unit_test(test_record),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_profiles),
+		cmocka_unit_test(test_sim_trace),
+		cmocka_unit_test(test_export_filters),
+		cmocka_unit_test(test_export_size_warning),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
