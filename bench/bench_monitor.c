@@ -4,11 +4,18 @@
  * cpufreq and cpuidle files of every CPU, the RAPL counters -- on this
  * machine (read-only) and on the fake Intel laptop of the tests, with
  * every source present. The target is < 0.1 % of one CPU at the 1 s
- * interval, i.e. < 1000 us per sample. */
+ * interval, i.e. < 1000 us per sample.
+ * Then its own wake-ups: `pmlab monitor` run for a number of intervals on
+ * the fake laptop, counted as the times it gave up the CPU (its voluntary
+ * context switches, from wait4()): one per interval is the least a
+ * sampler can do; more means it polls or wakes early. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "host/monitor.h"
 
@@ -53,6 +60,37 @@ static int bench(const char *name, const char *root)
 	return 0;
 }
 
+/* `pmlab monitor --count N` on the tree at root: its voluntary context
+ * switches per interval. */
+static int wakeups(const char *root)
+{
+	const int count = 20;
+	char count_s[16];
+	snprintf(count_s, sizeof(count_s), "%d", count);
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid < 0)
+		return 1;
+	if (pid == 0) {
+		if (!freopen("/dev/null", "w", stdout))
+			_exit(127);
+		execl(PMLAB_BIN, PMLAB_BIN, "monitor", "--root", root, "--interval", "0.05", "--count",
+		      count_s, "--summary", (char *)NULL);
+		_exit(127);
+	}
+	int status;
+	struct rusage ru;
+	if (wait4(pid, &status, 0, &ru) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		fprintf(stderr, "bench_monitor: pmlab monitor failed on %s\n", root);
+		return 1;
+	}
+	printf("monitor wake-ups (pmlab monitor, %d intervals of 50 ms, fake laptop): %ld voluntary "
+	       "+ %ld involuntary context switches, %.2f wake-ups per interval %s\n", count,
+	       ru.ru_nvcsw, ru.ru_nivcsw, (double)ru.ru_nvcsw / count,
+	       ru.ru_nvcsw <= count + 2 ? "(one per interval: ok)" : "(more than one per interval)");
+	return 0;
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/pmlab-bench-monitor-XXXXXX", cmd[4096];
@@ -63,8 +101,10 @@ int main(void)
 	snprintf(cmd, sizeof(cmd), "cp -a '%s/tests/fixtures/host/intel-hwp-laptop/.' '%s/' && "
 		 "for c in 0 1 2 3; do mkdir -p '%s/dev/cpu/'$c && "
 		 "truncate -s 4096 '%s/dev/cpu/'$c/msr; done", PMLAB_SOURCE_ROOT, dir, dir, dir);
-	if (system(cmd) == 0)
+	if (system(cmd) == 0) {
 		rc |= bench("fake Intel laptop (every source)", dir);
+		rc |= wakeups(dir);
+	}
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		rc = 1;

@@ -9,6 +9,7 @@
 
 #include <jansson.h>
 
+#include "../lab/runspec.h"
 #include "../profile/profile.h"
 #include "cli.h"
 
@@ -55,7 +56,7 @@ static void print_table(const struct profile *p, const struct machine *m)
 		printf("governor %s\n  from %s\n", p->cpufreq,
 		       p->cpufreq_origin[0] ? p->cpufreq_origin : "the caller (--cpufreq)");
 	else
-		printf("governor - (the caller's: pmlab sim --cpufreq, default performance)\n");
+		printf("governor - (the caller's: pmlab sim --cpufreq, else the machine's default)\n");
 	printf("\nsettings (pmlab sim --set, before the user's):\n");
 	if (!p->nsettings)
 		printf("  (none)\n");
@@ -121,16 +122,15 @@ static int show(const char *spec, const struct show_opts *o)
 	struct machine m;
 	struct profile p;
 
-	if (machine_load(&m, o->machine, &d) < 0)
-		return cli_bad("%s", d.msg);
-	if (o->cpus) {
-		uint64_t n;
-		if (cli_parse_u64(o->cpus, &n) < 0 || n > MACHINE_MAX_CPUS)
-			return cli_bad("profile: --cpus %s: expected a CPU count", o->cpus);
-		if (machine_set_online(&m, (int)n, &d) < 0)
-			return cli_bad("profile: --cpus: %s", d.msg);
-	}
-	struct profile_env env = { .cpufreq = o->cpufreq, .cpufreq_fixed = o->cpufreq != NULL };
+	const char *why;
+
+	if (runspec_load_machine(&m, o->machine, o->cpus, &d) < 0)
+		return cli_bad("profile: %s", d.msg);
+	/* Resolved for the governor that would run, as pmlab sim does. */
+	struct profile_env env = {
+		.cpufreq = o->cpufreq ? o->cpufreq : runspec_default_cpufreq(&m, 0, &why),
+		.cpufreq_fixed = o->cpufreq != NULL,
+	};
 	if (profile_load_env(&p, spec, &m, &env, o->dirs, o->ndirs, &d) < 0)
 		return cli_bad("%s", d.msg);
 	int rc = EXIT_OK;

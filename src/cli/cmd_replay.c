@@ -30,8 +30,8 @@ void usage_replay(void)
 	       "      --capture-khz K   frequency the trace ran at where it has no\n"
 	       "                        cpu_frequency events (default: the machine's base;\n"
 	       "                        %d without --machine)\n"
-	       "      --cpufreq G       frequency governor (default performance)\n"
-	       "      --cpuidle G       idle governor (default deepest)\n"
+	       "      --cpufreq G       frequency governor (default: the machine's, as in pmlab sim)\n"
+	       "      --cpuidle G       idle governor (default: the machine's, as in pmlab sim)\n"
 	       "      --set KEY=VALUE   engine, governor or replay tunable; repeatable\n"
 	       "  -p, --profiles LIST   compare profiles instead (as pmlab compare --workload\n"
 	       "                        replay:FILE; see pmlab compare --help)\n"
@@ -126,6 +126,7 @@ static int run_one(const struct cli_opts *o, const struct own *w)
 		rs.duration = o->duration_arg ? o->duration : w->r.duration;
 		rs.seed = o->seed;
 		rs.check = o->check;
+		rs.keep_finished_tasks = w->per_task;
 	}
 	if (d.msg[0] || runspec_set_all(&rs, w->r.pre, w->r.npre, &d) < 0 ||
 	    runspec_set_all(&rs, o->sets, o->nsets, &d) < 0 || runspec_check(&rs, &d) < 0) {

@@ -78,7 +78,6 @@ const struct tunable *sim_engine_tunable_at(int i)
 }
 
 sim_ns sim_now(const struct sim *s) { return s->now; }
-struct task *sim_task(struct sim *s, uint32_t id) { return id < s->ntasks ? s->tasks[id] : NULL; }
 const char *sim_workload_arg(const struct sim *s) { return s->wl_arg; }
 uint64_t sim_seed(const struct sim *s) { return s->seed; }
 int sim_ncpus(const struct sim *s) { return s->ncpus; }
@@ -87,6 +86,12 @@ void sim_record_latency(struct sim *s, sim_ns latency) { hist_add(&s->latency, l
 void sim_add_work(struct sim *s, double units) { s->work_done += units; }
 void sim_stop(struct sim *s) { s->stopped = true; }
 
+double sim_mean_queue_length(const struct sim *s)
+{
+	uint64_t pops = s->events + s->stale_events;
+	return pops ? (double)s->queue_len_sum / (double)pops : 0;
+}
+
 int sim_post_workload_timer(struct sim *s, sim_ns when, uint32_t arg)
 {
 	if (when < s->now)
@@ -94,20 +99,51 @@ int sim_post_workload_timer(struct sim *s, sim_ns when, uint32_t arg)
 	return eventq_push(&s->q, when, EV_WL_TIMER, 0, 0, arg);
 }
 
+struct task *sim_task(struct sim *s, uint32_t id)
+{
+	uint32_t slot;
+	return idmap_get(&s->ids, id, &slot) ? s->slots[slot].t : NULL;
+}
+
+/* A free slot: a finished task's, else a new one. */
+static int slot_take(struct sim *s, uint32_t *slot)
+{
+	if (s->nfree) {
+		*slot = s->free_slots[--s->nfree];
+		return 0;
+	}
+	if (s->nslots == s->cap_slots) {
+		uint32_t cap = s->cap_slots ? s->cap_slots * 2 : 64;
+		struct task_slot *grown = realloc(s->slots, cap * sizeof(*grown));
+		if (!grown)
+			return -1;
+		s->slots = grown;
+		uint32_t *stack = realloc(s->free_slots, cap * sizeof(*stack));
+		if (!stack)
+			return -1;
+		s->free_slots = stack;
+		s->cap_slots = cap;
+	}
+	*slot = s->nslots++;
+	s->slots[*slot] = (struct task_slot){ NULL, 0 };
+	return 0;
+}
+
 struct task *sim_task_new(struct sim *s, const char *name, sim_ns start)
 {
-	if (s->ntasks == s->cap_tasks) {
-		uint32_t cap = s->cap_tasks ? s->cap_tasks * 2 : 64;
-		struct task **grown = realloc(s->tasks, cap * sizeof(*grown));
-		if (!grown)
-			return NULL;
-		s->tasks = grown;
-		s->cap_tasks = cap;
-	}
-	struct task *t = calloc(1, sizeof(*t));
-	if (!t)
+	uint32_t slot;
+	if (s->tasks_created == IDMAP_EMPTY || slot_take(s, &slot) < 0)
 		return NULL;
-	t->id = s->ntasks;
+	struct task *t = calloc(1, sizeof(*t));
+	if (!t || idmap_put(&s->ids, s->tasks_created, slot) < 0) {
+		free(t);
+		s->free_slots[s->nfree++] = slot;
+		return NULL;
+	}
+	t->id = s->tasks_created++;
+	t->slot = slot;
+	t->timer_gen = s->slots[slot].timer_gen;
+	s->slots[slot].t = t;
 	snprintf(t->name, sizeof(t->name), "%s", name);
 	t->state = TASK_NEW;
 	t->cpu = -1;
@@ -118,7 +154,6 @@ struct task *sim_task_new(struct sim *s, const char *name, sim_ns start)
 	t->wake_time = -1;
 	t->uclamp_max = PELT_SCALE;
 	pelt_init(&t->pelt, start > s->now ? start : s->now);
-	s->tasks[s->ntasks++] = t;
 	s->nlive++;
 	if (s->obs && s->obs->task_new) {
 		const struct sim_cpu *c = s->dispatch_cpu >= 0 ? &s->cpus[s->dispatch_cpu] : NULL;
@@ -126,8 +161,47 @@ struct task *sim_task_new(struct sim *s, const char *name, sim_ns start)
 	}
 	if (start < s->now)
 		start = s->now;
-	sim_post(s, start, EV_TASK_START, t->id, 0, 0);
+	sim_post(s, start, EV_TASK_START, slot, 0, 0);
 	return t;
+}
+
+void task_finished(struct sim *s, struct task *t)
+{
+	s->tasks_finished++;
+	s->cycles_requested_finished += t->cycles_requested;
+	s->cycles_done_finished += t->cycles_done;
+	if (s->keep_finished)
+		return;
+	if (s->ndead == s->cap_dead) {
+		uint32_t cap = s->cap_dead ? s->cap_dead * 2 : 16;
+		struct task **grown = realloc(s->dead, cap * sizeof(*grown));
+		if (!grown) {
+			s->oom = true;
+			return;
+		}
+		s->dead = grown;
+		s->cap_dead = cap;
+	}
+	s->dead[s->ndead++] = t;
+}
+
+static void task_free(struct sim *s, struct task *t)
+{
+	idmap_del(&s->ids, t->id);
+	s->slots[t->slot] = (struct task_slot){ NULL, t->timer_gen + 1 };
+	s->free_slots[s->nfree++] = t->slot;
+	free(t->affinity);
+	free(t);
+}
+
+/* The tasks that finished during the event just handled: nothing in the
+ * engine points to them any more (their CPU has switched away), and the
+ * workload was told (it handed out ACT_EXIT) not to use them again. */
+static void reap_finished(struct sim *s)
+{
+	for (uint32_t i = 0; i < s->ndead; i++)
+		task_free(s, s->dead[i]);
+	s->ndead = 0;
 }
 
 int sim_task_set_affinity(struct sim *s, struct task *t, const int *cpus, int n,
@@ -205,8 +279,7 @@ static int apply_set(struct sim *s, const char *kv, struct pm_diag *d)
 		       kv, key, s->wl->name, s->cf_gov->name, s->ci_gov->name);
 }
 
-/* "3.10", "3.10.0-123.el7", "4.8": MAJOR * 1000 + MINOR; -1 if not a version. */
-static int parse_kernel_version(const char *v)
+int sim_kernel_version(const char *v)
 {
 	char *end;
 	long major = strtol(v, &end, 10);
@@ -231,7 +304,7 @@ static int apply_kernel(struct sim *s, const struct sim_config *cfg, struct pm_d
 			return -1;
 		if (strcmp(key, "kernel") != 0)
 			continue;
-		int version = parse_kernel_version(val);
+		int version = sim_kernel_version(val);
 		if (version < 0)
 			return pm_fail(d, "--set %s: expected a kernel version MAJOR.MINOR (e.g. 3.10)",
 				       cfg->sets[i]);
@@ -391,6 +464,8 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 	s->obs = cfg->observer;
 	s->progress = cfg->progress;
 	s->progress_ctx = cfg->progress_ctx;
+	s->keep_finished = cfg->keep_finished_tasks;
+	idmap_init(&s->ids);
 	eventq_init(&s->q);
 	hist_init(&s->latency);
 	hist_init(&s->wakeup_latency);
@@ -493,8 +568,10 @@ bad:
 		}
 	}
 	/* No task on two CPUs at once. */
-	for (uint32_t i = 0; i < s->ntasks; i++) {
-		const struct task *t = s->tasks[i];
+	for (uint32_t i = 0; i < s->nslots; i++) {
+		const struct task *t = s->slots[i].t;
+		if (!t)
+			continue;
 		int seen = 0;
 		for (int c = 0; c < s->ncpus; c++)
 			seen += s->cpus[c].mode == CPU_RUNNING && s->cpus[c].curr == t;
@@ -512,7 +589,7 @@ static bool handle(struct sim *s, const struct event *e)
 {
 	switch (e->kind) {
 	case EV_TASK_START:
-		task_wake(s, s->tasks[e->obj], -1, false);
+		task_wake(s, s->slots[e->obj].t, -1, false);
 		return true;
 	case EV_BURST_DONE: {
 		struct sim_cpu *c = &s->cpus[e->obj];
@@ -544,8 +621,8 @@ static bool handle(struct sim *s, const struct event *e)
 		return true;
 	}
 	case EV_TIMER: {
-		struct task *t = s->tasks[e->obj];
-		if (e->gen != t->timer_gen)
+		struct task *t = s->slots[e->obj].t;
+		if (!t || e->gen != t->timer_gen)
 			return false;
 		task_timer(s, t);
 		return true;
@@ -600,15 +677,10 @@ static int collect(struct sim *s, struct run_result *r, struct pm_diag *d)
 	r->cpufreq_updates = s->cpufreq_hook_calls;
 	r->events = s->events;
 	r->stale_events = s->stale_events;
-	r->tasks_created = s->ntasks;
-	for (uint32_t i = 0; i < s->ntasks; i++) {
-		const struct task *t = s->tasks[i];
-		if (t->state != TASK_DEAD)
-			continue;
-		r->tasks_finished++;
-		r->cycles_requested_finished += t->cycles_requested;
-		r->cycles_done_finished += t->cycles_done;
-	}
+	r->tasks_created = s->tasks_created;
+	r->tasks_finished = s->tasks_finished;
+	r->cycles_requested_finished = s->cycles_requested_finished;
+	r->cycles_done_finished = s->cycles_done_finished;
 	r->cpus = calloc((size_t)s->ncpus, sizeof(*r->cpus));
 	r->pkgs = calloc((size_t)s->npkgs, sizeof(*r->pkgs));
 	if (!r->cpus || !r->pkgs)
@@ -642,14 +714,20 @@ int sim_run(struct sim *s, struct run_result *r, struct pm_diag *d)
 	power_init(s);
 	sim_post(s, s->end, EV_END, 0, 0, 0);
 	struct event e;
-	while (eventq_pop(&s->q, &e)) {
+	for (;;) {
+		size_t len = s->q.len;
+		if (!eventq_pop(&s->q, &e))
+			break;
 		s->now = e.time;
 		if (e.kind == EV_END)
 			break;
+		s->queue_len_sum += len;
 		if (handle(s, &e))
 			s->events++;
 		else
 			s->stale_events++;
+		if (s->ndead)
+			reap_finished(s);
 		if (s->oom)
 			return pm_fail(d, "out of memory");
 		if (s->check)
@@ -678,11 +756,16 @@ void sim_destroy(struct sim *s)
 		free(s->cpus[c].acct.pstate_ns);
 		free(s->cpus[c].idle.gov_data);
 	}
-	for (uint32_t i = 0; i < s->ntasks; i++) {
-		free(s->tasks[i]->affinity);
-		free(s->tasks[i]);
+	for (uint32_t i = 0; i < s->nslots; i++) {
+		if (s->slots[i].t) {
+			free(s->slots[i].t->affinity);
+			free(s->slots[i].t);
+		}
 	}
-	free(s->tasks);
+	free(s->slots);
+	free(s->free_slots);
+	free(s->dead);
+	idmap_free(&s->ids);
 	free(s->cpus);
 	free(s->cores);
 	free(s->pkgs);

@@ -60,6 +60,10 @@ struct sim_config {
 	int nsets;
 	const char *const *sets; /* "KEY=VALUE": engine, workload and governor tunables */
 	bool check_invariants;   /* verify invariants after every event (tests) */
+	/* Keep finished tasks until sim_destroy() (per-task reports after the
+	 * run); otherwise a task is freed once the event that ended it is
+	 * handled, so memory follows the live tasks. */
+	bool keep_finished_tasks;
 	const struct sim_observer *observer; /* NULL: none */
 	/* Called now and then with the share of the run done (0..1); NULL: none. */
 	void (*progress)(void *ctx, double done);
@@ -71,6 +75,13 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
  * fills *r, which the caller releases with result_free(). */
 int sim_run(struct sim *s, struct run_result *r, struct pm_diag *d);
 void sim_destroy(struct sim *s);
+/* After sim_run: the event queue's mean length at each event taken from it
+ * (live or cancelled), for benchmarks that compare with a bare heap. */
+double sim_mean_queue_length(const struct sim *s);
+
+/* --set kernel=X.Y's value: "3.10", "3.10.0-123.el7", "4.8" give
+ * MAJOR * 1000 + MINOR; -1 if not a version. */
+int sim_kernel_version(const char *v);
 
 /* Every --set key the engine itself knows, for help texts. */
 int sim_engine_tunable_count(void);
@@ -81,9 +92,11 @@ sim_ns sim_now(const struct sim *s);
 uint64_t sim_seed(const struct sim *s);
 int sim_ncpus(const struct sim *s);
 const struct machine *sim_machine(const struct sim *s);
-/* A new task whose first wakeup happens at `start` (>= now). NULL on OOM. */
+/* A new task whose first wakeup happens at `start` (>= now). NULL on OOM.
+ * Once the workload hands it ACT_EXIT, the task is freed when the current
+ * event is handled (unless keep_finished_tasks): drop every pointer to it. */
 struct task *sim_task_new(struct sim *s, const char *name, sim_ns start);
-/* The task with this id (task->id). */
+/* The task with this id (task->id), or NULL if none lives (any more). */
 struct task *sim_task(struct sim *s, uint32_t id);
 /* Wake a blocked task (no-op on a sleeping, new or dead one; a running or
  * queued task remembers it and skips its next block). */

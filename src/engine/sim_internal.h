@@ -5,6 +5,7 @@
 #define PMLAB_SIM_INTERNAL_H
 
 #include "../core/eventq.h"
+#include "../core/idmap.h"
 #include "../cpufreq/cpufreq.h"
 #include "../cpuidle/cpuidle.h"
 #include "../metrics/histogram.h"
@@ -14,11 +15,11 @@
 #include "sim.h"
 
 enum event_kind {
-	EV_TASK_START,  /* obj = task: first wakeup of a new task */
+	EV_TASK_START,  /* obj = task slot: first wakeup of a new task */
 	EV_BURST_DONE,  /* obj = cpu: curr finished its burst */
 	EV_WAKE_DONE,   /* obj = cpu: exit latency elapsed */
 	EV_TICK,        /* obj = cpu */
-	EV_TIMER,       /* obj = task: timed sleep ends */
+	EV_TIMER,       /* obj = task slot: timed sleep ends */
 	EV_FREQ_APPLY,  /* obj = policy, arg = P-state index */
 	EV_WL_TIMER,    /* arg = workload's */
 	EV_POLL_END,    /* obj = cpu: the polling state's time limit */
@@ -139,6 +140,14 @@ struct sim_policy {
 	uint32_t apply_gen;
 };
 
+/* Where a task lives. A finished task is freed and its slot reused; the
+ * slot's timer generation carries on, so that a stale timer event of the
+ * old task never matches the new one. */
+struct task_slot {
+	struct task *t;        /* NULL: free */
+	uint32_t timer_gen;    /* of the task that last held it, while free */
+};
+
 struct sim {
 	const struct machine *m;
 	struct machine mcopy;
@@ -189,9 +198,20 @@ struct sim {
 	const struct workload_ops *wl;
 	void *wl_data;
 
-	struct task **tasks;
-	uint32_t ntasks, cap_tasks;
+	/* Tasks: slots, reused once a task has finished (memory follows the
+	 * live tasks, not every task ever created); ids grow for ever. */
+	struct task_slot *slots;
+	uint32_t nslots, cap_slots;
+	uint32_t *free_slots;  /* a stack of free slot indices */
+	uint32_t nfree;
+	struct idmap ids;      /* task id -> slot, for sim_task() */
+	struct task **dead;    /* finished during this event, freed after it */
+	uint32_t ndead, cap_dead;
+	bool keep_finished;    /* sim_config.keep_finished_tasks: never free */
+	uint32_t tasks_created;
 	uint32_t nlive;
+	uint64_t tasks_finished;
+	double cycles_requested_finished, cycles_done_finished;
 	long nr_queued;        /* tasks waiting in any run queue */
 
 	struct histogram latency, wakeup_latency;
@@ -199,6 +219,7 @@ struct sim {
 	uint64_t ctx_switches, migrations, wakeups, freq_transitions, events;
 	uint64_t cpufreq_hook_calls;
 	uint64_t stale_events; /* popped but cancelled (lazy cancellation) */
+	uint64_t queue_len_sum; /* the event queue's length at each pop, summed */
 	bool check;
 	bool oom;
 	void (*progress)(void *ctx, double done);
@@ -240,6 +261,9 @@ void cpu_charge(struct sim *s, struct sim_cpu *c, struct task *t, sim_ns ns);
 /* The CPU's utilization for cpufreq (PELT, util_est, uclamp). */
 void cpu_util_get(struct sim *s, struct sim_cpu *c, struct cpu_util *out);
 void freq_fini(struct sim *s);
+
+/* engine/sim.c: a task finished (ACT_EXIT); it is freed after the event. */
+void task_finished(struct sim *s, struct task *t);
 
 /* engine/wake.c: task state changes */
 void task_enqueue(struct sim *s, struct sim_cpu *c, struct task *t, bool wakeup);

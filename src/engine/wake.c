@@ -236,8 +236,8 @@ sim_ns cpu_next_timer(struct sim *s, struct sim_cpu *c)
 {
 	const struct event *e;
 	while ((e = eventq_peek(&c->timers)) != NULL) {
-		const struct task *t = s->tasks[e->obj];
-		if (t->state == TASK_SLEEPING && t->timer_gen == e->gen)
+		const struct task *t = s->slots[e->obj].t;
+		if (t && t->state == TASK_SLEEPING && t->timer_gen == e->gen)
 			return e->time;
 		struct event dead;
 		eventq_pop(&c->timers, &dead);
@@ -287,8 +287,8 @@ bool task_dispatch(struct sim *s, struct sim_cpu *c)
 				continue;
 			t->state = TASK_SLEEPING;
 			t->timer_gen++;
-			sim_post(s, a.until, EV_TIMER, t->id, t->timer_gen, 0);
-			if (eventq_push(&c->timers, a.until, EV_TIMER, t->id, t->timer_gen, 0) < 0)
+			sim_post(s, a.until, EV_TIMER, t->slot, t->timer_gen, 0);
+			if (eventq_push(&c->timers, a.until, EV_TIMER, t->slot, t->timer_gen, 0) < 0)
 				s->oom = true;
 			task_off_cpu(s, c, t);
 			break;
@@ -321,6 +321,7 @@ bool task_dispatch(struct sim *s, struct sim_cpu *c)
 		t->state = TASK_DEAD;
 		s->nlive--;
 		task_off_cpu(s, c, t);
+		task_finished(s, t);
 		break;
 	}
 	c->in_dispatch = false;

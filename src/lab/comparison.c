@@ -28,7 +28,7 @@ static int setup_one(struct comparison *c, int i, struct cmp_set *set, struct pm
 		snprintf(why, sizeof(why), "%s", d->msg);
 		return pm_fail(d, "%s: %.*s", c->policy[i], PM_DIAG_MAX - 80, why);
 	}
-	if (cmp_set_profile(set, i, label_of(c, i), rs->cpufreq, rs->cpuidle, rs->note,
+	if (cmp_set_profile(set, i, label_of(c, i), runspec_cpufreq(rs, NULL), rs->cpuidle, rs->note,
 			    rs->skipped) < 0)
 		return pm_fail(d, "out of memory");
 	return 0;

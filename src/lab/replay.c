@@ -33,6 +33,10 @@ int replay_capture_machine(struct machine *m, const struct replay_model *rm, uin
 	snprintf(m->description, sizeof(m->description),
 		 "like the machine that recorded the trace: %d CPUs at %llu kHz", n,
 		 (unsigned long long)khz);
+	/* A trace names no drivers: pmlab's defaults (performance, and deepest
+	 * with one state: HLT with the tick stopped) replay it as recorded. */
+	m->cpufreq_driver = CPUFREQ_DRIVER_NONE;
+	m->cpuidle_driver = CPUIDLE_DRIVER_NONE;
 	m->packages = 1;
 	m->cores_per_package = n;
 	m->threads_per_core = 1;

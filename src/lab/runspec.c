@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../cpufreq/cpufreq.h"
 #include "../engine/sim.h"
 #include "../profile/profile.h"
 #include "reference.h"
@@ -57,21 +58,55 @@ int runspec_load_machine(struct machine *m, const char *spec, const char *cpus, 
 	return cpus ? runspec_load_machine_cpus(m, cpus, d) : 0;
 }
 
+const char *runspec_default_cpufreq(const struct machine *m, int kernel, const char **why)
+{
+	static const char *const whys[CPUFREQ_NDRIVERS] = {
+		"the default of acpi-cpufreq", "the default of intel_pstate: powersave",
+		"the default of intel_cpufreq", "the default of powernv-cpufreq",
+		"no cpufreq driver",
+	};
+	enum cpufreq_driver_kind k = m->cpufreq_driver;
+	const char *name = k == CPUFREQ_DRIVER_INTEL_PSTATE ? "intel_pstate" :
+			   k == CPUFREQ_DRIVER_NONE ? "performance" : "schedutil";
+	const struct cpufreq_governor *g = cpufreq_governor_find(name);
+
+	*why = (unsigned)k < CPUFREQ_NDRIVERS ? whys[k] : "";
+	if (kernel > 0 && g && kernel < g->since) {
+		*why = "the default of that kernel";
+		return "performance";
+	}
+	return name;
+}
+
+const char *runspec_default_cpuidle(const struct machine *m, const char **why)
+{
+	if (m->cpuidle_driver == CPUIDLE_DRIVER_NONE) {
+		*why = "no cpuidle driver";
+		return "deepest";
+	}
+	*why = "the kernel's default";
+	return "menu";
+}
+
 static int copy_name(char *dst, const char *src, size_t len, const char *what, struct pm_diag *d);
 
 int runspec_init(struct runspec *rs, const struct machine *m, const char *workload,
 		 const char *cpufreq, const char *cpuidle, struct pm_diag *d)
 {
+	const char *why;
+
 	memset(rs, 0, sizeof(*rs));
 	rs->m = m;
 	rs->workload = workload;
 	rs->duration = RUNSPEC_DEFAULT_DURATION;
 	rs->seed = RUNSPEC_DEFAULT_SEED;
 	rs->cpufreq_fixed = cpufreq != NULL;
+	rs->cpufreq_default = cpufreq == NULL;
+	rs->cpuidle_default = cpuidle == NULL;
 	if (!cpufreq)
-		cpufreq = RUNSPEC_DEFAULT_CPUFREQ;
+		cpufreq = runspec_default_cpufreq(m, 0, &why);
 	if (!cpuidle)
-		cpuidle = RUNSPEC_DEFAULT_CPUIDLE;
+		cpuidle = runspec_default_cpuidle(m, &why);
 	if (copy_name(rs->cpufreq, cpufreq, strlen(cpufreq), cpufreq, d) < 0 ||
 	    copy_name(rs->cpuidle, cpuidle, strlen(cpuidle), cpuidle, d) < 0)
 		return -1;
@@ -125,10 +160,13 @@ static int apply_none(struct runspec *rs, const char *spec, const char *list, st
 
 		if (!eq || eq == item || !eq[1])
 			rc = pm_fail(d, "profile '%s': '%s': expected KEY=VALUE", spec, item);
-		else if (strncmp(item, "cpufreq=", 8) == 0)
+		else if (strncmp(item, "cpufreq=", 8) == 0) {
 			rc = copy_name(rs->cpufreq, eq + 1, strlen(eq + 1), item, d);
-		else if (strncmp(item, "cpuidle=", 8) == 0)
+			rs->cpufreq_default = false;
+		} else if (strncmp(item, "cpuidle=", 8) == 0) {
 			rc = copy_name(rs->cpuidle, eq + 1, strlen(eq + 1), item, d);
+			rs->cpuidle_default = false;
+		}
 		else if (runspec_set(rs, item) < 0)
 			rc = pm_fail(d, "out of memory");
 	}
@@ -167,8 +205,9 @@ static int describe(struct runspec *rs, const struct profile *p)
 int runspec_profile(struct runspec *rs, const char *spec, const char *const *dirs, int ndirs,
 		    struct pm_diag *d)
 {
-	struct profile_env env = { .cpufreq = rs->cpufreq, .cpufreq_fixed = rs->cpufreq_fixed };
-	struct sim_config cfg = { .cpufreq = rs->cpufreq };
+	struct profile_env env = { .cpufreq = runspec_cpufreq(rs, NULL),
+				   .cpufreq_fixed = rs->cpufreq_fixed };
+	struct sim_config cfg = { .cpufreq = env.cpufreq };
 	struct profile p;
 	const char **sets = NULL;
 	int i, n, rc = 0;
@@ -190,8 +229,10 @@ int runspec_profile(struct runspec *rs, const char *spec, const char *const *dir
 	n = rc ? -1 : profile_apply(&p, &cfg, rs->cpufreq_fixed, NULL, 0, sets, p.nsettings + 1, d);
 	if (n < 0)
 		rc = -1;
-	if (rc == 0 && cfg.cpufreq != rs->cpufreq)
+	if (rc == 0 && cfg.cpufreq != env.cpufreq) {
 		rc = copy_name(rs->cpufreq, cfg.cpufreq, strlen(cfg.cpufreq), spec, d);
+		rs->cpufreq_default = false;
+	}
 	for (i = 0; rc == 0 && i < n; i++)
 		if (runspec_set(rs, sets[i]) < 0)
 			rc = pm_fail(d, "out of memory");
@@ -203,18 +244,44 @@ int runspec_profile(struct runspec *rs, const char *spec, const char *const *dir
 	return rc;
 }
 
+/* The last --set kernel=X.Y, or 0. */
+static int kernel_of(const struct runspec *rs)
+{
+	int version = 0;
+
+	for (int i = 0; i < rs->nsets; i++)
+		if (strncmp(rs->sets[i], "kernel=", 7) == 0)
+			version = sim_kernel_version(rs->sets[i] + 7);
+	return version;
+}
+
+const char *runspec_cpufreq(const struct runspec *rs, const char **why)
+{
+	const char *none;
+
+	if (!why)
+		why = &none;
+	*why = "";
+	if (!rs->cpufreq_default)
+		return rs->cpufreq;
+	return runspec_default_cpufreq(rs->m, kernel_of(rs), why);
+}
+
 static void config(const struct runspec *rs, struct sim_config *cfg)
 {
+	const char *why;
+
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->machine = rs->m;
 	cfg->workload = rs->workload;
-	cfg->cpufreq = rs->cpufreq;
+	cfg->cpufreq = runspec_cpufreq(rs, &why);
 	cfg->cpuidle = rs->cpuidle;
 	cfg->duration = rs->duration;
 	cfg->seed = rs->seed;
 	cfg->nsets = rs->nsets;
 	cfg->sets = (const char *const *)rs->sets;
 	cfg->check_invariants = rs->check;
+	cfg->keep_finished_tasks = rs->keep_finished_tasks;
 }
 
 static void config_run(const struct runspec *rs, struct sim_config *cfg)
@@ -222,6 +289,18 @@ static void config_run(const struct runspec *rs, struct sim_config *cfg)
 	config(rs, cfg);
 	cfg->observer = rs->observer;
 	cfg->progress = rs->progress;
+}
+
+/* Why governors nobody named run: for the run's header. */
+static void runspec_why(const struct runspec *rs, struct run_result *r)
+{
+	const char *why;
+
+	runspec_cpufreq(rs, &why);
+	snprintf(r->cpufreq_why, sizeof(r->cpufreq_why), "%s", why);
+	if (rs->cpuidle_default)
+		runspec_default_cpuidle(rs->m, &why);
+	snprintf(r->cpuidle_why, sizeof(r->cpuidle_why), "%s", rs->cpuidle_default ? why : "");
 }
 
 int runspec_check(const struct runspec *rs, struct pm_diag *d)
@@ -254,6 +333,7 @@ int runspec_run(const struct runspec *rs,
 		rc = reference_apply(rs, &r, d);
 	/* As pmlab sim --profile reports it, so a sweep's rows match sim's. */
 	snprintf(r.profile, sizeof(r.profile), "%s", rs->profile);
+	runspec_why(rs, &r);
 	if (rc == 0)
 		rc = use(ctx, s, &r);
 	result_free(&r);

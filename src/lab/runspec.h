@@ -16,9 +16,8 @@
 
 #define RUNSPEC_NAME_MAX 64
 
-/* What a run is when nothing says otherwise. */
-#define RUNSPEC_DEFAULT_CPUFREQ "performance"
-#define RUNSPEC_DEFAULT_CPUIDLE "deepest"
+/* What a run is when nothing says otherwise; the governors are those a
+ * stock kernel runs on the machine (runspec_default_cpufreq, _cpuidle). */
 #define RUNSPEC_DEFAULT_DURATION (10 * NS_PER_SEC)
 #define RUNSPEC_DEFAULT_SEED 1
 
@@ -30,7 +29,9 @@ struct runspec {
 	const char *workload;    /* not owned */
 	char cpufreq[RUNSPEC_NAME_MAX];
 	bool cpufreq_fixed;      /* the user named it: it wins over a profile's */
+	bool cpufreq_default;    /* nobody named it: the machine's default */
 	char cpuidle[RUNSPEC_NAME_MAX];
+	bool cpuidle_default;
 	sim_ns duration;
 	uint64_t seed;
 	int nsets;
@@ -39,9 +40,29 @@ struct runspec {
 	char *note;    /* what a profile did: "2 settings, 5 options not modelled"; owned, may be NULL */
 	char *skipped; /* the options not modelled, "WHAT (WHY)", "; "-separated; owned, may be NULL */
 	bool check;    /* verify the engine's invariants after every event (slow) */
+	bool keep_finished_tasks; /* for use() to read finished tasks (per-task reports) */
 	const struct sim_observer *observer; /* not owned, may be NULL */
 	void (*progress)(void *ctx, double done); /* the engine's progress callback; may be NULL */
 };
+
+/* The frequency governor a stock kernel runs on m, and why ("the default
+ * of acpi-cpufreq"): the cpufreq driver's default under Debian 12's kernel
+ * configuration -- intel_pstate's own powersave policy in active mode,
+ * schedutil (CONFIG_CPU_FREQ_DEFAULT_GOV_SCHEDUTIL=y) for the drivers that
+ * run the generic governors, performance without a driver. kernel is a
+ * --set kernel= version (sim_kernel_version) or 0: a kernel older than
+ * that governor ran the Kconfig default of its time, performance. */
+const char *runspec_default_cpufreq(const struct machine *m, int kernel, const char **why);
+/* The idle governor a stock kernel runs on m, and why: menu (the highest
+ * rated governor that kernel builds: teo and haltpoll are not built),
+ * or "deepest" for a machine without a cpuidle driver, whose idle loop
+ * stops the tick and enters the one default state. */
+const char *runspec_default_cpuidle(const struct machine *m, const char **why);
+
+/* The frequency governor rs runs: as named (by the user or a profile), or
+ * the machine's default for the kernel its --set kernel= names. why, if
+ * not NULL, says why a default runs ("" for a named one). */
+const char *runspec_cpufreq(const struct runspec *rs, const char **why);
 
 /* Decimal seconds ("10", "0.5") to ns; -1 if malformed or not positive. */
 sim_ns runspec_parse_seconds(const char *s);

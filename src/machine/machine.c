@@ -206,6 +206,12 @@ static int check_machine_section(const struct machine *m, const struct machine_l
 			    "(expected printable ASCII without a ';' or '#' after a space)");
 	if (!in_range(m->tdp_w, 0, MAX_WATTS))
 		return FAIL(LN(tdp_w), "tdp_w = %g is out of range (expected watts >= 0)", m->tdp_w);
+	if ((unsigned)m->cpufreq_driver >= CPUFREQ_NDRIVERS)
+		return FAIL(LN(cpufreq_driver), "cpufreq_driver %d is not a driver pmlab knows",
+			    (int)m->cpufreq_driver);
+	if ((unsigned)m->cpuidle_driver >= CPUIDLE_NDRIVERS)
+		return FAIL(LN(cpuidle_driver), "cpuidle_driver %d is not a driver pmlab knows",
+			    (int)m->cpuidle_driver);
 	return 0;
 }
 
@@ -552,6 +558,22 @@ int machine_check(const struct machine *m, const struct machine_lines *ln,
 	    check_pkg_cstates(m, ln, where, d))
 		return -1;
 	return 0;
+}
+
+const char *machine_cpufreq_driver_name(enum cpufreq_driver_kind k)
+{
+	static const char *const names[CPUFREQ_NDRIVERS] = {
+		"acpi-cpufreq", "intel_pstate", "intel_cpufreq", "powernv-cpufreq", "none",
+	};
+	return (unsigned)k < CPUFREQ_NDRIVERS ? names[k] : "?";
+}
+
+const char *machine_cpuidle_driver_name(enum cpuidle_driver_kind k)
+{
+	static const char *const names[CPUIDLE_NDRIVERS] = {
+		"acpi_idle", "intel_idle", "powernv_idle", "haltpoll", "none",
+	};
+	return (unsigned)k < CPUIDLE_NDRIVERS ? names[k] : "?";
 }
 
 int machine_validate(const struct machine *m, const char *where, struct pm_diag *d)

@@ -45,6 +45,30 @@ enum freq_domain_kind {
 	FREQ_DOMAIN_PACKAGE, /* one clock per package */
 };
 
+/* The kernel drivers a machine runs under a stock kernel. They decide the
+ * default governors (lab/runspec.c); the simulator itself is the driver. */
+enum cpufreq_driver_kind {
+	CPUFREQ_DRIVER_ACPI,          /* acpi-cpufreq: the generic governors */
+	CPUFREQ_DRIVER_INTEL_PSTATE,  /* intel_pstate in active mode: its own policies */
+	CPUFREQ_DRIVER_INTEL_CPUFREQ, /* intel_pstate in passive mode: the generic governors */
+	CPUFREQ_DRIVER_POWERNV,       /* powernv-cpufreq (POWER): the generic governors */
+	CPUFREQ_DRIVER_NONE,          /* none: the clock stays where the firmware set it */
+	CPUFREQ_NDRIVERS,
+};
+
+enum cpuidle_driver_kind {
+	CPUIDLE_DRIVER_ACPI,     /* acpi_idle */
+	CPUIDLE_DRIVER_INTEL,    /* intel_idle */
+	CPUIDLE_DRIVER_POWERNV,  /* powernv_idle */
+	CPUIDLE_DRIVER_HALTPOLL, /* cpuidle-haltpoll (a KVM guest) */
+	CPUIDLE_DRIVER_NONE,     /* none: the idle loop's default_idle_call() */
+	CPUIDLE_NDRIVERS,
+};
+
+/* "acpi-cpufreq", "intel_idle": the kernel's names, as INI values. */
+const char *machine_cpufreq_driver_name(enum cpufreq_driver_kind k);
+const char *machine_cpuidle_driver_name(enum cpuidle_driver_kind k);
+
 /* The frequency the architecture's frequency invariance divides by, as
  * the kernel chooses it for the CPU (x86: arch_max_freq_ratio, set in
  * arch/x86/kernel/cpu/aperfmperf.c): the scheduler's utilization counts
@@ -98,6 +122,10 @@ struct machine {
 	char name[MACHINE_NAME_MAX];
 	char description[MACHINE_DESC_MAX];
 	double tdp_w;
+	/* [machine] cpufreq_driver and cpuidle_driver; absent: acpi-cpufreq,
+	 * acpi_idle (files older than the keys load unchanged). */
+	enum cpufreq_driver_kind cpufreq_driver;
+	enum cpuidle_driver_kind cpuidle_driver;
 
 	/* [topology] */
 	int packages;

@@ -43,6 +43,8 @@ enum vtype {
 	V_MW,       /* milliwatts in the file, watts in the struct */
 	V_BOOL,
 	V_DOMAIN,
+	V_CPUFREQ_DRIVER,
+	V_CPUIDLE_DRIVER,
 	V_FIE,      /* enum freq_invariance by name */
 	V_REQUIRES, /* C-state name, resolved to an index at the end */
 };
@@ -68,6 +70,8 @@ static const struct key machine_keys[] = {
 	MKEY("name", V_NAME, name, name, "<name>", 1),
 	MKEY("description", V_TEXT, description, description, "<text>", 0),
 	MKEY("tdp_w", V_DOUBLE, tdp_w, tdp_w, "<watts>", 0),
+	MKEY("cpufreq_driver", V_CPUFREQ_DRIVER, cpufreq_driver, cpufreq_driver, "acpi-cpufreq", 0),
+	MKEY("cpuidle_driver", V_CPUIDLE_DRIVER, cpuidle_driver, cpuidle_driver, "acpi_idle", 0),
 };
 
 static const struct key topology_keys[] = {
@@ -453,6 +457,24 @@ static int set_value(struct parser *p, const struct key *k, void *field, const c
 			return fail(p, p->line, "%s %s: '%.40s' is not a domain kind "
 				    "(expected core, cluster or package)", where, k->name, v);
 		return 0;
+	case V_CPUFREQ_DRIVER:
+	case V_CPUIDLE_DRIVER: {
+		bool freq = k->type == V_CPUFREQ_DRIVER;
+		int n = freq ? CPUFREQ_NDRIVERS : CPUIDLE_NDRIVERS;
+		char names[160] = "";
+		for (int d = 0; d < n; d++) {
+			const char *name = freq ? machine_cpufreq_driver_name((enum cpufreq_driver_kind)d)
+						: machine_cpuidle_driver_name((enum cpuidle_driver_kind)d);
+			if (strcmp(v, name) == 0) {
+				*(int *)field = d;
+				return 0;
+			}
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+				 d == 0 ? "" : d + 1 == n ? " or " : ", ", name);
+		}
+		return fail(p, p->line, "%s %s: '%.40s' is not a driver pmlab knows (expected %s)",
+			    where, k->name, v, names);
+	}
 	case V_FIE:
 		for (int f = FIE_MAX; f <= FIE_NONE; f++) {
 			if (strcmp(v, machine_invariance_name((enum freq_invariance)f)) == 0) {
@@ -814,6 +836,9 @@ static void write_ini(FILE *f, const struct machine *m)
 	if (m->description[0])
 		fprintf(f, "description = %.*s\n", MACHINE_DESC_MAX, m->description);
 	put_key_double(f, "tdp_w", m->tdp_w);
+	fprintf(f, "cpufreq_driver = %s\ncpuidle_driver = %s\n",
+		machine_cpufreq_driver_name(m->cpufreq_driver),
+		machine_cpuidle_driver_name(m->cpuidle_driver));
 
 	fprintf(f, "\n[topology]\npackages = %d\ncores_per_package = %d\n"
 		"threads_per_core = %d\nllc_cores = %d\nfreq_domain = %s\n",

@@ -20,7 +20,7 @@ struct pkg_cstate_lines {
 };
 
 struct machine_lines {
-	int machine, name, description, tdp_w;
+	int machine, name, description, tdp_w, cpufreq_driver, cpuidle_driver;
 	int topology, packages, cores_per_package, threads_per_core, llc_cores;
 	int freq_domain, cluster_cores, online_cpus;
 	int frequency, base_khz, transition_latency, freq_invariance;

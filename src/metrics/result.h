@@ -65,6 +65,10 @@ struct run_result {
 	char workload[RESULT_NAME_MAX];
 	char cpufreq[RESULT_NAME_MAX];
 	char cpuidle[RESULT_NAME_MAX];
+	/* Why a governor nobody named ran ("the default of acpi-cpufreq");
+	 * "" when the user or a profile named it. */
+	char cpufreq_why[RESULT_NAME_MAX];
+	char cpuidle_why[RESULT_NAME_MAX];
 	uint64_t seed;
 	const struct machine *m; /* the machine model, for state names and P-states */
 	int ncpus, npackages;

@@ -34,17 +34,30 @@ static const char *amount(char *buf, double v)
 	return num(buf, v, 3);
 }
 
+/* " (the default of acpi-cpufreq)" after a governor nobody named. */
+static const char *why(char *buf, size_t size, const char *s, size_t max)
+{
+	int n = (int)strnlen(s, max);
+
+	if (n == 0)
+		return "";
+	snprintf(buf, size, " (%.*s)", n, s);
+	return buf;
+}
+
 static void header(FILE *out, const struct run_result *r)
 {
-	char d[RESULT_NUM_MAX];
+	char d[RESULT_NUM_MAX], wf[RESULT_NAME_MAX + 4], wi[RESULT_NAME_MAX + 4];
 
 	/* ", profile P" only for a run that applied one: other headers stay as they were. */
-	fprintf(out, "pmlab sim: machine %.*s, workload %.*s, cpufreq %.*s, cpuidle %.*s%s%.*s, seed %"
-		PRIu64 ", %s s simulated\n",
+	fprintf(out, "pmlab sim: machine %.*s, workload %.*s, cpufreq %.*s%s, cpuidle %.*s%s%s%.*s, "
+		"seed %" PRIu64 ", %s s simulated\n",
 		(int)strnlen(r->machine, sizeof(r->machine)), r->machine,
 		(int)strnlen(r->workload, sizeof(r->workload)), r->workload,
 		(int)strnlen(r->cpufreq, sizeof(r->cpufreq)), r->cpufreq,
+		why(wf, sizeof(wf), r->cpufreq_why, sizeof(r->cpufreq_why)),
 		(int)strnlen(r->cpuidle, sizeof(r->cpuidle)), r->cpuidle,
+		why(wi, sizeof(wi), r->cpuidle_why, sizeof(r->cpuidle_why)),
 		r->profile[0] ? ", profile " : "",
 		(int)strnlen(r->profile, sizeof(r->profile)), r->profile,
 		r->seed, num(d, (double)r->duration_ns / NS_PER_SEC, 3));

@@ -22,8 +22,8 @@ static void record_wakee(sim_ns now, struct task *waker, const struct task *p)
 		waker->wakee_flips >>= 1;
 		waker->wakee_flip_decay_ts = now;
 	}
-	if (waker->last_wakee != p) {
-		waker->last_wakee = p;
+	if (waker->last_wakee != p->id + 1) {
+		waker->last_wakee = p->id + 1;
 		waker->wakee_flips++;
 	}
 }

@@ -24,7 +24,8 @@ enum task_state {
 };
 
 struct task {
-	uint32_t id;
+	uint32_t id;       /* unique, in creation order */
+	uint32_t slot;     /* the engine's (events name tasks by slot) */
 	char name[TASK_NAME_MAX];
 	enum task_state state;
 	int cpu;           /* current CPU, or last one it ran on */
@@ -41,7 +42,9 @@ struct task {
 
 	/* Wakeup placement (select_task_rq_fair()). */
 	int recent_used_cpu;            /* the previous CPU before the last wakeup; -1 none */
-	const struct task *last_wakee;  /* the task it last woke (record_wakee()) */
+	/* The task it last woke (record_wakee()), by id + 1 (0: none): ids are
+	 * never reused, where a finished task's memory is. */
+	uint32_t last_wakee;
 	uint32_t wakee_flips;           /* how often it switched wakee, halved each second */
 	sim_ns wakee_flip_decay_ts;
 

@@ -268,6 +268,77 @@ static void test_man_page_covers_commands(void **state)
 	out_free(&o);
 }
 
+/* The header of `sim` with the given arguments (first line of stdout). */
+static char *sim_header(const char *args)
+{
+	char cmd[512];
+	snprintf(cmd, sizeof(cmd), "sim --workload pingpong --duration 0.05 %s", args);
+	struct out o = run(cmd);
+	if (o.status != 0)
+		fail_msg("%s: exit %d: %s", cmd, o.status, o.err);
+	char *nl = strchr(o.text, '\n');
+	char *head = strndup(o.text, nl ? (size_t)(nl - o.text) : strlen(o.text));
+	out_free(&o);
+	return head;
+}
+
+static void expect_header_has(const char *args, const char *want)
+{
+	char *h = sim_header(args);
+	if (!strstr(h, want))
+		fail_msg("sim %s: header '%s' lacks '%s'", args, h, want);
+	free(h);
+}
+
+/* With no governor named, a machine runs what a stock kernel runs on it:
+ * its cpufreq driver's default and menu, and the header says why. */
+static void test_default_governors(void **state)
+{
+	expect_header_has("--machine i7-4790",
+			  "cpufreq intel_pstate (the default of intel_pstate: powersave), "
+			  "cpuidle menu (the kernel's default)");
+	expect_header_has("--machine xeon-2s-harpertown",
+			  "cpufreq schedutil (the default of acpi-cpufreq), cpuidle menu");
+	expect_header_has("--machine power9-2n128", "cpufreq schedutil (the default of powernv-cpufreq)");
+	/* A kernel older than schedutil ran the Kconfig default of its time. */
+	expect_header_has("--machine xeon-2s-harpertown --set kernel=3.10",
+			  "cpufreq performance (the default of that kernel)");
+	/* Named governors are not defaults; deepest stays available by name. */
+	expect_header_has("--machine i7-4790 --cpufreq powersave --cpuidle deepest",
+			  "cpufreq powersave, cpuidle deepest, seed");
+	/* No drivers: performance, and the idle loop's one state (deepest). */
+	char *ini = write_temp("[machine]\nname = bare\ncpufreq_driver = none\ncpuidle_driver = none\n"
+			       "[topology]\npackages = 1\ncores_per_package = 2\nthreads_per_core = 1\n"
+			       "freq_domain = core\n[frequency]\nbase_khz = 2000000\n[pstates]\n"
+			       "2000000 = 1000\n[cstate C1]\nexit_latency_us = 1\n"
+			       "target_residency_us = 2\npower_mw = 500\n[power]\nceff_nf = 1\n"
+			       "leak_w = 1\nuncore_w = 1\nplatform_w = 0\n", ".ini");
+	char args[512];
+	snprintf(args, sizeof(args), "--machine %s", ini);
+	expect_header_has(args, "cpufreq performance (no cpufreq driver), "
+			  "cpuidle deepest (no cpuidle driver)");
+	/* An old file without the keys: acpi-cpufreq and acpi_idle. */
+	char *old = write_temp("[machine]\nname = old\n[topology]\npackages = 1\n"
+			       "cores_per_package = 2\nthreads_per_core = 1\nfreq_domain = core\n"
+			       "[frequency]\nbase_khz = 2000000\n[pstates]\n1000000 = 900\n"
+			       "2000000 = 1000\n[cstate C1]\nexit_latency_us = 1\n"
+			       "target_residency_us = 2\npower_mw = 500\n[power]\nceff_nf = 1\n"
+			       "leak_w = 1\nuncore_w = 1\nplatform_w = 0\n", ".ini");
+	snprintf(args, sizeof(args), "--machine %s", old);
+	expect_header_has(args, "cpufreq schedutil (the default of acpi-cpufreq), cpuidle menu");
+	/* A driver pmlab does not know is named, with the ones it does. */
+	char *bad = write_temp("[machine]\nname = x\ncpufreq_driver = speedstep\n", ".ini");
+	snprintf(args, sizeof(args), "sim --machine %s --workload pingpong", bad);
+	expect_usage_error(args, "cpufreq_driver: 'speedstep' is not a driver pmlab knows (expected "
+			   "acpi-cpufreq, intel_pstate, intel_cpufreq, powernv-cpufreq or none)");
+	unlink(ini);
+	unlink(old);
+	unlink(bad);
+	free(ini);
+	free(old);
+	free(bad);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -279,6 +350,7 @@ int main(void)
 		cmocka_unit_test(test_sim_json),
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_kernel_version_rules),
+		cmocka_unit_test(test_default_governors),
 		cmocka_unit_test(test_all_workloads_all_machines),
 		cmocka_unit_test(test_man_page_covers_commands),
 	};

@@ -93,9 +93,11 @@ static void test_compare_table(void **state)
 static void test_compare_figures(void **state)
 {
 	/* "cpufreq=powersave" continues the entry before it. */
-	struct out o = ok("compare " XEON " --profiles none:agents=4,none:agents=4,cpufreq=powersave "
-			  "--set warehouses=4 --runs 2 --seed 7 --format json");
-	struct out s = ok("sim " XEON " --set warehouses=4 --set agents=4 --seed 8 --format json");
+	struct out o = ok("compare " XEON " --profiles none:agents=4,cpufreq=performance,"
+			  "none:agents=4,cpufreq=powersave --set warehouses=4 --runs 2 --seed 7 "
+			  "--format json");
+	struct out s = ok("sim " XEON " --set warehouses=4 --set agents=4 --cpufreq performance "
+			  "--seed 8 --format json");
 	json_t *c = parse(o.text), *sim = parse(s.text);
 	json_t *p0 = json_array_get(json_object_get(c, "profiles"), 0);
 	json_t *run1 = json_array_get(json_object_get(p0, "runs"), 1);
@@ -160,8 +162,8 @@ static void test_compare_csv_and_html(void **state)
 	/* header, 2 profiles x 2 runs, 2 summaries */
 	assert_int_equal(count_lines(o.text), 1 + 4 + 2);
 	assert_true(strncmp(o.text, "kind,profile,cpufreq,cpuidle,run,seed,", 38) == 0);
-	assert_contains(o.text, "\nrun,none:cpufreq=powersave,powersave,deepest,2,2,tpm,");
-	assert_contains(o.text, "\nsummary,none:cpufreq=performance,performance,deepest,,,tpm,");
+	assert_contains(o.text, "\nrun,none:cpufreq=powersave,powersave,menu,2,2,tpm,");
+	assert_contains(o.text, "\nsummary,none:cpufreq=performance,performance,menu,,,tpm,");
 	out_free(&o);
 	o = ok("compare " XEON " " TWO_GOVS " --runs 2 --format html");
 	assert_true(strncmp(o.text, "<!DOCTYPE html>", 15) == 0);

@@ -193,7 +193,7 @@ static void test_sim_table_header(void **state)
 	struct out o = ok("sim --machine i7-4790 --workload pingpong --duration 0.1 --profile "
 			  "latency-performance");
 	const char *head = "pmlab sim: machine i7-4790, workload pingpong, cpufreq performance, "
-			   "cpuidle deepest, profile latency-performance, seed 1,";
+			   "cpuidle menu (the kernel's default), profile latency-performance, seed 1,";
 	assert_true(strncmp(o.text, head, strlen(head)) == 0);
 	out_free(&o);
 	o = ok("sim --machine i7-4790 --workload pingpong --duration 0.1");

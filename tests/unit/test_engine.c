@@ -841,6 +841,52 @@ static void test_observer(void **state)
 	sim_destroy(s);
 }
 
+/* UnixBench spawn forks a child, waits, again: the finished children are
+ * freed (sim_task() no longer finds them, and their ids are never given
+ * again) unless the run keeps them; the figures are the same either way. */
+static void run_spawn(bool keep, struct run_result *r, uint32_t *found)
+{
+	struct pm_diag d = { { 0 } };
+	struct machine m;
+	assert_int_equal(machine_parse(&m, two_core_ini, "test", &d), 0);
+	const char *sets[] = { "test=spawn", "copies=2" };
+	struct sim_config cfg = { .machine = &m, .workload = "unixbench", .cpufreq = "ondemand",
+				  .cpuidle = "deepest", .duration = NS_PER_SEC / 5, .seed = 1,
+				  .nsets = 2, .sets = sets, .check_invariants = true,
+				  .keep_finished_tasks = keep };
+	struct sim *s;
+	assert_int_equal(sim_create(&s, &cfg, &d), 0);
+	assert_int_equal(sim_run(s, r, &d), 0);
+	*found = 0;
+	for (uint32_t id = 0; id < r->tasks_created + 10; id++) {
+		const struct task *t = sim_task(s, id);
+		if (t) {
+			assert_int_equal(t->id, id);
+			(*found)++;
+		}
+	}
+	sim_destroy(s);
+}
+
+static void test_finished_tasks_freed(void **state)
+{
+	struct run_result freed, kept;
+	uint32_t nfreed, nkept;
+	run_spawn(false, &freed, &nfreed);
+	run_spawn(true, &kept, &nkept);
+	assert_true(freed.tasks_created > 100);
+	/* the two parents and at most the child each waits for */
+	assert_true(nfreed >= 2 && nfreed <= 4);
+	assert_int_equal(nfreed + freed.tasks_finished, freed.tasks_created);
+	assert_int_equal(nkept, kept.tasks_created);
+	assert_int_equal(freed.events, kept.events);
+	assert_int_equal(freed.tasks_finished, kept.tasks_finished);
+	assert_float_equal(freed.work_done, kept.work_done, 0);
+	assert_float_equal(freed.energy_core_dynamic_j, kept.energy_core_dynamic_j, 0);
+	result_free(&freed);
+	result_free(&kept);
+}
+
 static void test_bad_set_key(void **state)
 {
 	struct pm_diag d = { { 0 } };
@@ -899,6 +945,7 @@ int main(void)
 		cmocka_unit_test(test_pelt_invariance_reference),
 		cmocka_unit_test(test_observer),
 		cmocka_unit_test(test_bad_set_key),
+		cmocka_unit_test(test_finished_tasks_freed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -489,7 +489,8 @@ static void replay(struct replay_run *rr, const char *machine_ini, const char *m
 	static const char *const sets[] = { "tick_cost_ns=0", "tick_stop_cost_ns=0" };
 	struct sim_config cfg = { .machine = &rr->m, .workload = workload, .cpufreq = "performance",
 				  .cpuidle = "deepest", .duration = 100 * NS_PER_SEC, .seed = 1,
-				  .nsets = 2, .sets = sets, .check_invariants = true, .observer = obs };
+				  .nsets = 2, .sets = sets, .check_invariants = true, .observer = obs,
+				  .keep_finished_tasks = true };
 	if (sim_create(&rr->s, &cfg, &d) < 0)
 		fail_msg("%s", d.msg);
 	if (sim_run(rr->s, &rr->r, &d) < 0)
@@ -585,7 +586,7 @@ static void test_replay_scales_with_frequency(void **state)
 					    "capture_khz=2000000" };
 	struct sim_config cfg = { .machine = &rr.m, .workload = wl, .cpufreq = "performance",
 				  .cpuidle = "deepest", .duration = NS_PER_SEC, .seed = 1,
-				  .nsets = 3, .sets = sets };
+				  .nsets = 3, .sets = sets, .keep_finished_tasks = true };
 	assert_int_equal(sim_create(&rr.s, &cfg, &d), 0);
 	assert_int_equal(sim_run(rr.s, &rr.r, &d), 0);
 	for (uint32_t id = 0; id < rr.r.tasks_created; id++) {

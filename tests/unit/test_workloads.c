@@ -787,7 +787,7 @@ static void test_squarewave_against_performance(void **state)
 	struct runspec rs;
 	struct run_result r;
 	assert_int_equal(machine_parse(&m, two_core_ini, "test", &d), 0);
-	assert_int_equal(runspec_init(&rs, &m, "squarewave", "powersave", NULL, &d), 0);
+	assert_int_equal(runspec_init(&rs, &m, "squarewave", "powersave", "deepest", &d), 0);
 	assert_int_equal(runspec_set_all(&rs, square_sets, 7, &d), 0);
 	assert_int_equal(runspec_set(&rs, "tick_cost_ns=0"), 0);
 	assert_int_equal(runspec_run(&rs, keep_result, &r, &d), 0);
@@ -805,14 +805,14 @@ static void test_squarewave_against_performance(void **state)
 	runspec_free(&rs);
 
 	/* Under performance the run is its own reference. */
-	assert_int_equal(runspec_init(&rs, &m, "squarewave", "performance", NULL, &d), 0);
+	assert_int_equal(runspec_init(&rs, &m, "squarewave", "performance", "deepest", &d), 0);
 	assert_int_equal(runspec_set_all(&rs, square_sets, 7, &d), 0);
 	assert_int_equal(runspec_run(&rs, keep_result, &r, &d), 0);
 	assert_near(extra(&r, "performance_loss_pct"), 0, 1e-12);
 	assert_near(extra(&r, "round_2_perf_at_pct"), 100, 1e-12);
 	runspec_free(&rs);
 
-	assert_int_equal(runspec_init(&rs, &m, "squarewave", "ondemand", NULL, &d), 0);
+	assert_int_equal(runspec_init(&rs, &m, "squarewave", "ondemand", "deepest", &d), 0);
 	assert_int_equal(runspec_set(&rs, "up_threshold=50"), 0);
 	if (runspec_run(&rs, keep_result, &r, &d) < 0)
 		fail_msg("%s", d.msg);
