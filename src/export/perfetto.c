@@ -94,7 +94,7 @@ static void end_slice(struct perfetto *p, int cpu, sim_ns now)
 	}
 	sim_ns from = c->start > p->filter.from ? c->start : p->filter.from;
 	sim_ns to = now < p->filter.to ? now : p->filter.to;
-	if (to <= from || !export_keeps_cpu(&p->filter, cpu)) {
+	if (now < p->filter.from || c->start >= p->filter.to || !export_keeps_cpu(&p->filter, cpu)) {
 		c->kind = SL_NONE; /* outside the window, or a CPU not kept */
 		return;
 	}

@@ -11,6 +11,10 @@
 #include "../trace/ringbuf_write.h"
 #include "../trace/tracedat_write.h"
 
+struct named {
+	char comm[16];
+};
+
 struct simtrace {
 	char *path;
 	const struct machine *m;
@@ -19,7 +23,8 @@ struct simtrace {
 	struct ringbuf *cpu;        /* per CPU */
 	const struct task **curr;   /* per CPU: the task it runs, NULL idle */
 	int *core_cpu, *pkg_cpu;    /* the CPU whose buffer logs a core's, a package's power */
-	const struct task **tasks;  /* every task, by id */
+	struct named *tasks;        /* every task by id, for saved_cmdlines (tasks are
+				     * freed when they finish: nothing points to them) */
 	uint32_t ntasks, cap;
 	uint32_t *khz;              /* per CPU: its frequency, for the closing records */
 	sim_ns last;                /* the latest record's time */
@@ -209,7 +214,7 @@ static void on_task_new(void *ctx, sim_ns now, const struct task *t, const struc
 		uint32_t cap = st->cap ? st->cap * 2 : 64;
 		while (cap <= t->id)
 			cap *= 2;
-		const struct task **grown = realloc(st->tasks, cap * sizeof(*grown));
+		struct named *grown = realloc(st->tasks, cap * sizeof(*grown));
 		if (!grown) {
 			st->err = ENOMEM;
 			return;
@@ -218,7 +223,7 @@ static void on_task_new(void *ctx, sim_ns now, const struct task *t, const struc
 		st->tasks = grown;
 		st->cap = cap;
 	}
-	st->tasks[t->id] = t;
+	comm_of(st->tasks[t->id].comm, t, 0);
 	if (t->id >= st->ntasks)
 		st->ntasks = t->id + 1;
 	if (!parent || parent->cpu < 0)
@@ -357,13 +362,9 @@ static char *cmdlines(const struct simtrace *st)
 	FILE *f = open_memstream(&buf, &len);
 	if (!f)
 		return NULL;
-	for (uint32_t i = 0; i < st->ntasks; i++) {
-		char comm[16];
-		if (!st->tasks[i])
-			continue;
-		comm_of(comm, st->tasks[i], 0);
-		fprintf(f, "%d %s\n", pid_of(st->tasks[i]), comm);
-	}
+	for (uint32_t i = 0; i < st->ntasks; i++)
+		if (st->tasks[i].comm[0])
+			fprintf(f, "%u %.16s\n", i + 1, st->tasks[i].comm);
 	if (fclose(f) != 0) {
 		free(buf);
 		return NULL;

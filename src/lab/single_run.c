@@ -11,6 +11,12 @@
 /* The size estimate looks at the output this often (of the run's span). */
 #define ESTIMATE_STEPS 64
 
+struct estimate {
+	uint64_t bytes;   /* at the previous check */
+	sim_ns at;
+	double warned_mb; /* the estimate last announced, 0: none */
+};
+
 struct wrap {
 	struct perfetto *tl;
 	struct simtrace *tr;
@@ -22,7 +28,7 @@ struct wrap {
 	struct sim_observer watch;        /* the size estimate */
 	sim_ns from, span, next_check;
 	double warn_tl_mb, warn_tr_mb;
-	bool warned_tl, warned_tr;
+	struct estimate est_tl, est_tr;
 };
 
 static double env_mb(const char *name, double def)
@@ -37,32 +43,41 @@ static void warn(struct wrap *w, const char *what, const char *path, double mb, 
 		 double limit, const char *also)
 {
 	fprintf(stderr, "pmlab: %s: %s %s will be about %.*f MB (estimated at %.0f %% of the run; "
-		"warning above %.0f MB%s); keep part of it with --window FROM:TO or --trace-cpus "
+		"warning above %g MB%s); keep part of it with --window FROM:TO or --trace-cpus "
 		"LIST\n", w->x->cmd, what, path, mb < 10 ? 1 : 0, mb, done * 100, limit, also);
 }
 
-/* Extrapolates the bytes written so far over the rest of the span. */
+/* The bytes so far plus the rest of the span at the rate of the last
+ * step (the start of a run is often quieter than the rest). */
+static double estimate(struct estimate *e, uint64_t bytes, sim_ns now, sim_ns end)
+{
+	double rate = now > e->at ? (double)(bytes - e->bytes) / (double)(now - e->at) : 0;
+	e->bytes = bytes;
+	e->at = now;
+	return ((double)bytes + rate * (double)(end - now)) / 1e6;
+}
+
+/* Warns once the estimate passes the limit, and again each time it has
+ * doubled since. */
+static void check_one(struct wrap *w, struct estimate *e, uint64_t bytes, sim_ns now,
+		      const char *what, const char *path, double limit, const char *also)
+{
+	double mb = estimate(e, bytes, now, w->from + w->span);
+	if (mb > limit && mb > 2 * e->warned_mb) {
+		warn(w, what, path, mb, (double)(now - w->from) / (double)w->span, limit, also);
+		e->warned_mb = mb;
+	}
+}
+
 static void check_size(struct wrap *w, sim_ns now)
 {
-	double done = (double)(now - w->from) / (double)w->span;
 	w->next_check += w->span / ESTIMATE_STEPS;
-	if (done <= 0)
-		return;
-	if (w->tl && !w->warned_tl) {
-		double mb = (double)perfetto_bytes(w->tl) / done / 1e6;
-		if (mb > w->warn_tl_mb) {
-			warn(w, "the timeline", w->x->timeline, mb, done, w->warn_tl_mb,
-			     ", what the Perfetto UI loads comfortably");
-			w->warned_tl = true;
-		}
-	}
-	if (w->tr && !w->warned_tr) {
-		double mb = (double)simtrace_bytes(w->tr) / done / 1e6;
-		if (mb > w->warn_tr_mb) {
-			warn(w, "the trace", w->x->trace, mb, done, w->warn_tr_mb, "");
-			w->warned_tr = true;
-		}
-	}
+	if (w->tl)
+		check_one(w, &w->est_tl, perfetto_bytes(w->tl), now, "the timeline",
+			  w->x->timeline, w->warn_tl_mb, ", what the Perfetto UI loads comfortably");
+	if (w->tr)
+		check_one(w, &w->est_tr, simtrace_bytes(w->tr), now, "the trace", w->x->trace,
+			  w->warn_tr_mb, "");
 }
 
 static void watch_run(void *ctx, int cpu, sim_ns now, const struct task *t)
@@ -81,6 +96,7 @@ static void watch_init(struct wrap *w, const struct runspec *rs)
 	w->from = f ? f->from : 0;
 	w->span = to > w->from ? to - w->from : 1;
 	w->next_check = w->from + w->span / ESTIMATE_STEPS;
+	w->est_tl.at = w->est_tr.at = w->from;
 	w->warn_tl_mb = env_mb("PMLAB_EXPORT_WARN_MB", SINGLE_RUN_TIMELINE_WARN_MB);
 	w->warn_tr_mb = env_mb("PMLAB_EXPORT_WARN_MB", SINGLE_RUN_TRACE_WARN_MB);
 	w->watch = (struct sim_observer){ .ctx = w, .cpu_run = watch_run };

@@ -150,6 +150,7 @@ static void run(struct run *out, const char *workload, const char *gov, double s
 	struct sim_config cfg = { .machine = &out->m, .workload = workload, .cpufreq = gov,
 				  .cpuidle = "menu", .duration = (sim_ns)(seconds * 1e9), .seed = 3,
 				  .nsets = n, .sets = all, .check_invariants = true,
+				  .keep_finished_tasks = true,
 				  .observer = st ? simtrace_observer(st) : NULL };
 	struct sim *s;
 	if (sim_create(&s, &cfg, &d) < 0 || sim_run(s, &out->r, &d) < 0)
