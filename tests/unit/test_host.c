@@ -45,6 +45,7 @@
 
 static const char *const machines[] = {
 	"intel-hwp-laptop", "acpi-cpufreq-server", "amd-pstate-epp-desktop", "vm-no-cpufreq",
+	"thinkpad-platform-profile", "amd-pstate-epp-laptop",
 };
 #define NMACHINES ((int)(sizeof(machines) / sizeof(machines[0])))
 
@@ -826,7 +827,8 @@ static void test_roundtrips(void **state)
 {
 	(void)state;
 	static const char *const specs[] = { "host-all", "host-latency", "balanced", "powersave",
-					      "throughput-performance", "latency-performance" };
+					      "throughput-performance", "latency-performance",
+					      "balanced:tuned=2.20", "ppd/power-saver" };
 	for (int m = 0; m < NMACHINES; m++) {
 		char *dir = copy_tree(machines[m]);
 		for (size_t s = 0; s < sizeof(specs) / sizeof(specs[0]); s++) {
@@ -1011,10 +1013,27 @@ static void test_verify_reports_change(void **state)
 	assert_non_null(strstr(buf, "policy1/energy_performance_preference: is 'performance', the "
 				    "profile set 'power'"));
 	free(buf);
-	must_off(&fs);
+	/* off puts pmlab's snapshot back where the file still holds what
+	 * pmlab wrote; the one another program changed is left and reported */
+	buf = NULL;
+	out = open_memstream(&buf, &len);
+	bool had;
+	int left;
+	assert_int_equal(host_profile_off_left(&fs, out, &had, &left, &d), 0);
+	fclose(out);
+	assert_true(had);
+	assert_int_equal(left, 1);
+	assert_non_null(strstr(buf, "policy1/energy_performance_preference: left at 'performance': "
+				    "pmlab wrote 'power', another program changed it since (pmlab's "
+				    "saved value: 'balance_performance')"));
+	assert_null(strstr(buf, "policy0/energy_performance_preference: left"));
+	free(buf);
 	hostfs_close(&fs);
-	/* off puts the snapshot back, whatever changed since */
-	assert_true(same_as_fixture(dir, "amd-pstate-epp-desktop"));
+	assert_string_equal(get(dir, CPU "cpufreq/policy1/energy_performance_preference"),
+			    "performance\n");
+	assert_false(same_as_fixture(dir, "amd-pstate-epp-desktop"));
+	put(dir, CPU "cpufreq/policy1/energy_performance_preference", "balance_performance\n");
+	assert_true(same_as_fixture(dir, "amd-pstate-epp-desktop")); /* the rest restored */
 	drop_tree(dir);
 
 	/* nothing active */
