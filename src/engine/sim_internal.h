@@ -6,6 +6,7 @@
 
 #include "../core/eventq.h"
 #include "../core/idmap.h"
+#include "../core/rng.h"
 #include "../cpufreq/cpufreq.h"
 #include "../cpuidle/cpuidle.h"
 #include "../metrics/histogram.h"
@@ -24,6 +25,7 @@ enum event_kind {
 	EV_WL_TIMER,    /* arg = workload's */
 	EV_POLL_END,    /* obj = cpu: the polling state's time limit */
 	EV_TURBO_EVAL,  /* obj = package: re-evaluate the turbo ceiling */
+	EV_BACKGROUND,  /* obj = cpu: a background wakeup (engine/background.c) */
 	EV_END,
 };
 
@@ -50,8 +52,10 @@ struct engine_params {
 	int64_t boost;             /* 0 disables turbo P-states */
 	int64_t pm_qos_resume_latency_us; /* per-CPU resume latency limit; -1: n/a */
 	int64_t tick_policy;       /* enum tick_policy */
-	int64_t tick_cost_ns;      /* CPU time of one tick interrupt */
-	int64_t tick_stop_cost_ns; /* stopping plus restarting the tick (nohz) */
+	int64_t tick_cost_ns;      /* CPU time of one tick interrupt; -1: the machine's */
+	int64_t tick_stop_cost_ns; /* stopping the tick (nohz); -1: the machine's */
+	int64_t tick_restart_cost_ns; /* restarting it on leaving idle; -1: the machine's */
+	int64_t background_wakeups;/* per CPU per second; -1: the machine's [background] */
 	int64_t cpufreq_updates;   /* enum cpufreq_updates */
 	int64_t cpufreq_update_cost_ns; /* CPU time of one cpufreq_update_util() call */
 	int64_t turbo_eval_us;     /* period of the package's turbo-limit evaluation; 0: instant */
@@ -95,10 +99,13 @@ struct sim_cpu {
 	struct pelt pelt;      /* the CFS run queue's utilization */
 	uint32_t util_est_sum; /* util_est of its runnable tasks */
 	bool util_decayed;     /* a PELT period passed since the last cpufreq hook call */
-	bool tick_stopped_idle;/* the tick was stopped for the current idle period */
+	sim_ns idle_busy_until;/* the idle entry path (and tick stop) runs until then */
 	bool tick_woke;        /* the tick ended the current idle period */
 	struct cpuidle_device idle;
 	struct eventq timers;  /* armed sleep timers of tasks that slept here */
+	sim_ns bg_next;        /* next background wakeup (engine/background.c), or SIM_NS_MAX */
+	bool bg_timer;         /* ...and whether it is a timer */
+	struct rng bg_rng;
 	struct cpu_result acct;
 };
 
@@ -233,6 +240,7 @@ void cpu_set_speed(struct sim *s, struct sim_cpu *c);
 void cpu_pelt_idle(struct sim *s, struct sim_cpu *c);
 void cpu_schedule(struct sim *s, struct sim_cpu *c);
 void cpu_kick(struct sim *s, struct sim_cpu *c);
+void cpu_interrupt(struct sim *s, struct sim_cpu *c, sim_ns handler_ns);
 void cpu_enter_idle(struct sim *s, struct sim_cpu *c);
 void cpu_arm_done(struct sim *s, struct sim_cpu *c);
 void cpu_wake_done(struct sim *s, struct sim_cpu *c);
@@ -242,6 +250,12 @@ void cpu_tick(struct sim *s, struct sim_cpu *c);
 void cpu_start_tick(struct sim *s, struct sim_cpu *c);
 sim_ns sched_slice(const struct sim *s, const struct sim_cpu *c, const struct task *t);
 int cpu_effective_idx(const struct sim *s, const struct sim_cpu *c);
+
+/* engine/background.c: wakeups of idle CPUs besides the workload's */
+int background_init(struct sim *s, struct pm_diag *d);
+void background_fire(struct sim *s, struct sim_cpu *c);
+/* The CPU's next background wakeup if it is a timer, else SIM_NS_MAX. */
+sim_ns background_next_timer(const struct sim *s, const struct sim_cpu *c);
 
 /* engine/power.c: energy integration and turbo */
 void power_init(struct sim *s);

@@ -65,7 +65,8 @@ static void test_replay_formats(void **state)
 {
 	/* Table with the capture machine: every task's CPU time comes back. */
 	struct out o = ok("replay " SHIPPED " --machine " VM " --set tick_cost_ns=0 "
-			  "--set tick_stop_cost_ns=0 --per-task");
+			  "--set tick_stop_cost_ns=0 --set tick_restart_cost_ns=0 "
+			  "--set background_wakeups=0 --per-task");
 	assert_non_null(strstr(o.text, "replay"));
 	assert_non_null(strstr(o.text, "trace_duration"));
 	assert_non_null(strstr(o.text, "Per task: CPU time traced and replayed"));

@@ -35,8 +35,9 @@ static void run_ini(struct run *out, const char *ini, int cpus, const char *work
 		    const char *gov, double seconds, uint64_t seed, const char *const *sets,
 		    int nsets, bool check)
 {
-	static const char *const defaults[] = { "tick_cost_ns=0", "cpufreq_update_cost_ns=0" };
-	simtest_run(out, ini, cpus, workload, gov, seconds, seed, defaults, 2, sets, nsets, check);
+	static const char *const defaults[] = { "tick_cost_ns=0", "cpufreq_update_cost_ns=0",
+						"tick_restart_cost_ns=0", "background_wakeups=0" };
+	simtest_run(out, ini, cpus, workload, gov, seconds, seed, defaults, 4, sets, nsets, check);
 }
 
 #define extra simtest_extra
