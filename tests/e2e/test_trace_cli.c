@@ -459,7 +459,8 @@ static const char *const two_core_ini =
 	"[cstate C6]\nexit_latency_us = 100\ntarget_residency_us = 300\npower_mw = 0\n"
 	"[power]\nceff_nf = 1\nleak_w = 1\nuncore_w = 2\nplatform_w = 0\n"
 	"[costs]\ncontext_switch_us = 0\nwakeup_ipi_us = 0\n";
-#define NO_COSTS " --set tick_cost_ns=0 --set tick_stop_cost_ns=0 --set cpufreq_update_cost_ns=0"
+#define NO_COSTS " --set tick_cost_ns=0 --set tick_stop_cost_ns=0 --set cpufreq_update_cost_ns=0" \
+	" --set background_wakeups=0 --set tick_restart_cost_ns=0"
 
 /* pmlab sim --trace: trace-cmd reads it, and pmlab replay on the same
  * model gives every task its CPU time back (tests/unit/test_simtrace.c

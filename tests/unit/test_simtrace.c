@@ -35,7 +35,8 @@ static const char *const two_core_ini =
 	"[costs]\ncontext_switch_us = 0\nwakeup_ipi_us = 0\n";
 
 static const char *const no_costs[] = { "tick_cost_ns=0", "tick_stop_cost_ns=0",
-					"cpufreq_update_cost_ns=0" };
+					"cpufreq_update_cost_ns=0", "background_wakeups=0",
+					"tick_restart_cost_ns=0" };
 
 static char *temp_path(void)
 {
@@ -136,7 +137,7 @@ static void run(struct run *out, const char *workload, const char *gov, double s
 	struct pm_diag d = { { 0 } };
 	const char *all[16];
 	int n = 0;
-	for (int i = 0; i < 3; i++)
+	for (size_t i = 0; i < sizeof(no_costs) / sizeof(no_costs[0]); i++)
 		all[n++] = no_costs[i];
 	for (int i = 0; i < nsets; i++)
 		all[n++] = sets[i];
