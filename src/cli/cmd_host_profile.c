@@ -59,7 +59,7 @@ static int runtime_error(const char *msg)
 static int hold(struct hostfs *fs, int fd, int64_t us)
 {
 	struct host_state st;
-	bool has, dynamic = false;
+	bool has = false, dynamic = false;
 	struct pm_diag d = { { 0 } };
 	if (host_signals_install() < 0) {
 		close(fd);

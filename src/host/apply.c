@@ -168,7 +168,7 @@ int host_profile_apply(struct hostfs *fs, const char *spec, const struct host_pr
 		FILE *out = o->log ? o->log : stdout;
 		print_modules(out, &pl);
 		host_plan_print(out, fs, &pl);
-		print_latency_note(out, &pl, true);
+		print_latency_note(out, &pl, o->hold || host_daemon_pid(fs) != 0);
 		print_peers(out, peers, npeers, true);
 		host_plan_free(&pl);
 		return 0;
@@ -197,7 +197,8 @@ int host_profile_apply(struct hostfs *fs, const char *spec, const struct host_pr
 		r->recovered |= had;
 		if (rc == 0) {
 			host_plan_print_notes(o->notes, &pl);
-			print_latency_note(o->notes, &pl, o->hold || host_daemon_pid(fs) != 0);
+			/* how long it lasts: the caller says (pmlab profile apply warns) */
+			print_latency_note(o->notes, &pl, true);
 		}
 		host_plan_free(&pl);
 	}

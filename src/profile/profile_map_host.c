@@ -16,36 +16,26 @@
 
 #include "profile_map.h"
 
-int pfm_acpi_instance(struct map *m, const struct pf_inst *in)
+static int acpi_option(struct map *m, const struct pf_inst *in, const struct pf_opt *o)
 {
 	int v = m->L->tuned_version;
-	for (int i = 0; i < in->u->nopts; i++) {
-		const struct pf_opt *o = &in->u->opts[i];
-		char value[VALUE_MAX], orig[PROFILE_TEXT_MAX * 2];
-		int rc;
-		if (pfm_in_list(pfm_meta_options, o->key) && strcmp(o->key, "script_pre") &&
-		    strcmp(o->key, "script_post"))
-			continue;
-		if (!in->enabled)
-			rc = pfm_skip(m, in, o, "instance disabled: %s", in->why_off);
-		else if (v < 222)
-			rc = pfm_skip(m, in, o, "tuned %d.%d has no acpi plugin (2.22 added it; "
-				      "NAME:tuned=2.22 emulates that)", v / 100, v % 100);
-		else if (strcmp(o->key, "platform_profile") != 0)
-			rc = pfm_skip(m, in, o, "not modelled");
-		else if (pf_expand(m->L, o, value, sizeof(value)))
-			return -1;
-		else if (!value[0] || strstr(value, "||") || value[0] == '|' ||
-			 value[strlen(value) - 1] == '|')
-			return pfm_bad(m, in, o, "empty alternative (expected e.g. low-power|quiet)");
-		else {
-			pfm_origin(in, o, NULL, orig, sizeof(orig));
-			rc = pf_add_host_setting(m->p, "platform_profile", value, orig, m->d);
-		}
-		if (rc)
-			return -1;
-	}
-	return 0;
+	char value[VALUE_MAX], orig[PROFILE_TEXT_MAX * 2];
+	if (v < 222)
+		return pfm_skip(m, in, o, "tuned %d.%d has no acpi plugin (2.22 added it; "
+				"NAME:tuned=2.22 emulates that)", v / 100, v % 100);
+	if (strcmp(o->key, "platform_profile") != 0)
+		return pfm_skip(m, in, o, "not modelled");
+	if (pf_expand(m->L, o, value, sizeof(value)))
+		return -1;
+	if (!value[0] || strstr(value, "||") || value[0] == '|' || value[strlen(value) - 1] == '|')
+		return pfm_bad(m, in, o, "empty alternative (expected e.g. low-power|quiet)");
+	pfm_origin(in, o, NULL, orig, sizeof(orig));
+	return pf_add_host_setting(m->p, "platform_profile", value, orig, m->d);
+}
+
+int pfm_acpi_instance(struct map *m, const struct pf_inst *in)
+{
+	return pfm_each_option(m, in, acpi_option);
 }
 
 static bool module_name_ok(const char *s)
@@ -59,32 +49,21 @@ static bool module_name_ok(const char *s)
 	return true;
 }
 
+static int module_option(struct map *m, const struct pf_inst *in, const struct pf_opt *o)
+{
+	char name[VALUE_MAX], value[VALUE_MAX], key[64], orig[PROFILE_TEXT_MAX * 2];
+	if (pf_expand_at(m->L, o->key, o->file, o->line, name, sizeof(name)) ||
+	    pf_expand(m->L, o, value, sizeof(value)))
+		return -1;
+	if (!module_name_ok(name))
+		return pfm_bad(m, in, o, "'%s' is not a module name (expected letters, digits, '_' "
+			       "and '-')", name);
+	pf_fmt(key, sizeof(key), "module.%s", name); /* name: 48 at most */
+	pfm_origin(in, o, NULL, orig, sizeof(orig));
+	return pf_add_host_setting(m->p, key, value, orig, m->d);
+}
+
 int pfm_modules_instance(struct map *m, const struct pf_inst *in)
 {
-	for (int i = 0; i < in->u->nopts; i++) {
-		const struct pf_opt *o = &in->u->opts[i];
-		char name[VALUE_MAX], value[VALUE_MAX], key[64], orig[PROFILE_TEXT_MAX * 2];
-		int rc;
-		if (pfm_in_list(pfm_meta_options, o->key) && strcmp(o->key, "script_pre") &&
-		    strcmp(o->key, "script_post"))
-			continue;
-		if (!in->enabled) {
-			rc = pfm_skip(m, in, o, "instance disabled: %s", in->why_off);
-		} else if (pfm_in_list(pfm_meta_options, o->key)) {
-			rc = pfm_skip(m, in, o, "not modelled");
-		} else {
-			if (pf_expand_at(m->L, o->key, o->file, o->line, name, sizeof(name)) ||
-			    pf_expand(m->L, o, value, sizeof(value)))
-				return -1;
-			if (!module_name_ok(name))
-				return pfm_bad(m, in, o, "'%s' is not a module name (expected letters, "
-					       "digits, '_' and '-')", name);
-			pf_fmt(key, sizeof(key), "module.%s", name); /* name: 48 at most */
-			pfm_origin(in, o, NULL, orig, sizeof(orig));
-			rc = pf_add_host_setting(m->p, key, value, orig, m->d);
-		}
-		if (rc)
-			return -1;
-	}
-	return 0;
+	return pfm_each_option(m, in, module_option);
 }

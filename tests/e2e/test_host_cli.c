@@ -45,16 +45,7 @@ static bool exists(const char *dir, const char *rel)
 
 static char *slurp(const char *dir, const char *rel)
 {
-	static char buf[8192];
-	char path[4096];
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return NULL;
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	return buf;
+	return tree_get(dir, rel);
 }
 
 static struct out runf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -830,21 +821,13 @@ static void test_hostile_state(void **state)
 
 /* ---- next to tuned, power-profiles-daemon and pmlab govd ---- */
 
-static void put_file(const char *dir, const char *rel, const char *text)
-{
-	char path[4096];
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	assert_int_equal(sh("mkdir -p \"$(dirname '%s')\" && printf '%%s' '%s' > '%s'", path, text,
-			    path), 0);
-}
-
 static void test_coexist(void **state)
 {
 	(void)state;
 	char *dir = copy_tree("thinkpad-platform-profile");
-	put_file(dir, "run/tuned/tuned.pid", "4242\n");
-	put_file(dir, "proc/4242/comm", "tuned\n");
-	put_file(dir, "etc/tuned/active_profile", "balanced\n");
+	tree_put(dir, "run/tuned/tuned.pid", "4242\n");
+	tree_put(dir, "proc/4242/comm", "tuned\n");
+	tree_put(dir, "etc/tuned/active_profile", "balanced\n");
 	/* refused, nothing written: the message names tuned and the way out */
 	struct out o = runf("profile apply --root %s powersave", dir);
 	assert_int_equal(o.status, 1);
@@ -862,6 +845,7 @@ static void test_coexist(void **state)
 	assert_non_null(strstr(o.text, "note: /dev/cpu_dma_latency 1000 us now (the 1-minute load "
 				       "average is 0.08)"));
 	assert_non_null(strstr(o.text, "warning: tuned: pid 4242"));
+	assert_non_null(strstr(o.text, "lapses when pmlab exits unless pmlab daemon holds it"));
 	out_free(&o);
 	/* --force */
 	o = runf("profile apply --force --root %s powersave", dir);
@@ -870,7 +854,7 @@ static void test_coexist(void **state)
 	assert_non_null(strstr(o.text, "platform_profile: balanced -> low-power"));
 	out_free(&o);
 	/* tuned changes the platform profile back to its own */
-	put_file(dir, "sys/firmware/acpi/platform_profile", "performance\n");
+	tree_put(dir, "sys/firmware/acpi/platform_profile", "performance\n");
 	o = runf("profile verify --root %s", dir);
 	assert_int_equal(o.status, 1);
 	assert_non_null(strstr(o.text, "platform_profile: is 'performance', the profile set "

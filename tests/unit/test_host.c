@@ -27,6 +27,7 @@
 #include <cmocka.h>
 
 #include "host_trees.h"
+#include "real_machine.h"
 
 #include "host/apply.h"
 #include "host/govd.h"
@@ -131,16 +132,7 @@ static void put(const char *dir, const char *rel, const char *text)
 
 static char *get(const char *dir, const char *rel)
 {
-	static char buf[4096];
-	char path[4096];
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return NULL;
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	return buf;
+	return tree_get(dir, rel);
 }
 
 static bool state_exists(const char *dir, const char *name)
@@ -1363,6 +1355,7 @@ static void test_real_cpuidle_governor(void **state)
 	struct hostfs fs;
 	struct host_info hi;
 	struct pm_diag d = { { 0 } };
+	SKIP_UNLESS_REAL_MACHINE();
 	if (geteuid() != 0) {
 		print_message("skipped: not root\n");
 		skip();
@@ -1437,6 +1430,7 @@ static void test_real_latency_hold(void **state)
 	(void)state;
 	struct hostfs fs;
 	struct pm_diag d = { { 0 } };
+	SKIP_UNLESS_REAL_MACHINE();
 	if (geteuid() != 0 || access("/dev/cpu_dma_latency", W_OK) != 0) {
 		print_message("skipped: no writable /dev/cpu_dma_latency\n");
 		skip();
