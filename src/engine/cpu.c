@@ -429,8 +429,9 @@ void cpu_schedule(struct sim *s, struct sim_cpu *c)
 		c->done_at = -1;
 		c->need_resched = false;
 		struct task *prev = c->curr;
-		if (prev && prev->state == TASK_RUNNING && !task_allowed(prev, c->id)) {
-			/* Its affinity changed: sched_setaffinity() moves it off. */
+		if (prev && prev->state == TASK_RUNNING &&
+		    (prev->exec_cpu >= 0 || !task_allowed(prev, c->id))) {
+			/* sched_exec() or sched_setaffinity() moves it off. */
 			task_requeue_elsewhere(s, c, prev);
 		} else if (prev && prev->state == TASK_RUNNING) {
 			prev->state = TASK_QUEUED;

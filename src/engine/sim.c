@@ -136,7 +136,13 @@ static int slot_take(struct sim *s, uint32_t *slot)
 	return 0;
 }
 
-struct task *sim_task_new(struct sim *s, const char *name, sim_ns start)
+void task_observe_new(struct sim *s, const struct task *t, const struct task *parent)
+{
+	if (s->obs && s->obs->task_new)
+		s->obs->task_new(s->obs->ctx, s->now, t, parent);
+}
+
+struct task *task_create(struct sim *s, const char *name, sim_ns start)
 {
 	uint32_t slot;
 	if (s->tasks_created == IDMAP_EMPTY || slot_take(s, &slot) < 0)
@@ -155,6 +161,7 @@ struct task *sim_task_new(struct sim *s, const char *name, sim_ns start)
 	t->state = TASK_NEW;
 	t->cpu = -1;
 	t->recent_used_cpu = -1;
+	t->exec_cpu = -1;
 	t->last_llc = -1;
 	t->weight = NICE_0_WEIGHT;
 	t->rq_pos = -1;
@@ -162,13 +169,17 @@ struct task *sim_task_new(struct sim *s, const char *name, sim_ns start)
 	t->uclamp_max = PELT_SCALE;
 	pelt_init(&t->pelt, start > s->now ? start : s->now);
 	s->nlive++;
-	if (s->obs && s->obs->task_new) {
-		const struct sim_cpu *c = s->dispatch_cpu >= 0 ? &s->cpus[s->dispatch_cpu] : NULL;
-		s->obs->task_new(s->obs->ctx, s->now, t, c && c->mode == CPU_RUNNING ? c->curr : NULL);
-	}
-	if (start < s->now)
-		start = s->now;
-	sim_post(s, start, EV_TASK_START, slot, 0, 0);
+	return t;
+}
+
+struct task *sim_task_new(struct sim *s, const char *name, sim_ns start)
+{
+	struct task *t = task_create(s, name, start);
+	if (!t)
+		return NULL;
+	const struct sim_cpu *c = s->dispatch_cpu >= 0 ? &s->cpus[s->dispatch_cpu] : NULL;
+	task_observe_new(s, t, c && c->mode == CPU_RUNNING ? c->curr : NULL);
+	sim_post(s, start > s->now ? start : s->now, EV_TASK_START, t->slot, 0, 0);
 	return t;
 }
 

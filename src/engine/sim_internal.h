@@ -276,6 +276,11 @@ void cpu_charge(struct sim *s, struct sim_cpu *c, struct task *t, sim_ns ns);
 void cpu_util_get(struct sim *s, struct sim_cpu *c, struct cpu_util *out);
 void freq_fini(struct sim *s);
 
+/* engine/sim.c: a new task (TASK_NEW, not yet placed); NULL on OOM. */
+struct task *task_create(struct sim *s, const char *name, sim_ns start);
+/* Tells the observer about a new task and the running task that forked
+ * it (NULL: none). */
+void task_observe_new(struct sim *s, const struct task *t, const struct task *parent);
 /* engine/sim.c: a task finished (ACT_EXIT); it is freed after the event. */
 void task_finished(struct sim *s, struct task *t);
 
