@@ -166,6 +166,12 @@ static int slot_take(struct sim *s, uint32_t *slot)
 	return 0;
 }
 
+void task_observe_new(struct sim *s, const struct task *t, const struct task *parent)
+{
+	if (s->obs && s->obs->task_new)
+		s->obs->task_new(s->obs->ctx, s->now, t, parent);
+}
+
 struct task *task_create(struct sim *s, const char *name, sim_ns start)
 {
 	uint32_t slot;
@@ -199,8 +205,11 @@ struct task *task_create(struct sim *s, const char *name, sim_ns start)
 struct task *sim_task_new(struct sim *s, const char *name, sim_ns start)
 {
 	struct task *t = task_create(s, name, start);
-	if (t)
-		sim_post(s, start > s->now ? start : s->now, EV_TASK_START, t->slot, 0, 0);
+	if (!t)
+		return NULL;
+	const struct sim_cpu *c = s->dispatch_cpu >= 0 ? &s->cpus[s->dispatch_cpu] : NULL;
+	task_observe_new(s, t, c && c->mode == CPU_RUNNING ? c->curr : NULL);
+	sim_post(s, start > s->now ? start : s->now, EV_TASK_START, t->slot, 0, 0);
 	return t;
 }
 

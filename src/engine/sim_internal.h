@@ -374,6 +374,9 @@ void freq_fini(struct sim *s);
 
 /* engine/sim.c: a new task (TASK_NEW, not yet placed); NULL on OOM. */
 struct task *task_create(struct sim *s, const char *name, sim_ns start);
+/* Tells the observer about a new task and the running task that forked
+ * it (NULL: none). */
+void task_observe_new(struct sim *s, const struct task *t, const struct task *parent);
 /* engine/sim.c: a task finished (ACT_EXIT); it is freed after the event. */
 void task_finished(struct sim *s, struct task *t);
 

@@ -139,6 +139,11 @@ static struct select_ctx select_ctx(const struct sim *s, enum select_kind kind, 
 void task_wake(struct sim *s, struct task *t, int waker_cpu, bool sync)
 {
 	enum select_kind kind = t->state == TASK_NEW ? SELECT_FORK : SELECT_WAKE;
+	/* Only task_timer() wakes a sleeping task; only wake_blocked() a
+	 * blocked one, from the CPU whose task runs the workload, if any. */
+	enum sim_wake_cause why = t->state == TASK_NEW ? SIM_WAKE_NEW
+				: t->state == TASK_SLEEPING ? SIM_WAKE_TIMER
+				: waker_cpu >= 0 ? SIM_WAKE_TASK : SIM_WAKE_IRQ;
 	if (t->state == TASK_BLOCKED && t->iowait) {
 		struct sim_cpu *prev = &s->cpus[t->cpu];
 		cpu_sync(s, prev);
@@ -149,6 +154,13 @@ void task_wake(struct sim *s, struct task *t, int waker_cpu, bool sync)
 	/* Waking a task on another CPU costs the waker an IPI. */
 	if (waker_cpu >= 0 && cpu != waker_cpu)
 		cpu_charge(s, &s->cpus[waker_cpu], NULL, s->m->wakeup_ipi_ns);
+	if (s->obs && s->obs->task_wakeup) {
+		const struct sim_cpu *wc = waker_cpu >= 0 ? &s->cpus[waker_cpu] : NULL;
+		const struct task *waker = why == SIM_WAKE_TASK && wc->mode == CPU_RUNNING ? wc->curr
+											  : NULL;
+		s->obs->task_wakeup(s->obs->ctx, cpu, why == SIM_WAKE_NEW ? -1 : waker_cpu, s->now, t,
+				    waker, why);
+	}
 	t->wake_time = s->now;
 	s->wakeups++;
 	s->cpus[cpu].acct.wakeups++;
@@ -251,6 +263,7 @@ struct task *sim_fork(struct sim *s, struct task *parent, const char *name)
 		}
 		memcpy(t->affinity, parent->affinity, words * sizeof(*t->affinity));
 	}
+	task_observe_new(s, t, parent && parent->state == TASK_RUNNING ? parent : NULL);
 	return t;
 }
 
