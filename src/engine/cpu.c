@@ -39,35 +39,16 @@ static inline uint64_t weighted(sim_ns dt, uint32_t weight)
 	return (uint64_t)dt * NICE_0_WEIGHT / weight;
 }
 
-/* PELT's frequency-invariance scale (arch_scale_freq_capacity()): the
- * CPU's current frequency over the reference frequency, capped at 1024 as
- * x86's scale_freq_tick() caps it (v6.x); 1024 without invariance, where
- * running time counts whatever the clock. The kernel measures it from
- * APERF/MPERF over the last tick; here it is the frequency in force.
- * Capacity is 1024 on every CPU of the symmetric machines modelled. */
-static uint32_t pelt_scale(const struct sim *s, const struct sim_cpu *c)
-{
-	if (!s->fie_khz)
-		return PELT_SCALE;
-	uint64_t khz = s->khz_table[cpu_effective_idx(s, c)];
-	uint64_t scale = khz * PELT_SCALE / s->fie_khz;
-	return scale < PELT_SCALE ? (uint32_t)scale : PELT_SCALE;
-}
-
+/* Accounts the time since the last sync in the CPU's present state: its
+ * PELT clock (update_rq_clock()), residency, CPU times, the running task's
+ * execution and burst. PELT's signals move only where the kernel updates
+ * them (engine/load_avg.c). */
 void cpu_sync(struct sim *s, struct sim_cpu *c)
 {
 	sim_ns dt = s->now - c->seg_start;
 	if (dt <= 0)
 		return;
-	/* PELT advances only while running; an idle stretch is decayed in one
-	 * step when the CPU starts running again or is asked for its
-	 * utilization (cpu_pelt_idle), which gives the same signal. */
-	if (c->mode == CPU_RUNNING) {
-		uint32_t scale = pelt_scale(s, c);
-		if (pelt_update(&c->pelt, s->now, true, scale))
-			c->util_decayed = true;
-		pelt_update(&c->curr->pelt, s->now, true, scale);
-	}
+	clock_pelt_advance(s, c, dt);
 	c->seg_start = s->now;
 	struct cpu_result *a = &c->acct;
 	if (c->mode == CPU_IDLE) {
@@ -93,12 +74,6 @@ void cpu_sync(struct sim *s, struct sim_cpu *c)
 	} else {
 		a->idle_ns += dt;
 	}
-}
-
-void cpu_pelt_idle(struct sim *s, struct sim_cpu *c)
-{
-	if (c->mode != CPU_RUNNING && pelt_update(&c->pelt, s->now, false, 0))
-		c->util_decayed = true;
 }
 
 void cpu_set_speed(struct sim *s, struct sim_cpu *c)
@@ -158,8 +133,6 @@ static void cpu_set_mode(struct sim *s, struct sim_cpu *c, enum cpu_mode mode)
 	struct sim_core *core = &s->cores[c->core];
 	for (int i = 0; i < core->ncpus; i++)
 		cpu_sync(s, &s->cpus[core->cpus[i]]);
-	if (mode == CPU_RUNNING)
-		cpu_pelt_idle(s, c); /* close the idle stretch before running counts */
 	int was_busy = old != CPU_IDLE, is_busy = mode != CPU_IDLE;
 	int was_run = old == CPU_RUNNING, is_run = mode == CPU_RUNNING;
 	c->mode = mode;
@@ -263,6 +236,8 @@ void cpu_enter_idle(struct sim *s, struct sim_cpu *c)
 	else if (policy == TICK_PERIODIC)
 		stop_tick = false;
 	c->tick_stopped_idle = stop_tick && c->tick_on;
+	if (c->tick_stopped_idle)
+		load_avg_nohz_enter(s, c);
 	if (stop_tick)
 		cpu_stop_tick(c);
 	else
@@ -383,10 +358,12 @@ void cpu_schedule(struct sim *s, struct sim_cpu *c)
 		c->done_at = -1;
 		c->need_resched = false;
 		struct task *prev = c->curr;
+		bool preempted = false;
 		if (prev && prev->state == TASK_RUNNING && !task_allowed(prev, c->id)) {
 			/* Its affinity changed: sched_setaffinity() moves it off. */
 			task_requeue_elsewhere(s, c, prev);
 		} else if (prev && prev->state == TASK_RUNNING) {
+			preempted = true;
 			prev->state = TASK_QUEUED;
 			if (rq_push(&c->rq, prev) < 0)
 				s->oom = true;
@@ -402,18 +379,25 @@ void cpu_schedule(struct sim *s, struct sim_cpu *c)
 				s->ctx_switches++;
 				c->acct.ctx_switches++;
 			}
+			load_avg_cpu_goes_idle(s, c);
 			c->curr = NULL;
 			if (s->placement->cpu_idle)
 				s->placement->cpu_idle(s, c->id);
 			cpu_enter_idle(s, c);
 			return;
 		}
+		bool switched = next != prev;
+		if (switched) {
+			/* put_prev_entity() of a preempted task (it ran until
+			 * now), set_next_entity() of the next (it waited). */
+			if (preempted)
+				load_avg_update(s, c, prev, true, 0);
+			load_avg_update(s, c, next, true, 0);
+		}
 		rq_remove(&c->rq, next);
 		cpu_stealable(s, c);
-		pelt_update(&next->pelt, s->now, false, 0); /* it waited, not ran */
 		next->state = TASK_RUNNING;
 		next->cpu = c->id;
-		bool switched = next != prev;
 		if (switched)
 			switch_in(s, c, next);
 		if (s->obs && s->obs->cpu_run && (switched || c->mode != CPU_RUNNING))
@@ -490,6 +474,8 @@ static void cpu_idle_tick(struct sim *s, struct sim_cpu *c)
 {
 	c->acct.ticks++;
 	c->tick_woke = true;
+	/* The balance softirq updates an idle CPU's blocked load. */
+	load_avg_blocked(s, c);
 	cpu_wake(s, c, s->par.tick_cost_ns);
 }
 
@@ -506,6 +492,7 @@ void cpu_tick(struct sim *s, struct sim_cpu *c)
 		return;
 	cpu_sync(s, c);
 	c->acct.ticks++;
+	load_avg_update(s, c, c->curr, true, 0); /* entity_tick() */
 	cpu_charge(s, c, NULL, s->par.tick_cost_ns);
 	update_min_vruntime(c);
 	freq_update_hook(s, c, 0);
@@ -514,6 +501,7 @@ void cpu_tick(struct sim *s, struct sim_cpu *c)
 		c->ticks_since_balance = 0;
 		s->placement->tick_balance(s, c->id);
 	}
+	load_avg_busy_tick(s, c);
 	if (c->mode == CPU_RUNNING && slice_expired(s, c))
 		cpu_schedule(s, c);
 }

@@ -25,10 +25,11 @@ static void sim_cpu_times(void *ctx, int cpu, struct cpu_times *out)
 	out->idle_calls = c->idle_calls;
 }
 
+/* cpu_util_cfs_boost() without runnable boosting, and the uclamp range:
+ * the run queue's utilization as of its last PELT update, as the kernel
+ * reads it (no update to now: see engine/load_avg.c). */
 void cpu_util_get(struct sim *s, struct sim_cpu *c, struct cpu_util *out)
 {
-	cpu_sync(s, c);
-	cpu_pelt_idle(s, c);
 	uint32_t util = c->pelt.util_avg > c->util_est_sum ? c->pelt.util_avg : c->util_est_sum;
 	out->capacity = PELT_SCALE;
 	out->util = util < PELT_SCALE ? util : PELT_SCALE;

@@ -153,7 +153,10 @@ struct task *sim_task_new(struct sim *s, const char *name, sim_ns start)
 	t->rq_pos = -1;
 	t->wake_time = -1;
 	t->uclamp_max = PELT_SCALE;
-	pelt_init(&t->pelt, start > s->now ? start : s->now);
+	/* Its utilization joins a run queue's at its first enqueue
+	 * (post_init_entity_util_avg()'s attach, with util 0). */
+	pelt_init(&t->pelt, 0);
+	t->pelt_detached = true;
 	s->nlive++;
 	if (start < s->now)
 		start = s->now;

@@ -92,9 +92,17 @@ struct sim_cpu {
 	int nr_iowait;         /* tasks blocked on I/O that last ran here */
 	uint64_t ticks_since_balance;
 	uint64_t idle_calls;   /* idle-loop entries (tick_nohz_get_idle_calls_cpu) */
-	struct pelt pelt;      /* the CFS run queue's utilization */
+	/* PELT (engine/load_avg.c): the CFS run queue's utilization as of its
+	 * last update, what leaves it at the next, and its PELT clock. */
+	struct pelt pelt;
+	struct pelt_removed removed;
+	uint64_t clock_pelt, lost_idle_time;
+	uint64_t clock_pelt_idle;  /* rq_clock_pelt() when last seen idle */
+	sim_ns clock_idle;         /* when last seen idle */
+	bool has_blocked_load;     /* idle with a signal not yet decayed to 0 */
+	bool nohz_idle;            /* idle with its tick stopped, until its next busy tick */
 	uint32_t util_est_sum; /* util_est of its runnable tasks */
-	bool util_decayed;     /* a PELT period passed since the last cpufreq hook call */
+	bool util_decayed;     /* the run queue's PELT moved since the last cpufreq hook call */
 	bool tick_stopped_idle;/* the tick was stopped for the current idle period */
 	bool tick_woke;        /* the tick ended the current idle period */
 	struct cpuidle_device idle;
@@ -160,6 +168,9 @@ struct sim {
 	sim_ns latency_limit_ns;
 	int kernel_version;    /* --set kernel=X.Y as MAJOR * 1000 + MINOR; 0: current */
 	uint32_t fie_khz;      /* frequency invariance's reference; 0: PELT not invariant */
+	int nohz_nr_cpus;      /* CPUs idle with the tick stopped (nohz.nr_cpus) */
+	bool nohz_has_blocked; /* one of them may have blocked load (nohz.has_blocked) */
+	sim_ns nohz_next_blocked; /* not before this jiffy (nohz.next_blocked) */
 	int cpuidle_stop_tick_default;
 
 	int ncpus;
@@ -230,7 +241,6 @@ struct sim {
 /* engine/cpu.c */
 void cpu_sync(struct sim *s, struct sim_cpu *c);
 void cpu_set_speed(struct sim *s, struct sim_cpu *c);
-void cpu_pelt_idle(struct sim *s, struct sim_cpu *c);
 void cpu_schedule(struct sim *s, struct sim_cpu *c);
 void cpu_kick(struct sim *s, struct sim_cpu *c);
 void cpu_enter_idle(struct sim *s, struct sim_cpu *c);
@@ -242,6 +252,29 @@ void cpu_tick(struct sim *s, struct sim_cpu *c);
 void cpu_start_tick(struct sim *s, struct sim_cpu *c);
 sim_ns sched_slice(const struct sim *s, const struct sim_cpu *c, const struct task *t);
 int cpu_effective_idx(const struct sim *s, const struct sim_cpu *c);
+
+/* engine/load_avg.c: PELT's clock and update points */
+enum load_avg_flags {
+	LOAD_AVG_ATTACH = 1, /* DO_ATTACH: enqueue of a task that changed CPU */
+	LOAD_AVG_DETACH = 2, /* DO_DETACH: dequeue of a task moving while queued */
+};
+/* update_rq_clock_pelt() for dt ns in the CPU's present mode (cpu_sync). */
+void clock_pelt_advance(struct sim *s, struct sim_cpu *c, sim_ns dt);
+/* update_idle_rq_clock_pelt(): the run queue has nothing left to run. */
+void load_avg_cpu_goes_idle(struct sim *s, struct sim_cpu *c);
+/* update_load_avg(): task `t` (NULL: none), enqueued or not, then the CPU's. */
+void load_avg_update(struct sim *s, struct sim_cpu *c, struct task *t, bool queued,
+		     enum load_avg_flags flags);
+/* An idle CPU's blocked load decayed to now (update_blocked_averages()). */
+void load_avg_blocked(struct sim *s, struct sim_cpu *c);
+/* remove_entity_load_avg(): `t` (off its run queue) leaves c's signal. */
+void load_avg_remove(struct sim *s, struct sim_cpu *c, struct task *t);
+/* migrate_task_rq_fair() for a waking task leaving `from`. */
+void load_avg_migrate_wakeup(struct sim *s, struct task *t, struct sim_cpu *from);
+/* nohz_balance_enter_idle(): c stopped its tick in idle. */
+void load_avg_nohz_enter(struct sim *s, struct sim_cpu *c);
+/* The nohz part of a busy CPU's tick (nohz_balancer_kick()'s stats kick). */
+void load_avg_busy_tick(struct sim *s, struct sim_cpu *c);
 
 /* engine/power.c: energy integration and turbo */
 void power_init(struct sim *s);

@@ -27,17 +27,6 @@ static void util_est_dequeue(struct sim_cpu *c, struct task *t)
 	t->util_est_queued = 0;
 }
 
-/* A task's utilization leaves one run queue's signal for another's. */
-static void move_util(struct sim *s, struct task *t, struct sim_cpu *from, struct sim_cpu *to)
-{
-	cpu_sync(s, from);
-	cpu_sync(s, to);
-	cpu_pelt_idle(s, from);
-	cpu_pelt_idle(s, to);
-	pelt_detach(&from->pelt, &t->pelt);
-	pelt_attach(&to->pelt, &t->pelt);
-}
-
 static void count_migration(struct sim *s, struct sim_cpu *to)
 {
 	s->migrations++;
@@ -67,13 +56,11 @@ static void check_preempt_wakeup(struct sim *s, struct sim_cpu *c, struct task *
 void task_enqueue(struct sim *s, struct sim_cpu *c, struct task *t, bool wakeup)
 {
 	bool was_iowait = false;
-	pelt_update(&t->pelt, s->now, false, 0); /* decay over the sleep */
 	if (t->ran && t->cpu != c->id) {
 		renormalize(t, &s->cpus[t->cpu], c);
-		move_util(s, t, &s->cpus[t->cpu], c);
+		if (!t->pelt_detached)
+			load_avg_migrate_wakeup(s, t, &s->cpus[t->cpu]);
 		count_migration(s, c);
-	} else if (!t->ran && t->state == TASK_NEW) {
-		pelt_init(&t->pelt, s->now);
 	}
 	if (t->state == TASK_NEW) {
 		/* START_DEBIT: a new task starts one slice behind. */
@@ -91,7 +78,8 @@ void task_enqueue(struct sim *s, struct sim_cpu *c, struct task *t, bool wakeup)
 	t->was_iowait = was_iowait;
 	t->cpu = c->id;
 	t->state = TASK_QUEUED;
-	cpu_sync(s, c);
+	/* enqueue_entity(): decayed over its sleep, or attached here. */
+	load_avg_update(s, c, t, false, LOAD_AVG_ATTACH);
 	if (rq_push(&c->rq, t) < 0)
 		s->oom = true;
 	cpu_stealable(s, c);
@@ -164,12 +152,13 @@ void sim_wake_sync(struct sim *s, struct task *t)
  * queue or CPU) for `to`'s run queue. */
 static void move_queued(struct sim *s, struct task *t, struct sim_cpu *from, struct sim_cpu *to)
 {
+	load_avg_update(s, from, t, true, LOAD_AVG_DETACH);
 	from->nr_running--;
 	util_est_dequeue(from, t);
 	renormalize(t, from, to);
-	move_util(s, t, from, to);
 	count_migration(s, to);
 	t->cpu = to->id;
+	load_avg_update(s, to, t, false, LOAD_AVG_ATTACH);
 	if (rq_push(&to->rq, t) < 0)
 		s->oom = true;
 	cpu_stealable(s, to);
@@ -202,6 +191,7 @@ void task_move_running(struct sim *s, struct sim_cpu *from, struct sim_cpu *to)
 
 void task_requeue_elsewhere(struct sim *s, struct sim_cpu *c, struct task *t)
 {
+	load_avg_update(s, c, t, true, LOAD_AVG_DETACH); /* move_queued_task() */
 	c->nr_running--;
 	util_est_dequeue(c, t);
 	t->state = TASK_QUEUED;
@@ -237,6 +227,7 @@ sim_ns cpu_next_timer(struct sim *s, struct sim_cpu *c)
  * from the utilization it had, and the classic hook fires. */
 static void task_off_cpu(struct sim *s, struct sim_cpu *c, struct task *t)
 {
+	load_avg_update(s, c, t, true, 0); /* dequeue_entity(): it ran until now */
 	c->nr_running--;
 	util_est_dequeue(c, t);
 	t->util_est_last = t->pelt.util_avg;
@@ -309,6 +300,7 @@ bool task_dispatch(struct sim *s, struct sim_cpu *c)
 		t->state = TASK_DEAD;
 		s->nlive--;
 		task_off_cpu(s, c, t);
+		load_avg_remove(s, c, t); /* task_dead_fair() */
 		task_finished(s, t);
 		break;
 	}
