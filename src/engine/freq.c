@@ -172,6 +172,11 @@ int freq_init(struct sim *s, struct pm_diag *d)
 		free(map);
 		return pm_fail(d, "out of memory");
 	}
+	s->cpu_policy_slot = malloc((size_t)s->ncpus * sizeof(int));
+	if (!s->cpu_policy_slot) {
+		free(map);
+		return pm_fail(d, "out of memory");
+	}
 	for (int c = 0; c < s->ncpus; c++) {
 		int pi = map[machine_cpu_freq_domain(m, c)];
 		struct sim_policy *sp = &s->policies[pi];
@@ -181,10 +186,21 @@ int freq_init(struct sim *s, struct pm_diag *d)
 			return pm_fail(d, "out of memory");
 		}
 		sp->cpus = grown;
+		s->cpu_policy_slot[c] = sp->p.ncpus;
 		sp->cpus[sp->p.ncpus++] = c;
 		s->cpus[c].policy = pi;
 	}
 	free(map);
+	for (int pi = 0; pi < s->npolicies; pi++) {
+		struct sim_policy *sp = &s->policies[pi];
+		sp->util_seq = calloc((size_t)sp->p.ncpus, sizeof(*sp->util_seq));
+		if (!sp->util_seq)
+			return pm_fail(d, "out of memory");
+		sp->p.util_seq = sp->util_seq;
+		sp->p.cpu_index = s->cpu_policy_slot;
+	}
+	for (int c = 0; c < s->ncpus; c++)
+		s->cpus[c].util_seq = &s->policies[s->cpus[c].policy].util_seq[s->cpu_policy_slot[c]];
 
 	uint32_t hw_max = s->par.boost ? s->khz_table[s->npstates - 1] : s->khz_table[s->base_idx];
 	uint32_t lo = s->par.scaling_min_khz ? (uint32_t)s->par.scaling_min_khz : s->khz_table[0];
@@ -242,6 +258,7 @@ void freq_fini(struct sim *s)
 			sp->p.gov->stop(&sp->p);
 		free(sp->p.gov_data);
 		free(sp->cpus);
+		free(sp->util_seq);
 	}
 	free(s->policies);
 	s->policies = NULL;

@@ -772,6 +772,7 @@ void sim_destroy(struct sim *s)
 	free(s->khz_table);
 	free(s->turbo_cap_idx);
 	free(s->cpu_policy);
+	free(s->cpu_policy_slot);
 	free(s->share_act);
 	free(s->share_when);
 	free(s->wl_data);

@@ -102,6 +102,7 @@ struct sim_cpu {
 	bool has_blocked_load;     /* idle with a signal not yet decayed to 0 */
 	bool nohz_idle;            /* idle with its tick stopped, until its next busy tick */
 	uint32_t util_est_sum; /* util_est of its runnable tasks */
+	uint32_t *util_seq;    /* its count in its policy's util_seq (cpu_util_changed()) */
 	bool util_decayed;     /* the run queue's PELT moved since the last cpufreq hook call */
 	bool tick_stopped_idle;/* the tick was stopped for the current idle period */
 	bool tick_woke;        /* the tick ended the current idle period */
@@ -144,6 +145,7 @@ struct sim_pkg {
 struct sim_policy {
 	struct cpufreq_policy p;
 	int *cpus;
+	uint32_t *util_seq;    /* per CPU of the policy: p.util_seq */
 	int cur_idx;           /* P-state the hardware runs now (before turbo cap) */
 	uint32_t apply_gen;
 };
@@ -182,6 +184,7 @@ struct sim {
 	int npolicies;
 	struct sim_policy *policies;
 	int *cpu_policy;       /* cpu -> policy index */
+	int *cpu_policy_slot;  /* cpu -> its index in its policy's CPUs */
 	struct sched_topology topo; /* the scheduler's copy: groups by core, LLC, package */
 	struct sched_knobs knobs;   /* what placement reads of par */
 	char cstate_disable[256];   /* --set cstate_disable=NAME,NAME */
@@ -326,6 +329,13 @@ static inline void cpu_stealable(struct sim *s, struct sim_cpu *c)
 	int now = c->mode == CPU_RUNNING ? c->rq.len : 0;
 	s->pkgs[c->pkg].nr_stealable += now - c->stealable;
 	c->stealable = now;
+}
+
+/* What the cpufreq driver reports of the CPU's utilization (PELT,
+ * util_est, the runnable tasks' uclamp) may have changed. */
+static inline void cpu_util_changed(struct sim_cpu *c)
+{
+	(*c->util_seq)++;
 }
 
 static inline int cpu_is_idle(const struct sim_cpu *c)

@@ -19,12 +19,14 @@ static void util_est_enqueue(struct sim_cpu *c, struct task *t)
 	uint32_t est = t->util_est_ewma > t->util_est_last ? t->util_est_ewma : t->util_est_last;
 	t->util_est_queued = est;
 	c->util_est_sum += est;
+	cpu_util_changed(c);
 }
 
 static void util_est_dequeue(struct sim_cpu *c, struct task *t)
 {
 	c->util_est_sum -= t->util_est_queued;
 	t->util_est_queued = 0;
+	cpu_util_changed(c);
 }
 
 static void count_migration(struct sim *s, struct sim_cpu *to)
@@ -306,5 +308,6 @@ bool task_dispatch(struct sim *s, struct sim_cpu *c)
 	}
 	c->in_dispatch = false;
 	s->dispatch_cpu = outer;
+	cpu_util_changed(c); /* the workload may have set the task's uclamp */
 	return running;
 }
