@@ -7,6 +7,14 @@
 
 #include "sim_internal.h"
 
+double cpu_c0_mhz_ns(const struct sim *s, const struct sim_cpu *c)
+{
+	double v = 0;
+	for (int i = 0; i < s->npstates; i++)
+		v += (double)c->acct.pstate_ns[i] * (s->khz_table[i] / 1000.0);
+	return v;
+}
+
 int cpu_effective_idx(const struct sim *s, const struct sim_cpu *c)
 {
 	int idx = s->policies[c->policy].cur_idx;
@@ -56,8 +64,7 @@ void cpu_sync(struct sim *s, struct sim_cpu *c)
 	} else {
 		int idx = cpu_effective_idx(s, c);
 		a->c0_ns += dt;
-		a->pstate_ns[idx] += dt;
-		a->c0_mhz_ns += (double)dt * (s->khz_table[idx] / 1000.0);
+		a->pstate_ns[idx] += dt; /* cycles: cpu_c0_mhz_ns() */
 	}
 	if (c->mode == CPU_RUNNING) {
 		struct task *t = c->curr;
@@ -123,16 +130,20 @@ void cpu_arm_done(struct sim *s, struct sim_cpu *c)
 }
 
 /* Mode changes move the core's and the package's counters, which change
- * power, turbo ceilings and SMT speeds; everything affected is accounted
- * up to now first. */
+ * power, turbo ceilings and SMT speeds. The CPU is accounted up to now
+ * first, and so are the SMT siblings whose speed changes; power and the
+ * package account for themselves (core_update(), pkg_core_busy()). */
 static void cpu_set_mode(struct sim *s, struct sim_cpu *c, enum cpu_mode mode)
 {
 	enum cpu_mode old = c->mode;
 	if (old == mode)
 		return;
 	struct sim_core *core = &s->cores[c->core];
-	for (int i = 0; i < core->ncpus; i++)
-		cpu_sync(s, &s->cpus[core->cpus[i]]);
+	cpu_sync(s, c);
+	bool speeds_change = (old == CPU_RUNNING) != (mode == CPU_RUNNING) && core->ncpus > 1;
+	for (int i = 0; speeds_change && i < core->ncpus; i++)
+		if (s->cpus[core->cpus[i]].mode == CPU_RUNNING)
+			cpu_sync(s, &s->cpus[core->cpus[i]]);
 	int was_busy = old != CPU_IDLE, is_busy = mode != CPU_IDLE;
 	int was_run = old == CPU_RUNNING, is_run = mode == CPU_RUNNING;
 	c->mode = mode;

@@ -66,7 +66,7 @@ static void sim_cpu_counters(void *ctx, int cpu, struct cpu_counters *out)
 	struct sim_cpu *c = &s->cpus[cpu];
 	cpu_sync(s, c);
 	double base_mhz = s->khz_table[s->base_idx] / 1000.0;
-	out->aperf = (uint64_t)(c->acct.c0_mhz_ns / 1000.0);
+	out->aperf = (uint64_t)(cpu_c0_mhz_ns(s, c) / 1000.0);
 	out->mperf = (uint64_t)((double)c->acct.c0_ns * base_mhz / 1000.0);
 	out->tsc = (uint64_t)((double)s->now * base_mhz / 1000.0);
 }
@@ -105,8 +105,10 @@ void freq_apply(struct sim *s, int pi, int idx)
 	struct sim_policy *sp = &s->policies[pi];
 	if (sp->cur_idx == idx)
 		return;
+	/* What C0 time at the old frequency (idle CPUs have none). */
 	for (int i = 0; i < sp->p.ncpus; i++)
-		cpu_sync(s, &s->cpus[sp->cpus[i]]);
+		if (s->cpus[sp->cpus[i]].mode != CPU_IDLE)
+			cpu_sync(s, &s->cpus[sp->cpus[i]]);
 	/* Integrate each core's energy at the old frequency first. */
 	for (int i = 0; i < sp->p.ncpus; i++)
 		core_update(s, s->cpus[sp->cpus[i]].core);

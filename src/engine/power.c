@@ -138,10 +138,11 @@ void pkg_turbo_eval(struct sim *s, int p)
 	pkg->turbo_eval_pending = false;
 	int cap = s->turbo_cap_idx[pkg->nturbo_cores];
 	if (cap != pkg->cap_idx) {
-		/* The turbo ceiling moved: account busy cores at the old one. */
+		/* The turbo ceiling moved: account C0 time at the old one. */
 		const struct cpu_group *g = &s->topo.pkg[p];
 		for (int i = 0; i < g->n; i++)
-			cpu_sync(s, &s->cpus[g->cpu[i]]);
+			if (s->cpus[g->cpu[i]].mode != CPU_IDLE)
+				cpu_sync(s, &s->cpus[g->cpu[i]]);
 		pkg->cap_idx = cap;
 		for (int i = 0; i < pkg->ncores; i++) {
 			struct sim_core *core = &s->cores[pkg->first_core + i];

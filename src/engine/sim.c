@@ -685,6 +685,7 @@ static int collect(struct sim *s, struct run_result *r, struct pm_diag *d)
 	if (!r->cpus || !r->pkgs)
 		return pm_fail(d, "out of memory");
 	for (int c = 0; c < s->ncpus; c++) {
+		s->cpus[c].acct.c0_mhz_ns = cpu_c0_mhz_ns(s, &s->cpus[c]);
 		r->cpus[c] = s->cpus[c].acct;
 		s->cpus[c].acct.pstate_ns = NULL; /* ownership moves to the result */
 	}

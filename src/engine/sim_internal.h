@@ -255,6 +255,8 @@ void cpu_tick(struct sim *s, struct sim_cpu *c);
 void cpu_start_tick(struct sim *s, struct sim_cpu *c);
 sim_ns sched_slice(const struct sim *s, const struct sim_cpu *c, const struct task *t);
 int cpu_effective_idx(const struct sim *s, const struct sim_cpu *c);
+/* MHz x ns in C0 (cycles / 1000): from the time at each P-state. */
+double cpu_c0_mhz_ns(const struct sim *s, const struct sim_cpu *c);
 
 /* engine/load_avg.c: PELT's clock and update points */
 enum load_avg_flags {
