@@ -15,13 +15,6 @@ double cpu_c0_mhz_ns(const struct sim *s, const struct sim_cpu *c)
 	return v;
 }
 
-int cpu_effective_idx(const struct sim *s, const struct sim_cpu *c)
-{
-	int idx = s->policies[c->policy].cur_idx;
-	int cap = s->pkgs[c->pkg].cap_idx;
-	return idx < cap ? idx : cap;
-}
-
 /* Advance a burst by dt ns at `speed` cycles/ns. Cycles and stall shrink
  * in proportion, so a frequency change mid-burst affects exactly the part
  * not yet executed. */

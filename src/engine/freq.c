@@ -109,13 +109,18 @@ void freq_apply(struct sim *s, int pi, int idx)
 	for (int i = 0; i < sp->p.ncpus; i++)
 		if (s->cpus[sp->cpus[i]].mode != CPU_IDLE)
 			cpu_sync(s, &s->cpus[sp->cpus[i]]);
-	/* Integrate each core's energy at the old frequency first. */
-	for (int i = 0; i < sp->p.ncpus; i++)
-		core_update(s, s->cpus[sp->cpus[i]].core);
+	/* Integrate each core's energy at the old frequency first (once a
+	 * core: its threads share the policy). */
+	for (int i = 0; i < sp->p.ncpus; i++) {
+		const struct sim_cpu *c = &s->cpus[sp->cpus[i]];
+		if (s->cores[c->core].cpus[0] == c->id)
+			core_update(s, c->core);
+	}
 	sp->cur_idx = idx;
 	for (int i = 0; i < sp->p.ncpus; i++) {
 		struct sim_cpu *c = &s->cpus[sp->cpus[i]];
-		core_update(s, c->core);
+		if (s->cores[c->core].cpus[0] == c->id)
+			core_update(s, c->core);
 		if (c->mode == CPU_RUNNING) {
 			cpu_set_speed(s, c);
 			cpu_arm_done(s, c);

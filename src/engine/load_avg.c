@@ -13,12 +13,13 @@
  *   decayed by the estimated idle time of its old CPU
  *   (migrate_se_pelt_lag(), v6.1); one moved while queued is detached and
  *   attached at once; a dying one is removed (task_dead_fair()).
- * - Blocked load of idle CPUs: the nohz idle balancer's stats kick, at most
- *   every LOAD_AVG_PERIOD ms once a tick-stopped CPU has blocked load
- *   (nohz_balancer_kick(), _nohz_idle_balance()); a CPU whose tick keeps
- *   running in idle updates its own at each idle tick (the balance
- *   softirq's update_blocked_averages()). The kicked idle CPU's own wakeup
- *   is not modelled: the update happens at the kicking tick.
+ * - Blocked load of idle CPUs: the nohz idle balancer's stats update, at
+ *   most every LOAD_AVG_PERIOD ms once a tick-stopped CPU has blocked load,
+ *   kicked from a busy CPU's tick (nohz_balancer_kick()) or run by a CPU
+ *   going idle for long enough on average (nohz_newidle_balance()); a CPU
+ *   whose tick keeps running in idle updates its own at each idle tick (the
+ *   balance softirq's update_blocked_averages()). The kicked idle CPU's own
+ *   wakeup is not modelled: the update happens at the kicking tick.
  *
  * Between those points a CPU's signal is what it was at its last update,
  * which is what schedutil and the balancer read (cpu_util_cfs() reads
@@ -62,9 +63,16 @@ void clock_pelt_advance(struct sim *s, struct sim_cpu *c, sim_ns dt)
 		c->clock_pelt += ((uint64_t)dt * freq_scale(s, c)) >> PELT_SHIFT;
 }
 
+static void nohz_stats(struct sim *s);
+
 void load_avg_cpu_goes_idle(struct sim *s, struct sim_cpu *c)
 {
 	cpu_sync(s, c);
+	c->idle_stamp = s->now;
+	/* nohz_newidle_balance(): a CPU that will stay idle long enough on
+	 * average updates the idle CPUs' blocked load when it is due. */
+	if (c->avg_idle >= s->par.sched_migration_cost_ns)
+		nohz_stats(s);
 	/* Fully busy (util_sum at its ceiling for any position in the
 	 * period): no idle time would have been left at full capacity, so the
 	 * PELT clock's lag is lost rather than counted as idle. */
@@ -132,6 +140,19 @@ void load_avg_migrate_wakeup(struct sim *s, struct task *t, struct sim_cpu *from
 	pelt_update(&t->pelt, now, false, false);
 }
 
+void load_avg_wakeup(struct sim *s, struct sim_cpu *c)
+{
+	/* ttwu_do_activate(): update_avg() of the idle time, at most twice
+	 * the migration cost (max_idle_balance_cost's floor). */
+	if (!c->idle_stamp)
+		return;
+	sim_ns max = 2 * s->par.sched_migration_cost_ns;
+	c->avg_idle += (s->now - c->idle_stamp - c->avg_idle) / 8;
+	if (c->avg_idle > max)
+		c->avg_idle = max;
+	c->idle_stamp = 0;
+}
+
 /* msecs_to_jiffies(LOAD_AVG_PERIOD) */
 static sim_ns blocked_period_ns(const struct sim *s)
 {
@@ -168,13 +189,9 @@ static bool nohz_stats_update(struct sim *s)
 	return blocked;
 }
 
-void load_avg_busy_tick(struct sim *s, struct sim_cpu *c)
+/* _nohz_idle_balance(NOHZ_STATS_KICK) once nohz.next_blocked has passed. */
+static void nohz_stats(struct sim *s)
 {
-	/* nohz_balance_exit_idle() */
-	if (c->nohz_idle) {
-		c->nohz_idle = false;
-		s->nohz_nr_cpus--;
-	}
 	if (!s->nohz_nr_cpus || !s->nohz_has_blocked)
 		return;
 	sim_ns jiffy = s->now / s->tick_ns * s->tick_ns;
@@ -182,4 +199,14 @@ void load_avg_busy_tick(struct sim *s, struct sim_cpu *c)
 		return;
 	s->nohz_has_blocked = nohz_stats_update(s);
 	s->nohz_next_blocked = jiffy + blocked_period_ns(s);
+}
+
+void load_avg_busy_tick(struct sim *s, struct sim_cpu *c)
+{
+	/* nohz_balance_exit_idle() */
+	if (c->nohz_idle) {
+		c->nohz_idle = false;
+		s->nohz_nr_cpus--;
+	}
+	nohz_stats(s);
 }

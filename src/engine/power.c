@@ -4,6 +4,7 @@
  * before any change, the energy used since the last change is added, so
  * energy is the exact integral of a piecewise-constant power. */
 #include <math.h>
+#include <stdlib.h>
 
 #include "sim_internal.h"
 
@@ -11,6 +12,30 @@ static double leakage_w(const struct machine *m, double volts)
 {
 	double vmax = m->pstates[m->npstates - 1].mv / 1000.0;
 	return m->leak_w * (volts / vmax) * exp(m->leak_beta * (volts - vmax));
+}
+
+int power_tables(struct sim *s)
+{
+	const struct machine *m = s->m;
+	int threads = m->threads_per_core;
+	s->pst_dyn_w = calloc((size_t)m->npstates, sizeof(double));
+	s->pst_leak_w = calloc((size_t)m->npstates, sizeof(double));
+	s->activity_by_busy = calloc((size_t)threads + 1, sizeof(double));
+	if (!s->pst_dyn_w || !s->pst_leak_w || !s->activity_by_busy)
+		return -1;
+	for (int i = 0; i < m->npstates; i++) {
+		const struct pstate *ps = &m->pstates[i];
+		double volts = ps->mv / 1000.0;
+		s->pst_dyn_w[i] = m->ceff_nf * 1e-9 * volts * volts * (ps->khz * 1e3);
+		s->pst_leak_w[i] = leakage_w(m, volts);
+	}
+	for (int active = 0; active <= threads; active++) {
+		double activity = 1.0;
+		if (threads > 1)
+			activity += (m->smt_activity - 1.0) * ((active ? active : 1) - 1) / (threads - 1);
+		s->activity_by_busy[active] = activity;
+	}
+	return 0;
 }
 
 /* The core's effective P-state: its clock domain's, under the package's
@@ -62,14 +87,11 @@ static bool core_power(struct sim *s, int ci)
 		observe_core(s, ci);
 		return m->cstates[shallowest].turbo_active != 0;
 	}
-	const struct pstate *ps = &m->pstates[core_pstate(s, core)];
-	double volts = ps->mv / 1000.0;
-	int active = core->nbusy ? core->nbusy : 1;
-	double activity = 1.0;
-	if (m->threads_per_core > 1)
-		activity += (m->smt_activity - 1.0) * (active - 1) / (m->threads_per_core - 1);
-	core->p_dyn = m->ceff_nf * 1e-9 * volts * volts * (ps->khz * 1e3) * activity;
-	core->p_static = leakage_w(m, volts);
+	/* Ceff V^2 f x SMT activity, and leakage, from the per-P-state tables
+	 * (power_tables()). */
+	int idx = core_pstate(s, core);
+	core->p_dyn = s->pst_dyn_w[idx] * s->activity_by_busy[core->nbusy];
+	core->p_static = s->pst_leak_w[idx];
 	observe_core(s, ci);
 	return true;
 }

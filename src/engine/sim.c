@@ -417,6 +417,7 @@ static int build_topology(struct sim *s, struct pm_diag *d)
 		cpu->llc = machine_cpu_llc(m, c);
 		cpu->mode = CPU_IDLE;
 		cpu->done_at = -1;
+		cpu->avg_idle = 2 * s->par.sched_migration_cost_ns; /* rq->avg_idle's start */
 		pelt_init(&cpu->pelt, 0);
 		rq_init(&cpu->rq, &s->nr_queued);
 		eventq_init(&cpu->timers);
@@ -523,6 +524,8 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 
 	if (build_topology(s, d) < 0)
 		return -1;
+	if (power_tables(s) < 0)
+		return pm_fail(d, "out of memory");
 	default_sched_params(s);
 	for (int c = 0; c < s->ncpus; c++)
 		if (s->ci_gov->init && s->ci_gov->init(&s->cpus[c].idle, d) < 0)
@@ -771,6 +774,9 @@ void sim_destroy(struct sim *s)
 	free(s->pkgs);
 	sched_topology_free(&s->topo);
 	free(s->khz_table);
+	free(s->pst_dyn_w);
+	free(s->pst_leak_w);
+	free(s->activity_by_busy);
 	free(s->turbo_cap_idx);
 	free(s->cpu_policy);
 	free(s->cpu_policy_slot);

@@ -101,6 +101,8 @@ struct sim_cpu {
 	sim_ns clock_idle;         /* when last seen idle */
 	bool has_blocked_load;     /* idle with a signal not yet decayed to 0 */
 	bool nohz_idle;            /* idle with its tick stopped, until its next busy tick */
+	sim_ns avg_idle;           /* rq->avg_idle: average idle period, capped */
+	sim_ns idle_stamp;         /* rq->idle_stamp: when it went idle, 0 once woken */
 	uint32_t util_est_sum; /* util_est of its runnable tasks */
 	uint32_t *util_seq;    /* its count in its policy's util_seq (cpu_util_changed()) */
 	bool util_decayed;     /* the run queue's PELT moved since the last cpufreq hook call */
@@ -195,6 +197,9 @@ struct sim {
 	char wl_name[64];           /* --workload NAME[:ARG] split */
 	const char *wl_arg;
 	uint32_t *khz_table;   /* machine P-states, ascending */
+	double *pst_dyn_w;     /* by P-state: Ceff V^2 f of one busy thread (power_tables()) */
+	double *pst_leak_w;    /* by P-state: leakage at its voltage */
+	double *activity_by_busy; /* by threads in C0: the SMT activity factor */
 	int npstates;
 	int base_idx;          /* highest non-turbo P-state */
 	int *turbo_cap_idx;    /* by number of busy cores in the package */
@@ -254,7 +259,6 @@ void cpu_burst_done(struct sim *s, struct sim_cpu *c);
 void cpu_tick(struct sim *s, struct sim_cpu *c);
 void cpu_start_tick(struct sim *s, struct sim_cpu *c);
 sim_ns sched_slice(const struct sim *s, const struct sim_cpu *c, const struct task *t);
-int cpu_effective_idx(const struct sim *s, const struct sim_cpu *c);
 /* MHz x ns in C0 (cycles / 1000): from the time at each P-state. */
 double cpu_c0_mhz_ns(const struct sim *s, const struct sim_cpu *c);
 
@@ -276,12 +280,15 @@ void load_avg_blocked(struct sim *s, struct sim_cpu *c);
 void load_avg_remove(struct sim *s, struct sim_cpu *c, struct task *t);
 /* migrate_task_rq_fair() for a waking task leaving `from`. */
 void load_avg_migrate_wakeup(struct sim *s, struct task *t, struct sim_cpu *from);
+/* ttwu's idle-time sample: a task is queued on c. */
+void load_avg_wakeup(struct sim *s, struct sim_cpu *c);
 /* nohz_balance_enter_idle(): c stopped its tick in idle. */
 void load_avg_nohz_enter(struct sim *s, struct sim_cpu *c);
 /* The nohz part of a busy CPU's tick (nohz_balancer_kick()'s stats kick). */
 void load_avg_busy_tick(struct sim *s, struct sim_cpu *c);
 
 /* engine/power.c: energy integration and turbo */
+int power_tables(struct sim *s); /* -1 on OOM */
 void power_init(struct sim *s);
 void core_update(struct sim *s, int core);   /* recompute power after a state change */
 void pkg_core_busy(struct sim *s, int pkg, int delta); /* a core entered (+1) / left (-1) C0 */
@@ -331,6 +338,15 @@ static inline void cpu_stealable(struct sim *s, struct sim_cpu *c)
 	int now = c->mode == CPU_RUNNING ? c->rq.len : 0;
 	s->pkgs[c->pkg].nr_stealable += now - c->stealable;
 	c->stealable = now;
+}
+
+/* The P-state a CPU runs at in C0: its policy's, under its package's
+ * turbo ceiling. */
+static inline int cpu_effective_idx(const struct sim *s, const struct sim_cpu *c)
+{
+	int idx = s->policies[c->policy].cur_idx;
+	int cap = s->pkgs[c->pkg].cap_idx;
+	return idx < cap ? idx : cap;
 }
 
 /* What the cpufreq driver reports of the CPU's utilization (PELT,

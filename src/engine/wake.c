@@ -80,6 +80,7 @@ void task_enqueue(struct sim *s, struct sim_cpu *c, struct task *t, bool wakeup)
 	t->was_iowait = was_iowait;
 	t->cpu = c->id;
 	t->state = TASK_QUEUED;
+	load_avg_wakeup(s, c);
 	/* enqueue_entity(): decayed over its sleep, or attached here. */
 	load_avg_update(s, c, t, false, LOAD_AVG_ATTACH);
 	if (rq_push(&c->rq, t) < 0)
