@@ -36,3 +36,28 @@ void drop_tree(char *dir)
 	sh("rm -rf '%s'", dir);
 	free(dir);
 }
+
+void tree_put(const char *dir, const char *rel, const char *text)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	assert_int_equal(sh("mkdir -p \"$(dirname '%s')\"", path), 0);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+char *tree_get(const char *dir, const char *rel)
+{
+	static char buf[4096];
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return buf;
+}

@@ -11,5 +11,9 @@ int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A fresh temporary copy of fixture `name`; free with drop_tree(). */
 char *copy_tree(const char *name);
 void drop_tree(char *dir);
+/* dir/rel := text (its directories made first); dir/rel's text, NULL if
+ * none (a static buffer, 4 KiB at most). */
+void tree_put(const char *dir, const char *rel, const char *text);
+char *tree_get(const char *dir, const char *rel);
 
 #endif

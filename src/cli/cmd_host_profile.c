@@ -18,7 +18,7 @@
 void usage_profile_host(void)
 {
 	printf("       pmlab profile apply NAME|PATH[:OPTION=VALUE,...] [--hold] [--dry-run]\n"
-	       "                           [--profile-dir DIR] [--root DIR]\n"
+	       "                           [--force] [--profile-dir DIR] [--root DIR]\n"
 	       "       pmlab profile off|verify|active [--root DIR]\n\n"
 	       "On this machine: apply translates the profile into writes to this machine's\n"
 	       "cpufreq, intel_pstate/amd_pstate, EPB, cpuidle and PM QoS files, skipping what\n"
@@ -26,10 +26,17 @@ void usage_profile_host(void)
 	       "value in /run/pmlab first and puts all of them back if any write fails. off\n"
 	       "restores them; verify prints every file that no longer holds the profile's\n"
 	       "value (exit 1 if any); active names the active profile. force_latency needs a\n"
-	       "process holding /dev/cpu_dma_latency: pmlab daemon, or apply --hold.\n\n"
+	       "process holding /dev/cpu_dma_latency: pmlab daemon, or apply --hold.\n"
+	       "apply refuses while tuned, power-profiles-daemon or a pmlab govd/bench runs\n"
+	       "(named, with how to stop it) unless --force; off leaves a file another program\n"
+	       "changed since the apply as it is, and says so. NAME:tuned=2.22 emulates another\n"
+	       "tuned (default 2.20: its dynamic PM QoS for profiles without force_latency);\n"
+	       "ppd/power-saver, ppd/balanced and ppd/performance write what\n"
+	       "power-profiles-daemon writes on this machine's driver.\n\n"
 	       "host options:\n"
 	       "      --hold           keep the PM QoS latency request until a signal\n"
 	       "      --dry-run        print what apply would write, change nothing\n"
+	       "      --force          apply even while tuned or power-profiles-daemon runs\n"
 	       "      --root DIR       the system root (default $PMLAB_ROOT, else /)\n");
 }
 
@@ -47,24 +54,40 @@ static int runtime_error(const char *msg)
 	return EXIT_RUNTIME;
 }
 
-/* Holds the PM QoS request until SIGINT, SIGTERM or SIGHUP. */
-static int hold(int fd, int64_t us)
+/* Holds the PM QoS request until SIGINT, SIGTERM or SIGHUP; a dynamic
+ * one follows the load average as tuned does. */
+static int hold(struct hostfs *fs, int fd, int64_t us)
 {
+	struct host_state st;
+	bool has = false, dynamic = false;
+	struct pm_diag d = { { 0 } };
 	if (host_signals_install() < 0) {
 		close(fd);
 		return runtime_error("profile: cannot install signal handlers");
 	}
-	printf("holding /dev/cpu_dma_latency at %lld us until interrupted\n", (long long)us);
+	if (host_profile_active(fs, &st, &has, &d) == 0 && has)
+		dynamic = st.dyn_low_us >= 0;
+	printf("holding /dev/cpu_dma_latency at %lld us until interrupted%s\n", (long long)us,
+	       dynamic ? " (following the load average every 10 s)" : "");
 	fflush(stdout);
-	while (!host_signal_wait(-1))
-		;
+	while (!host_signal_wait(dynamic ? HOST_DYNAMIC_INTERVAL_MS : -1)) {
+		int64_t want = dynamic ? host_profile_latency_now(fs, &st) : us;
+		int32_t v = (int32_t)want;
+		if (want != us && hostfs_write_fd(fs, fd, HOST_DMA_LATENCY, &v, sizeof(v), &d) == 0) {
+			printf("holding /dev/cpu_dma_latency at %lld us\n", (long long)want);
+			fflush(stdout);
+			us = want;
+		}
+	}
+	if (has)
+		host_state_free(&st);
 	close(fd);
 	host_signals_restore();
 	return EXIT_OK;
 }
 
 static int apply(const char *spec, const char *root, const char *const *dirs, int ndirs,
-		 bool want_hold, bool dry_run)
+		 bool want_hold, bool dry_run, bool force)
 {
 	struct hostfs fs;
 	struct pm_diag d = { { 0 } };
@@ -73,7 +96,8 @@ static int apply(const char *spec, const char *root, const char *const *dirs, in
 	if (rc != EXIT_OK)
 		return rc;
 	struct host_profile_opts o = { .dirs = dirs, .ndirs = ndirs, .log = stdout,
-				       .notes = stdout, .hold = want_hold, .dry_run = dry_run };
+				       .notes = stdout, .hold = want_hold, .dry_run = dry_run,
+				       .force = force };
 	rc = host_profile_apply(&fs, spec, &o, &r, &d);
 	if (rc == HOST_BAD_INPUT) {
 		hostfs_close(&fs);
@@ -98,13 +122,14 @@ static int apply(const char *spec, const char *root, const char *const *dirs, in
 		host_state_free(&st);
 		if (want_hold) {
 			fflush(stdout);
-			rc = hold(r.latency_fd, us);
+			rc = hold(&fs, r.latency_fd, us);
 		} else {
 			close(r.latency_fd);
 			if (!daemon)
-				fprintf(stderr, "pmlab: warning: the %lld us /dev/cpu_dma_latency limit ends "
-					"with this process: run pmlab daemon, or apply --hold\n",
-					(long long)us);
+				fprintf(stderr, "pmlab: warning: the %lld us /dev/cpu_dma_latency request "
+					"lapses now, as pmlab exits (tuned holds it while it runs): run "
+					"pmlab daemon (data/systemd/pmlab.service) to hold it, or apply "
+					"--hold\n", (long long)us);
 		}
 	}
 	hostfs_close(&fs);
@@ -118,10 +143,10 @@ static int off(const char *root)
 	struct hostfs fs;
 	struct pm_diag d = { { 0 } };
 	bool had;
-	int rc = open_root(&fs, root);
+	int left, rc = open_root(&fs, root);
 	if (rc != EXIT_OK)
 		return rc;
-	rc = host_profile_off(&fs, stdout, &had, &d);
+	rc = host_profile_off_left(&fs, stdout, &had, &left, &d);
 	hostfs_close(&fs);
 	if (rc == HOST_BAD_INPUT)
 		return cli_bad("%s", d.msg);
@@ -129,6 +154,10 @@ static int off(const char *root)
 		return runtime_error(d.msg);
 	if (!had)
 		printf("no profile was active\n");
+	else if (left)
+		fprintf(stderr, "pmlab: profile off: %d file%s left as another program set %s since "
+			"the apply (listed above)\n", left, left == 1 ? "" : "s",
+			left == 1 ? "it" : "them");
 	return fflush(stdout) == 0 ? EXIT_OK : EXIT_RUNTIME;
 }
 
@@ -195,11 +224,12 @@ int cmd_profile_host(const char *sub, int argc, char **argv)
 		{ "profile-dir", required_argument, 0, 'D' },
 		{ "hold", no_argument, 0, 'H' },
 		{ "dry-run", no_argument, 0, 'n' },
+		{ "force", no_argument, 0, 'F' },
 		{ 0, 0, 0, 0 },
 	};
 	const char *root = NULL, *dirs[MAX_DIRS];
 	int ndirs = 0, opt;
-	bool want_hold = false, dry_run = false, is_apply = strcmp(sub, "apply") == 0;
+	bool want_hold = false, dry_run = false, force = false, is_apply = strcmp(sub, "apply") == 0;
 	const char *apply_only = NULL;
 
 	if (!is_apply && strcmp(sub, "off") != 0 && strcmp(sub, "verify") != 0 &&
@@ -219,6 +249,7 @@ int cmd_profile_host(const char *sub, int argc, char **argv)
 			break;
 		case 'H': want_hold = true; apply_only = argv[optind - 1]; break;
 		case 'n': dry_run = true; apply_only = argv[optind - 1]; break;
+		case 'F': force = true; apply_only = argv[optind - 1]; break;
 		case ':':
 		default:
 			return cli_bad_option("profile", opt, argv[optind - 1]);
@@ -242,5 +273,5 @@ int cmd_profile_host(const char *sub, int argc, char **argv)
 		return cli_bad("profile: apply takes one profile, got '%s' too", argv[optind + 1]);
 	if (want_hold && dry_run)
 		return cli_bad("profile: --hold and --dry-run do not go together");
-	return apply(argv[optind], root, dirs, ndirs, want_hold, dry_run);
+	return apply(argv[optind], root, dirs, ndirs, want_hold, dry_run, force);
 }

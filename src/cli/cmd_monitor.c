@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "../host/hostsig.h"
+#include "../host/apply.h"
 #include "../host/monitor_out.h"
 #include "../host/runcmd.h"
 #include "cli.h"
@@ -71,6 +72,7 @@ static int run(struct monitor *m, struct mon_writer *w, int64_t interval_ns, uin
 	}
 	int rc = EXIT_OK, cur = 0;
 	int64_t t0 = mono_ns();
+	struct host_drift drift = { 0 }; /* files of the active profile a peer changed */
 	monitor_sample(m, &s[cur], &d);
 	if (cmd) {
 		int status;
@@ -80,6 +82,7 @@ static int run(struct monitor *m, struct mon_writer *w, int64_t interval_ns, uin
 		} else {
 			monitor_sample(m, &s[1], &d);
 			rc = emit(w, m, &s[0], &s[1], (double)(s[1].t_ns - t0) / 1e9);
+			host_profile_drift(m->fs, &drift, stderr);
 			if (rc == EXIT_OK && status != 0) {
 				fprintf(stderr, "pmlab: monitor: '%s' exited with status %d\n", cmd[0],
 					status);
@@ -95,11 +98,13 @@ static int run(struct monitor *m, struct mon_writer *w, int64_t interval_ns, uin
 				break;
 			monitor_sample(m, &s[!cur], &d);
 			rc = emit(w, m, &s[cur], &s[!cur], (double)(s[!cur].t_ns - t0) / 1e9);
+			host_profile_drift(m->fs, &drift, stderr);
 			cur = !cur;
 		}
 	}
 	monitor_sample_free(&s[0]);
 	monitor_sample_free(&s[1]);
+	host_drift_free(&drift);
 	return rc;
 }
 

@@ -27,7 +27,8 @@ void usage_profile(void)
 	       "searched in --profile-dir, $PMLAB_PROFILE_PATH, data/profiles, pmlab's installed\n"
 	       "profiles, /etc/tuned/profiles, /etc/tuned, /usr/lib/tuned/profiles and\n"
 	       "/usr/lib/tuned; FAMILY/NAME names one a level down (tuned-2.3/balanced).\n"
-	       "OPTION=VALUE pairs after ':' override [cpu] options (balanced:governor=conservative).\n\n"
+	       "OPTION=VALUE pairs after ':' override [cpu] options (balanced:governor=conservative);\n"
+	       "tuned=X.Y there picks the tuned version emulated (default: the profile's, else 2.20).\n\n"
 	       "show options:\n"
 	       "  -m, --machine M      machine the profile is resolved against (default i7-4790):\n"
 	       "                       its C-states (force_latency=cstate.id:N), CPUs, cpuinfo\n"
@@ -52,6 +53,8 @@ static void print_table(const struct profile *p, const struct machine *m)
 	printf("file     %s\n", p->path);
 	printf("machine  %s, %d CPUs, cpufreq driver %s\n", m->name, m->online_cpus, p->driver);
 	printf("uname    %s\n", p->uname);
+	printf("tuned    %d.%d (the version emulated; NAME:tuned=X.Y picks another)\n",
+	       p->tuned_version / 100, p->tuned_version % 100);
 	if (p->cpufreq[0])
 		printf("governor %s\n  from %s\n", p->cpufreq,
 		       p->cpufreq_origin[0] ? p->cpufreq_origin : "the caller (--cpufreq)");
@@ -60,8 +63,11 @@ static void print_table(const struct profile *p, const struct machine *m)
 	printf("\nsettings (pmlab sim --set, before the user's):\n");
 	if (!p->nsettings)
 		printf("  (none)\n");
-	for (int i = 0; i < p->nsettings; i++)
+	for (int i = 0; i < p->nsettings; i++) {
 		printf("  %s\n    from %s\n", p->settings[i].kv, p->settings[i].origin);
+		if (p->settings[i].host_only)
+			printf("    host only: %s\n", profile_host_only_why(p->settings[i].key));
+	}
 	printf("\nnot applied:\n");
 	if (!p->nskipped)
 		printf("  (none)\n");
@@ -91,6 +97,9 @@ static int print_json(const struct profile *p, const struct machine *m)
 	put(root, "cpus", json_integer(m->online_cpus), &bad);
 	put(root, "driver", json_string(p->driver), &bad);
 	put(root, "uname", json_string(p->uname), &bad);
+	char version[16];
+	snprintf(version, sizeof(version), "%d.%d", p->tuned_version / 100, p->tuned_version % 100);
+	put(root, "tuned_version", json_string(version), &bad);
 	put(root, "cpufreq", json_string(p->cpufreq), &bad);
 	put(root, "cpufreq_origin", json_string(p->cpufreq_origin), &bad);
 	for (int i = 0; i < p->nsettings; i++) {
@@ -98,6 +107,7 @@ static int print_json(const struct profile *p, const struct machine *m)
 		put(s, "key", json_string(p->settings[i].key), &bad);
 		put(s, "value", json_string(p->settings[i].value), &bad);
 		put(s, "origin", json_string(p->settings[i].origin), &bad);
+		put(s, "host_only", json_boolean(p->settings[i].host_only), &bad);
 		bad |= json_array_append_new(sets, s) < 0;
 	}
 	put(root, "settings", sets, &bad);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../core/datadir.h"
 #include "../lab/validation.h"
 #include "cli.h"
 #include "options.h"
@@ -16,9 +17,10 @@
 void usage_validate(void)
 {
 	printf("usage: pmlab validate [--data DIR|FILE] [--write FILE.md] [--jobs N]\n\n"
-	       "Run every seed experiment described in DIR (default data/validation, every\n"
-	       "*.ini) or in FILE: each row's policy on the experiment's machine and workload,\n"
-	       "with the experiment's calibration, and set the model's figures against the\n"
+	       "Run every seed experiment described in DIR (every *.ini; default data/validation,\n"
+	       "else the installed share/pmlab/validation) or in FILE: each row's policy on the\n"
+	       "experiment's machine and workload, with the experiment's calibration, and set\n"
+	       "the model's figures against the\n"
 	       "measured targets: relative error (%%) for throughput, latency, power,\n"
 	       "frequency, runtime and energy, absolute points for percentages. Check the\n"
 	       "orderings the seed shows. Prints one line per experiment:\n"
@@ -134,7 +136,8 @@ int cmd_validate(int argc, char **argv)
 		CLI_OPTION_JOBS,
 		{ 0, 0, 0, 0 },
 	};
-	struct own w = { "data/validation", NULL };
+	struct own w = { NULL, NULL };
+	char found[4096];
 	struct validation *v = malloc(sizeof(*v));
 	struct pm_diag d = { { 0 } };
 	struct cli_opts o;
@@ -147,7 +150,17 @@ int cmd_validate(int argc, char **argv)
 		return cli_bad("out of memory");
 	}
 	i = cli_parse(&o, argc, argv, ":j:", opts, own_option, &w);
-	if (i < 0 || cli_no_operands(&o, i, argc, argv) < 0 || (n = list_files(w.data, &paths)) < 0)
+	if (i < 0 || cli_no_operands(&o, i, argc, argv) < 0)
+		goto out;
+	/* data/validation, or the installed share/pmlab/validation. */
+	if (!w.data && datadir_find("validation", found, sizeof(found)) == 0)
+		w.data = found;
+	if (!w.data) {
+		cli_bad("validate: no data/validation here nor an installed one (expected --data "
+			"DIR|FILE)");
+		goto out;
+	}
+	if ((n = list_files(w.data, &paths)) < 0)
 		goto out;
 	/* Every file checked before any run. */
 	for (i = 0, rc = EXIT_OK; i < n && rc == EXIT_OK; i++)

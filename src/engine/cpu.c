@@ -205,6 +205,27 @@ static int hw_cstate(const struct sim *s, const struct sim_cpu *c, int st)
 	return mode == DEMOTE_C3 ? st : c1;
 }
 
+/* The legacy idle loop's decision (Linux 4.16 tick_nohz_idle_enter() ->
+ * tick_nohz_stop_sched_tick()): stop the tick unless the next timer is due
+ * within one tick of the last jiffy; once stopped it stays stopped until
+ * the CPU leaves the idle loop (tick_nohz_idle_exit()). */
+static bool legacy_stops_tick(const struct sim *s, const struct sim_cpu *c, sim_ns next_timer)
+{
+	if (!c->tick_on)
+		return true;
+	sim_ns basemono = s->now / s->tick_ns * s->tick_ns;
+	return next_timer == SIM_NS_MAX || next_timer - basemono > s->tick_ns;
+}
+
+/* The next timer event of an idle CPU: its tasks' sleep timers and the
+ * background wakeups that are timers (engine/background.c). */
+static sim_ns idle_next_timer(struct sim *s, struct sim_cpu *c)
+{
+	sim_ns t = cpu_next_timer(s, c);
+	sim_ns bg = background_next_timer(s, c);
+	return bg < t ? bg : t;
+}
+
 void cpu_enter_idle(struct sim *s, struct sim_cpu *c)
 {
 	struct cpuidle_device *dev = &c->idle;
@@ -215,34 +236,45 @@ void cpu_enter_idle(struct sim *s, struct sim_cpu *c)
 	dev->now = s->now;
 	dev->tick_period_ns = s->tick_ns;
 	dev->nr_iowait = c->nr_iowait;
-	sim_ns next_timer = cpu_next_timer(s, c);
+	sim_ns next_timer = idle_next_timer(s, c);
 	dev->next_timer_no_tick_ns = next_timer == SIM_NS_MAX ? SIM_NS_MAX : next_timer - s->now;
 	sim_ns to_tick = (s->now / s->tick_ns + 1) * s->tick_ns - s->now;
-	/* The legacy idle loop stopped the tick before asking the governor, so
-	 * the governor only ever saw the timer without it -- but governors of
-	 * that time had no notion of a stopped tick (tick_nohz_tick_stopped()
-	 * came with the 4.17 rework), so it is not reported as stopped. Since
-	 * 4.17 the tick is stopped here only if a previous idle period of
-	 * this stretch stopped it (re-selection after a polling timeout). */
-	bool tick_gone = policy == TICK_LEGACY || !c->tick_on;
+	/* The legacy idle loop decided about the tick before asking the
+	 * governor, which then got one sleep length: to the next timer if the
+	 * tick was stopped, else to the next tick. Governors of that time had
+	 * no notion of a stopped tick (tick_nohz_tick_stopped() came with the
+	 * 4.17 rework), so it is not reported as stopped. Since 4.17 the tick
+	 * is stopped here only if a previous iteration of this idle stretch
+	 * stopped it (re-selection after a polling timeout or an interrupt). */
+	bool legacy_stop = policy == TICK_LEGACY && legacy_stops_tick(s, c, next_timer);
+	bool tick_gone = legacy_stop || (policy != TICK_LEGACY && !c->tick_on);
 	dev->tick_stopped = policy != TICK_LEGACY && !c->tick_on;
 	dev->next_timer_ns = (!tick_gone && to_tick < dev->next_timer_no_tick_ns)
 				     ? to_tick
 				     : dev->next_timer_no_tick_ns;
-	/* With nohz off the tick is the sleep length (tick_nohz_get_sleep_length()). */
-	if (policy == TICK_PERIODIC)
+	/* With nohz off, or before 4.17 with the tick kept, the tick is the
+	 * sleep length (tick_nohz_get_sleep_length()). */
+	if (policy == TICK_PERIODIC || (policy == TICK_LEGACY && !legacy_stop))
 		dev->next_timer_no_tick_ns = dev->next_timer_ns;
 	bool stop_tick = true;
 	int st = s->ci_gov->select(dev, s->latency_limit_ns, &stop_tick);
 	if (st < 0 || st >= dev->nstates)
 		st = 0;
 	if (policy == TICK_LEGACY)
-		stop_tick = true;
+		stop_tick = legacy_stop;
 	else if (policy == TICK_PERIODIC)
 		stop_tick = false;
-	c->tick_stopped_idle = stop_tick && c->tick_on;
-	if (c->tick_stopped_idle)
+	else if (!c->tick_on)
+		stop_tick = true; /* "stop_tick || tick_nohz_tick_stopped()" (v4.17+) */
+	/* This entry stops the tick: nohz_balance_enter_idle(). */
+	if (stop_tick && c->tick_on)
 		load_avg_nohz_enter(s, c);
+	/* The idle loop's own work before the C-state, and stopping the tick
+	 * if this entry stops it (tick_nohz_stop_sched_tick(); not again while
+	 * it stays stopped): C0 time that delays a wakeup arriving before it
+	 * is done. */
+	c->idle_busy_until = s->now + s->m->idle_entry_ns +
+			     (stop_tick && c->tick_on ? s->par.tick_stop_cost_ns : 0);
 	if (stop_tick)
 		cpu_stop_tick(c);
 	else
@@ -268,8 +300,12 @@ void cpu_enter_idle(struct sim *s, struct sim_cpu *c)
 			 c->wake_gen, 0);
 }
 
-/* Leaves the C-state: exit latency (plus `extra` ns of kernel work) in C0
- * before the CPU can run anything. */
+/* Leaves the C-state: the wake time, the idle loop's exit path and `extra`
+ * ns of kernel work (an interrupt's handler) in C0 before the CPU can run
+ * anything, plus whatever of its entry work (idle loop, tick stop) was
+ * still under way. Restarting a stopped tick is charged when a task is
+ * picked (cpu_schedule()): an interrupt that leaves the CPU idle keeps the
+ * tick stopped. */
 static void cpu_wake(struct sim *s, struct sim_cpu *c, sim_ns extra)
 {
 	if (c->mode != CPU_IDLE)
@@ -279,15 +315,26 @@ static void cpu_wake(struct sim *s, struct sim_cpu *c, sim_ns extra)
 	sim_ns exit = cs->wake_ns ? cs->wake_ns : cs->exit_ns;
 	if (pkg->pkg_cstate >= 0)
 		exit += s->m->pkg_cstates[pkg->pkg_cstate].exit_ns;
-	/* Stopping and restarting the tick (nohz) is kernel work; it is charged
-	 * here, at the end of the idle period, as C0 time before the wakee runs. */
-	if (c->tick_stopped_idle)
-		exit += s->par.tick_stop_cost_ns;
+	if (c->idle_busy_until > s->now)
+		exit += c->idle_busy_until - s->now;
+	exit += s->m->idle_exit_ns;
 	cpu_set_mode(s, c, CPU_WAKING);
 	if (s->obs && s->obs->cpu_waking)
 		s->obs->cpu_waking(s->obs->ctx, c->id, s->now);
 	c->wake_gen++;
 	sim_post(s, s->now + exit + extra, EV_WAKE_DONE, (uint32_t)c->id, c->wake_gen, 0);
+}
+
+/* An interrupt with no task to wake (engine/background.c): on an idle CPU
+ * it ends the idle period as a kept tick does, the handler in C0, then
+ * the idle loop selects again; on a busy one its handler takes the CPU
+ * from the current task. */
+void cpu_interrupt(struct sim *s, struct sim_cpu *c, sim_ns handler_ns)
+{
+	if (c->mode == CPU_IDLE)
+		cpu_wake(s, c, handler_ns);
+	else
+		cpu_charge(s, c, NULL, handler_ns);
 }
 
 void cpu_kick(struct sim *s, struct sim_cpu *c)
@@ -364,8 +411,9 @@ void cpu_schedule(struct sim *s, struct sim_cpu *c)
 		c->need_resched = false;
 		struct task *prev = c->curr;
 		bool preempted = false;
-		if (prev && prev->state == TASK_RUNNING && !task_allowed(prev, c->id)) {
-			/* Its affinity changed: sched_setaffinity() moves it off. */
+		if (prev && prev->state == TASK_RUNNING &&
+		    (prev->exec_cpu >= 0 || !task_allowed(prev, c->id))) {
+			/* sched_exec() or sched_setaffinity() moves it off. */
 			task_requeue_elsewhere(s, c, prev);
 		} else if (prev && prev->state == TASK_RUNNING) {
 			preempted = true;
@@ -411,6 +459,10 @@ void cpu_schedule(struct sim *s, struct sim_cpu *c)
 		next->exec_at_pick = next->sum_exec;
 		if (c->mode != CPU_RUNNING) {
 			cpu_set_mode(s, c, CPU_RUNNING);
+			/* tick_nohz_idle_exit(): restarting a stopped tick is on
+			 * the way to the task. */
+			if (!c->tick_on)
+				cpu_charge(s, c, next, s->par.tick_restart_cost_ns);
 			cpu_start_tick(s, c);
 		}
 		cpu_set_speed(s, c);

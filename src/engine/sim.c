@@ -36,10 +36,17 @@ static const struct tunable engine_tunables[] = {
 	{ "tick_policy", "idle loop and the tick: legacy (<4.17, always stop), governor (4.17+, "
 	  "governor decides), periodic (nohz off)",
 	  TUNABLE_FIELD(struct engine_params, tick_policy), TICK_GOVERNOR, 0, 2, tick_policy_words },
-	{ "tick_cost_ns", "CPU time of one scheduler tick interrupt, ns",
-	  TUNABLE_FIELD(struct engine_params, tick_cost_ns), 1000, 0, 1000000, NULL },
-	{ "tick_stop_cost_ns", "CPU time to stop and later restart the tick for one idle period, ns",
-	  TUNABLE_FIELD(struct engine_params, tick_stop_cost_ns), 2000, 0, 1000000, NULL },
+	{ "tick_cost_ns", "CPU time of one scheduler tick interrupt, ns (-1: the machine's tick_us)",
+	  TUNABLE_FIELD(struct engine_params, tick_cost_ns), -1, -1, 1000000, NULL },
+	{ "tick_stop_cost_ns", "CPU time to stop the tick on idle entry, ns, delaying a wakeup that "
+	  "comes before it is done (-1: the machine's tick_stop_us)",
+	  TUNABLE_FIELD(struct engine_params, tick_stop_cost_ns), -1, -1, 1000000, NULL },
+	{ "tick_restart_cost_ns", "CPU time to restart a stopped tick when a task leaves idle, ns "
+	  "(-1: the machine's tick_restart_us)",
+	  TUNABLE_FIELD(struct engine_params, tick_restart_cost_ns), -1, -1, 1000000, NULL },
+	{ "background_wakeups", "background wakeups (timers, RCU, kworkers, interrupts) per CPU "
+	  "per second (-1: the machine's [background] wakeups_per_s; 0: none)",
+	  TUNABLE_FIELD(struct engine_params, background_wakeups), -1, -1, 1000000, NULL },
 	{ "cpufreq_updates", "when the scheduler calls the frequency governor: classic (tick, "
 	  "enqueue, dequeue) or consolidated (context switch, tick)",
 	  TUNABLE_FIELD(struct engine_params, cpufreq_updates), CPUFREQ_UPDATES_CLASSIC, 0, 1,
@@ -129,7 +136,7 @@ static int slot_take(struct sim *s, uint32_t *slot)
 	return 0;
 }
 
-struct task *sim_task_new(struct sim *s, const char *name, sim_ns start)
+struct task *task_create(struct sim *s, const char *name, sim_ns start)
 {
 	uint32_t slot;
 	if (s->tasks_created == IDMAP_EMPTY || slot_take(s, &slot) < 0)
@@ -148,6 +155,7 @@ struct task *sim_task_new(struct sim *s, const char *name, sim_ns start)
 	t->state = TASK_NEW;
 	t->cpu = -1;
 	t->recent_used_cpu = -1;
+	t->exec_cpu = -1;
 	t->last_llc = -1;
 	t->weight = NICE_0_WEIGHT;
 	t->rq_pos = -1;
@@ -158,9 +166,14 @@ struct task *sim_task_new(struct sim *s, const char *name, sim_ns start)
 	pelt_init(&t->pelt, 0);
 	t->pelt_detached = true;
 	s->nlive++;
-	if (start < s->now)
-		start = s->now;
-	sim_post(s, start, EV_TASK_START, slot, 0, 0);
+	return t;
+}
+
+struct task *sim_task_new(struct sim *s, const char *name, sim_ns start)
+{
+	struct task *t = task_create(s, name, start);
+	if (t)
+		sim_post(s, start > s->now ? start : s->now, EV_TASK_START, t->slot, 0, 0);
 	return t;
 }
 
@@ -505,6 +518,13 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 		return pm_fail(d, "--set hz=%lld: not a CONFIG_HZ choice (expected 100, 250, 300 or 1000)",
 			       (long long)s->par.hz);
 	s->tick_ns = (NS_PER_SEC + s->par.hz / 2) / s->par.hz;
+	/* Kernel costs the --set keys leave to the machine's [costs]. */
+	if (s->par.tick_cost_ns < 0)
+		s->par.tick_cost_ns = s->m->tick_cost_ns;
+	if (s->par.tick_stop_cost_ns < 0)
+		s->par.tick_stop_cost_ns = s->m->tick_stop_ns;
+	if (s->par.tick_restart_cost_ns < 0)
+		s->par.tick_restart_cost_ns = s->m->tick_restart_ns;
 	/* The reference of frequency invariance; a machine without one still
 	 * gets the highest P-state when invariance is asked for. */
 	s->fie_khz = s->par.freq_invariant == 0 ? 0 : machine_invariance_khz(s->m, (int)s->par.boost);
@@ -531,6 +551,8 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 		if (s->ci_gov->init && s->ci_gov->init(&s->cpus[c].idle, d) < 0)
 			return -1;
 	if (freq_init(s, d) < 0)
+		return -1;
+	if (background_init(s, d) < 0)
 		return -1;
 	if (s->wl->init(s, s->wl_data, d) < 0)
 		return -1;
@@ -643,6 +665,9 @@ static bool handle(struct sim *s, const struct event *e)
 	}
 	case EV_TURBO_EVAL:
 		pkg_turbo_eval(s, (int)e->obj);
+		return true;
+	case EV_BACKGROUND:
+		background_fire(s, &s->cpus[e->obj]);
 		return true;
 	case EV_WL_TIMER:
 		if (s->wl->timer)

@@ -6,6 +6,7 @@
 
 #include "../core/eventq.h"
 #include "../core/idmap.h"
+#include "../core/rng.h"
 #include "../cpufreq/cpufreq.h"
 #include "../cpuidle/cpuidle.h"
 #include "../metrics/histogram.h"
@@ -24,6 +25,7 @@ enum event_kind {
 	EV_WL_TIMER,    /* arg = workload's */
 	EV_POLL_END,    /* obj = cpu: the polling state's time limit */
 	EV_TURBO_EVAL,  /* obj = package: re-evaluate the turbo ceiling */
+	EV_BACKGROUND,  /* obj = cpu: a background wakeup (engine/background.c) */
 	EV_END,
 };
 
@@ -50,8 +52,10 @@ struct engine_params {
 	int64_t boost;             /* 0 disables turbo P-states */
 	int64_t pm_qos_resume_latency_us; /* per-CPU resume latency limit; -1: n/a */
 	int64_t tick_policy;       /* enum tick_policy */
-	int64_t tick_cost_ns;      /* CPU time of one tick interrupt */
-	int64_t tick_stop_cost_ns; /* stopping plus restarting the tick (nohz) */
+	int64_t tick_cost_ns;      /* CPU time of one tick interrupt; -1: the machine's */
+	int64_t tick_stop_cost_ns; /* stopping the tick (nohz); -1: the machine's */
+	int64_t tick_restart_cost_ns; /* restarting it on leaving idle; -1: the machine's */
+	int64_t background_wakeups;/* per CPU per second; -1: the machine's [background] */
 	int64_t cpufreq_updates;   /* enum cpufreq_updates */
 	int64_t cpufreq_update_cost_ns; /* CPU time of one cpufreq_update_util() call */
 	int64_t turbo_eval_us;     /* period of the package's turbo-limit evaluation; 0: instant */
@@ -106,10 +110,13 @@ struct sim_cpu {
 	uint32_t util_est_sum; /* util_est of its runnable tasks */
 	uint32_t *util_seq;    /* its count in its policy's util_seq (cpu_util_changed()) */
 	bool util_decayed;     /* the run queue's PELT moved since the last cpufreq hook call */
-	bool tick_stopped_idle;/* the tick was stopped for the current idle period */
+	sim_ns idle_busy_until;/* the idle entry path (and tick stop) runs until then */
 	bool tick_woke;        /* the tick ended the current idle period */
 	struct cpuidle_device idle;
 	struct eventq timers;  /* armed sleep timers of tasks that slept here */
+	sim_ns bg_next;        /* next background wakeup (engine/background.c), or SIM_NS_MAX */
+	bool bg_timer;         /* ...and whether it is a timer */
+	struct rng bg_rng;
 	struct cpu_result acct;
 };
 
@@ -251,6 +258,7 @@ void cpu_sync(struct sim *s, struct sim_cpu *c);
 void cpu_set_speed(struct sim *s, struct sim_cpu *c);
 void cpu_schedule(struct sim *s, struct sim_cpu *c);
 void cpu_kick(struct sim *s, struct sim_cpu *c);
+void cpu_interrupt(struct sim *s, struct sim_cpu *c, sim_ns handler_ns);
 void cpu_enter_idle(struct sim *s, struct sim_cpu *c);
 void cpu_arm_done(struct sim *s, struct sim_cpu *c);
 void cpu_wake_done(struct sim *s, struct sim_cpu *c);
@@ -287,6 +295,12 @@ void load_avg_nohz_enter(struct sim *s, struct sim_cpu *c);
 /* The nohz part of a busy CPU's tick (nohz_balancer_kick()'s stats kick). */
 void load_avg_busy_tick(struct sim *s, struct sim_cpu *c);
 
+/* engine/background.c: wakeups of idle CPUs besides the workload's */
+int background_init(struct sim *s, struct pm_diag *d);
+void background_fire(struct sim *s, struct sim_cpu *c);
+/* The CPU's next background wakeup if it is a timer, else SIM_NS_MAX. */
+sim_ns background_next_timer(const struct sim *s, const struct sim_cpu *c);
+
 /* engine/power.c: energy integration and turbo */
 int power_tables(struct sim *s); /* -1 on OOM */
 void power_init(struct sim *s);
@@ -307,6 +321,8 @@ void cpu_charge(struct sim *s, struct sim_cpu *c, struct task *t, sim_ns ns);
 void cpu_util_get(struct sim *s, struct sim_cpu *c, struct cpu_util *out);
 void freq_fini(struct sim *s);
 
+/* engine/sim.c: a new task (TASK_NEW, not yet placed); NULL on OOM. */
+struct task *task_create(struct sim *s, const char *name, sim_ns start);
 /* engine/sim.c: a task finished (ACT_EXIT); it is freed after the event. */
 void task_finished(struct sim *s, struct task *t);
 

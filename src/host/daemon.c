@@ -15,6 +15,7 @@
 struct holder {
 	int fd;
 	int64_t us;
+	bool dynamic;             /* tuned's dynamic PM QoS: re-read the load average */
 };
 
 static void release(struct holder *h, FILE *log)
@@ -43,7 +44,8 @@ static int follow_state(struct hostfs *fs, struct holder *h, FILE *log, struct p
 	bool has;
 	if (host_profile_active(fs, &st, &has, d) < 0)
 		return -1;
-	int64_t want = has && st.applied ? st.latency_us : -1;
+	int64_t want = has && st.applied ? host_profile_latency_now(fs, &st) : -1;
+	h->dynamic = has && st.applied && st.dyn_low_us >= 0 && want >= 0;
 	host_state_free(&st);
 	if (want == h->us)
 		return 0;
@@ -99,8 +101,10 @@ static int start_profile(struct hostfs *fs, const struct daemon_config *c, struc
 	if (r.latency_fd >= 0) {
 		h->fd = r.latency_fd;
 		struct pm_diag ignore;
-		if (host_profile_active(fs, &st, &has, &ignore) == 0 && has)
+		if (host_profile_active(fs, &st, &has, &ignore) == 0 && has) {
 			h->us = st.latency_us;
+			h->dynamic = st.dyn_low_us >= 0;
+		}
 		host_state_free(&st);
 		record(fs, h, c->log);
 		if (c->log)
@@ -111,7 +115,7 @@ static int start_profile(struct hostfs *fs, const struct daemon_config *c, struc
 
 int host_daemon_run(struct hostfs *fs, const struct daemon_config *c, struct pm_diag *d)
 {
-	struct holder h = { -1, -1 };
+	struct holder h = { -1, -1, false };
 	if (host_signals_install() < 0)
 		return pm_fail(d, "cannot install signal handlers");
 	int rc = host_daemon_register(fs, d);
@@ -125,8 +129,8 @@ int host_daemon_run(struct hostfs *fs, const struct daemon_config *c, struct pm_
 	if (c->log)
 		fflush(c->log);
 	while (!host_stop_requested()) {
-		int sig = host_signal_wait(-1);
-		if (sig == SIGHUP) {
+		int sig = host_signal_wait(h.dynamic ? HOST_DYNAMIC_INTERVAL_MS : -1);
+		if (sig == SIGHUP || (sig == 0 && h.dynamic)) {
 			struct pm_diag fd;
 			if (follow_state(fs, &h, c->log, &fd) < 0) {
 				/* holding nothing is better than a stale request */

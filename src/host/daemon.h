@@ -7,8 +7,11 @@
  * no active profile it applies `profile` if one is given. It then holds
  * the request until SIGINT or SIGTERM. SIGHUP -- sent by pmlab profile
  * apply and off -- makes it re-read the state and hold the new request, or
- * none. Exiting drops the request and leaves the profile applied (pmlab
- * profile off restores the files). */
+ * none. With tuned's dynamic PM QoS (a profile without force_latency,
+ * tuned before 2.22) it re-reads the load average every 10 s, as tuned's
+ * update_interval, and moves the request between latency_low and
+ * latency_high. Exiting drops the request and leaves the profile applied
+ * (pmlab profile off restores the files). */
 #ifndef PMLAB_DAEMON_H
 #define PMLAB_DAEMON_H
 

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "../cpufreq/cpufreq.h"
+#include "ppd.h"
 
 /* The options the mapper keeps only when it models intel_pstate. */
 static const char *const hint_keys[] = {
@@ -156,8 +157,14 @@ int host_profile_load(struct profile *p, const char *spec, const struct hostfs *
 			 u.nodename, u.release, u.version, u.machine);
 	else
 		snprintf(uname_text, sizeof(uname_text), "Linux");
+	if (strncmp(spec, "ppd/", 4) == 0)
+		return host_ppd_profile(p, spec, fs, hi, d);
+	/* tuned's functions see this machine's CPUs; messages name its driver */
+	struct profile_cpus cpus = { hi->ncpus, hi->cpus, hi->packages,
+				     hi->present[0] ? hi->present : NULL };
+	const char *driver = hi->npolicies && hi->pol[0].driver[0] ? hi->pol[0].driver : NULL;
 	struct profile_env pstate = { .cpufreq = "intel_pstate", .cpufreq_fixed = true,
-				      .uname = uname_text };
+				      .uname = uname_text, .cpus = &cpus, .driver = driver };
 	if (host_driver_owns_policies(hi)) {
 		/* Its two policies are scaling_governor performance|powersave, as
 		 * the mapper's intel_pstate model has them (amd-pstate-epp too). */
@@ -169,7 +176,7 @@ int host_profile_load(struct profile *p, const char *spec, const struct hostfs *
 	const struct cpufreq_governor *cur =
 		hi->npolicies ? cpufreq_governor_find(hi->pol[0].governor) : NULL;
 	struct profile_env env = { .cpufreq = cur ? cur->name : "performance",
-				   .uname = uname_text };
+				   .uname = uname_text, .cpus = &cpus, .driver = driver };
 	if (profile_load_env(p, spec, &m, &env, dirs, ndirs, d) < 0)
 		return -1;
 	/* acpi-cpufreq machines have EPB, passive intel_cpufreq ones EPP: a

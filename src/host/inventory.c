@@ -243,6 +243,24 @@ static bool every_cpu_has(const struct host_info *hi, const struct hostfs *fs, c
 	return hi->ncpus > 0;
 }
 
+/* topology/physical_package_id of each online CPU (tuned's
+ * calc_isolated_cores groups by it). */
+static int load_packages(struct host_info *hi, const struct hostfs *fs)
+{
+	char rel[HOSTFS_PATH_MAX];
+	hi->packages = calloc((size_t)hi->ncpus + 1, sizeof(*hi->packages));
+	if (!hi->packages)
+		return -1;
+	for (int i = 0; i < hi->ncpus; i++) {
+		uint64_t v;
+		struct pm_diag ignore;
+		host_cpu_path(rel, sizeof(rel), hi->cpus[i], "topology/physical_package_id");
+		hi->packages[i] = hostfs_read_u64(fs, rel, &v, &ignore) == 0 && v < 1000000
+					  ? (int)v : -1;
+	}
+	return 0;
+}
+
 static int load_cstates(struct host_info *hi, const struct hostfs *fs, struct pm_diag *d)
 {
 	char rel[HOSTFS_PATH_MAX];
@@ -407,6 +425,16 @@ int host_info_load(struct host_info *hi, const struct hostfs *fs, struct pm_diag
 	if (load_cstates(hi, fs, d) < 0)
 		goto fail;
 	hi->has_dma_latency = hostfs_exists(fs, HOST_DMA_LATENCY);
+	hi->has_platform_profile = read_opt(fs, HOST_PLATFORM_PROFILE, hi->platform_profile,
+					    sizeof(hi->platform_profile));
+	read_opt(fs, HOST_PLATFORM_PROFILE "_choices", hi->platform_profile_choices,
+		 sizeof(hi->platform_profile_choices));
+	read_opt(fs, "proc/sys/kernel/osrelease", hi->osrelease, sizeof(hi->osrelease));
+	read_opt(fs, HOST_CPU_DIR "/present", hi->present, sizeof(hi->present));
+	if (load_packages(hi, fs) < 0) {
+		pm_fail(d, "out of memory");
+		goto fail;
+	}
 	if (load_zones(hi, fs, d) < 0)
 		goto fail;
 	if (hi->ncpus) {
@@ -431,6 +459,7 @@ void host_info_free(struct host_info *hi)
 	free(hi->pol);
 	free(hi->cpus);
 	free(hi->zones);
+	free(hi->packages);
 	*hi = (struct host_info){ 0 };
 }
 
@@ -441,4 +470,92 @@ const struct host_policy *host_cpu_policy(const struct host_info *hi, int cpu)
 			if (hi->pol[i].cpus[k] == cpu)
 				return &hi->pol[i];
 	return NULL;
+}
+
+bool host_module_loaded(const struct hostfs *fs, const char *name)
+{
+	char rel[HOSTFS_PATH_MAX], alt[HOST_NAME_MAX];
+	snprintf(alt, sizeof(alt), "%s", name);
+	for (char *c = alt; *c; c++)
+		if (*c == '-')
+			*c = '_'; /* sysfs names modules with '_' */
+	return hostfs_path(rel, sizeof(rel), "sys/module/%s", alt) == 0 && hostfs_is_dir(fs, rel);
+}
+
+/* Whether a modules.dep or modules.builtin line names module `want`
+ * ("kernel/drivers/cpufreq/cpufreq_conservative.ko.xz: ..."). */
+static bool list_names(const char *text, const char *want)
+{
+	for (const char *line = text; *line;) {
+		size_t n = strcspn(line, "\n");
+		const char *colon = memchr(line, ':', n);
+		size_t end = colon ? (size_t)(colon - line) : n;
+		const char *base = line;
+		for (size_t i = 0; i < end; i++)
+			if (line[i] == '/')
+				base = line + i + 1;
+		size_t blen = (size_t)(line + end - base), k = 0;
+		for (; k < blen && want[k]; k++) {
+			char a = base[k] == '-' ? '_' : base[k], b = want[k] == '-' ? '_' : want[k];
+			if (a != b)
+				break;
+		}
+		if (!want[k] && blen >= k + 3 && strncmp(base + k, ".ko", 3) == 0)
+			return true;
+		line += n + (line[n] == '\n');
+	}
+	return false;
+}
+
+int host_module_known(const struct hostfs *fs, const struct host_info *hi, const char *name)
+{
+	static const char *const lists[] = { "modules.dep", "modules.builtin" };
+	int asked = 0;
+	if (!hi->osrelease[0])
+		return -1;
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+		char rel[HOSTFS_PATH_MAX];
+		if (hostfs_path(rel, sizeof(rel), "lib/modules/%s/%s", hi->osrelease, lists[i]) < 0 ||
+		    !hostfs_plain_relative(rel))
+			continue;
+		int fd = hostfs_open_ro(fs, rel);
+		if (fd < 0)
+			continue;
+		asked++;
+		size_t cap = 1 << 16, used = 0;
+		char *text = malloc(cap + 1);
+		ssize_t got = 0;
+		while (text && (got = read(fd, text + used, cap - used)) > 0) {
+			used += (size_t)got;
+			if (used == cap) {
+				char *grown = cap < (64u << 20) ? realloc(text, 2 * cap + 1) : NULL;
+				if (!grown)
+					break;
+				text = grown;
+				cap *= 2;
+			}
+		}
+		close(fd);
+		if (!text)
+			continue;
+		text[used] = '\0';
+		bool found = list_names(text, name);
+		free(text);
+		if (found)
+			return 1;
+	}
+	return asked ? 0 : -1;
+}
+
+int host_loadavg(const struct hostfs *fs, double *v)
+{
+	char buf[128], *end;
+	struct pm_diag ignore;
+	if (hostfs_read_str(fs, HOST_LOADAVG, buf, sizeof(buf), &ignore) < 0)
+		return -1;
+	double x = strtod(buf, &end);
+	if (end == buf || !(x >= 0))
+		return -1;
+	*v = x;
+	return 0;
 }

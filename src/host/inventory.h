@@ -20,6 +20,8 @@
 #define HOST_AMD_PSTATE_DIR HOST_CPU_DIR "/amd_pstate"
 #define HOST_POWERCAP_DIR "sys/class/powercap"
 #define HOST_DMA_LATENCY "dev/cpu_dma_latency"
+#define HOST_PLATFORM_PROFILE "sys/firmware/acpi/platform_profile"
+#define HOST_LOADAVG "proc/loadavg"
 #define HOST_PROC_STAT "proc/stat"
 
 #define HOST_NAME_MAX 64
@@ -80,10 +82,26 @@ struct host_info {
 	int nzones;
 	struct host_zone *zones;
 	bool has_msr;              /* dev/cpu/N/msr of the first online CPU opens */
+	int *packages;             /* each online CPU's physical_package_id, -1 unknown */
+	char present[HOST_LIST_MAX]; /* cpu/present, "" if absent */
+	/* ACPI platform profile (drivers/acpi/platform_profile.c) */
+	bool has_platform_profile;
+	char platform_profile[HOST_NAME_MAX];
+	char platform_profile_choices[HOST_LIST_MAX];
+	char osrelease[HOST_NAME_MAX]; /* proc/sys/kernel/osrelease: lib/modules/RELEASE */
 };
 
 int host_info_load(struct host_info *hi, const struct hostfs *fs, struct pm_diag *d);
 void host_info_free(struct host_info *hi);
+
+/* Kernel modules (tuned's [modules]): loaded when sys/module/NAME exists;
+ * 1 if lib/modules/RELEASE/modules.dep (or modules.builtin) of the root
+ * lists NAME (with '-' and '_' the same, as modprobe has them), 0 if not,
+ * -1 if there is no such list to ask. */
+bool host_module_loaded(const struct hostfs *fs, const char *name);
+int host_module_known(const struct hostfs *fs, const struct host_info *hi, const char *name);
+/* The 1-minute load average of proc/loadavg; -1 (and *v untouched) if unreadable. */
+int host_loadavg(const struct hostfs *fs, double *v);
 
 /* "0-3,6,8-9" (sysfs cpulist) into ascending CPU numbers below max. */
 int host_parse_cpulist(const char *s, int max, int **cpus, int *n);

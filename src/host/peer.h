@@ -36,4 +36,39 @@ int host_daemon_record(struct hostfs *fs, int64_t us, struct pm_diag *d);
 /* Tells a running daemon to re-read the state (SIGHUP); true if one runs. */
 bool host_daemon_notify(const struct hostfs *fs);
 
+/* The other power managers a profile apply must know about.
+ *
+ * tuned: run/tuned/tuned.pid (tuned.service runs "tuned -l -P", -P writes
+ * it) naming a process whose proc/PID/comm is "tuned", else any process
+ * so named; it conflicts only with a profile active (etc/tuned/active_profile
+ * not empty: tuned-adm off leaves it running idle).
+ * power-profiles-daemon: a process whose comm is "power-profiles-" (the
+ * kernel keeps 15 characters) and whose cmdline names
+ * power-profiles-daemon. Not running but D-Bus-activatable (its
+ * net.hadess.PowerProfiles or org.freedesktop.UPower.PowerProfiles
+ * service file in usr/share/dbus-1/system-services): any client -- a
+ * desktop's power menu -- starts it, so it is named, as a warning.
+ * pmlab: govd or bench running on the same root (the real /proc: they are
+ * processes of this kernel); pmlab daemon cooperates and is not a peer.
+ *
+ * Why files and /proc rather than the bus (NameHasOwner): no D-Bus
+ * library for three questions /proc answers the same way -- a name on the
+ * bus belongs to a running process -- and a fake tree under --root can
+ * pose them in tests. The activation files answer what the bus would
+ * start on demand. */
+#define HOST_MAX_PEERS 8
+
+struct host_peer {
+	char name[48];           /* "tuned", "power-profiles-daemon", "pmlab govd" */
+	long pid;                /* 0: not running */
+	bool conflict;           /* it writes what pmlab writes: apply refuses unless forced */
+	char evidence[512];      /* how it was found */
+	char stop[240];          /* how to stop it */
+};
+
+/* The peers found under fs's root; returns how many (at most max). */
+int host_find_peers(const struct hostfs *fs, struct host_peer *out, int max);
+/* "tuned (pid 812), power-profiles-daemon (pid 900)" of the running ones; "" if none. */
+void host_peers_running(const struct host_peer *p, int n, char *buf, size_t len);
+
 #endif

@@ -20,6 +20,11 @@ const struct plan_key host_plan_keys[] = {
 		      "scaling_available_governors)" },
 	{ "GOVERNOR TUNABLE", "cpufreq/GOVERNOR/TUNABLE or cpufreq/policyN/GOVERNOR/TUNABLE" },
 	{ "cpuidle", "cpuidle/current_governor (also cpuidle_governor)" },
+	{ "platform_profile", "/sys/firmware/acpi/platform_profile (first of a|b in "
+			      "platform_profile_choices)" },
+	{ "module.NAME", "modprobe NAME before the writes, if not loaded (tuned's [modules])" },
+	{ "pm_qos_dynamic", "/dev/cpu_dma_latency, held open: LOW,HIGH,THRESHOLD by the "
+			    "1-minute load average (tuned's dynamic PM QoS)" },
 	{ "pm_qos_latency_us", "/dev/cpu_dma_latency, held open (N, cstate.id:N, cstate.name:X, "
 			       "*_no_zero, None)" },
 	{ "scaling_min_khz", "cpufreq/policyN/scaling_min_freq (0: cpuinfo_min_freq)" },
@@ -78,7 +83,7 @@ struct planner {
 
 void host_plan_init(struct host_plan *pl, const char *profile)
 {
-	*pl = (struct host_plan){ .latency_us = -1 };
+	*pl = (struct host_plan){ .latency_us = -1, .dyn_low_us = -1, .load = -1 };
 	snprintf(pl->profile, sizeof(pl->profile), "%s", profile ? profile : "");
 }
 
@@ -86,7 +91,15 @@ void host_plan_free(struct host_plan *pl)
 {
 	free(pl->e);
 	free(pl->skip);
-	*pl = (struct host_plan){ .latency_us = -1 };
+	*pl = (struct host_plan){ .latency_us = -1, .dyn_low_us = -1, .load = -1 };
+}
+
+/* plugin_cpu.py _instance_update_dynamic() (tuned 2.20): latency_high
+ * while load < load_threshold, else latency_low. */
+int64_t host_dynamic_latency(int64_t low_us, int64_t high_us, int64_t threshold_milli,
+			     double load)
+{
+	return load * 1000.0 < (double)threshold_milli ? high_us : low_us;
 }
 
 int host_plan_add(struct host_plan *pl, int phase, const char *path, const char *value,
@@ -236,6 +249,12 @@ static void alternatives_of(const char *origin, const char *option, const char *
 	snprintf(out, len, "%s", value);
 }
 
+/* The cpufreq driver that runs, for messages. */
+static const char *driver_name(const struct host_info *hi)
+{
+	return hi->npolicies && hi->pol[0].driver[0] ? hi->pol[0].driver : "none: no cpufreq";
+}
+
 static void list_text(char *out, size_t len, const char *list)
 {
 	snprintf(out, len, "%s", *list ? list : "none");
@@ -249,6 +268,18 @@ static bool every_policy_offers(const struct host_info *hi, const char *gov)
 		if (!host_list_has(hi->pol[i].governors, gov))
 			return false;
 	return hi->npolicies > 0;
+}
+
+/* A module the plan loads first that registers governor gov
+ * (drivers/cpufreq/cpufreq_GOV.c builds cpufreq_GOV.ko). */
+static bool module_brings(const struct host_plan *pl, const char *gov)
+{
+	char name[PLAN_KEY_MAX];
+	snprintf(name, sizeof(name), "cpufreq_%s", gov);
+	for (int i = 0; i < pl->nmodules; i++)
+		if (strcmp(pl->modules[i].name, name) == 0)
+			return true;
+	return false;
 }
 
 static int plan_governor(struct planner *P)
@@ -275,7 +306,8 @@ static int plan_governor(struct planner *P)
 	int n = split_alts(copy, alts);
 	const char *chosen = NULL;
 	for (int i = 0; i < n && !chosen; i++)
-		if (every_policy_offers(hi, alts[i]))
+		if (every_policy_offers(hi, alts[i]) ||
+		    (hi->npolicies && module_brings(P->pl, alts[i])))
 			chosen = alts[i];
 	if (!chosen) {
 		char avail[HOST_LIST_MAX];
@@ -437,14 +469,14 @@ static int plan_perf_pct(struct planner *P)
 	if ((smin && pct_value(P, smin, &lo) < 0) || (smax && pct_value(P, smax, &up) < 0))
 		return -1;
 	if (smin && !hi->has_min_perf_pct) {
-		if (skipf(P, smin, "no %s here", hi->intel_pstate ? "intel_pstate/min_perf_pct "
-			  "(per-CPU limits?)" : "intel_pstate") < 0)
+		if (skipf(P, smin, "no %s here (cpufreq driver %s)", hi->intel_pstate
+			  ? "intel_pstate/min_perf_pct" : "intel_pstate", driver_name(hi)) < 0)
 			return -1;
 		smin = NULL;
 	}
 	if (smax && !hi->has_max_perf_pct) {
-		if (skipf(P, smax, "no %s here", hi->intel_pstate ? "intel_pstate/max_perf_pct "
-			  "(per-CPU limits?)" : "intel_pstate") < 0)
+		if (skipf(P, smax, "no %s here (cpufreq driver %s)", hi->intel_pstate
+			  ? "intel_pstate/max_perf_pct" : "intel_pstate", driver_name(hi)) < 0)
 			return -1;
 		smax = NULL;
 	}
@@ -480,7 +512,8 @@ static int plan_no_turbo(struct planner *P, const struct profile_setting *s)
 	if (b < 0)
 		return bad(P, s, "expected 0 or 1");
 	if (!P->hi->has_no_turbo)
-		return skipf(P, s, "no intel_pstate/no_turbo here");
+		return skipf(P, s, "no intel_pstate/no_turbo here (cpufreq driver %s)",
+			     driver_name(P->hi));
 	return host_plan_add(P->pl, PHASE_TURBO, HOST_PSTATE_DIR "/no_turbo", b ? "1" : "0",
 			     s->key, s->origin, true, P->d);
 }
@@ -773,6 +806,85 @@ static int plan_sched(struct planner *P, const struct profile_setting *s, size_t
 	return skipf(P, s, "no such scheduler tunable on this kernel (or debugfs not mounted)");
 }
 
+/* [acpi] platform_profile=a|b: the first the firmware offers. */
+static int plan_platform_profile(struct planner *P, const struct profile_setting *s)
+{
+	const struct host_info *hi = P->hi;
+	char copy[sizeof(s->value)], *alts[MAX_ALTS];
+	snprintf(copy, sizeof(copy), "%s", s->value);
+	int n = split_alts(copy, alts);
+	if (!hi->has_platform_profile)
+		return skipf(P, s, "no ACPI platform profile here (no /%s)", HOST_PLATFORM_PROFILE);
+	for (int i = 0; i < n; i++)
+		if (host_list_has(hi->platform_profile_choices, alts[i]))
+			return host_plan_add(P->pl, PHASE_PLATFORM, HOST_PLATFORM_PROFILE, alts[i],
+					     s->key, s->origin, true, P->d);
+	char avail[HOST_LIST_MAX];
+	list_text(avail, sizeof(avail), hi->platform_profile_choices);
+	return skipf(P, s, "not offered by the firmware (platform_profile_choices: %s)", avail);
+}
+
+/* [modules] NAME=+r: loaded with modprobe before the writes unless it is
+ * loaded (tuned reloads it; for a governor in use that changes nothing).
+ * Options other than +r go to /etc/modprobe.d/tuned.conf under tuned,
+ * a file pmlab does not write. */
+static int plan_module(struct planner *P, const struct profile_setting *s)
+{
+	const char *name = s->key + 7;
+	const char *opts = s->value;
+	while (*opts == ' ')
+		opts++;
+	if (strncmp(opts, "+r", 2) == 0) {
+		opts += 2;
+		while (*opts == ' ' || *opts == ',')
+			opts++;
+	}
+	if (*opts && skipf(P, s, "module options '%s': tuned writes them to "
+			   "/etc/modprobe.d/tuned.conf, pmlab does not", opts) < 0)
+		return -1;
+	if (host_module_loaded(P->fs, name))
+		return skipf(P, s, "module %s is loaded already", name);
+	int known = host_module_known(P->fs, P->hi, name);
+	if (known == 0)
+		return skipf(P, s, "no module %s in lib/modules/%s (tuned's modinfo check fails too)",
+			     name, P->hi->osrelease);
+	if (known < 0)
+		return skipf(P, s, "cannot tell whether module %s exists (no lib/modules/%s/"
+			     "modules.dep)", name, P->hi->osrelease[0] ? P->hi->osrelease : "RELEASE");
+	if (P->pl->nmodules == PLAN_MAX_MODULES)
+		return bad(P, s, "more than %d modules", PLAN_MAX_MODULES);
+	struct plan_module *m = &P->pl->modules[P->pl->nmodules++];
+	snprintf(m->name, sizeof(m->name), "%s", name);
+	snprintf(m->origin, sizeof(m->origin), "%s", s->origin);
+	return 0;
+}
+
+/* tuned's dynamic PM QoS, "LOW,HIGH,THRESHOLD": the request it makes at
+ * the load average now; pmlab daemon follows the load from there. */
+static int plan_dynamic_latency(struct planner *P, const struct profile_setting *s)
+{
+	long long low, high;
+	double th;
+	int used = 0;
+	if (sscanf(s->value, "%lld,%lld,%lf%n", &low, &high, &th, &used) != 3 ||
+	    s->value[used] || low < 0 || high < 0 || low > 2000000000 || high > 2000000000 ||
+	    !(th >= 0 && th <= 1e6))
+		return bad(P, s, "expected LOW_US,HIGH_US,LOAD_THRESHOLD");
+	if (!P->hi->has_dma_latency)
+		return skipf(P, s, "no /%s here", HOST_DMA_LATENCY);
+	struct host_plan *pl = P->pl;
+	pl->dyn_low_us = low;
+	pl->dyn_high_us = high;
+	pl->dyn_threshold_milli = (int64_t)(th * 1000.0 + 0.5);
+	double load = -1;
+	/* unreadable: as if loaded, the stricter limit */
+	pl->load = host_loadavg(P->fs, &load) == 0 ? load : -1;
+	pl->latency_us = pl->load < 0 ? low : host_dynamic_latency(low, high,
+								   pl->dyn_threshold_milli, load);
+	snprintf(pl->latency_origin, sizeof(pl->latency_origin), "%s", s->origin);
+	return 0;
+}
+
 static int plan_setting(struct planner *P, const struct profile_setting *s)
 {
 	const char *k = s->key;
@@ -795,6 +907,12 @@ static int plan_setting(struct planner *P, const struct profile_setting *s)
 		return plan_cstate_disable(P, s);
 	if (strcmp(k, "cpuidle") == 0 || strcmp(k, "cpuidle_governor") == 0)
 		return plan_idle_governor(P, s);
+	if (strcmp(k, "platform_profile") == 0)
+		return plan_platform_profile(P, s);
+	if (strcmp(k, "pm_qos_dynamic") == 0)
+		return plan_dynamic_latency(P, s);
+	if (strncmp(k, "module.", 7) == 0)
+		return 0; /* before the governor, in host_plan_build() */
 	if (strcmp(k, "scaling_governor") == 0)
 		return skipf(P, s, "the governor comes from the profile's governor=");
 	for (size_t i = 0; i < sizeof(sched_keys) / sizeof(sched_keys[0]); i++)
@@ -828,6 +946,10 @@ int host_plan_build(struct host_plan *pl, const struct hostfs *fs, const struct 
 		else if (strcmp(s->key, "no_turbo") == 0)
 			P.no_turbo = s;
 	}
+	for (int i = 0; i < p->nsettings; i++)
+		if (strncmp(p->settings[i].key, "module.", 7) == 0 &&
+		    plan_module(&P, &p->settings[i]) < 0)
+			return -1;
 	if (plan_governor(&P) < 0)
 		return -1;
 	for (int i = 0; i < p->nsettings; i++)

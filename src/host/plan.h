@@ -45,6 +45,13 @@ struct plan_skip {
 	bool not_applied;            /* outside what the host backend applies ([script], [vm] ...) */
 };
 
+/* A kernel module to load before the writes (tuned's [modules]). */
+struct plan_module {
+	char name[PLAN_KEY_MAX];
+	char origin[PROFILE_TEXT_MAX];
+};
+#define PLAN_MAX_MODULES 16
+
 struct host_plan {
 	char profile[PROFILE_TEXT_MAX]; /* the spec it came from, for the state file */
 	int n, cap;
@@ -53,7 +60,18 @@ struct host_plan {
 	struct plan_skip *skip;
 	int64_t latency_us;          /* /dev/cpu_dma_latency request; -1 none */
 	char latency_origin[PROFILE_TEXT_MAX];
+	/* tuned's dynamic PM QoS: latency_us is dyn_high_us while the 1-minute
+	 * load average is below dyn_threshold_milli / 1000, else dyn_low_us;
+	 * dyn_low_us -1: the request is static. */
+	int64_t dyn_low_us, dyn_high_us, dyn_threshold_milli;
+	double load;                 /* the load average latency_us was chosen by; -1 unread */
+	int nmodules;
+	struct plan_module modules[PLAN_MAX_MODULES];
 };
+
+/* The request tuned's dynamic PM QoS makes at load average `load`. */
+int64_t host_dynamic_latency(int64_t low_us, int64_t high_us, int64_t threshold_milli,
+			     double load);
 
 /* One row of the translation table, for --help and the man page. */
 struct plan_key {
@@ -82,6 +100,7 @@ void host_plan_sort(struct host_plan *pl);
 /* Phases, in write order. */
 enum plan_phase {
 	PHASE_WATCH,       /* govd: files the governor may change, snapshotted first */
+	PHASE_PLATFORM,    /* the ACPI platform profile: firmware limits, before the rest */
 	PHASE_IDLE_GOV,
 	PHASE_GOVERNOR,
 	PHASE_GOV_TUNABLE,

@@ -26,6 +26,8 @@ const char *const host_plan_paths[] = {
 	CPU "cpu#/power/pm_qos_resume_latency_us",
 	CPU "cpu#/cpuidle/state#/disable",
 	CPU "cpuidle/current_governor",
+	/* the ACPI platform profile (tuned's [acpi], power-profiles-daemon) */
+	"sys/firmware/acpi/platform_profile",
 	/* scheduler: the sysctls of older kernels, debugfs from 5.13 */
 	CPU "sched_mc_power_savings",
 	"proc/sys/kernel/sched_migration_cost_ns",

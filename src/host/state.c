@@ -15,7 +15,7 @@
 
 void host_state_init(struct host_state *st)
 {
-	*st = (struct host_state){ .latency_us = -1 };
+	*st = (struct host_state){ .latency_us = -1, .dyn_low_us = -1 };
 }
 
 void host_state_free(struct host_state *st)
@@ -153,6 +153,11 @@ char *host_state_format(const struct host_state *st, size_t *len)
 		sb_str(&b, num);
 		sb_value(&b, st->latency_old, sizeof(st->latency_old), st->latency_old_valid);
 		sb_str(&b, "\n");
+	}
+	if (st->dyn_low_us >= 0) {
+		snprintf(num, sizeof(num), "dynamic %lld %lld %lld\n", (long long)st->dyn_low_us,
+			 (long long)st->dyn_high_us, (long long)st->dyn_threshold_milli);
+		sb_str(&b, num);
 	}
 	for (int i = 0; i < st->n; i++) {
 		const struct state_entry *e = &st->e[i];
@@ -360,11 +365,19 @@ static int parse_line(struct host_state *st, char *text, const char *name, int l
 		st->latency_old_valid = present;
 		if (present)
 			memcpy(st->latency_old, old, 4);
+	} else if (strcmp(f[0], "dynamic") == 0 && nf == 4) {
+		unsigned long long hi, th;
+		if (!whole_number(f[1], 2000000000, &v) || !whole_number(f[2], 2000000000, &hi) ||
+		    !whole_number(f[3], 1000000000, &th))
+			return pm_fail_at(d, name, line, "dynamic (expected LOW HIGH THRESHOLD)");
+		st->dyn_low_us = (int64_t)v;
+		st->dyn_high_us = (int64_t)hi;
+		st->dyn_threshold_milli = (int64_t)th;
 	} else if (strcmp(f[0], "entry") == 0) {
 		return parse_entry(st, f, nf, name, line, d);
 	} else {
 		return pm_fail_at(d, name, line, "'%.40s' (expected profile, status, holder, owner, "
-				  "latency or entry and its fields)", f[0]);
+				  "latency, dynamic or entry and its fields)", f[0]);
 	}
 	return 0;
 }

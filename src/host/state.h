@@ -21,6 +21,10 @@
  *   latency US OLD                          optional: the PM QoS request, and
  *                                           the 4 bytes a fake tree's plain file
  *                                           held ("-" for the real device)
+ *   dynamic LOW HIGH THRESHOLD              optional: tuned's dynamic PM QoS (us,
+ *                                           us, load average x 1000): the request
+ *                                           is HIGH while the 1-minute load average
+ *                                           is below THRESHOLD, else LOW
  *   entry PATH OLD NEW SEEN FLAGS KEY       one file, in write order: the value
  *                                           found, written, read back after the
  *                                           write; FLAGS "-" or letters c (read
@@ -61,6 +65,7 @@ struct host_state {
 	long owner_pid;            /* 0: none */
 	unsigned long long owner_start;
 	int64_t latency_us;        /* -1: none */
+	int64_t dyn_low_us, dyn_high_us, dyn_threshold_milli; /* dyn_low_us -1: static */
 	bool latency_old_valid;
 	unsigned char latency_old[4];
 	int n, cap;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "inventory.h"
+#include "runcmd.h"
 
 /* Trailing white space off (the kernel's newline). */
 static size_t trimmed_len(const char *s, size_t n)
@@ -69,12 +70,16 @@ int host_txn_load(const struct hostfs *fs, const char *name, struct host_state *
 }
 
 /* Entries [0, upto) back in reverse order: a file whose bytes differ from
- * its snapshot gets the snapshot. Goes on past a failure, so that one
- * stuck file does not keep the others changed; the first failure is the
- * message. A file that no longer exists (a governor's tunables, gone with
- * it) has nothing left to restore. */
+ * its snapshot gets the snapshot -- if it still holds what pmlab wrote (or
+ * read back). One that another program changed since is left as it is and
+ * reported (*left), as tuned's verify would flag it: putting pmlab's old
+ * value back would undo that program's setting and leave a value neither
+ * set. Watched files (govd's scaling_setspeed) are pmlab's to restore.
+ * Goes on past a failure, so that one stuck file does not keep the others
+ * changed; the first failure is the message. A file that no longer exists
+ * (a governor's tunables, gone with it) has nothing left to restore. */
 static int restore_entries(struct hostfs *fs, const struct host_state *st, int upto, FILE *log,
-			   int *restored, struct pm_diag *d)
+			   int *restored, int *left, struct pm_diag *d)
 {
 	int rc = 0;
 	char *cur = malloc(STATE_VALUE_MAX + 1);
@@ -91,6 +96,20 @@ static int restore_entries(struct hostfs *fs, const struct host_state *st, int u
 			continue;
 		if (n >= 0 && (size_t)n == e->old_len && memcmp(cur, e->old, e->old_len) == 0)
 			continue;
+		if (n >= 0 && !e->watch && !same_value(cur, (size_t)n, e->value) &&
+		    !(e->seen[0] && same_value(cur, (size_t)n, e->seen))) {
+			if (left)
+				(*left)++;
+			if (log) {
+				char shown[HOSTFS_ROOT_MAX + HOSTFS_PATH_MAX];
+				fprintf(log, "%s: left at '%.*s': pmlab wrote '%s', another program "
+					"changed it since (pmlab's saved value: '%.*s')\n",
+					hostfs_show(fs, e->path, shown, sizeof(shown)),
+					(int)trimmed_len(cur, (size_t)n), cur, e->value,
+					(int)trimmed_len(e->old, e->old_len), e->old);
+			}
+			continue;
+		}
 		if (hostfs_write(fs, e->path, e->old, e->old_len, &wd) < 0) {
 			if (rc == 0)
 				snprintf(d->msg, sizeof(d->msg), "%s", wd.msg);
@@ -117,7 +136,15 @@ static int restore_latency(struct hostfs *fs, const struct host_state *st, struc
 int host_txn_restore(struct hostfs *fs, const char *name, bool *had, FILE *log,
 		     struct pm_diag *d)
 {
+	return host_txn_restore_left(fs, name, had, log, NULL, d);
+}
+
+int host_txn_restore_left(struct hostfs *fs, const char *name, bool *had, FILE *log, int *left,
+			  struct pm_diag *d)
+{
 	struct host_state st;
+	if (left)
+		*left = 0;
 	int loaded = host_txn_load(fs, name, &st, had, d);
 	if (loaded < 0 || !*had)
 		return loaded; /* a state it cannot read stops the caller: never skipped */
@@ -126,7 +153,7 @@ int host_txn_restore(struct hostfs *fs, const char *name, bool *had, FILE *log,
 	int rc = restore_latency(fs, &st, &ld);
 	if (rc < 0)
 		snprintf(d->msg, sizeof(d->msg), "%s", ld.msg);
-	if (restore_entries(fs, &st, st.n, log, &restored, rc < 0 ? &ld : d) < 0)
+	if (restore_entries(fs, &st, st.n, log, &restored, left, rc < 0 ? &ld : d) < 0)
 		rc = -1;
 	host_state_free(&st);
 	if (rc < 0) {
@@ -248,7 +275,8 @@ static int undo(struct hostfs *fs, struct host_state *st, int failed, const char
 	snprintf(why, sizeof(why), "%s", d->msg);
 	/* in reverse order: the PM QoS request went last */
 	int rc = restore_latency(fs, st, &rd);
-	if (restore_entries(fs, st, failed < st->n ? failed + 1 : st->n, log, &restored, &ed) < 0) {
+	if (restore_entries(fs, st, failed < st->n ? failed + 1 : st->n, log, &restored, NULL,
+			    &ed) < 0) {
 		if (rc == 0)
 			rd = ed; /* the first failure is the message */
 		rc = -1;
@@ -259,6 +287,41 @@ static int undo(struct hostfs *fs, struct host_state *st, int failed, const char
 	hostfs_state_remove(fs, name, &rd);
 	return pm_fail(d, "%s (restored %d file%s: nothing left changed)", why, restored,
 		       restored == 1 ? "" : "s");
+}
+
+/* tuned's [modules]: modprobe each module the plan needs (a governor's)
+ * before the writes that use it. Only on the real machine: a fake tree
+ * has no kernel to load into, and its plan already counts the module in.
+ * A module stays loaded after off, as tuned leaves it. */
+static int load_modules(struct hostfs *fs, const struct host_plan *pl, FILE *log,
+			struct pm_diag *d)
+{
+	static const char *const modprobe[] = { "/sbin/modprobe", "/usr/sbin/modprobe" };
+	for (int i = 0; i < pl->nmodules; i++) {
+		const char *name = pl->modules[i].name;
+		if (!fs->real) {
+			if (log)
+				fprintf(log, "modprobe %s: not run (a tree at %s has no kernel to load "
+					"it into)\n", name, fs->root);
+			continue;
+		}
+		const char *prog = "modprobe";
+		for (size_t k = 0; k < sizeof(modprobe) / sizeof(modprobe[0]); k++)
+			if (access(modprobe[k], X_OK) == 0) {
+				prog = modprobe[k];
+				break;
+			}
+		char *const argv[] = { (char *)prog, "--", (char *)name, NULL };
+		int status;
+		if (host_run_command(argv, &status, d) < 0)
+			return -1;
+		if (status != 0)
+			return pm_fail(d, "%s %s failed (exit %d): the governor it brings is not "
+				       "there; nothing was changed", prog, name, status);
+		if (log)
+			fprintf(log, "modprobe %s: loaded\n", name);
+	}
+	return 0;
 }
 
 int host_txn_apply(struct hostfs *fs, const struct host_plan *pl, const struct txn_opts *o,
@@ -276,6 +339,9 @@ int host_txn_apply(struct hostfs *fs, const struct host_plan *pl, const struct t
 	host_state_init(&st);
 	snprintf(st.profile, sizeof(st.profile), "%s", pl->profile[0] ? pl->profile : "-");
 	st.latency_us = pl->latency_us;
+	st.dyn_low_us = pl->dyn_low_us;
+	st.dyn_high_us = pl->dyn_high_us;
+	st.dyn_threshold_milli = pl->dyn_threshold_milli;
 	int rc = -1;
 	for (int i = 0; i < pl->n; i++)
 		if (host_state_add(&st, &pl->e[i], d) < 0)
@@ -288,6 +354,10 @@ int host_txn_apply(struct hostfs *fs, const struct host_plan *pl, const struct t
 	if (host_txn_save(fs, o->state_name, &st, d) < 0)
 		goto out;
 
+	if (load_modules(fs, pl, o->log, d) < 0) {
+		hostfs_state_remove(fs, o->state_name, &ignore); /* nothing written yet */
+		goto out;
+	}
 	char *buf = malloc(STATE_VALUE_MAX + 1);
 	bool oom = !buf;
 	int i = 0;

@@ -14,7 +14,11 @@
  * in reverse order (a file is rewritten only if it differs from its
  * snapshot), the state is removed and the call fails naming the file, the
  * value and the error: the machine is as before. The same restore serves
- * `off` and recovery after a crash, from the saved state.
+ * `off` and recovery after a crash, from the saved state; there a file
+ * that no longer holds what pmlab wrote (another program -- tuned,
+ * power-profiles-daemon -- changed it) is left as it is and reported.
+ * Modules the plan needs (tuned's [modules]) are loaded after the state
+ * is saved and before the first write, and stay loaded, as under tuned.
  *
  * Callers hold hostfs_lock() around these calls. */
 #ifndef PMLAB_TXN_H
@@ -48,6 +52,10 @@ int host_txn_apply(struct hostfs *fs, const struct host_plan *pl, const struct t
  * HOSTFS_UNTRUSTED before anything is written; so do apply and load. */
 int host_txn_restore(struct hostfs *fs, const char *name, bool *had, FILE *log,
 		     struct pm_diag *d);
+/* The same; a file another program changed since the apply is left as
+ * it is, logged, and counted in *left (NULL: not counted). */
+int host_txn_restore_left(struct hostfs *fs, const char *name, bool *had, FILE *log, int *left,
+			  struct pm_diag *d);
 /* The saved state, if any. */
 int host_txn_load(const struct hostfs *fs, const char *name, struct host_state *st, bool *had,
 		  struct pm_diag *d);

@@ -541,11 +541,26 @@ static int check_power(const struct machine *m, const struct machine_lines *ln,
 		{ m->wakeup_ipi_ns, LN(wakeup_ipi), "wakeup_ipi_us" },
 		{ m->fork_ns, LN(fork), "fork_us" },
 		{ m->exec_ns, LN(exec), "exec_us" },
+		{ m->tick_cost_ns, LN(tick_cost), "tick_us" },
+		{ m->tick_stop_ns, LN(tick_stop), "tick_stop_us" },
+		{ m->tick_restart_ns, LN(tick_restart), "tick_restart_us" },
+		{ m->idle_entry_ns, LN(idle_entry), "idle_entry_us" },
+		{ m->idle_exit_ns, LN(idle_exit), "idle_exit_us" },
+		{ m->bg_handler_ns, LN(bg_handler), "handler_us" },
 	};
 	for (size_t i = 0; i < sizeof(costs) / sizeof(costs[0]); i++)
 		if (costs[i].v < 0 || costs[i].v > 1000 * NS_PER_MS)
 			return FAIL(costs[i].line, "%s is out of range (expected 0..1000000 us)",
 				    costs[i].name);
+	if (!in_range(m->bg_wakeups_per_s, 0, 1000000))
+		return FAIL(LN(bg_wakeups), "wakeups_per_s = %g is out of range (expected "
+			    "0..1000000 per CPU per second)", m->bg_wakeups_per_s);
+	if (!in_range(m->bg_jitter, 0, 1))
+		return FAIL(LN(bg_jitter), "jitter_pct = %g is out of range (expected 0..100)",
+			    m->bg_jitter * 100);
+	if (!in_range(m->bg_timer_share, 0, 1))
+		return FAIL(LN(bg_timer), "timer_pct = %g is out of range (expected 0..100)",
+			    m->bg_timer_share * 100);
 	return 0;
 }
 

@@ -175,7 +175,35 @@ struct machine {
 	sim_ns wakeup_ipi_ns;     /* waking a task on another CPU, paid by the waker */
 	sim_ns fork_ns;           /* fork() of a small process */
 	sim_ns exec_ns;           /* execve() of a small binary */
+	/* The idle loop and the tick (absent: MACHINE_DEFAULT_* below). */
+	sim_ns tick_cost_ns;      /* one tick interrupt: irq entry, tick_sched_timer(), exit */
+	sim_ns tick_stop_ns;      /* tick_nohz_stop_sched_tick() when it stops the tick */
+	sim_ns tick_restart_ns;   /* tick_nohz_restart_sched_tick() on leaving idle */
+	sim_ns idle_entry_ns;     /* do_idle() to the C-state: nohz bookkeeping, the
+				     governor's select(), the driver's enter */
+	sim_ns idle_exit_ns;      /* C-state to schedule_idle(): cpuidle's accounting,
+				     reflect(), tick_nohz_idle_exit()'s accounting */
+
+	/* [background]: what wakes an idle CPU besides the workload (timers,
+	 * RCU, kworkers, device interrupts), per CPU. */
+	double bg_wakeups_per_s;  /* mean rate; 0: none */
+	double bg_jitter;         /* 0..1: each interval uniform in mean x (1 -+ jitter) */
+	double bg_timer_share;    /* 0..1: the share that are timers the governors see coming */
+	sim_ns bg_handler_ns;     /* kernel work of one (irq and softirq or kworker) */
 };
+
+/* Defaults of the optional keys above, for files that leave them out:
+ * the pre-issue-13 engine figures for the tick (1 us per tick, 2 us to
+ * stop and restart it), and for [background] the idle laptop measured
+ * with powertop 1.x in docs/ARCHITECTURE.md (about 80 wakeups/s, 72 %
+ * timers, interrupts the rest). */
+#define MACHINE_DEFAULT_TICK_NS (1 * NS_PER_US)
+#define MACHINE_DEFAULT_TICK_STOP_NS (1 * NS_PER_US)
+#define MACHINE_DEFAULT_TICK_RESTART_NS (1 * NS_PER_US)
+#define MACHINE_DEFAULT_BG_WAKEUPS 80.0
+#define MACHINE_DEFAULT_BG_JITTER 1.0
+#define MACHINE_DEFAULT_BG_TIMER_SHARE 0.72
+#define MACHINE_DEFAULT_BG_HANDLER_NS (2 * NS_PER_US)
 
 /* Total logical CPUs the topology has, ignoring online_cpus. */
 int machine_possible_cpus(const struct machine *m);

@@ -41,6 +41,7 @@ enum vtype {
 	V_KHZ,
 	V_US,       /* microseconds in the file, sim_ns in the struct */
 	V_MW,       /* milliwatts in the file, watts in the struct */
+	V_PCT,      /* percent in the file, a share 0..1 in the struct */
 	V_BOOL,
 	V_DOMAIN,
 	V_CPUFREQ_DRIVER,
@@ -114,6 +115,18 @@ static const struct key costs_keys[] = {
 	MKEY("wakeup_ipi_us", V_US, wakeup_ipi_ns, wakeup_ipi, "<us>", 0),
 	MKEY("fork_us", V_US, fork_ns, fork, "<us>", 0),
 	MKEY("exec_us", V_US, exec_ns, exec, "<us>", 0),
+	MKEY("tick_us", V_US, tick_cost_ns, tick_cost, "<us>", 0),
+	MKEY("tick_stop_us", V_US, tick_stop_ns, tick_stop, "<us>", 0),
+	MKEY("tick_restart_us", V_US, tick_restart_ns, tick_restart, "<us>", 0),
+	MKEY("idle_entry_us", V_US, idle_entry_ns, idle_entry, "<us>", 0),
+	MKEY("idle_exit_us", V_US, idle_exit_ns, idle_exit, "<us>", 0),
+};
+
+static const struct key background_keys[] = {
+	MKEY("wakeups_per_s", V_DOUBLE, bg_wakeups_per_s, bg_wakeups, "<per CPU per second>", 0),
+	MKEY("jitter_pct", V_PCT, bg_jitter, bg_jitter, "<0..100>", 0),
+	MKEY("timer_pct", V_PCT, bg_timer_share, bg_timer, "<0..100>", 0),
+	MKEY("handler_us", V_US, bg_handler_ns, bg_handler, "<us>", 0),
 };
 
 static const struct key cstate_keys[] = {
@@ -158,6 +171,7 @@ static const struct section sections[] = {
 	SECTION("power", S_PLAIN, power_keys, power),
 	SECTION("cache", S_PLAIN, cache_keys, cache),
 	SECTION("costs", S_PLAIN, costs_keys, costs),
+	SECTION("background", S_PLAIN, background_keys, background),
 };
 #define NSECTIONS ARRAY_SIZE(sections)
 
@@ -426,6 +440,7 @@ static int set_value(struct parser *p, const struct key *k, void *field, const c
 	case V_DOUBLE:
 	case V_US:
 	case V_MW:
+	case V_PCT:
 		if (parse_double(v, &x))
 			return fail(p, p->line, "%s %s: '%.40s' is not a number (expected %s = %s)",
 				    where, k->name, v, k->name, k->example);
@@ -433,6 +448,8 @@ static int set_value(struct parser *p, const struct key *k, void *field, const c
 			*(double *)field = x;
 		} else if (k->type == V_MW) {
 			*(double *)field = x / 1000;
+		} else if (k->type == V_PCT) {
+			*(double *)field = x / 100;
 		} else {
 			if (fabs(x) > MAX_US)
 				return fail(p, p->line, "%s %s = %g is out of range "
@@ -690,6 +707,21 @@ static int finish(struct parser *p)
 		m->smt_activity = 1.0;
 	if (!ln->smt_throughput)
 		m->smt_throughput = 1.0;
+	const struct { int line; sim_ns *ns; sim_ns def; } ns_defaults[] = {
+		{ ln->tick_cost, &m->tick_cost_ns, MACHINE_DEFAULT_TICK_NS },
+		{ ln->tick_stop, &m->tick_stop_ns, MACHINE_DEFAULT_TICK_STOP_NS },
+		{ ln->tick_restart, &m->tick_restart_ns, MACHINE_DEFAULT_TICK_RESTART_NS },
+		{ ln->bg_handler, &m->bg_handler_ns, MACHINE_DEFAULT_BG_HANDLER_NS },
+	};
+	for (size_t i = 0; i < sizeof(ns_defaults) / sizeof(ns_defaults[0]); i++)
+		if (!ns_defaults[i].line)
+			*ns_defaults[i].ns = ns_defaults[i].def;
+	if (!ln->bg_wakeups)
+		m->bg_wakeups_per_s = MACHINE_DEFAULT_BG_WAKEUPS;
+	if (!ln->bg_jitter)
+		m->bg_jitter = MACHINE_DEFAULT_BG_JITTER;
+	if (!ln->bg_timer)
+		m->bg_timer_share = MACHINE_DEFAULT_BG_TIMER_SHARE;
 	sort_tables(m, ln);
 	return machine_check(m, ln, p->where, p->d) ? (p->failed = -1) : 0;
 }
@@ -905,6 +937,17 @@ static void write_ini(FILE *f, const struct machine *m)
 	put_key_us(f, "wakeup_ipi_us", m->wakeup_ipi_ns);
 	put_key_us(f, "fork_us", m->fork_ns);
 	put_key_us(f, "exec_us", m->exec_ns);
+	put_key_us(f, "tick_us", m->tick_cost_ns);
+	put_key_us(f, "tick_stop_us", m->tick_stop_ns);
+	put_key_us(f, "tick_restart_us", m->tick_restart_ns);
+	put_key_us(f, "idle_entry_us", m->idle_entry_ns);
+	put_key_us(f, "idle_exit_us", m->idle_exit_ns);
+
+	fprintf(f, "\n[background]\n");
+	put_key_double(f, "wakeups_per_s", m->bg_wakeups_per_s);
+	put_key_double(f, "jitter_pct", m->bg_jitter * 100);
+	put_key_double(f, "timer_pct", m->bg_timer_share * 100);
+	put_key_us(f, "handler_us", m->bg_handler_ns);
 }
 
 char *machine_to_ini(const struct machine *m)

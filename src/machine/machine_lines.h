@@ -32,6 +32,8 @@ struct machine_lines {
 	int uncore_w, platform_w;
 	int cache, refill, share_stall_cut, share_window;
 	int costs, syscall, context_switch, wakeup_ipi, fork, exec;
+	int tick_cost, tick_stop, tick_restart, idle_entry, idle_exit;
+	int background, bg_wakeups, bg_jitter, bg_timer, bg_handler;
 };
 
 /* Checks every invariant of `m`; `ln` may be NULL. */

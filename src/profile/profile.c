@@ -74,6 +74,18 @@ int pf_add_setting(struct profile *p, const char *key, const char *value, const 
 	snprintf(s->value, sizeof(s->value), "%s", value);
 	snprintf(s->origin, sizeof(s->origin), "%s", origin);
 	snprintf(s->kv, sizeof(s->kv), "%s=%s", key, value);
+	s->host_only = false;
+	return 0;
+}
+
+int pf_add_host_setting(struct profile *p, const char *key, const char *value,
+			const char *origin, struct pm_diag *d)
+{
+	if (pf_add_setting(p, key, value, origin, d))
+		return -1;
+	for (int i = 0; i < p->nsettings; i++)
+		if (strcmp(p->settings[i].key, key) == 0)
+			p->settings[i].host_only = true;
 	return 0;
 }
 
@@ -90,9 +102,13 @@ int profile_load_env(struct profile *p, const char *spec, const struct machine *
 	if (rc == 0) {
 		snprintf(p->path, sizeof(p->path), "%s", L.top_path);
 		snprintf(p->uname, sizeof(p->uname), "%s", L.uname);
+		p->tuned_version = L.tuned_version;
 		if (L.summary)
 			snprintf(p->summary, sizeof(p->summary), "%s", L.summary->value);
-		rc = pf_map(&L, p);
+		for (int i = 0; i < L.nnotes && rc == 0; i++)
+			rc = pf_add_skip(p, L.notes[i].what, L.notes[i].origin, L.notes[i].why, d);
+		if (rc == 0)
+			rc = pf_map(&L, p);
 	}
 	pf_load_free(&L);
 	if (rc) {
@@ -125,7 +141,8 @@ int profile_apply(const struct profile *p, struct sim_config *cfg, bool keep_cpu
 		return pm_fail(d, "profile %s: %d settings and %d --set do not fit (expected at "
 			       "most %d in all)", p->name, p->nsettings, nuser, max);
 	for (int i = 0; i < p->nsettings; i++)
-		sets_out[n++] = p->settings[i].kv;
+		if (!p->settings[i].host_only)
+			sets_out[n++] = p->settings[i].kv;
 	for (int i = 0; i < nuser; i++)
 		sets_out[n++] = user_sets[i]; /* after the profile's: the user's win */
 	if (!keep_cpufreq && p->cpufreq[0])
@@ -133,4 +150,18 @@ int profile_apply(const struct profile *p, struct sim_config *cfg, bool keep_cpu
 	cfg->sets = sets_out;
 	cfg->nsets = n;
 	return n;
+}
+
+const char *profile_host_only_why(const char *key)
+{
+	if (strcmp(key, "pm_qos_dynamic") == 0)
+		return "the simulator keeps no load average; --set pm_qos_latency_us=LOW is the "
+		       "loaded case";
+	if (strcmp(key, "cpuidle_governor") == 0)
+		return "the simulator takes the idle governor from --cpuidle";
+	if (strcmp(key, "platform_profile") == 0)
+		return "a firmware setting the simulator does not model";
+	if (strncmp(key, "module.", 7) == 0)
+		return "the simulator has every governor built in";
+	return "not modelled by the simulator";
 }

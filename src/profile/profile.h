@@ -25,6 +25,10 @@ struct profile_setting {
 	char value[128];
 	char origin[PROFILE_TEXT_MAX];/* "FILE:LINE: [section] option=value" */
 	char kv[196];                 /* "KEY=VALUE", what --set takes */
+	/* Applied by the host backend only; the simulator has no such knob and
+	 * profile_apply() leaves it out: cpuidle_governor, platform_profile,
+	 * module.NAME, pm_qos_dynamic (see profile_map_host.c). */
+	bool host_only;
 };
 
 struct profile_skip {
@@ -44,8 +48,19 @@ struct profile {
 	struct profile_skip *skipped;
 	/* Added to the contract: */
 	char path[PROFILE_TEXT_MAX];  /* the top tuned.conf */
-	char driver[32];              /* cpufreq driver modelled: "acpi-cpufreq" or "intel_pstate" */
+	char driver[32];              /* cpufreq driver: "acpi-cpufreq" or "intel_pstate" modelled,
+					 or profile_env.driver */
 	char uname[PROFILE_TEXT_MAX]; /* what uname_regex was matched against */
+	int tuned_version;            /* emulated, major * 100 + minor */
+};
+
+/* The CPUs tuned's built-in functions see (cpulist_online,
+ * calc_isolated_cores, ...) when they are not the machine model's. */
+struct profile_cpus {
+	int n;
+	const int *cpu;          /* the online CPUs' numbers */
+	const int *package;      /* their physical_package_id, -1 unknown; NULL: all -1 */
+	const char *present;     /* sysfs "present" cpulist; NULL: the online CPUs */
 };
 
 /* What the caller fixes before a profile is resolved. */
@@ -60,7 +75,19 @@ struct profile_env {
 	 * (performance|powersave -> its scaling_governor tunable). */
 	bool cpufreq_fixed;
 	const char *uname;            /* NULL: the PROFILE_UNAME_RELEASE string */
+	/* The cpufreq driver that runs (the host's scaling_driver), named in
+	 * messages and profile.driver; NULL: the one modelled (acpi-cpufreq, or
+	 * intel_pstate when it runs). */
+	const char *driver;
+	const struct profile_cpus *cpus; /* NULL: the machine's CPUs 0..online-1 */
+	/* The tuned version emulated, major * 100 + minor; 0: the profile's
+	 * (its family directory tuned-X.Y, or a tuned-version file beside its
+	 * directory) or PF_TUNED_DEFAULT. A spec's ":tuned=2.22" wins. */
+	int tuned_version;
 };
+
+/* Debian 12's tuned: dynamic PM QoS on ([cpu] latency_low/high), no [acpi]. */
+#define PF_TUNED_DEFAULT 220
 
 /* Loads NAME (searched in dirs[], then data/profiles, /etc/tuned/profiles,
  * /usr/lib/tuned/profiles), a path to a tuned.conf or its directory, or
@@ -86,6 +113,9 @@ struct sim_config;
  * The strings stay p's and user_sets': keep both alive while cfg is used.
  * Load p with profile_load_env() and the same governor, so that governor
  * tunables are mapped onto the governor that runs. */
+/* Why a host-only setting (profile_setting.host_only) stays out of a run. */
+const char *profile_host_only_why(const char *key);
+
 int profile_apply(const struct profile *p, struct sim_config *cfg, bool keep_cpufreq,
 		  const char *const *user_sets, int nuser, const char **sets_out, int max,
 		  struct pm_diag *d);
@@ -94,7 +124,8 @@ int profile_apply(const struct profile *p, struct sim_config *cfg, bool keep_cpu
  * $PMLAB_PROFILE_PATH (colon-separated), data/profiles, the installed
  * share/pmlab/profiles next to the running binary (and the source tree's
  * data/profiles when it runs from a build directory inside it),
- * /etc/tuned/profiles, /etc/tuned, /usr/lib/tuned/profiles, /usr/lib/tuned.
+ * /etc/tuned/profiles, /etc/tuned, /usr/lib/tuned/profiles, /usr/lib/tuned
+ * (or, when set, the colon-separated $PMLAB_TUNED_DIRS instead of these).
  * Calls fn for each directory that exists (each once, however it is
  * named); stops at, and returns, the first nonzero fn returns; -1 when out
  * of memory. */

@@ -7,6 +7,7 @@
  *   profile_vars.c     [variables], ${var}, ${i:...}, ${f:...}, regexes,
  *                      and what the machine looks like to them (uname,
  *                      /proc/cpuinfo)
+ *   profile_func.c     tuned's built-in functions, with profile_cpulist.c
  *   profile_resolve.c  include= chains, merging, overrides, conditions
  *                      -> the enabled plugin instances in tuned's order
  *   profile_map.c      instances -> pmlab settings and skipped options
@@ -128,6 +129,10 @@ struct pf_load {
 
 	char uname[PROFILE_TEXT_MAX];
 	char *cpuinfo;
+
+	int tuned_version;          /* emulated, major * 100 + minor (2.20: 220) */
+	struct profile_skip *notes; /* what the loader passed over, for the list */
+	int nnotes, capnotes;
 };
 
 /* profile_vars.c */
@@ -144,10 +149,19 @@ int pf_define_vars(struct pf_load *L);
  * 1 match, 0 none, -1 a pattern pmlab cannot run (message). */
 int pf_regex_search(const char *pattern, const char *text, char *why, size_t len);
 void pf_load_free(struct pf_load *L);
+/* Something passed over (a missing variables file), listed as skipped. */
+int pf_load_note(struct pf_load *L, const char *what, const char *origin, const char *why);
+
+/* profile_func.c: tuned's built-in function argv[0] with arguments
+ * argv[1..argc) -> out; -1 with a message at file:line. */
+int pf_function(struct pf_load *L, char **argv, int argc, const char *file, int line,
+		char *out, size_t len);
 
 /* profile_resolve.c */
 int pf_resolve(struct pf_load *L, const char *spec);
-/* True for on/true/1/yes; false for off/false/0/no; -1 otherwise. */
+/* "2.20" -> 220, "2.22.1" -> 222; -1 if it is not a tuned 2.x version. */
+int pf_tuned_version(const char *s);
+/* 1 for 1/true/yes/on/y/t, 0 for 0/false/no/off/n/f (any case), -1 otherwise. */
 int pf_bool(const char *s);
 /* tuned's device matcher over "cpu0".."cpuN-1": how many of the online
  * CPUs the rules match. */
@@ -162,6 +176,9 @@ extern const char pf_cpu_options_text[];
 /* profile.c: the lists of a struct profile. */
 int pf_add_setting(struct profile *p, const char *key, const char *value, const char *origin,
 		   struct pm_diag *d);
+/* A setting only the host backend applies (profile_setting.host_only). */
+int pf_add_host_setting(struct profile *p, const char *key, const char *value,
+			const char *origin, struct pm_diag *d);
 int pf_add_skip(struct profile *p, const char *what, const char *origin, const char *why,
 		struct pm_diag *d);
 /* snprintf() into a fixed text field, cut to fit on purpose (the fields

@@ -273,7 +273,13 @@ int pf_map(struct pf_load *L, struct profile *p)
 			m.cpu = &L->insts[i];
 	if (pfm_governor(&m))
 		return -1;
-	snprintf(p->driver, sizeof(p->driver), "%s", m.intel ? "intel_pstate" : "acpi-cpufreq");
+	/* The driver modelled, named as the host's real one when there is one
+	 * (amd-pstate-epp is modelled as intel_pstate's two policies). */
+	m.driver = L->env && L->env->driver ? L->env->driver
+					    : m.intel ? "intel_pstate" : "acpi-cpufreq";
+	snprintf(m.why_no_pstate, sizeof(m.why_no_pstate), "intel_pstate only; the cpufreq "
+		 "driver %s is %s", L->env && L->env->driver ? "here" : "modelled here", m.driver);
+	snprintf(p->driver, sizeof(p->driver), "%s", m.driver);
 	for (int i = 0; i < L->ninsts; i++) {
 		const struct pf_inst *in = &L->insts[i];
 		int rc;
@@ -287,6 +293,10 @@ int pf_map(struct pf_load *L, struct profile *p)
 			rc = pfm_sysctl_instance(&m, in);
 		else if (strcmp(in->type, "sysfs") == 0)
 			rc = pfm_sysfs_instance(&m, in);
+		else if (strcmp(in->type, "acpi") == 0)
+			rc = pfm_acpi_instance(&m, in);
+		else if (strcmp(in->type, "modules") == 0)
+			rc = pfm_modules_instance(&m, in);
 		else
 			rc = other_instance(&m, in);
 		if (rc)

@@ -17,7 +17,6 @@ struct cpufreq_governor;
 struct tunable;
 
 #define VALUE_MAX 1024
-#define WHY_ACPI "intel_pstate only; the cpufreq driver modelled here is acpi-cpufreq"
 
 struct map {
 	struct pf_load *L;
@@ -26,9 +25,12 @@ struct map {
 	const struct cpufreq_governor *gov;    /* the governor that runs, NULL if unknown */
 	const struct cpufreq_governor *pstate; /* intel_pstate, for its tunables */
 	bool intel;                            /* the driver is intel_pstate */
+	const char *driver;                    /* its name in messages (the host's real one) */
+	char why_no_pstate[128];               /* why intel_pstate-only options are skipped */
 	const struct pf_inst *cpu;             /* the [cpu] instance tuned uses */
 	const struct pf_opt *gov_opt;          /* its governor= */
 	bool gov_applied;                      /* gov_opt chose the governor (or policy) */
+	bool dynamic;                          /* tuned's dynamic PM QoS runs (profile_map_cpu.c) */
 	int cs_lines;                          /* cpuidle stateN/disable lines seen */
 	bool cs_off[MACHINE_MAX_CSTATES];
 	char cs_origin[PROFILE_TEXT_MAX];
@@ -71,6 +73,10 @@ int pfm_force_latency(struct map *m, const struct pf_inst *in, const struct pf_o
 		      const char *value);
 int pfm_resume_latency(struct map *m, const struct pf_inst *in, const struct pf_opt *o,
 		       const char *value);
+/* A latency as force_latency takes it, resolved to microseconds (how: the
+ * alternative that resolved); None or no alternative here is an error. */
+int pfm_latency_us(struct map *m, const struct pf_inst *in, const struct pf_opt *o,
+		   const char *value, int64_t *us, char *how, size_t len);
 
 /* profile_map_cpu.c */
 /* Picks the governor before the other options, which depend on it. */
@@ -86,6 +92,10 @@ int pfm_sysctl_option(struct map *m, const struct pf_inst *in, const struct pf_o
 /* A file of /sys/kernel/debug/sched/ by its name there. */
 int pfm_debugfs_option(struct map *m, const struct pf_inst *in, const struct pf_opt *o,
 		       const char *name, const char *value);
+
+/* profile_map_host.c: plugins only the host backend applies */
+int pfm_acpi_instance(struct map *m, const struct pf_inst *in);
+int pfm_modules_instance(struct map *m, const struct pf_inst *in);
 
 /* profile_map_sysfs.c */
 int pfm_sysfs_instance(struct map *m, const struct pf_inst *in);

@@ -13,7 +13,9 @@
  * modelled effect). Under intel_pstate, governor=a|b picks the first of
  * the driver's two policies, performance or powersave (its
  * scaling_governor), and those options become intel_pstate tunables. */
+#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../core/tunable.h"
@@ -130,8 +132,8 @@ static int cpu_governor_skip(struct map *m, const struct pf_inst *in, const stru
 	if (o == m->gov_opt && m->gov_applied)
 		return 0; /* it chose the governor (or intel_pstate's policy): p->cpufreq says so */
 	if (env && env->cpufreq_fixed && m->intel)
-		return pfm_skip(m, in, o, "intel_pstate offers only its performance and powersave "
-			    "policies");
+		return pfm_skip(m, in, o, "%s offers only its performance and powersave "
+				"policies", m->driver);
 	if (env && env->cpufreq_fixed)
 		return pfm_skip(m, in, o, "the run uses cpufreq %s (chosen by the caller)", m->p->cpufreq);
 	return pfm_skip(m, in, o, "no alternative is a pmlab governor (see pmlab governors); the "
@@ -199,6 +201,9 @@ static int cpu_option(struct map *m, const struct pf_inst *in, const struct pf_o
 		return pfm_force_latency(m, in, o, value);
 	if (strcmp(k, "pm_qos_resume_latency_us") == 0)
 		return pfm_resume_latency(m, in, o, value);
+	if (strcmp(k, "boost") == 0 && m->L->tuned_version < 224)
+		return pfm_skip(m, in, o, "tuned %d.%d has no [cpu] boost (2.24 added it)",
+				m->L->tuned_version / 100, m->L->tuned_version % 100);
 	if (strcmp(k, "boost") == 0) {
 		if (strcmp(value, "0") != 0 && strcmp(value, "1") != 0)
 			return pfm_bad(m, in, o, "not 0 or 1 (expected boost=0|1)");
@@ -217,15 +222,26 @@ static int cpu_option(struct map *m, const struct pf_inst *in, const struct pf_o
 	if (strcmp(k, "energy_perf_bias") == 0 || strcmp(k, "energy_performance_preference") == 0) {
 		if (pick(m, in, o, value, &chosen, buf, sizeof(buf)))
 			return -1;
+		if (!m->intel && strcmp(k, "energy_perf_bias") == 0)
+			return pfm_skip(m, in, o, "EPB: pmlab keeps it in intel_pstate only (no "
+					"modelled effect); the driver here is %s", m->driver);
 		if (!m->intel)
-			return pfm_skip(m, in, o, "%s", strcmp(k, "energy_perf_bias") == 0
-				    ? "EPB: pmlab keeps it in intel_pstate only (no modelled effect); "
-				      "the driver here is acpi-cpufreq"
-				    : WHY_ACPI);
+			return pfm_skip(m, in, o, "%s", m->why_no_pstate);
 		return pfm_set_knob(m, in, o, pfm_gov_tunable(m->pstate, k), chosen, NULL);
 	}
-	if (strcmp(k, "min_perf_pct") == 0 || strcmp(k, "max_perf_pct") == 0 ||
-	    strcmp(k, "no_turbo") == 0) {
+	if (strcmp(k, "no_turbo") == 0) {
+		/* tuned 2.25+ reads it with get_bool(); 2.20 wrote "true" as it
+		 * is, which intel_pstate's store_no_turbo() refuses (EINVAL).
+		 * pmlab writes what the word means. */
+		int b = pf_bool(value);
+		if (b < 0)
+			return pfm_bad(m, in, o, "not a boolean (expected 1|0, true|false, yes|no, "
+				       "y|n, t|f, on|off)");
+		if (!m->intel)
+			return pfm_skip(m, in, o, "%s", m->why_no_pstate);
+		return pfm_set_knob(m, in, o, pfm_gov_tunable(m->pstate, k), b ? "1" : "0", NULL);
+	}
+	if (strcmp(k, "min_perf_pct") == 0 || strcmp(k, "max_perf_pct") == 0) {
 		const struct tunable *t = pfm_gov_tunable(m->pstate, k);
 		int64_t v;
 		char why[256];
@@ -233,12 +249,70 @@ static int cpu_option(struct map *m, const struct pf_inst *in, const struct pf_o
 			       sizeof(why)))
 			return pfm_bad(m, in, o, "%s", why);
 		if (!m->intel)
-			return pfm_skip(m, in, o, WHY_ACPI);
+			return pfm_skip(m, in, o, "%s", m->why_no_pstate);
 		return pfm_set_knob(m, in, o, t, value, NULL);
 	}
 	/* load_threshold, latency_low, latency_high */
-	return pfm_skip(m, in, o, "dynamic tuning (off by default: dynamic_tuning=0 in "
-		    "tuned-main.conf) is not modelled");
+	if (m->dynamic)
+		return 0; /* in the pm_qos_dynamic setting (dynamic_latency()) */
+	if (m->L->tuned_version >= 222)
+		return pfm_skip(m, in, o, "tuned %d.%d does no dynamic tuning by default "
+				"(dynamic_tuning = 0 in tuned-main.conf from 2.22)",
+				m->L->tuned_version / 100, m->L->tuned_version % 100);
+	return pfm_skip(m, in, o, "the latency is static: force_latency or "
+			"pm_qos_resume_latency_us is set");
+}
+
+static const struct pf_opt *own_opt(const struct pf_inst *in, const char *key)
+{
+	for (int i = 0; i < in->u->nopts; i++)
+		if (strcmp(in->u->opts[i].key, key) == 0)
+			return &in->u->opts[i];
+	return NULL;
+}
+
+/* tuned before 2.22 runs dynamic tuning (dynamic_tuning = 1 in
+ * tuned-main.conf), and plugin_cpu.py's first instance, when it has
+ * neither force_latency nor pm_qos_resume_latency_us, sets the PM QoS
+ * limit from the 1-minute load average (/proc/loadavg) every
+ * update_interval (10 s): latency_high (1000 us) below load_threshold
+ * (0.2), latency_low (100 us) at or above it. tuned 2.3 and 2.20 alike;
+ * 2.22 turned dynamic_tuning off in tuned-main.conf. The host backend
+ * holds it (pmlab daemon re-evaluates it); the simulator lists it. */
+static int dynamic_latency(struct map *m, const struct pf_inst *in)
+{
+	static const char *const keys[] = { "latency_low", "latency_high", "load_threshold" };
+	static const char *const defaults[] = { "100", "1000", "0.2" };
+	char value[3][VALUE_MAX], how[3][96], text[VALUE_MAX], orig[PROFILE_TEXT_MAX * 2];
+	int64_t us[2];
+
+	for (int k = 0; k < 3; k++) {
+		const struct pf_opt *o = own_opt(in, keys[k]);
+		if (!o) {
+			snprintf(value[k], sizeof(value[k]), "%s", defaults[k]);
+			snprintf(how[k], sizeof(how[k]), "%s (default)", defaults[k]);
+			continue;
+		}
+		if (pf_expand(m->L, o, value[k], sizeof(value[k])))
+			return -1;
+		if (k < 2 && pfm_latency_us(m, in, o, value[k], &us[k], how[k], sizeof(how[k])))
+			return -1;
+		if (k == 2) {
+			char *end;
+			double t = strtod(value[k], &end);
+			if (end == value[k] || *end || !(t >= 0 && t <= 1e6))
+				return pfm_bad(m, in, o, "not a load average (expected e.g. 0.2)");
+			pf_fmt(how[k], sizeof(how[k]), "%s", value[k]);
+		}
+		if (k < 2)
+			snprintf(value[k], sizeof(value[k]), "%" PRId64, us[k]);
+	}
+	pf_fmt(text, sizeof(text), "%s,%s,%s", value[0], value[1], value[2]);
+	pf_fmt(orig, sizeof(orig), "%s:%d: [%s] dynamic PM QoS of tuned %d.%d (no force_latency): "
+	       "latency_low=%s latency_high=%s load_threshold=%s", in->u->file, in->u->line,
+	       in->u->name, m->L->tuned_version / 100, m->L->tuned_version % 100, how[0], how[1],
+	       how[2]);
+	return pf_add_host_setting(m->p, "pm_qos_dynamic", text, orig, m->d);
 }
 
 int pfm_cpu_instance(struct map *m, const struct pf_inst *in)
@@ -247,6 +321,9 @@ int pfm_cpu_instance(struct map *m, const struct pf_inst *in)
 	int matched = pf_devices_matched(in->devices ? in->devices->value : "*", ncpus);
 	char where[PROFILE_TEXT_MAX];
 
+	if (in == m->cpu)
+		m->dynamic = m->L->tuned_version < 222 && !own_opt(in, "force_latency") &&
+			     !own_opt(in, "pm_qos_resume_latency_us");
 	for (int i = 0; i < in->u->nopts; i++) {
 		const struct pf_opt *o = &in->u->opts[i];
 		if (pfm_in_list(pfm_meta_options, o->key)) {
@@ -275,5 +352,5 @@ int pfm_cpu_instance(struct map *m, const struct pf_inst *in)
 		if (cpu_option(m, in, o, matched == ncpus, matched))
 			return -1;
 	}
-	return 0;
+	return in == m->cpu && m->dynamic ? dynamic_latency(m, in) : 0;
 }

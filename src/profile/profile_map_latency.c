@@ -192,3 +192,18 @@ int pfm_resume_latency(struct map *m, const struct pf_inst *in, const struct pf_
 		 lat.kind == LAT_NA ? ": no C-state" : engine < 0 ? ": 0 is no constraint" : "");
 	return pfm_set_knob(m, in, o, pfm_engine_tunable("pm_qos_resume_latency_us"), num, note);
 }
+
+int pfm_latency_us(struct map *m, const struct pf_inst *in, const struct pf_opt *o,
+		   const char *value, int64_t *us, char *how, size_t len)
+{
+	struct latency lat;
+	if (parse_latency(m, in, o, value, false, &lat))
+		return -1;
+	if (lat.kind == LAT_NONE || lat.kind == LAT_UNRESOLVED)
+		return pfm_bad(m, in, o, "%s (expected microseconds or a C-state that exists on %s)",
+			       lat.kind == LAT_NONE ? "None is no latency here" : "no alternative exists",
+			       m->L->m->name);
+	*us = lat.us;
+	snprintf(how, len, "%s", lat.how[0] ? lat.how : value);
+	return 0;
+}

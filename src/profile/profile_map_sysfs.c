@@ -107,10 +107,15 @@ static int sysfs_cpu(struct map *m, const struct pf_inst *in, const struct pf_op
 		    strcmp(tail, "energy_perf_bias") == 0 ||
 		    strcmp(tail, "energy_performance_preference") == 0)
 			return pfm_skip(m, in, o, "no pmlab knob for this intel_pstate file");
-		return m->intel ? pfm_set_knob(m, in, o, t, value, NULL) : pfm_skip(m, in, o, WHY_ACPI);
+		return m->intel ? pfm_set_knob(m, in, o, t, value, NULL) : pfm_skip(m, in, o, "%s", m->why_no_pstate);
 	}
-	if (strcmp(rest, "cpuidle/current_governor") == 0)
-		return pfm_skip(m, in, o, "the idle governor is chosen with pmlab sim --cpuidle");
+	if (strcmp(rest, "cpuidle/current_governor") == 0) {
+		char orig[PROFILE_TEXT_MAX * 2];
+		if (!value[0])
+			return pfm_bad(m, in, o, "no governor (expected e.g. menu or teo)");
+		pfm_origin(in, o, NULL, orig, sizeof(orig));
+		return pf_add_host_setting(m->p, "cpuidle_governor", value, orig, m->d);
+	}
 	bool policy = strcmp(comp, "cpufreq") == 0 && strncmp(tail, "policy", 6) == 0;
 	int rc;
 	if (strcmp(comp, "cpufreq") == 0 && !policy) {
@@ -164,7 +169,7 @@ static int sysfs_cpu(struct map *m, const struct pf_inst *in, const struct pf_op
 		char why[256];
 		if (t && pfm_check(t, epb_kernel_name(value), &v, why, sizeof(why)))
 			return pfm_bad(m, in, o, "%s", why);
-		return m->intel ? pfm_set_knob(m, in, o, t, epb_kernel_name(value), NULL) : pfm_skip(m, in, o, WHY_ACPI);
+		return m->intel ? pfm_set_knob(m, in, o, t, epb_kernel_name(value), NULL) : pfm_skip(m, in, o, "%s", m->why_no_pstate);
 	}
 	/* Per-policy governor tunables: cpufreq/policyN/ondemand/up_threshold. */
 	if (gov_tunable_path(m, in, o, tail, value, &rc))

@@ -29,12 +29,25 @@
 
 int pf_bool(const char *s)
 {
-	static const char *const yes[] = { "1", "true", "yes", "on", "y" };
-	static const char *const no[] = { "0", "false", "no", "off", "n" };
+	/* tuned's commands.get_bool(): y, yes, t, true / n, no, f, false in any
+	 * case, blanks around; and the 1/0, on/off its config parser reads. */
+	static const char *const yes[] = { "1", "true", "yes", "on", "y", "t" };
+	static const char *const no[] = { "0", "false", "no", "off", "n", "f" };
+	char w[8];
+	size_t n;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	n = strlen(s);
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	if (n >= sizeof(w))
+		return -1;
+	memcpy(w, s, n);
+	w[n] = '\0';
 	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
-		if (strcasecmp(s, yes[i]) == 0)
+		if (strcasecmp(w, yes[i]) == 0)
 			return 1;
-		if (strcasecmp(s, no[i]) == 0)
+		if (strcasecmp(w, no[i]) == 0)
 			return 0;
 	}
 	return -1;
@@ -342,8 +355,90 @@ static const struct pf_opt *unit_opt(const struct pf_unit *u, const char *key)
 
 /* "governor=conservative,sampling_down_factor=10" as [cpu] options of the
  * top profile, merged last. */
+int pf_tuned_version(const char *s)
+{
+	char *end;
+	long major = strtol(s, &end, 10);
+	if (end == s || *end != '.' || major != 2)
+		return -1;
+	const char *m = end + 1;
+	long minor = strtol(m, &end, 10);
+	if (end == m || minor < 0 || minor > 99 || (*end && *end != '.'))
+		return -1;
+	if (*end && (!end[1] || strspn(end + 1, "0123456789") != strlen(end + 1)))
+		return -1;
+	return (int)(major * 100 + minor);
+}
+
+/* "tuned=2.22" items out of an override list (in place): the version of
+ * tuned to emulate. */
+static int tuned_override(struct pf_load *L, char *text)
+{
+	char *w = text;
+	for (char *save = NULL, *item = strtok_r(text, ",", &save); item;
+	     item = strtok_r(NULL, ",", &save)) {
+		if (strncmp(item, "tuned=", 6) == 0) {
+			int v = pf_tuned_version(item + 6);
+			if (v < 0)
+				return pm_fail(L->d, "override '%s': not a tuned version (expected e.g. "
+					       "tuned=2.20 or tuned=2.22)", item);
+			L->tuned_version = v;
+			continue;
+		}
+		size_t n = strlen(item);
+		if (w != text)
+			*w++ = ',';
+		memmove(w, item, n);
+		w += n;
+	}
+	*w = '\0';
+	return 0;
+}
+
+/* The tuned version a profile comes from: its family directory's name,
+ * "tuned-X.Y" (data/profiles/tuned-2.3/balanced), or a file "tuned-version"
+ * holding "X.Y" in the directory that holds the profile's (data/profiles:
+ * copies of tuned 2.28's); -1 if neither says. */
+static int family_version(const char *path)
+{
+	char dir[PATH_MAX], text[32];
+	snprintf(dir, sizeof(dir), "%s", path);
+	for (int up = 0; up < 2; up++) { /* .../FAMILY/NAME/tuned.conf */
+		char *slash = strrchr(dir, '/');
+		if (!slash)
+			return -1;
+		*slash = '\0';
+	}
+	const char *base = strrchr(dir, '/');
+	base = base ? base + 1 : dir;
+	if (strncmp(base, "tuned-", 6) == 0)
+		return pf_tuned_version(base + 6);
+	char file[PATH_MAX + 16];
+	snprintf(file, sizeof(file), "%s/tuned-version", dir);
+	FILE *f = fopen(file, "r");
+	if (!f)
+		return -1;
+	int v = -1;
+	if (fgets(text, sizeof(text), f)) {
+		text[strcspn(text, " \t\r\n")] = '\0';
+		v = pf_tuned_version(text);
+	}
+	fclose(f);
+	return v;
+}
+
 static int overrides(struct pf_load *L, const char *text)
 {
+	char items[1024];
+	if (strlen(text) >= sizeof(items))
+		return pm_fail(L->d, "override '%.40s...': too long (expected at most %zu characters)",
+			       text, sizeof(items) - 1);
+	snprintf(items, sizeof(items), "%s", text);
+	if (tuned_override(L, items))
+		return -1;
+	if (!items[0])
+		return 0;
+	text = items;
 	struct pf_file *f = new_file(L);
 	if (!f || !(f->path = strdup(PF_OVERRIDE_FILE)) || !(f->dir = strdup(".")))
 		return pm_fail(L->d, "out of memory");
@@ -468,6 +563,10 @@ int pf_resolve(struct pf_load *L, const char *spec)
 		return pm_fail(L->d, "profile '%s': not found (expected a name from pmlab profile "
 			       "list, a tuned.conf or a directory holding one)", target);
 	L->top_path = path;
+	int family = family_version(path);
+	L->tuned_version = family > 0 ? family
+				      : L->env && L->env->tuned_version ? L->env->tuned_version
+									: PF_TUNED_DEFAULT;
 	if (pf_machine_identity(L) || load_file(L, path, NULL))
 		return -1;
 	if (colon && overrides(L, colon + 1))

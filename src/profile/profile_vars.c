@@ -11,11 +11,15 @@
  * options it models, include=, conditions, devices= -- so a reference in
  * an option that is only listed as not modelled is never an error.
  *
- * Functions (${f:NAME:ARG:...}): the ones that depend only on the machine
- * are computed -- cpuinfo_check, regex_search_ternary, strip, virt_check
- * (a simulated machine is bare metal) -- and the others, which read the
- * host or run programs (exec, cpulist_*, calc_isolated_cores, ...), are
- * refused by name.
+ * A reference to a variable not (yet) defined stays as it is inside
+ * [variables], as in tuned ("X = ${X}" keeps what an included file set);
+ * in an option it is an error. A missing include= file is listed and
+ * skipped, as tuned logs it and goes on. Variables whose value asserts
+ * (${f:assertion...}) are expanded at once, as tuned expands every
+ * variable when it is defined; the others where they are used.
+ *
+ * Functions (${f:NAME:ARG:...}): profile_func.c, on the machine the
+ * profile is resolved for; exec and check_net_queue_count are refused.
  *
  * The machine: uname is "Linux pmlab PROFILE_UNAME_RELEASE #1 SMP ARCH" and
  * /proc/cpuinfo has one block per online CPU with the vendor, model name
@@ -23,15 +27,20 @@
  * POWER machine (its name or description says POWER), else x86_64. There
  * are no "flags": the machine model does not list CPU features. */
 #include <ctype.h>
+#include <errno.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "profile_internal.h"
 
 #define EXPAND_MAX 4096
-#define EXPAND_DEPTH 8
+/* A variable sees only those defined before it, so references cannot
+ * cycle; the bound only caps the stack (two levels per variable in a
+ * chain: its reference and a function's arguments). */
+#define EXPAND_DEPTH 64
 #define MAX_FN_ARGS 16
 
 static bool contains_ci(const char *hay, const char *needle)
@@ -168,7 +177,8 @@ static void put(struct out *o, const char *s, size_t n)
 struct where {
 	const char *file;
 	int line;
-	int upto; /* variables visible: index < upto (a variable's own definition) */
+	int upto;    /* variables visible: index < upto (a variable's own definition) */
+	bool in_var; /* expanding a [variables] value */
 };
 
 static int expand(struct pf_load *L, const char *s, size_t n, const struct where *w,
@@ -187,6 +197,15 @@ static const char *closing(const char *s, const char *end)
 		}
 	}
 	return NULL;
+}
+
+/* "NAME}" with NAME of word characters: what tuned unescapes after "\\${". */
+static bool escaped_name(const char *s)
+{
+	size_t n = 0;
+	while (isalnum((unsigned char)s[n]) || s[n] == '_')
+		n++;
+	return n > 0 && s[n] == '}';
 }
 
 static int var_index(const struct pf_load *L, const char *name, size_t n, int upto)
@@ -230,57 +249,11 @@ static int fn_call(struct pf_load *L, char *call, const struct where *w, struct 
 		}
 	}
 	*wr = '\0';
-	const char *fn = argv[0];
-	char why[256];
-
-	if (strcmp(fn, "virt_check") == 0) {
-		if (argc != 3)
-			return pm_fail_at(L->d, w->file, w->line, "${f:virt_check}: expected "
-					  "${f:virt_check:VIRTUAL:NONVIRTUAL}");
-		put(o, argv[2], strlen(argv[2])); /* a simulated machine is bare metal */
-		return 0;
-	}
-	if (strcmp(fn, "strip") == 0) {
-		char joined[EXPAND_MAX] = "";
-		for (int i = 1; i < argc; i++)
-			strncat(joined, argv[i], sizeof(joined) - strlen(joined) - 1);
-		char *b = joined, *e = joined + strlen(joined);
-		while (b < e && isspace((unsigned char)*b))
-			b++;
-		while (e > b && isspace((unsigned char)e[-1]))
-			e--;
-		put(o, b, (size_t)(e - b));
-		return 0;
-	}
-	if (strcmp(fn, "regex_search_ternary") == 0) {
-		if (argc != 5)
-			return pm_fail_at(L->d, w->file, w->line, "${f:regex_search_ternary}: expected "
-					  "${f:regex_search_ternary:STRING:REGEX:TRUE:FALSE}");
-		int m = pf_regex_search(argv[2], argv[1], why, sizeof(why));
-		if (m < 0)
-			return pm_fail_at(L->d, w->file, w->line, "${f:regex_search_ternary}: %s", why);
-		put(o, argv[m ? 3 : 4], strlen(argv[m ? 3 : 4]));
-		return 0;
-	}
-	if (strcmp(fn, "cpuinfo_check") == 0) {
-		/* REGEX1:STR1:REGEX2:STR2...[:ELSE] against /proc/cpuinfo. */
-		int i;
-		for (i = 1; i + 1 < argc; i += 2) {
-			int m = pf_regex_search(argv[i], L->cpuinfo, why, sizeof(why));
-			if (m < 0)
-				return pm_fail_at(L->d, w->file, w->line, "${f:cpuinfo_check}: %s", why);
-			if (m) {
-				put(o, argv[i + 1], strlen(argv[i + 1]));
-				return 0;
-			}
-		}
-		if (i < argc)
-			put(o, argv[i], strlen(argv[i]));
-		return 0;
-	}
-	return pm_fail_at(L->d, w->file, w->line, "${f:%s}: function not supported by pmlab "
-			  "(expected cpuinfo_check, regex_search_ternary, strip or virt_check; the "
-			  "others read the host or run programs)", fn);
+	char res[EXPAND_MAX];
+	if (pf_function(L, argv, argc, w->file, w->line, res, sizeof(res)))
+		return -1;
+	put(o, res, strlen(res));
+	return 0;
 }
 
 static int reference(struct pf_load *L, const char *inner, size_t n, const struct where *w,
@@ -298,11 +271,17 @@ static int reference(struct pf_load *L, const char *inner, size_t n, const struc
 		return fn_call(L, args, w, o);
 	}
 	if (n == 13 && memcmp(inner, "i:PROFILE_DIR", 13) == 0) {
+		/* absolute, as tuned's: a relative include= of it stays right */
+		char dir[EXPAND_MAX], *real;
 		const char *slash = strrchr(w->file, '/');
-		if (slash)
-			put(o, w->file, slash == w->file ? 1 : (size_t)(slash - w->file));
-		else
-			put(o, ".", 1);
+		snprintf(dir, sizeof(dir), "%.*s", slash ? (slash == w->file ? 1 :
+			 (int)(slash - w->file)) : 1, slash ? w->file : ".");
+		if ((real = realpath(dir, NULL)) != NULL) {
+			put(o, real, strlen(real));
+			free(real);
+		} else {
+			put(o, dir, strlen(dir));
+		}
 		return 0;
 	}
 	if (!word(inner, n))
@@ -310,13 +289,35 @@ static int reference(struct pf_load *L, const char *inner, size_t n, const struc
 				  "(expected ${NAME}, ${i:PROFILE_DIR} or ${f:FUNCTION:ARGS})",
 				  (int)(n > 60 ? 60 : n), inner);
 	int i = var_index(L, inner, n, w->upto);
+	if (i < 0 && w->in_var) {
+		/* tuned leaves ${NAME} as it is when NAME is not (yet) defined:
+		 * "X = ${X}" keeps a value an included file gave, else stays
+		 * "${X}" for an assertion to catch. In an option it is an error. */
+		put(o, inner - 2, n + 3);
+		return 0;
+	}
 	if (i < 0)
 		return pm_fail_at(L->d, w->file, w->line, "unknown variable '%.*s' (expected one "
 				  "defined in [variables] before it is used)", (int)n, inner);
-	/* A variable's value is expanded with the variables defined before it. */
+	/* A variable's value is expanded with the variables defined before it;
+	 * tuned stores it expanded and unescapes once more where it is used,
+	 * so "\\${X}" in a definition inserts "${X}". */
 	const struct pf_var *v = &L->vars[i];
-	struct where vw = { v->file, v->line, i };
-	return expand(L, v->value, strlen(v->value), &vw, o, depth + 1);
+	struct where vw = { v->file, v->line, i, true };
+	char val[EXPAND_MAX];
+	struct out vo = { val, sizeof(val), 0, false };
+	val[0] = '\0';
+	if (expand(L, v->value, strlen(v->value), &vw, &vo, depth + 1))
+		return -1;
+	if (vo.full)
+		return pm_fail_at(L->d, v->file, v->line, "value too long after expansion "
+				  "(expected at most %d characters)", EXPAND_MAX - 1);
+	for (const char *c = val; *c; c++) {
+		if (c[0] == '\\' && c[1] == '$' && c[2] == '{' && escaped_name(c + 3))
+			continue; /* drop the backslash */
+		put(o, c, 1);
+	}
+	return 0;
 }
 
 static int expand(struct pf_load *L, const char *s, size_t n, const struct where *w,
@@ -325,8 +326,9 @@ static int expand(struct pf_load *L, const char *s, size_t n, const struct where
 	const char *end = s + n;
 
 	if (depth > EXPAND_DEPTH)
-		return pm_fail_at(L->d, w->file, w->line, "variables nest more than %d deep "
-				  "(expected no reference cycle)", EXPAND_DEPTH);
+		return pm_fail_at(L->d, w->file, w->line, "variables and functions nest more "
+				  "than %d deep (expected a shorter chain of variables that use "
+				  "variables)", EXPAND_DEPTH);
 	for (const char *c = s; c < end;) {
 		if (c[0] == '\\' && c + 2 < end && c[1] == '$' && c[2] == '{') {
 			put(o, "${", 2); /* \${ is a literal ${ */
@@ -353,7 +355,7 @@ int pf_expand_at(struct pf_load *L, const char *s, const char *file, int line, c
 		 size_t len)
 {
 	struct out o = { out, len, 0, false };
-	struct where w = { file, line, L->nvars };
+	struct where w = { file, line, L->nvars, false };
 
 	out[0] = '\0';
 	if (expand(L, s, strlen(s), &w, &o, 0))
@@ -409,6 +411,15 @@ static int include_vars(struct pf_load *L, const struct pf_opt *o)
 		L->files = grown;
 		L->capfiles = cap;
 	}
+	struct stat sb;
+	if (stat(full, &sb) < 0 && errno == ENOENT) {
+		/* tuned logs "unable to find variables_file" and goes on */
+		char what[128], where[PROFILE_TEXT_MAX];
+		snprintf(what, sizeof(what), "[variables] include=%.100s", o->value);
+		pf_where(o, where, sizeof(where));
+		return pf_load_note(L, what, where, "no such file: skipped, as tuned does (its "
+				    "variables stay undefined)");
+	}
 	struct pf_file *f = calloc(1, sizeof(*f));
 	if (!f)
 		return pm_fail(L->d, "out of memory");
@@ -431,6 +442,39 @@ int pf_define_vars(struct pf_load *L)
 		if (strcmp(o->key, "include") == 0 ? include_vars(L, o) : define(L, o))
 			return -1;
 	}
+	/* tuned expands each variable as it is defined, so an assertion in one
+	 * fails the load even if nothing uses it; the rest are expanded where
+	 * pmlab uses them (a ${f:exec} nothing modelled uses is no error). */
+	for (int i = 0; i < L->nvars; i++) {
+		const struct pf_var *v = &L->vars[i];
+		if (!strstr(v->value, "f:assertion"))
+			continue;
+		char buf[EXPAND_MAX];
+		struct out o = { buf, sizeof(buf), 0, false };
+		struct where w = { v->file, v->line, i, true };
+		if (expand(L, v->value, strlen(v->value), &w, &o, 0))
+			return -1;
+	}
+	return 0;
+}
+
+int pf_load_note(struct pf_load *L, const char *what, const char *origin, const char *why)
+{
+	for (int i = 0; i < L->nnotes; i++)
+		if (strcmp(L->notes[i].what, what) == 0 && strcmp(L->notes[i].origin, origin) == 0)
+			return 0; /* a variable expanded twice */
+	if (L->nnotes == L->capnotes) {
+		int cap = L->capnotes ? 2 * L->capnotes : 4;
+		struct profile_skip *grown = realloc(L->notes, (size_t)cap * sizeof(*grown));
+		if (!grown)
+			return pm_fail(L->d, "out of memory");
+		L->notes = grown;
+		L->capnotes = cap;
+	}
+	struct profile_skip *n = &L->notes[L->nnotes++];
+	snprintf(n->what, sizeof(n->what), "%s", what);
+	snprintf(n->origin, sizeof(n->origin), "%s", origin);
+	snprintf(n->why, sizeof(n->why), "%s", why);
 	return 0;
 }
 
@@ -451,5 +495,6 @@ void pf_load_free(struct pf_load *L)
 	free(L->insts);
 	free(L->top_path);
 	free(L->cpuinfo);
+	free(L->notes);
 	memset(L, 0, sizeof(*L));
 }

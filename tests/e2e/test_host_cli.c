@@ -45,16 +45,7 @@ static bool exists(const char *dir, const char *rel)
 
 static char *slurp(const char *dir, const char *rel)
 {
-	static char buf[8192];
-	char path[4096];
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return NULL;
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	return buf;
+	return tree_get(dir, rel);
 }
 
 static struct out runf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -364,7 +355,8 @@ static void test_govd_runs_and_restores(void **state)
 		out_free(&o);
 		assert_true(same_as_fixture(dir, "acpi-cpufreq-server"));
 	}
-	/* one govd at a time; a profile applied meanwhile leaves it be */
+	/* one govd at a time; a profile applied meanwhile (a peer: refused
+	 * unless forced) leaves it be */
 	pid = spawn("govd --root %s --governor ondemand", dir);
 	assert_true(wait_for(dir, "run/pmlab/govd", "owner "));
 	o = runf("govd --root %s --governor conservative --duration 0.1", dir);
@@ -373,6 +365,10 @@ static void test_govd_runs_and_restores(void **state)
 	assert_string_equal(o.text, "");
 	out_free(&o);
 	o = runf("profile apply --root %s powersave", dir);
+	assert_int_equal(o.status, 1);
+	assert_non_null(strstr(o.err, "pmlab govd is running (pid "));
+	out_free(&o);
+	o = runf("profile apply --force --root %s powersave", dir);
 	assert_int_equal(o.status, 0);
 	out_free(&o);
 	assert_true(exists(dir, "run/pmlab/govd"));
@@ -559,8 +555,8 @@ static void test_profile_apply_off(void **state)
 		fail_msg("exit %d: %s", o.status, o.err);
 	assert_non_null(strstr(o.text, "energy_performance_preference: balance_performance -> power"));
 	assert_non_null(strstr(o.text, "not applied: [script]"));
-	assert_non_null(strstr(o.err, "warning: the 1 us /dev/cpu_dma_latency limit ends with this "
-				      "process"));
+	assert_non_null(strstr(o.err, "warning: the 1 us /dev/cpu_dma_latency request lapses now, "
+				      "as pmlab exits (tuned holds it while it runs): run pmlab daemon"));
 	out_free(&o);
 	o = runf("profile active --root %s", dir);
 	assert_string_equal(o.text, "Current active profile: host-all\n");
@@ -811,7 +807,7 @@ static void test_hostile_state(void **state)
 	put(dir, "run/pmlab/daemon", text);
 	o = runf("profile apply --root %s " PROFILES " host-latency", dir);
 	assert_int_equal(o.status, 0);
-	assert_non_null(strstr(o.err, "ends with this process")); /* no daemon holds it */
+	assert_non_null(strstr(o.err, "lapses now, as pmlab exits")); /* no daemon holds it */
 	out_free(&o);
 	o = runf("profile off --root %s", dir);
 	assert_int_equal(o.status, 0);
@@ -819,6 +815,86 @@ static void test_hostile_state(void **state)
 	assert_true(still_running(victim));
 	kill(victim, SIGKILL);
 	wait_exit(victim);
+	assert_true(same_as_fixture(dir, "acpi-cpufreq-server"));
+	drop_tree(dir);
+}
+
+/* ---- next to tuned, power-profiles-daemon and pmlab govd ---- */
+
+static void test_coexist(void **state)
+{
+	(void)state;
+	char *dir = copy_tree("thinkpad-platform-profile");
+	tree_put(dir, "run/tuned/tuned.pid", "4242\n");
+	tree_put(dir, "proc/4242/comm", "tuned\n");
+	tree_put(dir, "etc/tuned/active_profile", "balanced\n");
+	/* refused, nothing written: the message names tuned and the way out */
+	struct out o = runf("profile apply --root %s powersave", dir);
+	assert_int_equal(o.status, 1);
+	assert_non_null(strstr(o.err, "pmlab: tuned is running (pid 4242"));
+	assert_non_null(strstr(o.err, "stop it first (systemctl stop tuned"));
+	assert_non_null(strstr(o.err, "or pass --force"));
+	out_free(&o);
+	assert_false(exists(dir, "run/pmlab/profile"));
+	assert_string_equal(slurp(dir, CPU "cpufreq/policy0/energy_performance_preference"),
+			    "balance_performance\n");
+	assert_string_equal(slurp(dir, "sys/firmware/acpi/platform_profile"), "balanced\n");
+	/* the dry run says what it would do, and the peer */
+	o = runf("profile apply --dry-run --root %s balanced:tuned=2.20", dir);
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.text, "note: /dev/cpu_dma_latency 1000 us now (the 1-minute load "
+				       "average is 0.08)"));
+	assert_non_null(strstr(o.text, "warning: tuned: pid 4242"));
+	assert_non_null(strstr(o.text, "lapses when pmlab exits unless pmlab daemon holds it"));
+	out_free(&o);
+	/* --force */
+	o = runf("profile apply --force --root %s powersave", dir);
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.text, "warning: tuned: pid 4242"));
+	assert_non_null(strstr(o.text, "platform_profile: balanced -> low-power"));
+	out_free(&o);
+	/* tuned changes the platform profile back to its own */
+	tree_put(dir, "sys/firmware/acpi/platform_profile", "performance\n");
+	o = runf("profile verify --root %s", dir);
+	assert_int_equal(o.status, 1);
+	assert_non_null(strstr(o.text, "platform_profile: is 'performance', the profile set "
+				       "'low-power'"));
+	assert_non_null(strstr(o.text, "running now, and writing such files: tuned (pid 4242)"));
+	out_free(&o);
+	o = runf("monitor --root %s --count 1 --interval 0.05", dir);
+	assert_int_equal(o.status, 0);
+	assert_int_equal(count(o.err, "platform_profile: now 'performance', profile powersave set "
+				      "'low-power' (changed by another program; running: tuned "
+				      "(pid 4242))"), 1);
+	out_free(&o);
+	o = runf("profile off --root %s", dir);
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.text, "platform_profile: left at 'performance': pmlab wrote "
+				       "'low-power'"));
+	assert_non_null(strstr(o.err, "profile off: 1 file left as another program set it"));
+	out_free(&o);
+	assert_string_equal(slurp(dir, "sys/firmware/acpi/platform_profile"), "performance\n");
+	drop_tree(dir);
+
+	/* another pmlab: a govd on the same root */
+	dir = copy_tree("acpi-cpufreq-server");
+	pid_t govd = spawn("govd --root %s --governor ondemand", dir);
+	assert_true(wait_for(dir, "run/pmlab/govd", "status applied"));
+	o = runf("profile apply --root %s powersave", dir);
+	assert_int_equal(o.status, 1);
+	char want[64];
+	snprintf(want, sizeof(want), "pmlab govd is running (pid %d)", (int)govd);
+	assert_non_null(strstr(o.err, want));
+	assert_non_null(strstr(o.err, "kill -TERM"));
+	out_free(&o);
+	kill(govd, SIGTERM);
+	assert_int_equal(wait_exit(govd), 0);
+	o = runf("profile apply --root %s powersave", dir);
+	assert_int_equal(o.status, 0);
+	out_free(&o);
+	o = runf("profile off --root %s", dir);
+	assert_int_equal(o.status, 0);
+	out_free(&o);
 	assert_true(same_as_fixture(dir, "acpi-cpufreq-server"));
 	drop_tree(dir);
 }
@@ -841,6 +917,7 @@ int main(void)
 		cmocka_unit_test(test_profile_apply_off),
 		cmocka_unit_test(test_profile_failures),
 		cmocka_unit_test(test_hostile_state),
+		cmocka_unit_test(test_coexist),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,6 +12,15 @@ void simtest_run(struct run *out, const char *ini, int cpus, const char *workloa
 		 double seconds, uint64_t seed, const char *const *defaults, int ndefaults,
 		 const char *const *sets, int nsets, bool check)
 {
+	simtest_run_idle(out, ini, cpus, workload, gov, "deepest", seconds, seed, defaults,
+			 ndefaults, sets, nsets, check);
+}
+
+void simtest_run_idle(struct run *out, const char *ini, int cpus, const char *workload,
+		      const char *gov, const char *idle_gov, double seconds, uint64_t seed,
+		      const char *const *defaults, int ndefaults, const char *const *sets, int nsets,
+		      bool check)
+{
 	struct pm_diag d = { { 0 } };
 	if (machine_parse(&out->m, ini, "test", &d) < 0)
 		fail_msg("machine: %s", d.msg);
@@ -24,7 +33,7 @@ void simtest_run(struct run *out, const char *ini, int cpus, const char *workloa
 	for (int i = 0; i < nsets; i++)
 		all[ndefaults + i] = sets[i];
 	struct sim_config cfg = { .machine = &out->m, .workload = workload, .cpufreq = gov,
-				  .cpuidle = "deepest", .duration = (sim_ns)(seconds * 1e9),
+				  .cpuidle = idle_gov, .duration = (sim_ns)(seconds * 1e9),
 				  .seed = seed, .nsets = ndefaults + nsets, .sets = all,
 				  .check_invariants = check };
 	struct sim *s;
@@ -34,6 +43,15 @@ void simtest_run(struct run *out, const char *ini, int cpus, const char *workloa
 		fail_msg("sim_run: %s", d.msg);
 	out->r.m = &out->m; /* the sim's own copy goes away with it */
 	sim_destroy(s);
+}
+
+const char *simtest_preset_text(const char *name)
+{
+	for (int i = 0; i < machine_preset_count(); i++)
+		if (strcmp(machine_preset_name(i), name) == 0)
+			return machine_preset_text(i);
+	fail_msg("no preset %s", name);
+	return NULL;
 }
 
 double simtest_extra(const struct run_result *r, const char *name)

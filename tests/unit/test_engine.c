@@ -60,14 +60,18 @@ static const char *const two_pkg_ini =
 	"[package_cstate PC6]\nrequires = C6\nexit_latency_us = 20\ntarget_residency_us = 100\npower_mw = 1000\n"
 	"[power]\nceff_nf = 1.0\nleak_w = 1.0\nleak_beta = 0\nuncore_w = 10\nplatform_w = 10\n";
 
-/* Tick interrupts cost nothing unless a test says otherwise, so that
+/* Tick interrupts (and restarting a stopped tick) cost nothing unless a
+ * test says otherwise, so that
  * completion times are work / frequency exactly; invariants checked. */
 static void run_ini(struct run *out, const char *ini, int cpus, const char *workload,
 		    const char *gov, double seconds, uint64_t seed, const char *const *sets,
 		    int nsets)
 {
-	static const char *const defaults[] = { "tick_cost_ns=0" };
-	simtest_run(out, ini, cpus, workload, gov, seconds, seed, defaults, 1, sets, nsets, true);
+	/* No background wakeups unless a test asks: the checks below count
+	 * every wakeup of the workload. */
+	static const char *const defaults[] = { "tick_cost_ns=0", "tick_restart_cost_ns=0",
+						"background_wakeups=0" };
+	simtest_run(out, ini, cpus, workload, gov, seconds, seed, defaults, 3, sets, nsets, true);
 }
 
 #define extra simtest_extra
@@ -490,12 +494,31 @@ static void test_system_costs(void **state)
 	/* Each message: 5 us of work + 1 us C1 exit; costs add 2 + 1 us. */
 	assert_float_equal(hist_quantile(&cheap.r.latency, 0.5), 2 * 6000, 2 * 6000 * 0.02);
 	assert_float_equal(hist_quantile(&costly.r.latency, 0.5), 2 * 9000, 2 * 9000 * 0.02);
-	/* Stopping and restarting the tick for each idle period adds 2 us more. */
-	const char *nohz[] = { "burst_ns=5000", "pm_qos_latency_us=0", "tick_stop_cost_ns=2000" };
+	/* Restarting the stopped tick when the task leaves idle adds 2 us
+	 * more per message (tick_nohz_idle_exit() runs before schedule_idle()). */
+	const char *nohz[] = { "burst_ns=5000", "pm_qos_latency_us=0", "tick_stop_cost_ns=0",
+			       "tick_restart_cost_ns=2000" };
 	struct run with_nohz;
-	run_ini(&with_nohz, two_core_ini, 0, "pingpong", "performance", 0.2, 1, nohz, 3);
+	run_ini(&with_nohz, two_core_ini, 0, "pingpong", "performance", 0.2, 1, nohz, 4);
 	assert_float_equal(hist_quantile(&with_nohz.r.latency, 0.5), 2 * 8000, 2 * 8000 * 0.02);
 	result_free(&with_nohz.r);
+	/* Stopping it happens on idle entry: done long before the partner's
+	 * message comes 6 us later, it delays nothing. A stop that outlasts
+	 * the gap delays the wakeup by what is left of it: each side's idle
+	 * lasts x = 1 us exit + (8 - x) left of the stop + 5 us of work, so
+	 * x = 7 us and the round trip is 14 us. */
+	const char *stop[] = { "burst_ns=5000", "pm_qos_latency_us=0", "tick_stop_cost_ns=2000" };
+	const char *long_stop[] = { "burst_ns=5000", "pm_qos_latency_us=0",
+				    "tick_stop_cost_ns=8000" };
+	struct run with_stop, with_long_stop;
+	run_ini(&with_stop, two_core_ini, 0, "pingpong", "performance", 0.2, 1, stop, 3);
+	run_ini(&with_long_stop, two_core_ini, 0, "pingpong", "performance", 0.2, 1, long_stop, 3);
+	assert_true(hist_quantile(&with_stop.r.latency, 0.5) ==
+		    hist_quantile(&cheap.r.latency, 0.5));
+	assert_float_equal(hist_quantile(&with_long_stop.r.latency, 0.5), 2 * 7000,
+			   2 * 7000 * 0.02);
+	result_free(&with_stop.r);
+	result_free(&with_long_stop.r);
 	result_free(&cheap.r);
 	result_free(&costly.r);
 }
@@ -685,14 +708,16 @@ static void test_cpufreq_hook_installation(void **state)
 }
 
 /* A call's cost is its path at the CPU's clock: schedutil, rate-limited
- * after its first evaluation (1 GHz for an idle-looking start), pays the
- * dispatch and its check, 60 cycles = 60 ns, per call; the same run with
- * a fixed 60 ns per call is the same run. */
+ * after its first evaluation, pays the dispatch and its check, 60 cycles,
+ * per call. That first evaluation sees a new task's initial utilization
+ * (at least 512, half an idle CPU's spare capacity) and asks 1.25 x 2 GHz
+ * x 512 / 1024 = 1.25 GHz, which resolves up to 2 GHz: 60 cycles are
+ * 30 ns. The same run with a fixed 30 ns per call is the same run. */
 static void test_cpufreq_hook_cost_model(void **state)
 {
 	const char *model[] = { "burst_ns=5000", "pm_qos_latency_us=0", "rate_limit_us=10000000" };
 	const char *fixed[] = { "burst_ns=5000", "pm_qos_latency_us=0", "rate_limit_us=10000000",
-				"cpufreq_update_cost_ns=60" };
+				"cpufreq_update_cost_ns=30" };
 	struct run a, b;
 	run_ini(&a, two_core_ini, 0, "pingpong", "schedutil", 0.2, 1, model, 3);
 	run_ini(&b, two_core_ini, 0, "pingpong", "schedutil", 0.2, 1, fixed, 4);
@@ -703,14 +728,32 @@ static void test_cpufreq_hook_cost_model(void **state)
 	result_free(&b.r);
 }
 
-/* The i7-4790 preset's text, for runs that need its turbo bins. */
-static const char *preset_text(const char *name)
+/* post_init_entity_util_avg(): new tasks start with half the spare
+ * capacity of the CPU they are placed on. Three batch tasks started on
+ * one CPU, looked at before any has run: 512, 256, 128, as the kernel's
+ * comment lists the series. */
+static void test_new_task_util_is_half_the_spare_capacity(void **state)
 {
-	for (int i = 0; i < machine_preset_count(); i++)
-		if (strcmp(machine_preset_name(i), name) == 0)
-			return machine_preset_text(i);
-	fail_msg("no preset %s", name);
-	return NULL;
+	struct machine m;
+	struct pm_diag d = { { 0 } };
+	assert_int_equal(machine_parse(&m, two_core_ini, "test", &d), 0);
+	assert_int_equal(machine_set_online(&m, 1, &d), 0);
+	const char *sets[] = { "tasks=3" };
+	struct sim_config cfg = { .machine = &m, .workload = "batch", .cpufreq = "performance",
+				  .cpuidle = "deepest", .duration = 1, .seed = 1, .nsets = 1,
+				  .sets = sets, .check_invariants = true };
+	struct sim *s;
+	assert_int_equal(sim_create(&s, &cfg, &d), 0);
+	struct run_result r;
+	assert_int_equal(sim_run(s, &r, &d), 0);
+	uint32_t want = 512;
+	for (uint32_t i = 0; i < 3; i++, want /= 2) {
+		const struct task *t = sim_task(s, i);
+		assert_int_equal(t->state, TASK_QUEUED);
+		assert_int_equal(t->pelt.util_avg, want);
+	}
+	result_free(&r);
+	sim_destroy(s);
 }
 
 /* The P-state CPU 0 of `ini` spent most of its busy time in, kHz, and the
@@ -735,13 +778,14 @@ static uint32_t settled_khz(const char *ini, const char *const *sets, int nsets,
  * load W (MHz of work per second) util = W / 3.8 GHz x 1024 and schedutil
  * settles at the lowest entry at or above 1.25 x 4.0 GHz x W / 3.8 GHz;
  * with the highest P-state as the reference, 1.25 x W: about 5 % lower,
- * two 100 MHz steps here (W ~ 2.9 GHz: 3.83 -> 3.8 or 3.9 GHz against
- * 3.6 -> 3.6 GHz). */
+ * two 100 MHz steps here (W ~ 2.8 GHz: 3.66 -> 3.7 GHz against 3.45 ->
+ * 3.5 GHz). util_est keeps the utilization at its peak at dequeue, above
+ * the mean, so each may settle a step higher (200 MHz allowed). */
 static void test_pelt_invariance_reference(void **state)
 {
 	static const char *const load[] = { "tasks=1", "period_us=4000", "run_us=3100",
 					    "jitter_pct=0" };
-	const char *ini = preset_text("i7-4790");
+	const char *ini = simtest_preset_text("i7-4790");
 	const char *key = strstr(ini, "freq_invariance = turbo_4c");
 	assert_non_null(key);
 	char max_ini[16384];
@@ -751,8 +795,10 @@ static void test_pelt_invariance_reference(void **state)
 	double w4, wmax;
 	uint32_t f4 = settled_khz(ini, load, 4, &w4);
 	uint32_t fmax = settled_khz(max_ini, load, 4, &wmax);
-	if (fabs((double)f4 - 1.25 * 4.0 / 3.8 * w4 * 1000.0) > 100000 ||
-	    fabs((double)fmax - 1.25 * wmax * 1000.0) > 100000)
+	/* Within two steps: W (C0 MHz-time) also counts the time spent
+	 * leaving C7s each period, which PELT does not see as running. */
+	if (fabs((double)f4 - 1.25 * 4.0 / 3.8 * w4 * 1000.0) > 200000 ||
+	    fabs((double)fmax - 1.25 * wmax * 1000.0) > 200000)
 		fail_msg("settled at %u and %u kHz for W %.0f and %.0f MHz", f4, fmax, w4, wmax);
 	assert_true(f4 > fmax);
 	/* Without invariance, or with a kernel before 5.7, the reference is
@@ -774,6 +820,108 @@ static void test_pelt_invariance_reference(void **state)
 	assert_int_equal(a.r.freq_transitions, b.r.freq_transitions);
 	result_free(&a.r);
 	result_free(&b.r);
+}
+
+/* ---- the idle loop, the tick and background wakeups (issue 13) ---- */
+
+/* Linux 4.16's tick_nohz_stop_sched_tick(): the legacy idle loop stops
+ * the tick only when the next timer is more than a tick after the last
+ * jiffy. A job every 2 ms (tick 4 ms) sleeps until a timer within the
+ * tick: the tick is kept, and no restart cost reaches the job; every
+ * 20 ms the tick stops and restarting it (50 us here) delays each job.
+ * The 4.17+ loop with a governor that always stops it pays either way. */
+static void test_legacy_tick_keeps_tick_for_near_timer(void **state)
+{
+	const char *near[] = { "tasks=1", "period_us=2000", "run_us=500", "jitter_pct=0",
+			       "tick_policy=legacy", "tick_restart_cost_ns=50000" };
+	const char *far[] = { "tasks=1", "period_us=20000", "run_us=500", "jitter_pct=0",
+			      "tick_policy=legacy", "tick_restart_cost_ns=50000" };
+	const char *near_gov[] = { "tasks=1", "period_us=2000", "run_us=500", "jitter_pct=0",
+				   "tick_policy=governor", "tick_restart_cost_ns=50000" };
+	struct run a, b, c;
+	run_ini(&a, two_core_ini, 1, "periodic", "performance", 0.2, 1, near, 6);
+	run_ini(&b, two_core_ini, 1, "periodic", "performance", 0.2, 1, far, 6);
+	run_ini(&c, two_core_ini, 1, "periodic", "performance", 0.2, 1, near_gov, 6);
+	/* 500 us of work (2 GHz = base) and C6's 100 us exit. */
+	assert_float_equal(hist_quantile(&a.r.latency, 0.5), 600e3, 600e3 * 0.02);
+	assert_float_equal(hist_quantile(&b.r.latency, 0.5), 650e3, 650e3 * 0.02);
+	assert_float_equal(hist_quantile(&c.r.latency, 0.5), 650e3, 650e3 * 0.02);
+	result_free(&a.r);
+	result_free(&b.r);
+	result_free(&c.r);
+}
+
+/* Background wakeups wake an unused CPU at the machine's rate, and an
+ * interrupt that leaves the CPU idle keeps a stopped tick stopped: the
+ * unused CPU pays its wake time and handler per wakeup, never the tick's
+ * restart (set to 50 us here to show). 1000/s for 1 s with 100 %
+ * jitter: about 1000 wakeups; each costs C6's 100 us exit + 2 us handler. */
+static void test_background_wakeups(void **state)
+{
+	const char *bg[] = { "tasks=1", "work_ms=2000", "pin_cpu=0", "background_wakeups=1000",
+			     "tick_restart_cost_ns=50000" };
+	const char *quiet[] = { "tasks=1", "work_ms=2000", "pin_cpu=0" };
+	struct run r, q;
+	run_ini(&r, two_core_ini, 0, "batch", "performance", 1, 1, bg, 5);
+	run_ini(&q, two_core_ini, 0, "batch", "performance", 1, 1, quiet, 3);
+	const struct cpu_result *idle = &r.r.cpus[1];
+	uint64_t wakes = idle->cstate_usage[0] + idle->cstate_usage[1];
+	assert_in_range(wakes, 900, 1100);
+	double want = (double)(wakes - 1) * 102000.0;
+	if (fabs((double)idle->c0_ns - want) > want * 0.02)
+		fail_msg("the idle CPU spent %lld ns in C0, expected about %.0f", (long long)idle->c0_ns,
+			 want);
+	/* Without them the CPU enters idle once and stays. */
+	assert_int_equal(q.r.cpus[1].cstate_usage[0] + q.r.cpus[1].cstate_usage[1], 1);
+	assert_int_equal(q.r.cpus[1].c0_ns, 0);
+	result_free(&r.r);
+	result_free(&q.r);
+}
+
+/* Without background wakeups ladder never moves on an unused CPU: it sits
+ * in the state of its first idle period. With them its idle periods
+ * (0..2 ms, against C1's 1 us exit) vote for promotion and it goes to C6,
+ * where it spends most of its time (the few periods under C6's 100 us
+ * exit latency send it back to C1 for four more). */
+static void test_background_moves_ladder(void **state)
+{
+	const char *bg[] = { "tasks=1", "work_ms=2000", "pin_cpu=0", "background_wakeups=1000" };
+	const char *quiet[] = { "tasks=1", "work_ms=2000", "pin_cpu=0", "background_wakeups=0" };
+	struct run r, q;
+	simtest_run_idle(&r, two_core_ini, 0, "batch", "performance", "ladder", 1, 1, NULL, 0, bg,
+			 4, true);
+	simtest_run_idle(&q, two_core_ini, 0, "batch", "performance", "ladder", 1, 1, NULL, 0,
+			 quiet, 4, true);
+	assert_true(r.r.cpus[1].cstate_ns[1] > r.r.duration_ns * 7 / 10);
+	assert_int_equal(q.r.cpus[1].cstate_ns[1], 0);
+	result_free(&r.r);
+	result_free(&q.r);
+}
+
+/* A 1000 Hz pipe ping-pong on the i7-4790 preset (1-byte messages: 0.5 us
+ * of work): menu stays within a few percent of teo, where it ran 30 times
+ * slower while C7s lacked a wake time (issue 13 item 7); and the legacy
+ * idle loop (4.16), which stops the tick on every idle entry, costs it a
+ * few percent, not the 1.5x it did (item 8). */
+static void test_pingpong_idle_governors_and_tick(void **state)
+{
+	const char *gov[] = { "hz=1000", "burst_ns=500" };
+	const char *legacy[] = { "hz=1000", "burst_ns=500", "tick_policy=legacy" };
+	const char *ini = simtest_preset_text("i7-4790");
+	struct run menu, teo, menu_legacy;
+	simtest_run_idle(&menu, ini, 0, "pingpong", "performance", "menu", 0.5, 1, NULL, 0, gov, 2,
+			 false);
+	simtest_run_idle(&teo, ini, 0, "pingpong", "performance", "teo", 0.5, 1, NULL, 0, gov, 2,
+			 false);
+	simtest_run_idle(&menu_legacy, ini, 0, "pingpong", "performance", "menu", 0.5, 1, NULL, 0,
+			 legacy, 3, false);
+	assert_true(menu.r.throughput > 0.9 * teo.r.throughput);
+	assert_true(menu.r.throughput < 1.1 * teo.r.throughput);
+	assert_true(menu_legacy.r.throughput < menu.r.throughput);
+	assert_true(menu_legacy.r.throughput > 0.9 * menu.r.throughput);
+	result_free(&menu.r);
+	result_free(&teo.r);
+	result_free(&menu_legacy.r);
 }
 
 /* An observer sees every power change and every run/idle transition:
@@ -899,7 +1047,9 @@ static void run_spawn(bool keep, struct run_result *r, uint32_t *found)
 {
 	struct pm_diag d = { { 0 } };
 	struct machine m;
-	assert_int_equal(machine_parse(&m, two_core_ini, "test", &d), 0);
+	/* spawn needs a fork cost: a loop that takes no time has no rate. */
+	assert_int_equal(machine_parse(&m, SIMTEST_TWO_CORE_INI "[costs]\nfork_us = 60\n", "test",
+				       &d), 0);
 	const char *sets[] = { "test=spawn", "copies=2" };
 	struct sim_config cfg = { .machine = &m, .workload = "unixbench", .cpufreq = "ondemand",
 				  .cpuidle = "deepest", .duration = NS_PER_SEC / 5, .seed = 1,
@@ -993,7 +1143,12 @@ int main(void)
 		cmocka_unit_test(test_cpufreq_update_triggers),
 		cmocka_unit_test(test_cpufreq_hook_installation),
 		cmocka_unit_test(test_cpufreq_hook_cost_model),
+		cmocka_unit_test(test_new_task_util_is_half_the_spare_capacity),
 		cmocka_unit_test(test_pelt_invariance_reference),
+		cmocka_unit_test(test_legacy_tick_keeps_tick_for_near_timer),
+		cmocka_unit_test(test_background_wakeups),
+		cmocka_unit_test(test_background_moves_ladder),
+		cmocka_unit_test(test_pingpong_idle_governors_and_tick),
 		cmocka_unit_test(test_observer),
 		cmocka_unit_test(test_bad_set_key),
 		cmocka_unit_test(test_finished_tasks_freed),

@@ -27,6 +27,7 @@
 #include <cmocka.h>
 
 #include "host_trees.h"
+#include "real_machine.h"
 
 #include "host/apply.h"
 #include "host/govd.h"
@@ -45,6 +46,7 @@
 
 static const char *const machines[] = {
 	"intel-hwp-laptop", "acpi-cpufreq-server", "amd-pstate-epp-desktop", "vm-no-cpufreq",
+	"thinkpad-platform-profile", "amd-pstate-epp-laptop",
 };
 #define NMACHINES ((int)(sizeof(machines) / sizeof(machines[0])))
 
@@ -130,16 +132,7 @@ static void put(const char *dir, const char *rel, const char *text)
 
 static char *get(const char *dir, const char *rel)
 {
-	static char buf[4096];
-	char path[4096];
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return NULL;
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	return buf;
+	return tree_get(dir, rel);
 }
 
 static bool state_exists(const char *dir, const char *name)
@@ -826,7 +819,8 @@ static void test_roundtrips(void **state)
 {
 	(void)state;
 	static const char *const specs[] = { "host-all", "host-latency", "balanced", "powersave",
-					      "throughput-performance", "latency-performance" };
+					      "throughput-performance", "latency-performance",
+					      "balanced:tuned=2.20", "ppd/power-saver" };
 	for (int m = 0; m < NMACHINES; m++) {
 		char *dir = copy_tree(machines[m]);
 		for (size_t s = 0; s < sizeof(specs) / sizeof(specs[0]); s++) {
@@ -1011,10 +1005,27 @@ static void test_verify_reports_change(void **state)
 	assert_non_null(strstr(buf, "policy1/energy_performance_preference: is 'performance', the "
 				    "profile set 'power'"));
 	free(buf);
-	must_off(&fs);
+	/* off puts pmlab's snapshot back where the file still holds what
+	 * pmlab wrote; the one another program changed is left and reported */
+	buf = NULL;
+	out = open_memstream(&buf, &len);
+	bool had;
+	int left;
+	assert_int_equal(host_profile_off_left(&fs, out, &had, &left, &d), 0);
+	fclose(out);
+	assert_true(had);
+	assert_int_equal(left, 1);
+	assert_non_null(strstr(buf, "policy1/energy_performance_preference: left at 'performance': "
+				    "pmlab wrote 'power', another program changed it since (pmlab's "
+				    "saved value: 'balance_performance')"));
+	assert_null(strstr(buf, "policy0/energy_performance_preference: left"));
+	free(buf);
 	hostfs_close(&fs);
-	/* off puts the snapshot back, whatever changed since */
-	assert_true(same_as_fixture(dir, "amd-pstate-epp-desktop"));
+	assert_string_equal(get(dir, CPU "cpufreq/policy1/energy_performance_preference"),
+			    "performance\n");
+	assert_false(same_as_fixture(dir, "amd-pstate-epp-desktop"));
+	put(dir, CPU "cpufreq/policy1/energy_performance_preference", "balance_performance\n");
+	assert_true(same_as_fixture(dir, "amd-pstate-epp-desktop")); /* the rest restored */
 	drop_tree(dir);
 
 	/* nothing active */
@@ -1344,6 +1355,7 @@ static void test_real_cpuidle_governor(void **state)
 	struct hostfs fs;
 	struct host_info hi;
 	struct pm_diag d = { { 0 } };
+	SKIP_UNLESS_REAL_MACHINE();
 	if (geteuid() != 0) {
 		print_message("skipped: not root\n");
 		skip();
@@ -1418,6 +1430,7 @@ static void test_real_latency_hold(void **state)
 	(void)state;
 	struct hostfs fs;
 	struct pm_diag d = { { 0 } };
+	SKIP_UNLESS_REAL_MACHINE();
 	if (geteuid() != 0 || access("/dev/cpu_dma_latency", W_OK) != 0) {
 		print_message("skipped: no writable /dev/cpu_dma_latency\n");
 		skip();

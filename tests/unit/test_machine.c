@@ -152,6 +152,15 @@ static void assert_machines_equal(const struct machine *a, const struct machine 
 	assert_true(a->uncore_w == b->uncore_w);
 	assert_true(a->platform_w == b->platform_w);
 	assert_int_equal(a->refill_ns, b->refill_ns);
+	assert_int_equal(a->tick_cost_ns, b->tick_cost_ns);
+	assert_int_equal(a->tick_stop_ns, b->tick_stop_ns);
+	assert_int_equal(a->tick_restart_ns, b->tick_restart_ns);
+	assert_int_equal(a->idle_entry_ns, b->idle_entry_ns);
+	assert_int_equal(a->idle_exit_ns, b->idle_exit_ns);
+	assert_true(a->bg_wakeups_per_s == b->bg_wakeups_per_s);
+	assert_true(fabs(a->bg_jitter - b->bg_jitter) < 1e-12);
+	assert_true(fabs(a->bg_timer_share - b->bg_timer_share) < 1e-12);
+	assert_int_equal(a->bg_handler_ns, b->bg_handler_ns);
 }
 
 /* to_ini -> parse gives the same machine, and writing that again gives
@@ -390,6 +399,35 @@ static void test_turbo_limit(void **state)
 	assert_int_equal(machine_turbo_limit_khz(&m, 99), 2000000);
 }
 
+/* [costs] and [background]: the idle loop's and the tick's costs and the
+ * background wakeups, with the documented defaults when a file says
+ * nothing (the pre-issue-13 tick figures; the measured idle laptop). */
+static void test_idle_costs_and_background(void **state)
+{
+	struct machine m;
+	struct pm_diag d = { "" };
+	(void)state;
+	assert_int_equal(machine_load(&m, FIXTURES "good-minimal.ini", &d), 0);
+	assert_int_equal(m.tick_cost_ns, 1000);
+	assert_int_equal(m.tick_stop_ns + m.tick_restart_ns, 2000);
+	assert_int_equal(m.idle_entry_ns + m.idle_exit_ns, 0);
+	assert_true(m.bg_wakeups_per_s == 80.0);
+	assert_true(fabs(m.bg_timer_share - 0.72) < 1e-12);
+	load_preset(&m, "i7-4790");
+	assert_int_equal(m.tick_restart_ns, 330);
+	assert_int_equal(m.idle_exit_ns, 280);
+	assert_true(fabs(m.bg_jitter - 1.0) < 1e-12);
+	assert_int_equal(m.bg_handler_ns, 2000);
+	/* Every C-state of every preset has a measured or estimated wake time. */
+	for (int i = 0; i < machine_preset_count(); i++) {
+		load_preset(&m, machine_preset_name(i));
+		for (int c = 0; c < m.ncstates; c++)
+			if (!m.cstates[c].poll && m.cstates[c].exit_ns > 10 * NS_PER_US &&
+			    !m.cstates[c].wake_ns && strcmp(m.name, "power9-2n128") != 0)
+				fail_msg("%s: %s has no wake_us", m.name, m.cstates[c].name);
+	}
+}
+
 /* The reference of the scheduler's frequency invariance, as the kernel
  * picks it (arch/x86/kernel/cpu/aperfmperf.c): the i7-4790's 4-core turbo
  * (3.8 GHz), its base with turbo off (arch_set_max_freq_ratio(true)); the
@@ -605,6 +643,10 @@ static const struct bad_case bad_cases[] = {
 	{ 20, 20, "power_mw = 500\npoll = 2", 21, "'2' is not 0 or 1", NULL },
 	{ 7, 7, "freq_domain = socket", 7, "'socket' is not a domain kind", "core, cluster or package" },
 	{ 10, 10, "transition_latency_us = 1e10", 10, "out of range", NULL },
+	{ 0, 0, "[background]\njitter_pct = 150", 37, "jitter_pct = 150 is out of range",
+	  "0..100" },
+	{ 0, 0, "[background]\nwakeups_per_s = -1", 37, "wakeups_per_s = -1 is out of range", NULL },
+	{ 0, 0, "[costs]\ntick_restart_us = -2", 37, "tick_restart_us is out of range", NULL },
 	{ 10, 10, "transition_latency_us = 10\nfreq_invariance = 2c", 11,
 	  "freq_invariance: '2c' is not a frequency invariance reference",
 	  "max|turbo_4c|turbo_1c|base|none" },
@@ -860,6 +902,7 @@ int main(void)
 		cmocka_unit_test(test_topology_power9),
 		cmocka_unit_test(test_turbo_limit),
 		cmocka_unit_test(test_invariance_reference),
+		cmocka_unit_test(test_idle_costs_and_background),
 		cmocka_unit_test(test_pstate_at_most_and_cstate_index),
 		cmocka_unit_test(test_set_online),
 		cmocka_unit_test(test_load_errors),

@@ -49,7 +49,7 @@ static void load(struct profile *p, const char *spec, const char *mname)
 	load_env(p, spec, mname, NULL);
 }
 
-static const struct profile_env intel = { "intel_pstate", true, NULL };
+static const struct profile_env intel = { .cpufreq = "intel_pstate", .cpufreq_fixed = true };
 
 /* The error message of loading spec, which must fail. */
 static const char *load_error(const char *spec, const char *mname)
@@ -250,12 +250,20 @@ static void test_balanced(void **state)
 	/* schedutil|ondemand|powersave: pmlab has schedutil. */
 	assert_string_equal(p.cpufreq, "schedutil");
 	assert_contains(p.cpufreq_origin, "balanced/tuned.conf:13: [cpu] governor=schedutil|ondemand|powersave");
-	assert_int_equal(p.nsettings, 1);
+	/* tuned 2.28's profile (tests/fixtures/profiles/tuned-version): no
+	 * dynamic PM QoS */
+	assert_int_equal(p.tuned_version, 228);
+	assert_null(setting(&p, "pm_qos_dynamic"));
+	assert_setting(&p, "module.cpufreq_conservative", "+r"); /* [modules], host only */
+	assert_true(must_set(&p, "module.cpufreq_conservative")->host_only);
+	assert_false(must_set(&p, "boost")->host_only);
+	assert_setting(&p, "platform_profile", "balanced"); /* [acpi], 2.22+, host only */
+	assert_int_equal(p.nsettings, 3);
 	assert_setting(&p, "boost", "1");
 	assert_contains(must_set(&p, "boost")->origin, "balanced/tuned.conf:16: [cpu] boost=1");
 	assert_skipped(&p, "[cpu] energy_perf_bias=normal", "acpi-cpufreq");
 	assert_skipped(&p, "[cpu] energy_performance_preference=balance_performance", "intel_pstate only");
-	assert_skipped(&p, "[modules] cpufreq_conservative=+r", "not modelled");
+	assert_null(skipped(&p, "[modules] cpufreq_conservative=+r")); /* a host setting */
 	assert_skipped(&p, "[disk]", "not modelled"); /* a section with only comments */
 	assert_string_equal(must_skip(&p, "[scsi_host] alpm=med_power_with_dipm")->origin + strlen(FIXTURES),
 			    "/balanced/tuned.conf:33");
@@ -269,7 +277,7 @@ static void test_balanced(void **state)
 	assert_setting(&p, "energy_perf_bias", "normal");
 	assert_setting(&p, "energy_performance_preference", "balance_performance");
 	assert_setting(&p, "boost", "1");
-	assert_int_equal(p.nsettings, 4);
+	assert_int_equal(p.nsettings, 6); /* and the [modules] and [acpi] host settings */
 	profile_free(&p);
 }
 
@@ -279,7 +287,8 @@ static void test_powersave(void **state)
 	load(&p, FIXTURES "/powersave", "i7-4790");
 	assert_string_equal(p.cpufreq, "schedutil");
 	assert_setting(&p, "boost", "0");
-	assert_int_equal(p.nsettings, 1);
+	assert_setting(&p, "platform_profile", "low-power|quiet");
+	assert_int_equal(p.nsettings, 2);
 	assert_skipped(&p, "[sysctl] kernel.nmi_watchdog=0", "not modelled");
 	assert_skipped(&p, "[script] script=${i:PROFILE_DIR}/script.sh", "not modelled");
 	assert_skipped(&p, "[eeepc_she]", "not modelled");
@@ -300,7 +309,8 @@ static void test_throughput_performance(void **state)
 	load(&p, FIXTURES "/throughput-performance", "xeon-e5-2650l-v3");
 	assert_string_equal(p.cpufreq, "performance");
 	assert_setting(&p, "boost", "1");
-	assert_int_equal(p.nsettings, 1);
+	assert_setting(&p, "platform_profile", "performance");
+	assert_int_equal(p.nsettings, 2);
 	assert_skipped(&p, "[cpu] min_perf_pct=100", "acpi-cpufreq");
 	/* ThunderX sections: uname_regex=aarch64 fails on x86_64. */
 	assert_skipped(&p, "[sysctl.thunderx] kernel.numa_balancing=0", "uname_regex 'aarch64'");
@@ -314,7 +324,7 @@ static void test_throughput_performance(void **state)
 	assert_setting(&p, "energy_perf_bias", "performance");
 	assert_setting(&p, "min_perf_pct", "100");
 	assert_setting(&p, "energy_performance_preference", "performance");
-	assert_int_equal(p.nsettings, 5);
+	assert_int_equal(p.nsettings, 6);
 	profile_free(&p);
 }
 
@@ -407,7 +417,10 @@ static void test_tuned_2_3(void **state)
 	assert_int_equal(profile_load(&p, "tuned-2.3/balanced", &m, data_dirs, 1, &d), 0);
 	assert_string_equal(p.cpufreq, "ondemand");
 	assert_string_equal(p.summary, "");
-	assert_int_equal(p.nsettings, 0);
+	/* tuned 2.3 (the family): its dynamic PM QoS, no force_latency */
+	assert_int_equal(p.tuned_version, 203);
+	assert_setting(&p, "pm_qos_dynamic", "100,1000,0.2");
+	assert_int_equal(p.nsettings, 1);
 	assert_skipped(&p, "[cpu] energy_perf_bias=normal", "acpi-cpufreq");
 	profile_free(&p);
 
@@ -424,7 +437,10 @@ static void test_tuned_2_3(void **state)
 	assert_string_equal(p.cpufreq, "performance");
 	assert_setting(&p, "sched_min_granularity_ns", "10000000");
 	assert_setting(&p, "sched_wakeup_granularity_ns", "15000000");
-	assert_int_equal(p.nsettings, 2);
+	/* tuned 2.3 had the dynamic PM QoS too */
+	assert_setting(&p, "pm_qos_dynamic", "100,1000,0.2");
+	assert_contains(must_set(&p, "pm_qos_dynamic")->origin, "dynamic PM QoS of tuned 2.3");
+	assert_int_equal(p.nsettings, 3);
 	assert_skipped(&p, "[disk] readahead=4096", "not modelled");
 	profile_free(&p);
 
@@ -528,7 +544,7 @@ static void test_family_and_namesake(void **state)
 	assert_string_equal(p.cpufreq, "userspace"); /* fam/base, not dirA/base */
 	profile_free(&p);
 
-	assert_int_equal(profile_load(&p, "over", &m, dirs, 2, &d), 0);
+	assert_int_equal(profile_load(&p, "over:tuned=2.24", &m, dirs, 2, &d), 0);
 	assert_string_equal(p.cpufreq, "conservative"); /* dirB/over */
 	assert_setting(&p, "boost", "0");                /* dirA/over wins */
 	profile_free(&p);
@@ -632,7 +648,7 @@ static void test_conditions(void **state)
 	assert_setting(&p, "sched_migration_cost_ns", "7000000");
 	profile_free(&p);
 
-	static const struct profile_env arm = { NULL, false, "Linux box 6.1.0 #1 SMP aarch64" };
+	static const struct profile_env arm = { .uname = "Linux box 6.1.0 #1 SMP aarch64" };
 	load_env(&p, "conditions", "i7-4790", &arm);
 	assert_string_equal(p.uname, "Linux box 6.1.0 #1 SMP aarch64");
 	assert_setting(&p, "sched_latency_ns", "1000000");
@@ -805,7 +821,7 @@ static void test_devices_and_instances(void **state)
 static void test_caller_governor(void **state)
 {
 	struct profile p;
-	static const struct profile_env cons = { "conservative", true, NULL };
+	static const struct profile_env cons = { .cpufreq = "conservative", .cpufreq_fixed = true };
 	load_env(&p, FIXTURES "/throughput-performance:sampling_down_factor=7", "i7-4790", &cons);
 	assert_string_equal(p.cpufreq, "conservative");
 	assert_skipped(&p, "[cpu] governor=performance", "the run uses cpufreq conservative");
@@ -815,7 +831,7 @@ static void test_caller_governor(void **state)
 
 	/* Not fixed: the profile's governor runs, and performance has no
 	 * sampling_down_factor. */
-	static const struct profile_env deflt = { "conservative", false, NULL };
+	static const struct profile_env deflt = { .cpufreq = "conservative" };
 	load_env(&p, FIXTURES "/throughput-performance:sampling_down_factor=7", "i7-4790", &deflt);
 	assert_string_equal(p.cpufreq, "performance");
 	assert_skipped(&p, "[cpu] sampling_down_factor=7", "the governor performance has no");
@@ -860,7 +876,8 @@ static void test_settings_are_valid_sets(void **state)
 			struct profile p;
 			struct pm_diag d = { "" };
 			static const char *const dirs[] = { FIXTURES, DATA };
-			struct profile_env env = { pstate ? "intel_pstate" : "performance", pstate != 0, NULL };
+			struct profile_env env = { .cpufreq = pstate ? "intel_pstate" : "performance",
+						   .cpufreq_fixed = pstate != 0 };
 			const char *sets[64];
 			struct sim_config cfg = { .machine = &m, .workload = "batch",
 						  .cpufreq = env.cpufreq, .cpuidle = "menu",
@@ -899,6 +916,185 @@ static void on_entry(void *ctx, const struct profile_entry *e)
 	}
 }
 
+/* tuned's built-in functions: functions/tuned.conf asserts each result,
+ * so a wrong one fails the load with the assertion's message. */
+static void test_functions(void **state)
+{
+	struct profile p;
+	load(&p, "functions", "xeon-2s-quad");
+	assert_string_equal(p.cpufreq, "ondemand");
+	profile_free(&p);
+	assert_contains(load_error("function-assertion", "xeon-2s-quad"),
+			"function-assertion/tuned.conf:3: ${f:assertion}: assertion 'deliberately "
+			"wrong' failed: '1,2' != '1,3'");
+	/* On another machine the same assertions hold only where the machine
+	 * agrees: i7-4790 has one package, so calc_isolated_cores differs. */
+	assert_contains(load_error("functions", "i7-4790"), "assertion 'calc 1' failed: "
+			"'1,2,3,4,5,6,7' != '1,2,3,5,6,7'");
+	/* The host's CPUs: numbers with a gap, two packages, more present. */
+	static const int cpu[] = { 0, 1, 2, 4, 5, 6 }, pkg[] = { 0, 0, 0, 1, 1, 1 };
+	static const struct profile_cpus host = { 6, cpu, pkg, "0-7" };
+	struct profile_env env = { .cpus = &host };
+	struct machine m;
+	struct pm_diag d = { "" };
+	machine(&m, "xeon-2s-quad");
+	assert_int_equal(profile_load_env(&p, "functions", &m, &env, fixture_dirs, 1, &d), -1);
+	assert_contains(d.msg, "assertion 'calc 1' failed: '1,2,5,6' != '1,2,3,5,6,7'");
+}
+
+/* tuned 2.20's cpu-partitioning-powersave, in a profile of our own with
+ * the same options: variables files, the X = ${X} idiom, assertions,
+ * cpulist functions, force_latency from a variable, no_turbo=true. */
+static void test_cpu_partitioning(void **state)
+{
+	struct profile p;
+	load_env(&p, "tuned-2.20/cpu-partitioning-powersave", "xeon-2s-quad", &intel);
+	assert_int_equal(p.tuned_version, 220);
+	assert_setting(&p, "pm_qos_latency_us", "3"); /* cstate.name:C1 */
+	assert_contains(must_set(&p, "pm_qos_latency_us")->origin, "force_latency=${max_power_state} "
+			"(cstate.name:C1 = C1, 3 us)");
+	assert_setting(&p, "no_turbo", "1");
+	assert_setting(&p, "scaling_governor", "performance"); /* the parent's */
+	assert_null(setting(&p, "pm_qos_dynamic"));          /* force_latency is set */
+	/* tuned splits "cstate.name:C1|10" into arguments too, so assert2
+	 * has four and is skipped: listed, not an error. */
+	assert_contains(must_skip(&p, "${f:assertion_non_equal:max_power_state is set...}")->why,
+			"not checked");
+	profile_free(&p);
+
+	/* The parent on its own: its variables file isolates 2-3. */
+	load(&p, "tuned-2.20/cpu-partitioning", "xeon-2s-quad");
+	assert_setting(&p, "pm_qos_latency_us", "3");
+	assert_skipped(&p, "[scheduler] isolated_cores=${isolated_cores}", "not modelled");
+	profile_free(&p);
+	/* --cpus 2: isolated_cores 2-3 are not online, tuned's assert2 fails. */
+	struct machine m;
+	struct pm_diag d = { "" };
+	machine(&m, "xeon-2s-quad");
+	assert_int_equal(machine_set_online(&m, 2, &d), 0);
+	assert_int_equal(profile_load(&p, "tuned-2.20/cpu-partitioning", &m, fixture_dirs, 1, &d),
+			 -1);
+	assert_contains(d.msg, "assertion 'isolated_cores contains online CPU(s)' failed: "
+			"'2,3' != ''");
+}
+
+/* A [variables] include= that names no file is listed and skipped, as
+ * tuned logs it; without the variable it would have given, an assertion
+ * catches the undefined value as tuned's does. */
+static void test_missing_variables_file(void **state)
+{
+	struct profile p;
+	load(&p, "tuned-2.20/missing-variables-file", "i7-4790");
+	assert_string_equal(p.cpufreq, "ondemand");
+	assert_contains(must_skip(&p, "[variables] include=${i:PROFILE_DIR}/no-such-variables.conf")->why,
+			"no such file: skipped, as tuned does");
+	profile_free(&p);
+
+	char dir[] = "/tmp/pmlab-vars-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char cmd[512];
+	snprintf(cmd, sizeof(cmd), "cp -r %s/tuned-2.20 %s/ && rm %s/tuned-2.20/variables/"
+		 "cpu-partitioning-powersave-variables.conf", FIXTURES, dir, dir);
+	assert_int_equal(system(cmd), 0);
+	const char *dirs[] = { dir };
+	struct machine m;
+	struct pm_diag d = { "" };
+	machine(&m, "xeon-2s-quad");
+	assert_int_equal(profile_load(&p, "tuned-2.20/cpu-partitioning-powersave", &m, dirs, 1, &d),
+			 -1);
+	assert_contains(d.msg, "assertion 'isolated_cores are set' failed: '${isolated_cores}' == "
+			"'${isolated_cores}'");
+	snprintf(cmd, sizeof(cmd), "rm -r %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* The tuned version emulated: the family directory's, 2.20 by default,
+ * NAME:tuned=X.Y over both. It decides dynamic PM QoS and [acpi]. */
+static void test_tuned_versions(void **state)
+{
+	struct profile p;
+	load(&p, "tuned-2.20/acpi-and-modules", "i7-4790");
+	assert_int_equal(p.tuned_version, 220);
+	assert_setting(&p, "pm_qos_dynamic", "100,1000,0.2");
+	assert_skipped(&p, "[acpi] platform_profile=low-power|quiet", "tuned 2.20 has no acpi plugin");
+	assert_setting(&p, "module.cpufreq_conservative", "+r");
+	assert_setting(&p, "cpuidle_governor", "teo");
+	assert_true(must_set(&p, "cpuidle_governor")->host_only);
+	profile_free(&p);
+
+	load(&p, "tuned-2.20/acpi-and-modules:tuned=2.22", "i7-4790");
+	assert_int_equal(p.tuned_version, 222);
+	assert_null(setting(&p, "pm_qos_dynamic"));
+	assert_setting(&p, "platform_profile", "low-power|quiet");
+	assert_true(must_set(&p, "platform_profile")->host_only);
+	profile_free(&p);
+
+	/* no_turbo=Yes: tuned's get_bool() spelling, under intel_pstate */
+	load_env(&p, "tuned-2.20/acpi-and-modules:tuned=2.21.1", "i7-4790", &intel);
+	assert_int_equal(p.tuned_version, 221);
+	assert_setting(&p, "no_turbo", "1");
+	assert_setting(&p, "pm_qos_dynamic", "100,1000,0.2");
+	profile_free(&p);
+
+	/* latency_low and friends feed it; a C-state name resolves */
+	load(&p, "balanced:tuned=2.20,latency_low=cstate.name:C1E,load_threshold=0.5", "i7-4790");
+	assert_int_equal(p.tuned_version, 220);
+	assert_skipped(&p, "[cpu] boost=1", "tuned 2.20 has no [cpu] boost (2.24 added it)");
+	assert_setting(&p, "pm_qos_dynamic", "10,1000,0.5");
+	profile_free(&p);
+	load(&p, "balanced:tuned=2.28,latency_low=50", "i7-4790");
+	assert_null(setting(&p, "pm_qos_dynamic"));
+	assert_skipped(&p, "[cpu] latency_low=50", "tuned 2.28 does no dynamic tuning by default");
+	profile_free(&p);
+	load(&p, "latency-performance:tuned=2.21,latency_high=5", "i7-4790");
+	assert_null(setting(&p, "pm_qos_dynamic"));
+	assert_skipped(&p, "[cpu] latency_high=5", "the latency is static");
+	profile_free(&p);
+
+	assert_contains(load_error("balanced:tuned=3.0", "i7-4790"),
+			"override 'tuned=3.0': not a tuned version (expected e.g. tuned=2.20");
+	assert_contains(load_error("balanced:tuned=2.20,load_threshold=lots", "i7-4790"),
+			"[cpu] load_threshold=lots: not a load average");
+	assert_contains(load_error("tuned-2.20/acpi-and-modules:no_turbo=maybe", "i7-4790"),
+			"[cpu] no_turbo=maybe: not a boolean");
+	/* the sim's runs leave host settings out */
+	struct sim_config cfg = { 0 };
+	const char *sets[16];
+	load(&p, "tuned-2.20/acpi-and-modules", "i7-4790");
+	int n = profile_apply(&p, &cfg, false, NULL, 0, sets, 16, &(struct pm_diag){ "" });
+	assert_int_equal(n, 0);
+	profile_free(&p);
+}
+
+/* Long chains of variables and functions, as cpu-partitioning has. */
+static void test_deep_variables(void **state)
+{
+	char dir[] = "/tmp/pmlab-deep-XXXXXX", path[256];
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/tuned.conf", dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "[variables]\nv0=1\n");
+	for (int i = 1; i <= 20; i++)
+		fprintf(f, "v%d=${f:cpulist_unpack:${v%d}}\n", i, i - 1);
+	fprintf(f, "[cpu]\nforce_latency=${v20}\n");
+	fclose(f);
+	struct profile p;
+	load(&p, dir, "i7-4790");
+	assert_setting(&p, "pm_qos_latency_us", "1");
+	profile_free(&p);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "[variables]\nv0=1\n");
+	for (int i = 1; i <= 40; i++)
+		fprintf(f, "v%d=${f:cpulist_unpack:${v%d}}\n", i, i - 1);
+	fprintf(f, "[cpu]\nforce_latency=${v40}\n");
+	fclose(f);
+	assert_contains(load_error(dir, "i7-4790"), "nest more than 64 deep");
+	unlink(path);
+	rmdir(dir);
+}
+
 static void test_list(void **state)
 {
 	struct listed l = { 0 };
@@ -909,7 +1105,33 @@ static void test_list(void **state)
 	assert_true(l.summary);
 	assert_true(l.family);
 	assert_int_equal(l.hidden, 6); /* data's six stock profiles, behind the fixtures' */
-	assert_int_equal(l.n, 29 + 10); /* every fixture and data profile, once */
+	assert_int_equal(l.n, 35 + 10); /* every fixture and data profile, once */
+}
+
+/* tuned's own directories are searched unless $PMLAB_TUNED_DIRS replaces
+ * them; the test suite runs with it empty, so that no host's tuned
+ * installation is read (meson.build). */
+static void test_tuned_dirs_replaced(void **state)
+{
+	struct machine m;
+	struct profile p;
+	struct pm_diag d = { "" };
+	machine(&m, "xeon-2s-quad");
+	const char *saved = getenv("PMLAB_TUNED_DIRS");
+	char *keep = saved ? strdup(saved) : NULL;
+
+	assert_int_equal(setenv("PMLAB_TUNED_DIRS", FIXTURES, 1), 0);
+	assert_int_equal(profile_load(&p, "chain-top", &m, NULL, 0, &d), 0);
+	profile_free(&p);
+	assert_int_equal(setenv("PMLAB_TUNED_DIRS", "", 1), 0);
+	assert_int_equal(profile_load(&p, "chain-top", &m, NULL, 0, &d), -1);
+	assert_non_null(strstr(d.msg, "not found"));
+	profile_free(&p);
+	if (keep)
+		setenv("PMLAB_TUNED_DIRS", keep, 1);
+	else
+		unsetenv("PMLAB_TUNED_DIRS");
+	free(keep);
 }
 
 static void test_helpers(void **state)
@@ -960,7 +1182,13 @@ int main(void)
 		cmocka_unit_test(test_caller_governor),
 		cmocka_unit_test(test_apply),
 		cmocka_unit_test(test_settings_are_valid_sets),
+		cmocka_unit_test(test_functions),
+		cmocka_unit_test(test_cpu_partitioning),
+		cmocka_unit_test(test_missing_variables_file),
+		cmocka_unit_test(test_tuned_versions),
+		cmocka_unit_test(test_deep_variables),
 		cmocka_unit_test(test_list),
+		cmocka_unit_test(test_tuned_dirs_replaced),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

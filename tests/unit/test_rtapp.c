@@ -41,11 +41,12 @@ static void run_json(struct run *out, const char *json, const char *gov, double 
 		     uint64_t seed, const char *const *sets, int nsets)
 {
 	static const char *const defaults[] = { "tick_cost_ns=0", "cpufreq_update_cost_ns=0",
-						"tick_stop_cost_ns=0" };
+						"tick_stop_cost_ns=0", "tick_restart_cost_ns=0",
+						"background_wakeups=0" };
 	char *path = write_json(json);
 	char workload[256];
 	snprintf(workload, sizeof(workload), "rtapp:%s", path);
-	simtest_run(out, two_core_ini, 0, workload, gov, seconds, seed, defaults, 3, sets, nsets,
+	simtest_run(out, two_core_ini, 0, workload, gov, seconds, seed, defaults, 5, sets, nsets,
 		    true);
 	unlink(path);
 	free(path);

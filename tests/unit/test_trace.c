@@ -486,10 +486,11 @@ static void replay(struct replay_run *rr, const char *machine_ini, const char *m
 		fail_msg("%s", d.msg);
 	char workload[600];
 	snprintf(workload, sizeof(workload), "replay:%s", path);
-	static const char *const sets[] = { "tick_cost_ns=0", "tick_stop_cost_ns=0" };
+	static const char *const sets[] = { "tick_cost_ns=0", "tick_stop_cost_ns=0",
+					    "tick_restart_cost_ns=0", "background_wakeups=0" };
 	struct sim_config cfg = { .machine = &rr->m, .workload = workload, .cpufreq = "performance",
 				  .cpuidle = "deepest", .duration = 100 * NS_PER_SEC, .seed = 1,
-				  .nsets = 2, .sets = sets, .check_invariants = true, .observer = obs,
+				  .nsets = 4, .sets = sets, .check_invariants = true, .observer = obs,
 				  .keep_finished_tasks = true };
 	if (sim_create(&rr->s, &cfg, &d) < 0)
 		fail_msg("%s", d.msg);
@@ -583,10 +584,11 @@ static void test_replay_scales_with_frequency(void **state)
 	/* capture_khz says what the trace ran at; the machine's base is 4 GHz. */
 	snprintf(wl, sizeof(wl), "replay:%s", path);
 	static const char *const sets[] = { "tick_cost_ns=0", "tick_stop_cost_ns=0",
+					    "tick_restart_cost_ns=0", "background_wakeups=0",
 					    "capture_khz=2000000" };
 	struct sim_config cfg = { .machine = &rr.m, .workload = wl, .cpufreq = "performance",
 				  .cpuidle = "deepest", .duration = NS_PER_SEC, .seed = 1,
-				  .nsets = 3, .sets = sets, .keep_finished_tasks = true };
+				  .nsets = 5, .sets = sets, .keep_finished_tasks = true };
 	assert_int_equal(sim_create(&rr.s, &cfg, &d), 0);
 	assert_int_equal(sim_run(rr.s, &rr.r, &d), 0);
 	for (uint32_t id = 0; id < rr.r.tasks_created; id++) {
