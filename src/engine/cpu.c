@@ -9,9 +9,10 @@
 
 double cpu_c0_mhz_ns(const struct sim *s, const struct sim_cpu *c)
 {
+	const struct sim_type *ty = cpu_type_of(s, c);
 	double v = 0;
-	for (int i = 0; i < s->npstates; i++)
-		v += (double)c->acct.pstate_ns[i] * (s->khz_table[i] / 1000.0);
+	for (int i = 0; i < ty->npstates; i++)
+		v += (double)c->acct.pstate_ns[i] * (ty->khz[i] / 1000.0);
 	return v;
 }
 
@@ -78,14 +79,17 @@ void cpu_sync(struct sim *s, struct sim_cpu *c)
 
 void cpu_set_speed(struct sim *s, struct sim_cpu *c)
 {
-	double khz = s->khz_table[cpu_effective_idx(s, c)];
+	const struct sim_type *ty = cpu_type_of(s, c);
+	double khz = cpu_khz(s, c);
 	if (s->obs && s->obs->cpu_freq && (uint32_t)khz != c->obs_khz) {
 		c->obs_khz = (uint32_t)khz;
 		s->obs->cpu_freq(s->obs->ctx, c->id, s->now, c->obs_khz);
 	}
 	double speed = khz / 1e6; /* cycles per ns */
+	if (ty->work_per_cycle != 1.0)
+		speed *= ty->work_per_cycle; /* a smaller type's cycles do less */
 	if (s->cores[c->core].nrunning > 1)
-		speed *= s->m->smt_throughput;
+		speed *= ty->t->smt_throughput;
 	c->speed = speed;
 }
 
@@ -194,7 +198,7 @@ void cpu_start_tick(struct sim *s, struct sim_cpu *c)
  * follow the hardware. */
 static int hw_cstate(const struct sim *s, const struct sim_cpu *c, int st)
 {
-	const struct cstate *cs = s->m->cstates;
+	const struct cstate *cs = c->idle.states;
 	enum auto_demotion mode = (enum auto_demotion)s->par.cstate_auto_demotion;
 	int c1 = s->demote_c1, c3 = s->demote_c3;
 	if (mode == DEMOTE_OFF || st < c3 || c->last_idle_ns >= cs[st].residency_ns)
@@ -311,7 +315,7 @@ static void cpu_wake(struct sim *s, struct sim_cpu *c, sim_ns extra)
 	if (c->mode != CPU_IDLE)
 		return;
 	const struct sim_pkg *pkg = &s->pkgs[c->pkg];
-	const struct cstate *cs = &s->m->cstates[c->cstate];
+	const struct cstate *cs = &c->idle.states[c->cstate];
 	sim_ns exit = cs->wake_ns ? cs->wake_ns : cs->exit_ns;
 	if (pkg->pkg_cstate >= 0)
 		exit += s->m->pkg_cstates[pkg->pkg_cstate].exit_ns;

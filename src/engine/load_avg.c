@@ -26,19 +26,18 @@
  * cfs_rq->avg.util_avg as it stands). */
 #include "sim_internal.h"
 
-/* arch_scale_freq_capacity(): the CPU's current frequency over the
- * reference frequency, capped at 1024 as x86's scale_freq_tick() caps it
- * (v6.x); 1024 without invariance, where running time counts whatever the
- * clock. The kernel measures it from APERF/MPERF over the last tick; here
- * it is the frequency in force. Capacity is 1024 on every CPU of the
- * symmetric machines modelled, so cap_scale() by it changes nothing. */
-static uint32_t freq_scale(const struct sim *s, const struct sim_cpu *c)
+/* arch_scale_freq_capacity(): the CPU's current frequency over its type's
+ * reference, capped at 1024 as x86's scale_freq_tick() caps it (v6.x);
+ * 1024 without invariance, where running time counts whatever the clock.
+ * The kernel measures it from APERF/MPERF over the last tick; here it is
+ * the frequency in force. */
+static uint64_t freq_scale(const struct sim *s, const struct sim_cpu *c)
 {
-	if (!s->fie_khz)
+	const struct sim_type *ty = cpu_type_of(s, c);
+	if (!ty->fie_khz)
 		return PELT_SCALE;
-	uint64_t khz = s->khz_table[cpu_effective_idx(s, c)];
-	uint64_t scale = khz * PELT_SCALE / s->fie_khz;
-	return scale < PELT_SCALE ? (uint32_t)scale : PELT_SCALE;
+	uint64_t scale = (uint64_t)cpu_khz(s, c) * PELT_SCALE / ty->fie_khz;
+	return scale < PELT_SCALE ? scale : PELT_SCALE;
 }
 
 static inline uint64_t rq_clock_pelt(const struct sim_cpu *c)
@@ -55,12 +54,18 @@ static void idle_clock_pelt(struct sim *s, struct sim_cpu *c)
 	c->clock_pelt_idle = rq_clock_pelt(c);
 }
 
+/* update_rq_clock_pelt(): the elapsed time scaled by the CPU's capacity
+ * (arch_scale_cpu_capacity(): 1024 on the biggest type and on every CPU of
+ * a machine without types), then by the frequency scale, each with
+ * cap_scale()'s truncation. */
 void clock_pelt_advance(struct sim *s, struct sim_cpu *c, sim_ns dt)
 {
-	if (c->mode != CPU_RUNNING)
+	if (c->mode != CPU_RUNNING) {
 		idle_clock_pelt(s, c);
-	else
-		c->clock_pelt += ((uint64_t)dt * freq_scale(s, c)) >> PELT_SHIFT;
+		return;
+	}
+	uint64_t delta = ((uint64_t)dt * cpu_type_of(s, c)->capacity) >> PELT_SHIFT;
+	c->clock_pelt += (delta * freq_scale(s, c)) >> PELT_SHIFT;
 }
 
 static void nohz_stats(struct sim *s);

@@ -74,6 +74,7 @@ enum cpufreq_updates {
 
 struct sim_cpu {
 	int id, core, pkg, llc, policy;
+	int type;              /* its CPU type (s->types) */
 	enum cpu_mode mode;
 	int cstate;            /* state the hardware entered (IDLE/WAKING) */
 	int req_cstate;        /* state the governor asked for (cpuidle's view) */
@@ -122,6 +123,7 @@ struct sim_cpu {
 
 struct sim_core {
 	int pkg;
+	int type;              /* its CPU type (s->types) */
 	int ncpus;
 	int cpus[8];
 	int nbusy;             /* threads in C0 (running or waking) */
@@ -137,10 +139,12 @@ struct sim_pkg {
 	int ncores;
 	int first_core;        /* global index of its first core (all cores, online or not) */
 	int nbusy_cores;       /* cores in C0 */
-	int nturbo_cores;      /* cores active for the turbo bins: C0, polling or a turbo_active state */
+	/* Per CPU type: cores active for the turbo bins (C0, polling or a
+	 * turbo_active state) and the turbo ceiling P-state in force. */
+	int nturbo_cores[MACHINE_MAX_TYPES];
+	int cap_idx[MACHINE_MAX_TYPES];
 	int nidle_cores;       /* online cores idle */
 	int ncores_online;
-	int cap_idx;           /* turbo ceiling P-state in force */
 	bool turbo_eval_pending;
 	long nr_stealable;     /* queued tasks on its running CPUs (see cpu_stealable) */
 	int pkg_cstate;        /* -1: not in a package C-state */
@@ -151,8 +155,26 @@ struct sim_pkg {
 	double obs_w;          /* last uncore power told to the observer */
 };
 
+/* A CPU type as the engine runs it (machine.h, struct cpu_type). */
+struct sim_type {
+	const struct cpu_type *t; /* in s->mcopy, resolved */
+	uint32_t *khz;         /* its P-states, ascending */
+	int npstates;
+	int base_idx;          /* highest non-turbo P-state */
+	int *turbo_cap_idx;    /* by the type's active cores in the package */
+	uint32_t fie_khz;      /* frequency invariance's reference; 0: PELT not invariant */
+	uint32_t capacity;     /* arch_scale_cpu_capacity() */
+	/* Work per cycle against the first type of capacity 1024: a type of
+	 * capacity C and highest frequency F does C/1024 of its work at F. */
+	double work_per_cycle;
+	double *dyn_w;         /* by P-state: Ceff V^2 f of one busy thread (power_tables()) */
+	double *leak_w;        /* by P-state: leakage at its voltage */
+	double *activity_by_busy; /* by threads in C0: the SMT activity factor */
+};
+
 struct sim_policy {
 	struct cpufreq_policy p;
+	int type;              /* a clock domain never spans two CPU types */
 	int *cpus;
 	uint32_t *util_seq;    /* per CPU of the policy: p.util_seq */
 	int cur_idx;           /* P-state the hardware runs now (before turbo cap) */
@@ -178,7 +200,6 @@ struct sim {
 	sim_ns tick_ns;
 	sim_ns latency_limit_ns;
 	int kernel_version;    /* --set kernel=X.Y as MAJOR * 1000 + MINOR; 0: current */
-	uint32_t fie_khz;      /* frequency invariance's reference; 0: PELT not invariant */
 	int nohz_nr_cpus;      /* CPUs idle with the tick stopped (nohz.nr_cpus) */
 	bool nohz_has_blocked; /* one of them may have blocked load (nohz.has_blocked) */
 	sim_ns nohz_next_blocked; /* not before this jiffy (nohz.next_blocked) */
@@ -203,13 +224,8 @@ struct sim {
 	int dispatch_cpu;           /* CPU whose task the workload is deciding for, or -1 */
 	char wl_name[64];           /* --workload NAME[:ARG] split */
 	const char *wl_arg;
-	uint32_t *khz_table;   /* machine P-states, ascending */
-	double *pst_dyn_w;     /* by P-state: Ceff V^2 f of one busy thread (power_tables()) */
-	double *pst_leak_w;    /* by P-state: leakage at its voltage */
-	double *activity_by_busy; /* by threads in C0: the SMT activity factor */
-	int npstates;
-	int base_idx;          /* highest non-turbo P-state */
-	int *turbo_cap_idx;    /* by number of busy cores in the package */
+	int ntypes;
+	struct sim_type *types;
 	/* Auto-demotion's targets: the first hardware state ("C1") and the
 	 * first that stops the clocks ("C3": neither polling nor turbo_active;
 	 * ncstates if none). */
@@ -295,6 +311,27 @@ void load_avg_nohz_enter(struct sim *s, struct sim_cpu *c);
 /* The nohz part of a busy CPU's tick (nohz_balancer_kick()'s stats kick). */
 void load_avg_busy_tick(struct sim *s, struct sim_cpu *c);
 
+/* The P-state a CPU runs at in C0: its policy's, under its package's
+ * turbo ceiling for its type. */
+static inline int cpu_effective_idx(const struct sim *s, const struct sim_cpu *c)
+{
+	int idx = s->policies[c->policy].cur_idx;
+	int cap = s->pkgs[c->pkg].cap_idx[c->type];
+	return idx < cap ? idx : cap;
+}
+
+static inline const struct sim_type *cpu_type_of(const struct sim *s, const struct sim_cpu *c)
+{
+	return &s->types[c->type];
+}
+
+/* The frequency the CPU runs at now (its clock domain's, under the turbo
+ * ceiling of its package and type), kHz. */
+static inline uint32_t cpu_khz(const struct sim *s, const struct sim_cpu *c)
+{
+	return s->types[c->type].khz[cpu_effective_idx(s, c)];
+}
+
 /* engine/background.c: wakeups of idle CPUs besides the workload's */
 int background_init(struct sim *s, struct pm_diag *d);
 void background_fire(struct sim *s, struct sim_cpu *c);
@@ -354,15 +391,6 @@ static inline void cpu_stealable(struct sim *s, struct sim_cpu *c)
 	int now = c->mode == CPU_RUNNING ? c->rq.len : 0;
 	s->pkgs[c->pkg].nr_stealable += now - c->stealable;
 	c->stealable = now;
-}
-
-/* The P-state a CPU runs at in C0: its policy's, under its package's
- * turbo ceiling. */
-static inline int cpu_effective_idx(const struct sim *s, const struct sim_cpu *c)
-{
-	int idx = s->policies[c->policy].cur_idx;
-	int cap = s->pkgs[c->pkg].cap_idx;
-	return idx < cap ? idx : cap;
 }
 
 /* What the cpufreq driver reports of the CPU's utilization (PELT,
