@@ -51,6 +51,9 @@ struct validation {
 	char name[V_NAME], seed_file[V_TEXT], machine[V_TEXT], cpus[V_NAME], workload[V_NAME];
 	char cpuidle[V_NAME], cpufreq[V_NAME], baseline[V_NAME], kernel[V_NAME];
 	double duration;
+	/* Lines of [experiment]'s keys (0: not given), for messages. */
+	int line_machine, line_cpus, line_workload, line_cpufreq, line_cpuidle, line_baseline,
+		line_kernel, line_duration;
 	double tie_tolerance; /* % (relative figures) or points: what '~' in an ordering allows */
 	double platform_w;    /* > 0: replaces the machine's platform_w (calibration) */
 	int runs;

@@ -71,6 +71,21 @@ static void test_machine_show_round_trips(void **state)
 	out_free(&again);
 }
 
+/* `machines show --energy-model` prints each type's table (issue 16). */
+static void test_machine_energy_model(void **state)
+{
+	struct out o = run("machines show --energy-model "
+			   PMLAB_SOURCE_ROOT "/tests/fixtures/machines/good-hybrid.ini");
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.text, "cpu_type little: capacity 512"));
+	assert_non_null(strstr(o.text, "perf domains (CPUs): 2-5; 8-11"));
+	assert_non_null(strstr(o.text, "2000000          512      1000000      19531"));
+	out_free(&o);
+	o = run("machines show --energy-model no-such-box");
+	assert_usage_error(&o, "unknown machine 'no-such-box'");
+	out_free(&o);
+}
+
 static void test_bad_input(void **state)
 {
 	struct out o = run("sim --machine no-such-box --workload batch");
@@ -339,6 +354,51 @@ static void test_default_governors(void **state)
 	free(bad);
 }
 
+
+/* Every integer option: a value past 2^64, or not plain decimal, is a
+ * usage error naming the option -- never wrapped, saturated or read as
+ * hex or octal (--shard 0/99999999999999999999 ran before). */
+static void test_integer_options_overflow(void **state)
+{
+	(void)state;
+	static const char *const big = "99999999999999999999";
+	static const struct {
+		const char *args, *needle;
+	} cases[] = {
+		{ "sweep --machine i7-4790 --workload pingpong --vary seed=1 --shard 0/%s", "--shard" },
+		{ "sweep --machine i7-4790 --workload pingpong --vary seed=1 --shard %s/2", "--shard" },
+		{ "sweep --machine i7-4790 --workload pingpong --vary seed=1 --shard 0/%s0", "--shard" },
+		{ "sweep --machine i7-4790 --workload pingpong --vary seed=1,%s", "seed" },
+		{ "sim --machine i7-4790 --workload pingpong --seed %s", "--seed" },
+		{ "sim --machine i7-4790 --workload pingpong --cpus %s", "--cpus" },
+		{ "sim --machine i7-4790 --workload pingpong --jobs %s", "--jobs" },
+		{ "compare --machine i7-4790 --workload pingpong --profiles none,powersave --runs %s",
+		  "--runs" },
+		{ "replay data/traces/hackbench.dat --capture-khz %s", "--capture-khz" },
+		{ "monitor --count %s", "--count" },
+		{ "govd --governor ondemand --interval-ms %s", "--interval-ms" },
+		{ "govd --governor ondemand --hz %s", "--hz" },
+		{ "record --buffer-kb %s -- true", "--buffer-kb" },
+		{ "bench --profiles a,b --runs %s -- true", "--runs" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char args[512];
+		const char *at = strstr(cases[i].args, "%s");
+		snprintf(args, sizeof(args), "%.*s%s%s", (int)(at - cases[i].args), cases[i].args,
+			 big, at + 2);
+		expect_usage_error(args, cases[i].needle);
+	}
+	/* decimal only: no sign, space, hex or octal */
+	static const char *const odd[] = { "0x10", "010x", "+5", " 5", "5 ", "-0", "1e3", "" };
+	for (size_t i = 0; i < sizeof(odd) / sizeof(odd[0]); i++) {
+		char args[256];
+		snprintf(args, sizeof(args), "sim --machine i7-4790 --workload pingpong --seed '%s'",
+			 odd[i]);
+		expect_usage_error(args, "--seed");
+	}
+	expect_usage_error("sim --machine i7-4790 --workload pingpong --cpus 010", "--cpus");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -346,12 +406,14 @@ int main(void)
 		cmocka_unit_test(test_lists),
 		cmocka_unit_test(test_machine_show_round_trips),
 		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_integer_options_overflow),
 		cmocka_unit_test(test_bad_machine_file_names_line),
 		cmocka_unit_test(test_sim_json),
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_kernel_version_rules),
 		cmocka_unit_test(test_default_governors),
 		cmocka_unit_test(test_all_workloads_all_machines),
+		cmocka_unit_test(test_machine_energy_model),
 		cmocka_unit_test(test_man_page_covers_commands),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
