@@ -107,7 +107,7 @@ struct cstate {
 	sim_ns residency_ns;
 	/* Measured time from the wakeup event until the core runs (INI:
 	 * wake_us); 0: exit_ns. Real wakeups are usually several times
-	 * faster than the table says (sim-anchors 1.10). */
+	 * faster than the table says (KUtrace; docs/sources.md 2.4). */
 	sim_ns wake_ns;
 	double power_w; /* core power while in this state (INI: power_mw) */
 	int poll;       /* 1 for the polling state 0 (POLL on x86): the core stays in C0 */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* oltp: JdbcRunner's Tiny TPC-C as the database server sees it
- * (workloads-traces.md A.7: sh2/jdbcrunner docs_ja/tpc-c.rst, tpcc.js).
+ * (JdbcRunner 1.3: sh2/jdbcrunner docs_ja/tpc-c.rst, tpcc.js; docs/sources.md 3).
  *
  * Reproduces: `agents` client connections, each served by one database
  * backend task, in a closed loop with no keying or think time (think_ms,
@@ -83,9 +83,9 @@
  * (TCP send+receive stack work, ESTIMATE), stall_pct = 40 (ESTIMATE: about
  * half of DBMS execution time is stalls, Ailamaki et al., VLDB 1999),
  * page_miss_pct = 2 (ESTIMATE: 16 warehouses, ~1.6 GB, mostly cached),
- * io_read_us = 200 (SSD random read, ESTIMATE), fsync_us = 500 (A.7's SSD
+ * io_read_us = 200 (SSD random read, ESTIMATE), fsync_us = 500 (an SSD's
  * fsync 0.05-2 ms). The later calibration target is
- * shared/seeds/tuned-balanced-conservative.txt; these defaults are not
+ * the tuned seed experiment (docs/sources.md 1.1); these defaults are not
  * fitted to it. */
 #include <stdio.h>
 #include <stdlib.h>

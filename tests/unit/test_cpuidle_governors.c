@@ -217,6 +217,9 @@ static void test_menu_update_rules(void **state)
 		/* 200 us in C6 is under twice its exit latency: assume half of
 		 * it, 100 us of 10 ms: 7168 + 1024*100/10000 = 7168 + 10. */
 		{ 10 * MS, 200 * US, 4, C6, false, false, 8192, 7178, 100 },
+		/* 300 us is over twice C6's 133 us: the wake began one exit
+		 * latency before the end, 167 us: 7168 + 1024*167/10000 = 7168 + 17. */
+		{ 10 * MS, 300 * US, 4, C6, false, false, 8192, 7185, 167 },
 		/* A tick although the timer was 100 ms away: pretend 45 ms:
 		 * 7168 + 1024*45/100 = 7168 + 460. */
 		{ 100 * MS, 1 * MS, 5, C1E, true, false, 8192, 7628, 45000 },
@@ -254,6 +257,11 @@ static void test_menu_typical_interval(void **state)
 {
 	/* Identical: variance 0. */
 	assert_int_equal(typical((uint32_t[]){ 100, 100, 100, 100, 100, 100, 100, 100 }), 100);
+	/* The boundary: a standard deviation of exactly 20 us (variance 400)
+	 * is a pattern; 21 us (79/121: variance 441) is not, and the tie drops
+	 * every 121, leaving the 79s. */
+	assert_int_equal(typical((uint32_t[]){ 80, 120, 80, 120, 80, 120, 80, 120 }), 100);
+	assert_int_equal(typical((uint32_t[]){ 79, 121, 79, 121, 79, 121, 79, 121 }), 79);
 	/* Small spread: mean 840/8 = 105, variance 88400/8 - 105^2 = 25 <= 400. */
 	assert_int_equal(typical((uint32_t[]){ 100, 110, 100, 110, 100, 110, 100, 110 }), 105);
 	/* Larger spread but mean > 6 stddev: 1050, variance 2500, 1050^2 >
