@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../host/govd.h"
+#include "../lab/runspec.h"
 #include "cli.h"
 
 void usage_govd(void)
@@ -78,7 +79,7 @@ int cmd_govd(int argc, char **argv)
 				cli_bad("govd: --duration %s: expected seconds", optarg);
 				goto out;
 			}
-			c.duration_s = (double)ns / 1e9;
+			c.duration_s = (double)runspec_duration_cap(ns) / 1e9;
 			break;
 		}
 		case 'q': c.log = NULL; break;

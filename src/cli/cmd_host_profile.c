@@ -129,7 +129,7 @@ static int apply(const char *spec, const char *root, const char *const *dirs, in
 			if (!daemon)
 				fprintf(stderr, "pmlab: warning: the %lld us /dev/cpu_dma_latency request "
 					"lapses now, as pmlab exits (tuned holds it while it runs): run "
-					"pmlab daemon (data/systemd/pmlab.service) to hold it, or apply "
+					"pmlab daemon (systemctl enable --now pmlab) to hold it, or apply "
 					"--hold\n", (long long)us);
 		}
 	}
