@@ -82,7 +82,7 @@ int cmd_govd(int argc, char **argv)
 			c.duration_s = (double)runspec_duration_cap(ns) / 1e9;
 			break;
 		}
-		case 'q': c.log = NULL; break;
+		case 'q': cli_quiet = true; break;
 		case 'r': root = optarg; break;
 		case ':':
 		default:
@@ -99,6 +99,8 @@ int cmd_govd(int argc, char **argv)
 		goto out;
 	}
 	c.sets = sets;
+	if (cli_quiet) /* --quiet here or before the command */
+		c.log = NULL;
 	struct pm_diag d = { { 0 } };
 	if (govd_check(&c, &d) < 0) {
 		cli_bad("govd: %s", d.msg);
