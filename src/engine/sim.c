@@ -6,6 +6,7 @@
 
 #include "../cpufreq/energy_hints.h"
 #include "../sched/cfs_defaults.h"
+#include "../core/suggest.h"
 #include "sim_internal.h"
 
 static const char *const cpufreq_updates_words[] = { "classic", "consolidated", NULL };
@@ -335,9 +336,18 @@ static int apply_set(struct sim *s, const char *kv, struct pm_diag *d)
 		if (r != 0)
 			return r < 0 ? -1 : 0;
 	}
-	return pm_fail(d, "--set %s: unknown key '%s' (expected an engine, workload '%s', "
+	struct suggest near;
+	char mean[96];
+	suggest_init(&near, key);
+	for (size_t i = 0; i < sizeof(owners) / sizeof(owners[0]); i++)
+		for (int k = 0; k < owners[i].n; k++)
+			suggest_offer(&near, owners[i].t[k].name);
+	suggest_offer(&near, "kernel");
+	suggest_offer(&near, "cstate_disable");
+	return pm_fail(d, "--set %s: unknown key '%s'%s (expected an engine, workload '%s', "
 		       "cpufreq '%s' or cpuidle '%s' tunable; see pmlab governors, pmlab workloads)",
-		       kv, key, s->wl->name, s->cf_gov->name, s->ci_gov->name);
+		       kv, key, suggest_text(&near, mean, sizeof(mean)), s->wl->name, s->cf_gov->name,
+		       s->ci_gov->name);
 }
 
 int sim_kernel_version(const char *v)
@@ -589,15 +599,32 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 	memcpy(s->wl_name, cfg->workload, nlen);
 	s->wl_name[nlen] = '\0';
 	s->wl_arg = colon ? colon + 1 : NULL;
+	struct suggest near;
+	char mean[96];
 	s->wl = workload_find(s->wl_name);
-	if (!s->wl)
-		return pm_fail(d, "unknown workload '%s' (see pmlab workloads)", s->wl_name);
+	if (!s->wl) {
+		suggest_init(&near, s->wl_name);
+		for (int i = 0; i < workload_count(); i++)
+			suggest_offer(&near, workload_at(i)->name);
+		return pm_fail(d, "unknown workload '%s'%s (see pmlab workloads)", s->wl_name,
+			       suggest_text(&near, mean, sizeof(mean)));
+	}
 	s->cf_gov = cpufreq_governor_find(cfg->cpufreq);
-	if (!s->cf_gov)
-		return pm_fail(d, "unknown cpufreq governor '%s' (see pmlab governors)", cfg->cpufreq);
+	if (!s->cf_gov) {
+		suggest_init(&near, cfg->cpufreq);
+		for (int i = 0; i < cpufreq_governor_count(); i++)
+			suggest_offer(&near, cpufreq_governor_at(i)->name);
+		return pm_fail(d, "unknown cpufreq governor '%s'%s (see pmlab governors)",
+			       cfg->cpufreq, suggest_text(&near, mean, sizeof(mean)));
+	}
 	s->ci_gov = cpuidle_governor_find(cfg->cpuidle);
-	if (!s->ci_gov)
-		return pm_fail(d, "unknown cpuidle governor '%s' (see pmlab governors)", cfg->cpuidle);
+	if (!s->ci_gov) {
+		suggest_init(&near, cfg->cpuidle);
+		for (int i = 0; i < cpuidle_governor_count(); i++)
+			suggest_offer(&near, cpuidle_governor_at(i)->name);
+		return pm_fail(d, "unknown cpuidle governor '%s'%s (see pmlab governors)",
+			       cfg->cpuidle, suggest_text(&near, mean, sizeof(mean)));
+	}
 
 	tunables_set_defaults(engine_tunables, N_ENGINE_TUNABLES, &s->par);
 	s->wl_data = alloc_tunables(s->wl->data_size, s->wl->params, s->wl->nparams);
