@@ -309,6 +309,18 @@ static void test_menu_v3_10_buckets(void **state)
 	assert_int_equal(menu_v3_10_bucket(1000, 3), 9);
 }
 
+static void test_menu_v3_10_loadavg(void **state)
+{
+	/* LOAD_INT(x) * 10 + LOAD_FRAC(x) / 10 with FSHIFT 11 (v3.10). */
+	assert_int_equal(menu_v3_10_loadavg(0), 0);
+	assert_int_equal(menu_v3_10_loadavg(1024), 5);
+	assert_int_equal(menu_v3_10_loadavg(2048), 10);
+	assert_int_equal(menu_v3_10_loadavg(3072), 15);
+	/* 335 (nice 5): LOAD_FRAC 16, a tenth of it 1. */
+	assert_int_equal(menu_v3_10_loadavg(335), 1);
+	assert_int_equal(menu_v3_10_loadavg(20480), 100);
+}
+
 static uint32_t typical_v3_10(const uint32_t v[MENU_INTERVALS])
 {
 	struct menu_data d;
@@ -370,6 +382,15 @@ static void test_menu_v3_10_select(void **state)
 	assert_int_equal(select_direct(&s, 1 * MS, 1 * MS, NONE, &stop), C1E);
 	assert_int_equal(d->bucket, 9);
 	s.dev.nr_iowait = 0;
+	/* The run queue's cpu_load[0] from the CPU's last tick: one nice-0
+	 * task (1024) is get_loadavg() 5, multiplier 11, the same bar as one
+	 * I/O waiter but in the lower buckets; a load of 0 (the tick restarted
+	 * after a nohz stretch) lifts it again. */
+	s.dev.cpu_load = 1024;
+	assert_int_equal(select_direct(&s, 1 * MS, 1 * MS, NONE, &stop), C1E);
+	assert_int_equal(d->bucket, 3);
+	s.dev.cpu_load = 0;
+	assert_int_equal(select_direct(&s, 1 * MS, 1 * MS, NONE, &stop), C6);
 	/* The PM QoS limit still bounds the deeper states. */
 	assert_int_equal(select_direct(&s, 1 * MS, 1 * MS, 100 * US, &stop), C1E);
 	/* A regular pattern replaces the prediction outright, even above
@@ -1211,6 +1232,7 @@ int main(void)
 		cmocka_unit_test(test_classify),
 		cmocka_unit_test(test_menu_buckets),
 		cmocka_unit_test(test_menu_v3_10_buckets),
+		cmocka_unit_test(test_menu_v3_10_loadavg),
 		cmocka_unit_test(test_menu_v3_10_typical_interval),
 		cmocka_unit_test(test_menu_v3_10_select),
 		cmocka_unit_test(test_menu_v3_10_update),
