@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../host/govd.h"
+#include "../lab/runspec.h"
 #include "cli.h"
 #include "options.h"
 
@@ -46,7 +47,7 @@ static int own_option(void *ctx, int opt, const char *arg)
 
 	switch (opt) {
 	case 'g': w->c.governor = arg; return 0;
-	case 'q': w->c.log = NULL; return 0;
+	case 'q': cli_quiet = true; return 0;
 	case 'r': w->root = arg; return 0;
 	case 'I':
 		if (cli_parse_u64(arg, &v) < 0 || v < 1 || v > 60000)
@@ -112,8 +113,10 @@ int cmd_govd(int argc, char **argv)
 	}
 	w.c.sets = o.sets;
 	w.c.nsets = o.nsets;
+	if (cli_quiet) /* --quiet here or before the command */
+		w.c.log = NULL;
 	/* 0: until a signal. */
-	w.c.duration_s = o.duration_arg ? (double)o.duration / 1e9 : 0;
+	w.c.duration_s = o.duration_arg ? (double)runspec_duration_cap(o.duration) / 1e9 : 0;
 	rc = govd(&w);
 out:
 	cli_opts_free(&o);
