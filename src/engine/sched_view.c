@@ -59,6 +59,24 @@ unsigned sv_cpu_util(struct sim *s, int cpu)
 	return util < PELT_SCALE ? util : PELT_SCALE;
 }
 
+unsigned sv_cpu_util_avg(struct sim *s, int cpu)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+	cpu_pelt_idle(s, c);
+	return c->pelt.util_avg;
+}
+
+unsigned sv_cpu_util_est(const struct sim *s, int cpu)
+{
+	return s->cpus[cpu].util_est_sum;
+}
+
+void sv_task_sync(struct sim *s, struct task *t)
+{
+	if (t->state != TASK_RUNNING)
+		pelt_update(&t->pelt, s->now, false, 0);
+}
+
 unsigned sv_cpu_load(struct sim *s, int cpu)
 {
 	struct sim_cpu *c = &s->cpus[cpu];

@@ -62,6 +62,10 @@ struct engine_params {
 	int64_t freq_invariant;    /* -1: the machine's (and the kernel's); 0: off; 1: on */
 	int64_t cstate_auto_demotion; /* enum auto_demotion: the hardware's (BIOS option) */
 	int64_t sched_mc_power_savings; /* 0 spread, 1 pack when lightly loaded, 2 also wakeups */
+	int64_t sched_util_clamp_min;   /* sysctl: the largest uclamp.min any task gets */
+	int64_t sched_util_clamp_max;   /* sysctl: the largest uclamp.max any task gets */
+	int64_t sched_energy_aware;     /* sysctl: 1 lets EAS run where it can */
+	int64_t sched_itmt_enabled;     /* sysctl: 1 lets ITMT (asym packing) run where it can */
 };
 
 /* When the scheduler calls the frequency governor's hook (§15 of the

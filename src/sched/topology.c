@@ -5,6 +5,8 @@
  * imb_numa_nr. */
 #include "topology.h"
 
+#include "asym.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -151,7 +153,8 @@ int sched_topology_build(struct sched_topology *t, const struct machine *m, stru
 	if (build_domains(t, m) < 0)
 		return pm_fail(d, "out of memory");
 	attach_domains(t);
-	return 0;
+	/* Symmetric until the caller says what the kernel sees (asym.h). */
+	return sched_topology_set_asym(t, m, SCHED_ASYM_NONE, d);
 }
 
 void sched_topology_free(struct sched_topology *t)
@@ -177,5 +180,7 @@ void sched_topology_free(struct sched_topology *t)
 	free(t->cpu_ndom);
 	free(t->shared);
 	free(t->core_mark);
+	free(t->capacity);
+	free(t->asym_prio);
 	memset(t, 0, sizeof(*t));
 }
