@@ -152,6 +152,12 @@ static int slot_take(struct sim *s, uint32_t *slot)
 	return 0;
 }
 
+void task_observe_new(struct sim *s, const struct task *t, const struct task *parent)
+{
+	if (s->obs && s->obs->task_new)
+		s->obs->task_new(s->obs->ctx, s->now, t, parent);
+}
+
 struct task *task_create(struct sim *s, const char *name, sim_ns start)
 {
 	uint32_t slot;
@@ -177,7 +183,10 @@ struct task *task_create(struct sim *s, const char *name, sim_ns start)
 	t->rq_pos = -1;
 	t->wake_time = -1;
 	t->uclamp_max = PELT_SCALE;
-	pelt_init(&t->pelt, start > s->now ? start : s->now);
+	/* Its utilization joins a run queue's at its first enqueue
+	 * (post_init_entity_util_avg()'s attach, with util 0). */
+	pelt_init(&t->pelt, 0);
+	t->pelt_detached = true;
 	s->nlive++;
 	return t;
 }
@@ -185,8 +194,11 @@ struct task *task_create(struct sim *s, const char *name, sim_ns start)
 struct task *sim_task_new(struct sim *s, const char *name, sim_ns start)
 {
 	struct task *t = task_create(s, name, start);
-	if (t)
-		sim_post(s, start > s->now ? start : s->now, EV_TASK_START, t->slot, 0, 0);
+	if (!t)
+		return NULL;
+	const struct sim_cpu *c = s->dispatch_cpu >= 0 ? &s->cpus[s->dispatch_cpu] : NULL;
+	task_observe_new(s, t, c && c->mode == CPU_RUNNING ? c->curr : NULL);
+	sim_post(s, start > s->now ? start : s->now, EV_TASK_START, t->slot, 0, 0);
 	return t;
 }
 
@@ -524,6 +536,7 @@ static int build_topology(struct sim *s, struct pm_diag *d)
 		cpu->type = s->cores[cpu->core].type;
 		cpu->mode = CPU_IDLE;
 		cpu->done_at = -1;
+		cpu->avg_idle = 2 * s->par.sched_migration_cost_ns; /* rq->avg_idle's start */
 		pelt_init(&cpu->pelt, 0);
 		rq_init(&cpu->rq, &s->nr_queued);
 		eventq_init(&cpu->timers);
@@ -634,6 +647,8 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 	if (build_topology(s, d) < 0)
 		return -1;
 	set_invariance(s);
+	if (power_tables(s) < 0)
+		return pm_fail(d, "out of memory");
 	if (build_sched(s, d) < 0)
 		return -1;
 	default_sched_params(s);
@@ -807,6 +822,7 @@ static int collect(struct sim *s, struct run_result *r, struct pm_diag *d)
 	if (!r->cpus || !r->pkgs)
 		return pm_fail(d, "out of memory");
 	for (int c = 0; c < s->ncpus; c++) {
+		s->cpus[c].acct.c0_mhz_ns = cpu_c0_mhz_ns(s, &s->cpus[c]);
 		r->cpus[c] = s->cpus[c].acct;
 		s->cpus[c].acct.pstate_ns = NULL; /* ownership moves to the result */
 	}
@@ -894,9 +910,13 @@ void sim_destroy(struct sim *s)
 	for (int t = 0; s->types && t < s->ntypes; t++) {
 		free(s->types[t].khz);
 		free(s->types[t].turbo_cap_idx);
+		free(s->types[t].dyn_w);
+		free(s->types[t].leak_w);
+		free(s->types[t].activity_by_busy);
 	}
 	free(s->types);
 	free(s->cpu_policy);
+	free(s->cpu_policy_slot);
 	free(s->share_act);
 	free(s->share_when);
 	free(s->wl_data);

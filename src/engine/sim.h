@@ -17,6 +17,14 @@
 
 struct sim;
 
+/* What woke a task, as a kernel trace tells it apart. */
+enum sim_wake_cause {
+	SIM_WAKE_NEW,   /* a new task's first wakeup */
+	SIM_WAKE_TASK,  /* the task running on the waker's CPU woke it */
+	SIM_WAKE_TIMER, /* its sleep timer fired on the waker's CPU */
+	SIM_WAKE_IRQ,   /* something outside the tasks (a device's interrupt) */
+};
+
 /* Watches a run as it happens, e.g. to stream a timeline to a file. Every
  * callback may be NULL; times are the simulated now. */
 struct sim_observer {
@@ -33,6 +41,13 @@ struct sim_observer {
 	void (*core_power)(void *ctx, int core, sim_ns now, double watts);
 	/* A package's uncore power changed (W), e.g. entering a package C-state. */
 	void (*uncore_power)(void *ctx, int package, sim_ns now, double watts);
+	/* A task was created; parent is the running task that created it
+	 * (a fork), NULL when the workload did so at setup or from a timer. */
+	void (*task_new)(void *ctx, sim_ns now, const struct task *t, const struct task *parent);
+	/* A task becomes runnable on `cpu`; the wakeup ran on waker_cpu (-1:
+	 * none, as for a new task), where `waker` ran (NULL: none). */
+	void (*task_wakeup)(void *ctx, int cpu, int waker_cpu, sim_ns now, const struct task *t,
+			    const struct task *waker, enum sim_wake_cause why);
 };
 
 struct sim_config {

@@ -101,9 +101,20 @@ struct sim_cpu {
 	int nr_iowait;         /* tasks blocked on I/O that last ran here */
 	uint64_t ticks_since_balance;
 	uint64_t idle_calls;   /* idle-loop entries (tick_nohz_get_idle_calls_cpu) */
-	struct pelt pelt;      /* the CFS run queue's utilization */
+	/* PELT (engine/load_avg.c): the CFS run queue's utilization as of its
+	 * last update, what leaves it at the next, and its PELT clock. */
+	struct pelt pelt;
+	struct pelt_removed removed;
+	uint64_t clock_pelt, lost_idle_time;
+	uint64_t clock_pelt_idle;  /* rq_clock_pelt() when last seen idle */
+	sim_ns clock_idle;         /* when last seen idle */
+	bool has_blocked_load;     /* idle with a signal not yet decayed to 0 */
+	bool nohz_idle;            /* idle with its tick stopped, until its next busy tick */
+	sim_ns avg_idle;           /* rq->avg_idle: average idle period, capped */
+	sim_ns idle_stamp;         /* rq->idle_stamp: when it went idle, 0 once woken */
 	uint32_t util_est_sum; /* util_est of its runnable tasks */
-	bool util_decayed;     /* a PELT period passed since the last cpufreq hook call */
+	uint32_t *util_seq;    /* its count in its policy's util_seq (cpu_util_changed()) */
+	bool util_decayed;     /* the run queue's PELT moved since the last cpufreq hook call */
 	sim_ns idle_busy_until;/* the idle entry path (and tick stop) runs until then */
 	bool tick_woke;        /* the tick ended the current idle period */
 	struct cpuidle_device idle;
@@ -160,12 +171,16 @@ struct sim_type {
 	/* Work per cycle against the first type of capacity 1024: a type of
 	 * capacity C and highest frequency F does C/1024 of its work at F. */
 	double work_per_cycle;
+	double *dyn_w;         /* by P-state: Ceff V^2 f of one busy thread (power_tables()) */
+	double *leak_w;        /* by P-state: leakage at its voltage */
+	double *activity_by_busy; /* by threads in C0: the SMT activity factor */
 };
 
 struct sim_policy {
 	struct cpufreq_policy p;
 	int type;              /* a clock domain never spans two CPU types */
 	int *cpus;
+	uint32_t *util_seq;    /* per CPU of the policy: p.util_seq */
 	int cur_idx;           /* P-state the hardware runs now (before turbo cap) */
 	uint32_t apply_gen;
 };
@@ -189,6 +204,9 @@ struct sim {
 	sim_ns tick_ns;
 	sim_ns latency_limit_ns;
 	int kernel_version;    /* --set kernel=X.Y as MAJOR * 1000 + MINOR; 0: current */
+	int nohz_nr_cpus;      /* CPUs idle with the tick stopped (nohz.nr_cpus) */
+	bool nohz_has_blocked; /* one of them may have blocked load (nohz.has_blocked) */
+	sim_ns nohz_next_blocked; /* not before this jiffy (nohz.next_blocked) */
 	int cpuidle_stop_tick_default;
 
 	int ncpus;
@@ -200,6 +218,7 @@ struct sim {
 	int npolicies;
 	struct sim_policy *policies;
 	int *cpu_policy;       /* cpu -> policy index */
+	int *cpu_policy_slot;  /* cpu -> its index in its policy's CPUs */
 	struct sched_topology topo; /* the scheduler's copy: groups by core, LLC, package */
 	struct sched_knobs knobs;   /* what placement reads of par */
 	char cstate_disable[256];   /* --set cstate_disable=NAME,NAME */
@@ -257,7 +276,6 @@ struct sim {
 /* engine/cpu.c */
 void cpu_sync(struct sim *s, struct sim_cpu *c);
 void cpu_set_speed(struct sim *s, struct sim_cpu *c);
-void cpu_pelt_idle(struct sim *s, struct sim_cpu *c);
 void cpu_schedule(struct sim *s, struct sim_cpu *c);
 void cpu_kick(struct sim *s, struct sim_cpu *c);
 void cpu_interrupt(struct sim *s, struct sim_cpu *c, sim_ns handler_ns);
@@ -269,7 +287,42 @@ void cpu_burst_done(struct sim *s, struct sim_cpu *c);
 void cpu_tick(struct sim *s, struct sim_cpu *c);
 void cpu_start_tick(struct sim *s, struct sim_cpu *c);
 sim_ns sched_slice(const struct sim *s, const struct sim_cpu *c, const struct task *t);
-int cpu_effective_idx(const struct sim *s, const struct sim_cpu *c);
+/* MHz x ns in C0 (cycles / 1000): from the time at each P-state. */
+double cpu_c0_mhz_ns(const struct sim *s, const struct sim_cpu *c);
+
+/* engine/load_avg.c: PELT's clock and update points */
+enum load_avg_flags {
+	LOAD_AVG_ATTACH = 1, /* DO_ATTACH: enqueue of a task that changed CPU */
+	LOAD_AVG_DETACH = 2, /* DO_DETACH: dequeue of a task moving while queued */
+};
+/* update_rq_clock_pelt() for dt ns in the CPU's present mode (cpu_sync). */
+void clock_pelt_advance(struct sim *s, struct sim_cpu *c, sim_ns dt);
+/* update_idle_rq_clock_pelt(): the run queue has nothing left to run. */
+void load_avg_cpu_goes_idle(struct sim *s, struct sim_cpu *c);
+/* update_load_avg(): task `t` (NULL: none), enqueued or not, then the CPU's. */
+void load_avg_update(struct sim *s, struct sim_cpu *c, struct task *t, bool queued,
+		     enum load_avg_flags flags);
+/* An idle CPU's blocked load decayed to now (update_blocked_averages()). */
+void load_avg_blocked(struct sim *s, struct sim_cpu *c);
+/* remove_entity_load_avg(): `t` (off its run queue) leaves c's signal. */
+void load_avg_remove(struct sim *s, struct sim_cpu *c, struct task *t);
+/* migrate_task_rq_fair() for a waking task leaving `from`. */
+void load_avg_migrate_wakeup(struct sim *s, struct task *t, struct sim_cpu *from);
+/* ttwu's idle-time sample: a task is queued on c. */
+void load_avg_wakeup(struct sim *s, struct sim_cpu *c);
+/* nohz_balance_enter_idle(): c stopped its tick in idle. */
+void load_avg_nohz_enter(struct sim *s, struct sim_cpu *c);
+/* The nohz part of a busy CPU's tick (nohz_balancer_kick()'s stats kick). */
+void load_avg_busy_tick(struct sim *s, struct sim_cpu *c);
+
+/* The P-state a CPU runs at in C0: its policy's, under its package's
+ * turbo ceiling for its type. */
+static inline int cpu_effective_idx(const struct sim *s, const struct sim_cpu *c)
+{
+	int idx = s->policies[c->policy].cur_idx;
+	int cap = s->pkgs[c->pkg].cap_idx[c->type];
+	return idx < cap ? idx : cap;
+}
 
 static inline const struct sim_type *cpu_type_of(const struct sim *s, const struct sim_cpu *c)
 {
@@ -290,6 +343,7 @@ void background_fire(struct sim *s, struct sim_cpu *c);
 sim_ns background_next_timer(const struct sim *s, const struct sim_cpu *c);
 
 /* engine/power.c: energy integration and turbo */
+int power_tables(struct sim *s); /* -1 on OOM */
 void power_init(struct sim *s);
 void core_update(struct sim *s, int core);   /* recompute power after a state change */
 void pkg_core_busy(struct sim *s, int pkg, int delta); /* a core entered (+1) / left (-1) C0 */
@@ -310,6 +364,9 @@ void freq_fini(struct sim *s);
 
 /* engine/sim.c: a new task (TASK_NEW, not yet placed); NULL on OOM. */
 struct task *task_create(struct sim *s, const char *name, sim_ns start);
+/* Tells the observer about a new task and the running task that forked
+ * it (NULL: none). */
+void task_observe_new(struct sim *s, const struct task *t, const struct task *parent);
 /* engine/sim.c: a task finished (ACT_EXIT); it is freed after the event. */
 void task_finished(struct sim *s, struct task *t);
 
@@ -341,6 +398,13 @@ static inline void cpu_stealable(struct sim *s, struct sim_cpu *c)
 	int now = c->mode == CPU_RUNNING ? c->rq.len : 0;
 	s->pkgs[c->pkg].nr_stealable += now - c->stealable;
 	c->stealable = now;
+}
+
+/* What the cpufreq driver reports of the CPU's utilization (PELT,
+ * util_est, the runnable tasks' uclamp) may have changed. */
+static inline void cpu_util_changed(struct sim_cpu *c)
+{
+	(*c->util_seq)++;
 }
 
 static inline int cpu_is_idle(const struct sim_cpu *c)

@@ -365,4 +365,5 @@ const struct workload_ops workload_kernbench = {
 	.timer = kernbench_timer,
 	.report = kernbench_report,
 	.fini = kernbench_fini,
+	.ends_run = true,
 };
