@@ -62,7 +62,7 @@ unsigned sv_cpu_util(struct sim *s, int cpu)
 unsigned sv_cpu_util_avg(struct sim *s, int cpu)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
-	cpu_pelt_idle(s, c);
+	load_avg_blocked(s, c);
 	return c->pelt.util_avg;
 }
 
@@ -73,8 +73,9 @@ unsigned sv_cpu_util_est(const struct sim *s, int cpu)
 
 void sv_task_sync(struct sim *s, struct task *t)
 {
-	if (t->state != TASK_RUNNING)
-		pelt_update(&t->pelt, s->now, false, 0);
+	/* sync_entity_load_avg(): decayed to its run queue's last update. */
+	if (t->cpu >= 0 && t->state != TASK_RUNNING && !t->pelt_detached)
+		pelt_update(&t->pelt, s->cpus[t->cpu].pelt.last_update_time, false, false);
 }
 
 unsigned sv_cpu_load(struct sim *s, int cpu)
@@ -102,6 +103,12 @@ long sv_nr_queued(const struct sim *s)
 long sv_pkg_stealable(const struct sim *s, int pkg)
 {
 	return s->pkgs[pkg].nr_stealable;
+}
+
+int sv_perf_domains(const struct sim *s, const struct sv_perf_domain **out)
+{
+	*out = s->pds;
+	return s->npds;
 }
 
 void sv_migrate_queued(struct sim *s, struct task *t, int from, int to)

@@ -285,6 +285,9 @@ void sim_task_set_uclamp(struct sim *s, struct task *t, int util_min, int util_m
 		t->uclamp_max = (uint16_t)util_max;
 	if (util_min >= 0 || util_max >= 0)
 		s->knobs.uclamp_used = true;
+	/* A runnable task's clamps are its run queue's (uclamp_rq_inc()). */
+	if (t->cpu >= 0 && (t->state == TASK_QUEUED || t->state == TASK_RUNNING))
+		cpu_util_changed(&s->cpus[t->cpu]);
 }
 
 /* Offer KEY=VALUE to each owner of tunables in turn. */
@@ -412,7 +415,7 @@ static int build_sched(struct sim *s, struct pm_diag *d)
 	const struct engine_params *p = &s->par;
 	enum sched_asym mode = sched_asym_mode(s->m, &s->topo, s->kernel_version,
 					       p->sched_itmt_enabled != 0);
-	if (sched_topology_set_asym(&s->topo, s->m, mode, d) < 0)
+	if (sched_topology_set_asym(&s->topo, s->m, mode, d) < 0 || perf_domains_build(s, d) < 0)
 		return -1;
 	s->knobs = (struct sched_knobs){
 		.migration_cost_ns = p->sched_migration_cost_ns,
@@ -425,6 +428,7 @@ static int build_sched(struct sim *s, struct pm_diag *d)
 		.uclamp_used = p->sched_util_clamp_min != UCLAMP_SCALE ||
 			       p->sched_util_clamp_max != UCLAMP_SCALE,
 		.asym_packing = mode == SCHED_ASYM_PACKING,
+		.energy_enabled = s->npds > 0,
 	};
 	s->placement = placement_for(&s->knobs);
 	return 0;
@@ -794,6 +798,8 @@ static int collect(struct sim *s, struct run_result *r, struct pm_diag *d)
 	snprintf(r->workload, sizeof(r->workload), "%s", s->wl->name);
 	snprintf(r->cpufreq, sizeof(r->cpufreq), "%s", s->cf_gov->name);
 	snprintf(r->cpuidle, sizeof(r->cpuidle), "%s", s->ci_gov->name);
+	if (strcmp(s->placement->name, "spread") != 0)
+		snprintf(r->placement, sizeof(r->placement), "%s", s->placement->name);
 	snprintf(r->throughput_unit, sizeof(r->throughput_unit), "%s", s->wl->throughput_unit);
 	snprintf(r->latency_what, sizeof(r->latency_what), "%s", s->wl->latency_what);
 	r->seed = s->seed;
@@ -907,6 +913,7 @@ void sim_destroy(struct sim *s)
 	free(s->cores);
 	free(s->pkgs);
 	sched_topology_free(&s->topo);
+	perf_domains_free(s);
 	for (int t = 0; s->types && t < s->ntypes; t++) {
 		free(s->types[t].khz);
 		free(s->types[t].turbo_cap_idx);

@@ -240,6 +240,13 @@ struct sim {
 	const struct cpuidle_governor *ci_gov;
 	void *ci_tunables;
 	const struct placement_ops *placement;
+	/* Energy Aware Scheduling (engine/perf_domain.c): the root domain's
+	 * performance domains, none when it cannot run (and why). */
+	int npds;
+	struct sv_perf_domain *pds;
+	int *pd_cpus;
+	struct em_table *em;   /* by CPU type */
+	const char *eas_why;
 
 	const struct workload_ops *wl;
 	void *wl_data;
@@ -350,6 +357,10 @@ void pkg_core_busy(struct sim *s, int pkg, int delta); /* a core entered (+1) / 
 void pkg_turbo_eval(struct sim *s, int pkg);
 void pkg_idle_changed(struct sim *s, int pkg); /* an idle core changed C-state */
 void power_flush(struct sim *s);
+
+/* engine/perf_domain.c: the performance domains EAS reads */
+int perf_domains_build(struct sim *s, struct pm_diag *d);
+void perf_domains_free(struct sim *s);
 
 /* engine/freq.c: the simulator's cpufreq driver */
 int freq_init(struct sim *s, struct pm_diag *d);

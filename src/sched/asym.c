@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 
+#include "../machine/energy_model.h"
 #include "../machine/machine.h"
 
 /* The cpufreq drivers of x86: there arch_scale_cpu_capacity() is 1024 on
@@ -51,6 +52,19 @@ enum sched_asym sched_asym_mode(const struct machine *m, const struct sched_topo
 	return itmt ? SCHED_ASYM_PACKING : SCHED_ASYM_NONE;
 }
 
+bool sched_energy_model(const struct machine *m)
+{
+	if (m->cpufreq_driver != CPUFREQ_DRIVER_CPUFREQ_DT)
+		return false;
+	for (int t = 0; t < machine_ntypes(m); t++) {
+		struct cpu_type ty;
+		machine_type_get(m, t, &ty);
+		if (!em_dynamic_power_coefficient(&ty))
+			return false;
+	}
+	return true;
+}
+
 const char *sched_asym_name(enum sched_asym mode)
 {
 	switch (mode) {
@@ -73,7 +87,7 @@ static void classify(const struct sched_topology *t, struct sched_domain *sd)
 	for (int i = 0; i < g->n; i++) {
 		uint32_t cap = t->capacity[g->cpu[i]];
 		seen_min |= cap == t->min_capacity;
-		seen_max |= cap == t->rd.max_cpu_capacity;
+		seen_max |= cap == t->rd->max_cpu_capacity;
 		two |= cap != t->capacity[g->cpu[0]];
 	}
 	sd->asym_cpucapacity = two;
@@ -100,15 +114,15 @@ int sched_topology_set_asym(struct sched_topology *t, const struct machine *m,
 		return pm_fail(d, "out of memory");
 	t->asym = mode;
 	t->min_capacity = CAPACITY_SCALE;
-	t->rd.max_cpu_capacity = 0;
+	t->rd->max_cpu_capacity = 0;
 	for (int c = 0; c < t->ncpus; c++) {
 		uint32_t cap = type_capacity(m, c);
 		t->capacity[c] = mode == SCHED_ASYM_CPUCAPACITY ? cap : CAPACITY_SCALE;
 		t->asym_prio[c] = mode == SCHED_ASYM_PACKING ? (int)cap : 0;
 		if (t->capacity[c] < t->min_capacity)
 			t->min_capacity = t->capacity[c];
-		if (t->capacity[c] > t->rd.max_cpu_capacity)
-			t->rd.max_cpu_capacity = t->capacity[c];
+		if (t->capacity[c] > t->rd->max_cpu_capacity)
+			t->rd->max_cpu_capacity = t->capacity[c];
 	}
 	int ndom[SDL_COUNT] = { t->ncores, t->nllcs, t->npkgs, 1 };
 	for (int l = 0; l < SDL_COUNT; l++) {

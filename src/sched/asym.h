@@ -48,6 +48,13 @@ enum sched_asym sched_asym_mode(const struct machine *m, const struct sched_topo
  * with a message on out of memory. */
 int sched_topology_set_asym(struct sched_topology *t, const struct machine *m,
 			    enum sched_asym mode, struct pm_diag *d);
+/* Whether the cpufreq driver registers an energy model for every
+ * performance domain: cpufreq-dt does from the device tree's
+ * dynamic-power-coefficient (dev_pm_opp_of_register_em()), which a type
+ * without dynamic power (ceff_nf 0) lacks. intel_pstate's artificial
+ * model of hybrid parts (v6.16, hybrid_register_perf_domain(): costs from
+ * the perf-to-frequency scaling, not power) is not modelled: no EAS there. */
+bool sched_energy_model(const struct machine *m);
 /* "none", "capacity" or "packing", for messages and reports. */
 const char *sched_asym_name(enum sched_asym mode);
 

@@ -182,7 +182,7 @@ static void move(struct sim *s, struct task *t, bool running, int src, int dst)
 bool misfit_push(struct sim *s, int cpu)
 {
 	const struct sched_topology *topo = sv_topology(s);
-	if (!sched_asym_cpucap_active(topo) || topo->capacity[cpu] >= topo->rd.max_cpu_capacity)
+	if (!sched_asym_cpucap_active(topo) || topo->capacity[cpu] >= topo->rd->max_cpu_capacity)
 		return false;
 	/* check_misfit_status(): the running task is misfit here. */
 	struct task *curr = sv_curr(s, cpu);

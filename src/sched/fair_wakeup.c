@@ -20,6 +20,8 @@
  * once a second (HZ jiffies). */
 static void record_wakee(sim_ns now, struct task *waker, const struct task *p)
 {
+	if (!waker)
+		return;
 	if (now > waker->wakee_flip_decay_ts + NS_PER_SEC) {
 		waker->wakee_flips >>= 1;
 		waker->wakee_flip_decay_ts = now;
@@ -253,8 +255,6 @@ static int select_wake(struct sim *s, struct task *p, const struct select_ctx *w
 	/* A device's interrupt (no CPU known) is taken as arriving on the
 	 * previous CPU. */
 	int cpu = w->this_cpu >= 0 ? w->this_cpu : prev;
-	if (w->waker)
-		record_wakee(sv_now(s), w->waker, p);
 	bool want_affine = !wake_wide(w->waker, p, topo->llc[topo->cpu[cpu].llc].n) &&
 			   task_allowed(p, cpu);
 	int new_cpu = prev;
@@ -285,7 +285,19 @@ static int fallback_cpu(const struct sim *s, const struct task *p, int cpu)
 	return cpu;
 }
 
+void fair_record_wakee(struct sim *s, const struct select_ctx *w, const struct task *p)
+{
+	if (w->kind == SELECT_WAKE && p->cpu >= 0)
+		record_wakee(sv_now(s), w->waker, p);
+}
+
 int fair_select_task_rq(struct sim *s, struct task *p, const struct select_ctx *w)
+{
+	fair_record_wakee(s, w, p);
+	return fair_select_task_rq_recorded(s, p, w);
+}
+
+int fair_select_task_rq_recorded(struct sim *s, struct task *p, const struct select_ctx *w)
 {
 	int cpu;
 	if (w->kind == SELECT_WAKE && p->cpu >= 0) {

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "../core/simtime.h"
+#include "../machine/energy_model.h"
 #include "topology.h"
 
 struct sim;
@@ -61,7 +62,8 @@ unsigned sv_cpu_util(struct sim *s, int cpu);
 unsigned sv_cpu_util_avg(struct sim *s, int cpu);
 unsigned sv_cpu_util_est(const struct sim *s, int cpu);
 /* sync_entity_load_avg(): a task that is not running has its PELT signal
- * decayed to now (a sleeping task's utilization fades as it sleeps). */
+ * decayed to its CPU's last PELT update (a sleeping task's utilization
+ * fades as it sleeps). */
 void sv_task_sync(struct sim *s, struct task *t);
 /* cpu_load(): the run queue's PELT load. The model keeps one PELT signal,
  * running time (util_avg), and that stands in for load_avg: the two agree
@@ -75,6 +77,18 @@ struct task *sv_curr(const struct sim *s, int cpu);
  * (queued on running CPUs, see sim_internal.h's cpu_stealable). */
 long sv_nr_queued(const struct sim *s);
 long sv_pkg_stealable(const struct sim *s, int pkg);
+
+/* A performance domain of the root domain (rd->pd): the online CPUs of one
+ * cpufreq policy and their energy model (em_perf_domain). */
+struct sv_perf_domain {
+	int ncpus;
+	const int *cpus;
+	const struct em_table *em;
+};
+/* The performance domains in the kernel's list order (build_perf_domains()
+ * puts each new one first: the domain of the highest CPU comes first);
+ * 0 and none where EAS cannot run (sched_energy_enabled() false). */
+int sv_perf_domains(const struct sim *s, const struct sv_perf_domain **out);
 
 /* A queued task moves to another CPU's run queue. */
 void sv_migrate_queued(struct sim *s, struct task *t, int from, int to);

@@ -125,8 +125,9 @@ int sched_topology_build(struct sched_topology *t, const struct machine *m, stru
 	t->cpu_ndom = calloc((size_t)t->ncpus, sizeof(*t->cpu_ndom));
 	t->shared = calloc((size_t)t->nllcs, sizeof(*t->shared));
 	t->core_mark = calloc((size_t)t->ncores, sizeof(*t->core_mark));
+	t->rd = calloc(1, sizeof(*t->rd));
 	if (!t->cpu || !t->core || !t->llc || !t->pkg || !t->one || !t->all.cpu || !t->cpu_dom ||
-	    !t->cpu_ndom || !t->shared || !t->core_mark)
+	    !t->cpu_ndom || !t->shared || !t->core_mark || !t->rd)
 		return pm_fail(d, "out of memory");
 	groups_init(t->core, t->ncores, GROUP_CORE);
 	groups_init(t->llc, t->nllcs, GROUP_LLC);
@@ -182,5 +183,6 @@ void sched_topology_free(struct sched_topology *t)
 	free(t->core_mark);
 	free(t->capacity);
 	free(t->asym_prio);
+	free(t->rd);
 	memset(t, 0, sizeof(*t));
 }

@@ -103,7 +103,7 @@ struct sched_topology {
 	uint32_t *capacity;
 	uint32_t min_capacity;
 	int *asym_prio;
-	struct root_domain rd;
+	struct root_domain *rd;
 };
 
 /* Builds the topology of machine `m`'s online CPUs; -1 with a message on

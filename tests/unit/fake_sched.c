@@ -42,6 +42,11 @@ void sv_task_sync(struct sim *s, struct task *t) {}
 unsigned sv_cpu_load(struct sim *s, int cpu) { return rd(s, cpu)->load; }
 const struct rq *sv_rq(const struct sim *s, int cpu) { return &rd(s, cpu)->rq; }
 struct task *sv_curr(const struct sim *s, int cpu) { return rd(s, cpu)->curr; }
+int sv_perf_domains(const struct sim *s, const struct sv_perf_domain **out)
+{
+	*out = s->pds;
+	return s->npds;
+}
 long sv_nr_queued(const struct sim *s) { return 0; }
 long sv_pkg_stealable(const struct sim *s, int pkg) { return 0; }
 

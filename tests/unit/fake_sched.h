@@ -45,6 +45,8 @@ struct sim {
 	long reads; /* per-CPU state reads */
 	int nmoves;
 	struct fake_move last_move;
+	int npds; /* performance domains with their energy models (EAS) */
+	const struct sv_perf_domain *pds;
 };
 
 extern struct sim sim;

@@ -80,7 +80,7 @@ static void test_asym_topology(void **state)
 	struct sim *s = phone(400);
 	assert_int_equal(s->topo.capacity[0], 1024);
 	assert_int_equal(s->topo.capacity[7], 400);
-	assert_int_equal(s->topo.rd.max_cpu_capacity, 1024);
+	assert_int_equal(s->topo.rd->max_cpu_capacity, 1024);
 	const struct sched_domain *sd = sd_asym_cpucapacity(&s->topo, 5);
 	assert_non_null(sd);
 	assert_int_equal(sd->span->n, 8);
