@@ -137,17 +137,20 @@ bool cpu_overutilized(struct sim *s, int cpu)
 			      cpu);
 }
 
-/* update_misfit_status(): the task does not fit the CPU and may run
- * elsewhere (a task pinned to one CPU is never misfit). */
-static bool misfit(const struct sim *s, const struct task *p, int cpu)
+bool task_misfit(const struct sim *s, const struct task *p, int cpu)
 {
 	const struct sched_topology *topo = sv_topology(s);
-	if (!p->affinity)
-		return !task_fits_cpu(s, p, cpu);
-	int allowed = 0;
-	for (int c = 0; c < topo->ncpus && allowed < 2; c++)
-		allowed += task_allowed(p, c);
-	return allowed > 1 && !task_fits_cpu(s, p, cpu);
+	if (!sched_asym_cpucap_active(topo))
+		return false;
+	/* p->max_allowed_capacity: the biggest CPU its affinity allows. */
+	uint32_t max_allowed = topo->rd->max_cpu_capacity;
+	if (p->affinity) {
+		max_allowed = 0;
+		for (int c = 0; c < topo->ncpus; c++)
+			if (task_allowed(p, c) && topo->capacity[c] > max_allowed)
+				max_allowed = topo->capacity[c];
+	}
+	return topo->capacity[cpu] < max_allowed && !task_fits_cpu(s, p, cpu);
 }
 
 /* The misfit task of `src` that `dst` takes: a queued one that does not
@@ -157,7 +160,7 @@ static struct task *misfit_task(struct sim *s, int src, int dst, bool *running)
 {
 	struct task *curr = sv_curr(s, src);
 	if (sv_cpu_mode(s, src) != SV_RUNNING || !curr || curr->state != TASK_RUNNING ||
-	    !misfit(s, curr, src))
+	    !task_misfit(s, curr, src))
 		return NULL;
 	const struct rq *rq = sv_rq(s, src);
 	for (int i = 0; i < rq->len; i++) {
@@ -187,7 +190,7 @@ bool misfit_push(struct sim *s, int cpu)
 	/* check_misfit_status(): the running task is misfit here. */
 	struct task *curr = sv_curr(s, cpu);
 	if (sv_cpu_mode(s, cpu) != SV_RUNNING || !curr || curr->state != TASK_RUNNING ||
-	    !misfit(s, curr, cpu))
+	    !task_misfit(s, curr, cpu))
 		return false;
 	/* find_new_ilb() picks the first idle CPU; _nohz_idle_balance()
 	 * balances the idle CPUs after it in order, itself last. */
@@ -231,7 +234,7 @@ bool misfit_pull(struct sim *s, int cpu)
 			struct task *curr = sv_curr(s, c);
 			if (c == cpu || !capacity_greater(topo->capacity[cpu], topo->capacity[c]) ||
 			    sv_cpu_mode(s, c) != SV_RUNNING || !curr || curr->state != TASK_RUNNING ||
-			    !misfit(s, curr, c))
+			    !task_misfit(s, curr, c))
 				continue;
 			unsigned long l = task_util(curr) ? task_util(curr) : 1;
 			if (src < 0 || l > load) {

@@ -64,6 +64,11 @@ bool asym_fits_cpu(const struct sim *s, unsigned long util, unsigned long uclamp
  * (its run queue's clamps considered). */
 bool cpu_overutilized(struct sim *s, int cpu);
 
+/* update_misfit_status() (v6.10): with asymmetric capacities, the task
+ * does not fit `cpu` and its affinity allows a bigger CPU
+ * (p->max_allowed_capacity). */
+bool task_misfit(const struct sim *s, const struct task *p, int cpu);
+
 /* Misfit migration from a busy CPU's periodic balance (the nohz kick of
  * check_misfit_status() and the idle CPU's load_balance()): if the task
  * running on `cpu` does not fit it, it moves to the first idle CPU of

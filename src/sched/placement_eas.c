@@ -39,7 +39,7 @@ static bool rd_overloaded(const struct sim *s)
 		if (sv_nr_running(s, c) > 1)
 			return true;
 		if (sv_cpu_mode(s, c) == SV_RUNNING && curr && curr->state == TASK_RUNNING &&
-		    topo->capacity[c] < topo->rd->max_cpu_capacity && !task_fits_cpu(s, curr, c))
+		    task_misfit(s, curr, c))
 			return true;
 	}
 	return false;
