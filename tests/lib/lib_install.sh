@@ -3,10 +3,13 @@
 # libpmlab as installed: the headers, pmlab.pc, the shared and the static
 # library from a DESTDIR; a program built with pkg-config against each gives
 # the figures pmlab sim prints; only the public functions are exported.
-# usage: tests/lib/lib_install.sh BUILD_DIR SOURCE_DIR
+# usage: tests/lib/lib_install.sh BUILD_DIR SOURCE_DIR [CFLAGS]
+# CFLAGS: what a client of this build needs besides pkg-config's (the
+# sanitizers of an ASan build).
 set -eu
 build=$1
 src=$2
+extra=${3:-}
 dest=$(mktemp -d "${TMPDIR:-/tmp}/pmlab-lib-XXXXXX")
 trap 'rm -rf "$dest"' EXIT
 fail() { echo "lib install test: $*" >&2; exit 1; }
@@ -39,10 +42,10 @@ libs=$(pkg-config --libs pmlab) || fail "pkg-config --libs pmlab failed"
 static_libs=$(pkg-config --static --libs pmlab | sed "s|-lpmlab|$libdir/libpmlab.a|")
 cd "$dest" # nothing of the tree is reachable from here
 # shellcheck disable=SC2086
-cc -std=c11 -Wall -Werror "$src/examples/c/sim.c" $cflags $libs -o sim-shared ||
+cc -std=c11 -Wall -Werror $extra "$src/examples/c/sim.c" $cflags $libs -o sim-shared ||
 	fail "examples/c/sim.c does not build against the installed shared library"
 # shellcheck disable=SC2086
-cc -std=c11 -Wall -Werror "$src/examples/c/sim.c" $cflags $static_libs -o sim-static ||
+cc -std=c11 -Wall -Werror $extra "$src/examples/c/sim.c" $cflags $static_libs -o sim-static ||
 	fail "examples/c/sim.c does not build against the installed static library"
 ldd sim-static | grep -q libpmlab && fail "sim-static still needs libpmlab.so"
 LD_LIBRARY_PATH="$libdir" ./sim-shared i7-4790 pingpong schedutil >shared.txt ||
