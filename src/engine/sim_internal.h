@@ -110,6 +110,8 @@ struct sim_cpu {
 	sim_ns idle_stamp;         /* rq->idle_stamp: when it went idle, 0 once woken */
 	uint32_t util_est_sum; /* util_est of its runnable tasks */
 	uint32_t *util_seq;    /* its count in its policy's util_seq (cpu_util_changed()) */
+	uint64_t *util_dirty;  /* its word of its policy's util_dirty... */
+	uint64_t util_dirty_bit; /* ...and its bit there */
 	bool util_decayed;     /* the run queue's PELT moved since the last cpufreq hook call */
 	sim_ns idle_busy_until;/* the idle entry path (and tick stop) runs until then */
 	bool tick_woke;        /* the tick ended the current idle period */
@@ -177,6 +179,7 @@ struct sim_policy {
 	int type;              /* a clock domain never spans two CPU types */
 	int *cpus;
 	uint32_t *util_seq;    /* per CPU of the policy: p.util_seq */
+	uint64_t *util_dirty;  /* p.util_dirty */
 	int cur_idx;           /* P-state the hardware runs now (before turbo cap) */
 	uint32_t apply_gen;
 };
@@ -250,6 +253,10 @@ struct sim {
 	struct task **dead;    /* finished during this event, freed after it */
 	uint32_t ndead, cap_dead;
 	bool keep_finished;    /* sim_config.keep_finished_tasks: never free */
+	/* A task has had a uclamp other than 0..1024 (sched_uclamp_used):
+	 * workloads set it at creation or in next(), so it is looked for at
+	 * enqueue and after each decision. */
+	bool uclamp_used;
 	uint32_t tasks_created;
 	uint32_t nlive;
 	uint64_t tasks_finished;
@@ -398,6 +405,13 @@ static inline void cpu_stealable(struct sim *s, struct sim_cpu *c)
 static inline void cpu_util_changed(struct sim_cpu *c)
 {
 	(*c->util_seq)++;
+	*c->util_dirty |= c->util_dirty_bit;
+}
+
+static inline void uclamp_note(struct sim *s, const struct task *t)
+{
+	if (t->uclamp_min != 0 || t->uclamp_max != PELT_SCALE)
+		s->uclamp_used = true;
 }
 
 static inline int cpu_is_idle(const struct sim_cpu *c)

@@ -99,6 +99,7 @@ void task_enqueue(struct sim *s, struct sim_cpu *c, struct task *t, bool wakeup)
 	t->was_iowait = was_iowait;
 	t->cpu = c->id;
 	t->state = TASK_QUEUED;
+	uclamp_note(s, t);
 	load_avg_wakeup(s, c);
 	/* enqueue_entity(): decayed over its sleep, or attached here. */
 	load_avg_update(s, c, t, false, LOAD_AVG_ATTACH);
@@ -379,6 +380,7 @@ bool task_dispatch(struct sim *s, struct sim_cpu *c)
 	}
 	c->in_dispatch = false;
 	s->dispatch_cpu = outer;
-	cpu_util_changed(c); /* the workload may have set the task's uclamp */
+	uclamp_note(s, t); /* the workload may have set the task's uclamp */
+	cpu_util_changed(c);
 	return running;
 }
