@@ -130,6 +130,11 @@ static struct select_ctx select_ctx(const struct sim *s, enum select_kind kind, 
 void task_wake(struct sim *s, struct task *t, int waker_cpu, bool sync)
 {
 	enum select_kind kind = t->state == TASK_NEW ? SELECT_FORK : SELECT_WAKE;
+	/* Only task_timer() wakes a sleeping task; only wake_blocked() a
+	 * blocked one, from the CPU whose task runs the workload, if any. */
+	enum sim_wake_cause why = t->state == TASK_NEW ? SIM_WAKE_NEW
+				: t->state == TASK_SLEEPING ? SIM_WAKE_TIMER
+				: waker_cpu >= 0 ? SIM_WAKE_TASK : SIM_WAKE_IRQ;
 	if (t->state == TASK_BLOCKED && t->iowait) {
 		struct sim_cpu *prev = &s->cpus[t->cpu];
 		cpu_sync(s, prev);
@@ -140,6 +145,13 @@ void task_wake(struct sim *s, struct task *t, int waker_cpu, bool sync)
 	/* Waking a task on another CPU costs the waker an IPI. */
 	if (waker_cpu >= 0 && cpu != waker_cpu)
 		cpu_charge(s, &s->cpus[waker_cpu], NULL, s->m->wakeup_ipi_ns);
+	if (s->obs && s->obs->task_wakeup) {
+		const struct sim_cpu *wc = waker_cpu >= 0 ? &s->cpus[waker_cpu] : NULL;
+		const struct task *waker = why == SIM_WAKE_TASK && wc->mode == CPU_RUNNING ? wc->curr
+											  : NULL;
+		s->obs->task_wakeup(s->obs->ctx, cpu, why == SIM_WAKE_NEW ? -1 : waker_cpu, s->now, t,
+				    waker, why);
+	}
 	t->wake_time = s->now;
 	s->wakeups++;
 	s->cpus[cpu].acct.wakeups++;
@@ -244,6 +256,7 @@ struct task *sim_fork(struct sim *s, struct task *parent, const char *name)
 		}
 		memcpy(t->affinity, parent->affinity, words * sizeof(*t->affinity));
 	}
+	task_observe_new(s, t, parent && parent->state == TASK_RUNNING ? parent : NULL);
 	return t;
 }
 
@@ -324,8 +337,13 @@ bool task_dispatch(struct sim *s, struct sim_cpu *c)
 			if (a.cycles <= 0 && a.stall_ns <= 0)
 				continue;
 			double stall = a.stall_ns > 0 ? a.stall_ns : 0;
+			/* Memory stall at the present core and uncore clocks, with
+			 * the coherence traffic of a group spread over packages
+			 * (engine/memory.c), then what the group left warm here. */
+			stall *= memory_stall_factor(s, c, t);
 			if (t->share_group)
 				stall *= share_stall_factor(s, t, c->llc);
+			memory_account(s, c, stall);
 			t->rem_cycles = a.cycles > 0 ? a.cycles : 0;
 			t->rem_stall_ns = stall + t->pending_stall_ns;
 			t->pending_stall_ns = 0;
