@@ -83,7 +83,8 @@ void task_enqueue(struct sim *s, struct sim_cpu *c, struct task *t, bool wakeup)
 	} else if (!t->ran && t->state == TASK_NEW) {
 		post_init_util(c, t);
 	}
-	if (t->state == TASK_NEW) {
+	bool new_task = t->state == TASK_NEW;
+	if (new_task) {
 		/* START_DEBIT: a new task starts one slice behind. */
 		t->vruntime = c->rq.min_vruntime + (uint64_t)sched_slice(s, c, t);
 	} else if (wakeup) {
@@ -99,7 +100,6 @@ void task_enqueue(struct sim *s, struct sim_cpu *c, struct task *t, bool wakeup)
 	t->was_iowait = was_iowait;
 	t->cpu = c->id;
 	t->state = TASK_QUEUED;
-	uclamp_note(s, t);
 	load_avg_wakeup(s, c);
 	/* enqueue_entity(): decayed over its sleep, or attached here. */
 	load_avg_update(s, c, t, false, LOAD_AVG_ATTACH);
@@ -108,6 +108,8 @@ void task_enqueue(struct sim *s, struct sim_cpu *c, struct task *t, bool wakeup)
 	cpu_stealable(s, c);
 	c->nr_running++;
 	util_est_enqueue(c, t);
+	if (s->placement->enqueued)
+		s->placement->enqueued(s, c->id, t, new_task);
 	if (s->par.cpufreq_updates == CPUFREQ_UPDATES_CLASSIC)
 		freq_update_hook(s, c, was_iowait ? CPUFREQ_UPDATE_IOWAIT : 0);
 	if (c->mode == CPU_IDLE)
@@ -398,7 +400,6 @@ bool task_dispatch(struct sim *s, struct sim_cpu *c)
 	}
 	c->in_dispatch = false;
 	s->dispatch_cpu = outer;
-	uclamp_note(s, t); /* the workload may have set the task's uclamp */
-	cpu_util_changed(c);
+	cpu_util_changed(c); /* the workload may have set the task's uclamp */
 	return running;
 }
