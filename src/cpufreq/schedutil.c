@@ -339,6 +339,7 @@ static const char *sugov_kernel_rules(int version)
 
 const struct cpufreq_governor cpufreq_schedutil = {
 	.since = 4007,
+	.dynamic_switching = true,
 	.kernel_rules = sugov_kernel_rules,
 	.name = "schedutil",
 	.summary = "frequency from the scheduler's utilization: 1.25 x max x util / capacity",
