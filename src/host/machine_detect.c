@@ -536,12 +536,13 @@ static void write_cstates(struct detect *x, double leak_w)
 	for (int i = 0; i < hi->ncstates && i < MACHINE_MAX_CSTATES; i++) {
 		const struct host_cstate *c = &hi->cstates[i];
 		char name[CSTATE_NAME_MAX], desc[CSTATE_DESC_MAX];
-		snprintf(name, sizeof(name), "%s", c->name);
+		/* Cut to the machine file's limits. */
+		snprintf(name, sizeof(name), "%.*s", CSTATE_NAME_MAX - 1, c->name);
 		for (char *p = name; *p; p++)
 			if (!(*p >= 'a' && *p <= 'z') && !(*p >= 'A' && *p <= 'Z') &&
 			    !(*p >= '0' && *p <= '9') && !strchr("._+-", *p))
 				*p = '_';
-		snprintf(desc, sizeof(desc), "%s", c->desc);
+		snprintf(desc, sizeof(desc), "%.*s", CSTATE_DESC_MAX - 1, c->desc);
 		plain_text(desc);
 		int poll = strcmp(c->name, "POLL") == 0;
 		fprintf(x->out, "\n[cstate %s]\n", name);
