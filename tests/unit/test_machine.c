@@ -115,6 +115,8 @@ static void assert_machines_equal(const struct machine *a, const struct machine 
 	assert_int_equal(a->transition_latency_ns, b->transition_latency_ns);
 	assert_int_equal(a->freq_invariance, b->freq_invariance);
 	assert_int_equal(a->cpufreq_driver, b->cpufreq_driver);
+	assert_int_equal(a->cpuidle_driver, b->cpuidle_driver);
+	assert_int_equal(a->pm_profile, b->pm_profile);
 	assert_int_equal(a->hwp, b->hwp);
 	assert_int_equal(a->lowest_nonlinear_khz, b->lowest_nonlinear_khz);
 	assert_int_equal(a->perf_scaling_khz, b->perf_scaling_khz);
