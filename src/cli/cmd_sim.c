@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "../lab/single_run.h"
+#include "../metrics/inputs.h"
 #include "cli.h"
 #include "options.h"
 
@@ -46,13 +47,19 @@ static void show_progress(void *ctx, double done)
 	fprintf(stderr, "\rpmlab: simulating %3.0f%%", done * 100.0);
 }
 
+struct printer {
+	const struct cli_opts *o;
+	struct run_inputs in;
+};
+
 static int print_result(void *ctx, struct sim *s, const struct run_result *r)
 {
-	const struct cli_opts *o = ctx;
+	const struct printer *p = ctx;
 
 	if (isatty(STDERR_FILENO) && r->events > 0xfffff)
 		fprintf(stderr, "\r%30s\r", "");
-	if (result_write(stdout, r, (enum result_format)o->format) < 0 || fflush(stdout) != 0)
+	if (result_write_inputs(stdout, r, (enum result_format)p->o->format, &p->in) < 0 ||
+	    fflush(stdout) != 0)
 		return cli_bad("sim: cannot write the result to standard output"), -1;
 	return 0;
 }
@@ -88,6 +95,7 @@ int cmd_sim(int argc, char **argv)
 	struct run_exports x;
 	struct machine m;
 	struct pm_diag d = { { 0 } };
+	struct printer p = { .o = &o };
 	int i, rc = EXIT_USAGE;
 
 	if (cli_opts_init(&o, "sim", CLI_FORMAT_BIT(CLI_TABLE) | CLI_FORMAT_BIT(CLI_CSV) |
@@ -103,8 +111,12 @@ int cmd_sim(int argc, char **argv)
 	if (cli_load_machine(&o, &m) < 0 || cli_exports(&o, &m, &filter, &x) < 0 ||
 	    build(&o, &m, &rs) < 0)
 		goto out;
+	if (cli_inputs(&o, &m, &p.in) < 0) {
+		cli_bad("out of memory");
+		goto out;
+	}
 	rc = EXIT_OK;
-	if (single_run(&rs, &x, o.workload, print_result, &o, &d) < 0) {
+	if (single_run(&rs, &x, o.workload, print_result, &p, &d) < 0) {
 		if (d.msg[0])
 			fprintf(stderr, "pmlab: sim: %s\n", d.msg);
 		rc = EXIT_RUNTIME;

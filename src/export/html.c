@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../metrics/inputs.h"
+
 struct html {
 	FILE *out;
 	int charts;
@@ -427,4 +429,18 @@ int html_end(struct html *h)
 	int rc = ferror(f) ? -1 : 0;
 	free(h);
 	return rc;
+}
+
+void html_inputs(struct html *h, const struct run_inputs *in)
+{
+	char *cmd = inputs_command(in);
+
+	fputs("<p class=\"inputs\">Inputs: pmlab ", h->out);
+	html_escape(h->out, in->version);
+	fputs(", machine ", h->out);
+	html_escape(h->out, in->machine);
+	fprintf(h->out, " (INI fnv1a64 %s); to run it again: <code>", in->machine_hash);
+	html_escape(h->out, cmd ? cmd : "");
+	fputs("</code></p>\n", h->out);
+	free(cmd);
 }
