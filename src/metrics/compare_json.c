@@ -98,7 +98,8 @@ int cmp_write_json(FILE *out, const struct cmp_set *s)
 	int p, rc;
 
 	put(&c, root, "schema", json_string("pmlab-compare"));
-	put(&c, root, "version", json_integer(1));
+	/* 2: bzy_ghz became bzy_mhz (docs/json-schema.md) */
+	put(&c, root, "version", json_integer(2));
 	if (s->inputs)
 		put(&c, root, "inputs", inputs_json(s->inputs));
 	put(&c, root, "machine", jstr(s->machine));

@@ -87,7 +87,9 @@ char *inputs_command(const struct run_inputs *in)
 	word(&b, in->command);
 	if (in->trace)
 		word(&b, in->trace);
-	opt(&b, "--machine", in->machine_arg ? in->machine_arg : in->machine);
+	/* A replay without --machine runs on the machine the trace implies. */
+	if (!in->trace || in->machine_arg)
+		opt(&b, "--machine", in->machine_arg ? in->machine_arg : in->machine);
 	if (in->cpus > 0) {
 		snprintf(num, sizeof(num), "%d", in->cpus);
 		opt(&b, "--cpus", num);

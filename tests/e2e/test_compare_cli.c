@@ -76,20 +76,41 @@ static void test_compare_table(void **state)
 	assert_contains(o.text, "2 runs of 0.5 s simulated per profile, seeds 1..2; mean \u00b1 95 %");
 	assert_contains(o.text, "Throughput, latency and power\n");
 	assert_contains(o.text, "(tpm)");
-	assert_contains(o.text, "(GHz)");
-	assert_contains(o.text, " %C6 ");
-	assert_contains(o.text, " %C1E ");
-	assert_contains(o.text, "Pkg0 %idle");
+	assert_contains(o.text, "Bzy_MHz");
+	assert_contains(o.text, " C6%");
+	assert_contains(o.text, " C1E%");
+	assert_contains(o.text, "Pkg0 %all_idle");
 	assert_contains(o.text, "%iowait");
-	assert_contains(o.text, "\n none:cpufreq=powersave   | ");
-	assert_contains(o.text, "Relative to the baseline, none:cpufreq=performance (its mean = 1.000; "
-			"percentages as points above or below it)");
+	assert_contains(o.text, "\n  none:cpufreq=powersave    ");
+	/* wrapped to the width */
+	assert_contains(o.text, "Relative to the baseline, none:cpufreq=performance (its mean = 1.000;\n"
+			"  percentages as points above or below it)");
 	assert_contains(o.text, "Welch's t-test, p >= 0.05");
+	/* The inputs, and the command that runs the comparison again. */
+	assert_contains(o.text, "\ninputs: pmlab ");
+	assert_contains(o.text, "pmlab compare --machine xeon-e5-2650l-v3 --cpus 4 --workload oltp");
 	/* The baseline's own row reads 1.000 in the relative table. */
 	char *rel = strstr(o.text, "Relative to the baseline");
-	assert_contains(rel, "\n none:cpufreq=performance | 1.000 \u00b1 ");
+	assert_contains(rel, "\n  none:cpufreq=performance  1.000 ");
 	/* ... and +0.00 points in a percentage column. */
-	assert_contains(strstr(rel, "P-state and C-state"), "| +0.00 pt \u00b1 ");
+	assert_contains(strstr(rel, "P-state and C-state"), "  +0.00 pt ");
+	/* hyperfine's summary line. */
+	assert_contains(rel, "\n  none:cpufreq=powersave: ");
+	assert_contains(rel, "\u00d7 throughput, ");
+	assert_contains(rel, " vs none:cpufreq=performance\n");
+	/* Every line fits 100 columns; none ends in a space. */
+	for (char *l = o.text; *l;) {
+		char *e = strchr(l, '\n');
+		int cols = 0;
+
+		assert_non_null(e);
+		for (char *c = l; c < e; c++)
+			cols += ((unsigned char)*c & 0xc0) != 0x80;
+		if (cols > 100)
+			fail_msg("a line of %d columns: %.*s", cols, (int)(e - l), l);
+		assert_true(e == l || e[-1] != ' ');
+		l = e + 1;
+	}
 	out_free(&o);
 }
 
@@ -116,7 +137,7 @@ static void test_compare_figures(void **state)
 			   json_number_value(json_object_get(sim, "power_w")), 1e-6);
 	assert_string_equal(json_string_value(json_object_get(c, "throughput_unit")), "tpm");
 	/* powersave runs at the lowest P-state (1.2 GHz) and does less work. */
-	assert_float_equal(summary(c, 1, "bzy_ghz"), 1.2, 0.01);
+	assert_float_equal(summary(c, 1, "bzy_mhz"), 1200, 10);
 	assert_true(summary(c, 1, "throughput") < summary(c, 0, "throughput"));
 	assert_string_equal(json_string_value(json_object_get(
 				    json_array_get(json_object_get(c, "profiles"), 1), "cpufreq")),
@@ -164,9 +185,13 @@ static void test_compare_csv_and_html(void **state)
 {
 	struct out o = ok("compare " XEON " " TWO_GOVS " --runs 2 --format csv");
 
-	/* header, 2 profiles x 2 runs, 2 summaries */
-	assert_int_equal(count_lines(o.text), 1 + 4 + 2);
-	assert_true(strncmp(o.text, "kind,profile,cpufreq,cpuidle,run,seed,", 38) == 0);
+	/* the inputs, header, 2 profiles x 2 runs, 2 summaries */
+	char *data = csv_data(o.text);
+	assert_true(strncmp(o.text, "# pmlab_version: ", 17) == 0);
+	assert_contains(o.text, "\n# profiles: none:cpufreq=powersave\n");
+	assert_int_equal(count_lines(data), 1 + 4 + 2);
+	assert_true(strncmp(data, "kind,profile,cpufreq,cpuidle,run,seed,", 38) == 0);
+	free(data);
 	assert_contains(o.text, "\nrun,none:cpufreq=powersave,powersave,menu,2,2,tpm,");
 	assert_contains(o.text, "\nsummary,none:cpufreq=performance,performance,menu,,,tpm,");
 	out_free(&o);
@@ -338,16 +363,17 @@ static void test_sweep_csv(void **state)
 	struct out o = ok(SWEEP);
 	struct out sim = ok("sim --machine i7-4790 --workload pingpong --duration 0.1 "
 			    "--cpufreq powersave --set pm_qos_latency_us=100 --format csv");
-	char *simrow = strchr(sim.text, '\n') + 1, *line;
+	char *data = csv_data(sim.text), *simrow = strchr(data, '\n') + 1, *line;
 
 	assert_int_equal(count_lines(o.text), 1 + 2 * 3);
 	assert_true(strncmp(o.text, "point,vary_cpufreq,vary_pm_qos_latency_us,machine,workload,", 59) == 0);
 	/* The header continues with sim's, unchanged. */
-	assert_true(strncmp(strstr(o.text, ",machine,") + 1, sim.text, (size_t)(strchr(sim.text, '\n') - sim.text)) == 0);
+	assert_true(strncmp(strstr(o.text, ",machine,") + 1, data, (size_t)(strchr(data, '\n') - data)) == 0);
 	/* Point 4: powersave (second of the first list), 100 (second of the last). */
 	line = strstr(o.text, "\n4,powersave,100,");
 	assert_non_null(line);
 	assert_true(strncmp(line + strlen("\n4,powersave,100,"), simrow, strlen(simrow)) == 0);
+	free(data);
 	out_free(&o);
 	out_free(&sim);
 }
