@@ -165,7 +165,8 @@ static int print(void *ctx, struct sim *s, const struct run_result *r)
 		struct html_group g = { r->cpufreq, runs, 1 };
 		char title[512], note[1024];
 
-		snprintf(title, sizeof(title), "pmlab replay %s", rp->file);
+		snprintf(title, sizeof(title), "pmlab replay %s: machine %s, workload %s", rp->file,
+			 r->machine, r->workload);
 		snprintf(note, sizeof(note), "Trace %s replayed on %s under %s / %s.", rp->file,
 			 r->machine, r->cpufreq, r->cpuidle);
 		rc = html_report(stdout, title, note, 1, &g);

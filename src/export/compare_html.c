@@ -32,7 +32,7 @@ static void table(FILE *out, const struct cmp_set *s, int rel)
 	char buf[CMP_CELL_MAX];
 	int b, m, p;
 
-	fputs("<table>\n<tr><th rowspan=\"2\">Profile</th>", out);
+	fputs("<div class=\"table\"><table>\n<tr><th rowspan=\"2\">Profile</th>", out);
 	for (b = 0; b < CMP_NBLOCKS; b++)
 		fprintf(out, "<th class=\"blk\" colspan=\"%d\">%s</th>", block_size(s, b), block_title[b]);
 	fputs("</tr>\n<tr>", out);
@@ -72,7 +72,7 @@ static void table(FILE *out, const struct cmp_set *s, int rel)
 			}
 		fputs("</tr>\n", out);
 	}
-	fputs("</table>\n", out);
+	fputs("</table></div>\n", out);
 }
 
 static int find_metric(const struct cmp_set *s, enum cmp_what what)

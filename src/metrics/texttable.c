@@ -76,7 +76,11 @@ void text_wrap(FILE *out, const char *first, const char *text, int indent)
 				if (p[i] == ' ')
 					sp = i;
 			}
-			cut = brk ? brk : sp ? sp : len;
+			/* ", " unless it leaves the line less than two thirds full. */
+			cut = brk && 3 * (col + cols_n(p, brk)) >= 2 * w ? brk : sp ? sp : brk ? brk : len;
+			/* A word longer than the line: alone on it, up to the next space. */
+			if (cut == len && strchr(p + 1, ' '))
+				cut = (size_t)(strchr(p + 1, ' ') - p);
 		}
 		fwrite(p, 1, cut, out);
 		fputc('\n', out);

@@ -356,6 +356,118 @@ static void test_compare_html_browser(void **state)
 	out_free(&o);
 }
 
+/* What the page's layout check finds, run in the browser at 1280 px: every
+ * SVG text inside its chart, no two texts of a chart overlapping, and
+ * nothing wider than the window. "ok" or the faults, in data-layout. */
+static const char layout_check[] =
+	"<script>\n"
+	"window.addEventListener('load', function () {\n"
+	"  var bad = [];\n"
+	"  document.querySelectorAll('svg.chart').forEach(function (svg, i) {\n"
+	"    var s = svg.getBoundingClientRect(), boxes = [];\n"
+	"    svg.querySelectorAll('text').forEach(function (t) {\n"
+	"      var r = t.getBoundingClientRect();\n"
+	"      if (r.width == 0) return;\n"
+	"      if (r.left < s.left - 0.5 || r.right > s.right + 0.5 || r.top < s.top - 0.5 ||\n"
+	"          r.bottom > s.bottom + 0.5)\n"
+	"        bad.push('chart ' + i + ': \"' + t.textContent + '\" outside');\n"
+	"      boxes.forEach(function (b) {\n"
+	"        if (r.left < b[0].right - 1 && b[0].left < r.right - 1 &&\n"
+	"            r.top < b[0].bottom - 1 && b[0].top < r.bottom - 1)\n"
+	"          bad.push('chart ' + i + ': \"' + t.textContent + '\" over \"' + b[1] + '\"');\n"
+	"      });\n"
+	"      boxes.push([r, t.textContent]);\n"
+	"    });\n"
+	"  });\n"
+	"  var w = document.documentElement.scrollWidth;\n"
+	"  if (w > window.innerWidth) bad.push('page ' + w + ' px wide at ' + window.innerWidth);\n"
+	"  document.body.setAttribute('data-layout', bad.length ? bad.join('; ') : 'ok');\n"
+	"});\n"
+	"</script>\n";
+
+/* The page after the browser laid it out at 1280 x 1000 px, with the
+ * layout check added before </body>. */
+static char *browser_dom(const char *browser, const char *page)
+{
+	static const char flags[] = "--headless --no-sandbox --disable-gpu --disable-quic --no-first-run "
+				    "--disable-background-networking --disable-component-update "
+				    "--disable-sync --window-size=1280,1000";
+	char profile[] = "/tmp/pmlab-chromium-XXXXXX", cmd[4096];
+	const char *end = strstr(page, "</body>");
+	char *html, *dom, *d, *with;
+
+	assert_non_null(end);
+	with = malloc(strlen(page) + sizeof(layout_check));
+	assert_non_null(with);
+	sprintf(with, "%.*s%s%s", (int)(end - page), page, layout_check, end);
+	html = write_temp(with, ".html");
+	dom = write_temp("", ".html");
+	assert_non_null(mkdtemp(profile));
+	snprintf(cmd, sizeof(cmd), "timeout 120 %s %s --user-data-dir=%s --dump-dom file://%s > %s "
+		 "2>/dev/null", browser, flags, profile, html, dom);
+	assert_int_equal(system(cmd), 0);
+	d = slurp(dom);
+	assert_non_null(d);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", profile);
+	(void)!system(cmd);
+	unlink(html);
+	unlink(dom);
+	free(html);
+	free(dom);
+	free(with);
+	return d;
+}
+
+static void expect_layout_ok(const char *browser, const char *what, const char *page)
+{
+	char *d = browser_dom(browser, page), *at = strstr(d, "data-layout=\"");
+
+	if (!at)
+		fail_msg("%s: the layout check did not run: %.300s", what,
+			 strstr(d, "<body") ? strstr(d, "<body") : d);
+	at += strlen("data-layout=\"");
+	if (strncmp(at, "ok\"", 3) != 0)
+		fail_msg("%s: %.*s", what, (int)strcspn(at, "\""), at);
+	free(d);
+}
+
+/* The HTML pages of compare (long profile names, large figures), sweep and
+ * replay, laid out by a real browser at 1280 px: no label clipped or on
+ * another, nothing overflowing the page; readable axes; a title naming the
+ * machine and the workload. Skipped where there is no chromium. */
+static void test_html_layout_browser(void **state)
+{
+	const char *browser = chromium();
+	struct out o;
+
+	o = ok("compare --machine i7-4790 --workload pingpong --duration 0.2 --runs 2 --profiles "
+	       "none:pm_qos_latency_us=20,none:pm_qos_latency_us=20,cpufreq=performance,"
+	       "tuned-2.3/balanced:governor=conservative,none:cpufreq=powersave,tick_policy=legacy "
+	       "--format html");
+	/* Throughput near 50000 round trips/s: ticks in full, no exponent. */
+	assert_null(strstr(o.text, "e+0"));
+	assert_contains(o.text, "<title>pmlab compare: i7-4790, pingpong</title>");
+	if (!browser) {
+		out_free(&o);
+		print_message("chromium not installed (sh tools/install-deps.sh browser): layout "
+			      "check skipped\n");
+		skip();
+	}
+	expect_layout_ok(browser, "compare", o.text);
+	out_free(&o);
+	o = ok(SWEEP " --format html");
+	assert_null(strstr(o.text, "e+0"));
+	assert_contains(o.text, "<title>pmlab sweep: machine i7-4790, workload pingpong</title>");
+	expect_layout_ok(browser, "sweep", o.text);
+	out_free(&o);
+	o = ok("replay " PMLAB_SOURCE_ROOT "/data/traces/hackbench.dat --machine i7-4790 "
+	       "--format html");
+	assert_null(strstr(o.text, "e+0"));
+	assert_contains(o.text, ": machine i7-4790, workload replay</title>");
+	expect_layout_ok(browser, "replay", o.text);
+	out_free(&o);
+}
+
 /* One row per point: its number, the varied values, then pmlab sim's CSV
  * columns, the same as a sim of that point prints. */
 static void test_sweep_csv(void **state)
@@ -710,6 +822,7 @@ int main(void)
 		cmocka_unit_test(test_compare_timeline),
 		cmocka_unit_test(test_compare_html_charts),
 		cmocka_unit_test(test_compare_html_browser),
+		cmocka_unit_test(test_html_layout_browser),
 		cmocka_unit_test(test_sweep_csv),
 		cmocka_unit_test(test_sweep_json),
 		cmocka_unit_test(test_sweep_html),
