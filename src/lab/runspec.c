@@ -304,6 +304,7 @@ static void config_run(const struct runspec *rs, struct sim_config *cfg)
 	config(rs, cfg);
 	cfg->observer = rs->observer;
 	cfg->progress = rs->progress;
+	cfg->progress_ctx = rs->progress_ctx;
 }
 
 /* Why governors nobody named run: for the run's header. */
