@@ -589,6 +589,7 @@ static void test_sweep_html(void **state)
 
 /* ---- workers die with their parent ---- */
 
+
 static void sleep_ms(int ms)
 {
 	nanosleep(&(struct timespec){ ms / 1000, (ms % 1000) * 1000000L }, NULL);
@@ -665,6 +666,51 @@ static void kill_sweep(int sig)
 	}
 }
 
+
+/* A sweep's rows go out as its points complete, in point order: point 0's
+ * row is on stdout while point 1 still runs (every row waited for the end
+ * before, held in memory). */
+static void test_sweep_streams_rows(void **state)
+{
+	(void)state;
+	int fds[2];
+	assert_int_equal(pipe(fds), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+		dup2(fds[1], 1);
+		dup2(null, 2);
+		close(fds[0]);
+		execl(PMLAB_BIN, "pmlab", "sweep", "--machine", "i7-4790", "--workload", "tbench",
+		      "--vary", "duration=0.01,300", "--format", "json", "--jobs", "2", (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	fcntl(fds[0], F_SETFL, O_NONBLOCK);
+	char buf[65536];
+	size_t got = 0;
+	bool seen = false;
+	for (int i = 0; i < 3000 && !seen; i++) {
+		ssize_t n = read(fds[0], buf + got, sizeof(buf) - 1 - got);
+		if (n > 0) {
+			got += (size_t)n;
+			buf[got] = '\0';
+			seen = strstr(buf, "\"point\": 0,") && strstr(buf, "\n  }");
+		} else {
+			sleep_ms(10);
+		}
+	}
+	int st;
+	bool running = waitpid(pid, &st, WNOHANG) == 0;
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	close(fds[0]);
+	assert_true(seen);
+	assert_true(running); /* point 1 (300 s of tbench) was still running */
+	assert_null(strstr(buf, "\"point\": 1,"));
+}
+
 static void test_workers_die_with_parent(void **state)
 {
 	(void)state;
@@ -688,6 +734,7 @@ int main(void)
 		cmocka_unit_test(test_sweep_json),
 		cmocka_unit_test(test_sweep_html),
 		cmocka_unit_test(test_workers_die_with_parent),
+		cmocka_unit_test(test_sweep_streams_rows),
 		cmocka_unit_test(test_shards_merge),
 		cmocka_unit_test(test_empty_shard),
 		cmocka_unit_test(test_merge_checks_shards),
