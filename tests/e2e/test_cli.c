@@ -384,6 +384,18 @@ static void test_integer_options_overflow(void **state)
 	expect_usage_error("sim --machine i7-4790 --workload pingpong --cpus 010", "--cpus");
 }
 
+
+/* An empty --profiles list (found by the malformed-input campaign: replay
+ * read past an empty table, a heap overflow under ASan). */
+static void test_empty_profile_list(void **state)
+{
+	(void)state;
+	expect_usage_error("replay " PMLAB_SOURCE_ROOT "/data/traces/hackbench.dat -d 0.1 --profiles ''",
+			   "--profiles");
+	expect_usage_error("replay " PMLAB_SOURCE_ROOT "/data/traces/hackbench.dat -d 0.1 --profiles ,",
+			   "--profiles");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -392,6 +404,7 @@ int main(void)
 		cmocka_unit_test(test_machine_show_round_trips),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_integer_options_overflow),
+		cmocka_unit_test(test_empty_profile_list),
 		cmocka_unit_test(test_bad_machine_file_names_line),
 		cmocka_unit_test(test_sim_json),
 		cmocka_unit_test(test_determinism),
