@@ -7,11 +7,13 @@
 
 #include "sim_internal.h"
 
-int cpu_effective_idx(const struct sim *s, const struct sim_cpu *c)
+double cpu_c0_mhz_ns(const struct sim *s, const struct sim_cpu *c)
 {
-	int idx = s->policies[c->policy].cur_idx;
-	int cap = s->pkgs[c->pkg].cap_idx;
-	return idx < cap ? idx : cap;
+	const struct sim_type *ty = cpu_type_of(s, c);
+	double v = 0;
+	for (int i = 0; i < ty->npstates; i++)
+		v += (double)c->acct.pstate_ns[i] * (ty->khz[i] / 1000.0);
+	return v;
 }
 
 /* Advance a burst by dt ns at `speed` cycles/ns. Cycles and stall shrink
@@ -39,35 +41,16 @@ static inline uint64_t weighted(sim_ns dt, uint32_t weight)
 	return (uint64_t)dt * NICE_0_WEIGHT / weight;
 }
 
-/* PELT's frequency-invariance scale (arch_scale_freq_capacity()): the
- * CPU's current frequency over the reference frequency, capped at 1024 as
- * x86's scale_freq_tick() caps it (v6.x); 1024 without invariance, where
- * running time counts whatever the clock. The kernel measures it from
- * APERF/MPERF over the last tick; here it is the frequency in force.
- * Capacity is 1024 on every CPU of the symmetric machines modelled. */
-static uint32_t pelt_scale(const struct sim *s, const struct sim_cpu *c)
-{
-	if (!s->fie_khz)
-		return PELT_SCALE;
-	uint64_t khz = s->khz_table[cpu_effective_idx(s, c)];
-	uint64_t scale = khz * PELT_SCALE / s->fie_khz;
-	return scale < PELT_SCALE ? (uint32_t)scale : PELT_SCALE;
-}
-
+/* Accounts the time since the last sync in the CPU's present state: its
+ * PELT clock (update_rq_clock()), residency, CPU times, the running task's
+ * execution and burst. PELT's signals move only where the kernel updates
+ * them (engine/load_avg.c). */
 void cpu_sync(struct sim *s, struct sim_cpu *c)
 {
 	sim_ns dt = s->now - c->seg_start;
 	if (dt <= 0)
 		return;
-	/* PELT advances only while running; an idle stretch is decayed in one
-	 * step when the CPU starts running again or is asked for its
-	 * utilization (cpu_pelt_idle), which gives the same signal. */
-	if (c->mode == CPU_RUNNING) {
-		uint32_t scale = pelt_scale(s, c);
-		if (pelt_update(&c->pelt, s->now, true, scale))
-			c->util_decayed = true;
-		pelt_update(&c->curr->pelt, s->now, true, scale);
-	}
+	clock_pelt_advance(s, c, dt);
 	c->seg_start = s->now;
 	struct cpu_result *a = &c->acct;
 	if (c->mode == CPU_IDLE) {
@@ -75,8 +58,7 @@ void cpu_sync(struct sim *s, struct sim_cpu *c)
 	} else {
 		int idx = cpu_effective_idx(s, c);
 		a->c0_ns += dt;
-		a->pstate_ns[idx] += dt;
-		a->c0_mhz_ns += (double)dt * (s->khz_table[idx] / 1000.0);
+		a->pstate_ns[idx] += dt; /* cycles: cpu_c0_mhz_ns() */
 	}
 	if (c->mode == CPU_RUNNING) {
 		struct task *t = c->curr;
@@ -95,22 +77,19 @@ void cpu_sync(struct sim *s, struct sim_cpu *c)
 	}
 }
 
-void cpu_pelt_idle(struct sim *s, struct sim_cpu *c)
-{
-	if (c->mode != CPU_RUNNING && pelt_update(&c->pelt, s->now, false, 0))
-		c->util_decayed = true;
-}
-
 void cpu_set_speed(struct sim *s, struct sim_cpu *c)
 {
-	double khz = s->khz_table[cpu_effective_idx(s, c)];
+	const struct sim_type *ty = cpu_type_of(s, c);
+	double khz = cpu_khz(s, c);
 	if (s->obs && s->obs->cpu_freq && (uint32_t)khz != c->obs_khz) {
 		c->obs_khz = (uint32_t)khz;
 		s->obs->cpu_freq(s->obs->ctx, c->id, s->now, c->obs_khz);
 	}
 	double speed = khz / 1e6; /* cycles per ns */
+	if (ty->work_per_cycle != 1.0)
+		speed *= ty->work_per_cycle; /* a smaller type's cycles do less */
 	if (s->cores[c->core].nrunning > 1)
-		speed *= s->m->smt_throughput;
+		speed *= ty->t->smt_throughput;
 	c->speed = speed;
 }
 
@@ -148,21 +127,24 @@ void cpu_arm_done(struct sim *s, struct sim_cpu *c)
 }
 
 /* Mode changes move the core's and the package's counters, which change
- * power, turbo ceilings and SMT speeds; everything affected is accounted
- * up to now first. */
+ * power, turbo ceilings and SMT speeds. The CPU is accounted up to now
+ * first, and so are the SMT siblings whose speed changes; power and the
+ * package account for themselves (core_update(), pkg_core_busy()). */
 static void cpu_set_mode(struct sim *s, struct sim_cpu *c, enum cpu_mode mode)
 {
 	enum cpu_mode old = c->mode;
 	if (old == mode)
 		return;
 	struct sim_core *core = &s->cores[c->core];
-	for (int i = 0; i < core->ncpus; i++)
-		cpu_sync(s, &s->cpus[core->cpus[i]]);
-	if (mode == CPU_RUNNING)
-		cpu_pelt_idle(s, c); /* close the idle stretch before running counts */
+	cpu_sync(s, c);
+	bool speeds_change = (old == CPU_RUNNING) != (mode == CPU_RUNNING) && core->ncpus > 1;
+	for (int i = 0; speeds_change && i < core->ncpus; i++)
+		if (s->cpus[core->cpus[i]].mode == CPU_RUNNING)
+			cpu_sync(s, &s->cpus[core->cpus[i]]);
 	int was_busy = old != CPU_IDLE, is_busy = mode != CPU_IDLE;
 	int was_run = old == CPU_RUNNING, is_run = mode == CPU_RUNNING;
 	c->mode = mode;
+	cpu_util_changed(c); /* whether curr counts for uclamp */
 	cpu_stealable(s, c);
 	core->nrunning += is_run - was_run;
 	int before = core->nbusy;
@@ -216,7 +198,7 @@ void cpu_start_tick(struct sim *s, struct sim_cpu *c)
  * follow the hardware. */
 static int hw_cstate(const struct sim *s, const struct sim_cpu *c, int st)
 {
-	const struct cstate *cs = s->m->cstates;
+	const struct cstate *cs = c->idle.states;
 	enum auto_demotion mode = (enum auto_demotion)s->par.cstate_auto_demotion;
 	int c1 = s->demote_c1, c3 = s->demote_c3;
 	if (mode == DEMOTE_OFF || st < c3 || c->last_idle_ns >= cs[st].residency_ns)
@@ -288,6 +270,9 @@ void cpu_enter_idle(struct sim *s, struct sim_cpu *c)
 		stop_tick = false;
 	else if (!c->tick_on)
 		stop_tick = true; /* "stop_tick || tick_nohz_tick_stopped()" (v4.17+) */
+	/* This entry stops the tick: nohz_balance_enter_idle(). */
+	if (stop_tick && c->tick_on)
+		load_avg_nohz_enter(s, c);
 	/* The idle loop's own work before the C-state, and stopping the tick
 	 * if this entry stops it (tick_nohz_stop_sched_tick(); not again while
 	 * it stays stopped): C0 time that delays a wakeup arriving before it
@@ -330,7 +315,7 @@ static void cpu_wake(struct sim *s, struct sim_cpu *c, sim_ns extra)
 	if (c->mode != CPU_IDLE)
 		return;
 	const struct sim_pkg *pkg = &s->pkgs[c->pkg];
-	const struct cstate *cs = &s->m->cstates[c->cstate];
+	const struct cstate *cs = &c->idle.states[c->cstate];
 	sim_ns exit = cs->wake_ns ? cs->wake_ns : cs->exit_ns;
 	if (pkg->pkg_cstate >= 0)
 		exit += s->m->pkg_cstates[pkg->pkg_cstate].exit_ns;
@@ -429,10 +414,13 @@ void cpu_schedule(struct sim *s, struct sim_cpu *c)
 		c->done_at = -1;
 		c->need_resched = false;
 		struct task *prev = c->curr;
-		if (prev && prev->state == TASK_RUNNING && !task_allowed(prev, c->id)) {
-			/* Its affinity changed: sched_setaffinity() moves it off. */
+		bool preempted = false;
+		if (prev && prev->state == TASK_RUNNING &&
+		    (prev->exec_cpu >= 0 || !task_allowed(prev, c->id))) {
+			/* sched_exec() or sched_setaffinity() moves it off. */
 			task_requeue_elsewhere(s, c, prev);
 		} else if (prev && prev->state == TASK_RUNNING) {
+			preempted = true;
 			prev->state = TASK_QUEUED;
 			if (rq_push(&c->rq, prev) < 0)
 				s->oom = true;
@@ -448,18 +436,25 @@ void cpu_schedule(struct sim *s, struct sim_cpu *c)
 				s->ctx_switches++;
 				c->acct.ctx_switches++;
 			}
+			load_avg_cpu_goes_idle(s, c);
 			c->curr = NULL;
 			if (s->placement->cpu_idle)
 				s->placement->cpu_idle(s, c->id);
 			cpu_enter_idle(s, c);
 			return;
 		}
+		bool switched = next != prev;
+		if (switched) {
+			/* put_prev_entity() of a preempted task (it ran until
+			 * now), set_next_entity() of the next (it waited). */
+			if (preempted)
+				load_avg_update(s, c, prev, true, 0);
+			load_avg_update(s, c, next, true, 0);
+		}
 		rq_remove(&c->rq, next);
 		cpu_stealable(s, c);
-		pelt_update(&next->pelt, s->now, false, 0); /* it waited, not ran */
 		next->state = TASK_RUNNING;
 		next->cpu = c->id;
-		bool switched = next != prev;
 		if (switched)
 			switch_in(s, c, next);
 		if (s->obs && s->obs->cpu_run && (switched || c->mode != CPU_RUNNING))
@@ -540,6 +535,8 @@ static void cpu_idle_tick(struct sim *s, struct sim_cpu *c)
 {
 	c->acct.ticks++;
 	c->tick_woke = true;
+	/* The balance softirq updates an idle CPU's blocked load. */
+	load_avg_blocked(s, c);
 	cpu_wake(s, c, s->par.tick_cost_ns);
 }
 
@@ -556,6 +553,7 @@ void cpu_tick(struct sim *s, struct sim_cpu *c)
 		return;
 	cpu_sync(s, c);
 	c->acct.ticks++;
+	load_avg_update(s, c, c->curr, true, 0); /* entity_tick() */
 	cpu_charge(s, c, NULL, s->par.tick_cost_ns);
 	update_min_vruntime(c);
 	freq_update_hook(s, c, 0);
@@ -564,6 +562,7 @@ void cpu_tick(struct sim *s, struct sim_cpu *c)
 		c->ticks_since_balance = 0;
 		s->placement->tick_balance(s, c->id);
 	}
+	load_avg_busy_tick(s, c);
 	if (c->mode == CPU_RUNNING && slice_expired(s, c))
 		cpu_schedule(s, c);
 }

@@ -25,13 +25,16 @@ static void sim_cpu_times(void *ctx, int cpu, struct cpu_times *out)
 	out->idle_calls = c->idle_calls;
 }
 
+/* cpu_util_cfs_boost() without runnable boosting, and the uclamp range:
+ * the run queue's utilization as of its last PELT update, as the kernel
+ * reads it (no update to now: see engine/load_avg.c). */
 void cpu_util_get(struct sim *s, struct sim_cpu *c, struct cpu_util *out)
 {
-	cpu_sync(s, c);
-	cpu_pelt_idle(s, c);
 	uint32_t util = c->pelt.util_avg > c->util_est_sum ? c->pelt.util_avg : c->util_est_sum;
-	out->capacity = PELT_SCALE;
-	out->util = util < PELT_SCALE ? util : PELT_SCALE;
+	/* cpu_util(): at most the CPU's capacity (capacity_orig_of()). */
+	uint32_t cap = cpu_type_of(s, c)->capacity;
+	out->capacity = cap;
+	out->util = util < cap ? util : cap;
 	/* uclamp_rq_util_with(): the max of the runnable tasks' clamps. */
 	out->uclamp_min = 0;
 	out->uclamp_max = 0;
@@ -64,25 +67,26 @@ static void sim_cpu_counters(void *ctx, int cpu, struct cpu_counters *out)
 	struct sim *s = driver_sim(ctx);
 	struct sim_cpu *c = &s->cpus[cpu];
 	cpu_sync(s, c);
-	double base_mhz = s->khz_table[s->base_idx] / 1000.0;
-	out->aperf = (uint64_t)(c->acct.c0_mhz_ns / 1000.0);
+	const struct sim_type *ty = cpu_type_of(s, c);
+	double base_mhz = ty->khz[ty->base_idx] / 1000.0;
+	out->aperf = (uint64_t)(cpu_c0_mhz_ns(s, c) / 1000.0);
 	out->mperf = (uint64_t)((double)c->acct.c0_ns * base_mhz / 1000.0);
 	out->tsc = (uint64_t)((double)s->now * base_mhz / 1000.0);
 }
 
-static int table_index(const struct sim *s, uint32_t khz)
+static int table_index(const struct sim_type *ty, uint32_t khz)
 {
-	for (int i = 0; i < s->npstates; i++)
-		if (s->khz_table[i] >= khz)
+	for (int i = 0; i < ty->npstates; i++)
+		if (ty->khz[i] >= khz)
 			return i;
-	return s->npstates - 1;
+	return ty->npstates - 1;
 }
 
 static void sim_set_target(void *ctx, struct cpufreq_policy *p, uint32_t khz)
 {
 	struct sim *s = driver_sim(ctx);
 	struct sim_policy *sp = &s->policies[p->id];
-	int idx = table_index(s, khz);
+	int idx = table_index(&s->types[sp->type], khz);
 	s->freq_transitions++;
 	sp->apply_gen++;
 	if (s->m->transition_latency_ns == 0 || s->now == 0)
@@ -104,15 +108,22 @@ void freq_apply(struct sim *s, int pi, int idx)
 	struct sim_policy *sp = &s->policies[pi];
 	if (sp->cur_idx == idx)
 		return;
+	/* What C0 time at the old frequency (idle CPUs have none). */
 	for (int i = 0; i < sp->p.ncpus; i++)
-		cpu_sync(s, &s->cpus[sp->cpus[i]]);
-	/* Integrate each core's energy at the old frequency first. */
-	for (int i = 0; i < sp->p.ncpus; i++)
-		core_update(s, s->cpus[sp->cpus[i]].core);
+		if (s->cpus[sp->cpus[i]].mode != CPU_IDLE)
+			cpu_sync(s, &s->cpus[sp->cpus[i]]);
+	/* Integrate each core's energy at the old frequency first (once a
+	 * core: its threads share the policy). */
+	for (int i = 0; i < sp->p.ncpus; i++) {
+		const struct sim_cpu *c = &s->cpus[sp->cpus[i]];
+		if (s->cores[c->core].cpus[0] == c->id)
+			core_update(s, c->core);
+	}
 	sp->cur_idx = idx;
 	for (int i = 0; i < sp->p.ncpus; i++) {
 		struct sim_cpu *c = &s->cpus[sp->cpus[i]];
-		core_update(s, c->core);
+		if (s->cores[c->core].cpus[0] == c->id)
+			core_update(s, c->core);
 		if (c->mode == CPU_RUNNING) {
 			cpu_set_speed(s, c);
 			cpu_arm_done(s, c);
@@ -133,7 +144,7 @@ void freq_update_hook(struct sim *s, struct sim_cpu *c, unsigned flags)
 	if (!s->cf_gov->update || hook == CPUFREQ_HOOK_NONE)
 		return;
 	c->util_decayed = false;
-	uint64_t khz = s->khz_table[cpu_effective_idx(s, c)];
+	uint64_t khz = cpu_khz(s, c);
 	p->hook_cycles = 0;
 	p->hook_deferred = 0;
 	s->cf_gov->update(p, c->id, s->now, flags);
@@ -171,6 +182,11 @@ int freq_init(struct sim *s, struct pm_diag *d)
 		free(map);
 		return pm_fail(d, "out of memory");
 	}
+	s->cpu_policy_slot = malloc((size_t)s->ncpus * sizeof(int));
+	if (!s->cpu_policy_slot) {
+		free(map);
+		return pm_fail(d, "out of memory");
+	}
 	for (int c = 0; c < s->ncpus; c++) {
 		int pi = map[machine_cpu_freq_domain(m, c)];
 		struct sim_policy *sp = &s->policies[pi];
@@ -180,33 +196,44 @@ int freq_init(struct sim *s, struct pm_diag *d)
 			return pm_fail(d, "out of memory");
 		}
 		sp->cpus = grown;
+		s->cpu_policy_slot[c] = sp->p.ncpus;
 		sp->cpus[sp->p.ncpus++] = c;
+		sp->type = s->cpus[c].type;
 		s->cpus[c].policy = pi;
 	}
 	free(map);
+	for (int pi = 0; pi < s->npolicies; pi++) {
+		struct sim_policy *sp = &s->policies[pi];
+		sp->util_seq = calloc((size_t)sp->p.ncpus, sizeof(*sp->util_seq));
+		if (!sp->util_seq)
+			return pm_fail(d, "out of memory");
+		sp->p.util_seq = sp->util_seq;
+		sp->p.cpu_index = s->cpu_policy_slot;
+	}
+	for (int c = 0; c < s->ncpus; c++)
+		s->cpus[c].util_seq = &s->policies[s->cpus[c].policy].util_seq[s->cpu_policy_slot[c]];
 
-	uint32_t hw_max = s->par.boost ? s->khz_table[s->npstates - 1] : s->khz_table[s->base_idx];
-	uint32_t lo = s->par.scaling_min_khz ? (uint32_t)s->par.scaling_min_khz : s->khz_table[0];
-	uint32_t hi = s->par.scaling_max_khz ? (uint32_t)s->par.scaling_max_khz : hw_max;
 	for (int pi = 0; pi < s->npolicies; pi++) {
 		struct sim_policy *sp = &s->policies[pi];
 		struct cpufreq_policy *p = &sp->p;
+		const struct sim_type *ty = &s->types[sp->type];
+		uint32_t hw_max = s->par.boost ? ty->khz[ty->npstates - 1] : ty->khz[ty->base_idx];
 		p->id = pi;
 		p->cpus = sp->cpus;
-		p->table = s->khz_table;
-		p->ntable = s->npstates;
-		p->cpuinfo_min = s->khz_table[0];
+		p->table = ty->khz;
+		p->ntable = ty->npstates;
+		p->cpuinfo_min = ty->khz[0];
 		p->cpuinfo_max = hw_max;
-		p->base_khz = s->khz_table[s->base_idx];
+		p->base_khz = ty->khz[ty->base_idx];
 		p->tick_ns = s->tick_ns;
 		p->transition_delay_ns = 0;
 		p->min = p->cpuinfo_min;
 		p->max = p->cpuinfo_max;
 		/* Firmware hands over at the base frequency. */
-		sp->cur_idx = s->base_idx;
-		p->cur = s->khz_table[s->base_idx];
+		sp->cur_idx = ty->base_idx;
+		p->cur = ty->khz[ty->base_idx];
 		p->transition_latency_ns = m->transition_latency_ns;
-		p->freq_invariant = s->fie_khz != 0;
+		p->freq_invariant = ty->fie_khz != 0;
 		p->kernel = s->kernel_version;
 		p->driver = &sim_driver;
 		p->driver_ctx = s;
@@ -220,6 +247,8 @@ int freq_init(struct sim *s, struct pm_diag *d)
 	}
 	for (int pi = 0; pi < s->npolicies; pi++) {
 		struct cpufreq_policy *p = &s->policies[pi].p;
+		uint32_t lo = s->par.scaling_min_khz ? (uint32_t)s->par.scaling_min_khz : p->cpuinfo_min;
+		uint32_t hi = s->par.scaling_max_khz ? (uint32_t)s->par.scaling_max_khz : p->cpuinfo_max;
 		if (p->gov->start && p->gov->start(p, d) < 0)
 			return -1;
 		/* scaling_{min,max}_freq as the user set them; this also calls the
@@ -241,6 +270,7 @@ void freq_fini(struct sim *s)
 			sp->p.gov->stop(&sp->p);
 		free(sp->p.gov_data);
 		free(sp->cpus);
+		free(sp->util_seq);
 	}
 	free(s->policies);
 	s->policies = NULL;

@@ -17,6 +17,14 @@
 
 struct sim;
 
+/* What woke a task, as a kernel trace tells it apart. */
+enum sim_wake_cause {
+	SIM_WAKE_NEW,   /* a new task's first wakeup */
+	SIM_WAKE_TASK,  /* the task running on the waker's CPU woke it */
+	SIM_WAKE_TIMER, /* its sleep timer fired on the waker's CPU */
+	SIM_WAKE_IRQ,   /* something outside the tasks (a device's interrupt) */
+};
+
 /* Watches a run as it happens, e.g. to stream a timeline to a file. Every
  * callback may be NULL; times are the simulated now. */
 struct sim_observer {
@@ -33,6 +41,13 @@ struct sim_observer {
 	void (*core_power)(void *ctx, int core, sim_ns now, double watts);
 	/* A package's uncore power changed (W), e.g. entering a package C-state. */
 	void (*uncore_power)(void *ctx, int package, sim_ns now, double watts);
+	/* A task was created; parent is the running task that created it
+	 * (a fork), NULL when the workload did so at setup or from a timer. */
+	void (*task_new)(void *ctx, sim_ns now, const struct task *t, const struct task *parent);
+	/* A task becomes runnable on `cpu`; the wakeup ran on waker_cpu (-1:
+	 * none, as for a new task), where `waker` ran (NULL: none). */
+	void (*task_wakeup)(void *ctx, int cpu, int waker_cpu, sim_ns now, const struct task *t,
+			    const struct task *waker, enum sim_wake_cause why);
 };
 
 struct sim_config {
@@ -81,6 +96,19 @@ const struct machine *sim_machine(const struct sim *s);
  * Once the workload hands it ACT_EXIT, the task is freed when the current
  * event is handled (unless keep_finished_tasks): drop every pointer to it. */
 struct task *sim_task_new(struct sim *s, const char *name, sim_ns start);
+/* fork() from `parent`'s next() (the parent is running): a new task that
+ * starts on the parent's CPU with its CPU affinity, not yet runnable: set
+ * up its workload fields, then sim_wake_up_new_task(). NULL on OOM. Freed
+ * after its exit as sim_task_new()'s tasks are. */
+struct task *sim_fork(struct sim *s, struct task *parent, const char *name);
+/* wake_up_new_task(), still inside the parent's fork: fork balancing from
+ * the parent's CPU while the parent runs, then the task is queued there
+ * with half its CPU's spare capacity as utilization. */
+void sim_wake_up_new_task(struct sim *s, struct task *t);
+/* execve()'s sched_exec() for the running task `t`, from its next():
+ * exec balancing may move it to an idler CPU, where the burst next()
+ * returns (the exec's work and the new image) then runs. */
+void sim_exec(struct sim *s, struct task *t);
 /* The task with this id (task->id), or NULL if none lives (any more). */
 struct task *sim_task(struct sim *s, uint32_t id);
 /* Wake a blocked task (no-op on a sleeping, new or dead one; a running or

@@ -74,6 +74,7 @@ enum cpufreq_updates {
 
 struct sim_cpu {
 	int id, core, pkg, llc, policy;
+	int type;              /* its CPU type (s->types) */
 	enum cpu_mode mode;
 	int cstate;            /* state the hardware entered (IDLE/WAKING) */
 	int req_cstate;        /* state the governor asked for (cpuidle's view) */
@@ -96,9 +97,20 @@ struct sim_cpu {
 	int nr_iowait;         /* tasks blocked on I/O that last ran here */
 	uint64_t ticks_since_balance;
 	uint64_t idle_calls;   /* idle-loop entries (tick_nohz_get_idle_calls_cpu) */
-	struct pelt pelt;      /* the CFS run queue's utilization */
+	/* PELT (engine/load_avg.c): the CFS run queue's utilization as of its
+	 * last update, what leaves it at the next, and its PELT clock. */
+	struct pelt pelt;
+	struct pelt_removed removed;
+	uint64_t clock_pelt, lost_idle_time;
+	uint64_t clock_pelt_idle;  /* rq_clock_pelt() when last seen idle */
+	sim_ns clock_idle;         /* when last seen idle */
+	bool has_blocked_load;     /* idle with a signal not yet decayed to 0 */
+	bool nohz_idle;            /* idle with its tick stopped, until its next busy tick */
+	sim_ns avg_idle;           /* rq->avg_idle: average idle period, capped */
+	sim_ns idle_stamp;         /* rq->idle_stamp: when it went idle, 0 once woken */
 	uint32_t util_est_sum; /* util_est of its runnable tasks */
-	bool util_decayed;     /* a PELT period passed since the last cpufreq hook call */
+	uint32_t *util_seq;    /* its count in its policy's util_seq (cpu_util_changed()) */
+	bool util_decayed;     /* the run queue's PELT moved since the last cpufreq hook call */
 	sim_ns idle_busy_until;/* the idle entry path (and tick stop) runs until then */
 	bool tick_woke;        /* the tick ended the current idle period */
 	struct cpuidle_device idle;
@@ -111,6 +123,7 @@ struct sim_cpu {
 
 struct sim_core {
 	int pkg;
+	int type;              /* its CPU type (s->types) */
 	int ncpus;
 	int cpus[8];
 	int nbusy;             /* threads in C0 (running or waking) */
@@ -126,10 +139,12 @@ struct sim_pkg {
 	int ncores;
 	int first_core;        /* global index of its first core (all cores, online or not) */
 	int nbusy_cores;       /* cores in C0 */
-	int nturbo_cores;      /* cores active for the turbo bins: C0, polling or a turbo_active state */
+	/* Per CPU type: cores active for the turbo bins (C0, polling or a
+	 * turbo_active state) and the turbo ceiling P-state in force. */
+	int nturbo_cores[MACHINE_MAX_TYPES];
+	int cap_idx[MACHINE_MAX_TYPES];
 	int nidle_cores;       /* online cores idle */
 	int ncores_online;
-	int cap_idx;           /* turbo ceiling P-state in force */
 	bool turbo_eval_pending;
 	long nr_stealable;     /* queued tasks on its running CPUs (see cpu_stealable) */
 	int pkg_cstate;        /* -1: not in a package C-state */
@@ -140,9 +155,28 @@ struct sim_pkg {
 	double obs_w;          /* last uncore power told to the observer */
 };
 
+/* A CPU type as the engine runs it (machine.h, struct cpu_type). */
+struct sim_type {
+	const struct cpu_type *t; /* in s->mcopy, resolved */
+	uint32_t *khz;         /* its P-states, ascending */
+	int npstates;
+	int base_idx;          /* highest non-turbo P-state */
+	int *turbo_cap_idx;    /* by the type's active cores in the package */
+	uint32_t fie_khz;      /* frequency invariance's reference; 0: PELT not invariant */
+	uint32_t capacity;     /* arch_scale_cpu_capacity() */
+	/* Work per cycle against the first type of capacity 1024: a type of
+	 * capacity C and highest frequency F does C/1024 of its work at F. */
+	double work_per_cycle;
+	double *dyn_w;         /* by P-state: Ceff V^2 f of one busy thread (power_tables()) */
+	double *leak_w;        /* by P-state: leakage at its voltage */
+	double *activity_by_busy; /* by threads in C0: the SMT activity factor */
+};
+
 struct sim_policy {
 	struct cpufreq_policy p;
+	int type;              /* a clock domain never spans two CPU types */
 	int *cpus;
+	uint32_t *util_seq;    /* per CPU of the policy: p.util_seq */
 	int cur_idx;           /* P-state the hardware runs now (before turbo cap) */
 	uint32_t apply_gen;
 };
@@ -166,7 +200,9 @@ struct sim {
 	sim_ns tick_ns;
 	sim_ns latency_limit_ns;
 	int kernel_version;    /* --set kernel=X.Y as MAJOR * 1000 + MINOR; 0: current */
-	uint32_t fie_khz;      /* frequency invariance's reference; 0: PELT not invariant */
+	int nohz_nr_cpus;      /* CPUs idle with the tick stopped (nohz.nr_cpus) */
+	bool nohz_has_blocked; /* one of them may have blocked load (nohz.has_blocked) */
+	sim_ns nohz_next_blocked; /* not before this jiffy (nohz.next_blocked) */
 	int cpuidle_stop_tick_default;
 
 	int ncpus;
@@ -178,6 +214,7 @@ struct sim {
 	int npolicies;
 	struct sim_policy *policies;
 	int *cpu_policy;       /* cpu -> policy index */
+	int *cpu_policy_slot;  /* cpu -> its index in its policy's CPUs */
 	struct sched_topology topo; /* the scheduler's copy: groups by core, LLC, package */
 	struct sched_knobs knobs;   /* what placement reads of par */
 	char cstate_disable[256];   /* --set cstate_disable=NAME,NAME */
@@ -187,10 +224,8 @@ struct sim {
 	int dispatch_cpu;           /* CPU whose task the workload is deciding for, or -1 */
 	char wl_name[64];           /* --workload NAME[:ARG] split */
 	const char *wl_arg;
-	uint32_t *khz_table;   /* machine P-states, ascending */
-	int npstates;
-	int base_idx;          /* highest non-turbo P-state */
-	int *turbo_cap_idx;    /* by number of busy cores in the package */
+	int ntypes;
+	struct sim_type *types;
 	/* Auto-demotion's targets: the first hardware state ("C1") and the
 	 * first that stops the clocks ("C3": neither polling nor turbo_active;
 	 * ncstates if none). */
@@ -237,7 +272,6 @@ struct sim {
 /* engine/cpu.c */
 void cpu_sync(struct sim *s, struct sim_cpu *c);
 void cpu_set_speed(struct sim *s, struct sim_cpu *c);
-void cpu_pelt_idle(struct sim *s, struct sim_cpu *c);
 void cpu_schedule(struct sim *s, struct sim_cpu *c);
 void cpu_kick(struct sim *s, struct sim_cpu *c);
 void cpu_interrupt(struct sim *s, struct sim_cpu *c, sim_ns handler_ns);
@@ -249,7 +283,54 @@ void cpu_burst_done(struct sim *s, struct sim_cpu *c);
 void cpu_tick(struct sim *s, struct sim_cpu *c);
 void cpu_start_tick(struct sim *s, struct sim_cpu *c);
 sim_ns sched_slice(const struct sim *s, const struct sim_cpu *c, const struct task *t);
-int cpu_effective_idx(const struct sim *s, const struct sim_cpu *c);
+/* MHz x ns in C0 (cycles / 1000): from the time at each P-state. */
+double cpu_c0_mhz_ns(const struct sim *s, const struct sim_cpu *c);
+
+/* engine/load_avg.c: PELT's clock and update points */
+enum load_avg_flags {
+	LOAD_AVG_ATTACH = 1, /* DO_ATTACH: enqueue of a task that changed CPU */
+	LOAD_AVG_DETACH = 2, /* DO_DETACH: dequeue of a task moving while queued */
+};
+/* update_rq_clock_pelt() for dt ns in the CPU's present mode (cpu_sync). */
+void clock_pelt_advance(struct sim *s, struct sim_cpu *c, sim_ns dt);
+/* update_idle_rq_clock_pelt(): the run queue has nothing left to run. */
+void load_avg_cpu_goes_idle(struct sim *s, struct sim_cpu *c);
+/* update_load_avg(): task `t` (NULL: none), enqueued or not, then the CPU's. */
+void load_avg_update(struct sim *s, struct sim_cpu *c, struct task *t, bool queued,
+		     enum load_avg_flags flags);
+/* An idle CPU's blocked load decayed to now (update_blocked_averages()). */
+void load_avg_blocked(struct sim *s, struct sim_cpu *c);
+/* remove_entity_load_avg(): `t` (off its run queue) leaves c's signal. */
+void load_avg_remove(struct sim *s, struct sim_cpu *c, struct task *t);
+/* migrate_task_rq_fair() for a waking task leaving `from`. */
+void load_avg_migrate_wakeup(struct sim *s, struct task *t, struct sim_cpu *from);
+/* ttwu's idle-time sample: a task is queued on c. */
+void load_avg_wakeup(struct sim *s, struct sim_cpu *c);
+/* nohz_balance_enter_idle(): c stopped its tick in idle. */
+void load_avg_nohz_enter(struct sim *s, struct sim_cpu *c);
+/* The nohz part of a busy CPU's tick (nohz_balancer_kick()'s stats kick). */
+void load_avg_busy_tick(struct sim *s, struct sim_cpu *c);
+
+/* The P-state a CPU runs at in C0: its policy's, under its package's
+ * turbo ceiling for its type. */
+static inline int cpu_effective_idx(const struct sim *s, const struct sim_cpu *c)
+{
+	int idx = s->policies[c->policy].cur_idx;
+	int cap = s->pkgs[c->pkg].cap_idx[c->type];
+	return idx < cap ? idx : cap;
+}
+
+static inline const struct sim_type *cpu_type_of(const struct sim *s, const struct sim_cpu *c)
+{
+	return &s->types[c->type];
+}
+
+/* The frequency the CPU runs at now (its clock domain's, under the turbo
+ * ceiling of its package and type), kHz. */
+static inline uint32_t cpu_khz(const struct sim *s, const struct sim_cpu *c)
+{
+	return s->types[c->type].khz[cpu_effective_idx(s, c)];
+}
 
 /* engine/background.c: wakeups of idle CPUs besides the workload's */
 int background_init(struct sim *s, struct pm_diag *d);
@@ -258,6 +339,7 @@ void background_fire(struct sim *s, struct sim_cpu *c);
 sim_ns background_next_timer(const struct sim *s, const struct sim_cpu *c);
 
 /* engine/power.c: energy integration and turbo */
+int power_tables(struct sim *s); /* -1 on OOM */
 void power_init(struct sim *s);
 void core_update(struct sim *s, int core);   /* recompute power after a state change */
 void pkg_core_busy(struct sim *s, int pkg, int delta); /* a core entered (+1) / left (-1) C0 */
@@ -276,6 +358,11 @@ void cpu_charge(struct sim *s, struct sim_cpu *c, struct task *t, sim_ns ns);
 void cpu_util_get(struct sim *s, struct sim_cpu *c, struct cpu_util *out);
 void freq_fini(struct sim *s);
 
+/* engine/sim.c: a new task (TASK_NEW, not yet placed); NULL on OOM. */
+struct task *task_create(struct sim *s, const char *name, sim_ns start);
+/* Tells the observer about a new task and the running task that forked
+ * it (NULL: none). */
+void task_observe_new(struct sim *s, const struct task *t, const struct task *parent);
 /* engine/sim.c: a task finished (ACT_EXIT); it is freed after the event. */
 void task_finished(struct sim *s, struct task *t);
 
@@ -307,6 +394,13 @@ static inline void cpu_stealable(struct sim *s, struct sim_cpu *c)
 	int now = c->mode == CPU_RUNNING ? c->rq.len : 0;
 	s->pkgs[c->pkg].nr_stealable += now - c->stealable;
 	c->stealable = now;
+}
+
+/* What the cpufreq driver reports of the CPU's utilization (PELT,
+ * util_est, the runnable tasks' uclamp) may have changed. */
+static inline void cpu_util_changed(struct sim_cpu *c)
+{
+	(*c->util_seq)++;
 }
 
 static inline int cpu_is_idle(const struct sim_cpu *c)

@@ -2,6 +2,9 @@
 /* Task state changes: wakeups (with CFS's vruntime placement and wakeup
  * preemption), migrations between run queues, sleep timers, and asking
  * the workload what a task does next. */
+#include <stdlib.h>
+#include <string.h>
+
 #include "sim_internal.h"
 
 /* A task moving between run queues keeps its vruntime relative to the
@@ -19,23 +22,14 @@ static void util_est_enqueue(struct sim_cpu *c, struct task *t)
 	uint32_t est = t->util_est_ewma > t->util_est_last ? t->util_est_ewma : t->util_est_last;
 	t->util_est_queued = est;
 	c->util_est_sum += est;
+	cpu_util_changed(c);
 }
 
 static void util_est_dequeue(struct sim_cpu *c, struct task *t)
 {
 	c->util_est_sum -= t->util_est_queued;
 	t->util_est_queued = 0;
-}
-
-/* A task's utilization leaves one run queue's signal for another's. */
-static void move_util(struct sim *s, struct task *t, struct sim_cpu *from, struct sim_cpu *to)
-{
-	cpu_sync(s, from);
-	cpu_sync(s, to);
-	cpu_pelt_idle(s, from);
-	cpu_pelt_idle(s, to);
-	pelt_detach(&from->pelt, &t->pelt);
-	pelt_attach(&to->pelt, &t->pelt);
+	cpu_util_changed(c);
 }
 
 static void count_migration(struct sim *s, struct sim_cpu *to)
@@ -64,16 +58,30 @@ static void check_preempt_wakeup(struct sim *s, struct sim_cpu *c, struct task *
 		cpu_schedule(s, c);
 }
 
+/* post_init_entity_util_avg() (Linux 6.1): a new task starts with half
+ * the spare capacity of the CPU it is placed on, util_avg = (1024 -
+ * cpu util_avg) / 2, so successive new tasks on one CPU get 512, 256,
+ * 128, ... The kernel first extrapolates cfs_rq util_avg * weight /
+ * (load_avg + 1) and caps it there; with util standing in for load (see
+ * sched_view.h) that extrapolation is ~1024 and the cap decides. The
+ * CPU's signal is read as it stands; the task's utilization then joins it
+ * at its enqueue (attach_entity_load_avg(), engine/load_avg.c). */
+static void post_init_util(const struct sim_cpu *c, struct task *t)
+{
+	uint32_t cpu_util = c->pelt.util_avg < PELT_SCALE ? c->pelt.util_avg : PELT_SCALE;
+	t->pelt.util_avg = (PELT_SCALE - cpu_util) / 2;
+}
+
 void task_enqueue(struct sim *s, struct sim_cpu *c, struct task *t, bool wakeup)
 {
 	bool was_iowait = false;
-	pelt_update(&t->pelt, s->now, false, 0); /* decay over the sleep */
 	if (t->ran && t->cpu != c->id) {
 		renormalize(t, &s->cpus[t->cpu], c);
-		move_util(s, t, &s->cpus[t->cpu], c);
+		if (!t->pelt_detached)
+			load_avg_migrate_wakeup(s, t, &s->cpus[t->cpu]);
 		count_migration(s, c);
 	} else if (!t->ran && t->state == TASK_NEW) {
-		pelt_init(&t->pelt, s->now);
+		post_init_util(c, t);
 	}
 	if (t->state == TASK_NEW) {
 		/* START_DEBIT: a new task starts one slice behind. */
@@ -91,7 +99,9 @@ void task_enqueue(struct sim *s, struct sim_cpu *c, struct task *t, bool wakeup)
 	t->was_iowait = was_iowait;
 	t->cpu = c->id;
 	t->state = TASK_QUEUED;
-	cpu_sync(s, c);
+	load_avg_wakeup(s, c);
+	/* enqueue_entity(): decayed over its sleep, or attached here. */
+	load_avg_update(s, c, t, false, LOAD_AVG_ATTACH);
 	if (rq_push(&c->rq, t) < 0)
 		s->oom = true;
 	cpu_stealable(s, c);
@@ -119,6 +129,11 @@ static struct select_ctx select_ctx(const struct sim *s, enum select_kind kind, 
 void task_wake(struct sim *s, struct task *t, int waker_cpu, bool sync)
 {
 	enum select_kind kind = t->state == TASK_NEW ? SELECT_FORK : SELECT_WAKE;
+	/* Only task_timer() wakes a sleeping task; only wake_blocked() a
+	 * blocked one, from the CPU whose task runs the workload, if any. */
+	enum sim_wake_cause why = t->state == TASK_NEW ? SIM_WAKE_NEW
+				: t->state == TASK_SLEEPING ? SIM_WAKE_TIMER
+				: waker_cpu >= 0 ? SIM_WAKE_TASK : SIM_WAKE_IRQ;
 	if (t->state == TASK_BLOCKED && t->iowait) {
 		struct sim_cpu *prev = &s->cpus[t->cpu];
 		cpu_sync(s, prev);
@@ -129,6 +144,13 @@ void task_wake(struct sim *s, struct task *t, int waker_cpu, bool sync)
 	/* Waking a task on another CPU costs the waker an IPI. */
 	if (waker_cpu >= 0 && cpu != waker_cpu)
 		cpu_charge(s, &s->cpus[waker_cpu], NULL, s->m->wakeup_ipi_ns);
+	if (s->obs && s->obs->task_wakeup) {
+		const struct sim_cpu *wc = waker_cpu >= 0 ? &s->cpus[waker_cpu] : NULL;
+		const struct task *waker = why == SIM_WAKE_TASK && wc->mode == CPU_RUNNING ? wc->curr
+											  : NULL;
+		s->obs->task_wakeup(s->obs->ctx, cpu, why == SIM_WAKE_NEW ? -1 : waker_cpu, s->now, t,
+				    waker, why);
+	}
 	t->wake_time = s->now;
 	s->wakeups++;
 	s->cpus[cpu].acct.wakeups++;
@@ -164,12 +186,13 @@ void sim_wake_sync(struct sim *s, struct task *t)
  * queue or CPU) for `to`'s run queue. */
 static void move_queued(struct sim *s, struct task *t, struct sim_cpu *from, struct sim_cpu *to)
 {
+	load_avg_update(s, from, t, true, LOAD_AVG_DETACH);
 	from->nr_running--;
 	util_est_dequeue(from, t);
 	renormalize(t, from, to);
-	move_util(s, t, from, to);
 	count_migration(s, to);
 	t->cpu = to->id;
+	load_avg_update(s, to, t, false, LOAD_AVG_ATTACH);
 	if (rq_push(&to->rq, t) < 0)
 		s->oom = true;
 	cpu_stealable(s, to);
@@ -202,12 +225,65 @@ void task_move_running(struct sim *s, struct sim_cpu *from, struct sim_cpu *to)
 
 void task_requeue_elsewhere(struct sim *s, struct sim_cpu *c, struct task *t)
 {
+	load_avg_update(s, c, t, true, LOAD_AVG_DETACH); /* move_queued_task() */
 	c->nr_running--;
 	util_est_dequeue(c, t);
 	t->state = TASK_QUEUED;
-	struct select_ctx w = select_ctx(s, SELECT_MOVE, c->id, false);
-	int cpu = s->placement->select_cpu(s, t, &w);
+	int cpu = t->exec_cpu;
+	t->exec_cpu = -1;
+	if (cpu < 0 || !task_allowed(t, cpu)) {
+		struct select_ctx w = select_ctx(s, SELECT_MOVE, c->id, false);
+		cpu = s->placement->select_cpu(s, t, &w);
+	}
 	task_enqueue(s, &s->cpus[cpu], t, false);
+}
+
+struct task *sim_fork(struct sim *s, struct task *parent, const char *name)
+{
+	struct task *t = task_create(s, name, s->now);
+	if (!t)
+		return NULL;
+	/* sched_fork(): it starts on its parent's CPU, if the parent runs. */
+	if (parent && parent->state == TASK_RUNNING && s->cpus[parent->cpu].curr == parent)
+		t->cpu = parent->cpu;
+	if (parent && parent->affinity) {
+		size_t words = ((size_t)s->ncpus + 63) / 64;
+		t->affinity = malloc(words * sizeof(*t->affinity));
+		if (!t->affinity) {
+			s->oom = true;
+			return NULL;
+		}
+		memcpy(t->affinity, parent->affinity, words * sizeof(*t->affinity));
+	}
+	task_observe_new(s, t, parent && parent->state == TASK_RUNNING ? parent : NULL);
+	return t;
+}
+
+void sim_wake_up_new_task(struct sim *s, struct task *t)
+{
+	if (t->state != TASK_NEW)
+		return;
+	/* Fork balancing from the CPU it was forked on. */
+	int this_cpu = t->cpu;
+	t->recent_used_cpu = this_cpu;
+	task_wake(s, t, this_cpu, false);
+}
+
+void sim_exec(struct sim *s, struct task *t)
+{
+	if (t->state != TASK_RUNNING || t->cpu < 0)
+		return;
+	struct sim_cpu *c = &s->cpus[t->cpu];
+	if (c->curr != t || !c->in_dispatch)
+		return;
+	struct select_ctx w = select_ctx(s, SELECT_EXEC, c->id, false);
+	int cpu = s->placement->select_cpu(s, t, &w);
+	if (cpu == c->id)
+		return;
+	/* The migration stopper moves it before the new image runs: it goes
+	 * once it has said what it does next. */
+	t->exec_cpu = cpu;
+	c->need_resched = true;
 }
 
 void task_timer(struct sim *s, struct task *t)
@@ -237,6 +313,7 @@ sim_ns cpu_next_timer(struct sim *s, struct sim_cpu *c)
  * from the utilization it had, and the classic hook fires. */
 static void task_off_cpu(struct sim *s, struct sim_cpu *c, struct task *t)
 {
+	load_avg_update(s, c, t, true, 0); /* dequeue_entity(): it ran until now */
 	c->nr_running--;
 	util_est_dequeue(c, t);
 	t->util_est_last = t->pelt.util_avg;
@@ -309,10 +386,12 @@ bool task_dispatch(struct sim *s, struct sim_cpu *c)
 		t->state = TASK_DEAD;
 		s->nlive--;
 		task_off_cpu(s, c, t);
+		load_avg_remove(s, c, t); /* task_dead_fair() */
 		task_finished(s, t);
 		break;
 	}
 	c->in_dispatch = false;
 	s->dispatch_cpu = outer;
+	cpu_util_changed(c); /* the workload may have set the task's uclamp */
 	return running;
 }

@@ -47,6 +47,7 @@ struct task {
 	uint32_t last_wakee;
 	uint32_t wakee_flips;           /* how often it switched wakee, halved each second */
 	sim_ns wakee_flip_decay_ts;
+	int exec_cpu;                   /* sched_exec() moves it here at its next switch; -1 none */
 
 	/* The current CPU burst: cycles scale with frequency, stall does not.
 	 * Both shrink in proportion as the burst progresses. */
@@ -60,6 +61,7 @@ struct task {
 
 	/* Utilization (sched/pelt.h). */
 	struct pelt pelt;
+	bool pelt_detached;       /* off every run queue's signal (migrating, or new) */
 	uint32_t util_est_ewma;   /* EWMA of util_avg at dequeue */
 	uint32_t util_est_last;   /* util_avg at the last dequeue */
 	uint32_t util_est_queued; /* what it added to its CPU's util_est sum */

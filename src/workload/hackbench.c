@@ -257,4 +257,5 @@ const struct workload_ops workload_hackbench = {
 	.next = hackbench_next,
 	.report = hackbench_report,
 	.fini = hackbench_fini,
+	.ends_run = true,
 };

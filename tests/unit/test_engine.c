@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -707,14 +708,16 @@ static void test_cpufreq_hook_installation(void **state)
 }
 
 /* A call's cost is its path at the CPU's clock: schedutil, rate-limited
- * after its first evaluation (1 GHz for an idle-looking start), pays the
- * dispatch and its check, 60 cycles = 60 ns, per call; the same run with
- * a fixed 60 ns per call is the same run. */
+ * after its first evaluation, pays the dispatch and its check, 60 cycles,
+ * per call. That first evaluation sees a new task's initial utilization
+ * (at least 512, half an idle CPU's spare capacity) and asks 1.25 x 2 GHz
+ * x 512 / 1024 = 1.25 GHz, which resolves up to 2 GHz: 60 cycles are
+ * 30 ns. The same run with a fixed 30 ns per call is the same run. */
 static void test_cpufreq_hook_cost_model(void **state)
 {
 	const char *model[] = { "burst_ns=5000", "pm_qos_latency_us=0", "rate_limit_us=10000000" };
 	const char *fixed[] = { "burst_ns=5000", "pm_qos_latency_us=0", "rate_limit_us=10000000",
-				"cpufreq_update_cost_ns=60" };
+				"cpufreq_update_cost_ns=30" };
 	struct run a, b;
 	run_ini(&a, two_core_ini, 0, "pingpong", "schedutil", 0.2, 1, model, 3);
 	run_ini(&b, two_core_ini, 0, "pingpong", "schedutil", 0.2, 1, fixed, 4);
@@ -723,6 +726,34 @@ static void test_cpufreq_hook_cost_model(void **state)
 	assert_true(a.r.throughput == b.r.throughput);
 	result_free(&a.r);
 	result_free(&b.r);
+}
+
+/* post_init_entity_util_avg(): new tasks start with half the spare
+ * capacity of the CPU they are placed on. Three batch tasks started on
+ * one CPU, looked at before any has run: 512, 256, 128, as the kernel's
+ * comment lists the series. */
+static void test_new_task_util_is_half_the_spare_capacity(void **state)
+{
+	struct machine m;
+	struct pm_diag d = { { 0 } };
+	assert_int_equal(machine_parse(&m, two_core_ini, "test", &d), 0);
+	assert_int_equal(machine_set_online(&m, 1, &d), 0);
+	const char *sets[] = { "tasks=3" };
+	struct sim_config cfg = { .machine = &m, .workload = "batch", .cpufreq = "performance",
+				  .cpuidle = "deepest", .duration = 1, .seed = 1, .nsets = 1,
+				  .sets = sets, .check_invariants = true };
+	struct sim *s;
+	assert_int_equal(sim_create(&s, &cfg, &d), 0);
+	struct run_result r;
+	assert_int_equal(sim_run(s, &r, &d), 0);
+	uint32_t want = 512;
+	for (uint32_t i = 0; i < 3; i++, want /= 2) {
+		const struct task *t = sim_task(s, i);
+		assert_int_equal(t->state, TASK_QUEUED);
+		assert_int_equal(t->pelt.util_avg, want);
+	}
+	result_free(&r);
+	sim_destroy(s);
 }
 
 /* The P-state CPU 0 of `ini` spent most of its busy time in, kHz, and the
@@ -764,6 +795,8 @@ static void test_pelt_invariance_reference(void **state)
 	double w4, wmax;
 	uint32_t f4 = settled_khz(ini, load, 4, &w4);
 	uint32_t fmax = settled_khz(max_ini, load, 4, &wmax);
+	/* Within two steps: W (C0 MHz-time) also counts the time spent
+	 * leaving C7s each period, which PELT does not see as running. */
 	if (fabs((double)f4 - 1.25 * 4.0 / 3.8 * w4 * 1000.0) > 200000 ||
 	    fabs((double)fmax - 1.25 * wmax * 1000.0) > 200000)
 		fail_msg("settled at %u and %u kHz for W %.0f and %.0f MHz", f4, fmax, w4, wmax);
@@ -957,6 +990,56 @@ static void test_observer(void **state)
 	sim_destroy(s);
 }
 
+/* schedutil on a shared policy reads each CPU's utilization as it last
+ * stood (cfs_rq->avg.util_avg): a CPU that went idle after heavy work
+ * holds the policy high until its blocked load decays, which the nohz
+ * idle balancer's stats kick does from a busy CPU's tick. Here CPU 0 runs
+ * some 100 ms and sleeps; CPU 1, from 50 ms on, runs 1 ms every 10 ms
+ * (util ~100, 1 GHz on its own). While CPU 0 works CPU 1 runs mostly at
+ * 2 GHz; from 110 ms on mostly at 1 GHz, where an idle CPU never updated
+ * would keep all of it at 2 GHz. */
+static void test_idle_cpu_blocked_load_decays(void **state)
+{
+	static const char *const ini =
+		"[machine]\nname = shared\ndescription = test machine\ntdp_w = 10\n"
+		"[topology]\npackages = 1\ncores_per_package = 2\nthreads_per_core = 1\n"
+		"freq_domain = package\n"
+		"[frequency]\nbase_khz = 2000000\ntransition_latency_us = 0\n"
+		"[pstates]\n1000000 = 800\n2000000 = 1000\n"
+		"[cstate C6]\ndesc = power gated\nexit_latency_us = 10\ntarget_residency_us = 30\n"
+		"power_mw = 0\n"
+		"[power]\nceff_nf = 1.0\nleak_w = 1.0\nleak_beta = 0\nuncore_w = 2\nplatform_w = 10\n";
+	static const char *const json =
+		"{ \"global\" : { \"duration\" : -1 },\n"
+		"  \"tasks\" : {\n"
+		"    \"heavy\" : { \"loop\" : 1, \"cpus\" : [ 0 ],\n"
+		"                \"phases\" : { \"p\" : { \"run\" : 100000, \"sleep\" : 100000000 } } },\n"
+		"    \"light\" : { \"loop\" : -1, \"delay\" : 50000, \"cpus\" : [ 1 ], \"run\" : 1000,\n"
+		"                \"timer\" : { \"ref\" : \"t\", \"period\" : 10000 } } } }\n";
+	char path[] = "/tmp/pmlab-test-blocked-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, json, strlen(json)), (ssize_t)strlen(json));
+	close(fd);
+	char wl[64];
+	snprintf(wl, sizeof(wl), "rtapp:%s", path);
+	static const char *const sets[] = { "rate_limit_us=0" };
+	struct run early, late;
+	simtest_run(&early, ini, 0, wl, "schedutil", 0.11, 1, NULL, 0, sets, 1, true);
+	simtest_run(&late, ini, 0, wl, "schedutil", 2.0, 1, NULL, 0, sets, 1, true);
+	unlink(path);
+	/* CPU 1 after the first 110 ms: C0 time at 1 and at 2 GHz. */
+	sim_ns low = late.r.cpus[1].pstate_ns[0] - early.r.cpus[1].pstate_ns[0];
+	sim_ns high = late.r.cpus[1].pstate_ns[1] - early.r.cpus[1].pstate_ns[1];
+	if (low < 4 * high)
+		fail_msg("CPU 1 after 110 ms: %lld ns at 1 GHz, %lld ns at 2 GHz", (long long)low,
+			 (long long)high);
+	/* ...while CPU 0's work was still recent, the policy ran high. */
+	assert_true(early.r.cpus[1].pstate_ns[1] > early.r.cpus[1].pstate_ns[0]);
+	result_free(&early.r);
+	result_free(&late.r);
+}
+
 /* UnixBench spawn forks a child, waits, again: the finished children are
  * freed (sim_task() no longer finds them, and their ids are never given
  * again) unless the run keeps them; the figures are the same either way. */
@@ -964,7 +1047,9 @@ static void run_spawn(bool keep, struct run_result *r, uint32_t *found)
 {
 	struct pm_diag d = { { 0 } };
 	struct machine m;
-	assert_int_equal(machine_parse(&m, two_core_ini, "test", &d), 0);
+	/* spawn needs a fork cost: a loop that takes no time has no rate. */
+	assert_int_equal(machine_parse(&m, SIMTEST_TWO_CORE_INI "[costs]\nfork_us = 60\n", "test",
+				       &d), 0);
 	const char *sets[] = { "test=spawn", "copies=2" };
 	struct sim_config cfg = { .machine = &m, .workload = "unixbench", .cpufreq = "ondemand",
 				  .cpuidle = "deepest", .duration = NS_PER_SEC / 5, .seed = 1,
@@ -1058,6 +1143,7 @@ int main(void)
 		cmocka_unit_test(test_cpufreq_update_triggers),
 		cmocka_unit_test(test_cpufreq_hook_installation),
 		cmocka_unit_test(test_cpufreq_hook_cost_model),
+		cmocka_unit_test(test_new_task_util_is_half_the_spare_capacity),
 		cmocka_unit_test(test_pelt_invariance_reference),
 		cmocka_unit_test(test_legacy_tick_keeps_tick_for_near_timer),
 		cmocka_unit_test(test_background_wakeups),
@@ -1066,6 +1152,7 @@ int main(void)
 		cmocka_unit_test(test_observer),
 		cmocka_unit_test(test_bad_set_key),
 		cmocka_unit_test(test_finished_tasks_freed),
+		cmocka_unit_test(test_idle_cpu_blocked_load_decays),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
