@@ -70,10 +70,19 @@ void cpu_sync(struct sim *s, struct sim_cpu *c)
 		t->vruntime += weighted(dt, t->weight);
 		if (t->in_burst)
 			burst_progress(t, dt, c->speed);
-	} else if (c->nr_iowait > 0) {
-		a->iowait_ns += dt;
 	} else {
-		a->idle_ns += dt;
+		/* An interrupt's handler at the end of a wakeup is system time. */
+		sim_ns irq = 0;
+		if (c->mode == CPU_WAKING && c->irq_end > c->irq_start) {
+			sim_ns from = s->now - dt > c->irq_start ? s->now - dt : c->irq_start;
+			sim_ns to = s->now < c->irq_end ? s->now : c->irq_end;
+			irq = to > from ? to - from : 0;
+		}
+		a->sys_ns += irq;
+		if (c->nr_iowait > 0)
+			a->iowait_ns += dt - irq;
+		else
+			a->idle_ns += dt - irq;
 	}
 }
 
@@ -201,10 +210,14 @@ static int hw_cstate(const struct sim *s, const struct sim_cpu *c, int st)
 	const struct cstate *cs = c->idle.states;
 	enum auto_demotion mode = (enum auto_demotion)s->par.cstate_auto_demotion;
 	int c1 = s->demote_c1, c3 = s->demote_c3;
-	if (mode == DEMOTE_OFF || st < c3 || c->last_idle_ns >= cs[st].residency_ns)
+	/* The energy/performance bias sets how much history a request needs
+	 * (engine/epb.c). */
+	double x = epb_demotion_factor(s);
+	double last = (double)c->last_idle_ns;
+	if (mode == DEMOTE_OFF || st < c3 || last >= x * (double)cs[st].residency_ns)
 		return st; /* only states that stop the clocks are demoted */
 	if ((mode == DEMOTE_C3 || mode == DEMOTE_BOTH) && st > c3 &&
-	    (mode == DEMOTE_C3 || c->last_idle_ns >= cs[c3].residency_ns))
+	    (mode == DEMOTE_C3 || last >= x * (double)cs[c3].residency_ns))
 		return c3;
 	return mode == DEMOTE_C3 ? st : c1;
 }
@@ -240,6 +253,7 @@ void cpu_enter_idle(struct sim *s, struct sim_cpu *c)
 	dev->now = s->now;
 	dev->tick_period_ns = s->tick_ns;
 	dev->nr_iowait = c->nr_iowait;
+	dev->cpu_load = c->cpu_load0;
 	sim_ns next_timer = idle_next_timer(s, c);
 	dev->next_timer_no_tick_ns = next_timer == SIM_NS_MAX ? SIM_NS_MAX : next_timer - s->now;
 	sim_ns to_tick = (s->now / s->tick_ns + 1) * s->tick_ns - s->now;
@@ -326,6 +340,8 @@ static void cpu_wake(struct sim *s, struct sim_cpu *c, sim_ns extra)
 	if (s->obs && s->obs->cpu_waking)
 		s->obs->cpu_waking(s->obs->ctx, c->id, s->now);
 	c->wake_gen++;
+	c->irq_start = s->now + exit;
+	c->irq_end = s->now + exit + extra;
 	sim_post(s, s->now + exit + extra, EV_WAKE_DONE, (uint32_t)c->id, c->wake_gen, 0);
 }
 
@@ -391,8 +407,11 @@ static void switch_in(struct sim *s, struct sim_cpu *c, struct task *next)
 	s->ctx_switches++;
 	c->acct.ctx_switches++;
 	next->pending_stall_ns += (double)s->m->context_switch_ns;
+	/* A task that changes last-level cache refetches its working set, but
+	 * not the part its sharing group keeps warm in the new one (cc1's
+	 * code and the headers of one build: engine/share.c). */
 	if (next->ran && next->last_llc != c->llc)
-		next->pending_stall_ns += (double)s->m->refill_ns;
+		next->pending_stall_ns += (double)s->m->refill_ns * share_refill_factor(s, next, c->llc);
 	if (next->in_burst) {
 		next->rem_stall_ns += next->pending_stall_ns;
 		next->pending_stall_ns = 0;
@@ -465,8 +484,10 @@ void cpu_schedule(struct sim *s, struct sim_cpu *c)
 			cpu_set_mode(s, c, CPU_RUNNING);
 			/* tick_nohz_idle_exit(): restarting a stopped tick is on
 			 * the way to the task. */
-			if (!c->tick_on)
+			if (!c->tick_on) {
 				cpu_charge(s, c, next, s->par.tick_restart_cost_ns);
+				cpu_load_nohz_exit(s, c);
+			}
 			cpu_start_tick(s, c);
 		}
 		cpu_set_speed(s, c);
@@ -529,10 +550,30 @@ static bool slice_expired(const struct sim *s, const struct sim_cpu *c)
 	return (int64_t)(curr->vruntime - first->vruntime) > (int64_t)ideal;
 }
 
+/* Linux 3.10's cpu_load[0]: update_cpu_load_active() at each tick
+ * stores the run queue's load weight (the idle CPU's is 0). */
+static void cpu_load_tick(struct sim *s, struct sim_cpu *c)
+{
+	c->cpu_load0 = c->mode == CPU_RUNNING && c->curr ? c->rq.load + c->curr->weight : 0;
+	c->load_update_jiffy = s->now / s->tick_ns;
+}
+
+/* update_cpu_load_nohz() from tick_nohz_restart_sched_tick() (v3.10):
+ * after a nohz idle stretch of a jiffy or more the CPU was idle, load 0. */
+void cpu_load_nohz_exit(struct sim *s, struct sim_cpu *c)
+{
+	sim_ns jiffy = s->now / s->tick_ns;
+	if (jiffy != c->load_update_jiffy) {
+		c->cpu_load0 = 0;
+		c->load_update_jiffy = jiffy;
+	}
+}
+
 /* A tick the idle loop kept running wakes the CPU: it leaves its C-state,
  * runs the tick handler and goes back to idle through the governor. */
 static void cpu_idle_tick(struct sim *s, struct sim_cpu *c)
 {
+	cpu_load_tick(s, c);
 	c->acct.ticks++;
 	c->tick_woke = true;
 	/* The balance softirq updates an idle CPU's blocked load. */
@@ -552,6 +593,7 @@ void cpu_tick(struct sim *s, struct sim_cpu *c)
 	if (c->mode != CPU_RUNNING)
 		return;
 	cpu_sync(s, c);
+	cpu_load_tick(s, c);
 	c->acct.ticks++;
 	load_avg_update(s, c, c->curr, true, 0); /* entity_tick() */
 	cpu_charge(s, c, NULL, s->par.tick_cost_ns);

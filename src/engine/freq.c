@@ -89,11 +89,19 @@ static void sim_set_target(void *ctx, struct cpufreq_policy *p, uint32_t khz)
 	int idx = table_index(&s->types[sp->type], khz);
 	s->freq_transitions++;
 	sp->apply_gen++;
+	/* The energy/performance bias makes the hardware slower to take turbo
+	 * (engine/epb.c): the base P-state first. */
+	int base = s->types[sp->type].base_idx;
+	sim_ns turbo_wait = idx > base && sp->cur_idx < base ? epb_turbo_delay_ns(s) : 0;
+	int first = turbo_wait > 0 ? base : idx;
 	if (s->m->transition_latency_ns == 0 || s->now == 0)
-		freq_apply(s, p->id, idx);
+		freq_apply(s, p->id, first);
 	else
 		sim_post(s, s->now + s->m->transition_latency_ns, EV_FREQ_APPLY, (uint32_t)p->id,
-			 sp->apply_gen, (uint32_t)idx);
+			 sp->apply_gen, (uint32_t)first);
+	if (turbo_wait > 0)
+		sim_post(s, s->now + s->m->transition_latency_ns + turbo_wait, EV_FREQ_APPLY,
+			 (uint32_t)p->id, sp->apply_gen, (uint32_t)idx);
 }
 
 static const struct cpufreq_driver sim_driver = {

@@ -109,6 +109,7 @@ void core_update(struct sim *s, int ci)
 		core->turbo_active = active;
 		turbo_active_changed(s, core->pkg, core->type, active ? 1 : -1);
 	}
+	uncore_follow(s, core->pkg);
 }
 
 /* Energy, residency and idle time of a package up to now. */
@@ -149,7 +150,7 @@ static void pkg_reevaluate(struct sim *s, int p)
 	struct sim_pkg *pkg = &s->pkgs[p];
 	pkg->pkg_cstate = pkg->nbusy_cores ? -1 : pkg_choose_cstate(s, p);
 	pkg->p_uncore = pkg->pkg_cstate >= 0 ? s->m->pkg_cstates[pkg->pkg_cstate].power_w
-					     : s->m->uncore_w;
+					     : uncore_running_w(s, p);
 	if (pkg->ncores_online == 0)
 		pkg->p_uncore = 0;
 	if (s->obs && s->obs->uncore_power && pkg->p_uncore != pkg->obs_w) {
@@ -220,6 +221,7 @@ static void turbo_active_changed(struct sim *s, int p, int type, int delta)
 
 void power_init(struct sim *s)
 {
+	uncore_init(s);
 	for (int p = 0; p < s->npkgs; p++) {
 		struct sim_pkg *pkg = &s->pkgs[p];
 		for (int t = 0; t < s->ntypes; t++)
@@ -235,6 +237,13 @@ void power_init(struct sim *s)
 	 * a turbo_active state count), as if it had been evaluated before. */
 	for (int p = 0; p < s->npkgs; p++)
 		pkg_turbo_eval(s, p);
+}
+
+void pkg_uncore_clock(struct sim *s, int p, uint32_t khz)
+{
+	pkg_sync(s, &s->pkgs[p]);
+	s->pkgs[p].unc_khz = khz;
+	pkg_reevaluate(s, p);
 }
 
 void pkg_idle_changed(struct sim *s, int p)

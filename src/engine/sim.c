@@ -4,11 +4,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../cpufreq/energy_hints.h"
 #include "../sched/cfs_defaults.h"
+#include "../core/suggest.h"
 #include "sim_internal.h"
 
 static const char *const cpufreq_updates_words[] = { "classic", "consolidated", NULL };
 static const char *const auto_demotion_words[] = { "off", "c1", "c3", "both", NULL };
+static const char *const thp_words[] = { "never", "madvise", "always", NULL };
 
 static const struct tunable engine_tunables[] = {
 	{ "hz", "scheduler tick frequency, Hz (CONFIG_HZ: 100, 250, 300 or 1000)",
@@ -70,6 +73,34 @@ static const struct tunable engine_tunables[] = {
 	{ "turbo_eval_us", "period at which a package re-evaluates its turbo ceiling from its busy "
 	  "cores, us (0: at every change)",
 	  TUNABLE_FIELD(struct engine_params, turbo_eval_us), 500, 0, 100000, NULL },
+	{ "energy_perf_bias", "IA32_ENERGY_PERF_BIAS, 0 (performance) .. 15 (energy); the kernel "
+	  "sets 6 (normal) at boot; acts through the machine's [energy_bias] and [uncore]",
+	  TUNABLE_FIELD(struct engine_params, energy_perf_bias), 6, 0, 15, epb_words },
+	{ "pm_qos_dynamic_low_us", "tuned's dynamic PM QoS: the limit at or above the load "
+	  "threshold, us (tuned's latency_low); -1: off",
+	  TUNABLE_FIELD(struct engine_params, pm_qos_dynamic_low_us), -1, -1, 2000000000, NULL },
+	{ "pm_qos_dynamic_high_us", "tuned's dynamic PM QoS: the limit below the load threshold, us "
+	  "(latency_high)",
+	  TUNABLE_FIELD(struct engine_params, pm_qos_dynamic_high_us), 1000, 0, 2000000000, NULL },
+	{ "pm_qos_dynamic_load_milli", "tuned's dynamic PM QoS: the 1-minute load average "
+	  "threshold, thousandths (load_threshold 0.2: 200)",
+	  TUNABLE_FIELD(struct engine_params, pm_qos_dynamic_load_milli), 200, 0, 100000000, NULL },
+	{ "pm_qos_dynamic_interval_s", "tuned's update_interval, s",
+	  TUNABLE_FIELD(struct engine_params, pm_qos_dynamic_interval_s), 10, 1, 3600, NULL },
+	{ "transparent_hugepage", "/sys/kernel/mm/transparent_hugepage/enabled: never, madvise or "
+	  "always (workloads whose private memory it covers lose TLB-miss stall)",
+	  TUNABLE_FIELD(struct engine_params, transparent_hugepage), THP_ALWAYS, 0, 2, thp_words },
+	{ "dirty_ratio", "vm.dirty_ratio, % of memory (writers' throttle; at least the background "
+	  "ratio)", TUNABLE_FIELD(struct engine_params, dirty_ratio), 20, 0, 100, NULL },
+	{ "dirty_background_ratio", "vm.dirty_background_ratio, % of memory: above it the flusher "
+	  "writes back without pause",
+	  TUNABLE_FIELD(struct engine_params, dirty_background_ratio), 10, 0, 100, NULL },
+	{ "dirty_writeback_centisecs", "vm.dirty_writeback_centisecs: the flusher's period (0: "
+	  "no periodic writeback)",
+	  TUNABLE_FIELD(struct engine_params, dirty_writeback_cs), 500, 0, 8640000, NULL },
+	{ "dirty_expire_centisecs", "vm.dirty_expire_centisecs: age at which dirty data is "
+	  "written back",
+	  TUNABLE_FIELD(struct engine_params, dirty_expire_cs), 3000, 0, 8640000, NULL },
 };
 
 #define N_ENGINE_TUNABLES ((int)(sizeof(engine_tunables) / sizeof(engine_tunables[0])))
@@ -271,6 +302,10 @@ static int apply_set(struct sim *s, const char *kv, struct pm_diag *d)
 	/* Applied before every other key by apply_kernel(). */
 	if (strcmp(key, "kernel") == 0)
 		return 0;
+	/* tuned's dynamic PM QoS as the profile mapper and the host planner
+	 * spell it: "LOW,HIGH,THRESHOLD" (us, us, load average). */
+	if (strcmp(key, "pm_qos_dynamic") == 0)
+		return pmqos_dynamic_parse(&s->par, val, kv, d);
 	/* A list, not a number: which C-states are disabled (stateN/disable). */
 	if (strcmp(key, "cstate_disable") == 0) {
 		if (strlen(val) >= sizeof(s->cstate_disable))
@@ -292,12 +327,27 @@ static int apply_set(struct sim *s, const char *kv, struct pm_diag *d)
 		if (!owners[i].n)
 			continue;
 		int r = tunables_write_kv(owners[i].t, owners[i].n, owners[i].obj, kv, d);
+		/* EPB is one register the hardware (engine) and a driver that
+		 * keeps it (intel_pstate) both read. */
+		if (r > 0 && i == 0 && strcmp(key, "energy_perf_bias") == 0 && s->cf_gov->ntunables &&
+		    tunables_write_kv(s->cf_gov->tunables, s->cf_gov->ntunables, s->cf_tunables, kv,
+				      d) < 0)
+			return -1;
 		if (r != 0)
 			return r < 0 ? -1 : 0;
 	}
-	return pm_fail(d, "--set %s: unknown key '%s' (expected an engine, workload '%s', "
+	struct suggest near;
+	char mean[96];
+	suggest_init(&near, key);
+	for (size_t i = 0; i < sizeof(owners) / sizeof(owners[0]); i++)
+		for (int k = 0; k < owners[i].n; k++)
+			suggest_offer(&near, owners[i].t[k].name);
+	suggest_offer(&near, "kernel");
+	suggest_offer(&near, "cstate_disable");
+	return pm_fail(d, "--set %s: unknown key '%s'%s (expected an engine, workload '%s', "
 		       "cpufreq '%s' or cpuidle '%s' tunable; see pmlab governors, pmlab workloads)",
-		       kv, key, s->wl->name, s->cf_gov->name, s->ci_gov->name);
+		       kv, key, suggest_text(&near, mean, sizeof(mean)), s->wl->name, s->cf_gov->name,
+		       s->ci_gov->name);
 }
 
 int sim_kernel_version(const char *v)
@@ -549,15 +599,32 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 	memcpy(s->wl_name, cfg->workload, nlen);
 	s->wl_name[nlen] = '\0';
 	s->wl_arg = colon ? colon + 1 : NULL;
+	struct suggest near;
+	char mean[96];
 	s->wl = workload_find(s->wl_name);
-	if (!s->wl)
-		return pm_fail(d, "unknown workload '%s' (see pmlab workloads)", s->wl_name);
+	if (!s->wl) {
+		suggest_init(&near, s->wl_name);
+		for (int i = 0; i < workload_count(); i++)
+			suggest_offer(&near, workload_at(i)->name);
+		return pm_fail(d, "unknown workload '%s'%s (see pmlab workloads)", s->wl_name,
+			       suggest_text(&near, mean, sizeof(mean)));
+	}
 	s->cf_gov = cpufreq_governor_find(cfg->cpufreq);
-	if (!s->cf_gov)
-		return pm_fail(d, "unknown cpufreq governor '%s' (see pmlab governors)", cfg->cpufreq);
+	if (!s->cf_gov) {
+		suggest_init(&near, cfg->cpufreq);
+		for (int i = 0; i < cpufreq_governor_count(); i++)
+			suggest_offer(&near, cpufreq_governor_at(i)->name);
+		return pm_fail(d, "unknown cpufreq governor '%s'%s (see pmlab governors)",
+			       cfg->cpufreq, suggest_text(&near, mean, sizeof(mean)));
+	}
 	s->ci_gov = cpuidle_governor_find(cfg->cpuidle);
-	if (!s->ci_gov)
-		return pm_fail(d, "unknown cpuidle governor '%s' (see pmlab governors)", cfg->cpuidle);
+	if (!s->ci_gov) {
+		suggest_init(&near, cfg->cpuidle);
+		for (int i = 0; i < cpuidle_governor_count(); i++)
+			suggest_offer(&near, cpuidle_governor_at(i)->name);
+		return pm_fail(d, "unknown cpuidle governor '%s'%s (see pmlab governors)",
+			       cfg->cpuidle, suggest_text(&near, mean, sizeof(mean)));
+	}
 
 	tunables_set_defaults(engine_tunables, N_ENGINE_TUNABLES, &s->par);
 	s->wl_data = alloc_tunables(s->wl->data_size, s->wl->params, s->wl->nparams);
@@ -587,11 +654,7 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 		.mc_power_savings = (int)s->par.sched_mc_power_savings,
 	};
 	s->placement = placement_for(&s->knobs);
-	s->latency_limit_ns = s->par.pm_qos_latency_us < 0 ? SIM_NS_MAX
-							   : s->par.pm_qos_latency_us * NS_PER_US;
-	if (s->par.pm_qos_resume_latency_us >= 0 &&
-	    s->par.pm_qos_resume_latency_us * NS_PER_US < s->latency_limit_ns)
-		s->latency_limit_ns = s->par.pm_qos_resume_latency_us * NS_PER_US;
+	pmqos_dynamic_init(s);
 
 	if (build_topology(s, d) < 0)
 		return -1;
@@ -606,6 +669,7 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 		return -1;
 	if (background_init(s, d) < 0)
 		return -1;
+	writeback_init(s);
 	if (s->wl->init(s, s->wl_data, d) < 0)
 		return -1;
 	if (s->oom)
@@ -725,6 +789,15 @@ static bool handle(struct sim *s, const struct event *e)
 	case EV_BACKGROUND:
 		background_fire(s, &s->cpus[e->obj]);
 		return true;
+	case EV_LOADAVG:
+		loadavg_sample(s);
+		return true;
+	case EV_PMQOS_DYNAMIC:
+		pmqos_dynamic_eval(s);
+		return true;
+	case EV_WRITEBACK:
+		writeback_run(s);
+		return true;
 	case EV_WL_TIMER:
 		if (s->wl->timer)
 			s->wl->timer(s, s->wl_data, e->arg);
@@ -752,7 +825,6 @@ static int collect(struct sim *s, struct run_result *r, struct pm_diag *d)
 	r->throughput = s->now > 0 ? s->work_done / ((double)s->now * 1e-9) : 0;
 	r->latency = s->latency;
 	r->wakeup_latency = s->wakeup_latency;
-	r->energy_platform_j = s->m->platform_w * (double)s->now * 1e-9;
 	r->ctx_switches = s->ctx_switches;
 	r->migrations = s->migrations;
 	r->wakeups = s->wakeups;
@@ -785,6 +857,7 @@ static int collect(struct sim *s, struct run_result *r, struct pm_diag *d)
 		r->energy_core_static_j += r->pkgs[p].energy_core_static_j;
 		r->energy_uncore_j += r->pkgs[p].energy_uncore_j;
 	}
+	platform_power_collect(s, r);
 	if (s->wl->report)
 		s->wl->report(s, s->wl_data, r);
 	return 0;

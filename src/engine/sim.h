@@ -134,4 +134,21 @@ uint32_t sim_share_group_new(struct sim *s);
 /* Calls the workload's timer(arg) at `when`. */
 int sim_post_workload_timer(struct sim *s, sim_ns when, uint32_t arg);
 
+/* --- Devices (engine/device.c, engine/writeback.c) --- */
+/* An interrupt on `cpu` whose handler (hardirq and softirq) does ref_ns
+ * of kernel work on a 3 GHz core (longer at a lower clock): an idle CPU
+ * wakes for it, a busy one lends its current task's time. */
+void sim_interrupt(struct sim *s, int cpu, double ref_ns);
+/* sim_wake() from the softirq of `cpu` (a NIC queue's): placement sees
+ * that CPU as the waker's. */
+void sim_wake_from(struct sim *s, struct task *t, int cpu);
+/* A disk served I/O for busy_ns; packets crossed the NIC (platform power). */
+void sim_disk_io(struct sim *s, sim_ns busy_ns);
+void sim_net_packets(struct sim *s, double n);
+/* Bytes written into the page cache, for the flusher to write back. */
+void sim_dirty(struct sim *s, double bytes);
+/* Transparent hugepages as sysfs says: THP_NEVER, THP_MADVISE, THP_ALWAYS. */
+enum thp_mode { THP_NEVER, THP_MADVISE, THP_ALWAYS };
+int sim_thp(const struct sim *s);
+
 #endif
