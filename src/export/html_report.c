@@ -280,8 +280,8 @@ out:
 	free(labels);
 }
 
-int html_report(FILE *out, const char *title, const char *note, int ngroups,
-		const struct html_group *groups)
+int html_report(FILE *out, const char *title, const char *note, const struct run_inputs *in,
+		int ngroups, const struct html_group *groups)
 {
 	if (ngroups < 1 || groups[0].nruns < 1)
 		return -1;
@@ -295,6 +295,8 @@ int html_report(FILE *out, const char *title, const char *note, int ngroups,
 	html_text(h, line);
 	if (note)
 		html_text(h, note);
+	if (in)
+		html_inputs(h, in);
 	summary(h, ngroups, groups);
 	extras(h, ngroups, groups);
 	html_heading(h, "Power and throughput");
