@@ -322,6 +322,14 @@ static void test_default_governors(void **state)
 	expect_header_has("--machine xeon-2s-harpertown",
 			  "cpufreq schedutil (the default of acpi-cpufreq), cpuidle menu");
 	expect_header_has("--machine power9-2n128", "cpufreq schedutil (the default of powernv-cpufreq)");
+	/* amd-pstate-epp: powersave, or performance where the FADT's PM
+	 * profile is a server's (amd_pstate_epp_cpu_init()). */
+	expect_header_has("--machine ryzen-7840u",
+			  "cpufreq amd_pstate (the default of amd-pstate-epp: powersave)");
+	expect_header_has("--machine epyc-9555-2s",
+			  "cpufreq amd_pstate (the default of amd-pstate-epp on a server: performance)");
+	expect_header_has("--machine epyc-vm-2c",
+			  "cpufreq performance (no cpufreq driver), cpuidle deepest (no cpuidle driver)");
 	/* A kernel older than schedutil ran the Kconfig default of its time. */
 	expect_header_has("--machine xeon-2s-harpertown --set kernel=3.10",
 			  "cpufreq performance (the default of that kernel)");
