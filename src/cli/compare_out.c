@@ -7,6 +7,7 @@
 
 #include "../export/compare_html.h"
 #include "../lab/comparison.h"
+#include "../plugin/loader.h"
 #include "cli.h"
 #include "progress.h"
 
@@ -77,6 +78,7 @@ int compare_out(const struct cli_opts *o, const struct machine *m, const char *c
 	};
 	struct cmp_set set = { .nmetrics = 0 };
 	struct pm_diag d = { { 0 } };
+	struct plugin_set plugins = { .n = 0 };
 	int rc = EXIT_USAGE, bad;
 
 	for (int i = 0; i < n; i++)
@@ -87,6 +89,9 @@ int compare_out(const struct cli_opts *o, const struct machine *m, const char *c
 		cli_bad("%s: --baseline %s: not one of --profiles", o->cmd, baseline);
 		return rc;
 	}
+	if (cli_load_plugins(o, &plugins) < 0)
+		goto out;
+	c.registry = &plugins.reg;
 	if (comparison_setup(&c, &set, &bad, &d) < 0) {
 		cli_bad("%s: %s", o->cmd, d.msg);
 		goto out;
@@ -110,5 +115,6 @@ int compare_out(const struct cli_opts *o, const struct machine *m, const char *c
 out:
 	comparison_free(&c);
 	cmp_free(&set);
+	plugin_set_free(&plugins);
 	return rc;
 }
