@@ -9,6 +9,7 @@
 #include "../engine/sim.h"
 #include "../machine/energy_model.h"
 #include "../machine/machine.h"
+#include "../metrics/texttable.h"
 #include "../workload/workload.h"
 #include "../plugin/loader.h"
 #include "cli.h"
@@ -16,15 +17,22 @@
 
 void usage_machines(void)
 {
-	printf("usage: pmlab machines [show [--energy-model] NAME|FILE]\n\n"
+	printf("usage: pmlab machines [show [--energy-model] NAME|FILE]\n"
+	       "       pmlab machines detect [--root DIR] [-o FILE]\n\n"
 	       "List the built-in machine models, or print one (or an .ini file, checked) as INI;\n"
 	       "the printed text is a valid machine file. --energy-model prints instead the\n"
-	       "kernel's Energy Model of each CPU type (frequency, performance, power, cost).\n");
+	       "kernel's Energy Model of each CPU type (frequency, performance, power, cost).\n\n"
+	       "detect writes a machine file of this machine (or of the tree under --root,\n"
+	       "default $PMLAB_ROOT, else /) from sysfs and /proc/cpuinfo: topology, SMT, cache\n"
+	       "groups, CPU types and capacities, cpufreq driver and tables, cpuidle states,\n"
+	       "power limits. Every figure it had to guess follows a '# guessed:' comment.\n");
 }
 
 int cmd_machines(int argc, char **argv)
 {
 	struct pm_diag d = { { 0 } };
+	if (argc >= 2 && strcmp(argv[1], "detect") == 0)
+		return cmd_machines_detect(argc - 1, argv + 1);
 	if (argc == 1) {
 		for (int i = 0; i < machine_preset_count(); i++) {
 			struct machine m;
@@ -32,7 +40,11 @@ int cmd_machines(int argc, char **argv)
 				fprintf(stderr, "pmlab: %s\n", d.msg);
 				return EXIT_RUNTIME;
 			}
-			printf("%-20s %3d CPUs  %s\n", m.name, machine_possible_cpus(&m), m.description);
+			char first[96];
+
+			snprintf(first, sizeof(first), "%-20s %3d CPUs  ", m.name,
+				 machine_possible_cpus(&m));
+			text_wrap(stdout, first, m.description, (int)strlen(first));
 		}
 		return EXIT_OK;
 	}
@@ -55,8 +67,18 @@ int cmd_machines(int argc, char **argv)
 		free(ini);
 		return EXIT_OK;
 	}
-	return cli_bad("machines: expected no argument, 'show NAME' or 'show --energy-model NAME' "
-		       "(see pmlab machines --help)");
+	return cli_bad("machines: expected no argument, 'show NAME', 'show --energy-model NAME' "
+		       "or 'detect' (see pmlab machines --help)");
+}
+
+/* "      NAME  default D  what it does", the description wrapped to the
+ * width under itself. */
+static void print_tunable(const char *name, const char *def, const char *help)
+{
+	char first[128];
+
+	snprintf(first, sizeof(first), "      %-30s default %-10s ", name, def);
+	text_wrap(stdout, first, help, (int)strlen(first));
 }
 
 static void print_tunables(const struct tunable *t, int n)
@@ -64,8 +86,17 @@ static void print_tunables(const struct tunable *t, int n)
 	for (int i = 0; i < n; i++) {
 		char def[64];
 		tunable_format_value(&t[i], t[i].def, def, sizeof(def));
-		printf("      %-30s default %-10s %s\n", t[i].name, def, t[i].help);
+		print_tunable(t[i].name, def, t[i].help);
 	}
+}
+
+/* "  NAME  summary", wrapped. */
+static void print_named(int w, const char *name, const char *summary)
+{
+	char first[96];
+
+	snprintf(first, sizeof(first), "  %-*s ", w, name);
+	text_wrap(stdout, first, summary, (int)strlen(first));
 }
 
 void usage_governors(void)
@@ -119,11 +150,10 @@ int cmd_governors(int argc, char **argv)
 	printf("\nengine tunables (--set):\n");
 	for (i = 0; i < sim_engine_tunable_count(); i++)
 		print_tunables(sim_engine_tunable_at(i), 1);
-	printf("      %-30s default %-10s %s\n", "cstate_disable", "none", "comma-separated C-state "
-	       "names to disable (stateN/disable)");
-	printf("      %-30s default %-10s %s\n", "kernel", "current", "MAJOR.MINOR: tick policy and "
-	       "governor rules of that "
-	       "kernel (ondemand 3.10/3.11, conservative <4.8, menu 3.10); later keys override");
+	print_tunable("cstate_disable", "none", "comma-separated C-state names to disable "
+		      "(stateN/disable)");
+	print_tunable("kernel", "current", "MAJOR.MINOR: tick policy and governor rules of that "
+		      "kernel (ondemand 3.10/3.11, conservative <4.8, menu 3.10); later keys override");
 	return EXIT_OK;
 }
 
@@ -140,7 +170,7 @@ int cmd_workloads(int argc, char **argv)
 		return cli_bad("workloads: takes no arguments");
 	for (int i = 0; i < workload_count(); i++) {
 		const struct workload_ops *w = workload_at(i);
-		printf("  %-12s %s\n", w->name, w->summary);
+		print_named(12, w->name, w->summary);
 		printf("      throughput in %s; latency: %s\n", w->throughput_unit, w->latency_what);
 		print_tunables(w->params, w->nparams);
 	}

@@ -162,9 +162,12 @@ struct cpufreq_policy {
 	/* Set by a driver that can tell (NULL otherwise): per CPU of the
 	 * policy (by index), a count that moves whenever what cpu_util()
 	 * reports for it may have changed, so a governor may keep what it
-	 * derived from the last report; and, by CPU number, each CPU's index
-	 * in its own policy's `cpus`. */
+	 * derived from the last report; a bit per CPU of the policy (bit i of
+	 * word i / 64) set with every such change, which the governor clears
+	 * once it has read the CPU; and, by CPU number, each CPU's index in its
+	 * own policy's `cpus`. */
 	const uint32_t *util_seq;
+	uint64_t *util_dirty;
 	const int *cpu_index;
 };
 

@@ -38,7 +38,13 @@ void cpu_util_get(struct sim *s, struct sim_cpu *c, struct cpu_util *out)
 	out->capacity = cap;
 	out->util = util < cap ? util : cap;
 	/* uclamp_rq_util_with(): the max of the runnable tasks' effective
-	 * clamps (sched/uclamp.h); none on an idle run queue. */
+	 * clamps (sched/uclamp.h); none on an idle run queue, and the whole
+	 * range while the static key sched_uclamp_used is off (the kernel
+	 * returns before looking at the run queue). */
+	out->uclamp_min = 0;
+	out->uclamp_max = PELT_SCALE;
+	if (!s->knobs.uclamp_used)
+		return;
 	struct uclamp_rq rq;
 	uclamp_rq_init(&rq);
 	for (int i = -1; i < c->rq.len; i++) {
@@ -272,13 +278,20 @@ int freq_init(struct sim *s, struct pm_diag *d)
 	for (int pi = 0; pi < s->npolicies; pi++) {
 		struct sim_policy *sp = &s->policies[pi];
 		sp->util_seq = calloc((size_t)sp->p.ncpus, sizeof(*sp->util_seq));
-		if (!sp->util_seq)
+		sp->util_dirty = calloc(((size_t)sp->p.ncpus + 63) / 64, sizeof(*sp->util_dirty));
+		if (!sp->util_seq || !sp->util_dirty)
 			return pm_fail(d, "out of memory");
 		sp->p.util_seq = sp->util_seq;
+		sp->p.util_dirty = sp->util_dirty;
 		sp->p.cpu_index = s->cpu_policy_slot;
 	}
-	for (int c = 0; c < s->ncpus; c++)
-		s->cpus[c].util_seq = &s->policies[s->cpus[c].policy].util_seq[s->cpu_policy_slot[c]];
+	for (int c = 0; c < s->ncpus; c++) {
+		struct sim_policy *sp = &s->policies[s->cpus[c].policy];
+		int slot = s->cpu_policy_slot[c];
+		s->cpus[c].util_seq = &sp->util_seq[slot];
+		s->cpus[c].util_dirty = &sp->util_dirty[slot / 64];
+		s->cpus[c].util_dirty_bit = UINT64_C(1) << (slot % 64);
+	}
 
 	for (int pi = 0; pi < s->npolicies; pi++) {
 		struct sim_policy *sp = &s->policies[pi];
@@ -346,6 +359,7 @@ void freq_fini(struct sim *s)
 		cppc_guided_fini(&sp->guided);
 		free(sp->cpus);
 		free(sp->util_seq);
+		free(sp->util_dirty);
 	}
 	free(s->policies);
 	s->policies = NULL;

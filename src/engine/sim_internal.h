@@ -141,6 +141,8 @@ struct sim_cpu {
 	sim_ns idle_stamp;         /* rq->idle_stamp: when it went idle, 0 once woken */
 	uint32_t util_est_sum; /* util_est of its runnable tasks */
 	uint32_t *util_seq;    /* its count in its policy's util_seq (cpu_util_changed()) */
+	uint64_t *util_dirty;  /* its word of its policy's util_dirty... */
+	uint64_t util_dirty_bit; /* ...and its bit there */
 	bool util_decayed;     /* the run queue's PELT moved since the last cpufreq hook call */
 	sim_ns idle_busy_until;/* the idle entry path (and tick stop) runs until then */
 	bool tick_woke;        /* the tick ended the current idle period */
@@ -221,6 +223,7 @@ struct sim_policy {
 	int type;              /* a clock domain never spans two CPU types */
 	int *cpus;
 	uint32_t *util_seq;    /* per CPU of the policy: p.util_seq */
+	uint64_t *util_dirty;  /* p.util_dirty */
 	int cur_idx;           /* P-state the hardware runs now (before turbo cap) */
 	uint32_t apply_gen;
 	struct cppc_guided guided; /* amd-pstate's guided mode (cpufreq/cppc_guided.h) */
@@ -518,6 +521,7 @@ static inline void cpu_stealable(struct sim *s, struct sim_cpu *c)
 static inline void cpu_util_changed(struct sim_cpu *c)
 {
 	(*c->util_seq)++;
+	*c->util_dirty |= c->util_dirty_bit;
 }
 
 static inline int cpu_is_idle(const struct sim_cpu *c)

@@ -10,6 +10,7 @@
 #include "../lab/runspec.h"
 #include "../lab/runner.h"
 #include "../lab/single_run.h"
+#include "../metrics/inputs.h"
 #include "../plugin/guard.h"
 #include "../plugin/registry.h"
 #include "lib.h"
@@ -187,28 +188,56 @@ pmlab_status pmlab_run_validate(pmlab_run *run, pmlab_error *err)
 struct render {
 	const struct run_result *r;
 	enum result_format f;
+	const struct run_inputs *in;
 };
 
 static int render(void *ctx, FILE *out, struct pm_diag *d)
 {
 	const struct render *x = ctx;
 
-	if (result_write(out, x->r, x->f) < 0)
+	if (result_write_inputs(out, x->r, x->f, x->in) < 0)
 		return pm_fail(d, "cannot write the result");
 	return 0;
+}
+
+struct capture {
+	struct pmlab_result *res;
+	const pmlab_run *run;
+};
+
+/* What the run was made from, written with every form of its result
+ * (metrics/inputs.h): the command line's names of it. -1 on OOM. */
+static int run_inputs(const pmlab_run *run, struct run_inputs *in)
+{
+	memset(in, 0, sizeof(*in));
+	in->command = "sim";
+	in->version = pmlab_version();
+	in->cpus = run->m.online_cpus < machine_possible_cpus(&run->m) ? run->m.online_cpus : 0;
+	in->workload = run->workload;
+	in->cpufreq = run->cpufreq;
+	in->cpuidle = run->cpuidle;
+	in->profile = run->profile;
+	in->sets = (const char *const *)run->sets.s;
+	in->nsets = run->sets.n;
+	in->seed = run->seed;
+	in->duration_s = (double)run->duration / NS_PER_SEC;
+	return inputs_set_machine(in, &run->m);
 }
 
 /* Every text form of the result, while the simulation still exists. */
 static int capture(void *ctx, struct sim *s, const struct run_result *r)
 {
-	struct pmlab_result *res = ctx;
+	const struct capture *c = ctx;
 	struct pm_diag d = { { 0 } };
 	static const enum result_format forms[] = { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON };
 	static const pmlab_format as[] = { PMLAB_TABLE, PMLAB_CSV, PMLAB_JSON };
+	struct run_inputs in;
 
+	if (run_inputs(c->run, &in) < 0)
+		return -1;
 	for (int i = 0; i < 3; i++) {
-		struct render x = { r, forms[i] };
-		if (lib_result_capture(res, as[i], render, &x, &d) < 0)
+		struct render x = { r, forms[i], &in };
+		if (lib_result_capture(c->res, as[i], render, &x, &d) < 0)
 			return -1;
 	}
 	return 0;
@@ -217,6 +246,7 @@ static int capture(void *ctx, struct sim *s, const struct run_result *r)
 /* A run that may call a plugin's code, in a worker process
  * (plugin/guard.h): the three texts come back over the runner's pipe. */
 struct isolated {
+	const pmlab_run *run;
 	const struct runspec *rs;
 	const struct run_exports *x;
 	const char *title;
@@ -234,7 +264,7 @@ static int isolated_job(void *ctx, int i, FILE *out, struct pm_diag *d)
 
 	if (!res)
 		return pm_fail(d, "out of memory");
-	rc = single_run(k->rs, k->x, k->title, capture, res, d);
+	rc = single_run(k->rs, k->x, k->title, capture, &(struct capture){ res, k->run }, d);
 	for (size_t f = 0; rc == 0 && f < NSENT; f++) {
 		uint64_t len = strlen(res->text[sent[f]]);
 		if (fwrite(&len, sizeof(len), 1, out) != 1 ||
@@ -270,10 +300,11 @@ static void isolated_name(void *ctx, int i, char *buf, size_t size)
 	snprintf(buf, size, "%s", k->title);
 }
 
-static int run_isolated(const struct runspec *rs, const struct run_exports *x, const char *title,
-			struct pmlab_result *res, struct pm_diag *d, bool *in_plugin)
+static int run_isolated(const pmlab_run *run, const struct runspec *rs,
+			const struct run_exports *x, struct pmlab_result *res, struct pm_diag *d,
+			bool *in_plugin)
 {
-	struct isolated k = { rs, x, title, res };
+	struct isolated k = { run, rs, x, run->workload, res };
 	struct plugin_guard *g = plugin_guard_new();
 	struct runner r = {
 		.njobs = 1, .workers = 1, .job = isolated_job, .ctx = &k, .name = isolated_name,
@@ -311,10 +342,10 @@ pmlab_status pmlab_run_exec(pmlab_run *run, pmlab_result **out, pmlab_error *err
 		code = lib_fail(err, PMLAB_ERR_NOMEM, "out of memory");
 	else if (run->lab->isolate && registry_has_plugins(rs.registry)) {
 		bool in_plugin = false;
-		if (run_isolated(&rs, &x, run->workload, res, &d, &in_plugin) < 0)
+		if (run_isolated(run, &rs, &x, res, &d, &in_plugin) < 0)
 			code = lib_fail_diag(err, in_plugin || strncmp(d.msg, "plugin ", 7) == 0
 							  ? PMLAB_ERR_PLUGIN : PMLAB_ERR_RUN, &d);
-	} else if (single_run(&rs, &x, run->workload, capture, res, &d) < 0)
+	} else if (single_run(&rs, &x, run->workload, capture, &(struct capture){ res, run }, &d) < 0)
 		code = !d.msg[0] ? lib_fail(err, PMLAB_ERR_NOMEM, "out of memory")
 				 : lib_fail_diag(err, strncmp(d.msg, "plugin ", 7) == 0 ? PMLAB_ERR_PLUGIN
 										     : PMLAB_ERR_RUN, &d);

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
 """Runs every pmlab command of README.md's sh blocks as shown, in a scratch
-directory (with the tree's data/ and the built pmlab at build/src/cli/pmlab,
+directory (with the tree's data/ and tests/ and the built pmlab at build/src/cli/pmlab,
 as the README assumes), host commands against a copy of a fake machine tree
 ($PMLAB_ROOT), simulated runs shortened by $PMLAB_MAX_DURATION. A command
 that is not pmlab's (make, systemctl, cp) is listed as skipped, as is pmlab
@@ -55,6 +55,7 @@ def scratch(pmlab, root):
     # What the README's plugin builds read (cc -shared ... examples/plugins/X.c).
     os.symlink(os.path.join(root, "include"), os.path.join(d, "include"))
     os.symlink(os.path.join(root, "examples"), os.path.join(d, "examples"))
+    os.symlink(os.path.join(root, "tests"), os.path.join(d, "tests"))
     shutil.copytree(os.path.join(root, FAKE_TREE), os.path.join(d, "fake-root"), symlinks=True)
     return d
 
