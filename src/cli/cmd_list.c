@@ -108,14 +108,15 @@ void usage_governors(void)
 	       "of PMLAB_PLUGIN_PATH) are listed after the built-in ones, with their file.\n");
 }
 
-/* "  NAME  SUMMARY", and the plugin's file for a plugin's governor. */
+/* "  NAME  SUMMARY", wrapped, and the plugin's file for a plugin's governor. */
 static void print_governor(const struct plugin_set *set, const char *name, const char *summary,
 			   bool plugin)
 {
-	printf("  %-14s %s", name, summary);
-	if (plugin)
-		printf(" (plugin %s)", plugin_set_origin_of(set, name));
-	printf("\n");
+	char text[512];
+
+	snprintf(text, sizeof(text), "%s (plugin %s)", summary,
+		 plugin ? plugin_set_origin_of(set, name) : "");
+	print_named(14, name, plugin ? text : summary);
 }
 
 int cmd_governors(int argc, char **argv)
