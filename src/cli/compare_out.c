@@ -78,6 +78,12 @@ int compare_out(const struct cli_opts *o, const struct machine *m, const char *c
 		.timeline = o->timeline, .workers = o->jobs, .done = job_done, .done_ctx = &prog,
 	};
 	struct cmp_set set = { .nmetrics = 0 };
+
+	/* --profiles '' or ',': nothing to compare (replay --profiles '' read
+	 * past an empty table) */
+	if (n < 1)
+		return cli_bad("%s: --profiles: expected one or more profiles, comma-separated",
+			       o->cmd);
 	struct pm_diag d = { { 0 } };
 	struct plugin_set plugins = { .n = 0 };
 	struct run_inputs in;

@@ -235,8 +235,11 @@ static void test_monitor_command(void **state)
 	assert_non_null(strstr(o.err, "pmlab: monitor: 'sh' exited with status 3"));
 	assert_non_null(strstr(o.text, "time_s,"));
 	out_free(&o);
+	/* a command that cannot be run is bad input: one line, exit 2, no
+	 * figures (exit 1 after a table and "exited with status 127" before) */
 	o = runf("monitor --root %s -- /nonexistent/pmlab-cmd", dir);
-	assert_int_equal(o.status, 1);
+	assert_usage_error(&o, "pmlab: monitor: cannot run '/nonexistent/pmlab-cmd': No such file");
+	assert_string_equal(o.text, "");
 	out_free(&o);
 	drop_tree(dir);
 }
@@ -249,6 +252,10 @@ static void test_monitor_bad_usage(void **state)
 	expect_usage_error("monitor --count 0", "--count 0");
 	expect_usage_error("monitor --count 2 -- true", "--count and a COMMAND");
 	expect_usage_error("monitor --root /nonexistent-pmlab", "--root /nonexistent-pmlab");
+	/* --root '' (an unset variable) is not this machine: it was */
+	expect_usage_error("monitor --count 1 --interval 0.01 --root ''", "--root '': an empty path");
+	expect_usage_error("profile apply --dry-run --root '' balanced", "--root '': an empty path");
+	expect_usage_error("info --root ''", "--root '': an empty path");
 	expect_usage_error("monitor --bogus", "unknown option '--bogus'");
 }
 
@@ -274,6 +281,7 @@ static void test_govd_refuses(void **state)
 	assert_int_equal(o.status, 1);
 	assert_non_null(strstr(o.err, "pmlab: govd: no cpufreq on this machine"));
 	assert_int_equal(count(o.err, "\n"), 1);
+	assert_string_equal(o.text, ""); /* no CSV header before the refusal */
 	out_free(&o);
 	assert_true(same_as_fixture(dir, "vm-no-cpufreq"));
 	drop_tree(dir);
@@ -433,6 +441,10 @@ static void test_bench_failures(void **state)
 	expect_usage_error("bench --profiles a,b", "no command");
 	expect_usage_error("bench --profiles a,a -- true", "given twice");
 	expect_usage_error("bench --profiles a,b --baseline c -- true", "--baseline c");
+	o = runf("bench --root %s --profiles balanced,powersave -- /nonexistent/pmlab-cmd", dir);
+	assert_usage_error(&o, "bench: cannot run '/nonexistent/pmlab-cmd': No such file");
+	out_free(&o);
+	assert_true(same_as_fixture(dir, "intel-hwp-laptop"));
 	/* the command fails: restored, exit 1 */
 	o = runf("bench --root %s --profiles balanced,powersave -- false", dir);
 	assert_int_equal(o.status, 1);

@@ -542,7 +542,12 @@ static void test_export_filters(void **state)
 	expect_usage_error("sim -m i7-4790 -w pingpong --timeline /tmp/x.json --window soon",
 			   "--window soon");
 	expect_usage_error("sim -m i7-4790 -w pingpong --trace /tmp/x.dat --trace-cpus 8",
-			   "CPU 8, but the machine has 8 CPUs");
+			   "--trace-cpus 8: CPU 8, but the machine has 8 CPUs");
+	/* The option's own name, and plain decimal: no sign, no blanks. */
+	expect_usage_error("sim -m i7-4790 -w pingpong --trace /tmp/x.dat --trace-cpus +1",
+			   "--trace-cpus +1: expected a CPU list");
+	expect_usage_error("sim -m i7-4790 -w pingpong --trace /tmp/x.dat --trace-cpus 0-+3",
+			   "--trace-cpus 0-+3: expected a CPU list");
 	expect_usage_error("sim -m i7-4790 -w pingpong --window 1:2", "give one of them");
 	expect_usage_error("sim -m i7-4790 -w pingpong --timeline /tmp/x --trace /tmp/x",
 			   "the same file");
