@@ -67,6 +67,7 @@ struct govtrace_config {
 	 * kHz per performance unit, CPPC's lowest nonlinear frequency. */
 	bool hwp;
 	uint32_t perf_scaling_khz, lowest_nonlinear_khz;
+	uint32_t epp_balance_perf; /* intel_pstate's balance_performance EPP; 0: 128 */
 };
 
 struct govtrace_change {
