@@ -22,6 +22,8 @@
 
 #include "cpufreq.h"
 
+struct gov_registry;
+
 #define GOVTRACE_MAX_US INT64_C(1000000000000) /* 11.6 days: cycle counts stay in 64 bits */
 #define GOVTRACE_MAX_KHZ 10000000u             /* 10 GHz */
 #define GOVTRACE_MAX_FREQS 256
@@ -68,6 +70,7 @@ struct govtrace_config {
 	bool hwp;
 	uint32_t perf_scaling_khz, lowest_nonlinear_khz;
 	uint32_t epp_balance_perf; /* intel_pstate's balance_performance EPP; 0: 128 */
+	const struct gov_registry *registry; /* plugins' governors; may be NULL */
 };
 
 struct govtrace_change {
