@@ -100,7 +100,8 @@ static int shared(struct cli_opts *o, int opt, const char *arg)
 	case CLI_OPT_WINDOW: o->window = arg; return 0;
 	case CLI_OPT_TRACE_CPUS: o->trace_cpus = arg; return 0;
 	case CLI_OPT_CHECK: o->check = true; return 0;
-	case CLI_OPT_QUIET: cli_quiet = true; return 0;
+	case 'q': cli_quiet = true; return 0;
+	case 'r': o->root = arg; return 0;
 	case 'd':
 		o->duration_arg = arg;
 		o->duration = cli_parse_seconds(arg);
