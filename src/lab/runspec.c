@@ -79,6 +79,8 @@ const char *runspec_default_cpufreq(const struct machine *m, int kernel, const c
 	const struct cpufreq_governor *g = cpufreq_governor_find(name);
 
 	*why = (unsigned)k < CPUFREQ_NDRIVERS ? whys[k] : "";
+	if (k == CPUFREQ_DRIVER_AMD_PSTATE_EPP && machine_pm_profile_server(m->pm_profile))
+		*why = "the default of amd-pstate-epp on a server: performance";
 	if (kernel > 0 && g && kernel < g->since) {
 		*why = "the default of that kernel";
 		return "performance";

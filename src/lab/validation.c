@@ -406,7 +406,7 @@ double validation_model_value(const struct validation *e, const struct cmp_set *
 	if (strcmp(fig, "power_w") == 0)
 		return mean_of(s, p, "power_w", &found);
 	if (strcmp(fig, "freq_ghz") == 0)
-		return mean_of(s, p, "bzy_ghz", &found);
+		return mean_of(s, p, "bzy_mhz", &found) / 1000;
 	if (strcmp(fig, "runtime_s") == 0) {
 		/* kernbench's throughput is in runs/h: one build's time. */
 		v = mean_of(s, p, "throughput", &found);

@@ -106,13 +106,17 @@ static void test_replay_formats(void **state)
 	out_free(&o);
 	unlink(js);
 	free(js);
-	/* CSV: one header line and one row. */
+	/* CSV: the inputs as "#" lines (the trace named), one header line and one row. */
 	o = ok("replay " FIX "trace-cmd-report-default.txt --format csv");
 	assert_non_null(strstr(o.text, "extra_dependencies_wakeups"));
+	assert_non_null(strstr(o.text, "\n# trace: " FIX "trace-cmd-report-default.txt\n"));
+	assert_non_null(strstr(o.text, "\n# command: pmlab replay " FIX "trace-cmd-report-default.txt "));
+	char *data = csv_data(o.text);
 	int lines = 0;
-	for (const char *c = o.text; *c; c++)
+	for (const char *c = data; *c; c++)
 		lines += *c == '\n';
 	assert_int_equal(lines, 2);
+	free(data);
 	out_free(&o);
 }
 

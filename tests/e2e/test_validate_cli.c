@@ -23,9 +23,12 @@ static void assert_contains(const char *text, const char *needle)
 		fail_msg("output lacks '%s':\n%s", needle, text);
 }
 
-/* Column `col` of the first data row of a compare CSV. */
+/* Column `col` of the first data row of a compare CSV (after its "#"
+ * lines, the inputs). */
 static double csv_field(const char *csv, const char *col)
 {
+	while (csv[0] == '#' && strchr(csv, '\n'))
+		csv = strchr(csv, '\n') + 1;
 	const char *hdr = csv, *row = strchr(csv, '\n');
 	int idx = 0;
 
