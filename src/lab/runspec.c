@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "runspec.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -15,6 +16,11 @@
 sim_ns runspec_parse_seconds(const char *s)
 {
 	char *end;
+	/* Plain decimal (1, 0.5, .5, 2e-3): strtod would also take " 5",
+	 * "+5" and hexadecimal ("0x10" as 16 s). */
+	if (!(isdigit((unsigned char)*s) || (*s == '.' && isdigit((unsigned char)s[1]))) ||
+	    strpbrk(s, "xX"))
+		return -1;
 	errno = 0;
 	double v = strtod(s, &end);
 	if (errno || end == s || *end != '\0' || !isfinite(v) || v <= 0 || v > 1e6)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "validation.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,6 +21,14 @@ struct parse {
 	char msg[V_TEXT];
 	char *lbuf; /* the line being read */
 	size_t lcap;
+	/* Every key given so far ("SECTION\nKEY"), with its line: a key
+	 * given twice is an error, not the last one winning. */
+	struct seen_key {
+		char *key;
+		int line;
+	} *seen;
+	int nseen, cap_seen;
+	char last[2 * V_NAME]; /* the previous line's section and key */
 };
 
 static int bad(struct parse *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -58,6 +67,19 @@ static char *read_line(char *buf, int size, void *stream)
 	}
 	memcpy(buf, e->lbuf, (size_t)n + 1);
 	return buf;
+}
+
+/* A number as the data files write it: plain decimal, no blanks, no '+',
+ * no hexadecimal, finite (strtod alone takes "0x10" and "inf"). */
+static bool plain_number(const char *s, double *v)
+{
+	char *end;
+	const char *p = *s == '-' ? s + 1 : s;
+	if (!(isdigit((unsigned char)*p) || (*p == '.' && isdigit((unsigned char)p[1]))) ||
+	    strpbrk(p, "xX"))
+		return false;
+	*v = strtod(s, &end);
+	return *end == '\0' && isfinite(*v);
 }
 
 /* What a figure is: relative error or points, and whether it is known. */
@@ -119,26 +141,24 @@ static bool text_key(struct validation *e, const char *name, const char *value, 
 static int on_experiment(struct parse *ps, const char *name, const char *value)
 {
 	struct validation *e = ps->e;
-	char *end;
 
 	if (text_key(e, name, value, ps->line))
 		return 1;
 	if (strcmp(name, "duration") == 0) {
 		/* pmlab sim's range: ns in an int64 with room to spare */
-		e->duration = strtod(value, &end);
 		e->line_duration = ps->line;
-		if (!*value || *end || !(e->duration > 0 && e->duration <= 1e6) ||
+		if (!plain_number(value, &e->duration) || !(e->duration > 0 && e->duration <= 1e6) ||
 		    llround(e->duration * NS_PER_SEC) <= 0)
 			return bad(ps, "duration = %s: expected seconds above 0, at most 1000000",
 				   value);
 	} else if (strcmp(name, "tie_tolerance") == 0) {
-		e->tie_tolerance = strtod(value, &end);
-		if (*end || !(e->tie_tolerance >= 0 && e->tie_tolerance <= 100))
+		if (!plain_number(value, &e->tie_tolerance) ||
+		    !(e->tie_tolerance >= 0 && e->tie_tolerance <= 100))
 			return bad(ps, "tie_tolerance = %s: expected 0..100 (%% or points)", value);
 	} else if (strcmp(name, "runs") == 0) {
-		long r = strtol(value, &end, 10);
+		uint64_t r;
 
-		if (*end || r < 1 || r > 1000)
+		if (runspec_parse_u64(value, &r) < 0 || r < 1 || r > 1000)
 			return bad(ps, "runs = %s: expected a count from 1 to 1000", value);
 		e->runs = (int)r;
 	} else if (strncmp(name, "map.", 4) == 0) {
@@ -157,13 +177,12 @@ static int on_experiment(struct parse *ps, const char *name, const char *value)
 static int on_calibration(struct parse *ps, const char *name, const char *value)
 {
 	struct validation *e = ps->e;
-	char *end;
 
 	/* The one machine figure no data sheet gives: the rest of the
 	 * server (memory, disks, fans, PSU losses) at the wall. */
 	if (strcmp(name, "platform_w") == 0) {
-		e->platform_w = strtod(value, &end);
-		if (!*value || *end || !(e->platform_w >= 0 && e->platform_w < 100000))
+		if (!plain_number(value, &e->platform_w) ||
+		    !(e->platform_w >= 0 && e->platform_w < 100000))
 			return bad(ps, "platform_w = %s: expected watts", value);
 		return 1;
 	}
@@ -217,7 +236,6 @@ static int on_row(struct parse *ps, const char *section, const char *name, const
 {
 	struct validation *e = ps->e;
 	struct vrow *r = e->nrows ? &e->row[e->nrows - 1] : NULL;
-	char *end;
 
 	if (!r || strcmp(r->name, section + 4) != 0) {
 		for (int i = 0; i < e->nrows; i++)
@@ -242,21 +260,68 @@ static int on_row(struct parse *ps, const char *section, const char *name, const
 			return bad(ps, "too many targets");
 		t = &r->t[r->ntargets++];
 		snprintf(t->fig, sizeof(t->fig), "%s", name + 7);
-		t->v = strtod(value, &end);
 		t->line = ps->line;
-		if (!*value || *end || !isfinite(t->v))
+		if (!plain_number(value, &t->v))
 			return bad(ps, "%s = %s: expected a number", name, value);
 	} else
 		return bad(ps, "[%s]: unknown key '%s' (profile, set, target.FIGURE)", section, name);
 	return 1;
 }
 
+/* A key given twice (a row's profile = and set = are one key: its
+ * policy). 0, or the line it was first given at; -1 out of memory.
+ * [notes] and [orderings] may repeat theirs: a topic goes on over lines,
+ * a figure may have several chains. */
+static int given_before(struct parse *ps, const char *section, const char *name)
+{
+	char key[2 * V_NAME + 8];
+	bool policy = strncmp(section, "row ", 4) == 0 &&
+		      (strcmp(name, "profile") == 0 || strcmp(name, "set") == 0);
+
+	snprintf(key, sizeof(key), "%.*s\n%.*s", V_NAME, section, V_NAME, policy ? "policy" : name);
+	for (int i = 0; i < ps->nseen; i++)
+		if (strcmp(ps->seen[i].key, key) == 0)
+			return ps->seen[i].line;
+	if (ps->nseen == ps->cap_seen) {
+		int cap = ps->cap_seen ? 2 * ps->cap_seen : 64;
+		struct seen_key *n = realloc(ps->seen, (size_t)cap * sizeof(*n));
+		if (!n)
+			return -1;
+		ps->seen = n;
+		ps->cap_seen = cap;
+	}
+	if (!(ps->seen[ps->nseen].key = strdup(key)))
+		return -1;
+	ps->seen[ps->nseen++].line = ps->line;
+	return 0;
+}
+
 static int on_value(void *user, const char *section, const char *name, const char *value)
 {
 	struct parse *ps = user;
+	char here[sizeof(ps->last)];
 
 	if (ps->failed)
 		return 0;
+	/* inih hands an indented line over as more of the previous value:
+	 * only a note's text goes on that way; elsewhere it would silently
+	 * replace the value above it. */
+	snprintf(here, sizeof(here), "%.*s\n%.*s", V_NAME - 1, section, V_NAME - 1, name);
+	bool continued = (ps->lbuf[0] == ' ' || ps->lbuf[0] == '\t') && strcmp(here, ps->last) == 0;
+	memcpy(ps->last, here, sizeof(here));
+	if (strcmp(section, "notes") != 0 && continued)
+		return bad(ps, "an indented line: only a [notes] topic goes on below its line "
+			   "(expected KEY = VALUE at the start of the line)");
+	if (strcmp(section, "notes") != 0 && strcmp(section, "orderings") != 0) {
+		int first = given_before(ps, section, name);
+		if (first < 0)
+			return bad(ps, "out of memory");
+		if (first > 0)
+			return bad(ps, "[%s] %s: given twice (first at line %d)", section,
+				   strncmp(section, "row ", 4) == 0 &&
+				   (strcmp(name, "profile") == 0 || strcmp(name, "set") == 0) ?
+				   "profile = or set =" : name, first);
+	}
 	if (strcmp(section, "experiment") == 0)
 		return on_experiment(ps, name, value);
 	if (strcmp(section, "calibration") == 0)
@@ -364,6 +429,9 @@ int validation_load(struct validation *e, const char *path, struct pm_diag *d)
 	rc = ini_parse_stream(read_line, &ps, on_value, &ps);
 	fclose(ps.f);
 	free(ps.lbuf);
+	for (int i = 0; i < ps.nseen; i++)
+		free(ps.seen[i].key);
+	free(ps.seen);
 	if (ps.failed)
 		return pm_fail_at(d, path, ps.failed, "%s", ps.msg);
 	if (rc != 0)

@@ -413,6 +413,36 @@ static void test_integer_options_overflow(void **state)
 		expect_usage_error(args, "--seed");
 	}
 	expect_usage_error("sim --machine i7-4790 --workload pingpong --cpus 010", "--cpus");
+	/* --set values and seconds too (the campaign found " 5", "+5" and, for
+	 * seconds, "0x10" as 16 s taken) */
+	static const char *const odd_set[] = { "+250", " 250", "250 ", "0x10", "" };
+	for (size_t i = 0; i < sizeof(odd_set) / sizeof(odd_set[0]); i++) {
+		char args[256];
+		snprintf(args, sizeof(args), "sim --machine i7-4790 --workload pingpong --set 'hz=%s'",
+			 odd_set[i]);
+		expect_usage_error(args, "--set hz=");
+	}
+	expect_usage_error("sim --machine i7-4790 --workload pingpong --set pm_qos_latency_us=+5",
+			   "--set pm_qos_latency_us=+5");
+	static const char *const odd_s[] = { "0x10", "+5", " 5", "5 ", "-1", "inf", "nan", "e3" };
+	for (size_t i = 0; i < sizeof(odd_s) / sizeof(odd_s[0]); i++) {
+		char args[256];
+		snprintf(args, sizeof(args), "sim --machine i7-4790 --workload pingpong -d '%s'", odd_s[i]);
+		expect_usage_error(args, "--duration");
+		snprintf(args, sizeof(args), "monitor --count 1 --interval '%s'", odd_s[i]);
+		expect_usage_error(args, "--interval");
+	}
+}
+
+/* An empty --profiles list (found by the malformed-input campaign: replay
+ * read past an empty table, a heap overflow under ASan). */
+static void test_empty_profile_list(void **state)
+{
+	(void)state;
+	expect_usage_error("replay " PMLAB_SOURCE_ROOT "/data/traces/hackbench.dat -d 0.1 --profiles ''",
+			   "--profiles");
+	expect_usage_error("replay " PMLAB_SOURCE_ROOT "/data/traces/hackbench.dat -d 0.1 --profiles ,",
+			   "--profiles");
 }
 
 /* The placement the kernel would run, named in the header: EAS on a
@@ -553,6 +583,7 @@ int main(void)
 		cmocka_unit_test(test_machine_show_round_trips),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_integer_options_overflow),
+		cmocka_unit_test(test_empty_profile_list),
 		cmocka_unit_test(test_bad_machine_file_names_line),
 		cmocka_unit_test(test_sim_json),
 		cmocka_unit_test(test_determinism),

@@ -727,6 +727,7 @@ static void test_sweep_html(void **state)
 
 /* ---- workers die with their parent ---- */
 
+
 static void sleep_ms(int ms)
 {
 	nanosleep(&(struct timespec){ ms / 1000, (ms % 1000) * 1000000L }, NULL);
@@ -768,27 +769,41 @@ static bool dead(pid_t pid)
 	return s && (s[2] == 'Z' || s[2] == 'X');
 }
 
-/* A sweep whose points run for tens of seconds, killed by pid: its workers
- * end with it, not at the end of their points. */
-static void kill_sweep(int sig)
+/* pmlab with argv, stdout to out (or /dev/null), SIGINT ignored if asked
+ * (as nohup or a script's background job starts it); back once its two
+ * workers run, their pids in w. */
+static pid_t start_with_workers(char *const argv[], int out, bool ignore_int, pid_t w[2])
 {
 	pid_t pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		int null = open("/dev/null", O_WRONLY);
-		dup2(null, 1);
+		dup2(out >= 0 ? out : null, 1);
 		dup2(null, 2);
-		execl(PMLAB_BIN, "pmlab", "sweep", "--machine", "i7-4790", "--workload", "tbench",
-		      "--duration", "200", "--vary", "seed=1,2", "--jobs", "2", (char *)NULL);
+		if (ignore_int)
+			signal(SIGINT, SIG_IGN);
+		execv(PMLAB_BIN, argv);
 		_exit(127);
 	}
-	pid_t w[4];
+	pid_t c[4];
 	int n = 0;
 	for (int i = 0; i < 500 && n < 2; i++) {
 		sleep_ms(10);
-		n = children(pid, w, 4);
+		n = children(pid, c, 4);
 	}
 	assert_int_equal(n, 2);
+	w[0] = c[0];
+	w[1] = c[1];
+	return pid;
+}
+
+/* A sweep or compare whose runs last tens of seconds, killed by pid: its
+ * workers end with it, not at the end of their runs. */
+static void kill_with_workers(char *const argv[], int sig)
+{
+	pid_t w[2];
+	int n = 2;
+	pid_t pid = start_with_workers(argv, -1, false, w);
 	sleep_ms(100);
 	kill(pid, sig);
 	int st;
@@ -803,12 +818,93 @@ static void kill_sweep(int sig)
 	}
 }
 
+
+/* A sweep's rows go out as its points complete, in point order: point 0's
+ * row is on stdout while point 1 still runs (every row waited for the end
+ * before, held in memory). */
+static void test_sweep_streams_rows(void **state)
+{
+	(void)state;
+	int fds[2];
+	assert_int_equal(pipe(fds), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+		dup2(fds[1], 1);
+		dup2(null, 2);
+		close(fds[0]);
+		execl(PMLAB_BIN, "pmlab", "sweep", "--machine", "i7-4790", "--workload", "tbench",
+		      "--vary", "duration=0.01,300", "--format", "json", "--jobs", "2", (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	fcntl(fds[0], F_SETFL, O_NONBLOCK);
+	char buf[65536];
+	size_t got = 0;
+	bool seen = false;
+	for (int i = 0; i < 3000 && !seen; i++) {
+		ssize_t n = read(fds[0], buf + got, sizeof(buf) - 1 - got);
+		if (n > 0) {
+			got += (size_t)n;
+			buf[got] = '\0';
+			seen = strstr(buf, "\"point\": 0,") && strstr(buf, "\n  }");
+		} else {
+			sleep_ms(10);
+		}
+	}
+	int st;
+	bool running = waitpid(pid, &st, WNOHANG) == 0;
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	close(fds[0]);
+	assert_true(seen);
+	assert_true(running); /* point 1 (300 s of tbench) was still running */
+	assert_null(strstr(buf, "\"point\": 1,"));
+}
+
 static void test_workers_die_with_parent(void **state)
 {
 	(void)state;
-	kill_sweep(SIGTERM);
-	kill_sweep(SIGINT);
-	kill_sweep(SIGKILL);
+	char *const sweep[] = { "pmlab", "sweep", "--machine", "i7-4790", "--workload", "tbench",
+				"--duration", "200", "--vary", "seed=1,2", "--jobs", "2", NULL };
+	char *const compare[] = { "pmlab", "compare", "--machine", "i7-4790", "--workload", "tbench",
+				  "--duration", "200", "--profiles", "none,powersave", "--runs", "1",
+				  "--jobs", "2", NULL };
+	kill_with_workers(sweep, SIGTERM);
+	kill_with_workers(sweep, SIGINT);
+	kill_with_workers(sweep, SIGKILL);
+	kill_with_workers(compare, SIGTERM);
+}
+
+/* A sweep started with SIGINT ignored (nohup, a script's background job)
+ * goes on through a SIGINT, and so do its workers: the signal was passed
+ * on to them and the sweep failed before. */
+static void test_ignored_sigint_ignored_by_workers(void **state)
+{
+	(void)state;
+	char *const sweep[] = { "pmlab", "sweep", "--machine", "i7-4790", "--workload", "tbench",
+				"--duration", "2", "--vary", "seed=1,2", "--jobs", "2", NULL };
+	char *csv = write_temp("", ".csv");
+	int out = open(csv, O_WRONLY | O_TRUNC);
+	assert_true(out >= 0);
+	pid_t w[2];
+	pid_t pid = start_with_workers(sweep, out, true, w);
+	close(out);
+	kill(pid, SIGINT);
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	char *text = slurp(csv);
+	assert_non_null(text);
+	int rows = 0;
+	for (const char *p = text; (p = strchr(p, '\n')); p++)
+		rows++;
+	assert_int_equal(rows, 3); /* the header and both points */
+	free(text);
+	unlink(csv);
+	free(csv);
 }
 
 int main(void)
@@ -827,6 +923,8 @@ int main(void)
 		cmocka_unit_test(test_sweep_json),
 		cmocka_unit_test(test_sweep_html),
 		cmocka_unit_test(test_workers_die_with_parent),
+		cmocka_unit_test(test_ignored_sigint_ignored_by_workers),
+		cmocka_unit_test(test_sweep_streams_rows),
 		cmocka_unit_test(test_shards_merge),
 		cmocka_unit_test(test_empty_shard),
 		cmocka_unit_test(test_merge_checks_shards),
