@@ -72,7 +72,7 @@ _pmlab()
 	--root | --profile-dir)
 		COMPREPLY=($(compgen -d -- "$cur"))
 		return ;;
-	-o | --output | --timeline | --trace | -i | --input | --write)
+	-o | --output | --timeline | --trace | -i | --input | --write | --plugin)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return ;;
 	esac

@@ -89,6 +89,28 @@ PMLAB_API void pmlab_lab_free(pmlab_lab *lab);
 /* Profiles are looked up in dir first (as --profile-dir); repeatable. */
 PMLAB_API pmlab_status pmlab_lab_profile_dir(pmlab_lab *lab, const char *dir, pmlab_error *err);
 
+/* Plugins (pmlab/plugin.h): the governors of the shared object at path,
+ * checked and registered in this lab, to be named like built-in ones by
+ * the runs, comparisons and sweeps made from it. PMLAB_ERR_PLUGIN with
+ * why if it is not a plugin, was built for another plugin ABI, misses an
+ * operation or clashes with a name already defined. */
+PMLAB_API pmlab_status pmlab_lab_load_plugin(pmlab_lab *lab, const char *path, pmlab_error *err);
+/* Each entry of a ':'-separated list, as PMLAB_PLUGIN_PATH: a file is
+ * loaded, a directory's *.so files are, in name order. */
+PMLAB_API pmlab_status pmlab_lab_load_plugin_list(pmlab_lab *lab, const char *list,
+						  pmlab_error *err);
+struct pmlab_plugin;
+/* Governors that live in this process (a Python callable behind C
+ * functions): p, and what it points to, must outlive the lab. origin
+ * names them in messages. */
+PMLAB_API pmlab_status pmlab_lab_add_plugin(pmlab_lab *lab, const struct pmlab_plugin *p,
+					    const char *origin, pmlab_error *err);
+/* Whether runs that may call a plugin's code go to a forked worker
+ * process, where a crash in the plugin is reported as the plugin's (on by
+ * default). Turn it off for governors of this process that cannot run
+ * after a fork (Python's), at the price of a crash taking the caller. */
+PMLAB_API void pmlab_lab_isolate(pmlab_lab *lab, int on);
+
 /* What the lab offers, as one JSON document (release with pmlab_free):
  *   {"cpufreq":[{"name","summary","plugin":bool,"tunables":[{"name","default",
  *     "min","max","help","choices":[...]}]}], "cpuidle":[...], "workloads":[{"name",

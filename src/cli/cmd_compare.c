@@ -49,7 +49,9 @@ void usage_compare(void)
 	       "                        (Chrome trace JSON that ui.perfetto.dev opens) to\n"
 	       "                        PREFIX-PROFILE.json, with '/', ':', ',' and '=' in the\n"
 	       "                        profile's name replaced by '_'\n"
-	       "      --profile-dir DIR look for profiles in DIR first; repeatable\n\n"
+	       "      --profile-dir DIR look for profiles in DIR first; repeatable\n"
+	       "      --plugin FILE     load the governors of a plugin (pmlab/plugin.h), to name\n"
+	       "                        in a profile entry (none:cpuidle=NAME); repeatable\n\n"
 	       "On a terminal, progress goes to standard error; in a pipe, nothing but the result.\n");
 }
 
@@ -79,7 +81,7 @@ int cmd_compare(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		CLI_OPTIONS_RUN, CLI_OPTION_WORKLOAD, CLI_OPTION_FORMAT, CLI_OPTION_JOBS,
-		CLI_OPTION_PROFILE_DIR, CLI_OPTION_TIMELINE,
+		CLI_OPTION_PROFILE_DIR, CLI_OPTION_TIMELINE, CLI_OPTION_PLUGIN,
 		{ "profiles", required_argument, 0, 'p' },
 		{ "baseline", required_argument, 0, 'b' },
 		{ "runs", required_argument, 0, 'n' },

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "../cpufreq/govtrace.h"
+#include "../plugin/guard.h"
+#include "../plugin/loader.h"
 #include "cli.h"
 #include "options.h"
 
@@ -28,7 +30,8 @@ void usage_govtrace(void)
 	       "      --base-khz KHZ          highest non-turbo entry (default: the highest)\n"
 	       "      --hz N                  scheduler tick rate: 100, 250 (default), 300, 1000\n"
 	       "      --transition-latency-us N  hardware transition latency (default 0: unknown)\n"
-	       "  -i, --input FILE            the trace; - for standard input (default)\n");
+	       "  -i, --input FILE            the trace; - for standard input (default)\n"
+	       "      --plugin FILE           load the governors of a plugin (pmlab/plugin.h)\n");
 }
 
 static int run(const struct govtrace_config *cfg, const struct govtrace_input *in,
@@ -43,6 +46,11 @@ static int run(const struct govtrace_config *cfg, const struct govtrace_input *i
 			govtrace_destroy(g);
 			return cli_bad("%s:%d: %s", name, in->rows[i].line, d.msg);
 		}
+	}
+	if (plugin_fault_take(&d) < 0) {
+		govtrace_destroy(g);
+		fprintf(stderr, "pmlab: govtrace: %s\n", d.msg);
+		return EXIT_RUNTIME;
 	}
 	size_t n;
 	const struct govtrace_change *c = govtrace_changes(g, &n);
@@ -119,7 +127,7 @@ static int trace(struct own *w)
 int cmd_govtrace(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		CLI_OPTION_SET,
+		CLI_OPTION_SET, CLI_OPTION_PLUGIN,
 		{ "governor", required_argument, 0, 'g' },
 		{ "freqs", required_argument, 0, 'F' },
 		{ "base-khz", required_argument, 0, 'B' },
@@ -130,6 +138,7 @@ int cmd_govtrace(int argc, char **argv)
 	};
 	struct own w = { .cfg = { .hz = 250, .ncpus = 1 }, .input = "-" };
 	struct pm_diag d = { { 0 } };
+	struct plugin_set plugins = { .n = 0 };
 	uint32_t *table = NULL;
 	struct cli_opts o;
 	int i, rc = EXIT_USAGE;
@@ -145,6 +154,11 @@ int cmd_govtrace(int argc, char **argv)
 	}
 	w.cfg.sets = o.sets;
 	w.cfg.nsets = o.nsets;
+	if (cli_load_plugins(&o, &plugins) < 0)
+		goto out;
+	w.cfg.registry = &plugins.reg;
+	if (registry_has_plugins(&plugins.reg))
+		plugin_guard_arm_stderr("govtrace");
 	if (govtrace_parse_freqs(w.freqs, &table, &w.cfg.nfreqs, &d) == 0) {
 		w.cfg.freqs = table;
 		if (govtrace_check(&w.cfg, &d) == 0)
@@ -154,6 +168,7 @@ int cmd_govtrace(int argc, char **argv)
 		cli_bad("govtrace: %s", d.msg);
 out:
 	free(table);
+	plugin_set_free(&plugins);
 	cli_opts_free(&o);
 	return rc;
 }

@@ -9,6 +9,8 @@
 
 #include "../cpuidle/idletrace.h"
 #include "../machine/machine.h"
+#include "../plugin/guard.h"
+#include "../plugin/loader.h"
 #include "cli.h"
 #include "options.h"
 
@@ -26,7 +28,8 @@ void usage_idletrace(void)
 	       "  -i, --input FILE|-    the trace (default -, standard input)\n"
 	       "      --tick-policy P   legacy (stop the tick, then select), governor (the\n"
 	       "                        governor decides; default) or periodic (never stop it)\n"
-	       "      --hz HZ           tick frequency: 100, 250 (default), 300 or 1000\n\n"
+	       "      --hz HZ           tick frequency: 100, 250 (default), 300 or 1000\n"
+	       "      --plugin FILE     load the governors of a plugin (pmlab/plugin.h)\n\n"
 	       "input: CSV with the header next_timer_us,idle_us[,latency_limit_us]; one row\n"
 	       "per idle period: the time to the next timer event (tick not counted), how long\n"
 	       "the CPU stayed idle before its wakeup (>= next_timer_us: the timer woke it) and\n"
@@ -121,7 +124,7 @@ static int trace(struct idletrace_sim *sim, const char *input)
 int cmd_idletrace(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		CLI_OPTION_MACHINE, CLI_OPTION_SET,
+		CLI_OPTION_MACHINE, CLI_OPTION_SET, CLI_OPTION_PLUGIN,
 		{ "governor", required_argument, 0, 'g' },
 		{ "input", required_argument, 0, 'i' },
 		{ "tick-policy", required_argument, 0, 'T' },
@@ -131,6 +134,7 @@ int cmd_idletrace(int argc, char **argv)
 	struct own w = { .cfg = { .tick_policy = TICK_GOVERNOR, .hz = 250 }, .input = "-" };
 	struct idletrace_sim sim = { 0 };
 	struct pm_diag d = { { 0 } };
+	struct plugin_set plugins = { .n = 0 };
 	struct cli_opts o;
 	struct machine m;
 	int i, rc = EXIT_USAGE;
@@ -146,15 +150,23 @@ int cmd_idletrace(int argc, char **argv)
 	}
 	w.cfg.sets = o.sets;
 	w.cfg.nsets = o.nsets;
-	if (cli_load_machine(&o, &m) < 0)
+	if (cli_load_machine(&o, &m) < 0 || cli_load_plugins(&o, &plugins) < 0)
 		goto out;
+	w.cfg.registry = &plugins.reg;
+	if (registry_has_plugins(&plugins.reg))
+		plugin_guard_arm_stderr("idletrace");
 	if (idletrace_sim_init(&sim, &m, &w.cfg, &d) < 0) {
 		cli_bad("idletrace: %s", d.msg);
 		goto out;
 	}
 	rc = trace(&sim, w.input);
+	if (rc == EXIT_OK && plugin_fault_take(&d) < 0) {
+		fprintf(stderr, "pmlab: idletrace: %s\n", d.msg);
+		rc = EXIT_RUNTIME;
+	}
 out:
 	idletrace_sim_destroy(&sim);
+	plugin_set_free(&plugins);
 	cli_opts_free(&o);
 	return rc;
 }

@@ -11,7 +11,9 @@
 #include "../machine/machine.h"
 #include "../metrics/texttable.h"
 #include "../workload/workload.h"
+#include "../plugin/loader.h"
 #include "cli.h"
+#include "options.h"
 
 void usage_machines(void)
 {
@@ -99,30 +101,55 @@ static void print_named(int w, const char *name, const char *summary)
 
 void usage_governors(void)
 {
-	printf("usage: pmlab governors\n\n"
+	printf("usage: pmlab governors [--plugin FILE]...\n\n"
 	       "List the frequency (cpufreq) and idle (cpuidle) governors, each with its tunables,\n"
 	       "their defaults and units, and the engine's own tunables. Set any of them with\n"
-	       "'pmlab sim --set NAME=VALUE'.\n");
+	       "'pmlab sim --set NAME=VALUE'. The governors of plugins (--plugin, and every *.so\n"
+	       "of PMLAB_PLUGIN_PATH) are listed after the built-in ones, with their file.\n");
+}
+
+/* "  NAME  SUMMARY", wrapped, and the plugin's file for a plugin's governor. */
+static void print_governor(const struct plugin_set *set, const char *name, const char *summary,
+			   bool plugin)
+{
+	char text[512];
+
+	snprintf(text, sizeof(text), "%s (plugin %s)", summary,
+		 plugin ? plugin_set_origin_of(set, name) : "");
+	print_named(14, name, plugin ? text : summary);
 }
 
 int cmd_governors(int argc, char **argv)
 {
-	if (argc != 1)
-		return cli_bad("governors: takes no arguments");
+	static const struct option opts[] = { CLI_OPTION_PLUGIN, { 0, 0, 0, 0 } };
+	struct plugin_set set = { .n = 0 };
+	struct cli_opts o;
+	int i;
+
+	if (cli_opts_init(&o, "governors", 0, argc) < 0)
+		return cli_bad("out of memory");
+	i = cli_parse(&o, argc, argv, ":", opts, NULL, NULL);
+	if (i < 0 || cli_no_operands(&o, i, argc, argv) < 0 || cli_load_plugins(&o, &set) < 0) {
+		plugin_set_free(&set);
+		cli_opts_free(&o);
+		return EXIT_USAGE;
+	}
 	printf("cpufreq governors (--cpufreq):\n");
-	for (int i = 0; i < cpufreq_governor_count(); i++) {
-		const struct cpufreq_governor *g = cpufreq_governor_at(i);
-		print_named(14, g->name, g->summary);
+	for (i = 0; i < registry_cpufreq_count(&set.reg); i++) {
+		const struct cpufreq_governor *g = registry_cpufreq_at(&set.reg, i);
+		print_governor(&set, g->name, g->summary, g->plugin != NULL);
 		print_tunables(g->tunables, g->ntunables);
 	}
 	printf("\ncpuidle governors (--cpuidle):\n");
-	for (int i = 0; i < cpuidle_governor_count(); i++) {
-		const struct cpuidle_governor *g = cpuidle_governor_at(i);
-		print_named(14, g->name, g->summary);
+	for (i = 0; i < registry_cpuidle_count(&set.reg); i++) {
+		const struct cpuidle_governor *g = registry_cpuidle_at(&set.reg, i);
+		print_governor(&set, g->name, g->summary, g->plugin != NULL);
 		print_tunables(g->tunables, g->ntunables);
 	}
+	plugin_set_free(&set);
+	cli_opts_free(&o);
 	printf("\nengine tunables (--set):\n");
-	for (int i = 0; i < sim_engine_tunable_count(); i++)
+	for (i = 0; i < sim_engine_tunable_count(); i++)
 		print_tunables(sim_engine_tunable_at(i), 1);
 	print_tunable("cstate_disable", "none", "comma-separated C-state names to disable "
 		      "(stateN/disable)");

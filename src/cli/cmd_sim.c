@@ -2,6 +2,7 @@
 /* pmlab sim: one simulated run, through libpmlab (include/pmlab/pmlab.h)
  * like any other program. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -32,6 +33,8 @@ void usage_sim(void)
 	       "                       with :OPTION=VALUE,... [cpu] overrides; its governor runs\n"
 	       "                       unless --cpufreq is given, its settings come before --set\n"
 	       "      --profile-dir D  look for profiles in D first; repeatable\n"
+	       "      --plugin FILE    load the governors of a plugin (pmlab/plugin.h), also\n"
+	       "                       every *.so of PMLAB_PLUGIN_PATH; repeatable\n"
 	       "      --timeline FILE  also write the run as a timeline (Chrome trace JSON)\n"
 	       "                       that ui.perfetto.dev opens; a large one is announced\n"
 	       "      --trace FILE     also write the run as a kernel trace, a trace.dat\n"
@@ -118,7 +121,8 @@ int cmd_sim(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		CLI_OPTIONS_RUN, CLI_OPTION_WORKLOAD, CLI_OPTION_FORMAT, CLI_OPTION_CHECK,
-		CLI_OPTIONS_EXPORT, CLI_OPTION_PROFILE, CLI_OPTION_PROFILE_DIR, { 0, 0, 0, 0 },
+		CLI_OPTIONS_EXPORT, CLI_OPTION_PROFILE, CLI_OPTION_PROFILE_DIR, CLI_OPTION_PLUGIN,
+		{ 0, 0, 0, 0 },
 	};
 	static const pmlab_format formats[] = {
 		[CLI_TABLE] = PMLAB_TABLE, [CLI_CSV] = PMLAB_CSV, [CLI_JSON] = PMLAB_JSON,
@@ -148,6 +152,16 @@ int cmd_sim(int argc, char **argv)
 	}
 	for (i = 0; i < o.ndirs; i++)
 		if (pmlab_lab_profile_dir(lab, o.dirs[i], &err) != PMLAB_OK) {
+			cli_bad("sim: %s", err.message);
+			goto out;
+		}
+	if (getenv("PMLAB_PLUGIN_PATH") &&
+	    pmlab_lab_load_plugin_list(lab, getenv("PMLAB_PLUGIN_PATH"), &err) != PMLAB_OK) {
+		cli_bad("sim: %s", err.message);
+		goto out;
+	}
+	for (i = 0; i < o.nplugins; i++)
+		if (pmlab_lab_load_plugin(lab, o.plugins[i], &err) != PMLAB_OK) {
 			cli_bad("sim: %s", err.message);
 			goto out;
 		}

@@ -9,6 +9,7 @@
 
 #include "../export/sweep_html.h"
 #include "../lab/sweep.h"
+#include "../plugin/loader.h"
 #include "cli.h"
 #include "options.h"
 #include "progress.h"
@@ -40,6 +41,7 @@ void usage_sweep(void)
 	       "      --cpuidle G       idle governor (default: the machine's, as in pmlab sim)\n"
 	       "      --profile P       tuned profile for every point (see pmlab compare --help)\n"
 	       "      --profile-dir DIR look for profiles in DIR first; repeatable\n"
+	       "      --plugin FILE     load the governors of a plugin (pmlab/plugin.h); repeatable\n"
 	       "  -j, --jobs J          points in parallel, in J processes (default: processors\n"
 	       "                        online); the output does not depend on J\n"
 	       "      --shard I/N       run only the points whose number modulo N is I\n"
@@ -146,11 +148,13 @@ int cmd_sweep(int argc, char **argv)
 	static const struct option opts[] = {
 		CLI_OPTIONS_RUN, CLI_OPTION_WORKLOAD, CLI_OPTION_FORMAT, CLI_OPTION_JOBS,
 		CLI_OPTION_PROFILE_DIR, { "profile", required_argument, 0, CLI_OPT_PROFILE },
+		CLI_OPTION_PLUGIN,
 		{ "vary", required_argument, 0, 'v' },
 		{ "shard", required_argument, 0, 'H' },
 		{ 0, 0, 0, 0 },
 	};
 	struct sweep s = { .nshards = 1 };
+	struct plugin_set plugins = { .n = 0 };
 	struct cli_opts o;
 	int i, rc = EXIT_USAGE;
 
@@ -158,7 +162,8 @@ int cmd_sweep(int argc, char **argv)
 			  CLI_FORMAT_BIT(CLI_HTML), argc) < 0)
 		return cli_bad("out of memory");
 	i = cli_parse(&o, argc, argv, ":m:w:v:c:d:s:j:f:", opts, own_option, &s);
-	if (i >= 0 && cli_no_operands(&o, i, argc, argv) == 0) {
+	if (i >= 0 && cli_no_operands(&o, i, argc, argv) == 0 && cli_load_plugins(&o, &plugins) == 0) {
+		s.registry = &plugins.reg;
 		s.machine = o.machine;
 		s.workload = o.workload;
 		s.cpus = o.cpus;
@@ -177,6 +182,7 @@ int cmd_sweep(int argc, char **argv)
 		rc = run(&s, o.format == CLI_HTML);
 	}
 	sweep_free(&s);
+	plugin_set_free(&plugins);
 	cli_opts_free(&o);
 	return rc;
 }

@@ -7,6 +7,7 @@
 
 #include "../export/compare_html.h"
 #include "../lab/comparison.h"
+#include "../plugin/loader.h"
 #include "../metrics/inputs.h"
 #include "cli.h"
 #include "progress.h"
@@ -84,6 +85,7 @@ int compare_out(const struct cli_opts *o, const struct machine *m, const char *c
 		return cli_bad("%s: --profiles: expected one or more profiles, comma-separated",
 			       o->cmd);
 	struct pm_diag d = { { 0 } };
+	struct plugin_set plugins = { .n = 0 };
 	struct run_inputs in;
 	const char *extra[2];
 	int rc = EXIT_USAGE, bad;
@@ -96,6 +98,9 @@ int compare_out(const struct cli_opts *o, const struct machine *m, const char *c
 		cli_bad("%s: --baseline %s: not one of --profiles", o->cmd, baseline);
 		return rc;
 	}
+	if (cli_load_plugins(o, &plugins) < 0)
+		goto out;
+	c.registry = &plugins.reg;
 	if (comparison_setup(&c, &set, &bad, &d) < 0) {
 		cli_bad("%s: %s", o->cmd, d.msg);
 		goto out;
@@ -136,5 +141,6 @@ int compare_out(const struct cli_opts *o, const struct machine *m, const char *c
 out:
 	comparison_free(&c);
 	cmp_free(&set);
+	plugin_set_free(&plugins);
 	return rc;
 }

@@ -11,6 +11,7 @@
 #include "../lab/runner.h"
 #include "../lab/runspec.h"
 #include "../lab/single_run.h"
+#include "../plugin/loader.h"
 #include "cli.h"
 
 static const char *const format_names[] = { "table", "csv", "json", "html" };
@@ -69,7 +70,8 @@ int cli_opts_init(struct cli_opts *o, const char *cmd, unsigned formats, int arg
 		}
 	o->sets = calloc((size_t)argc + 1, sizeof(*o->sets));
 	o->dirs = calloc((size_t)argc + 1, sizeof(*o->dirs));
-	if (!o->sets || !o->dirs) {
+	o->plugins = calloc((size_t)argc + 1, sizeof(*o->plugins));
+	if (!o->sets || !o->dirs || !o->plugins) {
 		cli_opts_free(o);
 		return -1;
 	}
@@ -80,7 +82,8 @@ void cli_opts_free(struct cli_opts *o)
 {
 	free(o->sets);
 	free(o->dirs);
-	o->sets = o->dirs = NULL;
+	free(o->plugins);
+	o->sets = o->dirs = o->plugins = NULL;
 }
 
 /* 1: not a shared option. */
@@ -97,6 +100,7 @@ static int shared(struct cli_opts *o, int opt, const char *arg)
 	case CLI_OPT_SET: o->sets[o->nsets++] = arg; return 0;
 	case CLI_OPT_PROFILE: o->profile = arg; return 0;
 	case CLI_OPT_PROFILE_DIR: o->dirs[o->ndirs++] = arg; return 0;
+	case CLI_OPT_PLUGIN: o->plugins[o->nplugins++] = arg; return 0;
 	case CLI_OPT_TIMELINE: o->timeline = arg; return 0;
 	case CLI_OPT_TRACE: o->trace = arg; return 0;
 	case CLI_OPT_WINDOW: o->window = arg; return 0;
@@ -147,6 +151,19 @@ int cli_parse(struct cli_opts *o, int argc, char **argv, const char *shortopts,
 			return -1;
 	}
 	return optind;
+}
+
+int cli_load_plugins(const struct cli_opts *o, struct plugin_set *set)
+{
+	const char *path = getenv("PMLAB_PLUGIN_PATH");
+	struct pm_diag d = { { 0 } };
+
+	if (path && plugin_set_load_list(set, path, &d) < 0)
+		return cli_bad("%s: %s", o->cmd, d.msg), -1;
+	for (int i = 0; i < o->nplugins; i++)
+		if (plugin_set_load(set, o->plugins[i], &d) < 0)
+			return cli_bad("%s: %s", o->cmd, d.msg), -1;
+	return 0;
 }
 
 int cli_no_operands(const struct cli_opts *o, int i, int argc, char **argv)

@@ -29,6 +29,7 @@ enum {
 	CLI_OPT_WINDOW,
 	CLI_OPT_TRACE_CPUS,
 	CLI_OPT_CHECK,
+	CLI_OPT_PLUGIN,
 	CLI_OPT_WIDE,
 	CLI_OPT_FIRST_OWN, /* the first code free for a command's own options */
 };
@@ -50,6 +51,8 @@ enum {
 #define CLI_OPTION_QUIET { "quiet", no_argument, 0, 'q' }
 /* The host commands' system root (default $PMLAB_ROOT, else /). */
 #define CLI_OPTION_ROOT { "root", required_argument, 0, 'r' }
+/* A plugin's shared object (include/pmlab/plugin.h); repeatable. */
+#define CLI_OPTION_PLUGIN { "plugin", required_argument, 0, CLI_OPT_PLUGIN }
 /* What one run writes as it goes: --timeline, --trace, and the part of
  * the run they keep, --window and --trace-cpus. */
 #define CLI_OPTIONS_EXPORT CLI_OPTION_TIMELINE,                              \
@@ -75,8 +78,8 @@ struct cli_opts {
 	enum cli_format format;              /* the first allowed, unless given */
 	int jobs;                            /* default: processors online */
 	bool check;
-	int nsets, ndirs;
-	const char **sets, **dirs;           /* as given, in order */
+	int nsets, ndirs, nplugins;
+	const char **sets, **dirs, **plugins; /* as given, in order */
 };
 
 /* A command's own options: 0 taken, -1 bad (the message printed), 1 not
@@ -104,6 +107,10 @@ struct run_exports;
  * without --timeline or --trace. */
 int cli_exports(const struct cli_opts *o, const struct machine *m, struct export_filter *f,
 		struct run_exports *x);
+struct plugin_set;
+/* The plugins of $PMLAB_PLUGIN_PATH, then those of --plugin, into set
+ * (empty at first). -1 after the message. */
+int cli_load_plugins(const struct cli_opts *o, struct plugin_set *set);
 struct run_inputs;
 /* The inputs the options name (metrics/inputs.h), on machine m, for
  * command o->cmd; pointers into o. -1 on OOM. */

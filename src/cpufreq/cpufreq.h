@@ -114,6 +114,9 @@ struct cpufreq_governor {
 	 * (schedutil, ondemand, conservative), which amd-pstate's guided mode
 	 * hands to the hardware as a minimum (cppc_guided.h). */
 	bool dynamic_switching;
+	/* A plugin's governor: what its adapter calls (plugin/freq_adapter.c);
+	 * NULL for the built-in ones. */
+	const void *plugin;
 };
 
 /* amd-pstate's mode for a policy (/sys/devices/system/cpu/amd_pstate/status):

@@ -3,6 +3,8 @@
  * trace. See govtrace.h. */
 #include "govtrace.h"
 
+#include "../plugin/registry.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -387,16 +389,17 @@ static int apply_sets(const struct govtrace_config *cfg, const struct cpufreq_go
 	return 0;
 }
 
-static const struct cpufreq_governor *find_governor(const char *name, struct pm_diag *d)
+static const struct cpufreq_governor *find_governor(const struct gov_registry *r,
+						   const char *name, struct pm_diag *d)
 {
-	const struct cpufreq_governor *gov = cpufreq_governor_find(name);
+	const struct cpufreq_governor *gov = registry_cpufreq_find(r, name);
 	if (gov)
 		return gov;
 	char names[512] = "";
 	size_t used = 0;
-	for (int i = 0; i < cpufreq_governor_count() && used < sizeof(names); i++)
+	for (int i = 0; i < registry_cpufreq_count(r) && used < sizeof(names); i++)
 		used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s", i ? ", " : "",
-					 cpufreq_governor_at(i)->name);
+					 registry_cpufreq_at(r, i)->name);
 	pm_fail(d, "--governor %s: unknown governor (expected one of %s)", name, names);
 	return NULL;
 }
@@ -404,7 +407,7 @@ static const struct cpufreq_governor *find_governor(const char *name, struct pm_
 int govtrace_check(const struct govtrace_config *cfg, struct pm_diag *d)
 {
 	const struct cpufreq_governor *gov;
-	if (check_config(cfg, d) < 0 || !(gov = find_governor(cfg->governor, d)))
+	if (check_config(cfg, d) < 0 || !(gov = find_governor(cfg->registry, cfg->governor, d)))
 		return -1;
 	void *data = calloc(1, gov->data_size ? gov->data_size : 1);
 	if (!data)
@@ -420,7 +423,7 @@ int govtrace_create(struct govtrace **out, const struct govtrace_config *cfg, st
 {
 	*out = NULL;
 	const struct cpufreq_governor *gov;
-	if (check_config(cfg, d) < 0 || !(gov = find_governor(cfg->governor, d)))
+	if (check_config(cfg, d) < 0 || !(gov = find_governor(cfg->registry, cfg->governor, d)))
 		return -1;
 	struct govtrace *g = calloc(1, sizeof(*g));
 	if (!g)

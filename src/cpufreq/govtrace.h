@@ -22,6 +22,8 @@
 
 #include "cpufreq.h"
 
+struct gov_registry;
+
 #define GOVTRACE_MAX_US INT64_C(1000000000000) /* 11.6 days: cycle counts stay in 64 bits */
 #define GOVTRACE_MAX_KHZ 10000000u             /* 10 GHz */
 #define GOVTRACE_MAX_FREQS 256
@@ -67,6 +69,7 @@ struct govtrace_config {
 	 * kHz per performance unit, CPPC's lowest nonlinear frequency. */
 	bool hwp;
 	uint32_t perf_scaling_khz, lowest_nonlinear_khz;
+	const struct gov_registry *registry; /* plugins' governors; may be NULL */
 };
 
 struct govtrace_change {

@@ -52,6 +52,7 @@ struct cpuidle_device {
 	bool poll_time_limit;        /* a polling state ran out of cpuidle_poll_time() */
 
 	void *gov_data;
+	const struct cpuidle_governor *gov; /* the governor gov_data is for */
 };
 
 struct cpuidle_governor {
@@ -67,6 +68,9 @@ struct cpuidle_governor {
 	/* As cpufreq_governor.kernel_rules and .since. */
 	const char *(*kernel_rules)(int version);
 	int since;
+	/* A plugin's governor: what its adapter calls (plugin/idle_adapter.c);
+	 * NULL for the built-in ones. */
+	const void *plugin;
 };
 
 /* Deepest enabled state whose exit latency fits the limit (state 0 if none);

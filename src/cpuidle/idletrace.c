@@ -7,6 +7,8 @@
 
 #include "idletrace.h"
 
+#include "../plugin/registry.h"
+
 static int apply_set(struct idletrace_sim *s, const char *kv, struct pm_diag *d)
 {
 	const struct cpuidle_governor *g = s->gov;
@@ -27,7 +29,7 @@ int idletrace_sim_init(struct idletrace_sim *s, const struct machine *m,
 		       const struct idletrace_config *cfg, struct pm_diag *d)
 {
 	*s = (struct idletrace_sim){ 0 };
-	s->gov = cpuidle_governor_find(cfg->governor);
+	s->gov = registry_cpuidle_find(cfg->registry, cfg->governor);
 	if (!s->gov)
 		return pm_fail(d, "unknown cpuidle governor '%s' (see pmlab governors)",
 			       cfg->governor);
@@ -39,6 +41,7 @@ int idletrace_sim_init(struct idletrace_sim *s, const struct machine *m,
 	s->dev.states = s->states;
 	s->dev.nstates = m->ncstates;
 	s->dev.tick_period_ns = (NS_PER_SEC + cfg->hz / 2) / cfg->hz; /* TICK_NSEC */
+	s->dev.gov = s->gov;
 	s->dev.gov_data = calloc(1, s->gov->data_size ? s->gov->data_size : 1);
 	if (!s->dev.gov_data)
 		return pm_fail(d, "out of memory");

@@ -32,6 +32,8 @@
 
 #include "cpuidle.h"
 
+struct gov_registry;
+
 struct idletrace_row {
 	sim_ns next_timer_ns;
 	sim_ns idle_ns;
@@ -56,6 +58,7 @@ struct idletrace_config {
 	int hz;                  /* 100, 250, 300 or 1000 */
 	const char *const *sets; /* governor tunables, "KEY=VALUE" */
 	int nsets;
+	const struct gov_registry *registry; /* plugins' governors; may be NULL */
 };
 
 struct idletrace_sim {

@@ -6,6 +6,7 @@
 
 #include "../core/suggest.h"
 #include "../cpufreq/energy_hints.h"
+#include "../plugin/registry.h"
 #include "../sched/asym.h"
 #include "../sched/cfs_defaults.h"
 #include "../sched/uclamp.h"
@@ -647,6 +648,7 @@ static int build_topology(struct sim *s, struct pm_diag *d)
 		dev->cpu = c;
 		dev->states = m->types[cpu->type].cstates;
 		dev->nstates = m->ncstates;
+		dev->gov = s->ci_gov;
 		if (s->ci_gov->data_size) {
 			dev->gov_data = malloc(s->ci_gov->data_size);
 			if (!dev->gov_data)
@@ -701,19 +703,19 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 		return pm_fail(d, "unknown workload '%s'%s (see pmlab workloads)", s->wl_name,
 			       suggest_text(&near, mean, sizeof(mean)));
 	}
-	s->cf_gov = cpufreq_governor_find(cfg->cpufreq);
+	s->cf_gov = registry_cpufreq_find(cfg->registry, cfg->cpufreq);
 	if (!s->cf_gov) {
 		suggest_init(&near, cfg->cpufreq);
-		for (int i = 0; i < cpufreq_governor_count(); i++)
-			suggest_offer(&near, cpufreq_governor_at(i)->name);
+		for (int i = 0; i < registry_cpufreq_count(cfg->registry); i++)
+			suggest_offer(&near, registry_cpufreq_at(cfg->registry, i)->name);
 		return pm_fail(d, "unknown cpufreq governor '%s'%s (see pmlab governors)",
 			       cfg->cpufreq, suggest_text(&near, mean, sizeof(mean)));
 	}
-	s->ci_gov = cpuidle_governor_find(cfg->cpuidle);
+	s->ci_gov = registry_cpuidle_find(cfg->registry, cfg->cpuidle);
 	if (!s->ci_gov) {
 		suggest_init(&near, cfg->cpuidle);
-		for (int i = 0; i < cpuidle_governor_count(); i++)
-			suggest_offer(&near, cpuidle_governor_at(i)->name);
+		for (int i = 0; i < registry_cpuidle_count(cfg->registry); i++)
+			suggest_offer(&near, registry_cpuidle_at(cfg->registry, i)->name);
 		return pm_fail(d, "unknown cpuidle governor '%s'%s (see pmlab governors)",
 			       cfg->cpuidle, suggest_text(&near, mean, sizeof(mean)));
 	}

@@ -15,6 +15,8 @@
 #include "../metrics/result.h"
 #include "../sched/task.h"
 
+struct gov_registry;
+
 struct sim;
 
 /* What woke a task, as a kernel trace tells it apart. */
@@ -68,6 +70,9 @@ struct sim_config {
 	/* Called now and then with the share of the run done (0..1); NULL: none. */
 	void (*progress)(void *ctx, double done);
 	void *progress_ctx;
+	/* Governors loaded from plugins, found by name after the built-in
+	 * ones; NULL: none. */
+	const struct gov_registry *registry;
 };
 
 int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d);

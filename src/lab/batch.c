@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "../export/perfetto.h"
+#include "../plugin/guard.h"
+#include "../plugin/registry.h"
 #include "runner.h"
 
 #define LABEL_MAX 512
@@ -143,10 +145,33 @@ static int deliver(void *ctx, int job, const char *data, size_t len, struct pm_d
 	return b->collect(b->ctx, job / b->runs, job % b->runs, data, len, d);
 }
 
+/* Runs with a plugin's governor go to worker processes, whose crashes
+ * inside plugin code are reported as the plugin's (plugin/guard.h). */
+static bool uses_plugins(const struct batch *b)
+{
+	for (int i = 0; i < b->nspecs; i++)
+		if (registry_has_plugins(b->spec[i].registry))
+			return true;
+	return false;
+}
+
 int batch_run(const struct batch *b, struct pm_diag *d)
 {
-	struct runner r = { b->nspecs * b->runs, b->workers, run_job, (void *)b, job_done,
-			    job_name, deliver };
+	struct runner r = { .njobs = b->nspecs * b->runs, .workers = b->workers, .job = run_job,
+			    .ctx = (void *)b, .done = job_done, .name = job_name, .deliver = deliver };
+	struct plugin_guard *g = NULL;
+	int rc;
 
-	return runner_run(&r, d);
+	r.keep_signals = b->keep_signals;
+	if (uses_plugins(b)) {
+		if (!(g = plugin_guard_new()))
+			return pm_fail(d, "%s: cannot map a page for the workers' reports", b->cmd);
+		r.isolate = true;
+		r.worker_init = plugin_guard_arm;
+		r.death_note = plugin_guard_note;
+		r.init_ctx = g;
+	}
+	rc = runner_run(&r, d);
+	plugin_guard_free(g);
+	return rc;
 }

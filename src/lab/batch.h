@@ -36,6 +36,7 @@ struct batch {
 	 * timeline to batch_timeline_path(timeline, label). */
 	const char *timeline;
 	void *ctx;
+	bool keep_signals; /* lab/runner.h */
 };
 
 /* PREFIX-LABEL.json with '/', ':', ',' and '=' in the label replaced by

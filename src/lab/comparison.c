@@ -19,6 +19,7 @@ static int setup_one(struct comparison *c, int i, struct cmp_set *set, struct pm
 
 	if (runspec_init(rs, c->m, c->workload, c->cpufreq, c->cpuidle, d) < 0)
 		return -1;
+	rs->registry = c->registry;
 	rs->duration = c->duration;
 	rs->seed = c->seed;
 	if (runspec_profile(rs, c->policy[i], c->dirs, c->ndirs, d) < 0 ||
@@ -106,6 +107,7 @@ static struct batch make_batch(struct comparison *c, struct collect *k)
 		.cmd = c->cmd, .spec = c->spec, .nspecs = c->npolicies, .runs = c->runs,
 		.name_runs = true, .workers = c->workers, .label = label, .emit = emit,
 		.collect = collect, .done = done, .timeline = c->timeline, .ctx = k,
+		.keep_signals = c->keep_signals,
 	};
 }
 

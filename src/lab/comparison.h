@@ -15,6 +15,8 @@
 #include "../metrics/compare.h"
 #include "runspec.h"
 
+struct gov_registry;
+
 struct comparison {
 	const char *cmd; /* "compare": the first word of run failures */
 	const struct machine *m;
@@ -35,6 +37,8 @@ struct comparison {
 	int workers;
 	void (*done)(void *ctx, int ndone, int njobs); /* progress; may be NULL */
 	void *done_ctx;
+	const struct gov_registry *registry; /* plugins' governors; may be NULL */
+	bool keep_signals; /* lab/runner.h */
 	/* Private. */
 	struct runspec *spec;
 };

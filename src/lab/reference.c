@@ -8,6 +8,7 @@
 #include "../cpufreq/cpufreq.h"
 #include "../cpuidle/cpuidle.h"
 #include "../engine/sim.h"
+#include "../plugin/registry.h"
 #include "../workload/workload.h"
 
 static bool has_key(const struct tunable *t, int n, const char *key, size_t len)
@@ -42,15 +43,16 @@ static bool governor_only(const char *kv, const struct cpufreq_governor *tested,
 static int run_reference(const struct runspec *rs, const struct workload_ops *w,
 			 struct run_result *ref, struct pm_diag *d)
 {
-	const struct cpufreq_governor *tested = cpufreq_governor_find(runspec_cpufreq(rs, NULL));
-	const struct cpufreq_governor *gov = cpufreq_governor_find(w->reference_cpufreq);
-	const struct cpuidle_governor *idle = cpuidle_governor_find(rs->cpuidle);
+	const struct cpufreq_governor *tested =
+		registry_cpufreq_find(rs->registry, runspec_cpufreq(rs, NULL));
+	const struct cpufreq_governor *gov = registry_cpufreq_find(rs->registry, w->reference_cpufreq);
+	const struct cpuidle_governor *idle = registry_cpuidle_find(rs->registry, rs->cpuidle);
 	const char **sets = calloc((size_t)rs->nsets + 1, sizeof(*sets));
 	struct sim_config cfg = {
 		.machine = rs->m, .workload = rs->workload, .cpufreq = w->reference_cpufreq,
 		.cpuidle = rs->cpuidle, .duration = runspec_duration_cap(rs->duration),
 		.seed = rs->seed,
-		.check_invariants = rs->check, .sets = sets,
+		.check_invariants = rs->check, .sets = sets, .registry = rs->registry,
 	};
 	struct sim *s = NULL;
 	int rc;

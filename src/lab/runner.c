@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -22,6 +23,7 @@
 #include <sys/prctl.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Results waiting for the ones before them: jobs are handed out at most
@@ -218,6 +220,8 @@ static int start_workers(struct worker *w, int n, const struct runner *r, struct
 			}
 			close(cmd[1]);
 			close(res[0]);
+			if (r->worker_init)
+				r->worker_init(r->init_ctx);
 			worker_main(r, cmd[0], res[1]);
 		}
 		close(cmd[0]);
@@ -274,6 +278,10 @@ static int collect(const struct runner *r, struct worker *w, struct runner_resul
 		close_fd(&w->res);
 		if (waitpid(w->pid, &status, 0) == w->pid) {
 			w->pid = -1;
+			const char *note = r->death_note ? r->death_note(r->init_ctx) : "";
+			if (WIFSIGNALED(status) && note[0])
+				return pm_fail(d, "%s: %s", job_name(r, w->job, name, sizeof(name)),
+					       note);
 			if (WIFSIGNALED(status))
 				return pm_fail(d, "%s: worker process killed by signal %d",
 					       job_name(r, w->job, name, sizeof(name)), WTERMSIG(status));
@@ -395,7 +403,7 @@ static int run_forked(const struct runner *r, int n, struct pm_diag *d)
 	fflush(stderr);
 	n = start_workers(w, n, r, d);
 	rc = n < 0 ? -1 : 0;
-	if (rc == 0) {
+	if (rc == 0 && !r->keep_signals) {
 		struct sigaction sa = { .sa_handler = forward };
 		sigemptyset(&sa.sa_mask);
 		live = w;
@@ -437,7 +445,7 @@ static int run_forked(const struct runner *r, int n, struct pm_diag *d)
 			rc = feed_idle(r, w, n, &next, first + window, d);
 	}
 	rc = reap(w, n, rc, d);
-	if (n > 0) {
+	if (n > 0 && !r->keep_signals) {
 		sigaction(SIGINT, &prev_int, NULL);
 		sigaction(SIGTERM, &prev_term, NULL);
 		nlive = 0;
@@ -455,11 +463,25 @@ int runner_run(const struct runner *r, struct pm_diag *d)
 {
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
 	int n = r->workers < r->njobs ? r->workers : r->njobs, rc;
+	sigset_t pipe_set, mask;
+	const struct timespec now = { 0, 0 };
 
-	if (n <= 1)
+	if (n <= 1 && !r->isolate)
 		return run_here(r, d);
+	if (n < 1)
+		n = 1;
 	/* A worker that dies turns a write to its pipe into EPIPE, not a
 	 * SIGPIPE that would kill the parent. */
+	if (r->keep_signals) {
+		sigemptyset(&pipe_set);
+		sigaddset(&pipe_set, SIGPIPE);
+		pthread_sigmask(SIG_BLOCK, &pipe_set, &mask);
+		rc = run_forked(r, n, d);
+		while (!sigismember(&mask, SIGPIPE) && sigtimedwait(&pipe_set, NULL, &now) == SIGPIPE)
+			; /* the ones this run raised, before SIGPIPE is unblocked */
+		pthread_sigmask(SIG_SETMASK, &mask, NULL);
+		return rc;
+	}
 	sigemptyset(&ign.sa_mask);
 	sigaction(SIGPIPE, &ign, &old);
 	rc = run_forked(r, n, d);

@@ -12,6 +12,7 @@
 #ifndef PMLAB_RUNNER_H
 #define PMLAB_RUNNER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -31,6 +32,18 @@ struct runner {
 	/* In the calling process, in job order: job i's bytes, which the
 	 * runner frees afterwards. -1 with the reason in d stops the run. */
 	int (*deliver)(void *ctx, int i, const char *data, size_t len, struct pm_diag *d);
+	/* Runs with code that is not pmlab's (plugins, plugin/guard.h): fork
+	 * a worker even for one job, call worker_init(init_ctx) in each worker
+	 * after its fork, and when a worker dies of a signal, say death_note()
+	 * (when not "") instead of "killed by signal N". All may be unset. */
+	bool isolate;
+	void (*worker_init)(void *init_ctx);
+	const char *(*death_note)(void *init_ctx);
+	void *init_ctx;
+	/* Leave the process's signal dispositions alone (a library's caller
+	 * owns them): no SIGINT/SIGTERM forwarding, and SIGPIPE is blocked in
+	 * the calling thread only, not ignored process-wide. */
+	bool keep_signals;
 };
 
 /* Runs every job, delivering each result. On the first failing job the

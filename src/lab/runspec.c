@@ -10,6 +10,8 @@
 
 #include "../cpufreq/cpufreq.h"
 #include "../engine/sim.h"
+#include "../plugin/guard.h"
+#include "../plugin/registry.h"
 #include "../profile/profile.h"
 #include "reference.h"
 
@@ -305,6 +307,7 @@ static void config(const struct runspec *rs, struct sim_config *cfg)
 	cfg->sets = (const char *const *)rs->sets;
 	cfg->check_invariants = rs->check;
 	cfg->keep_finished_tasks = rs->keep_finished_tasks;
+	cfg->registry = rs->registry;
 }
 
 static void config_run(const struct runspec *rs, struct sim_config *cfg)
@@ -353,6 +356,9 @@ int runspec_run(const struct runspec *rs,
 	rc = sim_create(&s, &cfg, d);
 	if (rc == 0)
 		rc = sim_run(s, &r, d);
+	/* A plugin that broke a promise (plugin/guard.h) fails the run. */
+	if (plugin_fault_take(rc == 0 ? d : &(struct pm_diag){ { 0 } }) < 0)
+		rc = -1;
 	if (rc == 0)
 		rc = reference_apply(rs, &r, d);
 	/* As pmlab sim --profile reports it, so a sweep's rows match sim's. */

@@ -23,6 +23,7 @@
 
 struct sim;
 struct sim_observer;
+struct gov_registry;
 
 struct runspec {
 	const struct machine *m; /* not owned */
@@ -44,6 +45,7 @@ struct runspec {
 	const struct sim_observer *observer; /* not owned, may be NULL */
 	void (*progress)(void *ctx, double done); /* the engine's progress callback; may be NULL */
 	void *progress_ctx;
+	const struct gov_registry *registry; /* plugins' governors; not owned, may be NULL */
 };
 
 /* The frequency governor a stock kernel runs on m, and why ("the default

@@ -159,6 +159,7 @@ static int build_point(struct sweep *s, long p, struct runspec *rs, struct pm_di
 	if (!m || runspec_init(rs, m, value(s, p, WORKLOAD), value(s, p, CPUFREQ),
 			       value(s, p, CPUIDLE), d) < 0)
 		return -1;
+	rs->registry = s->registry;
 	if (dur && (rs->duration = runspec_parse_seconds(dur)) < 0)
 		return pm_fail(d, "duration %s: expected positive seconds", dur);
 	if (seed && runspec_parse_u64(seed, &rs->seed) < 0)
@@ -374,7 +375,7 @@ int sweep_run(struct sweep *s, struct sweep_out *o, struct sweep_stream *st, str
 	struct batch b = {
 		.cmd = "sweep", .spec = s->spec, .nspecs = s->nrun, .runs = 1,
 		.workers = s->workers, .label = label, .emit = emit, .collect = collect,
-		.done = done, .ctx = &k,
+		.done = done, .ctx = &k, .keep_signals = s->keep_signals,
 	};
 
 	if (o)

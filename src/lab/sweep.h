@@ -23,6 +23,7 @@ struct sweep_dim {
 };
 
 struct sweep_machine;
+struct gov_registry;
 
 struct sweep {
 	/* The fixed options, which a varied key replaces; NULL: not given
@@ -41,6 +42,8 @@ struct sweep {
 	int workers;
 	void (*done)(void *ctx, int ndone, int njobs); /* progress; may be NULL */
 	void *done_ctx;
+	const struct gov_registry *registry; /* plugins' governors; may be NULL */
+	bool keep_signals; /* lab/runner.h */
 	/* Private. */
 	int ndims;
 	struct sweep_dim *dim;

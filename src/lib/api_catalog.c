@@ -46,17 +46,23 @@ char *pmlab_lab_catalog(const pmlab_lab *lab)
 	json_t *cf = json_array(), *ci = json_array(), *wl = json_array(), *eng = json_array(),
 	       *ms = json_array(), *doc;
 	int rc = cf && ci && wl && eng && ms ? 0 : -1;
+	const struct gov_registry *reg = &lab->plugins.reg;
 	char *text;
 
-	for (int i = 0; rc == 0 && i < cpufreq_governor_count(); i++) {
-		const struct cpufreq_governor *g = cpufreq_governor_at(i);
-		rc = add(cf, json_pack("{s:s, s:s, s:b, s:o*}", "name", g->name, "summary", g->summary,
-				       "plugin", 0, "tunables", tunables(g->tunables, g->ntunables)));
+	for (int i = 0; rc == 0 && i < registry_cpufreq_count(reg); i++) {
+		const struct cpufreq_governor *g = registry_cpufreq_at(reg, i);
+		rc = add(cf, json_pack("{s:s, s:s, s:b, s:s*, s:o*}", "name", g->name, "summary",
+				       g->summary, "plugin", g->plugin != NULL, "origin",
+				       g->plugin ? plugin_set_origin_of(&lab->plugins, g->name) : NULL,
+				       "tunables",
+				       tunables(g->tunables, g->ntunables)));
 	}
-	for (int i = 0; rc == 0 && i < cpuidle_governor_count(); i++) {
-		const struct cpuidle_governor *g = cpuidle_governor_at(i);
-		rc = add(ci, json_pack("{s:s, s:s, s:b, s:o*}", "name", g->name, "summary", g->summary,
-				       "plugin", 0, "tunables", tunables(g->tunables, g->ntunables)));
+	for (int i = 0; rc == 0 && i < registry_cpuidle_count(reg); i++) {
+		const struct cpuidle_governor *g = registry_cpuidle_at(reg, i);
+		rc = add(ci, json_pack("{s:s, s:s, s:b, s:s*, s:o*}", "name", g->name, "summary",
+				       g->summary, "plugin", g->plugin != NULL, "origin",
+				       g->plugin ? plugin_set_origin_of(&lab->plugins, g->name) : NULL,
+				       "tunables", tunables(g->tunables, g->ntunables)));
 	}
 	for (int i = 0; rc == 0 && i < workload_count(); i++) {
 		const struct workload_ops *w = workload_at(i);

@@ -176,6 +176,7 @@ static pmlab_status setup(pmlab_compare *c, struct comparison *k, struct cmp_set
 		.policy = (const char *const *)c->policy.s, .label = (const char *const *)c->label.s,
 		.npolicies = c->policy.n, .baseline = baseline, .timeline = c->timeline,
 		.workers = c->jobs, .done = c->progress, .done_ctx = c->progress_ctx,
+		.registry = &c->lab->plugins.reg, .keep_signals = true,
 	};
 	if (comparison_setup(k, set, &bad, &d) < 0)
 		return lib_fail_diag(err, PMLAB_ERR_INPUT, &d);

@@ -100,6 +100,7 @@ pmlab_status pmlab_lab_new(pmlab_lab **out, pmlab_error *err)
 	*out = calloc(1, sizeof(**out));
 	if (!*out)
 		return lib_fail(err, PMLAB_ERR_NOMEM, "out of memory");
+	(*out)->isolate = true;
 	return lib_ok(err);
 }
 
@@ -109,7 +110,46 @@ void pmlab_lab_free(pmlab_lab *lab)
 		return;
 	struct lib_strings dirs = { lab->ndirs, lab->dirs };
 	lib_strings_free(&dirs);
+	plugin_set_free(&lab->plugins);
 	free(lab);
+}
+
+static pmlab_status plugin_status(int rc, const struct pm_diag *d, pmlab_error *err)
+{
+	if (rc == 0)
+		return lib_ok(err);
+	return lib_fail_diag(err, strcmp(d->msg, "out of memory") == 0 ? PMLAB_ERR_NOMEM
+								      : PMLAB_ERR_PLUGIN, d);
+}
+
+pmlab_status pmlab_lab_load_plugin(pmlab_lab *lab, const char *path, pmlab_error *err)
+{
+	struct pm_diag d = { { 0 } };
+
+	if (!path || !*path)
+		return lib_fail(err, PMLAB_ERR_PLUGIN, "plugin: expected the path of a shared object");
+	return plugin_status(plugin_set_load(&lab->plugins, path, &d), &d, err);
+}
+
+pmlab_status pmlab_lab_load_plugin_list(pmlab_lab *lab, const char *list, pmlab_error *err)
+{
+	struct pm_diag d = { { 0 } };
+
+	return plugin_status(plugin_set_load_list(&lab->plugins, list ? list : "", &d), &d, err);
+}
+
+pmlab_status pmlab_lab_add_plugin(pmlab_lab *lab, const struct pmlab_plugin *p, const char *origin,
+				  pmlab_error *err)
+{
+	struct pm_diag d = { { 0 } };
+
+	return plugin_status(plugin_set_add(&lab->plugins, p, origin && *origin ? origin : "(process)",
+					    &d), &d, err);
+}
+
+void pmlab_lab_isolate(pmlab_lab *lab, int on)
+{
+	lab->isolate = on != 0;
 }
 
 pmlab_status pmlab_lab_profile_dir(pmlab_lab *lab, const char *dir, pmlab_error *err)

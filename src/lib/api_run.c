@@ -8,8 +8,11 @@
 
 #include "../export/export_filter.h"
 #include "../lab/runspec.h"
+#include "../lab/runner.h"
 #include "../lab/single_run.h"
 #include "../metrics/inputs.h"
+#include "../plugin/guard.h"
+#include "../plugin/registry.h"
 #include "lib.h"
 
 struct pmlab_run {
@@ -168,6 +171,7 @@ static int build(const pmlab_run *run, struct runspec *rs, struct pm_diag *d)
 	rs->check = run->check;
 	rs->progress = run->progress;
 	rs->progress_ctx = run->progress_ctx;
+	rs->registry = &run->lab->plugins.reg;
 	return runspec_check(rs, d);
 }
 
@@ -239,6 +243,84 @@ static int capture(void *ctx, struct sim *s, const struct run_result *r)
 	return 0;
 }
 
+/* A run that may call a plugin's code, in a worker process
+ * (plugin/guard.h): the three texts come back over the runner's pipe. */
+struct isolated {
+	const pmlab_run *run;
+	const struct runspec *rs;
+	const struct run_exports *x;
+	const char *title;
+	struct pmlab_result *res;
+};
+
+static const pmlab_format sent[] = { PMLAB_TABLE, PMLAB_CSV, PMLAB_JSON };
+#define NSENT (sizeof(sent) / sizeof(sent[0]))
+
+static int isolated_job(void *ctx, int i, FILE *out, struct pm_diag *d)
+{
+	const struct isolated *k = ctx;
+	struct pmlab_result *res = lib_result_new();
+	int rc;
+
+	if (!res)
+		return pm_fail(d, "out of memory");
+	rc = single_run(k->rs, k->x, k->title, capture, &(struct capture){ res, k->run }, d);
+	for (size_t f = 0; rc == 0 && f < NSENT; f++) {
+		uint64_t len = strlen(res->text[sent[f]]);
+		if (fwrite(&len, sizeof(len), 1, out) != 1 ||
+		    fwrite(res->text[sent[f]], 1, len, out) != len)
+			rc = pm_fail(d, "cannot send the result");
+	}
+	pmlab_result_free(res);
+	return rc;
+}
+
+static int isolated_deliver(void *ctx, int i, const char *data, size_t len, struct pm_diag *d)
+{
+	const struct isolated *k = ctx;
+	size_t at = 0;
+
+	for (size_t f = 0; f < NSENT; f++) {
+		uint64_t n;
+		if (len - at < sizeof(n))
+			return pm_fail(d, "the worker's result is cut short");
+		memcpy(&n, data + at, sizeof(n));
+		at += sizeof(n);
+		if (n > len - at || !(k->res->text[sent[f]] = strndup(data + at, (size_t)n)))
+			return pm_fail(d, n > len - at ? "the worker's result is cut short"
+						       : "out of memory");
+		at += (size_t)n;
+	}
+	return 0;
+}
+
+static void isolated_name(void *ctx, int i, char *buf, size_t size)
+{
+	const struct isolated *k = ctx;
+	snprintf(buf, size, "%s", k->title);
+}
+
+static int run_isolated(const pmlab_run *run, const struct runspec *rs,
+			const struct run_exports *x, struct pmlab_result *res, struct pm_diag *d,
+			bool *in_plugin)
+{
+	struct isolated k = { run, rs, x, run->workload, res };
+	struct plugin_guard *g = plugin_guard_new();
+	struct runner r = {
+		.njobs = 1, .workers = 1, .job = isolated_job, .ctx = &k, .name = isolated_name,
+		.deliver = isolated_deliver, .isolate = true, .worker_init = plugin_guard_arm,
+		.death_note = plugin_guard_note, .init_ctx = g, .keep_signals = true,
+	};
+	int rc;
+
+	if (!g)
+		return pm_fail(d, "cannot map a page for the worker's report");
+	rc = runner_run(&r, d);
+	*in_plugin = plugin_guard_report(g)[0] != '\0';
+	plugin_guard_free(g);
+	return rc;
+}
+
 pmlab_status pmlab_run_exec(pmlab_run *run, pmlab_result **out, pmlab_error *err)
 {
 	struct runspec rs = { .nsets = 0 };
@@ -258,9 +340,15 @@ pmlab_status pmlab_run_exec(pmlab_run *run, pmlab_result **out, pmlab_error *err
 	res = lib_result_new();
 	if (!res)
 		code = lib_fail(err, PMLAB_ERR_NOMEM, "out of memory");
-	else if (single_run(&rs, &x, run->workload, capture, &(struct capture){ res, run }, &d) < 0)
-		code = d.msg[0] ? lib_fail_diag(err, PMLAB_ERR_RUN, &d)
-				: lib_fail(err, PMLAB_ERR_NOMEM, "out of memory");
+	else if (run->lab->isolate && registry_has_plugins(rs.registry)) {
+		bool in_plugin = false;
+		if (run_isolated(run, &rs, &x, res, &d, &in_plugin) < 0)
+			code = lib_fail_diag(err, in_plugin || strncmp(d.msg, "plugin ", 7) == 0
+							  ? PMLAB_ERR_PLUGIN : PMLAB_ERR_RUN, &d);
+	} else if (single_run(&rs, &x, run->workload, capture, &(struct capture){ res, run }, &d) < 0)
+		code = !d.msg[0] ? lib_fail(err, PMLAB_ERR_NOMEM, "out of memory")
+				 : lib_fail_diag(err, strncmp(d.msg, "plugin ", 7) == 0 ? PMLAB_ERR_PLUGIN
+										     : PMLAB_ERR_RUN, &d);
 	runspec_free(&rs);
 	if (code != PMLAB_OK) {
 		pmlab_result_free(res);

@@ -88,6 +88,7 @@ static int describe(const pmlab_sweep *s, int nvary, struct sweep *w, struct pm_
 		.shard = s->shard, .nshards = s->nshards,
 		.format = s->format == PMLAB_JSON ? SWEEP_JSON : SWEEP_CSV, .workers = s->jobs,
 		.done = s->progress, .done_ctx = s->progress_ctx,
+		.registry = &s->lab->plugins.reg, .keep_signals = true,
 	};
 	for (int i = 0; i < nvary; i++)
 		if (sweep_vary(w, s->vary.s[i], d) < 0) {

@@ -10,10 +10,13 @@
 #include "../../include/pmlab/pmlab.h"
 #include "../core/diag.h"
 #include "../machine/machine.h"
+#include "../plugin/loader.h"
 
 struct pmlab_lab {
 	int ndirs;
-	char **dirs; /* profile directories, searched first */
+	char **dirs;                 /* profile directories, searched first */
+	struct plugin_set plugins;   /* the governors of the plugins loaded */
+	bool isolate;                /* runs with plugins go to a worker process */
 };
 
 struct pmlab_machine {

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <pmlab/plugin.h>
 #include <pmlab/pmlab.h>
 
 #define MS 1000000LL
@@ -319,6 +320,100 @@ static void test_catalog(void **state)
 	pmlab_free(cat);
 }
 
+/* An idle governor of this process: the shallowest enabled state, or,
+ * with test_bad set, a state that does not exist. */
+static int test_bad;
+
+static int shallow_select(struct pmlab_idle_device *dev, int64_t limit, bool *stop_tick)
+{
+	int i = 0;
+
+	if (test_bad)
+		return dev->nstates;
+	while (i + 1 < dev->nstates && dev->disabled[i])
+		i++;
+	*stop_tick = dev->tunables[0] != 0;
+	return i;
+}
+
+static const struct pmlab_tunable shallow_tunables[] = {
+	{ "shallow_stop_tick", "1: stop the tick", 1, 0, 1 },
+};
+static const struct pmlab_idle_governor shallow = {
+	.name = "shallow", .summary = "the shallowest enabled state", .tunables = shallow_tunables,
+	.ntunables = 1, .select = shallow_select,
+};
+static const struct pmlab_plugin shallow_plugin = { .abi = PMLAB_PLUGIN_ABI, .idle = &shallow };
+
+static char *json_of(pmlab_lab *l, const char *cpuidle, const char *set, pmlab_error *err)
+{
+	pmlab_machine *m = NULL;
+	pmlab_run *run = NULL;
+	pmlab_result *res = NULL;
+	char *text = NULL;
+
+	assert_int_equal(pmlab_machine_load("i7-4790", &m, err), PMLAB_OK);
+	assert_int_equal(pmlab_run_new(l, m, "pingpong", &run, err), PMLAB_OK);
+	assert_int_equal(pmlab_run_cpuidle(run, cpuidle, err), PMLAB_OK);
+	if (set)
+		assert_int_equal(pmlab_run_set(run, set, err), PMLAB_OK);
+	assert_int_equal(pmlab_run_duration(run, 100 * MS, err), PMLAB_OK);
+	if (pmlab_run_exec(run, &res, err) == PMLAB_OK)
+		text = strdup(pmlab_result_text(res, PMLAB_JSON));
+	pmlab_result_free(res);
+	pmlab_run_free(run);
+	pmlab_machine_free(m);
+	return text;
+}
+
+/* Governors of this process through the plugin seam: in a worker process
+ * and in this one alike; broken ones refused or failing as the plugin's. */
+static void test_plugin_in_process(void **state)
+{
+	static const struct pmlab_plugin wrong_abi = { .abi = PMLAB_PLUGIN_ABI + 7, .idle = &shallow };
+	pmlab_lab *l = NULL;
+	pmlab_error err;
+	char *isolated, *here, *ticking, *cat;
+
+	assert_int_equal(pmlab_lab_new(&l, &err), PMLAB_OK);
+	expect(pmlab_lab_add_plugin(l, &wrong_abi, "test", &err), &err, PMLAB_ERR_PLUGIN,
+	       "plugin test: built for plugin ABI 8");
+	expect(pmlab_lab_load_plugin(l, "./no-such-plugin.so", &err), &err, PMLAB_ERR_PLUGIN,
+	       "no such file");
+	assert_int_equal(pmlab_lab_add_plugin(l, &shallow_plugin, "test", &err), PMLAB_OK);
+	expect(pmlab_lab_add_plugin(l, &shallow_plugin, "again", &err), &err, PMLAB_ERR_PLUGIN,
+	       "already defined by test");
+	cat = pmlab_lab_catalog(l);
+	assert_non_null(strstr(cat, "\"name\": \"shallow\""));
+	assert_non_null(strstr(cat, "\"origin\": \"test\""));
+	pmlab_free(cat);
+
+	isolated = json_of(l, "shallow", NULL, &err);
+	assert_non_null(isolated);
+	assert_non_null(strstr(isolated, "\"cpuidle\": \"shallow\""));
+	pmlab_lab_isolate(l, 0);
+	here = json_of(l, "shallow", NULL, &err);
+	assert_non_null(here);
+	assert_string_equal(isolated, here);
+	ticking = json_of(l, "shallow", "shallow_stop_tick=0", &err);
+	assert_string_not_equal(here, ticking);
+	assert_null(json_of(l, "shallow", "shallow_stop_tick=2", &err));
+	assert_int_equal(err.code, PMLAB_ERR_INPUT);
+
+	test_bad = 1;
+	assert_null(json_of(l, "shallow", NULL, &err));
+	expect(err.code, &err, PMLAB_ERR_PLUGIN, "plugin test: idle governor 'shallow': select "
+	       "returned state");
+	pmlab_lab_isolate(l, 1);
+	assert_null(json_of(l, "shallow", NULL, &err));
+	expect(err.code, &err, PMLAB_ERR_PLUGIN, "select returned state");
+	test_bad = 0;
+	free(isolated);
+	free(here);
+	free(ticking);
+	pmlab_lab_free(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -326,7 +421,7 @@ int main(void)
 		cmocka_unit_test(test_determinism), cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_machine_text), cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_compare),     cmocka_unit_test(test_sweep),
-		cmocka_unit_test(test_catalog),
+		cmocka_unit_test(test_catalog),     cmocka_unit_test(test_plugin_in_process),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

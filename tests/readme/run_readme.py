@@ -52,6 +52,9 @@ def scratch(pmlab, root):
     os.symlink(pmlab, os.path.join(d, "build/src/cli/pmlab"))
     os.symlink(pmlab, os.path.join(d, "bin/pmlab"))
     os.symlink(os.path.join(root, "data"), os.path.join(d, "data"))
+    # What the README's plugin builds read (cc -shared ... examples/plugins/X.c).
+    os.symlink(os.path.join(root, "include"), os.path.join(d, "include"))
+    os.symlink(os.path.join(root, "examples"), os.path.join(d, "examples"))
     os.symlink(os.path.join(root, "tests"), os.path.join(d, "tests"))
     shutil.copytree(os.path.join(root, FAKE_TREE), os.path.join(d, "fake-root"), symlinks=True)
     return d
@@ -59,6 +62,8 @@ def scratch(pmlab, root):
 
 def why_skip(cmd):
     word = cmd.split()[0]
+    if word == "cc" and "-shared" in cmd.split():
+        return None  # a plugin, built as shown, for the commands after it
     if word not in ("$B", "pmlab"):
         return "not a pmlab command"
     if cmd.split()[1:2] == ["record"]:

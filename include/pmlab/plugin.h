@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* pmlab plugins: governors built outside pmlab's tree, loaded at run time.
+ *
+ * A plugin is a shared object that defines one object,
+ *
+ *     PMLAB_PLUGIN_EXPORT const struct pmlab_plugin pmlab_plugin = {
+ *             .abi = PMLAB_PLUGIN_ABI, .idle = &my_idle_governor,
+ *     };
+ *
+ * built with  cc -shared -fPIC -I<pmlab's include dir> mygov.c -o mygov.so
+ * (or $(pkg-config --cflags pmlab)) and loaded with  pmlab sim --plugin
+ * ./mygov.so  or every *.so of the directories (or files) that
+ * PMLAB_PLUGIN_PATH lists, ':'-separated; from C, pmlab_lab_load_plugin().
+ * From then on its governors are used like the built-in ones: by name
+ * (--cpuidle NAME, --cpufreq NAME), in pmlab governors, compare, sweep,
+ * idletrace and govtrace, their tunables set with --set KEY=VALUE.
+ *
+ * pmlab checks `abi` against PMLAB_PLUGIN_ABI and every required operation
+ * before using anything; a plugin that fails a check is refused with a
+ * message that says why. A run that uses a plugin runs in a worker process:
+ * a crash inside the plugin ends that process only, and is reported as the
+ * plugin's (its file, governor and operation), never as pmlab's.
+ *
+ * Everything here is plain C data with fixed types: a plugin built against
+ * this header works with any pmlab of the same PMLAB_PLUGIN_ABI.
+ * Times are nanoseconds (int64_t), frequencies kHz (uint32_t).
+ */
+#ifndef PMLAB_PLUGIN_H
+#define PMLAB_PLUGIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Changed whenever a structure below changes incompatibly. */
+#define PMLAB_PLUGIN_ABI 1
+
+#define PMLAB_PLUGIN_EXPORT __attribute__((visibility("default")))
+
+/* A named integer knob, set with --set NAME=VALUE (range-checked by
+ * pmlab). Its value is in the `tunables` array of the device or policy, in
+ * the order of the governor's table. Names are unique across the engine,
+ * the workload and both governors of a run. */
+struct pmlab_tunable {
+	const char *name;
+	const char *help; /* one line, with the unit */
+	int64_t def, min, max;
+};
+
+/* ---- idle governor (the kernel's struct cpuidle_governor) ---- */
+
+/* One C-state of the CPU's table, as the cpuidle driver describes it. */
+struct pmlab_idle_state {
+	const char *name;            /* "C1E" */
+	int64_t exit_latency_ns;     /* what governors and PM QoS see */
+	int64_t target_residency_ns;
+	bool polling;                /* state 0 polls (the core stays in C0) */
+};
+
+/* A CPU's cpuidle device as its governor sees it. The idle loop fills it
+ * before each select() and reflect(); the governor writes only `data`. */
+struct pmlab_idle_device {
+	int cpu;
+	int nstates;
+	const struct pmlab_idle_state *states;
+	const bool *disabled;           /* per state: stateN/disable */
+	int64_t now_ns;
+	int64_t next_timer_ns;          /* time to the next timer event, tick included */
+	int64_t next_timer_no_tick_ns;  /* ... if the tick were stopped */
+	int64_t tick_period_ns;
+	bool tick_stopped;              /* the tick is already stopped */
+	int nr_iowait;                  /* tasks that last ran here and wait on I/O */
+	int last_state;                 /* the state of the last idle period, -1 before any */
+	int64_t last_residency_ns;      /* its measured length, exit latency included */
+	bool tick_wakeup;               /* the tick ended it */
+	bool poll_time_limit;           /* a polling state ran out of its time */
+	const int64_t *tunables;        /* the governor's tunables' values */
+	void *data;                     /* data_size bytes of the governor's, zeroed at start */
+};
+
+struct pmlab_idle_governor {
+	const char *name;               /* --cpuidle NAME; [a-z0-9_-], unique */
+	const char *summary;            /* one line for pmlab governors */
+	const struct pmlab_tunable *tunables;
+	int ntunables;
+	size_t data_size;               /* per CPU */
+	/* Optional: once per CPU before the run; 0, or -1 with a one-line
+	 * message in err[0..errlen). */
+	int (*init)(struct pmlab_idle_device *dev, char *err, size_t errlen);
+	/* Required: the state to enter (an index of an enabled state whose exit
+	 * latency fits latency_limit_ns; pmlab checks). *stop_tick starts
+	 * true; clear it to keep the tick running. */
+	int (*select)(struct pmlab_idle_device *dev, int64_t latency_limit_ns, bool *stop_tick);
+	/* Optional: after the state was entered (state may differ from the
+	 * one selected when the idle loop polled instead). */
+	void (*reflect)(struct pmlab_idle_device *dev, int state);
+};
+
+/* ---- frequency governor (the kernel's struct cpufreq_governor) ---- */
+
+/* How a target frequency maps onto the table (CPUFREQ_RELATION_*). */
+enum pmlab_relation {
+	PMLAB_RELATION_L = 0, /* lowest frequency >= target */
+	PMLAB_RELATION_H = 1, /* highest frequency <= target */
+	PMLAB_RELATION_C = 2, /* closest */
+};
+
+/* Cumulative times of a CPU since the start (get_cpu_idle_time()). */
+struct pmlab_cpu_times {
+	int64_t busy_ns, idle_ns, iowait_ns;
+	uint64_t idle_calls;
+};
+
+/* The scheduler's utilization of a CPU, as schedutil reads it (0..capacity). */
+struct pmlab_cpu_util {
+	unsigned long util, capacity, uclamp_min, uclamp_max;
+};
+
+/* A cpufreq policy: the CPUs of one clock and what its governor may read
+ * and call. The governor writes only `data`, and asks through the calls. */
+struct pmlab_freq_policy {
+	int id;
+	int ncpus;
+	const int *cpus;
+	const uint32_t *table;          /* ascending kHz */
+	int ntable;
+	uint32_t cpuinfo_min, cpuinfo_max, base_khz;
+	uint32_t min, max;              /* current limits */
+	uint32_t cur;                   /* current frequency */
+	int64_t tick_ns;
+	int64_t transition_latency_ns;
+	int64_t transition_delay_ns;    /* 0 if the driver has none */
+	bool freq_invariant;            /* util is frequency-invariant */
+	const int64_t *tunables;
+	void *data;                     /* data_size bytes of the governor's, zeroed at start */
+	/* Calls into pmlab; pass the policy itself. */
+	void (*cpu_times)(const struct pmlab_freq_policy *p, int cpu, struct pmlab_cpu_times *out);
+	void (*cpu_util)(const struct pmlab_freq_policy *p, int cpu, struct pmlab_cpu_util *out);
+	/* __cpufreq_driver_target(): clamp to [min, max], resolve, program. */
+	void (*target)(struct pmlab_freq_policy *p, uint32_t khz, enum pmlab_relation relation);
+	/* Ask for update() from the scheduler's utilization hook (on) or not. */
+	void (*use_hook)(struct pmlab_freq_policy *p, bool on);
+	void *pmlab; /* pmlab's own; do not touch */
+};
+
+struct pmlab_freq_governor {
+	const char *name;               /* --cpufreq NAME */
+	const char *summary;
+	const struct pmlab_tunable *tunables;
+	int ntunables;
+	size_t data_size;               /* per policy */
+	/* Optional: once the policy is set up; 0, or -1 with a message. */
+	int (*start)(struct pmlab_freq_policy *p, char *err, size_t errlen);
+	void (*stop)(struct pmlab_freq_policy *p);            /* optional */
+	/* Required: at start and whenever min or max change. */
+	void (*limits)(struct pmlab_freq_policy *p);
+	/* Required with use_hook(p, true): the scheduler's hook on a CPU of
+	 * the policy (enqueue, tick); flags: 1 = a task that waited on I/O. */
+	void (*update)(struct pmlab_freq_policy *p, int cpu, int64_t now_ns, unsigned flags);
+};
+
+/* ---- the plugin ---- */
+
+struct pmlab_workload;  /* reserved for the workload seam */
+struct pmlab_placement; /* reserved for the placement seam */
+
+struct pmlab_plugin {
+	unsigned abi;                               /* PMLAB_PLUGIN_ABI */
+	const struct pmlab_idle_governor *idle;     /* NULL: none */
+	const struct pmlab_freq_governor *freq;     /* NULL: none */
+	const struct pmlab_workload *workload;      /* must be NULL in ABI 1 */
+	const struct pmlab_placement *placement;    /* must be NULL in ABI 1 */
+};
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "loader.h"
+
+#include <dirent.h>
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../engine/sim.h"
+#include "adapter.h"
+
+struct plugin_lib {
+	char *origin;   /* the file, as given */
+	void *handle;   /* dlopen's; NULL for governors of this process */
+	struct idle_plugin *idle;
+	struct freq_plugin *freq;
+};
+
+/* A governor's name: what --cpuidle and --set accept, and a file name. */
+static bool good_name(const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	if (n == 0 || n >= 64)
+		return false;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_' || *s == '-'))
+			return false;
+	return true;
+}
+
+static int check_tunables(const char *origin, const char *kind, const char *name,
+			  const struct pmlab_tunable *t, int n, struct pm_diag *d)
+{
+	if (n < 0 || n > 64 || (n > 0 && !t))
+		return pm_fail(d, "plugin %s: %s '%s': %d tunables (expected 0..64, with a table)",
+			       origin, kind, name, n);
+	for (int i = 0; i < n; i++) {
+		if (!good_name(t[i].name) || strchr(t[i].name, '-'))
+			return pm_fail(d, "plugin %s: %s '%s': tunable %d: name '%s' (expected "
+				       "[a-z0-9_], under 64 characters)", origin, kind, name, i,
+				       t[i].name ? t[i].name : "(null)");
+		if (t[i].min > t[i].max || t[i].def < t[i].min || t[i].def > t[i].max)
+			return pm_fail(d, "plugin %s: %s '%s': tunable %s: default %lld outside "
+				       "%lld..%lld", origin, kind, name, t[i].name, (long long)t[i].def,
+				       (long long)t[i].min, (long long)t[i].max);
+		for (int k = 0; k < i; k++)
+			if (strcmp(t[k].name, t[i].name) == 0)
+				return pm_fail(d, "plugin %s: %s '%s': tunable %s is listed twice", origin,
+					       kind, name, t[i].name);
+		for (int k = 0; k < sim_engine_tunable_count(); k++)
+			if (strcmp(sim_engine_tunable_at(k)->name, t[i].name) == 0)
+				return pm_fail(d, "plugin %s: %s '%s': tunable %s is the engine's (pick "
+					       "another name)", origin, kind, name, t[i].name);
+	}
+	return 0;
+}
+
+/* Where a governor of that name already comes from, or NULL. */
+static const char *taken(const struct plugin_set *s, bool idle, const char *name)
+{
+	if (idle ? cpuidle_governor_find(name) != NULL : cpufreq_governor_find(name) != NULL)
+		return "pmlab (built in)";
+	for (int i = 0; i < s->n; i++)
+		if (idle ? s->lib[i]->idle && !strcmp(s->lib[i]->idle->gov.name, name)
+			 : s->lib[i]->freq && !strcmp(s->lib[i]->freq->gov.name, name))
+			return s->lib[i]->origin;
+	return NULL;
+}
+
+/* Every promise of p's that can be checked before a run. */
+static int check(const struct plugin_set *s, const struct pmlab_plugin *p, const char *origin,
+		 struct pm_diag *d)
+{
+	const struct pmlab_idle_governor *ig = p->idle;
+	const struct pmlab_freq_governor *fg = p->freq;
+	const char *other;
+
+	if (p->abi != PMLAB_PLUGIN_ABI)
+		return pm_fail(d, "plugin %s: built for plugin ABI %u, this pmlab has ABI %d (rebuild "
+			       "it against this pmlab's pmlab/plugin.h)", origin, p->abi,
+			       PMLAB_PLUGIN_ABI);
+	if (p->workload || p->placement)
+		return pm_fail(d, "plugin %s: provides a %s, which plugin ABI %d does not load",
+			       origin, p->workload ? "workload" : "placement policy",
+			       PMLAB_PLUGIN_ABI);
+	if (!ig && !fg)
+		return pm_fail(d, "plugin %s: provides no governor (.idle and .freq are NULL)", origin);
+	if (ig) {
+		if (!good_name(ig->name))
+			return pm_fail(d, "plugin %s: idle governor name '%s' (expected [a-z0-9_-], "
+				       "under 64 characters)", origin, ig->name ? ig->name : "(null)");
+		if (!ig->select)
+			return pm_fail(d, "plugin %s: idle governor '%s' has no select()", origin,
+				       ig->name);
+		if ((other = taken(s, true, ig->name)))
+			return pm_fail(d, "plugin %s: idle governor '%s' is already defined by %s",
+				       origin, ig->name, other);
+		if (ig->data_size > (64u << 20))
+			return pm_fail(d, "plugin %s: idle governor '%s': data_size %zu (expected at "
+				       "most 64 MiB per CPU)", origin, ig->name, ig->data_size);
+		if (check_tunables(origin, "idle governor", ig->name, ig->tunables, ig->ntunables,
+				   d) < 0)
+			return -1;
+	}
+	if (fg) {
+		if (!good_name(fg->name))
+			return pm_fail(d, "plugin %s: frequency governor name '%s' (expected "
+				       "[a-z0-9_-], under 64 characters)", origin,
+				       fg->name ? fg->name : "(null)");
+		if (!fg->limits)
+			return pm_fail(d, "plugin %s: frequency governor '%s' has no limits()", origin,
+				       fg->name);
+		if ((other = taken(s, false, fg->name)))
+			return pm_fail(d, "plugin %s: frequency governor '%s' is already defined by %s",
+				       origin, fg->name, other);
+		if (fg->data_size > (64u << 20))
+			return pm_fail(d, "plugin %s: frequency governor '%s': data_size %zu (expected "
+				       "at most 64 MiB per policy)", origin, fg->name, fg->data_size);
+		if (check_tunables(origin, "frequency governor", fg->name, fg->tunables,
+				   fg->ntunables, d) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static void lib_free(struct plugin_lib *l)
+{
+	if (!l)
+		return;
+	if (l->idle)
+		idle_plugin_fini(l->idle);
+	if (l->freq)
+		freq_plugin_fini(l->freq);
+	free(l->idle);
+	free(l->freq);
+	if (l->handle)
+		dlclose(l->handle);
+	free(l->origin);
+	free(l);
+}
+
+/* Registers l's governors in s. -1 on OOM (s unchanged). */
+static int add(struct plugin_set *s, struct plugin_lib *l)
+{
+	struct plugin_lib **libs = realloc(s->lib, (size_t)(s->n + 1) * sizeof(*libs));
+	const struct cpuidle_governor **ci;
+	const struct cpufreq_governor **cf;
+
+	if (!libs)
+		return -1;
+	s->lib = libs;
+	ci = realloc(s->reg.cpuidle, (size_t)(s->reg.ncpuidle + 1) * sizeof(*ci));
+	if (!ci)
+		return -1;
+	s->reg.cpuidle = ci;
+	cf = realloc(s->reg.cpufreq, (size_t)(s->reg.ncpufreq + 1) * sizeof(*cf));
+	if (!cf)
+		return -1;
+	s->reg.cpufreq = cf;
+	s->lib[s->n++] = l;
+	if (l->idle)
+		s->reg.cpuidle[s->reg.ncpuidle++] = &l->idle->gov;
+	if (l->freq)
+		s->reg.cpufreq[s->reg.ncpufreq++] = &l->freq->gov;
+	return 0;
+}
+
+static int adopt(struct plugin_set *s, const struct pmlab_plugin *p, const char *origin,
+		 void *handle, struct pm_diag *d)
+{
+	struct plugin_lib *l = calloc(1, sizeof(*l));
+	int rc = 0;
+
+	if (!l) {
+		if (handle)
+			dlclose(handle);
+		return pm_fail(d, "out of memory");
+	}
+	l->handle = handle;
+	if (!(l->origin = strdup(origin)))
+		rc = -1;
+	if (rc == 0 && p->idle && (!(l->idle = malloc(sizeof(*l->idle))) ||
+				   idle_plugin_init(l->idle, p->idle, l->origin) < 0))
+		rc = -1;
+	if (rc == 0 && p->freq && (!(l->freq = malloc(sizeof(*l->freq))) ||
+				   freq_plugin_init(l->freq, p->freq, l->origin) < 0))
+		rc = -1;
+	if (rc == 0)
+		rc = add(s, l);
+	if (rc < 0) {
+		lib_free(l);
+		return pm_fail(d, "out of memory");
+	}
+	return 0;
+}
+
+int plugin_set_add(struct plugin_set *s, const struct pmlab_plugin *p, const char *origin,
+		   struct pm_diag *d)
+{
+	if (!p)
+		return pm_fail(d, "plugin %s: no plugin given", origin);
+	if (check(s, p, origin, d) < 0)
+		return -1;
+	return adopt(s, p, origin, NULL, d);
+}
+
+int plugin_set_load(struct plugin_set *s, const char *path, struct pm_diag *d)
+{
+	const struct pmlab_plugin *p;
+	struct stat st;
+	void *h;
+
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return pm_fail(d, "plugin %s: no such file (give a path: ./NAME.so)", path);
+	/* RTLD_LOCAL: two plugins may each define pmlab_plugin. A path
+	 * without '/' would be searched in the library path: make it local. */
+	if (!strchr(path, '/')) {
+		char local[4096];
+		snprintf(local, sizeof(local), "./%s", path);
+		h = dlopen(local, RTLD_NOW | RTLD_LOCAL);
+	} else {
+		h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	}
+	if (!h) {
+		const char *why = dlerror();
+		return pm_fail(d, "plugin %s: cannot load: %s", path, why ? why : "unknown error");
+	}
+	p = dlsym(h, "pmlab_plugin");
+	if (!p) {
+		dlclose(h);
+		return pm_fail(d, "plugin %s: no 'pmlab_plugin' object: not a pmlab plugin (see "
+			       "pmlab/plugin.h and examples/plugins)", path);
+	}
+	if (check(s, p, path, d) < 0) {
+		dlclose(h);
+		return -1;
+	}
+	return adopt(s, p, path, h, d);
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int load_dir(struct plugin_set *s, const char *dir, struct pm_diag *d)
+{
+	DIR *dp = opendir(dir);
+	struct dirent *e;
+	char **names = NULL;
+	int n = 0, rc = 0;
+
+	if (!dp)
+		return pm_fail(d, "PMLAB_PLUGIN_PATH: %s: cannot read the directory", dir);
+	while ((e = readdir(dp)) && rc == 0) {
+		size_t len = strlen(e->d_name);
+		char **more;
+		if (len < 4 || strcmp(e->d_name + len - 3, ".so") != 0)
+			continue;
+		more = realloc(names, (size_t)(n + 1) * sizeof(*more));
+		if (!more || !(more[n] = malloc(strlen(dir) + len + 2))) {
+			names = more ? more : names;
+			rc = pm_fail(d, "out of memory");
+			break;
+		}
+		names = more;
+		sprintf(names[n++], "%s/%s", dir, e->d_name);
+	}
+	closedir(dp);
+	if (names)
+		qsort(names, (size_t)n, sizeof(*names), by_name);
+	for (int i = 0; i < n; i++) {
+		if (rc == 0)
+			rc = plugin_set_load(s, names[i], d);
+		free(names[i]);
+	}
+	free(names);
+	return rc;
+}
+
+int plugin_set_load_list(struct plugin_set *s, const char *list, struct pm_diag *d)
+{
+	char *copy = strdup(list), *item, *save = NULL;
+	int rc = 0;
+
+	if (!copy)
+		return pm_fail(d, "out of memory");
+	for (item = strtok_r(copy, ":", &save); item && rc == 0; item = strtok_r(NULL, ":", &save)) {
+		struct stat st;
+		if (stat(item, &st) < 0)
+			rc = pm_fail(d, "PMLAB_PLUGIN_PATH: %s: no such file or directory", item);
+		else if (S_ISDIR(st.st_mode))
+			rc = load_dir(s, item, d);
+		else
+			rc = plugin_set_load(s, item, d);
+	}
+	free(copy);
+	return rc;
+}
+
+const char *plugin_set_origin_of(const struct plugin_set *s, const char *governor)
+{
+	for (int i = 0; s && i < s->n; i++)
+		if ((s->lib[i]->idle && !strcmp(s->lib[i]->idle->gov.name, governor)) ||
+		    (s->lib[i]->freq && !strcmp(s->lib[i]->freq->gov.name, governor)))
+			return s->lib[i]->origin;
+	return NULL;
+}
+
+void plugin_set_free(struct plugin_set *s)
+{
+	for (int i = 0; i < s->n; i++)
+		lib_free(s->lib[i]);
+	free(s->lib);
+	free(s->reg.cpuidle);
+	free(s->reg.cpufreq);
+	memset(s, 0, sizeof(*s));
+}

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "registry.h"
+
+#include <string.h>
+
+const struct cpufreq_governor *registry_cpufreq_find(const struct gov_registry *r,
+						     const char *name)
+{
+	for (int i = 0; r && i < r->ncpufreq; i++)
+		if (strcmp(r->cpufreq[i]->name, name) == 0)
+			return r->cpufreq[i];
+	return cpufreq_governor_find(name);
+}
+
+int registry_cpufreq_count(const struct gov_registry *r)
+{
+	return cpufreq_governor_count() + (r ? r->ncpufreq : 0);
+}
+
+const struct cpufreq_governor *registry_cpufreq_at(const struct gov_registry *r, int i)
+{
+	int n = cpufreq_governor_count();
+	return i < n ? cpufreq_governor_at(i) : r->cpufreq[i - n];
+}
+
+const struct cpuidle_governor *registry_cpuidle_find(const struct gov_registry *r,
+						     const char *name)
+{
+	for (int i = 0; r && i < r->ncpuidle; i++)
+		if (strcmp(r->cpuidle[i]->name, name) == 0)
+			return r->cpuidle[i];
+	return cpuidle_governor_find(name);
+}
+
+int registry_cpuidle_count(const struct gov_registry *r)
+{
+	return cpuidle_governor_count() + (r ? r->ncpuidle : 0);
+}
+
+const struct cpuidle_governor *registry_cpuidle_at(const struct gov_registry *r, int i)
+{
+	int n = cpuidle_governor_count();
+	return i < n ? cpuidle_governor_at(i) : r->cpuidle[i - n];
+}

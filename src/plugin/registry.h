@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The governors a run may name: the built-in registries
+ * (cpufreq_governor_find(), cpuidle_governor_find()) and, after them, the
+ * ones a lab loaded from plugins. Every lookup that resolves a name a user
+ * gave goes through here, so that a plugin's governor is found, listed and
+ * suggested like a built-in one. A NULL registry holds no plugins. */
+#ifndef PMLAB_PLUGIN_REGISTRY_H
+#define PMLAB_PLUGIN_REGISTRY_H
+
+#include "../cpufreq/cpufreq.h"
+#include "../cpuidle/cpuidle.h"
+
+struct gov_registry {
+	int ncpufreq, ncpuidle;
+	const struct cpufreq_governor **cpufreq; /* plugins' */
+	const struct cpuidle_governor **cpuidle;
+};
+
+const struct cpufreq_governor *registry_cpufreq_find(const struct gov_registry *r,
+						     const char *name);
+/* Built-in ones first, then the plugins'. */
+int registry_cpufreq_count(const struct gov_registry *r);
+const struct cpufreq_governor *registry_cpufreq_at(const struct gov_registry *r, int i);
+
+const struct cpuidle_governor *registry_cpuidle_find(const struct gov_registry *r,
+						     const char *name);
+int registry_cpuidle_count(const struct gov_registry *r);
+const struct cpuidle_governor *registry_cpuidle_at(const struct gov_registry *r, int i);
+
+/* Whether r holds any plugin's governor: runs that use r then go to a
+ * worker process (plugin/guard.h). */
+static inline bool registry_has_plugins(const struct gov_registry *r)
+{
+	return r && (r->ncpufreq > 0 || r->ncpuidle > 0);
+}
+
+#endif

@@ -1,0 +1,163 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# Plugins end to end: the examples built with the README's one-line cc
+# command and used by sim, compare, sweep, governors, idletrace and govtrace
+# like built-in governors (PMLAB_PLUGIN_PATH too); copies of built-in
+# governors as plugins give byte-identical results; broken plugins are
+# refused, or reported as the plugin's when they break at run time.
+# usage: tests/plugins/plugin_cli.sh PMLAB SOURCE_DIR
+set -eu
+pmlab=$1
+src=$2
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/pmlab-plugin-XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "plugin test: $*" >&2; exit 1; }
+n=0
+ok() { n=$((n + 1)); }
+build() { # NAME SOURCE [CFLAGS...]: what the README shows, from the source tree
+	name=$1 file=$2
+	shift 2
+	(cd "$src" && cc -shared -fPIC -O2 -Iinclude "$@" "$file" -o "$tmp/$name.so") ||
+		fail "cannot build $file"
+}
+sim() { "$pmlab" sim --machine i7-4790 --duration 0.3 "$@"; }
+# The JSON of a run without the lines naming the governor (the only difference allowed:
+# the governor itself, and the command line in the run's inputs).
+json_without() { key=$1; shift; sim --format json "$@" | grep -v -e "^ *\"$key\": " -e '^ *"command": '; }
+
+build lastidle examples/plugins/lastidle.c -Wall -Werror
+build stepfreq examples/plugins/stepfreq.c -Wall -Werror
+build ladder_copy tests/plugins/ladder_copy.c -Wall -Werror
+build performance_copy tests/plugins/performance_copy.c -Wall -Werror
+for b in BAD_ABI BAD_NOSELECT BAD_CRASH BAD_STATE BAD_BUILTIN BAD_NONE NOT_PLUGIN; do
+	build "$b" tests/plugins/bad.c "-D$b"
+done
+for f in examples/plugins/lastidle.c examples/plugins/stepfreq.c; do
+	[ "$(wc -l <"$src/$f")" -lt 100 ] || fail "$f has 100 lines or more"
+done
+ok
+cd "$tmp"
+
+# Listed like a built-in one, with its tunables and its file.
+"$pmlab" governors --plugin ./lastidle.so --plugin ./stepfreq.so >gov.txt
+tr -s ' \n' '  ' <gov.txt >gov1.txt # the summary may wrap
+grep -q "^  lastidle " gov.txt && grep -q "(plugin ./lastidle.so)" gov1.txt ||
+	fail "governors does not list lastidle"
+grep -q "^      lastidle_weight  *default 2 " gov.txt || fail "governors does not list lastidle_weight"
+grep -q "^  stepfreq " gov.txt && grep -q "(plugin ./stepfreq.so)" gov1.txt ||
+	fail "governors does not list stepfreq"
+ok
+
+# A run under it says so, and its tunable changes the run; a bad value is refused.
+sim --workload video --plugin ./lastidle.so --cpuidle lastidle >run.txt
+grep -q "cpuidle lastidle," run.txt || fail "sim did not run lastidle: $(head -1 run.txt)"
+json_without cpuidle --workload video --plugin ./lastidle.so --cpuidle lastidle \
+	--set lastidle_weight=1 >w1.json
+json_without cpuidle --workload video --plugin ./lastidle.so --cpuidle lastidle \
+	--set lastidle_weight=8 >w8.json
+cmp -s w1.json w8.json && fail "lastidle_weight changes nothing"
+sim --workload video --plugin ./lastidle.so --cpuidle lastidle --set lastidle_weight=9 \
+	>/dev/null 2>err.txt && fail "lastidle_weight=9 was accepted"
+grep -q "lastidle_weight=9" err.txt || fail "bad tunable: $(cat err.txt)"
+json_without cpufreq --workload tbench --plugin ./stepfreq.so --cpufreq stepfreq >step.json
+json_without cpufreq --workload tbench --cpufreq performance >perf.json
+cmp -s step.json perf.json && fail "stepfreq runs as performance does"
+ok
+
+# Found through PMLAB_PLUGIN_PATH (a directory), in compare beside menu and teo, in sweep.
+mkdir dir && cp lastidle.so dir/
+PMLAB_PLUGIN_PATH=$tmp/dir sim --workload pingpong --cpuidle lastidle --format json >path.json ||
+	fail "PMLAB_PLUGIN_PATH did not load lastidle"
+PMLAB_PLUGIN_PATH=$tmp/nowhere "$pmlab" governors >/dev/null 2>err.txt &&
+	fail "a missing PMLAB_PLUGIN_PATH entry was ignored"
+grep -q "PMLAB_PLUGIN_PATH: $tmp/nowhere" err.txt || fail "missing path: $(cat err.txt)"
+"$pmlab" compare --plugin ./lastidle.so --machine i7-4790 --workload pingpong --duration 0.3 \
+	--runs 2 --jobs 2 --format csv \
+	--profiles none:cpuidle=lastidle,none:cpuidle=menu,none:cpuidle=teo >cmp.csv
+for g in lastidle menu teo; do
+	grep -q "none:cpuidle=$g,intel_pstate,$g," cmp.csv || fail "compare has no $g row"
+done
+"$pmlab" sweep --plugin ./lastidle.so --machine i7-4790 --workload pingpong --duration 0.1 \
+	--vary cpuidle=lastidle,menu --vary seed=1,2 >sweep.csv
+[ "$(grep -c ',lastidle,' sweep.csv)" -ge 2 ] || fail "sweep has no lastidle rows"
+ok
+
+# idletrace and govtrace drive them from CSV traces.
+"$pmlab" idletrace --plugin ./lastidle.so --governor lastidle --machine i7-4790 \
+	--input "$src/data/samples/idletrace-video.csv" >idle.txt
+grep -q "^# states:" idle.txt || fail "idletrace printed no summary"
+"$pmlab" govtrace --plugin ./stepfreq.so --governor stepfreq --freqs 1200000,1800000,2400000 \
+	--input "$src/data/samples/govtrace-load-steps.csv" >freq.csv
+[ "$(grep -c '^[0-9]*,1800000$' freq.csv)" -ge 1 ] || fail "stepfreq never stepped: $(cat freq.csv)"
+ok
+
+# A built-in governor rewritten as a plugin gives the same bytes.
+for sets in "" "--set ladder_promotion_count=2 --set ladder_demotion_count=3"; do
+	# shellcheck disable=SC2086
+	json_without cpuidle --workload tbench --cpuidle ladder $sets >a.json
+	# shellcheck disable=SC2086
+	json_without cpuidle --workload tbench --plugin ./ladder_copy.so --cpuidle ladder_copy \
+		$sets >b.json
+	cmp -s a.json b.json || fail "ladder_copy differs from ladder ($sets)"
+done
+# (the settings as given are in the inputs: the word and the number differ there only)
+json_without cpuidle --workload oltp --cpuidle ladder --set ladder_variant=signed |
+	grep -v '^ *"ladder_variant=signed"$' >a.json
+json_without cpuidle --workload oltp --plugin ./ladder_copy.so --cpuidle ladder_copy \
+	--set ladder_variant=1 | grep -v '^ *"ladder_variant=1"$' >b.json
+cmp -s a.json b.json || fail "ladder_copy differs from ladder (signed)"
+json_without cpufreq --workload oltp --cpufreq performance >a.json
+json_without cpufreq --workload oltp --plugin ./performance_copy.so --cpufreq performance_copy \
+	>b.json
+cmp -s a.json b.json || fail "performance_copy differs from performance"
+"$pmlab" idletrace --governor ladder --machine i7-4790 \
+	--input "$src/data/samples/idletrace-video.csv" >a.txt
+"$pmlab" idletrace --plugin ./ladder_copy.so --governor ladder_copy --machine i7-4790 \
+	--input "$src/data/samples/idletrace-video.csv" >b.txt
+cmp -s a.txt b.txt || fail "idletrace: ladder_copy differs from ladder"
+ok
+
+# Broken plugins: refused before any run, exit 2, with the reason.
+expect_refused() { # PLUGIN GOVERNOR WHAT
+	if sim --workload pingpong --plugin "$1" --cpuidle "$2" >/dev/null 2>err.txt; then
+		fail "$1 was accepted"
+	else
+		rc=$?
+	fi
+	[ "$rc" = 2 ] || fail "$1: exit $rc, expected 2"
+	grep -q "^pmlab: sim: plugin $1: .*$3" err.txt || fail "$1: $(cat err.txt)"
+	[ "$(wc -l <err.txt)" = 1 ] || fail "$1: more than one line: $(cat err.txt)"
+}
+expect_refused ./BAD_ABI.so broken "built for plugin ABI 2, this pmlab has ABI 1"
+expect_refused ./BAD_NOSELECT.so broken "has no select()"
+expect_refused ./BAD_BUILTIN.so menu "'menu' is already defined by pmlab (built in)"
+expect_refused ./BAD_NONE.so broken "provides no governor"
+expect_refused ./NOT_PLUGIN.so broken "not a pmlab plugin"
+expect_refused ./no-such.so broken "no such file"
+echo "not an ELF file" >text.so
+expect_refused ./text.so broken "cannot load"
+ok
+
+# Broken at run time: the run fails (exit 1) naming the plugin; pmlab survives.
+expect_failed() { # CMD... ; the message in err.txt
+	if "$@" >/dev/null 2>err.txt; then fail "$* succeeded"; else rc=$?; fi
+	[ "$rc" = 1 ] || fail "$*: exit $rc, expected 1: $(cat err.txt)"
+}
+expect_failed sim --workload pingpong --plugin ./BAD_CRASH.so --cpuidle crashy
+grep -q "^pmlab: sim: pingpong: plugin ./BAD_CRASH.so: idle governor 'crashy' crashed in select (SIGSEGV); pmlab itself is unharmed$" err.txt ||
+	fail "crash: $(cat err.txt)"
+expect_failed "$pmlab" compare --plugin ./BAD_CRASH.so --machine i7-4790 --workload pingpong \
+	--duration 0.1 --runs 1 --jobs 1 --profiles none,none:cpuidle=crashy
+grep -q "plugin ./BAD_CRASH.so: idle governor 'crashy' crashed in select (SIGSEGV)" err.txt ||
+	fail "crash in compare: $(cat err.txt)"
+expect_failed sim --workload pingpong --plugin ./BAD_STATE.so --cpuidle broken
+grep -q "^pmlab: sim: plugin ./BAD_STATE.so: idle governor 'broken': select returned state 9 on CPU [0-9]* (expected an enabled state of 0..5)$" err.txt ||
+	fail "bad state: $(cat err.txt)"
+if "$pmlab" idletrace --plugin ./BAD_CRASH.so --governor crashy --machine i7-4790 \
+	--input "$src/data/samples/idletrace-video.csv" >/dev/null 2>err.txt; then
+	fail "idletrace with a crashing plugin succeeded"
+fi
+grep -q "^pmlab: idletrace: plugin ./BAD_CRASH.so: idle governor 'crashy' crashed in select (SIGSEGV)$" err.txt ||
+	fail "crash in idletrace: $(cat err.txt)"
+ok
+echo "plugin test: $n groups passed"
