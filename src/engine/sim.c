@@ -601,7 +601,8 @@ static int build_topology(struct sim *s, struct pm_diag *d)
 	s->cpus = calloc((size_t)s->ncpus, sizeof(*s->cpus));
 	s->cores = calloc((size_t)s->ncores, sizeof(*s->cores));
 	s->pkgs = calloc((size_t)s->npkgs, sizeof(*s->pkgs));
-	if (!s->cpus || !s->cores || !s->pkgs || build_types(s) < 0)
+	if (!s->cpus || !s->cores || !s->pkgs || build_types(s) < 0 ||
+	    keyheap_init(&s->bursts, (uint32_t)s->ncpus) < 0)
 		return pm_fail(d, "out of memory");
 	s->demote_c1 = m->ncstates > 1 && m->cstates[0].poll ? 1 : 0;
 	s->demote_c3 = s->demote_c1;
@@ -975,9 +976,18 @@ int sim_run(struct sim *s, struct run_result *r, struct pm_diag *d)
 	sim_post(s, s->end, EV_END, 0, 0, 0);
 	struct event e;
 	for (;;) {
-		size_t len = s->q.len;
-		if (!eventq_pop(&s->q, &e))
+		size_t len = s->q.len + s->bursts.n;
+		const struct event *top = eventq_peek(&s->q);
+		if (s->bursts.n && (!top || keyheap_first_before(&s->bursts, top->time, top->seq))) {
+			/* A CPU's end of burst, always a live one. */
+			uint32_t cpu = s->bursts.heap[0];
+			e = (struct event){ .time = s->bursts.time[cpu], .seq = s->bursts.seq[cpu],
+					    .kind = EV_BURST_DONE, .obj = cpu,
+					    .gen = s->cpus[cpu].done_gen };
+			keyheap_cancel(&s->bursts, cpu);
+		} else if (!eventq_pop(&s->q, &e)) {
 			break;
+		}
 		s->now = e.time;
 		if (e.kind == EV_END)
 			break;
@@ -1048,5 +1058,6 @@ void sim_destroy(struct sim *s)
 	free(s->cf_tunables);
 	free(s->ci_tunables);
 	eventq_free(&s->q);
+	keyheap_free(&s->bursts);
 	free(s);
 }

@@ -6,6 +6,7 @@
 
 #include "../core/eventq.h"
 #include "../core/idmap.h"
+#include "../core/keyheap.h"
 #include "../core/rng.h"
 #include "../cpufreq/cpufreq.h"
 #include "../cpufreq/cppc_guided.h"
@@ -245,6 +246,10 @@ struct sim {
 	bool stopped;
 	uint64_t seed;
 	struct eventq q;
+	/* Each CPU's end of burst (EV_BURST_DONE), moved in place at every
+	 * frequency, turbo or SMT sibling change (cpu_arm_done()); sim_run()
+	 * takes the earlier of it and the queue. */
+	struct keyheap bursts;
 	struct engine_params par;
 	sim_ns tick_ns;
 	sim_ns latency_limit_ns;

@@ -120,6 +120,7 @@ static void assert_machines_equal(const struct machine *a, const struct machine 
 	assert_int_equal(a->hwp, b->hwp);
 	assert_int_equal(a->lowest_nonlinear_khz, b->lowest_nonlinear_khz);
 	assert_int_equal(a->perf_scaling_khz, b->perf_scaling_khz);
+	assert_int_equal(a->epp_balance_perf, b->epp_balance_perf);
 	assert_int_equal(a->ntypes, b->ntypes);
 	for (int t = 0; t < a->ntypes; t++) {
 		assert_int_equal(a->types[t].lowest_nonlinear_khz, b->types[t].lowest_nonlinear_khz);
@@ -742,6 +743,8 @@ static const struct bad_case bad_cases[] = {
 	  "1000000..2000000" },
 	{ 10, 10, "lowest_nonlinear_khz = 2400000", 10, "lowest_nonlinear_khz", "base_khz" },
 	{ 10, 10, "hwp = 2", 10, "hwp", "0 or 1" },
+	{ 10, 10, "epp_balance_performance = 0", 10, "epp_balance_performance = 0", "1..255" },
+	{ 10, 10, "epp_balance_performance = 256", 10, "epp_balance_performance = 256", "1..255" },
 	{ 10, 10, "perf_scaling_khz = 200000000", 10, "perf_scaling_khz", NULL },
 	{ 2, 2, "cpufreq_driver = amd_pstate", 2, "amd_pstate", "amd-pstate-epp" },
 	/* malformed numbers */
