@@ -57,7 +57,6 @@ static int own_option(void *ctx, int opt, const char *arg)
 		w->c.runs = (int)v;
 		return 0;
 	case 'b': w->baseline = arg; return 0;
-	case 'r': w->root = arg; return 0;
 	default: return 1;
 	}
 }
@@ -128,7 +127,7 @@ int cmd_bench(int argc, char **argv)
 		{ "profiles", required_argument, 0, 'p' },
 		{ "runs", required_argument, 0, 'n' },
 		{ "baseline", required_argument, 0, 'b' },
-		{ "root", required_argument, 0, 'r' },
+		CLI_OPTION_ROOT,
 		{ 0, 0, 0, 0 },
 	};
 	struct own w = { .c = { .runs = 5, .log = stderr } };
@@ -146,6 +145,7 @@ int cmd_bench(int argc, char **argv)
 		cli_bad("bench: no command (expected -- COMMAND [ARG...])");
 		goto out;
 	}
+	w.root = o.root;
 	w.c.dirs = o.dirs;
 	w.c.ndirs = o.ndirs;
 	w.c.argv = argv + i;

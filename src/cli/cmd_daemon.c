@@ -8,8 +8,7 @@
 
 #include "../host/daemon.h"
 #include "cli.h"
-
-#define MAX_DIRS 16
+#include "options.h"
 
 void usage_daemon(void)
 {
@@ -27,42 +26,14 @@ void usage_daemon(void)
 	       "      --root DIR         the system root (default $PMLAB_ROOT, else /)\n");
 }
 
-int cmd_daemon(int argc, char **argv)
+/* Runs the daemon on root until a signal. Exit code. */
+static int daemon_run(const char *root, struct daemon_config *c)
 {
-	static const struct option opts[] = {
-		{ "profile", required_argument, 0, 'p' },
-		{ "profile-dir", required_argument, 0, 'D' },
-		{ "root", required_argument, 0, 'r' },
-		{ 0, 0, 0, 0 },
-	};
-	struct daemon_config c = { .log = stdout };
-	const char *root = NULL, *dirs[MAX_DIRS];
-	int opt;
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'p': c.profile = optarg; break;
-		case 'D':
-			if (c.ndirs == MAX_DIRS)
-				return cli_bad("daemon: more than %d --profile-dir", MAX_DIRS);
-			dirs[c.ndirs++] = optarg;
-			break;
-		case 'r': root = optarg; break;
-		case ':':
-		default:
-			return cli_bad_option("daemon", opt, argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		return cli_bad("daemon: unexpected argument '%s' (see pmlab daemon --help)",
-			       argv[optind]);
-	c.dirs = dirs;
 	struct hostfs fs;
 	struct pm_diag d = { { 0 } };
 	if (hostfs_open(&fs, root, &d) < 0)
 		return cli_bad("daemon: %s", d.msg);
-	int rc = host_daemon_run(&fs, &c, &d);
+	int rc = host_daemon_run(&fs, c, &d);
 	if (rc == 0)
 		hostfs_print_refused(&fs, stderr);
 	hostfs_close(&fs);
@@ -73,4 +44,24 @@ int cmd_daemon(int argc, char **argv)
 		return EXIT_RUNTIME;
 	}
 	return EXIT_OK;
+}
+
+int cmd_daemon(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		CLI_OPTION_PROFILE, CLI_OPTION_PROFILE_DIR, CLI_OPTION_ROOT, { 0, 0, 0, 0 },
+	};
+	struct cli_opts o;
+	int i, rc = EXIT_USAGE;
+
+	if (cli_opts_init(&o, "daemon", 0, argc) < 0)
+		return cli_bad("out of memory");
+	i = cli_parse(&o, argc, argv, ":", opts, NULL, NULL);
+	if (i >= 0 && cli_no_operands(&o, i, argc, argv) == 0) {
+		struct daemon_config c = { .log = stdout, .profile = o.profile, .dirs = o.dirs,
+					   .ndirs = o.ndirs };
+		rc = daemon_run(o.root, &c);
+	}
+	cli_opts_free(&o);
+	return rc;
 }

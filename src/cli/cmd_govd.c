@@ -47,8 +47,6 @@ static int own_option(void *ctx, int opt, const char *arg)
 
 	switch (opt) {
 	case 'g': w->c.governor = arg; return 0;
-	case 'q': cli_quiet = true; return 0;
-	case 'r': w->root = arg; return 0;
 	case 'I':
 		if (cli_parse_u64(arg, &v) < 0 || v < 1 || v > 60000)
 			return cli_bad("govd: --interval-ms %s: expected 1..60000", arg), -1;
@@ -94,8 +92,7 @@ int cmd_govd(int argc, char **argv)
 		{ "governor", required_argument, 0, 'g' },
 		{ "interval-ms", required_argument, 0, 'I' },
 		{ "hz", required_argument, 0, 'H' },
-		{ "quiet", no_argument, 0, 'q' },
-		{ "root", required_argument, 0, 'r' },
+		CLI_OPTION_QUIET, CLI_OPTION_ROOT,
 		{ 0, 0, 0, 0 },
 	};
 	struct own w = { .c = { .interval_ms = 10, .hz = 250, .log = stdout } };
@@ -111,6 +108,7 @@ int cmd_govd(int argc, char **argv)
 		cli_bad("govd: --governor is required (ondemand, conservative or schedutil)");
 		goto out;
 	}
+	w.root = o.root;
 	w.c.sets = o.sets;
 	w.c.nsets = o.nsets;
 	if (cli_quiet) /* --quiet here or before the command */

@@ -13,8 +13,7 @@
 #include "../host/machine_kind.h"
 #include "../host/peer.h"
 #include "cli.h"
-
-#define MAX_DIRS 16
+#include "options.h"
 
 void usage_profile_host(void)
 {
@@ -60,17 +59,14 @@ static int runtime_error(const char *msg)
 	return EXIT_RUNTIME;
 }
 
-/* Holds the PM QoS request until SIGINT, SIGTERM or SIGHUP; a dynamic
- * one follows the load average as tuned does. */
+/* Holds the PM QoS request until SIGINT, SIGTERM or SIGHUP (the handlers
+ * installed by apply); a dynamic one follows the load average as tuned
+ * does. */
 static int hold(struct hostfs *fs, int fd, int64_t us)
 {
 	struct host_state st;
 	bool has = false, dynamic = false;
 	struct pm_diag d = { { 0 } };
-	if (host_signals_install() < 0) {
-		close(fd);
-		return runtime_error("profile: cannot install signal handlers");
-	}
 	if (host_profile_active(fs, &st, &has, &d) == 0 && has)
 		dynamic = st.dyn_low_us >= 0;
 	printf("holding /dev/cpu_dma_latency at %lld us until interrupted%s\n", (long long)us,
@@ -88,12 +84,11 @@ static int hold(struct hostfs *fs, int fd, int64_t us)
 	if (has)
 		host_state_free(&st);
 	close(fd);
-	host_signals_restore();
 	return EXIT_OK;
 }
 
-static int apply(const char *spec, const char *root, const char *const *dirs, int ndirs,
-		 bool want_hold, bool dry_run, bool force)
+static int apply_now(const char *spec, const char *root, const char *const *dirs, int ndirs,
+		     bool want_hold, bool dry_run, bool force)
 {
 	struct hostfs fs;
 	struct pm_diag d = { { 0 } };
@@ -142,6 +137,24 @@ static int apply(const char *spec, const char *root, const char *const *dirs, in
 	hostfs_close(&fs);
 	if (fflush(stdout) != 0)
 		return runtime_error("profile: cannot write to standard output");
+	return rc;
+}
+
+/* With --hold, the signal handlers go in before the apply: the state file
+ * names this process as the holder from the moment the apply commits, and
+ * a profile off (or another apply) that signals it then must find it
+ * holding, not killed by the default action. */
+static int apply(const char *spec, const char *root, const char *const *dirs, int ndirs,
+		 bool want_hold, bool dry_run, bool force)
+{
+	int rc;
+
+	if (!want_hold)
+		return apply_now(spec, root, dirs, ndirs, false, dry_run, force);
+	if (host_signals_install() < 0)
+		return runtime_error("profile: cannot install signal handlers");
+	rc = apply_now(spec, root, dirs, ndirs, true, dry_run, force);
+	host_signals_restore();
 	return rc;
 }
 
@@ -246,74 +259,85 @@ static int recommend(const char *root, bool quiet)
 	return fflush(stdout) == 0 ? EXIT_OK : EXIT_RUNTIME;
 }
 
+/* The options of apply and recommend, and which was given (for the
+ * subcommands that do not take them). */
+struct host_args {
+	bool hold, dry_run, force, quiet;
+	const char *apply_only, *recommend_only;
+};
+
+static int own_option(void *ctx, int opt, const char *arg)
+{
+	struct host_args *h = ctx;
+
+	(void)arg;
+	switch (opt) {
+	case 'H': h->hold = true; h->apply_only = "--hold"; return 0;
+	case 'n': h->dry_run = true; h->apply_only = "--dry-run"; return 0;
+	case 'F': h->force = true; h->apply_only = "--force"; return 0;
+	case 'q': h->quiet = true; h->recommend_only = "--quiet"; return 0;
+	case CLI_OPT_PROFILE_DIR: h->apply_only = "--profile-dir"; return 1; /* shared */
+	default: return 1;
+	}
+}
+
+/* After the options: which subcommand runs, with what. */
+static int run_sub(const char *sub, const struct cli_opts *o, const struct host_args *h,
+		   int rest, char **args)
+{
+	if (h->recommend_only && strcmp(sub, "recommend") != 0)
+		return cli_bad("profile: %s goes with recommend, not %s", h->recommend_only, sub);
+	if (strcmp(sub, "recommend") == 0) {
+		if (h->apply_only)
+			return cli_bad("profile: recommend takes only --quiet and --root, got '%s'",
+				       h->apply_only);
+		if (rest)
+			return cli_bad("profile: recommend takes no argument, got '%s'", args[0]);
+		return recommend(o->root, h->quiet);
+	}
+	if (strcmp(sub, "apply") != 0) {
+		if (h->apply_only)
+			return cli_bad("profile: %s takes only --root, got '%s'", sub, h->apply_only);
+		if (rest)
+			return cli_bad("profile: %s takes no argument, got '%s'", sub, args[0]);
+		if (strcmp(sub, "off") == 0)
+			return off(o->root);
+		if (strcmp(sub, "verify") == 0)
+			return verify(o->root);
+		return active(o->root);
+	}
+	if (rest == 0)
+		return cli_bad("profile: apply needs a profile NAME or PATH (see pmlab profile --help)");
+	if (rest > 1)
+		return cli_bad("profile: apply takes one profile, got '%s' too", args[1]);
+	if (h->hold && h->dry_run)
+		return cli_bad("profile: --hold and --dry-run do not go together");
+	return apply(args[0], o->root, o->dirs, o->ndirs, h->hold, h->dry_run, h->force);
+}
+
 int cmd_profile_host(const char *sub, int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "root", required_argument, 0, 'r' },
-		{ "profile-dir", required_argument, 0, 'D' },
+		CLI_OPTION_ROOT, CLI_OPTION_PROFILE_DIR,
 		{ "hold", no_argument, 0, 'H' },
 		{ "dry-run", no_argument, 0, 'n' },
 		{ "force", no_argument, 0, 'F' },
 		{ "quiet", no_argument, 0, 'q' },
 		{ 0, 0, 0, 0 },
 	};
-	const char *root = NULL, *dirs[MAX_DIRS];
-	int ndirs = 0, opt;
-	bool want_hold = false, dry_run = false, force = false, is_apply = strcmp(sub, "apply") == 0;
-	bool quiet = cli_quiet, is_recommend = strcmp(sub, "recommend") == 0;
-	const char *apply_only = NULL, *recommend_only = NULL;
+	struct host_args h = { .quiet = cli_quiet };
+	struct cli_opts o;
+	int i, rc = EXIT_USAGE;
 
-	if (!is_apply && !is_recommend && strcmp(sub, "off") != 0 && strcmp(sub, "verify") != 0 &&
-	    strcmp(sub, "active") != 0)
+	if (strcmp(sub, "apply") != 0 && strcmp(sub, "recommend") != 0 && strcmp(sub, "off") != 0 &&
+	    strcmp(sub, "verify") != 0 && strcmp(sub, "active") != 0)
 		return cli_bad("profile: unknown subcommand '%s' (expected apply, off, verify, active "
 			       "or recommend)", sub);
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":q", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'r': root = optarg; break;
-		case 'D':
-			if (ndirs == MAX_DIRS)
-				return cli_bad("profile: more than %d --profile-dir", MAX_DIRS);
-			dirs[ndirs++] = optarg;
-			apply_only = argv[optind - 1];
-			break;
-		case 'H': want_hold = true; apply_only = argv[optind - 1]; break;
-		case 'n': dry_run = true; apply_only = argv[optind - 1]; break;
-		case 'F': force = true; apply_only = argv[optind - 1]; break;
-		case 'q': quiet = true; recommend_only = argv[optind - 1]; break;
-		case ':':
-		default:
-			return cli_bad_option("profile", opt, argv[optind - 1]);
-		}
-	}
-	int rest = argc - optind;
-	if (recommend_only && !is_recommend)
-		return cli_bad("profile: %s goes with recommend, not %s", recommend_only, sub);
-	if (is_recommend) {
-		if (apply_only)
-			return cli_bad("profile: recommend takes only --quiet and --root, got '%s'",
-				       apply_only);
-		if (rest)
-			return cli_bad("profile: recommend takes no argument, got '%s'", argv[optind]);
-		return recommend(root, quiet);
-	}
-	if (!is_apply) {
-		if (apply_only)
-			return cli_bad("profile: %s takes only --root, got '%s'", sub, apply_only);
-		if (rest)
-			return cli_bad("profile: %s takes no argument, got '%s'", sub, argv[optind]);
-		if (strcmp(sub, "off") == 0)
-			return off(root);
-		if (strcmp(sub, "verify") == 0)
-			return verify(root);
-		return active(root);
-	}
-	if (rest == 0)
-		return cli_bad("profile: apply needs a profile NAME or PATH (see pmlab profile --help)");
-	if (rest > 1)
-		return cli_bad("profile: apply takes one profile, got '%s' too", argv[optind + 1]);
-	if (want_hold && dry_run)
-		return cli_bad("profile: --hold and --dry-run do not go together");
-	return apply(argv[optind], root, dirs, ndirs, want_hold, dry_run, force);
+	if (cli_opts_init(&o, "profile", 0, argc) < 0)
+		return cli_bad("out of memory");
+	i = cli_parse(&o, argc, argv, ":q", opts, own_option, &h);
+	if (i >= 0)
+		rc = run_sub(sub, &o, &h, argc - i, argv + i);
+	cli_opts_free(&o);
+	return rc;
 }

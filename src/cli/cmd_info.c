@@ -11,6 +11,7 @@
 #include "../host/machine_kind.h"
 #include "../metrics/texttable.h"
 #include "cli.h"
+#include "options.h"
 
 void usage_info(void)
 {
@@ -173,23 +174,10 @@ static void changes(const struct hostfs *fs, const struct host_info *hi)
 	    hi->has_resume_latency ? "power/pm_qos_resume_latency_us" : "absent");
 }
 
-int cmd_info(int argc, char **argv)
+/* What this machine (or the tree at root) has and what pmlab can change
+ * there. Exit code. */
+static int info(const char *root)
 {
-	static const struct option opts[] = {
-		{ "root", required_argument, 0, 'r' },
-		{ 0, 0, 0, 0 },
-	};
-	const char *root = NULL;
-	int opt;
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
-		if (opt != 'r')
-			return cli_bad_option("info", opt, argv[optind - 1]);
-		root = optarg;
-	}
-	if (optind < argc)
-		return cli_bad("info: takes no argument, got '%s'", argv[optind]);
 	struct hostfs fs;
 	struct host_info hi;
 	struct host_kind_info k;
@@ -223,4 +211,21 @@ int cmd_info(int argc, char **argv)
 	host_info_free(&hi);
 	hostfs_close(&fs);
 	return fflush(stdout) == 0 ? EXIT_OK : EXIT_RUNTIME;
+}
+
+int cmd_info(int argc, char **argv)
+{
+	static const struct option opts[] = { CLI_OPTION_ROOT, { 0, 0, 0, 0 } };
+	struct cli_opts o;
+	int i;
+
+	if (cli_opts_init(&o, "info", 0, argc) < 0)
+		return cli_bad("out of memory");
+	i = cli_parse(&o, argc, argv, ":", opts, NULL, NULL);
+	cli_opts_free(&o);
+	if (i < 0)
+		return EXIT_USAGE;
+	if (i < argc)
+		return cli_bad("info: takes no argument, got '%s'", argv[i]);
+	return info(o.root);
 }

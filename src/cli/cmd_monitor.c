@@ -14,6 +14,7 @@
 #include "../host/monitor_out.h"
 #include "../host/runcmd.h"
 #include "cli.h"
+#include "options.h"
 
 void usage_monitor(void)
 {
@@ -110,64 +111,40 @@ static int run(struct monitor *m, struct mon_writer *w, int64_t interval_ns, uin
 	return rc;
 }
 
-int cmd_monitor(int argc, char **argv)
+struct mon_args {
+	sim_ns interval;
+	uint64_t count; /* 0: until interrupted */
+	bool summary_only;
+};
+
+static int own_option(void *ctx, int opt, const char *arg)
 {
-	static const struct option opts[] = {
-		{ "interval", required_argument, 0, 'i' },
-		{ "count", required_argument, 0, 'n' },
-		{ "format", required_argument, 0, 'f' },
-		{ "summary", no_argument, 0, 'S' },
-		{ "root", required_argument, 0, 'r' },
-		{ "quiet", no_argument, 0, 'q' },
-		{ 0, 0, 0, 0 },
-	};
-	const char *root = NULL;
-	sim_ns interval = 5 * NS_PER_SEC;
-	uint64_t count = 0;
-	bool count_given = false;
-	struct mon_writer w = { .out = stdout, .format = MON_TABLE };
-	int opt;
-	optind = 1;
-	opterr = 0;
-	/* '+': the first word that is not an option starts the command */
-	while ((opt = getopt_long(argc, argv, "+:i:n:f:Sq", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'i':
-			interval = cli_parse_seconds(optarg);
-			if (interval < 1000000 || interval > 86400 * NS_PER_SEC)
-				return cli_bad("monitor: --interval %s: expected seconds 0.001..86400",
-					       optarg);
-			break;
-		case 'n':
-			if (cli_parse_u64(optarg, &count) < 0 || count == 0 || count > 100000000)
-				return cli_bad("monitor: --count %s: expected 1..100000000", optarg);
-			count_given = true;
-			break;
-		case 'f':
-			if (strcmp(optarg, "table") == 0)
-				w.format = MON_TABLE;
-			else if (strcmp(optarg, "csv") == 0)
-				w.format = MON_CSV;
-			else if (strcmp(optarg, "json") == 0)
-				w.format = MON_JSON;
-			else
-				return cli_bad("monitor: --format %s: expected table, csv or json", optarg);
-			break;
-		case 'S': w.summary_only = true; break;
-		case 'r': root = optarg; break;
-		case 'q': cli_quiet = true; break;
-		case ':':
-		default:
-			return cli_bad_option("monitor", opt, argv[optind - 1]);
-		}
+	struct mon_args *a = ctx;
+
+	switch (opt) {
+	case 'i':
+		a->interval = cli_parse_seconds(arg);
+		if (a->interval < 1000000 || a->interval > 86400 * NS_PER_SEC)
+			return cli_bad("monitor: --interval %s: expected seconds 0.001..86400", arg), -1;
+		return 0;
+	case 'n':
+		if (cli_parse_u64(arg, &a->count) < 0 || a->count == 0 || a->count > 100000000)
+			return cli_bad("monitor: --count %s: expected 1..100000000", arg), -1;
+		return 0;
+	case 'S': a->summary_only = true; return 0;
+	default: return 1;
 	}
-	char **cmd = optind < argc ? argv + optind : NULL;
-	if (cmd && count_given)
-		return cli_bad("monitor: --count and a COMMAND do not go together (the command's "
-			       "run is the one interval)");
+}
+
+/* Opens root and monitors it: every interval, or over cmd's run. Exit
+ * code. */
+static int monitor(const char *root, struct mon_writer *w, const struct mon_args *a, char **cmd)
+{
 	struct hostfs fs;
 	struct monitor m;
 	struct pm_diag d = { { 0 } };
+	int rc;
+
 	if (cmd && host_command_runnable(cmd[0], &d) < 0)
 		return cli_bad("monitor: %s", d.msg);
 	if (hostfs_open(&fs, root, &d) < 0)
@@ -180,17 +157,52 @@ int cmd_monitor(int argc, char **argv)
 	for (int i = 0; i < m.nabsent; i++)
 		cli_note("monitor: %s", m.absent[i]);
 	hostfs_print_refused(&fs, stderr);
-	w.m = &m;
-	w.command = cmd ? cmd[0] : NULL;
-	int rc;
+	w->m = &m;
+	w->command = cmd ? cmd[0] : NULL;
 	if (host_signals_install() < 0) {
 		fprintf(stderr, "pmlab: monitor: cannot install signal handlers\n");
 		rc = EXIT_RUNTIME;
 	} else {
-		rc = run(&m, &w, interval, count, cmd);
+		rc = run(&m, w, a->interval, a->count, cmd);
 		host_signals_restore();
 	}
 	monitor_close(&m);
 	hostfs_close(&fs);
+	return rc;
+}
+
+int cmd_monitor(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "interval", required_argument, 0, 'i' },
+		{ "count", required_argument, 0, 'n' },
+		{ "summary", no_argument, 0, 'S' },
+		CLI_OPTION_FORMAT, CLI_OPTION_ROOT, CLI_OPTION_QUIET, { 0, 0, 0, 0 },
+	};
+	static const enum mon_format mon_formats[] = {
+		[CLI_TABLE] = MON_TABLE, [CLI_CSV] = MON_CSV, [CLI_JSON] = MON_JSON,
+	};
+	struct mon_args a = { .interval = 5 * NS_PER_SEC };
+	struct cli_opts o;
+	int i, rc = EXIT_USAGE;
+
+	if (cli_opts_init(&o, "monitor", CLI_FORMAT_BIT(CLI_TABLE) | CLI_FORMAT_BIT(CLI_CSV) |
+			  CLI_FORMAT_BIT(CLI_JSON), argc) < 0)
+		return cli_bad("out of memory");
+	/* '+': the first word that is not an option starts the command */
+	i = cli_parse(&o, argc, argv, "+:i:n:f:Sq", opts, own_option, &a);
+	char **cmd = i >= 0 && i < argc ? argv + i : NULL;
+	struct mon_writer w = { .out = stdout, .format = mon_formats[o.format],
+				.summary_only = a.summary_only };
+	if (i < 0)
+		goto out;
+	if (cmd && a.count) {
+		cli_bad("monitor: --count and a COMMAND do not go together (the command's run is "
+			"the one interval)");
+		goto out;
+	}
+	rc = monitor(o.root, &w, &a, cmd);
+out:
+	cli_opts_free(&o);
 	return rc;
 }

@@ -13,8 +13,7 @@
 #include "../metrics/texttable.h"
 #include "../profile/profile.h"
 #include "cli.h"
-
-#define MAX_DIRS 16
+#include "options.h"
 
 void usage_profile(void)
 {
@@ -40,12 +39,6 @@ void usage_profile(void)
 	       "      --profile-dir DIR  look for profiles in DIR first; repeatable\n"
 	       "  -f, --format F       table (default) or json\n");
 }
-
-struct show_opts {
-	const char *machine, *cpus, *cpufreq, *format;
-	const char *dirs[MAX_DIRS];
-	int ndirs;
-};
 
 static void print_table(const struct profile *p, const struct machine *m)
 {
@@ -127,7 +120,7 @@ static int print_json(const struct profile *p, const struct machine *m)
 	return rc;
 }
 
-static int show(const char *spec, const struct show_opts *o)
+static int show(const char *spec, const struct cli_opts *o)
 {
 	struct pm_diag d = { { 0 } };
 	struct machine m;
@@ -135,8 +128,8 @@ static int show(const char *spec, const struct show_opts *o)
 
 	const char *why;
 
-	if (runspec_load_machine(&m, o->machine, o->cpus, &d) < 0)
-		return cli_bad("profile: %s", d.msg);
+	if (cli_load_machine(o, &m) < 0)
+		return EXIT_USAGE;
 	/* Resolved for the governor that would run, as pmlab sim does. */
 	struct profile_env env = {
 		.cpufreq = o->cpufreq ? o->cpufreq : runspec_default_cpufreq(&m, 0, &why),
@@ -145,7 +138,7 @@ static int show(const char *spec, const struct show_opts *o)
 	if (profile_load_env(&p, spec, &m, &env, o->dirs, o->ndirs, &d) < 0)
 		return cli_bad("%s", d.msg);
 	int rc = EXIT_OK;
-	if (strcmp(o->format, "json") == 0) {
+	if (o->format == CLI_JSON) {
 		if (print_json(&p, &m) < 0) {
 			fprintf(stderr, "pmlab: profile: cannot write JSON (text that is not UTF-8?)\n");
 			rc = EXIT_RUNTIME;
@@ -185,19 +178,62 @@ static void list_one(void *ctx, const struct profile_entry *e)
 	s->n++;
 }
 
+/* Notes the options that only show takes (list refuses them); the shared
+ * parser takes them all. */
+static int note_show_only(void *ctx, int opt, const char *arg)
+{
+	const char **show_only = ctx;
+
+	(void)arg;
+	if (opt == 'm' || opt == 'c' || opt == CLI_OPT_CPUFREQ || opt == 'f')
+		*show_only = opt == 'm' ? "--machine" : opt == 'c' ? "--cpus" :
+			     opt == 'f' ? "--format" : "--cpufreq";
+	return 1;
+}
+
+static int list(const struct cli_opts *o)
+{
+	struct list_state s = { "", 0 };
+	struct pm_diag d = { { 0 } };
+
+	if (profile_list(o->dirs, o->ndirs, list_one, &s, &d) < 0) {
+		fprintf(stderr, "pmlab: profile: %s\n", d.msg);
+		return EXIT_RUNTIME;
+	}
+	if (!s.n)
+		printf("(no profiles found)\n");
+	return fflush(stdout) == 0 ? EXIT_OK : EXIT_RUNTIME;
+}
+
+/* show or list, after the options; rest arguments in args. */
+static int show_or_list(const char *sub, struct cli_opts *o, const char *show_only, int rest,
+			char **args)
+{
+	if (strcmp(sub, "list") == 0) {
+		if (rest != 0)
+			return cli_bad("profile: list takes no argument, got '%s'", args[0]);
+		if (show_only)
+			return cli_bad("profile: list takes only --profile-dir, got '%s'", show_only);
+		return list(o);
+	}
+	if (rest == 0)
+		return cli_bad("profile: show needs a profile NAME or PATH (see pmlab profile --help)");
+	if (rest > 1)
+		return cli_bad("profile: show takes one profile, got '%s' too", args[1]);
+	if (!o->machine)
+		o->machine = "i7-4790";
+	return show(args[0], o);
+}
+
 int cmd_profile(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "machine", required_argument, 0, 'm' },
-		{ "cpus", required_argument, 0, 'c' },
-		{ "cpufreq", required_argument, 0, 'F' },
-		{ "profile-dir", required_argument, 0, 'D' },
-		{ "format", required_argument, 0, 'f' },
-		{ 0, 0, 0, 0 },
+		CLI_OPTION_MACHINE, CLI_OPTION_CPUS, CLI_OPTION_CPUFREQ, CLI_OPTION_PROFILE_DIR,
+		CLI_OPTION_FORMAT, { 0, 0, 0, 0 },
 	};
-	struct show_opts o = { .machine = "i7-4790", .format = "table" };
 	const char *show_only = NULL; /* an option list does not take */
-	int opt;
+	struct cli_opts o;
+	int i, rc = EXIT_USAGE;
 
 	if (argc < 2)
 		return cli_bad("profile: expected 'show NAME' or 'list' (see pmlab profile --help)");
@@ -208,51 +244,12 @@ int cmd_profile(int argc, char **argv)
 	if (strcmp(sub, "show") != 0 && strcmp(sub, "list") != 0)
 		return cli_bad("profile: unknown subcommand '%s' (expected show, list, apply, off, "
 			       "verify, active or recommend)", sub);
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc - 1, argv + 1, ":m:f:", opts, NULL)) != -1) {
-		if (opt == 'm' || opt == 'c' || opt == 'F' || opt == 'f')
-			show_only = opt == 'm' ? "--machine" : opt == 'c' ? "--cpus" :
-				    opt == 'F' ? "--cpufreq" : "--format";
-		switch (opt) {
-		case 'm': o.machine = optarg; break;
-		case 'c': o.cpus = optarg; break;
-		case 'F': o.cpufreq = optarg; break;
-		case 'f':
-			if (strcmp(optarg, "table") != 0 && strcmp(optarg, "json") != 0)
-				return cli_bad("profile: --format %s: expected table or json", optarg);
-			o.format = optarg;
-			break;
-		case 'D':
-			if (o.ndirs == MAX_DIRS)
-				return cli_bad("profile: more than %d --profile-dir", MAX_DIRS);
-			o.dirs[o.ndirs++] = optarg;
-			break;
-		case ':':
-		default:
-			return cli_bad_option("profile", opt, argv[1 + optind - 1]);
-		}
-	}
-	int rest = argc - 1 - optind; /* positional arguments after the subcommand */
-	char **args = argv + 1 + optind;
-	if (strcmp(sub, "list") == 0) {
-		if (rest != 0)
-			return cli_bad("profile: list takes no argument, got '%s'", args[0]);
-		if (show_only)
-			return cli_bad("profile: list takes only --profile-dir, got '%s'", show_only);
-		struct list_state s = { "", 0 };
-		struct pm_diag d = { { 0 } };
-		if (profile_list(o.dirs, o.ndirs, list_one, &s, &d) < 0) {
-			fprintf(stderr, "pmlab: profile: %s\n", d.msg);
-			return EXIT_RUNTIME;
-		}
-		if (!s.n)
-			printf("(no profiles found)\n");
-		return fflush(stdout) == 0 ? EXIT_OK : EXIT_RUNTIME;
-	}
-	if (rest == 0)
-		return cli_bad("profile: show needs a profile NAME or PATH (see pmlab profile --help)");
-	if (rest > 1)
-		return cli_bad("profile: show takes one profile, got '%s' too", args[1]);
-	return show(args[0], &o);
+	if (cli_opts_init(&o, "profile", CLI_FORMAT_BIT(CLI_TABLE) | CLI_FORMAT_BIT(CLI_JSON),
+			  argc) < 0)
+		return cli_bad("out of memory");
+	i = cli_parse(&o, argc - 1, argv + 1, ":m:f:", opts, note_show_only, &show_only);
+	if (i >= 0)
+		rc = show_or_list(sub, &o, show_only, argc - 1 - i, argv + 1 + i);
+	cli_opts_free(&o);
+	return rc;
 }

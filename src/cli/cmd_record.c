@@ -13,6 +13,7 @@
 #include "../trace/record_select.h"
 #include "../trace/trace_read.h"
 #include "cli.h"
+#include "options.h"
 
 void usage_record(void)
 {
@@ -54,97 +55,79 @@ static int count(void *ctx, const struct trace_event *ev, struct pm_diag *d)
 	return 0;
 }
 
-int cmd_record(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "output", required_argument, 0, 'o' },
-		{ "duration", required_argument, 0, 'd' },
-		{ "buffer-kb", required_argument, 0, 'B' },
-		{ "pid", required_argument, 0, 'p' },
-		{ "comm", required_argument, 0, 'C' },
-		{ "cgroup", required_argument, 0, 'G' },
-		{ 0, 0, 0, 0 },
-	};
-	struct record_config cfg = { .output = "trace.dat" };
-	int pids[256], npids = 0, opt;
-	const char *comms[256];
-	struct record_select sel = { .pids = pids, .comms = comms };
-	optind = 1;
-	opterr = 0;
-	/* '+': the command's own options are not ours. */
-	while ((opt = getopt_long(argc, argv, "+:o:d:p:", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'o': cfg.output = optarg; break;
-		case 'd':
-			cfg.duration = cli_parse_seconds(optarg);
-			if (cfg.duration < 0)
-				return cli_bad("record: --duration %s: expected positive seconds", optarg);
-			break;
-		case 'B': {
-			uint64_t kb;
-			if (cli_parse_u64(optarg, &kb) < 0 || kb < 4 || kb > 1 << 22)
-				return cli_bad("record: --buffer-kb %s: expected 4..4194304", optarg);
-			cfg.buffer_kb = (int)kb;
-			break;
-		}
-		case 'p':
-			for (char *save = NULL, *w = strtok_r(optarg, ",", &save); w;
-			     w = strtok_r(NULL, ",", &save)) {
-				uint64_t v;
-				if (cli_parse_u64(w, &v) < 0 || v == 0 || v > 4194304)
-					return cli_bad("record: -p %s: expected PIDs such as 1234,1240", w);
-				if (npids == 256)
-					return cli_bad("record: more than 256 PIDs");
-				pids[npids++] = (int)v;
-			}
-			break;
-		case 'C':
-			if (sel.ncomms == 256)
-				return cli_bad("record: more than 256 --comm");
-			comms[sel.ncomms++] = optarg;
-			break;
-		case 'G': sel.cgroup = optarg; break;
-		case ':':
-		default:
-			return cli_bad_option("record", opt, argv[optind - 1]);
-		}
-	}
-	sel.npids = npids;
-	int *kept = NULL, nkept = 0;
-	struct pm_diag sd = { { 0 } };
-	if ((npids || sel.ncomms || sel.cgroup) &&
-	    record_select_pids("/", &sel, &kept, &nkept, &sd) < 0)
-		return cli_bad("record: %s", sd.msg);
-	cfg.pids = kept;
-	cfg.npids = nkept;
-	if (optind < argc)
-		cfg.argv = argv + optind;
-	if (!*cfg.output)
-		return cli_bad("record: --output: empty file name");
+#define MAX_SELECT 256
 
+/* record's own options: where, how much, which processes. */
+struct rec_args {
+	struct record_config cfg;
+	int pids[MAX_SELECT];
+	const char *comms[MAX_SELECT];
+	struct record_select sel;
+};
+
+/* -p 1234,1240 into a->pids. */
+static int take_pids(struct rec_args *a, char *list)
+{
+	for (char *save = NULL, *w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		uint64_t v;
+		if (cli_parse_u64(w, &v) < 0 || v == 0 || v > 4194304)
+			return cli_bad("record: -p %s: expected PIDs such as 1234,1240", w), -1;
+		if (a->sel.npids == MAX_SELECT)
+			return cli_bad("record: more than %d PIDs", MAX_SELECT), -1;
+		a->pids[a->sel.npids++] = (int)v;
+	}
+	return 0;
+}
+
+static int own_option(void *ctx, int opt, const char *arg)
+{
+	struct rec_args *a = ctx;
+	uint64_t kb;
+
+	switch (opt) {
+	case 'o': a->cfg.output = arg; return 0;
+	case 'B':
+		if (cli_parse_u64(arg, &kb) < 0 || kb < 4 || kb > 1 << 22)
+			return cli_bad("record: --buffer-kb %s: expected 4..4194304", arg), -1;
+		a->cfg.buffer_kb = (int)kb;
+		return 0;
+	case 'p': return take_pids(a, (char *)arg); /* getopt's optarg: argv's, writable */
+	case 'C':
+		if (a->sel.ncomms == MAX_SELECT)
+			return cli_bad("record: more than %d --comm", MAX_SELECT), -1;
+		a->comms[a->sel.ncomms++] = arg;
+		return 0;
+	case 'G': a->sel.cgroup = arg; return 0;
+	default: return 1;
+	}
+}
+
+/* Records cfg (a command's run, or until a signal or the duration) and
+ * reads the trace back. Exit code. */
+static int record(const struct record_config *cfg)
+{
 	struct pm_diag d = { { 0 } };
 	struct record_result res;
-	int rc = record_run(&cfg, &res, &d);
-	free(kept);
-	if (rc < 0) {
+
+	if (record_run(cfg, &res, &d) < 0) {
 		fprintf(stderr, "pmlab: record: %s\n", d.msg);
 		return res.exec_failed ? EXIT_USAGE : EXIT_RUNTIME;
 	}
 	uint64_t events = 0;
 	struct trace_info info;
-	if (trace_read(cfg.output, count, &events, &info, &d) < 0) {
+	if (trace_read(cfg->output, count, &events, &info, &d) < 0) {
 		fprintf(stderr, "pmlab: record: the trace written does not read back: %s\n", d.msg);
 		return EXIT_RUNTIME;
 	}
 	cli_note("record: %.3f s, %d CPUs, %llu events (%llu lost) -> %s (%llu bytes)%s",
 		 res.seconds, res.ncpus, (unsigned long long)events, (unsigned long long)res.lost,
-		 cfg.output, (unsigned long long)res.bytes,
-		 cfg.pids ? "; replay only the processes kept with pmlab replay --pid or --comm" : "");
+		 cfg->output, (unsigned long long)res.bytes,
+		 cfg->pids ? "; replay only the processes kept with pmlab replay --pid or --comm" : "");
 	/* The machine beside the trace, for pmlab replay without --machine. */
 	char machine_path[4096];
 	d = (struct pm_diag){ { 0 } };
-	snprintf(machine_path, sizeof(machine_path), "%s" MACHINE_RECORDED_SUFFIX, cfg.output);
-	if (strlen(cfg.output) + strlen(MACHINE_RECORDED_SUFFIX) >= sizeof(machine_path) ||
+	snprintf(machine_path, sizeof(machine_path), "%s" MACHINE_RECORDED_SUFFIX, cfg->output);
+	if (strlen(cfg->output) + strlen(MACHINE_RECORDED_SUFFIX) >= sizeof(machine_path) ||
 	    machine_detect_write(NULL, machine_path, &d) < 0)
 		cli_note("record: no model of this machine beside the trace (%s); pmlab replay "
 			 "will use one like the capture machine", d.msg[0] ? d.msg : "path too long");
@@ -153,8 +136,53 @@ int cmd_record(int argc, char **argv)
 			strsignal(res.signal));
 	/* Stopped on purpose: the command's dying of the signal is no failure. */
 	if (res.status > 0 && !res.signal) {
-		fprintf(stderr, "pmlab: record: '%s' exited with status %d\n", cfg.argv[0], res.status);
+		fprintf(stderr, "pmlab: record: '%s' exited with status %d\n", cfg->argv[0],
+			res.status);
 		return EXIT_RUNTIME;
 	}
 	return EXIT_OK;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		CLI_OPTION_DURATION,
+		{ "output", required_argument, 0, 'o' },
+		{ "buffer-kb", required_argument, 0, 'B' },
+		{ "pid", required_argument, 0, 'p' },
+		{ "comm", required_argument, 0, 'C' },
+		{ "cgroup", required_argument, 0, 'G' },
+		{ 0, 0, 0, 0 },
+	};
+	struct rec_args a = { .cfg = { .output = "trace.dat" } };
+	struct pm_diag d = { { 0 } };
+	struct cli_opts o;
+	int *kept = NULL, nkept = 0, i, rc = EXIT_USAGE;
+
+	a.sel.pids = a.pids;
+	a.sel.comms = a.comms;
+	if (cli_opts_init(&o, "record", 0, argc) < 0)
+		return cli_bad("out of memory");
+	/* '+': the command's own options are not ours. */
+	i = cli_parse(&o, argc, argv, "+:o:d:p:", opts, own_option, &a);
+	if (i < 0)
+		goto out;
+	if (!*a.cfg.output) {
+		cli_bad("record: --output: empty file name");
+		goto out;
+	}
+	if ((a.sel.npids || a.sel.ncomms || a.sel.cgroup) &&
+	    record_select_pids("/", &a.sel, &kept, &nkept, &d) < 0) {
+		cli_bad("record: %s", d.msg);
+		goto out;
+	}
+	a.cfg.duration = o.duration_arg ? o.duration : 0; /* 0: the command's run, or a signal */
+	a.cfg.pids = kept;
+	a.cfg.npids = nkept;
+	a.cfg.argv = i < argc ? argv + i : NULL;
+	rc = record(&a.cfg);
+out:
+	free(kept);
+	cli_opts_free(&o);
+	return rc;
 }

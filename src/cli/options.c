@@ -106,7 +106,8 @@ static int shared(struct cli_opts *o, int opt, const char *arg)
 	case CLI_OPT_WINDOW: o->window = arg; return 0;
 	case CLI_OPT_TRACE_CPUS: o->trace_cpus = arg; return 0;
 	case CLI_OPT_CHECK: o->check = true; return 0;
-	case CLI_OPT_QUIET: cli_quiet = true; return 0;
+	case 'q': cli_quiet = true; return 0;
+	case 'r': o->root = arg; return 0;
 	case CLI_OPT_WIDE: text_width_set(0); return 0;
 	case 'd':
 		o->duration_arg = arg;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The options the simulating commands share (--machine, --cpus,
  * --workload, --cpufreq, --cpuidle, --set, --profile, --profile-dir,
- * --duration, --seed, --format, --jobs, --timeline, --check), parsed once
- * here with one wording for every error. */
+ * --duration, --seed, --format, --jobs, --timeline, --check) and the host
+ * commands (--root, --quiet, --profile-dir, --format), parsed once here
+ * with one wording for every error. */
 #ifndef PMLAB_CLI_OPTIONS_H
 #define PMLAB_CLI_OPTIONS_H
 
@@ -28,7 +29,6 @@ enum {
 	CLI_OPT_WINDOW,
 	CLI_OPT_TRACE_CPUS,
 	CLI_OPT_CHECK,
-	CLI_OPT_QUIET,
 	CLI_OPT_PLUGIN,
 	CLI_OPT_WIDE,
 	CLI_OPT_FIRST_OWN, /* the first code free for a command's own options */
@@ -48,6 +48,9 @@ enum {
 #define CLI_OPTION_PROFILE_DIR { "profile-dir", required_argument, 0, CLI_OPT_PROFILE_DIR }
 #define CLI_OPTION_TIMELINE { "timeline", required_argument, 0, CLI_OPT_TIMELINE }
 #define CLI_OPTION_CHECK { "check", no_argument, 0, CLI_OPT_CHECK }
+#define CLI_OPTION_QUIET { "quiet", no_argument, 0, 'q' }
+/* The host commands' system root (default $PMLAB_ROOT, else /). */
+#define CLI_OPTION_ROOT { "root", required_argument, 0, 'r' }
 /* A plugin's shared object (include/pmlab/plugin.h); repeatable. */
 #define CLI_OPTION_PLUGIN { "plugin", required_argument, 0, CLI_OPT_PLUGIN }
 /* What one run writes as it goes: --timeline, --trace, and the part of
@@ -59,7 +62,7 @@ enum {
 /* The options every simulating command takes. */
 #define CLI_OPTIONS_RUN CLI_OPTION_MACHINE, CLI_OPTION_CPUS, CLI_OPTION_DURATION, \
 	CLI_OPTION_SEED, CLI_OPTION_CPUFREQ, CLI_OPTION_CPUIDLE, CLI_OPTION_SET, \
-	{ "quiet", no_argument, 0, CLI_OPT_QUIET }, CLI_OPTION_WIDE
+	CLI_OPTION_QUIET, CLI_OPTION_WIDE
 /* Tables as wide as their columns, not cut to the terminal's width. */
 #define CLI_OPTION_WIDE { "wide", no_argument, 0, CLI_OPT_WIDE }
 
@@ -68,6 +71,7 @@ struct cli_opts {
 	unsigned formats; /* CLI_FORMAT_BIT()s --format accepts; 0: none */
 	const char *machine, *cpus, *workload, *cpufreq, *cpuidle, *profile, *timeline;
 	const char *trace, *window, *trace_cpus; /* CLI_OPTIONS_EXPORT */
+	const char *root;                    /* --root; NULL: hostfs's default */
 	const char *duration_arg, *seed_arg; /* as given; NULL when not */
 	sim_ns duration;                     /* parsed, else the default */
 	uint64_t seed;
@@ -79,7 +83,8 @@ struct cli_opts {
 };
 
 /* A command's own options: 0 taken, -1 bad (the message printed), 1 not
- * an option of the command. */
+ * the command's own (the shared parser takes it: a command may note a
+ * shared option, e.g. which subcommand it belongs to, and return 1). */
 typedef int (*cli_own_option)(void *ctx, int opt, const char *arg);
 
 /* Parses argv with getopt_long: the shared options into o (after

@@ -189,12 +189,84 @@ static bool amd_epp_refused(const struct map *m, const char *epp)
 	return performance && strcmp(epp, "performance") != 0 && strcmp(epp, "0") != 0;
 }
 
+/* The options that go to intel_pstate or amd-pstate (or, for
+ * energy_perf_bias, to the MSR whatever the driver). */
+static const char *const pstate_keys[] = { "energy_perf_bias", "energy_performance_preference",
+	"no_turbo", "min_perf_pct", "max_perf_pct", NULL };
+
+static int pstate_option(struct map *m, const struct pf_inst *in, const struct pf_opt *o,
+			 const char *value)
+{
+	const char *k = o->key, *chosen;
+	char buf[64];
+
+	if (strcmp(k, "energy_perf_bias") == 0 || strcmp(k, "energy_performance_preference") == 0) {
+		bool epb = strcmp(k, "energy_perf_bias") == 0;
+		if (m->amd && epb)
+			return pfm_skip(m, in, o, "AMD processors have no energy_perf_bias "
+					"(IA32_ENERGY_PERF_BIAS is Intel's); the cpufreq driver modelled "
+					"here is %s", m->driver);
+		if (pick(m, in, o, value, &chosen, buf, sizeof(buf)))
+			return -1;
+		/* x86_energy_perf_policy writes the MSR whatever the driver
+		 * (tuned 2.3 on): the hardware's bias (engine/epb.c). */
+		if (!m->intel && epb)
+			return pfm_set_knob(m, in, o, pfm_engine_tunable(k), chosen, NULL);
+		if (!m->intel && !m->amd)
+			return pfm_skip(m, in, o, "%s", m->why_no_pstate);
+		if (m->amd && amd_epp_refused(m, chosen))
+			return pfm_skip(m, in, o, "amd-pstate refuses an EPP above 0 under its "
+					"performance policy (EBUSY; amd_pstate_set_energy_pref_index(), "
+					"v6.15): tuned's write fails");
+		return pfm_set_knob(m, in, o, pfm_gov_tunable(m->pstate, k), chosen, NULL);
+	}
+	if (strcmp(k, "no_turbo") == 0) {
+		/* tuned 2.25+ reads it with get_bool(); 2.20 wrote "true" as it
+		 * is, which intel_pstate's store_no_turbo() refuses (EINVAL).
+		 * pmlab writes what the word means. */
+		int b = pf_bool(value);
+		if (b < 0)
+			return pfm_bad(m, in, o, "not a boolean (expected 1|0, true|false, yes|no, "
+				       "y|n, t|f, on|off)");
+		if (!m->intel)
+			return pfm_skip(m, in, o, "%s", m->why_no_pstate);
+		return pfm_set_knob(m, in, o, pfm_gov_tunable(m->pstate, k), b ? "1" : "0", NULL);
+	}
+	/* min_perf_pct, max_perf_pct */
+	const struct tunable *t = pfm_gov_tunable(m->pstate, k);
+	int64_t v;
+	char why[256];
+	if (t && pfm_check(t, value[0] == '>' || value[0] == '<' ? value + 1 : value, &v, why,
+		       sizeof(why)))
+		return pfm_bad(m, in, o, "%s", why);
+	if (!m->intel)
+		return pfm_skip(m, in, o, "%s", m->why_no_pstate);
+	return pfm_set_knob(m, in, o, t, value, NULL);
+}
+
+/* load_threshold, latency_low, latency_high: tuned's dynamic PM QoS. */
+static int dynamic_option(struct map *m, const struct pf_inst *in, const struct pf_opt *o)
+{
+	if (m->dynamic)
+		return 0; /* in the pm_qos_dynamic setting (dynamic_latency()) */
+	if (!pfm_dynamic_tuning(m->L)) {
+		if (m->L->dynamic_from[0])
+			return pfm_skip(m, in, o, "dynamic tuning is off (dynamic_tuning = 0, %s)",
+					m->L->dynamic_from);
+		return pfm_skip(m, in, o, "tuned %d.%d does no dynamic tuning by default "
+				"(dynamic_tuning = 0 in tuned-main.conf from 2.22)",
+				m->L->tuned_version / 100, m->L->tuned_version % 100);
+	}
+	return pfm_skip(m, in, o, "the latency is static: force_latency or "
+			"pm_qos_resume_latency_us is set");
+}
+
+
 static int cpu_option(struct map *m, const struct pf_inst *in, const struct pf_opt *o,
 		      bool per_cpu_ok, int matched)
 {
 	const char *k = o->key;
-	char value[VALUE_MAX], buf[64];
-	const char *chosen;
+	char value[VALUE_MAX];
 	int ncpus = m->L->m->online_cpus;
 	static const char *const per_cpu[] = { "governor", "sampling_down_factor",
 		"energy_perf_bias", "energy_performance_preference", "boost",
@@ -239,62 +311,9 @@ static int cpu_option(struct map *m, const struct pf_inst *in, const struct pf_o
 				       m->gov ? m->gov->name : "(unknown)");
 		return pfm_set_knob(m, in, o, t, value, NULL);
 	}
-	if (strcmp(k, "energy_perf_bias") == 0 || strcmp(k, "energy_performance_preference") == 0) {
-		bool epb = strcmp(k, "energy_perf_bias") == 0;
-		if (m->amd && epb)
-			return pfm_skip(m, in, o, "AMD processors have no energy_perf_bias "
-					"(IA32_ENERGY_PERF_BIAS is Intel's); the cpufreq driver modelled "
-					"here is %s", m->driver);
-		if (pick(m, in, o, value, &chosen, buf, sizeof(buf)))
-			return -1;
-		/* x86_energy_perf_policy writes the MSR whatever the driver
-		 * (tuned 2.3 on): the hardware's bias (engine/epb.c). */
-		if (!m->intel && epb)
-			return pfm_set_knob(m, in, o, pfm_engine_tunable(k), chosen, NULL);
-		if (!m->intel && !m->amd)
-			return pfm_skip(m, in, o, "%s", m->why_no_pstate);
-		if (m->amd && amd_epp_refused(m, chosen))
-			return pfm_skip(m, in, o, "amd-pstate refuses an EPP above 0 under its "
-					"performance policy (EBUSY; amd_pstate_set_energy_pref_index(), "
-					"v6.15): tuned's write fails");
-		return pfm_set_knob(m, in, o, pfm_gov_tunable(m->pstate, k), chosen, NULL);
-	}
-	if (strcmp(k, "no_turbo") == 0) {
-		/* tuned 2.25+ reads it with get_bool(); 2.20 wrote "true" as it
-		 * is, which intel_pstate's store_no_turbo() refuses (EINVAL).
-		 * pmlab writes what the word means. */
-		int b = pf_bool(value);
-		if (b < 0)
-			return pfm_bad(m, in, o, "not a boolean (expected 1|0, true|false, yes|no, "
-				       "y|n, t|f, on|off)");
-		if (!m->intel)
-			return pfm_skip(m, in, o, "%s", m->why_no_pstate);
-		return pfm_set_knob(m, in, o, pfm_gov_tunable(m->pstate, k), b ? "1" : "0", NULL);
-	}
-	if (strcmp(k, "min_perf_pct") == 0 || strcmp(k, "max_perf_pct") == 0) {
-		const struct tunable *t = pfm_gov_tunable(m->pstate, k);
-		int64_t v;
-		char why[256];
-		if (t && pfm_check(t, value[0] == '>' || value[0] == '<' ? value + 1 : value, &v, why,
-			       sizeof(why)))
-			return pfm_bad(m, in, o, "%s", why);
-		if (!m->intel)
-			return pfm_skip(m, in, o, "%s", m->why_no_pstate);
-		return pfm_set_knob(m, in, o, t, value, NULL);
-	}
-	/* load_threshold, latency_low, latency_high */
-	if (m->dynamic)
-		return 0; /* in the pm_qos_dynamic setting (dynamic_latency()) */
-	if (!pfm_dynamic_tuning(m->L)) {
-		if (m->L->dynamic_from[0])
-			return pfm_skip(m, in, o, "dynamic tuning is off (dynamic_tuning = 0, %s)",
-					m->L->dynamic_from);
-		return pfm_skip(m, in, o, "tuned %d.%d does no dynamic tuning by default "
-				"(dynamic_tuning = 0 in tuned-main.conf from 2.22)",
-				m->L->tuned_version / 100, m->L->tuned_version % 100);
-	}
-	return pfm_skip(m, in, o, "the latency is static: force_latency or "
-			"pm_qos_resume_latency_us is set");
+	if (pfm_in_list(pstate_keys, k))
+		return pstate_option(m, in, o, value);
+	return dynamic_option(m, in, o); /* load_threshold, latency_low, latency_high */
 }
 
 bool pfm_dynamic_tuning(const struct pf_load *L)

@@ -63,6 +63,35 @@ static bool prefix(const char *s, const char *p, const char **rest)
 	return true;
 }
 
+/* Every alternative of a latency is well formed, whether or not this
+ * machine has the state it names. -1 after pfm_bad. */
+static int check_alternatives(struct map *m, const struct pf_inst *in, const struct pf_opt *o,
+			      char *const *alts, int n, bool allow_na)
+{
+	for (int i = 0; i < n; i++) {
+		const char *a = alts[i], *rest;
+		int64_t v;
+		if (parse_int64(a, &v) == 0) {
+			if (v < 0 || v > 2000000000)
+				return pfm_bad(m, in, o, "latency %s us out of range (expected 0..2000000000)", a);
+		} else if (prefix(a, "cstate.id_no_zero:", &rest) || prefix(a, "cstate.id:", &rest)) {
+			if (parse_int64(rest, &v) || v < 0)
+				return pfm_bad(m, in, o, "'%s': not a C-state number (expected cstate.id:N, "
+					   "N >= 0)", a);
+		} else if (prefix(a, "cstate.name_no_zero:", &rest) ||
+			   prefix(a, "cstate.name:", &rest)) {
+			if (!*rest)
+				return pfm_bad(m, in, o, "'%s': no C-state name (expected cstate.name:NAME)", a);
+		} else if (strcmp(a, "None") != 0 && strcmp(a, "none") != 0 &&
+			   !(allow_na && strcmp(a, "n/a") == 0)) {
+			return pfm_bad(m, in, o, "'%s' is not a latency (expected microseconds, cstate.id:N, "
+				   "cstate.name:NAME, cstate.id_no_zero:N, cstate.name_no_zero:NAME%s or "
+				   "None, alternatives separated by '|')", a, allow_na ? ", n/a" : "");
+		}
+	}
+	return 0;
+}
+
 /* tuned's _parse_latency(): alternatives "a|b|c", the first that resolves
  * wins; None stops; a malformed alternative is an error here (tuned would
  * pass over it), so a typo cannot silently leave C-states unlimited. */
@@ -89,27 +118,8 @@ static int parse_latency(struct map *m, const struct pf_inst *in, const struct p
 			   "cstate.name:NAME or their _no_zero forms%s, separated by '|')",
 			   allow_na ? ", n/a" : "");
 	/* Check every alternative first. */
-	for (int i = 0; i < n; i++) {
-		const char *a = alts[i], *rest;
-		int64_t v;
-		if (parse_int64(a, &v) == 0) {
-			if (v < 0 || v > 2000000000)
-				return pfm_bad(m, in, o, "latency %s us out of range (expected 0..2000000000)", a);
-		} else if (prefix(a, "cstate.id_no_zero:", &rest) || prefix(a, "cstate.id:", &rest)) {
-			if (parse_int64(rest, &v) || v < 0)
-				return pfm_bad(m, in, o, "'%s': not a C-state number (expected cstate.id:N, "
-					   "N >= 0)", a);
-		} else if (prefix(a, "cstate.name_no_zero:", &rest) ||
-			   prefix(a, "cstate.name:", &rest)) {
-			if (!*rest)
-				return pfm_bad(m, in, o, "'%s': no C-state name (expected cstate.name:NAME)", a);
-		} else if (strcmp(a, "None") != 0 && strcmp(a, "none") != 0 &&
-			   !(allow_na && strcmp(a, "n/a") == 0)) {
-			return pfm_bad(m, in, o, "'%s' is not a latency (expected microseconds, cstate.id:N, "
-				   "cstate.name:NAME, cstate.id_no_zero:N, cstate.name_no_zero:NAME%s or "
-				   "None, alternatives separated by '|')", a, allow_na ? ", n/a" : "");
-		}
-	}
+	if (check_alternatives(m, in, o, alts, n, allow_na) < 0)
+		return -1;
 	for (int i = 0; i < n; i++) {
 		const char *a = alts[i], *rest;
 		int64_t v;

@@ -86,6 +86,35 @@ static bool gov_tunable_path(struct map *m, const struct pf_inst *in, const stru
 	return true;
 }
 
+/* TAIL under cpuN/cpufreq/ or cpufreq/policyN/, for every CPU: the
+ * scaling limits, boost, EPP/EPB and the governors' per-policy tunables. */
+static int cpufreq_file(struct map *m, const struct pf_inst *in, const struct pf_opt *o,
+			const char *tail, const char *value)
+{
+	int rc;
+
+	if (strcmp(tail, "scaling_min_freq") == 0 || strcmp(tail, "scaling_max_freq") == 0)
+		return pfm_set_knob(m, in, o, pfm_engine_tunable(strcmp(tail, "scaling_min_freq") == 0
+								 ? "scaling_min_khz"
+								 : "scaling_max_khz"), value, NULL);
+	if (strcmp(tail, "boost") == 0)
+		return pfm_set_knob(m, in, o, pfm_engine_tunable("boost"), value, NULL);
+	if (strcmp(tail, "scaling_governor") == 0)
+		return pfm_skip(m, in, o, "pmlab takes the governor from [cpu] governor=");
+	if (strcmp(tail, "energy_performance_preference") == 0 || strcmp(tail, "energy_perf_bias") == 0) {
+		const struct tunable *t = pfm_gov_tunable(m->pstate, tail);
+		int64_t v;
+		char why[256];
+		if (t && pfm_check(t, epb_kernel_name(value), &v, why, sizeof(why)))
+			return pfm_bad(m, in, o, "%s", why);
+		return m->intel ? pfm_set_knob(m, in, o, t, epb_kernel_name(value), NULL) : pfm_skip(m, in, o, "%s", m->why_no_pstate);
+	}
+	/* Per-policy governor tunables: cpufreq/policyN/ondemand/up_threshold. */
+	if (gov_tunable_path(m, in, o, tail, value, &rc))
+		return rc;
+	return pfm_skip(m, in, o, "no pmlab knob for this path");
+}
+
 static int sysfs_cpu(struct map *m, const struct pf_inst *in, const struct pf_opt *o,
 		     const char *rest, const char *value)
 {
@@ -155,26 +184,7 @@ static int sysfs_cpu(struct map *m, const struct pf_inst *in, const struct pf_op
 	} else if (!policy) {
 		return pfm_skip(m, in, o, "no pmlab knob for this path");
 	}
-	if (strcmp(tail, "scaling_min_freq") == 0 || strcmp(tail, "scaling_max_freq") == 0)
-		return pfm_set_knob(m, in, o, pfm_engine_tunable(strcmp(tail, "scaling_min_freq") == 0
-								 ? "scaling_min_khz"
-								 : "scaling_max_khz"), value, NULL);
-	if (strcmp(tail, "boost") == 0)
-		return pfm_set_knob(m, in, o, pfm_engine_tunable("boost"), value, NULL);
-	if (strcmp(tail, "scaling_governor") == 0)
-		return pfm_skip(m, in, o, "pmlab takes the governor from [cpu] governor=");
-	if (strcmp(tail, "energy_performance_preference") == 0 || strcmp(tail, "energy_perf_bias") == 0) {
-		const struct tunable *t = pfm_gov_tunable(m->pstate, tail);
-		int64_t v;
-		char why[256];
-		if (t && pfm_check(t, epb_kernel_name(value), &v, why, sizeof(why)))
-			return pfm_bad(m, in, o, "%s", why);
-		return m->intel ? pfm_set_knob(m, in, o, t, epb_kernel_name(value), NULL) : pfm_skip(m, in, o, "%s", m->why_no_pstate);
-	}
-	/* Per-policy governor tunables: cpufreq/policyN/ondemand/up_threshold. */
-	if (gov_tunable_path(m, in, o, tail, value, &rc))
-		return rc;
-	return pfm_skip(m, in, o, "no pmlab knob for this path");
+	return cpufreq_file(m, in, o, tail, value);
 }
 
 static int sysfs_option(struct map *m, const struct pf_inst *in, const struct pf_opt *o)
