@@ -23,7 +23,7 @@ void usage_govd(void)
 	       "written to scaling_setspeed. Prints t_s,policy,khz for each request. On exit\n"
 	       "(SIGINT, SIGTERM, --duration) the previous governor is restored; a govd killed\n"
 	       "outright is restored by the next one. Needs a cpufreq driver with the userspace\n"
-	       "governor (acpi-cpufreq, intel_cpufreq with intel_pstate=passive): exit 1 without.\n\n"
+	       "governor (acpi-cpufreq, intel_cpufreq with intel_pstate=passive): exit 2 without.\n\n"
 	       "options:\n"
 	       "  -g, --governor G      ondemand, conservative or schedutil\n"
 	       "      --set TUNABLE=V   a tunable of the governor (pmlab governors); repeatable\n"

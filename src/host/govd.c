@@ -401,8 +401,10 @@ int govd_start(struct govd **out, struct hostfs *fs, const struct govd_config *c
 	if (host_info_load(&hi, fs, d) < 0)
 		return -1;
 	if (check_machine(&hi, d) < 0) {
+		/* A machine without what govd needs is missing sysfs files:
+		 * exit 2, as for any bad input. */
 		host_info_free(&hi);
-		return -1;
+		return -2;
 	}
 	struct govd *g = calloc(1, sizeof(*g));
 	if (!g) {

@@ -290,7 +290,7 @@ static void test_govd_refuses(void **state)
 	(void)state;
 	char *dir = copy_tree("vm-no-cpufreq");
 	struct out o = runf("govd --root %s --governor ondemand", dir);
-	assert_int_equal(o.status, 1);
+	assert_int_equal(o.status, 2);
 	assert_non_null(strstr(o.err, "pmlab: govd: no cpufreq on this machine"));
 	assert_int_equal(count(o.err, "\n"), 1);
 	assert_string_equal(o.text, ""); /* no CSV header before the refusal */
@@ -300,7 +300,7 @@ static void test_govd_refuses(void **state)
 
 	dir = copy_tree("intel-hwp-laptop");
 	o = runf("govd --root %s --governor schedutil", dir);
-	assert_int_equal(o.status, 1);
+	assert_int_equal(o.status, 2);
 	assert_non_null(strstr(o.err, "no userspace governor"));
 	out_free(&o);
 	drop_tree(dir);
@@ -324,7 +324,7 @@ static void test_govd_refuses(void **state)
 		return;
 	}
 	o = run("govd --governor ondemand --duration 0.1");
-	assert_int_equal(o.status, 1);
+	assert_int_equal(o.status, 2);
 	assert_non_null(strstr(o.err, "no cpufreq on this machine"));
 	out_free(&o);
 }
@@ -405,7 +405,7 @@ static void test_govd_runs_and_restores(void **state)
 	/* no cpufreq: refused before the CSV header */
 	dir = copy_tree("vm-no-cpufreq");
 	o = runf("govd --root %s --governor ondemand --duration 0.1", dir);
-	assert_int_equal(o.status, 1);
+	assert_int_equal(o.status, 2);
 	assert_non_null(strstr(o.err, "no cpufreq on this machine"));
 	assert_string_equal(o.text, "");
 	out_free(&o);

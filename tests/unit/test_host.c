@@ -1311,11 +1311,11 @@ static void test_govd_refuses(void **state)
 	struct pm_diag d = { { 0 } };
 	struct govd_config c = { .governor = "ondemand", .interval_ms = 10, .hz = 250 };
 	open_fs(&fs, FIX "vm-no-cpufreq");
-	assert_int_equal(govd_start(&g, &fs, &c, &d), -1);
+	assert_int_equal(govd_start(&g, &fs, &c, &d), -2);
 	assert_non_null(strstr(d.msg, "no cpufreq on this machine"));
 	hostfs_close(&fs);
 	open_fs(&fs, FIX "intel-hwp-laptop");
-	assert_int_equal(govd_start(&g, &fs, &c, &d), -1);
+	assert_int_equal(govd_start(&g, &fs, &c, &d), -2);
 	assert_non_null(strstr(d.msg, "no userspace governor"));
 	assert_non_null(strstr(d.msg, "intel_pstate=passive"));
 	hostfs_close(&fs);
