@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* pmlab validate: the seed experiments of data/validation run through the
- * validation model (src/lab/validation.c) and written as markdown. The
- * report is honest, not a gate: large errors exit 0; only bad data files
- * (exit 2) or failed runs (exit 1) do not. */
+/* pmlab validate: the published experiments of data/validation run
+ * through the validation model (src/lab/validation.c) and written as
+ * markdown. The report is honest, not a gate: large errors exit 0; only
+ * bad data files (exit 2) or failed runs (exit 1) do not. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,15 +16,17 @@
 void usage_validate(void)
 {
 	printf("usage: pmlab validate [--data DIR|FILE] [--write FILE.md] [--jobs N]\n\n"
-	       "Run every seed experiment described in DIR (default data/validation, every\n"
-	       "*.ini) or in FILE: each row's policy on the experiment's machine and workload,\n"
-	       "with the experiment's calibration, and set the model's figures against the\n"
-	       "measured targets: relative error (%%) for throughput, latency, power,\n"
-	       "frequency, runtime and energy, absolute points for percentages. Check the\n"
-	       "orderings the seed shows. Prints one line per experiment:\n"
+	       "Run every published experiment described in DIR (default data/validation,\n"
+	       "every *.ini) or in FILE: each row's policy on the experiment's machine and\n"
+	       "workload, with the experiment's setup and calibration, and set the model's\n"
+	       "figures against the measured ones: relative error (%%) for throughput,\n"
+	       "latency, power, frequency, runtime and energy, absolute points for\n"
+	       "percentages. Check the orderings the measurements show. Prints one line per\n"
+	       "experiment:\n"
 	       "  NAME: max error X, mean error Y, orderings N/M match\n"
-	       "and with --write, the tables side by side as markdown. Exit 0 whatever the\n"
-	       "errors; 2 on a bad data file.\n\n"
+	       "and with --write, a summary, the orderings the model misses grouped by the\n"
+	       "mechanism it lacks, and the tables side by side, as markdown. Exit 0\n"
+	       "whatever the errors; 2 on a bad data file.\n\n"
 	       "options:\n"
 	       "      --data P          directory of experiments, or one .ini file\n"
 	       "      --write FILE      write the markdown report to FILE\n"
@@ -81,8 +83,10 @@ static int list_files(const char *data, char ***out)
 	return n;
 }
 
-/* One experiment: its summary line, and its section in md. Exit code. */
-static int validate(struct validation *v, const char *path, int jobs, FILE *md)
+/* One experiment: its summary line, its summary for the report's top,
+ * and its section in md. Exit code. */
+static int validate(struct validation *v, const char *path, int jobs, FILE *md,
+		    struct vsummary *sum)
 {
 	struct cmp_set set = { .nmetrics = 0 };
 	struct vscore sc;
@@ -101,6 +105,7 @@ static int validate(struct validation *v, const char *path, int jobs, FILE *md)
 		return bad_input ? rc : EXIT_RUNTIME;
 	}
 	validation_score(v, &set, &sc);
+	validation_summarize(v, &sc, sum);
 	printf("%s: max error %.2f, mean error %.2f, orderings %d/%d match\n", v->name, sc.max_err,
 	       sc.mean_err, sc.nmatch, v->norders);
 	if (md)
@@ -138,9 +143,11 @@ int cmd_validate(int argc, char **argv)
 	struct validation *v = malloc(sizeof(*v));
 	struct pm_diag d = { { 0 } };
 	struct cli_opts o;
-	char **paths = NULL;
+	struct vsummary *sum = NULL;
+	char **paths = NULL, *body = NULL;
+	size_t bodylen = 0;
 	int n = 0, i, rc = EXIT_USAGE;
-	FILE *md = NULL;
+	FILE *md = NULL, *sections = NULL;
 
 	if (!v || cli_opts_init(&o, "validate", 0, argc) < 0) {
 		free(v);
@@ -155,13 +162,24 @@ int cmd_validate(int argc, char **argv)
 			rc = cli_bad("%s", d.msg);
 	if (rc == EXIT_OK && w.write && !(md = fopen(w.write, "w")))
 		rc = cli_bad("validate: --write %s: cannot create", w.write);
-	if (md)
-		validation_report_head(md);
+	/* The sections wait in memory: the summary on top needs them all. */
+	if (rc == EXIT_OK && (!(sum = calloc((size_t)n, sizeof(*sum))) ||
+			      (md && !(sections = open_memstream(&body, &bodylen)))))
+		rc = cli_bad("out of memory");
 	for (i = 0; i < n && rc == EXIT_OK; i++)
-		rc = validate(v, paths[i], o.jobs, md);
+		rc = validate(v, paths[i], o.jobs, sections, &sum[i]);
+	if (sections && fclose(sections) != 0 && rc == EXIT_OK)
+		rc = cli_bad("out of memory");
+	if (md && rc == EXIT_OK) {
+		validation_report_head(md);
+		validation_report_summary(md, sum, n);
+		fwrite(body, 1, bodylen, md);
+	}
 	if (md && fclose(md) != 0 && rc == EXIT_OK)
 		rc = cli_bad("validate: --write %s: cannot write", w.write);
 out:
+	free(body);
+	free(sum);
 	free_paths(paths, n);
 	free(v);
 	cli_opts_free(&o);
