@@ -4,9 +4,12 @@
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
 BENCH_BUILD ?= build-bench
+COVERAGE_BUILD ?= build-coverage
 MESON_OPTS ?= -Dwerror=true
+TEST_SUMMARY = rc=$$?; sh tools/test-summary.sh
 
-.PHONY: all deps build validate demo check asan bench fuzz install clean
+.PHONY: all deps build validate demo check check-quick check-real asan coverage bench fuzz \
+	install clean
 
 all: build
 
@@ -25,8 +28,18 @@ validate: build
 demo: build
 	@sh tools/demo.sh $(BUILD)/src/cli/pmlab
 
+# Every test (< 2 min here); check-quick leaves out the suite 'slow' (< 20 s);
+# check-real runs the tests that touch this machine (tracefs, cpuidle, PM
+# QoS; as root), which the other two skip.
 check: build
-	meson test -C $(BUILD) --print-errorlogs; rc=$$?; sh tools/test-summary.sh $(BUILD); exit $$rc
+	meson test -C $(BUILD) --print-errorlogs; $(TEST_SUMMARY) $(BUILD); exit $$rc
+
+check-quick: build
+	meson test -C $(BUILD) --print-errorlogs --no-suite slow; $(TEST_SUMMARY) $(BUILD); exit $$rc
+
+check-real: build
+	PMLAB_TEST_REAL_MACHINE=1 meson test -C $(BUILD) --print-errorlogs host trace_cli; \
+		$(TEST_SUMMARY) $(BUILD); exit $$rc
 
 $(ASAN_BUILD)/build.ninja:
 	meson setup $(ASAN_BUILD) $(MESON_OPTS) -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug
@@ -34,7 +47,22 @@ $(ASAN_BUILD)/build.ninja:
 asan: deps $(ASAN_BUILD)/build.ninja
 	meson compile -C $(ASAN_BUILD)
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
-		meson test -C $(ASAN_BUILD) --print-errorlogs; rc=$$?; sh tools/test-summary.sh $(ASAN_BUILD); exit $$rc
+		meson test -C $(ASAN_BUILD) --print-errorlogs; $(TEST_SUMMARY) $(ASAN_BUILD); exit $$rc
+
+# Line and branch coverage of src/ by the whole suite (gcovr), in
+# $(COVERAGE_BUILD)/coverage/index.html; the summary goes to the terminal.
+$(COVERAGE_BUILD)/build.ninja:
+	meson setup $(COVERAGE_BUILD) $(MESON_OPTS) -Db_coverage=true -Dbuildtype=debug
+
+coverage: deps $(COVERAGE_BUILD)/build.ninja
+	@sh tools/install-deps.sh coverage
+	meson compile -C $(COVERAGE_BUILD)
+	find $(COVERAGE_BUILD) -name '*.gcda' -delete
+	meson test -C $(COVERAGE_BUILD) --print-errorlogs; $(TEST_SUMMARY) $(COVERAGE_BUILD); \
+		[ $$rc = 0 ] || exit $$rc
+	mkdir -p $(COVERAGE_BUILD)/coverage
+	gcovr -r . --filter src/ --exclude-unreachable-branches --print-summary \
+		--html-details $(COVERAGE_BUILD)/coverage/index.html $(COVERAGE_BUILD)
 
 $(BENCH_BUILD)/build.ninja:
 	meson setup $(BENCH_BUILD) $(MESON_OPTS) -Dbuildtype=release
@@ -54,4 +82,4 @@ install: build
 	meson install -C $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(BENCH_BUILD) build-fuzz
+	rm -rf $(BUILD) $(ASAN_BUILD) $(BENCH_BUILD) $(COVERAGE_BUILD) build-fuzz

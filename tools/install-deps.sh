@@ -1,11 +1,24 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# Installs the Debian packages pmlab needs to build and test, if missing.
+# Installs the Debian packages pmlab needs, if missing: to build and test,
+# and with a group name, those one extra target needs:
+#   browser   chromium, for the HTML checks in a real browser (CI installs it;
+#             without it those checks are skipped and counted as skipped)
+#   coverage  gcovr, for make coverage
 # Runs `apt-get update` once, only when something is missing. As root on
-# Debian 12; elsewhere it says what to install and fails.
+# Debian 12; elsewhere it says what to install and fails. Tests never
+# install anything: this script is the only place that does.
+# usage: sh tools/install-deps.sh [browser] [coverage]
 set -eu
 PKGS="gcc clang meson ninja-build pkg-config python3 libinih-dev libjansson-dev libcmocka-dev
 	libtracefs-dev libtracecmd-dev libtraceevent-dev trace-cmd"
+for group in "$@"; do
+	case $group in
+	browser) PKGS="$PKGS chromium" ;;
+	coverage) PKGS="$PKGS gcovr" ;;
+	*) echo "pmlab: install-deps: unknown group '$group' (expected browser or coverage)" >&2; exit 2 ;;
+	esac
+done
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"

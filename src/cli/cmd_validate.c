@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../core/datadir.h"
 #include "../lab/validation.h"
 #include "cli.h"
 #include "options.h"
@@ -16,13 +17,13 @@
 void usage_validate(void)
 {
 	printf("usage: pmlab validate [--data DIR|FILE] [--write FILE.md] [--jobs N]\n\n"
-	       "Run every published experiment described in DIR (default data/validation,\n"
-	       "every *.ini) or in FILE: each row's policy on the experiment's machine and\n"
-	       "workload, with the experiment's setup and calibration, and set the model's\n"
-	       "figures against the measured ones: relative error (%%) for throughput,\n"
-	       "latency, power, frequency, runtime and energy, absolute points for\n"
-	       "percentages. Check the orderings the measurements show. Prints one line per\n"
-	       "experiment:\n"
+	       "Run every published experiment described in DIR (every *.ini; default\n"
+	       "data/validation, else the installed share/pmlab/validation) or in FILE: each\n"
+	       "row's policy on the experiment's machine and workload, with the experiment's\n"
+	       "setup and calibration, and set the model's figures against the measured ones:\n"
+	       "relative error (%%) for throughput, latency, power, frequency, runtime and\n"
+	       "energy, absolute points for percentages. Check the orderings the measurements\n"
+	       "show. Prints one line per experiment:\n"
 	       "  NAME: max error X, mean error Y, orderings N/M match\n"
 	       "and with --write, a summary, the orderings the model misses grouped by the\n"
 	       "mechanism it lacks, and the tables side by side, as markdown. Exit 0\n"
@@ -139,7 +140,8 @@ int cmd_validate(int argc, char **argv)
 		CLI_OPTION_JOBS,
 		{ 0, 0, 0, 0 },
 	};
-	struct own w = { "data/validation", NULL };
+	struct own w = { NULL, NULL };
+	char found[4096];
 	struct validation *v = malloc(sizeof(*v));
 	struct pm_diag d = { { 0 } };
 	struct cli_opts o;
@@ -154,7 +156,17 @@ int cmd_validate(int argc, char **argv)
 		return cli_bad("out of memory");
 	}
 	i = cli_parse(&o, argc, argv, ":j:", opts, own_option, &w);
-	if (i < 0 || cli_no_operands(&o, i, argc, argv) < 0 || (n = list_files(w.data, &paths)) < 0)
+	if (i < 0 || cli_no_operands(&o, i, argc, argv) < 0)
+		goto out;
+	/* data/validation, or the installed share/pmlab/validation. */
+	if (!w.data && datadir_find("validation", found, sizeof(found)) == 0)
+		w.data = found;
+	if (!w.data) {
+		cli_bad("validate: no data/validation here nor an installed one (expected --data "
+			"DIR|FILE)");
+		goto out;
+	}
+	if ((n = list_files(w.data, &paths)) < 0)
 		goto out;
 	/* Every file checked before any run. */
 	for (i = 0, rc = EXIT_OK; i < n && rc == EXIT_OK; i++)

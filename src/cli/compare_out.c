@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../export/compare_html.h"
 #include "../lab/comparison.h"
 #include "cli.h"
 #include "progress.h"
@@ -100,7 +101,9 @@ int compare_out(const struct cli_opts *o, const struct machine *m, const char *c
 		goto out;
 	}
 	rc = EXIT_OK;
-	if (cmp_write(stdout, &set, (enum cmp_format)o->format) < 0) {
+	if ((o->format == CLI_HTML ? cmp_write_html(stdout, &set)
+				   : cmp_write(stdout, &set, (enum cmp_format)o->format)) < 0 ||
+	    fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "pmlab: %s: cannot write the result to standard output\n", o->cmd);
 		rc = EXIT_RUNTIME;
 	}

@@ -18,6 +18,7 @@
  * idle-period catch-up, no long-idle load reuse, down_threshold at least
  * 11, and the sampling_rate default and floor of that time (20 ticks,
  * "bound to jiffies"; writes below it raised to it). */
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "dbs.h"
@@ -30,11 +31,11 @@ static const char *const cs_variant_words[] = { "current", "3.10", NULL };
 #define CS_MIN_STEP_KHZ 5
 
 struct cs_data {
+	struct dbs_policy dbs;   /* first: the DBS core's operations find it there */
 	struct dbs_tuners dbs_t; /* io_is_busy stays 0: conservative has none */
 	int64_t down_threshold;  /* % */
 	int64_t freq_step;       /* % of scaling_max_freq */
 	int64_t variant;
-	struct dbs_policy dbs;
 	uint32_t requested_freq; /* kHz; may lie between table entries */
 	unsigned int down_skip;
 };
@@ -153,6 +154,15 @@ static unsigned int cs_dbs_update(struct cpufreq_policy *p)
 	return cs->dbs.sampling_rate;
 }
 
+/* cs_limits(), the DBS core's gov_limits: step from where the limits left
+ * the hardware. */
+static void cs_limits(struct cpufreq_policy *p)
+{
+	struct cs_data *cs = p->gov_data;
+	cs->requested_freq = p->cur;
+}
+
+
 static int cs_start(struct cpufreq_policy *p, struct pm_diag *d)
 {
 	struct cs_data *cs = p->gov_data;
@@ -167,6 +177,7 @@ static int cs_start(struct cpufreq_policy *p, struct pm_diag *d)
 			       "11..100)", (long long)cs->down_threshold);
 	dbs->tuners = &cs->dbs_t;
 	dbs->gov_update = cs_dbs_update;
+	dbs->gov_limits = cs_limits;
 	dbs->reuse_prev_load = cs->variant != CS_V3_10;
 	/* The 3.10 variant stands for kernels before v4.8; those before v4.6
 	 * sampled from a timer. v4.6 and v4.7 had the hook already: the
@@ -186,25 +197,7 @@ static int cs_start(struct cpufreq_policy *p, struct pm_diag *d)
 	return dbs_start(p, dbs, d);
 }
 
-static void cs_stop(struct cpufreq_policy *p)
-{
-	struct cs_data *cs = p->gov_data;
-	dbs_stop(&cs->dbs);
-}
-
-static void cs_limits(struct cpufreq_policy *p)
-{
-	struct cs_data *cs = p->gov_data;
-	dbs_limits(p, &cs->dbs);
-	/* cs_limits(): step from where the limits left the hardware. */
-	cs->requested_freq = p->cur;
-}
-
-static void cs_hook(struct cpufreq_policy *p, int cpu, sim_ns now, unsigned flags)
-{
-	struct cs_data *cs = p->gov_data;
-	dbs_update_hook(p, &cs->dbs, now);
-}
+_Static_assert(offsetof(struct cs_data, dbs) == 0, "the DBS core finds dbs first");
 
 /* The 3.10 rule stands for every kernel before the v4.8 rework of the
  * frequency stepping; the changes in between are not modelled. */
@@ -221,7 +214,7 @@ const struct cpufreq_governor cpufreq_conservative = {
 	.ntunables = (int)(sizeof(cs_tunables) / sizeof(cs_tunables[0])),
 	.data_size = sizeof(struct cs_data),
 	.start = cs_start,
-	.stop = cs_stop,
-	.limits = cs_limits,
-	.update = cs_hook,
+	.stop = dbs_stop,
+	.limits = dbs_limits,
+	.update = dbs_update_hook,
 };

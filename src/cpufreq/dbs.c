@@ -81,14 +81,24 @@ int dbs_start(struct cpufreq_policy *p, struct dbs_policy *dbs, struct pm_diag *
 	return 0;
 }
 
-void dbs_stop(struct dbs_policy *dbs)
+/* The policy's struct dbs_policy: the first member of the governor's data. */
+static struct dbs_policy *dbs_of(struct cpufreq_policy *p)
 {
+	return p->gov_data;
+}
+
+void dbs_stop(struct cpufreq_policy *p)
+{
+	struct dbs_policy *dbs = dbs_of(p);
+
 	free(dbs->cpus);
 	dbs->cpus = NULL;
 }
 
-void dbs_update_hook(struct cpufreq_policy *p, struct dbs_policy *dbs, sim_ns now)
+void dbs_update_hook(struct cpufreq_policy *p, int cpu, sim_ns now, unsigned flags)
 {
+	struct dbs_policy *dbs = dbs_of(p);
+
 	/* dbs_update_util_handler(): every call pays its check; a timer makes
 	 * no call until it is due. */
 	if (!dbs->timer)
@@ -159,8 +169,12 @@ uint64_t dbs_update(struct cpufreq_policy *p, struct dbs_policy *dbs)
 	return max_load;
 }
 
-void dbs_limits(struct cpufreq_policy *p, struct dbs_policy *dbs)
+void dbs_limits(struct cpufreq_policy *p)
 {
+	struct dbs_policy *dbs = dbs_of(p);
+
 	cpufreq_policy_apply_limits(p);
 	dbs->sample_delay_ns = 0;
+	if (dbs->gov_limits)
+		dbs->gov_limits(p);
 }

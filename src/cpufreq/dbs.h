@@ -10,8 +10,11 @@
  * a long idle period sees a long window, which dbs_update() treats with
  * the "reuse the pre-idle load once" rule and by counting idle periods.
  *
- * A governor's per-policy data starts with its tunables, the common ones
- * first (struct dbs_tuners), and holds a struct dbs_policy. */
+ * A governor's per-policy data starts with its struct dbs_policy (the
+ * kernel's policy_dbs_info, which each governor's own info embeds), so that
+ * the core's stop, limits and hook operations serve both governors as
+ * cpufreq_dbs_governor_stop(), _limits() and dbs_update_util_handler() do;
+ * its tunables follow, the common ones first (struct dbs_tuners). */
 #ifndef PMLAB_DBS_H
 #define PMLAB_DBS_H
 
@@ -56,6 +59,9 @@ struct dbs_policy {
 	struct dbs_cpu *cpus;         /* policy->ncpus of them, from dbs_start() */
 	/* The governor's sample; returns the delay to the next one, us. */
 	unsigned int (*gov_update)(struct cpufreq_policy *p);
+	/* Optional (struct dbs_governor's limits, v6.1+): after the core's
+	 * limits work. */
+	void (*gov_limits)(struct cpufreq_policy *p);
 	/* Optional: weight CPU j's load by this (v3.10 ondemand: its average
 	 * frequency); NULL weighs 1. */
 	uint64_t (*load_weight)(struct cpufreq_policy *p, int j);
@@ -77,14 +83,16 @@ unsigned int dbs_legacy_sampling_rate(const struct cpufreq_policy *p, int64_t re
 /* Allocates the per-CPU state and reads the baselines; the caller has set
  * tuners, sampling_rate, gov_update, reuse_prev_load, timer and load_weight. */
 int dbs_start(struct cpufreq_policy *p, struct dbs_policy *dbs, struct pm_diag *d);
-void dbs_stop(struct dbs_policy *dbs);
+/* The governor operations, for struct cpufreq_governor:
+ * cpufreq_dbs_governor_stop(); */
+void dbs_stop(struct cpufreq_policy *p);
+/* cpufreq_dbs_governor_limits(): keep cur within the limits, sample at the
+ * next hook call, then the governor's gov_limits; */
+void dbs_limits(struct cpufreq_policy *p);
 /* dbs_update_util_handler(): sample if the delay has passed. */
-void dbs_update_hook(struct cpufreq_policy *p, struct dbs_policy *dbs, sim_ns now);
+void dbs_update_hook(struct cpufreq_policy *p, int cpu, sim_ns now, unsigned flags);
 /* The policy's load: the maximum over its CPUs of the busy percentage since
  * the previous call (times the load weight, if any); sets idle_periods. */
 uint64_t dbs_update(struct cpufreq_policy *p, struct dbs_policy *dbs);
-/* cpufreq_dbs_governor_limits(): keep cur within the limits and sample at
- * the next hook call. */
-void dbs_limits(struct cpufreq_policy *p, struct dbs_policy *dbs);
 
 #endif

@@ -22,6 +22,7 @@
  *         relation L; no long-idle load reuse.
  * Both use the sampling_rate default and floor of their time (10 ms minimum
  * with NOHZ idle accounting, writes below it raised to it). */
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "dbs.h"
@@ -36,10 +37,10 @@ static const char *const od_variant_words[] = { "current", "3.11", "3.10", NULL 
 #define OD_LEGACY_MIN_SAMPLING_RATE 10000
 
 struct od_data {
+	struct dbs_policy dbs;   /* first: the DBS core's operations find it there */
 	struct dbs_tuners dbs_t;
 	int64_t powersave_bias;  /* per mille */
 	int64_t variant;
-	struct dbs_policy dbs;
 	/* powersave_bias PWM: run freq_hi for freq_hi_delay_us, then freq_lo. */
 	unsigned int freq_lo, freq_lo_delay_us, freq_hi_delay_us;
 	bool sub_sample;         /* OD_SUB_SAMPLE: the next sample only switches to freq_lo */
@@ -214,6 +215,7 @@ static int od_start(struct cpufreq_policy *p, struct pm_diag *d)
 			       "11..100)", (long long)od->dbs_t.up_threshold);
 	dbs->tuners = &od->dbs_t;
 	dbs->gov_update = od_dbs_update;
+	dbs->gov_limits = NULL;
 	dbs->reuse_prev_load = od->variant != OD_V3_10;
 	/* Both older variants stand for kernels before v4.6: a timer samples. */
 	dbs->timer = od->variant != OD_CURRENT;
@@ -230,23 +232,7 @@ static int od_start(struct cpufreq_policy *p, struct pm_diag *d)
 	return dbs_start(p, dbs, d);
 }
 
-static void od_stop(struct cpufreq_policy *p)
-{
-	struct od_data *od = p->gov_data;
-	dbs_stop(&od->dbs);
-}
-
-static void od_limits(struct cpufreq_policy *p)
-{
-	struct od_data *od = p->gov_data;
-	dbs_limits(p, &od->dbs);
-}
-
-static void od_hook(struct cpufreq_policy *p, int cpu, sim_ns now, unsigned flags)
-{
-	struct od_data *od = p->gov_data;
-	dbs_update_hook(p, &od->dbs, now);
-}
+_Static_assert(offsetof(struct od_data, dbs) == 0, "the DBS core finds dbs first");
 
 static const char *od_kernel_rules(int version)
 {
@@ -263,7 +249,7 @@ const struct cpufreq_governor cpufreq_ondemand = {
 	.ntunables = (int)(sizeof(od_tunables) / sizeof(od_tunables[0])),
 	.data_size = sizeof(struct od_data),
 	.start = od_start,
-	.stop = od_stop,
-	.limits = od_limits,
-	.update = od_hook,
+	.stop = dbs_stop,
+	.limits = dbs_limits,
+	.update = dbs_update_hook,
 };

@@ -64,11 +64,6 @@ struct html *html_begin_styled(FILE *out, const char *title, const char *css)
 	return h;
 }
 
-FILE *html_stream(struct html *h)
-{
-	return h->out;
-}
-
 void html_heading(struct html *h, const char *text)
 {
 	fputs("<h2>", h->out);

@@ -22,11 +22,8 @@ struct html *html_begin(FILE *out, const char *title);
 /* The same, with `css` (may be NULL) appended to the page's style sheet. */
 struct html *html_begin_styled(FILE *out, const char *title, const char *css);
 /* Writes s HTML-escaped (& < > " ') to f: for callers that write their own
- * markup between these functions' output (see html_stream). */
+ * markup on the page's stream between these functions' output. */
 void html_escape(FILE *f, const char *s);
-/* The page's stream, for markup of the caller's own; escape text with
- * html_escape. */
-FILE *html_stream(struct html *h);
 void html_heading(struct html *h, const char *text);
 void html_text(struct html *h, const char *text);
 /* ncols headings and nrows rows of ncols cells, row-major; cells that

@@ -243,7 +243,6 @@ int cmp_write(FILE *out, const struct cmp_set *s, enum cmp_format f)
 	case CMP_TABLE: rc = cmp_write_table(out, s); break;
 	case CMP_CSV:   rc = cmp_write_csv(out, s); break;
 	case CMP_JSON:  rc = cmp_write_json(out, s); break;
-	case CMP_HTML:  rc = cmp_write_html(out, s); break;
 	default:        return -1;
 	}
 	if (fflush(out) != 0 || ferror(out))

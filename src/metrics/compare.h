@@ -79,7 +79,7 @@ struct cmp_summary {
 	bool not_significant;    /* p >= CMP_ALPHA: marked '~' */
 };
 
-enum cmp_format { CMP_TABLE, CMP_CSV, CMP_JSON, CMP_HTML };
+enum cmp_format { CMP_TABLE, CMP_CSV, CMP_JSON };
 
 /* Sizes the set for machine m (its C-states and packages), nprofiles and
  * nruns, with every figure 0. -1 on OOM. */
@@ -116,6 +116,6 @@ int cmp_write(FILE *out, const struct cmp_set *s, enum cmp_format f);
 int cmp_write_table(FILE *out, const struct cmp_set *s);
 int cmp_write_csv(FILE *out, const struct cmp_set *s);
 int cmp_write_json(FILE *out, const struct cmp_set *s);
-int cmp_write_html(FILE *out, const struct cmp_set *s);
+/* HTML: export/compare_html.h. */
 
 #endif

@@ -132,4 +132,10 @@ void result_csv_quote(FILE *out, const char *s, size_t len);
 enum result_format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON };
 int result_write(FILE *out, const struct run_result *r, enum result_format f);
 
+/* Formats v with printf's `%.*f` (decimals >= 0) or `%.*g` (decimals < 0,
+ * -decimals significant digits) into buf, always with a '.' decimal point
+ * whatever the locale, and 0 for NaN, infinities and negative zero. */
+const char *result_fmt_num(char *buf, size_t size, double v, int decimals);
+#define RESULT_NUM_MAX 48
+
 #endif

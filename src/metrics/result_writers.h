@@ -45,10 +45,5 @@ double result_task_run_us(const struct run_result *r, int i);
 double result_task_period_us(const struct run_result *r, int i);
 double result_task_slack_us(const struct run_result *r, int i);
 
-/* Formats v with printf's `%.*f` (decimals >= 0) or `%.*g` (decimals < 0,
- * -decimals significant digits) into buf, always with a '.' decimal point
- * whatever the locale, and 0 for NaN, infinities and negative zero. */
-const char *result_fmt_num(char *buf, size_t size, double v, int decimals);
-#define RESULT_NUM_MAX 48
 
 #endif

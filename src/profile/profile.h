@@ -124,7 +124,8 @@ int profile_apply(const struct profile *p, struct sim_config *cfg, bool keep_cpu
  * $PMLAB_PROFILE_PATH (colon-separated), data/profiles, the installed
  * share/pmlab/profiles next to the running binary (and the source tree's
  * data/profiles when it runs from a build directory inside it),
- * /etc/tuned/profiles, /etc/tuned, /usr/lib/tuned/profiles, /usr/lib/tuned.
+ * /etc/tuned/profiles, /etc/tuned, /usr/lib/tuned/profiles, /usr/lib/tuned
+ * (or, when set, the colon-separated $PMLAB_TUNED_DIRS instead of these).
  * Calls fn for each directory that exists (each once, however it is
  * named); stops at, and returns, the first nonzero fn returns; -1 when out
  * of memory. */

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../core/datadir.h"
 #include "profile_internal.h"
 
 #define MAX_SEARCH 32
@@ -60,17 +61,6 @@ bool pf_name_ok(const char *name)
 }
 
 /* The directory of the running binary, or "" (no /proc). */
-static void exe_dir(char *buf, size_t len)
-{
-	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
-	buf[n > 0 ? n : 0] = '\0';
-	char *slash = strrchr(buf, '/');
-	if (slash)
-		*slash = '\0';
-	else
-		buf[0] = '\0';
-}
-
 struct path_list {
 	char dirs[MAX_SEARCH][PATH_MAX];
 	char real[MAX_SEARCH][PATH_MAX];
@@ -91,47 +81,36 @@ static void add_dir(struct path_list *l, const char *dir)
 	l->n++;
 }
 
+/* Each directory of a colon-separated list. */
+static void add_dirs(struct path_list *l, const char *list)
+{
+	char copy[4096];
+
+	snprintf(copy, sizeof(copy), "%s", list);
+	for (char *save = NULL, *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save))
+		add_dir(l, d);
+}
+
+static int add_data_dir(void *ctx, const char *dir)
+{
+	add_dir(ctx, dir);
+	return 0;
+}
+
 static void build_path(struct path_list *l, const char *const *dirs, int ndirs)
 {
-	char exe[PATH_MAX], buf[PATH_MAX + 64];
-
 	l->n = 0;
 	for (int i = 0; i < ndirs; i++)
 		add_dir(l, dirs[i]);
 	const char *env = getenv("PMLAB_PROFILE_PATH");
-	if (env) {
-		char copy[4096];
-		snprintf(copy, sizeof(copy), "%s", env);
-		for (char *save = NULL, *d = strtok_r(copy, ":", &save); d;
-		     d = strtok_r(NULL, ":", &save))
-			add_dir(l, d);
-	}
-	add_dir(l, "data/profiles");
-	exe_dir(exe, sizeof(exe));
-	if (exe[0]) {
-		snprintf(buf, sizeof(buf), "%s/../share/pmlab/profiles", exe);
-		add_dir(l, buf);
-		/* A build directory inside the source tree (build/src/cli/pmlab):
-		 * the tree is the nearest ancestor holding src/profile/profile.h. */
-		char up[PATH_MAX + 16] = "";
-		snprintf(up, sizeof(up), "%s", exe);
-		for (int i = 0; i < 4; i++) {
-			size_t len = strlen(up);
-			if (len + 4 >= sizeof(up))
-				break;
-			strcat(up, "/..");
-			snprintf(buf, sizeof(buf), "%s/src/profile/profile.h", up);
-			if (is_file(buf)) {
-				snprintf(buf, sizeof(buf), "%s/data/profiles", up);
-				add_dir(l, buf);
-				break;
-			}
-		}
-	}
-	add_dir(l, "/etc/tuned/profiles");
-	add_dir(l, "/etc/tuned");
-	add_dir(l, "/usr/lib/tuned/profiles");
-	add_dir(l, "/usr/lib/tuned");
+	if (env)
+		add_dirs(l, env);
+	/* data/profiles, the installed share/pmlab/profiles, the source tree's. */
+	datadir_each("profiles", add_data_dir, l);
+	/* tuned's own directories; $PMLAB_TUNED_DIRS replaces them (the tests
+	 * set it empty: they read only the tree). */
+	env = getenv("PMLAB_TUNED_DIRS");
+	add_dirs(l, env ? env : "/etc/tuned/profiles:/etc/tuned:/usr/lib/tuned/profiles:/usr/lib/tuned");
 }
 
 int profile_search_path(const char *const *dirs, int ndirs,

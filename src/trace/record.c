@@ -44,18 +44,6 @@ static const struct {
 };
 #define NEVENTS ((int)(sizeof(events) / sizeof(events[0])))
 
-int record_event_count(void)
-{
-	return NEVENTS;
-}
-
-const char *record_event(int i, bool *required)
-{
-	if (required)
-		*required = events[i].required;
-	return events[i].name;
-}
-
 static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 #define NSTOP ((int)(sizeof(stop_signals) / sizeof(stop_signals[0])))
 static volatile sig_atomic_t stop_signal;

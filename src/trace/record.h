@@ -33,11 +33,6 @@ struct record_result {
 	const char *tracing_dir;
 };
 
-/* The event list, "system/event"; the optional ones may be missing on
- * old kernels (sched_waking, the timer events). */
-int record_event_count(void);
-const char *record_event(int i, bool *required);
-
 /* 0 when a trace was written (even if the command failed or a signal
  * stopped the recording early); -1 with d filled otherwise. */
 int record_run(const struct record_config *cfg, struct record_result *res, struct pm_diag *d);

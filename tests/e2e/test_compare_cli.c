@@ -299,7 +299,8 @@ static void test_compare_html_browser(void **state)
 	char *html, *dom, *d;
 
 	if (!browser) {
-		print_message("chromium not available: browser check skipped\n");
+		print_message("chromium not installed (sh tools/install-deps.sh browser): browser "
+			      "check skipped\n");
 		skip();
 	}
 	o = ok(HTML_ARGS);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* End-to-end: pmlab record (where tracefs can be written: as root),
  * pmlab replay in every output format, --timeline on sim and replay, the
- * HTML report rendered in a real headless browser (Debian's chromium,
- * installed here if missing; skipped where it cannot be), and bad input. */
+ * HTML report rendered in a real headless browser (Debian's chromium, which
+ * tools/install-deps.sh browser installs; skipped where it is missing), and
+ * bad input. pmlab record touches the real machine: make check-real. */
 #include <jansson.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "real_machine.h"
 #include "pmlab_run.h"
 
 #define ROOT PMLAB_SOURCE_ROOT "/"
@@ -179,21 +181,6 @@ static const char *chromium(void)
 	return NULL;
 }
 
-/* Debian's chromium, installed for this test only if missing and only
- * where apt can (as root, with a package source). */
-static const char *find_or_install_chromium(void)
-{
-	if (chromium())
-		return chromium();
-	if (geteuid() != 0 || access("/usr/bin/apt-get", X_OK) != 0)
-		return NULL;
-	if (system("DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "
-		   "chromium >/dev/null 2>&1") != 0)
-		(void)!system("apt-get update -qq >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive "
-			      "apt-get install -y -qq --no-install-recommends chromium >/dev/null 2>&1");
-	return chromium();
-}
-
 static void test_html_report(void **state)
 {
 	char *html = temp_path(".html");
@@ -216,9 +203,11 @@ static void test_html_report(void **state)
 	assert_true(segs >= 3); /* C0 and C1 on two CPUs, one frequency */
 	assert_non_null(strstr(page, "trace_duration"));
 
-	const char *browser = find_or_install_chromium();
+	/* A test never installs anything: tools/install-deps.sh browser does. */
+	const char *browser = chromium();
 	if (!browser) {
-		print_message("chromium not available and not installable here: browser check skipped\n");
+		print_message("chromium not installed (sh tools/install-deps.sh browser): browser "
+			      "check skipped\n");
 		free(page);
 		unlink(html);
 		free(html);
@@ -278,6 +267,7 @@ static char *read_tracing(const char *file)
  * tracing state is as before, that trace-cmd reads the file, and replays it. */
 static void test_record(void **state)
 {
+	SKIP_UNLESS_REAL_MACHINE();
 	if (geteuid() != 0) {
 		print_message("not root: pmlab record skipped\n");
 		skip();

@@ -45,6 +45,15 @@ void simtest_run_idle(struct run *out, const char *ini, int cpus, const char *wo
 	sim_destroy(s);
 }
 
+const char *simtest_preset_text(const char *name)
+{
+	for (int i = 0; i < machine_preset_count(); i++)
+		if (strcmp(machine_preset_name(i), name) == 0)
+			return machine_preset_text(i);
+	fail_msg("no preset %s", name);
+	return NULL;
+}
+
 double simtest_extra(const struct run_result *r, const char *name)
 {
 	for (int i = 0; i < r->nextra; i++)

@@ -38,6 +38,8 @@ void simtest_run_idle(struct run *out, const char *ini, int cpus, const char *wo
 		      const char *gov, const char *idle_gov, double seconds, uint64_t seed,
 		      const char *const *defaults, int ndefaults, const char *const *sets, int nsets,
 		      bool check);
+/* A built-in machine's INI text; fails the test if there is none. */
+const char *simtest_preset_text(const char *name);
 /* The workload's extra figure `name`; fails the test if absent. */
 double simtest_extra(const struct run_result *r, const char *name);
 

@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "export/compare_html.h"
 #include "metrics/compare.h"
 #include "metrics/stats.h"
 
@@ -206,6 +207,9 @@ static void fill_set(struct cmp_set *s, int nruns)
 	}
 }
 
+/* CMP_TABLE, CMP_CSV, CMP_JSON, or this for export/compare_html.c. */
+#define FORMAT_HTML ((enum cmp_format)-1)
+
 static char *write_set(const struct cmp_set *s, enum cmp_format f)
 {
 	/* On the heap: the stream keeps the address of the buffer pointer,
@@ -218,7 +222,7 @@ static char *write_set(const struct cmp_set *s, enum cmp_format f)
 	assert_non_null(m);
 	out = open_memstream(&m->text, &m->len);
 	assert_non_null(out);
-	assert_int_equal(cmp_write(out, s, f), 0);
+	assert_int_equal(f == FORMAT_HTML ? cmp_write_html(out, s) : cmp_write(out, s, f), 0);
 	fclose(out);
 	text = m->text;
 	free(m);
@@ -414,7 +418,7 @@ static void test_html_is_self_contained(void **state)
 
 	fill_set(&s, 5);
 	strcpy(s.workload, "<oltp & co>");
-	t = write_set(&s, CMP_HTML);
+	t = write_set(&s, FORMAT_HTML);
 	assert_true(strncmp(t, "<!DOCTYPE html>", 15) == 0);
 	assert_contains(t, "<style>");
 	assert_contains(t, "&lt;oltp &amp; co&gt;");

@@ -725,16 +725,6 @@ static void test_cpufreq_hook_cost_model(void **state)
 	result_free(&b.r);
 }
 
-/* The i7-4790 preset's text, for runs that need its turbo bins. */
-static const char *preset_text(const char *name)
-{
-	for (int i = 0; i < machine_preset_count(); i++)
-		if (strcmp(machine_preset_name(i), name) == 0)
-			return machine_preset_text(i);
-	fail_msg("no preset %s", name);
-	return NULL;
-}
-
 /* The P-state CPU 0 of `ini` spent most of its busy time in, kHz, and the
  * work rate (Avg_MHz: MHz-time in C0 over wall time). */
 static uint32_t settled_khz(const char *ini, const char *const *sets, int nsets, double *work_mhz)
@@ -764,7 +754,7 @@ static void test_pelt_invariance_reference(void **state)
 {
 	static const char *const load[] = { "tasks=1", "period_us=4000", "run_us=3100",
 					    "jitter_pct=0" };
-	const char *ini = preset_text("i7-4790");
+	const char *ini = simtest_preset_text("i7-4790");
 	const char *key = strstr(ini, "freq_invariance = turbo_4c");
 	assert_non_null(key);
 	char max_ini[16384];
@@ -884,7 +874,7 @@ static void test_pingpong_idle_governors_and_tick(void **state)
 {
 	const char *gov[] = { "hz=1000", "burst_ns=500" };
 	const char *legacy[] = { "hz=1000", "burst_ns=500", "tick_policy=legacy" };
-	const char *ini = preset_text("i7-4790");
+	const char *ini = simtest_preset_text("i7-4790");
 	struct run menu, teo, menu_legacy;
 	simtest_run_idle(&menu, ini, 0, "pingpong", "performance", "menu", 0.5, 1, NULL, 0, gov, 2,
 			 false);

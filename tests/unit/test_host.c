@@ -27,6 +27,7 @@
 #include <cmocka.h>
 
 #include "host_trees.h"
+#include "real_machine.h"
 
 #include "host/apply.h"
 #include "host/govd.h"
@@ -1354,6 +1355,7 @@ static void test_real_cpuidle_governor(void **state)
 	struct hostfs fs;
 	struct host_info hi;
 	struct pm_diag d = { { 0 } };
+	SKIP_UNLESS_REAL_MACHINE();
 	if (geteuid() != 0) {
 		print_message("skipped: not root\n");
 		skip();
@@ -1428,6 +1430,7 @@ static void test_real_latency_hold(void **state)
 	(void)state;
 	struct hostfs fs;
 	struct pm_diag d = { { 0 } };
+	SKIP_UNLESS_REAL_MACHINE();
 	if (geteuid() != 0 || access("/dev/cpu_dma_latency", W_OK) != 0) {
 		print_message("skipped: no writable /dev/cpu_dma_latency\n");
 		skip();

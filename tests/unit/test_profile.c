@@ -1108,6 +1108,32 @@ static void test_list(void **state)
 	assert_int_equal(l.n, 35 + 10); /* every fixture and data profile, once */
 }
 
+/* tuned's own directories are searched unless $PMLAB_TUNED_DIRS replaces
+ * them; the test suite runs with it empty, so that no host's tuned
+ * installation is read (meson.build). */
+static void test_tuned_dirs_replaced(void **state)
+{
+	struct machine m;
+	struct profile p;
+	struct pm_diag d = { "" };
+	machine(&m, "xeon-2s-quad");
+	const char *saved = getenv("PMLAB_TUNED_DIRS");
+	char *keep = saved ? strdup(saved) : NULL;
+
+	assert_int_equal(setenv("PMLAB_TUNED_DIRS", FIXTURES, 1), 0);
+	assert_int_equal(profile_load(&p, "chain-top", &m, NULL, 0, &d), 0);
+	profile_free(&p);
+	assert_int_equal(setenv("PMLAB_TUNED_DIRS", "", 1), 0);
+	assert_int_equal(profile_load(&p, "chain-top", &m, NULL, 0, &d), -1);
+	assert_non_null(strstr(d.msg, "not found"));
+	profile_free(&p);
+	if (keep)
+		setenv("PMLAB_TUNED_DIRS", keep, 1);
+	else
+		unsetenv("PMLAB_TUNED_DIRS");
+	free(keep);
+}
+
 static void test_helpers(void **state)
 {
 	assert_int_equal(pf_bool("True"), 1);
@@ -1162,6 +1188,7 @@ int main(void)
 		cmocka_unit_test(test_tuned_versions),
 		cmocka_unit_test(test_deep_variables),
 		cmocka_unit_test(test_list),
+		cmocka_unit_test(test_tuned_dirs_replaced),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

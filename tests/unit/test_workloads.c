@@ -437,16 +437,6 @@ static void test_kernbench_jobs_share_data(void **state)
 	result_free(&plain.r);
 }
 
-/* A built-in machine's INI text; fails the test if there is none. */
-static const char *preset_text(const char *name)
-{
-	for (int i = 0; i < machine_preset_count(); i++)
-		if (strcmp(machine_preset_name(i), name) == 0)
-			return machine_preset_text(i);
-	fail_msg("no preset %s", name);
-	return NULL;
-}
-
 /* Mean busy share of package `p`'s CPUs, % (100 - their mean %idle). */
 static double pkg_busy_pct(const struct run_result *r, int p)
 {
@@ -473,7 +463,7 @@ static void test_kernbench_sched_mc_levels(void **state)
 		{ "files=300", "cc1_ms=58", "link_ms=500", "jobs=4", "sched_mc_power_savings=1" },
 		{ "files=300", "cc1_ms=58", "link_ms=500", "jobs=4", "sched_mc_power_savings=2" },
 	};
-	const char *ini = preset_text("xeon-2s-harpertown");
+	const char *ini = simtest_preset_text("xeon-2s-harpertown");
 	struct run r[3];
 	double busy[3][2];
 	for (int l = 0; l < 3; l++) {

@@ -9,9 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../export/html.h"
-#include "compare.h"
-#include "result_writers.h"
+#include "compare_html.h"
+#include "html.h"
 
 static const char *const block_title[CMP_NBLOCKS] = {
 	[CMP_BLOCK_PERF] = "Throughput, latency and power",

@@ -1,0 +1,35 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# make install's promise: the installed pmlab finds everything it reads.
+# Installs the build into a temporary DESTDIR and runs the installed binary
+# from a directory outside the source tree.
+# usage: tests/install_test.sh BUILD_DIR
+set -eu
+build=$1
+dest=$(mktemp -d "${TMPDIR:-/tmp}/pmlab-install-XXXXXX")
+trap 'rm -rf "$dest"' EXIT
+fail() { echo "install test: $*" >&2; exit 1; }
+
+meson install -C "$build" --destdir "$dest" --no-rebuild --quiet >/dev/null ||
+	fail "meson install --destdir failed"
+bin=$(find "$dest" -path '*/bin/pmlab' -type f)
+[ -x "$bin" ] || fail "no bin/pmlab under DESTDIR"
+share=$(dirname "$(dirname "$bin")")/share
+for f in pmlab/validation/tuned-balanced-conservative.ini pmlab/profiles/balanced/tuned.conf \
+	pmlab/machines/i7-4790.ini pmlab/workloads/video.json man/man1/pmlab.1; do
+	[ -f "$share/$f" ] || fail "share/$f not installed"
+done
+
+cd "$dest" # nothing of the tree is reachable from here
+"$bin" sim --machine i7-4790 --workload pingpong --duration 0.05 >sim.txt ||
+	fail "installed sim failed"
+grep -q "^pmlab sim: machine i7-4790" sim.txt || fail "sim printed no table"
+"$bin" profile list >list.txt || fail "installed profile list failed"
+grep -q "^  balanced " list.txt || fail "the installed profiles are not found"
+grep -q "^  tuned-2.3/balanced " list.txt || fail "the installed tuned-2.3 profiles are not found"
+"$bin" validate --jobs 2 >validate.txt || fail "installed validate failed (exit $?)"
+grep -q "^tuned-balanced-conservative: max error" validate.txt ||
+	fail "installed validate did not run the installed experiments"
+grep -q "^sched-mc-power-savings: max error" validate.txt ||
+	fail "installed validate did not run the installed experiments"
+echo "install test: the installed pmlab ran sim, profile list and validate from $dest"
