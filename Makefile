@@ -4,12 +4,13 @@
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
 BENCH_BUILD ?= build-bench
+FUZZ_BUILD ?= build-fuzz
 COVERAGE_BUILD ?= build-coverage
 MESON_OPTS ?= -Dwerror=true
 TEST_SUMMARY = rc=$$?; sh tools/test-summary.sh
 
 .PHONY: all deps build validate demo check check-quick check-real asan coverage bench fuzz \
-	install clean
+	fuzz-smoke install clean
 
 all: build
 
@@ -74,12 +75,21 @@ bench: deps $(BENCH_BUILD)/build.ninja
 	$(BENCH_BUILD)/bench/bench_trace
 	sh bench/bench_compare.sh $(BENCH_BUILD)/src/cli/pmlab
 
+# Every libFuzzer target for FUZZ_SECONDS (default 30) each, then a
+# summary: runs, runs/s, coverage and corpus per target.
 fuzz: deps
-	bash fuzz/build.sh build-fuzz
-	bash fuzz/run.sh build-fuzz $${FUZZ_SECONDS:-30}
+	@sh tools/install-deps.sh fuzz
+	sh fuzz/build.sh $(FUZZ_BUILD)
+	bash fuzz/run.sh $(FUZZ_BUILD) $${FUZZ_SECONDS:-30}
+
+# CI's smoke test: 3 s per target.
+fuzz-smoke: deps
+	@sh tools/install-deps.sh fuzz
+	sh fuzz/build.sh $(FUZZ_BUILD)
+	bash fuzz/run.sh $(FUZZ_BUILD) 3
 
 install: build
 	meson install -C $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(BENCH_BUILD) $(COVERAGE_BUILD) build-fuzz
+	rm -rf $(BUILD) $(ASAN_BUILD) $(BENCH_BUILD) $(COVERAGE_BUILD) $(FUZZ_BUILD)

@@ -5,10 +5,11 @@
 #   browser   chromium, for the HTML checks in a real browser (CI installs it;
 #             without it those checks are skipped and counted as skipped)
 #   coverage  gcovr, for make coverage
+#   fuzz      clang's libFuzzer runtime, for make fuzz and make fuzz-smoke
 # Runs `apt-get update` once, only when something is missing. As root on
 # Debian 12; elsewhere it says what to install and fails. Tests never
 # install anything: this script is the only place that does.
-# usage: sh tools/install-deps.sh [browser] [coverage]
+# usage: sh tools/install-deps.sh [browser] [coverage] [fuzz]
 set -eu
 PKGS="gcc clang meson ninja-build pkg-config python3 libinih-dev libjansson-dev libcmocka-dev
 	libtracefs-dev libtracecmd-dev libtraceevent-dev trace-cmd"
@@ -16,7 +17,8 @@ for group in "$@"; do
 	case $group in
 	browser) PKGS="$PKGS chromium" ;;
 	coverage) PKGS="$PKGS gcovr" ;;
-	*) echo "pmlab: install-deps: unknown group '$group' (expected browser or coverage)" >&2; exit 2 ;;
+	fuzz) PKGS="$PKGS libclang-rt-14-dev" ;;
+	*) echo "pmlab: install-deps: unknown group '$group' (expected browser, coverage or fuzz)" >&2; exit 2 ;;
 	esac
 done
 missing=""

@@ -133,6 +133,8 @@ int cmd_bench(int argc, char **argv)
 	}
 	struct hbench b;
 	int r = hbench_run(&fs, &c, &b, &d);
+	if (r == 0)
+		hostfs_print_refused(&fs, stderr);
 	hostfs_close(&fs);
 	if (r == -2) {
 		cli_bad("%s", d.msg);

@@ -63,6 +63,8 @@ int cmd_daemon(int argc, char **argv)
 	if (hostfs_open(&fs, root, &d) < 0)
 		return cli_bad("daemon: %s", d.msg);
 	int rc = host_daemon_run(&fs, &c, &d);
+	if (rc == 0)
+		hostfs_print_refused(&fs, stderr);
 	hostfs_close(&fs);
 	if (rc == -2)
 		return cli_bad("daemon: %s", d.msg);

@@ -109,6 +109,8 @@ int cmd_govd(int argc, char **argv)
 		goto out;
 	}
 	int r = govd_run(&fs, &c, &d);
+	if (r == 0)
+		hostfs_print_refused(&fs, stderr);
 	hostfs_close(&fs);
 	if (r == -2) {
 		cli_bad("govd: %s", d.msg);

@@ -110,6 +110,7 @@ static int apply(const char *spec, const char *root, const char *const *dirs, in
 	if (r.recovered)
 		printf("(the profile active before, or an interrupted apply, was restored first)\n");
 	rc = EXIT_OK;
+	hostfs_print_refused(&fs, stderr);
 	/* A running daemon holds the new profile's request, or drops the old
 	 * one when the new profile asks for none. */
 	bool daemon = !dry_run && host_daemon_notify(&fs);
@@ -147,6 +148,8 @@ static int off(const char *root)
 	if (rc != EXIT_OK)
 		return rc;
 	rc = host_profile_off_left(&fs, stdout, &had, &left, &d);
+	if (rc == 0)
+		hostfs_print_refused(&fs, stderr);
 	hostfs_close(&fs);
 	if (rc == HOST_BAD_INPUT)
 		return cli_bad("%s", d.msg);
@@ -177,6 +180,7 @@ static int verify(const char *root)
 	}
 	if (host_profile_active(&fs, &st, &has, &d) < 0)
 		has = false;
+	hostfs_print_refused(&fs, stderr);
 	hostfs_close(&fs);
 	if (n) {
 		fflush(stdout);

@@ -11,8 +11,9 @@ void usage_merge(void)
 	printf("usage: pmlab merge FILE...\n\n"
 	       "Join the outputs of 'pmlab sweep --shard I/N' (CSV or JSON, all alike) into\n"
 	       "the output the sweep gives without --shard, byte for byte: rows in point\n"
-	       "order, CSV columns rebuilt as the whole sweep has them. A point given twice,\n"
-	       "or missing from 0 up to the last one (a shard left out), is an error.\n"
+	       "order, CSV columns rebuilt as the whole sweep has them. Shards of another\n"
+	       "sweep (each row carries its sweep's identity), a point given twice, or one\n"
+	       "missing from 0 up to the last one (a shard left out), is an error.\n"
 	       "Files may be given in any order; an empty file (a shard without points)\n"
 	       "adds nothing.\n");
 }

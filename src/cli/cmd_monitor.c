@@ -173,6 +173,7 @@ int cmd_monitor(int argc, char **argv)
 	}
 	for (int i = 0; i < m.nabsent; i++)
 		fprintf(stderr, "pmlab: monitor: %s\n", m.absent[i]);
+	hostfs_print_refused(&fs, stderr);
 	w.m = &m;
 	w.command = cmd ? cmd[0] : NULL;
 	int rc;

@@ -5,6 +5,7 @@
  * joins the slices. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../export/sweep_html.h"
 #include "../lab/sweep.h"
@@ -49,16 +50,23 @@ void usage_sweep(void)
 	       "On a terminal, progress goes to standard error; in a pipe, nothing but the result.\n");
 }
 
+/* "I/N", each a decimal within 0 <= I < N <= SWEEP_MAX_POINTS. */
 static int parse_shard(const char *arg, long *idx, long *n)
 {
-	char *end;
+	char part[32];
+	const char *slash = strchr(arg, '/');
+	uint64_t i, k;
 
-	*idx = strtol(arg, &end, 10);
-	if (end == arg || *end != '/' || *idx < 0)
+	if (!slash || (size_t)(slash - arg) >= sizeof(part))
 		return -1;
-	arg = end + 1;
-	*n = strtol(arg, &end, 10);
-	return end == arg || *end || *n < 1 || *idx >= *n ? -1 : 0;
+	memcpy(part, arg, (size_t)(slash - arg));
+	part[slash - arg] = '\0';
+	if (cli_parse_u64(part, &i) < 0 || cli_parse_u64(slash + 1, &k) < 0 || k < 1 ||
+	    k > SWEEP_MAX_POINTS || i >= k)
+		return -1;
+	*idx = (long)i;
+	*n = (long)k;
+	return 0;
 }
 
 static int own_option(void *ctx, int opt, const char *arg)
@@ -73,7 +81,8 @@ static int own_option(void *ctx, int opt, const char *arg)
 		return 0;
 	case 'H':
 		if (parse_shard(arg, &s->shard, &s->nshards) < 0)
-			return cli_bad("sweep: --shard %s: expected I/N with 0 <= I < N", arg), -1;
+			return cli_bad("sweep: --shard %s: expected I/N with 0 <= I < N <= %ld", arg,
+				       SWEEP_MAX_POINTS), -1;
 		return 0;
 	default:
 		return 1;
@@ -85,10 +94,12 @@ static void job_done(void *ctx, int done, int total)
 	progress_update(ctx, done, total);
 }
 
-/* Runs the sweep s describes and prints it. Exit code. */
+/* Runs the sweep s describes and prints it: rows as they complete, in
+ * point order (HTML, drawn from all of them, at the end). Exit code. */
 static int run(struct sweep *s, bool html)
 {
 	struct sweep_out o = { 0 };
+	struct sweep_stream st = { 0 };
 	struct progress prog;
 	struct pm_diag d = { { 0 } };
 	int rc = EXIT_RUNTIME;
@@ -97,17 +108,21 @@ static int run(struct sweep *s, bool html)
 		sweep_out_free(&o);
 		return cli_bad("sweep: %s", d.msg);
 	}
+	if (!html && sweep_stream_start(&st, stdout, s->format, &d) < 0) {
+		fprintf(stderr, "pmlab: sweep: %s\n", d.msg);
+		return EXIT_RUNTIME;
+	}
 	s->done = job_done;
 	s->done_ctx = &prog;
 	progress_start(&prog, "sweep: points");
-	if (sweep_run(s, &o, &d) < 0) {
+	if (sweep_run(s, html ? &o : NULL, html ? NULL : &st, &d) < 0) {
 		progress_end(&prog);
 		fprintf(stderr, "pmlab: %s\n", d.msg);
 		goto out;
 	}
 	progress_end(&prog);
 	if (html ? sweep_out_write_html(stdout, &o, "pmlab sweep", &d) < 0
-		 : sweep_out_write(stdout, &o, false, &d) < 0) {
+		 : sweep_stream_end(&st, &d) < 0) {
 		fprintf(stderr, "pmlab: sweep: %s\n", d.msg);
 		goto out;
 	}
@@ -117,6 +132,7 @@ static int run(struct sweep *s, bool html)
 	}
 	rc = EXIT_OK;
 out:
+	sweep_stream_free(&st);
 	sweep_out_free(&o);
 	return rc;
 }

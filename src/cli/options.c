@@ -123,7 +123,7 @@ int cli_parse(struct cli_opts *o, int argc, char **argv, const char *shortopts,
 {
 	int opt, rc;
 
-	optind = 1;
+	optind = 0; /* 0, not 1: glibc forgets a half-read "-abc" of an earlier argv */
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		if (opt == ':' || opt == '?')

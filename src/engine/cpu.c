@@ -10,7 +10,7 @@
 int cpu_effective_idx(const struct sim *s, const struct sim_cpu *c)
 {
 	int idx = s->policies[c->policy].cur_idx;
-	int cap = s->pkgs[c->pkg].cap_idx;
+	int cap = s->pkgs[c->pkg].cap_idx[c->type];
 	return idx < cap ? idx : cap;
 }
 
@@ -39,19 +39,24 @@ static inline uint64_t weighted(sim_ns dt, uint32_t weight)
 	return (uint64_t)dt * NICE_0_WEIGHT / weight;
 }
 
-/* PELT's frequency-invariance scale (arch_scale_freq_capacity()): the
- * CPU's current frequency over the reference frequency, capped at 1024 as
- * x86's scale_freq_tick() caps it (v6.x); 1024 without invariance, where
- * running time counts whatever the clock. The kernel measures it from
- * APERF/MPERF over the last tick; here it is the frequency in force.
- * Capacity is 1024 on every CPU of the symmetric machines modelled. */
+/* PELT's invariance scale, as update_rq_clock_pelt() scales time (v6.x):
+ * by the CPU's capacity (arch_scale_cpu_capacity(), 1024 on the biggest
+ * type and on every CPU of a machine without types), then by the
+ * frequency scale (arch_scale_freq_capacity()): the CPU's current
+ * frequency over its type's reference, capped at 1024 as x86's
+ * scale_freq_tick() caps it; 1024 without invariance, where running time
+ * counts whatever the clock. The kernel measures it from APERF/MPERF over
+ * the last tick; here it is the frequency in force. */
 static uint32_t pelt_scale(const struct sim *s, const struct sim_cpu *c)
 {
-	if (!s->fie_khz)
-		return PELT_SCALE;
-	uint64_t khz = s->khz_table[cpu_effective_idx(s, c)];
-	uint64_t scale = khz * PELT_SCALE / s->fie_khz;
-	return scale < PELT_SCALE ? (uint32_t)scale : PELT_SCALE;
+	const struct sim_type *ty = cpu_type_of(s, c);
+	uint64_t freq = PELT_SCALE;
+	if (ty->fie_khz) {
+		freq = (uint64_t)cpu_khz(s, c) * PELT_SCALE / ty->fie_khz;
+		if (freq > PELT_SCALE)
+			freq = PELT_SCALE;
+	}
+	return (uint32_t)((freq * ty->capacity) >> 10);
 }
 
 void cpu_sync(struct sim *s, struct sim_cpu *c)
@@ -76,7 +81,7 @@ void cpu_sync(struct sim *s, struct sim_cpu *c)
 		int idx = cpu_effective_idx(s, c);
 		a->c0_ns += dt;
 		a->pstate_ns[idx] += dt;
-		a->c0_mhz_ns += (double)dt * (s->khz_table[idx] / 1000.0);
+		a->c0_mhz_ns += (double)dt * (cpu_type_of(s, c)->khz[idx] / 1000.0);
 	}
 	if (c->mode == CPU_RUNNING) {
 		struct task *t = c->curr;
@@ -103,14 +108,17 @@ void cpu_pelt_idle(struct sim *s, struct sim_cpu *c)
 
 void cpu_set_speed(struct sim *s, struct sim_cpu *c)
 {
-	double khz = s->khz_table[cpu_effective_idx(s, c)];
+	const struct sim_type *ty = cpu_type_of(s, c);
+	double khz = cpu_khz(s, c);
 	if (s->obs && s->obs->cpu_freq && (uint32_t)khz != c->obs_khz) {
 		c->obs_khz = (uint32_t)khz;
 		s->obs->cpu_freq(s->obs->ctx, c->id, s->now, c->obs_khz);
 	}
 	double speed = khz / 1e6; /* cycles per ns */
+	if (ty->work_per_cycle != 1.0)
+		speed *= ty->work_per_cycle; /* a smaller type's cycles do less */
 	if (s->cores[c->core].nrunning > 1)
-		speed *= s->m->smt_throughput;
+		speed *= ty->t->smt_throughput;
 	c->speed = speed;
 }
 
@@ -216,7 +224,7 @@ void cpu_start_tick(struct sim *s, struct sim_cpu *c)
  * follow the hardware. */
 static int hw_cstate(const struct sim *s, const struct sim_cpu *c, int st)
 {
-	const struct cstate *cs = s->m->cstates;
+	const struct cstate *cs = c->idle.states;
 	enum auto_demotion mode = (enum auto_demotion)s->par.cstate_auto_demotion;
 	int c1 = s->demote_c1, c3 = s->demote_c3;
 	if (mode == DEMOTE_OFF || st < c3 || c->last_idle_ns >= cs[st].residency_ns)
@@ -330,7 +338,7 @@ static void cpu_wake(struct sim *s, struct sim_cpu *c, sim_ns extra)
 	if (c->mode != CPU_IDLE)
 		return;
 	const struct sim_pkg *pkg = &s->pkgs[c->pkg];
-	const struct cstate *cs = &s->m->cstates[c->cstate];
+	const struct cstate *cs = &c->idle.states[c->cstate];
 	sim_ns exit = cs->wake_ns ? cs->wake_ns : cs->exit_ns;
 	if (pkg->pkg_cstate >= 0)
 		exit += s->m->pkg_cstates[pkg->pkg_cstate].exit_ns;
@@ -429,8 +437,9 @@ void cpu_schedule(struct sim *s, struct sim_cpu *c)
 		c->done_at = -1;
 		c->need_resched = false;
 		struct task *prev = c->curr;
-		if (prev && prev->state == TASK_RUNNING && !task_allowed(prev, c->id)) {
-			/* Its affinity changed: sched_setaffinity() moves it off. */
+		if (prev && prev->state == TASK_RUNNING &&
+		    (prev->exec_cpu >= 0 || !task_allowed(prev, c->id))) {
+			/* sched_exec() or sched_setaffinity() moves it off. */
 			task_requeue_elsewhere(s, c, prev);
 		} else if (prev && prev->state == TASK_RUNNING) {
 			prev->state = TASK_QUEUED;

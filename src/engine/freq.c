@@ -30,8 +30,10 @@ void cpu_util_get(struct sim *s, struct sim_cpu *c, struct cpu_util *out)
 	cpu_sync(s, c);
 	cpu_pelt_idle(s, c);
 	uint32_t util = c->pelt.util_avg > c->util_est_sum ? c->pelt.util_avg : c->util_est_sum;
-	out->capacity = PELT_SCALE;
-	out->util = util < PELT_SCALE ? util : PELT_SCALE;
+	/* cpu_util(): at most the CPU's capacity (capacity_orig_of()). */
+	uint32_t cap = cpu_type_of(s, c)->capacity;
+	out->capacity = cap;
+	out->util = util < cap ? util : cap;
 	/* uclamp_rq_util_with(): the max of the runnable tasks' clamps. */
 	out->uclamp_min = 0;
 	out->uclamp_max = 0;
@@ -64,25 +66,26 @@ static void sim_cpu_counters(void *ctx, int cpu, struct cpu_counters *out)
 	struct sim *s = driver_sim(ctx);
 	struct sim_cpu *c = &s->cpus[cpu];
 	cpu_sync(s, c);
-	double base_mhz = s->khz_table[s->base_idx] / 1000.0;
+	const struct sim_type *ty = cpu_type_of(s, c);
+	double base_mhz = ty->khz[ty->base_idx] / 1000.0;
 	out->aperf = (uint64_t)(c->acct.c0_mhz_ns / 1000.0);
 	out->mperf = (uint64_t)((double)c->acct.c0_ns * base_mhz / 1000.0);
 	out->tsc = (uint64_t)((double)s->now * base_mhz / 1000.0);
 }
 
-static int table_index(const struct sim *s, uint32_t khz)
+static int table_index(const struct sim_type *ty, uint32_t khz)
 {
-	for (int i = 0; i < s->npstates; i++)
-		if (s->khz_table[i] >= khz)
+	for (int i = 0; i < ty->npstates; i++)
+		if (ty->khz[i] >= khz)
 			return i;
-	return s->npstates - 1;
+	return ty->npstates - 1;
 }
 
 static void sim_set_target(void *ctx, struct cpufreq_policy *p, uint32_t khz)
 {
 	struct sim *s = driver_sim(ctx);
 	struct sim_policy *sp = &s->policies[p->id];
-	int idx = table_index(s, khz);
+	int idx = table_index(&s->types[sp->type], khz);
 	s->freq_transitions++;
 	sp->apply_gen++;
 	if (s->m->transition_latency_ns == 0 || s->now == 0)
@@ -133,7 +136,7 @@ void freq_update_hook(struct sim *s, struct sim_cpu *c, unsigned flags)
 	if (!s->cf_gov->update || hook == CPUFREQ_HOOK_NONE)
 		return;
 	c->util_decayed = false;
-	uint64_t khz = s->khz_table[cpu_effective_idx(s, c)];
+	uint64_t khz = cpu_khz(s, c);
 	p->hook_cycles = 0;
 	p->hook_deferred = 0;
 	s->cf_gov->update(p, c->id, s->now, flags);
@@ -181,32 +184,32 @@ int freq_init(struct sim *s, struct pm_diag *d)
 		}
 		sp->cpus = grown;
 		sp->cpus[sp->p.ncpus++] = c;
+		sp->type = s->cpus[c].type;
 		s->cpus[c].policy = pi;
 	}
 	free(map);
 
-	uint32_t hw_max = s->par.boost ? s->khz_table[s->npstates - 1] : s->khz_table[s->base_idx];
-	uint32_t lo = s->par.scaling_min_khz ? (uint32_t)s->par.scaling_min_khz : s->khz_table[0];
-	uint32_t hi = s->par.scaling_max_khz ? (uint32_t)s->par.scaling_max_khz : hw_max;
 	for (int pi = 0; pi < s->npolicies; pi++) {
 		struct sim_policy *sp = &s->policies[pi];
 		struct cpufreq_policy *p = &sp->p;
+		const struct sim_type *ty = &s->types[sp->type];
+		uint32_t hw_max = s->par.boost ? ty->khz[ty->npstates - 1] : ty->khz[ty->base_idx];
 		p->id = pi;
 		p->cpus = sp->cpus;
-		p->table = s->khz_table;
-		p->ntable = s->npstates;
-		p->cpuinfo_min = s->khz_table[0];
+		p->table = ty->khz;
+		p->ntable = ty->npstates;
+		p->cpuinfo_min = ty->khz[0];
 		p->cpuinfo_max = hw_max;
-		p->base_khz = s->khz_table[s->base_idx];
+		p->base_khz = ty->khz[ty->base_idx];
 		p->tick_ns = s->tick_ns;
 		p->transition_delay_ns = 0;
 		p->min = p->cpuinfo_min;
 		p->max = p->cpuinfo_max;
 		/* Firmware hands over at the base frequency. */
-		sp->cur_idx = s->base_idx;
-		p->cur = s->khz_table[s->base_idx];
+		sp->cur_idx = ty->base_idx;
+		p->cur = ty->khz[ty->base_idx];
 		p->transition_latency_ns = m->transition_latency_ns;
-		p->freq_invariant = s->fie_khz != 0;
+		p->freq_invariant = ty->fie_khz != 0;
 		p->kernel = s->kernel_version;
 		p->driver = &sim_driver;
 		p->driver_ctx = s;
@@ -220,6 +223,8 @@ int freq_init(struct sim *s, struct pm_diag *d)
 	}
 	for (int pi = 0; pi < s->npolicies; pi++) {
 		struct cpufreq_policy *p = &s->policies[pi].p;
+		uint32_t lo = s->par.scaling_min_khz ? (uint32_t)s->par.scaling_min_khz : p->cpuinfo_min;
+		uint32_t hi = s->par.scaling_max_khz ? (uint32_t)s->par.scaling_max_khz : p->cpuinfo_max;
 		if (p->gov->start && p->gov->start(p, d) < 0)
 			return -1;
 		/* scaling_{min,max}_freq as the user set them; this also calls the

@@ -7,10 +7,10 @@
 
 #include "sim_internal.h"
 
-static double leakage_w(const struct machine *m, double volts)
+static double leakage_w(const struct cpu_type *t, double volts)
 {
-	double vmax = m->pstates[m->npstates - 1].mv / 1000.0;
-	return m->leak_w * (volts / vmax) * exp(m->leak_beta * (volts - vmax));
+	double vmax = t->pstates[t->npstates - 1].mv / 1000.0;
+	return t->leak_w * (volts / vmax) * exp(t->leak_beta * (volts - vmax));
 }
 
 /* The core's effective P-state: its clock domain's, under the package's
@@ -30,7 +30,7 @@ static void observe_core(struct sim *s, int ci)
 	}
 }
 
-static void turbo_active_changed(struct sim *s, int p, int delta);
+static void turbo_active_changed(struct sim *s, int p, int type, int delta);
 
 /* Sets the core's power for its threads' present states, the energy used
  * so far accounted first. Returns whether the core counts as active for
@@ -40,7 +40,7 @@ static void turbo_active_changed(struct sim *s, int p, int delta);
 static bool core_power(struct sim *s, int ci)
 {
 	struct sim_core *core = &s->cores[ci];
-	const struct machine *m = s->m;
+	const struct cpu_type *t = s->types[core->type].t;
 	double dt = (double)(s->now - core->last) * 1e-9;
 	core->e_dyn += core->p_dyn * dt;
 	core->e_static += core->p_static * dt;
@@ -48,28 +48,28 @@ static bool core_power(struct sim *s, int ci)
 	if (core->ncpus == 0)
 		return false;
 
-	int shallowest = m->ncstates - 1;
+	int shallowest = s->m->ncstates - 1;
 	for (int i = 0; i < core->ncpus; i++) {
 		const struct sim_cpu *c = &s->cpus[core->cpus[i]];
 		if (c->mode == CPU_IDLE && c->cstate < shallowest)
 			shallowest = c->cstate;
 	}
 	/* States are ordered by depth, and only state 0 may poll. */
-	bool polling = core->nbusy < core->ncpus && m->cstates[shallowest].poll;
+	bool polling = core->nbusy < core->ncpus && t->cstates[shallowest].poll;
 	if (core->nbusy == 0 && !polling) {
 		core->p_dyn = 0;
-		core->p_static = m->cstates[shallowest].power_w;
+		core->p_static = t->cstates[shallowest].power_w;
 		observe_core(s, ci);
-		return m->cstates[shallowest].turbo_active != 0;
+		return t->cstates[shallowest].turbo_active != 0;
 	}
-	const struct pstate *ps = &m->pstates[core_pstate(s, core)];
+	const struct pstate *ps = &t->pstates[core_pstate(s, core)];
 	double volts = ps->mv / 1000.0;
 	int active = core->nbusy ? core->nbusy : 1;
 	double activity = 1.0;
-	if (m->threads_per_core > 1)
-		activity += (m->smt_activity - 1.0) * (active - 1) / (m->threads_per_core - 1);
-	core->p_dyn = m->ceff_nf * 1e-9 * volts * volts * (ps->khz * 1e3) * activity;
-	core->p_static = leakage_w(m, volts);
+	if (t->threads_per_core > 1)
+		activity += (t->smt_activity - 1.0) * (active - 1) / (t->threads_per_core - 1);
+	core->p_dyn = t->ceff_nf * 1e-9 * volts * volts * (ps->khz * 1e3) * activity;
+	core->p_static = leakage_w(t, volts);
 	observe_core(s, ci);
 	return true;
 }
@@ -80,7 +80,7 @@ void core_update(struct sim *s, int ci)
 	bool active = core_power(s, ci);
 	if (active != core->turbo_active) {
 		core->turbo_active = active;
-		turbo_active_changed(s, core->pkg, active ? 1 : -1);
+		turbo_active_changed(s, core->pkg, core->type, active ? 1 : -1);
 	}
 }
 
@@ -131,26 +131,36 @@ static void pkg_reevaluate(struct sim *s, int p)
 	}
 }
 
-/* Applies the turbo ceiling for the package's present busy-core count. */
+/* The turbo ceiling of type `t` in the package for its active cores. */
+static int turbo_cap(const struct sim *s, const struct sim_pkg *pkg, int t)
+{
+	return s->types[t].turbo_cap_idx[pkg->nturbo_cores[t]];
+}
+
+/* Applies the turbo ceilings for the package's present active cores of
+ * each type (each type's bins count its own cores). */
 void pkg_turbo_eval(struct sim *s, int p)
 {
 	struct sim_pkg *pkg = &s->pkgs[p];
 	pkg->turbo_eval_pending = false;
-	int cap = s->turbo_cap_idx[pkg->nturbo_cores];
-	if (cap != pkg->cap_idx) {
+	for (int t = 0; t < s->ntypes; t++) {
+		int cap = turbo_cap(s, pkg, t);
+		if (cap == pkg->cap_idx[t])
+			continue;
 		/* The turbo ceiling moved: account busy cores at the old one. */
 		const struct cpu_group *g = &s->topo.pkg[p];
 		for (int i = 0; i < g->n; i++)
-			cpu_sync(s, &s->cpus[g->cpu[i]]);
-		pkg->cap_idx = cap;
+			if (s->cpus[g->cpu[i]].type == t)
+				cpu_sync(s, &s->cpus[g->cpu[i]]);
+		pkg->cap_idx[t] = cap;
 		for (int i = 0; i < pkg->ncores; i++) {
 			struct sim_core *core = &s->cores[pkg->first_core + i];
-			if (core->ncpus && core->nbusy)
+			if (core->ncpus && core->nbusy && core->type == t)
 				core_update(s, pkg->first_core + i);
 		}
 		for (int i = 0; i < g->n; i++) {
 			struct sim_cpu *c = &s->cpus[g->cpu[i]];
-			if (c->mode == CPU_RUNNING) {
+			if (c->mode == CPU_RUNNING && c->type == t) {
 				cpu_set_speed(s, c);
 				cpu_arm_done(s, c);
 			}
@@ -166,17 +176,16 @@ void pkg_core_busy(struct sim *s, int p, int delta)
 	pkg_reevaluate(s, p);
 }
 
-static void turbo_active_changed(struct sim *s, int p, int delta)
+static void turbo_active_changed(struct sim *s, int p, int type, int delta)
 {
 	struct sim_pkg *pkg = &s->pkgs[p];
-	pkg->nturbo_cores += delta;
+	pkg->nturbo_cores[type] += delta;
 	/* The package's power controller re-evaluates the turbo ceiling on
 	 * its own period (turbo_eval_us), not at every C-state change. */
 	sim_ns every = s->par.turbo_eval_us * NS_PER_US;
 	if (every == 0)
 		pkg_turbo_eval(s, p);
-	else if (!pkg->turbo_eval_pending &&
-		 s->turbo_cap_idx[pkg->nturbo_cores] != pkg->cap_idx) {
+	else if (!pkg->turbo_eval_pending && turbo_cap(s, pkg, type) != pkg->cap_idx[type]) {
 		pkg->turbo_eval_pending = true;
 		sim_post(s, (s->now / every + 1) * every, EV_TURBO_EVAL, (uint32_t)p, 0, 0);
 	}
@@ -186,7 +195,8 @@ void power_init(struct sim *s)
 {
 	for (int p = 0; p < s->npkgs; p++) {
 		struct sim_pkg *pkg = &s->pkgs[p];
-		pkg->cap_idx = s->turbo_cap_idx[0];
+		for (int t = 0; t < s->ntypes; t++)
+			pkg->cap_idx[t] = s->types[t].turbo_cap_idx[0];
 		pkg->last = s->now;
 		pkg_reevaluate(s, p);
 	}

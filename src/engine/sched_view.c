@@ -43,7 +43,7 @@ bool sv_cpu_idle(const struct sim *s, int cpu)
 
 sim_ns sv_exit_latency(const struct sim *s, int cpu)
 {
-	return s->m->cstates[s->cpus[cpu].req_cstate].exit_ns;
+	return s->cpus[cpu].idle.states[s->cpus[cpu].req_cstate].exit_ns;
 }
 
 sim_ns sv_idle_since(const struct sim *s, int cpu)

@@ -136,7 +136,7 @@ static int slot_take(struct sim *s, uint32_t *slot)
 	return 0;
 }
 
-struct task *sim_task_new(struct sim *s, const char *name, sim_ns start)
+struct task *task_create(struct sim *s, const char *name, sim_ns start)
 {
 	uint32_t slot;
 	if (s->tasks_created == IDMAP_EMPTY || slot_take(s, &slot) < 0)
@@ -155,6 +155,7 @@ struct task *sim_task_new(struct sim *s, const char *name, sim_ns start)
 	t->state = TASK_NEW;
 	t->cpu = -1;
 	t->recent_used_cpu = -1;
+	t->exec_cpu = -1;
 	t->last_llc = -1;
 	t->weight = NICE_0_WEIGHT;
 	t->rq_pos = -1;
@@ -162,9 +163,14 @@ struct task *sim_task_new(struct sim *s, const char *name, sim_ns start)
 	t->uclamp_max = PELT_SCALE;
 	pelt_init(&t->pelt, start > s->now ? start : s->now);
 	s->nlive++;
-	if (start < s->now)
-		start = s->now;
-	sim_post(s, start, EV_TASK_START, slot, 0, 0);
+	return t;
+}
+
+struct task *sim_task_new(struct sim *s, const char *name, sim_ns start)
+{
+	struct task *t = task_create(s, name, start);
+	if (t)
+		sim_post(s, start > s->now ? start : s->now, EV_TASK_START, t->slot, 0, 0);
 	return t;
 }
 
@@ -378,6 +384,59 @@ static int apply_cstate_disable(struct sim *s, struct pm_diag *d)
 	return 0;
 }
 
+/* The engine's side of each CPU type: its clock table, turbo ceilings by
+ * active cores, capacity and work per cycle. The reference of frequency
+ * invariance is set later (set_invariance()). */
+static int build_types(struct sim *s)
+{
+	const struct machine *m = s->m;
+	s->ntypes = m->ntypes;
+	s->types = calloc((size_t)s->ntypes, sizeof(*s->types));
+	if (!s->types)
+		return -1;
+	uint32_t ref_khz = 0; /* highest P-state of the first type of capacity 1024 */
+	for (int t = m->ntypes - 1; t >= 0; t--)
+		if (m->types[t].capacity == CAPACITY_SCALE)
+			ref_khz = m->types[t].pstates[m->types[t].npstates - 1].khz;
+	for (int t = 0; t < s->ntypes; t++) {
+		struct sim_type *ty = &s->types[t];
+		const struct cpu_type *ct = &m->types[t];
+		ty->t = ct;
+		ty->npstates = ct->npstates;
+		ty->capacity = ct->capacity;
+		ty->khz = calloc((size_t)ct->npstates, sizeof(*ty->khz));
+		ty->turbo_cap_idx = calloc((size_t)ct->cores + 1, sizeof(int));
+		if (!ty->khz || !ty->turbo_cap_idx)
+			return -1;
+		for (int i = 0; i < ct->npstates; i++) {
+			ty->khz[i] = ct->pstates[i].khz;
+			if (ct->pstates[i].khz <= ct->base_khz)
+				ty->base_idx = i;
+		}
+		for (int n = 0; n <= ct->cores; n++)
+			ty->turbo_cap_idx[n] = machine_type_pstate_at_most(
+				ct, machine_type_turbo_limit_khz(ct, n));
+		uint32_t top = ty->khz[ty->npstates - 1];
+		ty->work_per_cycle = top == ref_khz && ct->capacity == CAPACITY_SCALE ? 1.0 :
+				     (double)ct->capacity / CAPACITY_SCALE * ref_khz / top;
+	}
+	return 0;
+}
+
+/* The reference of frequency invariance per type; a machine without one
+ * still gets the highest P-state when invariance is asked for. */
+static void set_invariance(struct sim *s)
+{
+	for (int t = 0; t < s->ntypes; t++) {
+		struct sim_type *ty = &s->types[t];
+		const struct cpu_type *ct = ty->t;
+		ty->fie_khz = s->par.freq_invariant == 0 ? 0 :
+			machine_type_invariance_khz(s->m, ct, (int)s->par.boost);
+		if (s->par.freq_invariant == 1 && !ty->fie_khz)
+			ty->fie_khz = s->par.boost ? ct->pstates[ct->npstates - 1].khz : ct->base_khz;
+	}
+}
+
 static int build_topology(struct sim *s, struct pm_diag *d)
 {
 	const struct machine *m = s->m;
@@ -389,18 +448,8 @@ static int build_topology(struct sim *s, struct pm_diag *d)
 	s->cpus = calloc((size_t)s->ncpus, sizeof(*s->cpus));
 	s->cores = calloc((size_t)s->ncores, sizeof(*s->cores));
 	s->pkgs = calloc((size_t)s->npkgs, sizeof(*s->pkgs));
-	s->npstates = m->npstates;
-	s->khz_table = calloc((size_t)m->npstates, sizeof(*s->khz_table));
-	s->turbo_cap_idx = calloc((size_t)m->cores_per_package + 1, sizeof(int));
-	if (!s->cpus || !s->cores || !s->pkgs || !s->khz_table || !s->turbo_cap_idx)
+	if (!s->cpus || !s->cores || !s->pkgs || build_types(s) < 0)
 		return pm_fail(d, "out of memory");
-	for (int i = 0; i < m->npstates; i++) {
-		s->khz_table[i] = m->pstates[i].khz;
-		if (m->pstates[i].khz <= m->base_khz)
-			s->base_idx = i;
-	}
-	for (int n = 0; n <= m->cores_per_package; n++)
-		s->turbo_cap_idx[n] = machine_pstate_at_most(m, machine_turbo_limit_khz(m, n));
 	s->demote_c1 = m->ncstates > 1 && m->cstates[0].poll ? 1 : 0;
 	s->demote_c3 = s->demote_c1;
 	while (s->demote_c3 < m->ncstates &&
@@ -411,14 +460,17 @@ static int build_topology(struct sim *s, struct pm_diag *d)
 		s->pkgs[p].first_core = p * m->cores_per_package;
 		s->pkgs[p].pkg_cstate = -1;
 	}
-	for (int i = 0; i < s->ncores; i++)
+	for (int i = 0; i < s->ncores; i++) {
 		s->cores[i].pkg = i / m->cores_per_package;
+		s->cores[i].type = machine_core_type(m, i);
+	}
 	for (int c = 0; c < s->ncpus; c++) {
 		struct sim_cpu *cpu = &s->cpus[c];
 		cpu->id = c;
 		cpu->core = machine_cpu_core(m, c);
 		cpu->pkg = machine_cpu_package(m, c);
 		cpu->llc = machine_cpu_llc(m, c);
+		cpu->type = s->cores[cpu->core].type;
 		cpu->mode = CPU_IDLE;
 		cpu->done_at = -1;
 		pelt_init(&cpu->pelt, 0);
@@ -433,12 +485,12 @@ static int build_topology(struct sim *s, struct pm_diag *d)
 		cpu->acct.cpu = c;
 		cpu->acct.core = cpu->core;
 		cpu->acct.package = cpu->pkg;
-		cpu->acct.pstate_ns = calloc((size_t)m->npstates, sizeof(sim_ns));
+		cpu->acct.pstate_ns = calloc((size_t)s->types[cpu->type].npstates, sizeof(sim_ns));
 		if (!cpu->acct.pstate_ns)
 			return pm_fail(d, "out of memory");
 		struct cpuidle_device *dev = &cpu->idle;
 		dev->cpu = c;
-		dev->states = m->cstates;
+		dev->states = m->types[cpu->type].cstates;
 		dev->nstates = m->ncstates;
 		if (s->ci_gov->data_size) {
 			dev->gov_data = malloc(s->ci_gov->data_size);
@@ -459,6 +511,7 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 	if (!s)
 		return pm_fail(d, "out of memory");
 	s->mcopy = *cfg->machine;
+	machine_types_resolve(&s->mcopy);
 	s->m = &s->mcopy;
 	s->seed = cfg->seed;
 	s->end = cfg->duration;
@@ -515,11 +568,6 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 		s->par.tick_stop_cost_ns = s->m->tick_stop_ns;
 	if (s->par.tick_restart_cost_ns < 0)
 		s->par.tick_restart_cost_ns = s->m->tick_restart_ns;
-	/* The reference of frequency invariance; a machine without one still
-	 * gets the highest P-state when invariance is asked for. */
-	s->fie_khz = s->par.freq_invariant == 0 ? 0 : machine_invariance_khz(s->m, (int)s->par.boost);
-	if (s->par.freq_invariant == 1 && !s->fie_khz)
-		s->fie_khz = s->par.boost ? s->m->pstates[s->m->npstates - 1].khz : s->m->base_khz;
 	s->knobs = (struct sched_knobs){
 		.migration_cost_ns = s->par.sched_migration_cost_ns,
 		.balance_interval_ns = s->par.balance_interval_ms * NS_PER_MS,
@@ -534,6 +582,7 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 
 	if (build_topology(s, d) < 0)
 		return -1;
+	set_invariance(s);
 	default_sched_params(s);
 	for (int c = 0; c < s->ncpus; c++)
 		if (s->ci_gov->init && s->ci_gov->init(&s->cpus[c].idle, d) < 0)
@@ -567,16 +616,20 @@ bad:
 			cpu->nr_running, cpu->rq.len);
 		abort();
 	}
-	/* A package's count of turbo-active cores is its cores' flags. */
+	/* A package's count of turbo-active cores of a type is its cores' flags. */
 	for (int p = 0; p < s->npkgs; p++) {
-		int n = 0;
-		for (int i = 0; i < s->pkgs[p].ncores; i++)
-			n += s->cores[s->pkgs[p].first_core + i].turbo_active;
-		if (n != s->pkgs[p].nturbo_cores) {
-			fprintf(stderr, "pmlab: internal error: package %d counts %d turbo-active "
-				"cores, its cores %d, at %lld ns\n", p, s->pkgs[p].nturbo_cores, n,
-				(long long)s->now);
-			abort();
+		for (int t = 0; t < s->ntypes; t++) {
+			int n = 0;
+			for (int i = 0; i < s->pkgs[p].ncores; i++) {
+				const struct sim_core *core = &s->cores[s->pkgs[p].first_core + i];
+				n += core->type == t && core->turbo_active;
+			}
+			if (n != s->pkgs[p].nturbo_cores[t]) {
+				fprintf(stderr, "pmlab: internal error: package %d counts %d "
+					"turbo-active cores of type %d, its cores %d, at %lld ns\n", p,
+					s->pkgs[p].nturbo_cores[t], t, n, (long long)s->now);
+				abort();
+			}
 		}
 	}
 	/* No task on two CPUs at once. */
@@ -646,7 +699,7 @@ static bool handle(struct sim *s, const struct event *e)
 		return true;
 	case EV_POLL_END: {
 		struct sim_cpu *c = &s->cpus[e->obj];
-		if (e->gen != c->wake_gen || c->mode != CPU_IDLE || !s->m->cstates[c->cstate].poll)
+		if (e->gen != c->wake_gen || c->mode != CPU_IDLE || !c->idle.states[c->cstate].poll)
 			return false;
 		cpu_poll_end(s, c);
 		return true;
@@ -785,8 +838,11 @@ void sim_destroy(struct sim *s)
 	free(s->cores);
 	free(s->pkgs);
 	sched_topology_free(&s->topo);
-	free(s->khz_table);
-	free(s->turbo_cap_idx);
+	for (int t = 0; s->types && t < s->ntypes; t++) {
+		free(s->types[t].khz);
+		free(s->types[t].turbo_cap_idx);
+	}
+	free(s->types);
 	free(s->cpu_policy);
 	free(s->share_act);
 	free(s->share_when);

@@ -74,6 +74,7 @@ enum cpufreq_updates {
 
 struct sim_cpu {
 	int id, core, pkg, llc, policy;
+	int type;              /* its CPU type (s->types) */
 	enum cpu_mode mode;
 	int cstate;            /* state the hardware entered (IDLE/WAKING) */
 	int req_cstate;        /* state the governor asked for (cpuidle's view) */
@@ -111,6 +112,7 @@ struct sim_cpu {
 
 struct sim_core {
 	int pkg;
+	int type;              /* its CPU type (s->types) */
 	int ncpus;
 	int cpus[8];
 	int nbusy;             /* threads in C0 (running or waking) */
@@ -126,10 +128,12 @@ struct sim_pkg {
 	int ncores;
 	int first_core;        /* global index of its first core (all cores, online or not) */
 	int nbusy_cores;       /* cores in C0 */
-	int nturbo_cores;      /* cores active for the turbo bins: C0, polling or a turbo_active state */
+	/* Per CPU type: cores active for the turbo bins (C0, polling or a
+	 * turbo_active state) and the turbo ceiling P-state in force. */
+	int nturbo_cores[MACHINE_MAX_TYPES];
+	int cap_idx[MACHINE_MAX_TYPES];
 	int nidle_cores;       /* online cores idle */
 	int ncores_online;
-	int cap_idx;           /* turbo ceiling P-state in force */
 	bool turbo_eval_pending;
 	long nr_stealable;     /* queued tasks on its running CPUs (see cpu_stealable) */
 	int pkg_cstate;        /* -1: not in a package C-state */
@@ -140,8 +144,23 @@ struct sim_pkg {
 	double obs_w;          /* last uncore power told to the observer */
 };
 
+/* A CPU type as the engine runs it (machine.h, struct cpu_type). */
+struct sim_type {
+	const struct cpu_type *t; /* in s->mcopy, resolved */
+	uint32_t *khz;         /* its P-states, ascending */
+	int npstates;
+	int base_idx;          /* highest non-turbo P-state */
+	int *turbo_cap_idx;    /* by the type's active cores in the package */
+	uint32_t fie_khz;      /* frequency invariance's reference; 0: PELT not invariant */
+	uint32_t capacity;     /* arch_scale_cpu_capacity() */
+	/* Work per cycle against the first type of capacity 1024: a type of
+	 * capacity C and highest frequency F does C/1024 of its work at F. */
+	double work_per_cycle;
+};
+
 struct sim_policy {
 	struct cpufreq_policy p;
+	int type;              /* a clock domain never spans two CPU types */
 	int *cpus;
 	int cur_idx;           /* P-state the hardware runs now (before turbo cap) */
 	uint32_t apply_gen;
@@ -166,7 +185,6 @@ struct sim {
 	sim_ns tick_ns;
 	sim_ns latency_limit_ns;
 	int kernel_version;    /* --set kernel=X.Y as MAJOR * 1000 + MINOR; 0: current */
-	uint32_t fie_khz;      /* frequency invariance's reference; 0: PELT not invariant */
 	int cpuidle_stop_tick_default;
 
 	int ncpus;
@@ -187,10 +205,8 @@ struct sim {
 	int dispatch_cpu;           /* CPU whose task the workload is deciding for, or -1 */
 	char wl_name[64];           /* --workload NAME[:ARG] split */
 	const char *wl_arg;
-	uint32_t *khz_table;   /* machine P-states, ascending */
-	int npstates;
-	int base_idx;          /* highest non-turbo P-state */
-	int *turbo_cap_idx;    /* by number of busy cores in the package */
+	int ntypes;
+	struct sim_type *types;
 	/* Auto-demotion's targets: the first hardware state ("C1") and the
 	 * first that stops the clocks ("C3": neither polling nor turbo_active;
 	 * ncstates if none). */
@@ -251,6 +267,18 @@ void cpu_start_tick(struct sim *s, struct sim_cpu *c);
 sim_ns sched_slice(const struct sim *s, const struct sim_cpu *c, const struct task *t);
 int cpu_effective_idx(const struct sim *s, const struct sim_cpu *c);
 
+static inline const struct sim_type *cpu_type_of(const struct sim *s, const struct sim_cpu *c)
+{
+	return &s->types[c->type];
+}
+
+/* The frequency the CPU runs at now (its clock domain's, under the turbo
+ * ceiling of its package and type), kHz. */
+static inline uint32_t cpu_khz(const struct sim *s, const struct sim_cpu *c)
+{
+	return s->types[c->type].khz[cpu_effective_idx(s, c)];
+}
+
 /* engine/background.c: wakeups of idle CPUs besides the workload's */
 int background_init(struct sim *s, struct pm_diag *d);
 void background_fire(struct sim *s, struct sim_cpu *c);
@@ -276,6 +304,8 @@ void cpu_charge(struct sim *s, struct sim_cpu *c, struct task *t, sim_ns ns);
 void cpu_util_get(struct sim *s, struct sim_cpu *c, struct cpu_util *out);
 void freq_fini(struct sim *s);
 
+/* engine/sim.c: a new task (TASK_NEW, not yet placed); NULL on OOM. */
+struct task *task_create(struct sim *s, const char *name, sim_ns start);
 /* engine/sim.c: a task finished (ACT_EXIT); it is freed after the event. */
 void task_finished(struct sim *s, struct task *t);
 

@@ -2,6 +2,9 @@
 /* Task state changes: wakeups (with CFS's vruntime placement and wakeup
  * preemption), migrations between run queues, sleep timers, and asking
  * the workload what a task does next. */
+#include <stdlib.h>
+#include <string.h>
+
 #include "sim_internal.h"
 
 /* A task moving between run queues keeps its vruntime relative to the
@@ -64,6 +67,23 @@ static void check_preempt_wakeup(struct sim *s, struct sim_cpu *c, struct task *
 		cpu_schedule(s, c);
 }
 
+/* post_init_entity_util_avg() (Linux 6.1): a new task starts with half
+ * the spare capacity of the CPU it is placed on, util_avg = (1024 -
+ * cpu util_avg) / 2, so successive new tasks on one CPU get 512, 256,
+ * 128, ... The kernel first extrapolates cfs_rq util_avg * weight /
+ * (load_avg + 1) and caps it there; with util standing in for load (see
+ * sched_view.h) that extrapolation is ~1024 and the cap decides. Its
+ * utilization then joins the CPU's (attach_entity_load_avg()). */
+static void post_init_util(struct sim *s, struct sim_cpu *c, struct task *t)
+{
+	pelt_init(&t->pelt, s->now);
+	cpu_sync(s, c);
+	cpu_pelt_idle(s, c);
+	uint32_t cpu_util = c->pelt.util_avg < PELT_SCALE ? c->pelt.util_avg : PELT_SCALE;
+	pelt_set_util(&t->pelt, (PELT_SCALE - cpu_util) / 2);
+	pelt_attach(&c->pelt, &t->pelt);
+}
+
 void task_enqueue(struct sim *s, struct sim_cpu *c, struct task *t, bool wakeup)
 {
 	bool was_iowait = false;
@@ -73,7 +93,7 @@ void task_enqueue(struct sim *s, struct sim_cpu *c, struct task *t, bool wakeup)
 		move_util(s, t, &s->cpus[t->cpu], c);
 		count_migration(s, c);
 	} else if (!t->ran && t->state == TASK_NEW) {
-		pelt_init(&t->pelt, s->now);
+		post_init_util(s, c, t);
 	}
 	if (t->state == TASK_NEW) {
 		/* START_DEBIT: a new task starts one slice behind. */
@@ -205,9 +225,60 @@ void task_requeue_elsewhere(struct sim *s, struct sim_cpu *c, struct task *t)
 	c->nr_running--;
 	util_est_dequeue(c, t);
 	t->state = TASK_QUEUED;
-	struct select_ctx w = select_ctx(s, SELECT_MOVE, c->id, false);
-	int cpu = s->placement->select_cpu(s, t, &w);
+	int cpu = t->exec_cpu;
+	t->exec_cpu = -1;
+	if (cpu < 0 || !task_allowed(t, cpu)) {
+		struct select_ctx w = select_ctx(s, SELECT_MOVE, c->id, false);
+		cpu = s->placement->select_cpu(s, t, &w);
+	}
 	task_enqueue(s, &s->cpus[cpu], t, false);
+}
+
+struct task *sim_fork(struct sim *s, struct task *parent, const char *name)
+{
+	struct task *t = task_create(s, name, s->now);
+	if (!t)
+		return NULL;
+	/* sched_fork(): it starts on its parent's CPU, if the parent runs. */
+	if (parent && parent->state == TASK_RUNNING && s->cpus[parent->cpu].curr == parent)
+		t->cpu = parent->cpu;
+	if (parent && parent->affinity) {
+		size_t words = ((size_t)s->ncpus + 63) / 64;
+		t->affinity = malloc(words * sizeof(*t->affinity));
+		if (!t->affinity) {
+			s->oom = true;
+			return NULL;
+		}
+		memcpy(t->affinity, parent->affinity, words * sizeof(*t->affinity));
+	}
+	return t;
+}
+
+void sim_wake_up_new_task(struct sim *s, struct task *t)
+{
+	if (t->state != TASK_NEW)
+		return;
+	/* Fork balancing from the CPU it was forked on. */
+	int this_cpu = t->cpu;
+	t->recent_used_cpu = this_cpu;
+	task_wake(s, t, this_cpu, false);
+}
+
+void sim_exec(struct sim *s, struct task *t)
+{
+	if (t->state != TASK_RUNNING || t->cpu < 0)
+		return;
+	struct sim_cpu *c = &s->cpus[t->cpu];
+	if (c->curr != t || !c->in_dispatch)
+		return;
+	struct select_ctx w = select_ctx(s, SELECT_EXEC, c->id, false);
+	int cpu = s->placement->select_cpu(s, t, &w);
+	if (cpu == c->id)
+		return;
+	/* The migration stopper moves it before the new image runs: it goes
+	 * once it has said what it does next. */
+	t->exec_cpu = cpu;
+	c->need_resched = true;
 }
 
 void task_timer(struct sim *s, struct task *t)

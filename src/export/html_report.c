@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../metrics/histogram.h"
+#include "../metrics/result_writers.h"
 #include "html.h"
 
 #define CELL 64
@@ -160,11 +161,42 @@ out:
 	free(v);
 }
 
-/* Share of C0 time at each P-state; only the P-states used appear. */
+/* The frequencies of every CPU type of the machine, ascending, distinct. */
+static int machine_khz(const struct machine *m, uint32_t *out)
+{
+	int n = 0;
+	for (int t = 0; t < machine_ntypes(m); t++) {
+		struct cpu_type ty;
+		machine_type_get(m, t, &ty);
+		for (int p = 0; p < ty.npstates; p++) {
+			int i = n;
+			while (i > 0 && out[i - 1] > ty.pstates[p].khz)
+				i--;
+			if (i > 0 && out[i - 1] == ty.pstates[p].khz)
+				continue;
+			memmove(&out[i + 1], &out[i], (size_t)(n - i) * sizeof(*out));
+			out[i] = ty.pstates[p].khz;
+			n++;
+		}
+	}
+	return n;
+}
+
+static int khz_index(const uint32_t *khz, int n, uint32_t f)
+{
+	for (int i = 0; i < n; i++)
+		if (khz[i] == f)
+			return i;
+	return -1;
+}
+
+/* Share of C0 time at each frequency (a hybrid machine's types have
+ * tables of their own); only the frequencies used appear. */
 static void frequency(struct html *h, int ng, const struct html_group *g)
 {
 	const struct machine *m = g[0].runs[0]->m;
-	int np = m->npstates;
+	uint32_t khz[MACHINE_MAX_TYPES * MACHINE_MAX_PSTATES];
+	int np = machine_khz(m, khz);
 	double *all = calloc((size_t)(ng * np), sizeof(*all));
 	double *v = calloc((size_t)(ng * np), sizeof(*v));
 	const char **series = calloc((size_t)np, sizeof(*series));
@@ -177,8 +209,12 @@ static void frequency(struct html *h, int ng, const struct html_group *g)
 		for (int k = 0; k < g[i].nruns; k++) {
 			const struct run_result *r = g[i].runs[k];
 			for (int c = 0; c < r->ncpus; c++)
-				for (int p = 0; p < np && r->cpus[c].pstate_ns; p++)
-					all[i * np + p] += (double)r->cpus[c].pstate_ns[p];
+				for (int p = 0; p < result_cpu_npstates(r, c) && r->cpus[c].pstate_ns;
+				     p++) {
+					int at = khz_index(khz, np, result_cpu_pstate_khz(r, c, p));
+					if (at >= 0)
+						all[i * np + at] += (double)r->cpus[c].pstate_ns[p];
+				}
 		}
 	}
 	int used = 0;
@@ -188,7 +224,7 @@ static void frequency(struct html *h, int ng, const struct html_group *g)
 			any |= all[i * np + p] > 0;
 		if (!any)
 			continue;
-		snprintf(names[used], CELL, "%.0f MHz", m->pstates[p].khz / 1000.0);
+		snprintf(names[used], CELL, "%.0f MHz", khz[p] / 1000.0);
 		series[used] = names[used];
 		for (int i = 0; i < ng; i++)
 			v[i * np + used] = all[i * np + p];

@@ -58,6 +58,43 @@ static int fail_with(int err, struct pm_diag *d, const char *fmt, ...)
 	return -1;
 }
 
+/* strerror, except for the one error hostfs makes itself: EXDEV is what
+ * openat2 (RESOLVE_BENEATH) and the realpath fallback return for a path
+ * whose symbolic links lead out of the root. */
+static const char *why(int err)
+{
+	return err == EXDEV ? "a symbolic link leads out of --root: refused (pmlab reads and "
+			      "writes nothing outside the root)"
+			    : strerror(err);
+}
+
+/* A path refused that way, for the note the command prints at the end
+ * (an optional file the caller then does without). */
+static void note_refused(const struct hostfs *fs, const char *rel, int err)
+{
+	struct hostfs_refused *r = fs->refused;
+	if (err != EXDEV || !r)
+		return;
+	for (int i = 0; i < r->n; i++)
+		if (strcmp(r->path[i], rel) == 0)
+			return;
+	if (r->n < HOSTFS_REFUSED_MAX)
+		snprintf(r->path[r->n++], sizeof(r->path[0]), "%.*s", HOSTFS_PATH_MAX - 1, rel);
+	else
+		r->more++;
+}
+
+void hostfs_print_refused(const struct hostfs *fs, FILE *out)
+{
+	const struct hostfs_refused *r = fs->refused;
+	char shown[HOSTFS_ROOT_MAX + HOSTFS_PATH_MAX];
+	for (int i = 0; r && i < r->n; i++)
+		fprintf(out, "pmlab: note: %s: a symbolic link leads out of --root: skipped\n",
+			hostfs_show(fs, r->path[i], shown, sizeof(shown)));
+	if (r && r->more)
+		fprintf(out, "pmlab: note: and %d more paths refused the same way\n", r->more);
+}
+
 const char *hostfs_show(const struct hostfs *fs, const char *rel, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s/%s", fs->real ? "" : fs->root, rel);
@@ -145,6 +182,31 @@ static int open_beneath(const struct hostfs *fs, const char *base, const char *r
 	return fd;
 }
 
+/* open_beneath(), remembering a path refused for a link out of the root:
+ * the shortest prefix refused, which is the link itself (a directory's
+ * link once, not every file read through it). */
+static int open_noting(const struct hostfs *fs, const char *base, const char *rel, int flags)
+{
+	int fd = open_beneath(fs, base, rel, flags);
+	if (fd < 0 && errno == EXDEV) {
+		char full[2 * HOSTFS_PATH_MAX];
+		snprintf(full, sizeof(full), "%s%s%s", base, *base ? "/" : "", rel);
+		for (char *slash = strchr(full, '/'); slash; slash = strchr(slash + 1, '/')) {
+			*slash = '\0';
+			int pfd = open_beneath(fs, "", full, O_PATH);
+			bool out = pfd < 0 && errno == EXDEV;
+			if (pfd >= 0)
+				close(pfd);
+			if (out)
+				break;
+			*slash = '/';
+		}
+		note_refused(fs, full, EXDEV);
+		errno = EXDEV;
+	}
+	return fd;
+}
+
 /* The errno a hook names: EBUSY, EINVAL, EACCES, EPERM or ENOSPC; EIO
  * for anything else. */
 static int hook_errno(const char *name)
@@ -207,6 +269,7 @@ int hostfs_open(struct hostfs *fs, const char *root, struct pm_diag *d)
 		return pm_fail(d, "--root %s: %s (expected a directory)", root, strerror(errno));
 	snprintf(fs->root, sizeof(fs->root), "%s", canon);
 	fs->real = strcmp(canon, "/") == 0;
+	fs->refused = calloc(1, sizeof(*fs->refused)); /* none kept if out of memory */
 	read_hooks(fs);
 	return 0;
 }
@@ -216,11 +279,13 @@ void hostfs_close(struct hostfs *fs)
 	if (fs->rootfd >= 0)
 		close(fs->rootfd);
 	fs->rootfd = -1;
+	free(fs->refused);
+	fs->refused = NULL;
 }
 
 bool hostfs_exists(const struct hostfs *fs, const char *rel)
 {
-	int fd = open_beneath(fs, "", rel, O_PATH);
+	int fd = open_noting(fs, "", rel, O_PATH);
 	if (fd < 0)
 		return false;
 	close(fd);
@@ -229,7 +294,7 @@ bool hostfs_exists(const struct hostfs *fs, const char *rel)
 
 bool hostfs_is_dir(const struct hostfs *fs, const char *rel)
 {
-	int fd = open_beneath(fs, "", rel, O_PATH | O_DIRECTORY);
+	int fd = open_noting(fs, "", rel, O_PATH | O_DIRECTORY);
 	if (fd < 0)
 		return false;
 	close(fd);
@@ -238,7 +303,7 @@ bool hostfs_is_dir(const struct hostfs *fs, const char *rel)
 
 int hostfs_stat(const struct hostfs *fs, const char *rel, struct stat *st)
 {
-	int fd = open_beneath(fs, "", rel, O_PATH);
+	int fd = open_noting(fs, "", rel, O_PATH);
 	if (fd < 0)
 		return -1;
 	int rc = fstat(fd, st);
@@ -250,7 +315,7 @@ int hostfs_stat(const struct hostfs *fs, const char *rel, struct stat *st)
 
 int hostfs_open_ro(const struct hostfs *fs, const char *rel)
 {
-	return open_beneath(fs, "", rel, O_RDONLY | O_NOCTTY);
+	return open_noting(fs, "", rel, O_RDONLY | O_NOCTTY);
 }
 
 ssize_t hostfs_read(const struct hostfs *fs, const char *rel, char *buf, size_t len,
@@ -260,7 +325,7 @@ ssize_t hostfs_read(const struct hostfs *fs, const char *rel, char *buf, size_t 
 	int fd = hostfs_open_ro(fs, rel);
 	if (fd < 0)
 		return fail_with(errno, d, "%s: cannot read: %s",
-				 hostfs_show(fs, rel, shown, sizeof(shown)), strerror(errno));
+				 hostfs_show(fs, rel, shown, sizeof(shown)), why(errno));
 	size_t n = 0;
 	int err = 0;
 	while (n < len) {
@@ -278,7 +343,7 @@ ssize_t hostfs_read(const struct hostfs *fs, const char *rel, char *buf, size_t 
 	close(fd);
 	if (err)
 		return fail_with(err, d, "%s: cannot read: %s",
-				 hostfs_show(fs, rel, shown, sizeof(shown)), strerror(err));
+				 hostfs_show(fs, rel, shown, sizeof(shown)), why(err));
 	if (n == len)
 		return fail_with(EFBIG, d, "%s: longer than %zu bytes (expected a sysfs value)",
 				 hostfs_show(fs, rel, shown, sizeof(shown)), len - 1);
@@ -386,7 +451,7 @@ int hostfs_write(struct hostfs *fs, const char *rel, const void *data, size_t le
 				 "under sys/, proc/sys/ or dev/cpu_dma_latency)", shown);
 	int err = hook(fs, rel);
 	int fd = -1;
-	if (!err && (fd = open_beneath(fs, base, rest, O_WRONLY | O_TRUNC | O_NOCTTY)) < 0)
+	if (!err && (fd = open_noting(fs, base, rest, O_WRONLY | O_TRUNC | O_NOCTTY)) < 0)
 		err = errno;
 	if (!err && write_all_once(fd, data, len) < 0)
 		err = errno;
@@ -395,19 +460,19 @@ int hostfs_write(struct hostfs *fs, const char *rel, const void *data, size_t le
 	if (err)
 		return fail_with(err, d, "%s: cannot write %s: %s", shown,
 				 show_value(data, len, val, sizeof(val)),
-				 err == EXDEV ? "a symbolic link leads out of the writable tree"
-					      : strerror(err));
+				 err == EXDEV ? "a symbolic link leads out of the writable tree: "
+						"refused" : why(err));
 	return 0;
 }
 
 int hostfs_open_latency(struct hostfs *fs, bool *is_device, struct pm_diag *d)
 {
 	char shown[HOSTFS_ROOT_MAX + HOSTFS_PATH_MAX];
-	int fd = open_beneath(fs, "dev", "cpu_dma_latency", O_WRONLY | O_NOCTTY);
+	int fd = open_noting(fs, "dev", "cpu_dma_latency", O_WRONLY | O_NOCTTY);
 	if (fd < 0)
 		return pm_fail(d, "%s: cannot open: %s",
 			       hostfs_show(fs, "dev/cpu_dma_latency", shown, sizeof(shown)),
-			       strerror(errno));
+			       why(errno));
 	struct stat st;
 	*is_device = fstat(fd, &st) == 0 && S_ISCHR(st.st_mode);
 	return fd;
@@ -425,7 +490,7 @@ int hostfs_write_fd(struct hostfs *fs, int fd, const char *rel, const void *data
 	if (err)
 		return fail_with(err, d, "%s: cannot write %s: %s",
 				 hostfs_show(fs, rel, shown, sizeof(shown)),
-				 show_value(data, len, val, sizeof(val)), strerror(err));
+				 show_value(data, len, val, sizeof(val)), why(err));
 	return 0;
 }
 
@@ -447,12 +512,12 @@ int hostfs_list(const struct hostfs *fs, const char *rel, char ***names, int *n,
 	char shown[HOSTFS_ROOT_MAX + HOSTFS_PATH_MAX];
 	*names = NULL;
 	*n = 0;
-	int fd = open_beneath(fs, "", rel, O_RDONLY | O_DIRECTORY);
+	int fd = open_noting(fs, "", rel, O_RDONLY | O_DIRECTORY);
 	if (fd < 0) {
 		if (errno == ENOENT || errno == ENOTDIR)
 			return 0;
 		return pm_fail(d, "%s: cannot list: %s", hostfs_show(fs, rel, shown, sizeof(shown)),
-			       strerror(errno));
+			       why(errno));
 	}
 	DIR *dir = fdopendir(fd);
 	if (!dir) {
@@ -509,7 +574,7 @@ static int check_trusted(int fd, bool dir, const char *shown, struct pm_diag *d)
 {
 	struct stat sb;
 	if (fstat(fd, &sb) < 0)
-		return pm_fail(d, "%s: cannot stat: %s", shown, strerror(errno));
+		return pm_fail(d, "%s: cannot stat: %s", shown, why(errno));
 	uid_t me = geteuid();
 	const char *why = NULL;
 	char buf[160];
@@ -539,19 +604,19 @@ static int state_dir(const struct hostfs *fs, bool create, struct pm_diag *d)
 	hostfs_show(fs, STATE_DIR, shown, sizeof(shown));
 	if (create) {
 		if (mkdirat(fs->rootfd, "run", 0755) < 0 && errno != EEXIST)
-			return pm_fail(d, "%s: cannot create: %s", shown, strerror(errno));
-		int run = open_beneath(fs, "", "run", O_PATH | O_DIRECTORY);
+			return pm_fail(d, "%s: cannot create: %s", shown, why(errno));
+		int run = open_noting(fs, "", "run", O_PATH | O_DIRECTORY);
 		if (run < 0)
-			return pm_fail(d, "%s: cannot create: %s", shown, strerror(errno));
+			return pm_fail(d, "%s: cannot create: %s", shown, why(errno));
 		int rc = mkdirat(run, "pmlab", 0700);
 		int err = errno;
 		close(run);
 		if (rc < 0 && err != EEXIST)
-			return pm_fail(d, "%s: cannot create: %s", shown, strerror(err));
+			return pm_fail(d, "%s: cannot create: %s", shown, why(err));
 	}
-	int fd = open_beneath(fs, "", STATE_DIR, O_RDONLY | O_DIRECTORY);
+	int fd = open_noting(fs, "", STATE_DIR, O_RDONLY | O_DIRECTORY);
 	if (fd < 0 && (create || errno != ENOENT))
-		return pm_fail(d, "%s: cannot open: %s", shown, strerror(errno));
+		return pm_fail(d, "%s: cannot open: %s", shown, why(errno));
 	if (fd < 0) {
 		d->msg[0] = '\0';
 		return -1;
@@ -604,7 +669,7 @@ int hostfs_state_save(struct hostfs *fs, const char *name, const char *data, siz
 		err = errno;
 	close(dfd);
 	if (err)
-		return pm_fail(d, "%s: cannot save: %s", shown, strerror(err));
+		return pm_fail(d, "%s: cannot save: %s", shown, why(err));
 	return 0;
 }
 
@@ -631,7 +696,7 @@ int hostfs_state_load(const struct hostfs *fs, const char *name, char **data, si
 		return HOSTFS_UNTRUSTED;
 	}
 	if (fd < 0)
-		return err == ENOENT ? 0 : pm_fail(d, "%s: cannot read: %s", shown, strerror(err));
+		return err == ENOENT ? 0 : pm_fail(d, "%s: cannot read: %s", shown, why(err));
 	int trust = check_trusted(fd, false, shown, d);
 	if (trust < 0) {
 		close(fd);
@@ -660,7 +725,7 @@ int hostfs_state_load(const struct hostfs *fs, const char *name, char **data, si
 	close(fd);
 	if (!buf || err) {
 		free(buf);
-		return pm_fail(d, "%s: cannot read: %s", shown, strerror(buf ? err : ENOMEM));
+		return pm_fail(d, "%s: cannot read: %s", shown, why(buf ? err : ENOMEM));
 	}
 	buf[n] = '\0';
 	*data = buf;
@@ -684,7 +749,7 @@ int hostfs_state_remove(struct hostfs *fs, const char *name, struct pm_diag *d)
 	close(dfd);
 	if (rc < 0 && err != ENOENT)
 		return pm_fail(d, "%s: cannot remove: %s", hostfs_show(fs, rel, shown, sizeof(shown)),
-			       strerror(err));
+			       why(err));
 	return 0;
 }
 
@@ -699,7 +764,7 @@ int hostfs_lock(struct hostfs *fs, struct pm_diag *d)
 	int err = errno;
 	close(dfd);
 	if (fd < 0)
-		return pm_fail(d, "%s: cannot open: %s", shown, strerror(err));
+		return pm_fail(d, "%s: cannot open: %s", shown, why(err));
 	int trust = check_trusted(fd, false, shown, d);
 	if (trust < 0) {
 		close(fd);
@@ -718,5 +783,5 @@ int hostfs_lock(struct hostfs *fs, struct pm_diag *d)
 	close(fd);
 	return pm_fail(d, "%s: %s", shown,
 		       err == EWOULDBLOCK ? "another pmlab is changing this machine (try again)"
-					  : strerror(err));
+					  : why(err));
 }

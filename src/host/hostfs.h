@@ -12,6 +12,8 @@
  * check where the kernel lacks openat2), so a symbolic link that leads out
  * of the root -- or, for a write, out of the writable subtree -- is
  * refused, while the relative links sysfs is full of work as they should.
+ * The refusal says so ("a symbolic link leads out of --root: refused")
+ * and is remembered (hostfs_print_refused()).
  *
  * Test hooks, read from the environment when the root is opened (and
  * settable directly by unit tests): PMLAB_FAIL_WRITE_AT=N[:ERRNO] fails the
@@ -27,6 +29,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "../core/diag.h"
@@ -35,8 +38,17 @@
 #define HOSTFS_ROOT_MAX 4096
 #define HOSTFS_SUFFIX_MAX 128
 
+/* Paths refused because a symbolic link led out of the root; a caller that
+ * did without them (an optional file) says so at the end. */
+#define HOSTFS_REFUSED_MAX 16
+struct hostfs_refused {
+	int n, more;
+	char path[HOSTFS_REFUSED_MAX][HOSTFS_PATH_MAX];
+};
+
 struct hostfs {
 	int rootfd;                  /* O_PATH directory */
+	struct hostfs_refused *refused;
 	char root[HOSTFS_ROOT_MAX];  /* canonical; "/" on the real machine */
 	bool real;                   /* root is "/" */
 	/* Test hooks. */
@@ -53,6 +65,10 @@ struct hostfs {
  * and reads the test hooks from the environment. */
 int hostfs_open(struct hostfs *fs, const char *root, struct pm_diag *d);
 void hostfs_close(struct hostfs *fs);
+
+/* One "pmlab: note: PATH: a symbolic link leads out of --root: skipped"
+ * line per path refused so far (commands print them when they succeed). */
+void hostfs_print_refused(const struct hostfs *fs, FILE *out);
 
 /* The path as a user would type it: "/sys/..." or "ROOT/sys/...". */
 const char *hostfs_show(const struct hostfs *fs, const char *rel, char *buf, size_t len);

@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <stddef.h>
+#include <string.h>
 
 #define CPU "sys/devices/system/cpu/"
 
@@ -66,8 +67,16 @@ static bool match(const char *pat, const char *s)
 
 bool host_plan_path_ok(const char *rel)
 {
-	for (int i = 0; i < host_plan_npaths; i++)
-		if (match(host_plan_paths[i], rel))
+	/* Most patterns start with the CPU directory: compare it once. */
+	static const size_t cpu_len = sizeof(CPU) - 1;
+	bool under_cpu = strncmp(rel, CPU, cpu_len) == 0;
+	for (int i = 0; i < host_plan_npaths; i++) {
+		const char *pat = host_plan_paths[i];
+		bool pat_cpu = strncmp(pat, CPU, cpu_len) == 0;
+		if (pat_cpu != under_cpu)
+			continue;
+		if (pat_cpu ? match(pat + cpu_len, rel + cpu_len) : match(pat, rel))
 			return true;
+	}
 	return false;
 }

@@ -135,18 +135,18 @@ static void job_done(void *ctx, int ndone, int njobs)
 		b->done(b->ctx, ndone, njobs);
 }
 
+/* Each job's bytes, in job order, as soon as the jobs before it are done. */
+static int deliver(void *ctx, int job, const char *data, size_t len, struct pm_diag *d)
+{
+	const struct batch *b = ctx;
+
+	return b->collect(b->ctx, job / b->runs, job % b->runs, data, len, d);
+}
+
 int batch_run(const struct batch *b, struct pm_diag *d)
 {
-	int njobs = b->nspecs * b->runs, rc;
-	struct runner_result *res = calloc((size_t)njobs + 1, sizeof(*res));
-	struct runner r = { njobs, b->workers, run_job, (void *)b, job_done, job_name };
+	struct runner r = { b->nspecs * b->runs, b->workers, run_job, (void *)b, job_done,
+			    job_name, deliver };
 
-	if (!res)
-		return pm_fail(d, "out of memory");
-	rc = runner_run(&r, res, d);
-	for (int i = 0; rc == 0 && i < njobs; i++)
-		rc = b->collect(b->ctx, i / b->runs, i % b->runs, res[i].data, res[i].len, d);
-	runner_results_free(res, njobs);
-	free(res);
-	return rc;
+	return runner_run(&r, d);
 }

@@ -18,9 +18,19 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+/* Results waiting for the ones before them: jobs are handed out at most
+ * this far ahead of the oldest result not yet delivered. */
+#define WINDOW_SLOTS(r) ((r)->workers * 4 + 16)
+
+struct runner_result {
+	char *data; /* what the job wrote; malloc'd */
+	size_t len;
+};
 
 struct msg {
 	int32_t job;
@@ -125,15 +135,19 @@ static void close_fd(int *fd)
 	*fd = -1;
 }
 
-static int run_here(const struct runner *r, struct runner_result *res, struct pm_diag *d)
+static int run_here(const struct runner *r, struct pm_diag *d)
 {
 	for (int i = 0; i < r->njobs; i++) {
-		if (run_one(r, i, &res[i].data, &res[i].len) < 0) {
-			pm_fail(d, "%s", res[i].data ? res[i].data : "out of memory");
-			free(res[i].data);
-			res[i].data = NULL;
+		char *buf;
+		size_t len;
+		int rc = run_one(r, i, &buf, &len);
+		if (rc < 0)
+			pm_fail(d, "%s", buf ? buf : "out of memory");
+		else
+			rc = r->deliver(r->ctx, i, buf, len, d);
+		free(buf);
+		if (rc < 0)
 			return -1;
-		}
 		if (r->done)
 			r->done(r->ctx, i + 1, r->njobs);
 	}
@@ -145,6 +159,7 @@ static int run_here(const struct runner *r, struct runner_result *res, struct pm
  * jobs are shared among fewer workers. -1 with d when none started. */
 static int start_workers(struct worker *w, int n, const struct runner *r, struct pm_diag *d)
 {
+	pid_t parent = getpid();
 	int i;
 
 	for (i = 0; i < n; i++) {
@@ -162,6 +177,13 @@ static int start_workers(struct worker *w, int n, const struct runner *r, struct
 			return pm_fail(d, "cannot start a worker process: %s", strerror(e));
 		}
 		if (w[i].pid == 0) {
+			/* Killed with the parent, however it ends; and if it
+			 * already has, there is nobody to answer. */
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			if (getppid() != parent)
+				_exit(1);
+			signal(SIGINT, SIG_DFL);
+			signal(SIGTERM, SIG_DFL);
 			/* Another worker's command pipe left open here would keep
 			 * that worker from ever seeing its end of file. */
 			for (int k = 0; k < i; k++) {
@@ -181,8 +203,10 @@ static int start_workers(struct worker *w, int n, const struct runner *r, struct
 	return i;
 }
 
-/* Gives worker w the next job, or tells it to exit when none is left. */
-static int feed(struct worker *w, int *next, int njobs)
+/* Gives idle worker w the next job if it is within the window, tells it to
+ * exit when none is left, or leaves it idle until older results are
+ * handed over. */
+static int feed(struct worker *w, int *next, int njobs, int window_end)
 {
 	int32_t job;
 
@@ -191,6 +215,9 @@ static int feed(struct worker *w, int *next, int njobs)
 		w->job = -1;
 		return 0;
 	}
+	w->job = -1;
+	if (*next >= window_end)
+		return 0;
 	job = (int32_t)(*next)++;
 	w->job = job;
 	return write_all(w->cmd, &job, sizeof(job));
@@ -206,9 +233,9 @@ static const char *job_name(const struct runner *r, int job, char *buf, size_t s
 	return buf;
 }
 
-/* Reads one answer from w into res. */
+/* Reads one answer from w into its slot of res (job modulo the window). */
 static int collect(const struct runner *r, struct worker *w, struct runner_result *res,
-		   struct pm_diag *d)
+		   int window, struct pm_diag *d)
 {
 	char name[256];
 
@@ -243,21 +270,57 @@ static int collect(const struct runner *r, struct worker *w, struct runner_resul
 		free(buf);
 		return -1;
 	}
-	res[w->job].data = buf;
-	res[w->job].len = (size_t)h.len;
+	res[w->job % window].data = buf;
+	res[w->job % window].len = (size_t)h.len;
 	return 0;
 }
 
-static int run_forked(const struct runner *r, int n, struct runner_result *res, struct pm_diag *d)
+/* The workers of the run in progress, for the signal handler. */
+static struct worker *live;
+static int nlive;
+static struct sigaction prev_int, prev_term;
+
+/* SIGINT or SIGTERM to the parent: the workers first (a worker killed by
+ * its parent's end would only get SIGKILL), then the parent's own end. */
+static void forward(int sig)
+{
+	for (int i = 0; i < nlive; i++)
+		if (live[i].pid > 0)
+			kill(live[i].pid, sig);
+	sigaction(SIGINT, &prev_int, NULL);
+	sigaction(SIGTERM, &prev_term, NULL);
+	raise(sig);
+}
+
+/* Hands over, in order, every result that is ready. */
+static int deliver_ready(const struct runner *r, struct runner_result *res, int *first,
+			 struct pm_diag *d)
+{
+	while (*first < r->njobs && res[*first % WINDOW_SLOTS(r)].data) {
+		struct runner_result *x = &res[*first % WINDOW_SLOTS(r)];
+		int rc = r->deliver(r->ctx, *first, x->data, x->len, d);
+		free(x->data);
+		x->data = NULL;
+		if (rc < 0)
+			return -1;
+		(*first)++;
+	}
+	return 0;
+}
+
+static int run_forked(const struct runner *r, int n, struct pm_diag *d)
 {
 	struct worker *w = calloc((size_t)n, sizeof(*w));
 	struct pollfd *pfd = calloc((size_t)n, sizeof(*pfd));
-	int next = 0, ndone = 0, rc = 0, i;
+	int window = WINDOW_SLOTS(r);
+	struct runner_result *res = calloc((size_t)window, sizeof(*res));
+	int next = 0, ndone = 0, first = 0, rc = 0, i;
 	char name[256];
 
-	if (!w || !pfd) {
+	if (!w || !pfd || !res) {
 		free(w);
 		free(pfd);
+		free(res);
 		return pm_fail(d, "out of memory");
 	}
 	for (i = 0; i < n; i++)
@@ -267,8 +330,16 @@ static int run_forked(const struct runner *r, int n, struct runner_result *res, 
 	fflush(stderr);
 	n = start_workers(w, n, r, d);
 	rc = n < 0 ? -1 : 0;
+	if (rc == 0) {
+		struct sigaction sa = { .sa_handler = forward };
+		sigemptyset(&sa.sa_mask);
+		live = w;
+		nlive = n;
+		sigaction(SIGINT, &sa, &prev_int);
+		sigaction(SIGTERM, &sa, &prev_term);
+	}
 	for (i = 0; i < n && rc == 0; i++)
-		if (w[i].pid > 0 && feed(&w[i], &next, r->njobs) < 0)
+		if (w[i].pid > 0 && feed(&w[i], &next, r->njobs, first + window) < 0)
 			rc = pm_fail(d, "%s: cannot reach its worker process",
 				     job_name(r, w[i].job, name, sizeof(name)));
 	while (rc == 0 && ndone < r->njobs) {
@@ -288,16 +359,22 @@ static int run_forked(const struct runner *r, int n, struct runner_result *res, 
 				continue;
 			if (!(pfd[np++].revents & (POLLIN | POLLHUP | POLLERR)))
 				continue;
-			rc = collect(r, &w[i], res, d);
+			rc = collect(r, &w[i], res, window, d);
 			if (rc < 0)
 				break;
 			ndone++;
 			if (r->done)
 				r->done(r->ctx, ndone, r->njobs);
-			if (feed(&w[i], &next, r->njobs) < 0)
-				rc = pm_fail(d, "%s: cannot reach its worker process",
-				     job_name(r, w[i].job, name, sizeof(name)));
+			w[i].job = -1;
 		}
+		if (rc == 0)
+			rc = deliver_ready(r, res, &first, d);
+		/* Idle workers get the jobs the window now allows. */
+		for (i = 0; i < n && rc == 0; i++)
+			if (w[i].pid > 0 && w[i].job < 0 && w[i].cmd >= 0 &&
+			    feed(&w[i], &next, r->njobs, first + window) < 0)
+				rc = pm_fail(d, "%s: cannot reach its worker process",
+					     job_name(r, w[i].job, name, sizeof(name)));
 	}
 	for (i = 0; i < n; i++) {
 		/* After a failure the runs still going are of no use. */
@@ -317,34 +394,34 @@ static int run_forked(const struct runner *r, int n, struct runner_result *res, 
 		if (got == w[i].pid && rc == 0 && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
 			rc = pm_fail(d, "a worker process failed after its last job");
 	}
+	if (n > 0) {
+		sigaction(SIGINT, &prev_int, NULL);
+		sigaction(SIGTERM, &prev_term, NULL);
+		nlive = 0;
+		live = NULL;
+	}
+	for (i = 0; i < window; i++)
+		free(res[i].data);
+	free(res);
 	free(w);
 	free(pfd);
 	return rc;
 }
 
-int runner_run(const struct runner *r, struct runner_result *res, struct pm_diag *d)
+int runner_run(const struct runner *r, struct pm_diag *d)
 {
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
 	int n = r->workers < r->njobs ? r->workers : r->njobs, rc;
 
-	memset(res, 0, (size_t)r->njobs * sizeof(*res));
 	if (n <= 1)
-		return run_here(r, res, d);
+		return run_here(r, d);
 	/* A worker that dies turns a write to its pipe into EPIPE, not a
 	 * SIGPIPE that would kill the parent. */
 	sigemptyset(&ign.sa_mask);
 	sigaction(SIGPIPE, &ign, &old);
-	rc = run_forked(r, n, res, d);
+	rc = run_forked(r, n, d);
 	sigaction(SIGPIPE, &old, NULL);
 	return rc;
-}
-
-void runner_results_free(struct runner_result *res, int n)
-{
-	for (int i = 0; i < n; i++) {
-		free(res[i].data);
-		res[i].data = NULL;
-	}
 }
 
 int runner_default_workers(void)

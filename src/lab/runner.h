@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The parallel runner behind pmlab compare and sweep: jobs 0..n-1, each a
  * function that writes its result (any bytes) to a FILE, run by forked
- * worker processes that send the bytes back over pipes. Results are kept
- * by job index, never by completion order, so the output built from them
- * is the same whatever the number of workers. */
+ * worker processes that send the bytes back over pipes. Results are handed
+ * over in job order, never in completion order, so the output built from
+ * them is the same whatever the number of workers; each as soon as the
+ * jobs before it are done, and then forgotten, so a long run does not hold
+ * every result in memory (jobs go out at most a window ahead of the oldest
+ * one not handed over). Workers die with the parent (PR_SET_PDEATHSIG),
+ * and a SIGINT or SIGTERM the parent receives while they run is passed on
+ * to them before the parent ends by it. */
 #ifndef PMLAB_RUNNER_H
 #define PMLAB_RUNNER_H
 
@@ -11,11 +16,6 @@
 #include <stdio.h>
 
 #include "../core/diag.h"
-
-struct runner_result {
-	char *data; /* what the job wrote; malloc'd */
-	size_t len;
-};
 
 struct runner {
 	int njobs;
@@ -28,14 +28,15 @@ struct runner {
 	void (*done)(void *ctx, int ndone, int njobs);
 	/* Names job i in messages ("sweep: point 7"). NULL: "job I". */
 	void (*name)(void *ctx, int i, char *buf, size_t size);
+	/* In the calling process, in job order: job i's bytes, which the
+	 * runner frees afterwards. -1 with the reason in d stops the run. */
+	int (*deliver)(void *ctx, int i, const char *data, size_t len, struct pm_diag *d);
 };
 
-/* Runs every job and fills res[0..njobs-1]. On the first failing job the
+/* Runs every job, delivering each result. On the first failing job the
  * others are stopped and -1 returned with that job's message in d (a
- * worker that dies gives "NAME: worker process killed by signal N"); res
- * then holds what finished. */
-int runner_run(const struct runner *r, struct runner_result *res, struct pm_diag *d);
-void runner_results_free(struct runner_result *res, int n);
+ * worker that dies gives "NAME: worker process killed by signal N"). */
+int runner_run(const struct runner *r, struct pm_diag *d);
 /* Processors online: the default number of workers. */
 int runner_default_workers(void);
 

@@ -25,13 +25,19 @@ sim_ns runspec_parse_seconds(const char *s)
 
 int runspec_parse_u64(const char *s, uint64_t *out)
 {
-	char *end;
-	if (!*s || *s == '-')
+	/* Decimal digits only: strtoull would take " 5", "+5", "0x10" and read
+	 * "010" as 8. Each digit checked against overflow. */
+	uint64_t v = 0;
+	if (!*s)
 		return -1;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 0);
-	if (errno || *end != '\0')
-		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		unsigned digit = (unsigned)(*s - '0');
+		if (v > (UINT64_MAX - digit) / 10)
+			return -1;
+		v = v * 10 + digit;
+	}
 	*out = v;
 	return 0;
 }

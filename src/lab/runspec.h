@@ -66,7 +66,7 @@ const char *runspec_cpufreq(const struct runspec *rs, const char **why);
 
 /* Decimal seconds ("10", "0.5") to ns; -1 if malformed or not positive. */
 sim_ns runspec_parse_seconds(const char *s);
-/* A non-negative integer (decimal, 0x hex or 0 octal). -1 if malformed. */
+/* A non-negative decimal integer below 2^64. -1 if malformed or larger. */
 int runspec_parse_u64(const char *s, uint64_t *out);
 
 /* Loads machine SPEC (a built-in name or an INI file), limited to its

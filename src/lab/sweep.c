@@ -2,6 +2,7 @@
 #include "sweep.h"
 
 #include <jansson.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -205,12 +206,48 @@ static int check_dims(struct sweep *s, struct pm_diag *d)
 	return 0;
 }
 
+/* FNV-1a, 64 bits, over the bytes of s (and a separator). */
+static uint64_t fnv(uint64_t h, const char *s)
+{
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+	return (h ^ '\n') * 0x100000001b3ull;
+}
+
+/* What makes a sweep this sweep: every option a point's run depends on,
+ * each varied key with its values in order, and the number of shards. */
+static void identify(struct sweep *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	char num[32];
+
+	for (int k = 0; k < NSPECIAL; k++) {
+		h = fnv(h, special[k]);
+		h = fnv(h, fixed(s, k) ? fixed(s, k) : "");
+	}
+	for (int k = 0; k < s->nsets; k++)
+		h = fnv(fnv(h, "set"), s->sets[k]);
+	for (int k = 0; k < s->ndirs; k++)
+		h = fnv(fnv(h, "profile-dir"), s->dirs[k]);
+	for (int i = 0; i < s->ndims; i++) {
+		h = fnv(fnv(h, "vary"), s->dim[i].key);
+		for (int k = 0; k < s->dim[i].n; k++)
+			h = fnv(h, s->dim[i].val[k]);
+	}
+	snprintf(num, sizeof(num), "%ld", s->nshards);
+	h = fnv(fnv(h, "shards"), num);
+	snprintf(s->id, sizeof(s->id), "%016llx/%ld", (unsigned long long)h, s->nshards);
+}
+
 int sweep_setup(struct sweep *s, struct pm_diag *d)
 {
 	long nshards = s->nshards > 0 ? s->nshards : 1;
 
 	if (check_dims(s, d) < 0)
 		return -1;
+	s->id[0] = '\0';
+	if (nshards > 1)
+		identify(s);
 	s->point = calloc((size_t)(s->npoints / nshards + 1), sizeof(*s->point));
 	s->spec = calloc((size_t)(s->npoints / nshards + 1), sizeof(*s->spec));
 	if (!s->point || !s->spec)
@@ -230,7 +267,8 @@ int sweep_setup(struct sweep *s, struct pm_diag *d)
 
 struct rows {
 	struct sweep *s;
-	struct sweep_out *o;
+	struct sweep_out *o;     /* rows kept (HTML), or */
+	struct sweep_stream *st; /* rows written as they come */
 };
 
 static int emit(void *ctx, const struct run_result *r, FILE *out)
@@ -256,19 +294,22 @@ static void done(void *ctx, int ndone, int njobs)
 }
 
 /* Point p's CSV row: its number, the varied values, then the sim's CSV. */
-static int add_csv(const struct sweep *s, struct sweep_out *o, long p, const char *data,
-		   size_t len, struct pm_diag *d)
+static int add_csv(const struct sweep *s, struct sweep_out *o, struct sweep_stream *st, long p,
+		   const char *data, size_t len, struct pm_diag *d)
 {
-	const char **names = calloc((size_t)s->ndims + 1, sizeof(*names));
-	const char **vals = calloc((size_t)s->ndims + 1, sizeof(*vals));
+	const char **names = calloc((size_t)s->ndims + 2, sizeof(*names));
+	const char **vals = calloc((size_t)s->ndims + 2, sizeof(*vals));
 	char **owned = calloc((size_t)s->ndims + 1, sizeof(*owned));
 	int rc = names && vals && owned ? 0 : pm_fail(d, "out of memory");
+	int first = s->id[0] ? 1 : 0; /* a shard's rows start with the sweep's identity */
 	char num[24];
 
 	snprintf(num, sizeof(num), "%ld", p);
 	if (rc == 0) {
-		names[0] = "point";
-		vals[0] = num;
+		names[0] = "sweep";
+		vals[0] = s->id;
+		names[first] = "point";
+		vals[first] = num;
 	}
 	for (int k = 0; rc == 0 && k < s->ndims; k++) {
 		owned[k] = malloc(strlen(s->dim[k].key) + 6);
@@ -277,11 +318,12 @@ static int add_csv(const struct sweep *s, struct sweep_out *o, long p, const cha
 			break;
 		}
 		sprintf(owned[k], "vary_%s", s->dim[k].key);
-		names[k + 1] = owned[k];
-		vals[k + 1] = varied(s, p, s->dim[k].key);
+		names[first + k + 1] = owned[k];
+		vals[first + k + 1] = varied(s, p, s->dim[k].key);
 	}
 	if (rc == 0)
-		rc = sweep_out_add_csv(o, p, s->ndims + 1, names, vals, data, len, d);
+		rc = st ? sweep_stream_csv(st, p, first + s->ndims + 1, names, vals, data, len, d)
+			: sweep_out_add_csv(o, p, first + s->ndims + 1, names, vals, data, len, d);
 	for (int k = 0; owned && k < s->ndims; k++)
 		free(owned[k]);
 	free(owned);
@@ -291,14 +333,16 @@ static int add_csv(const struct sweep *s, struct sweep_out *o, long p, const cha
 }
 
 /* Point p's JSON row: {"point", "vary", "result"}. */
-static int add_json(const struct sweep *s, struct sweep_out *o, long p, const char *data,
-		    size_t len, struct pm_diag *d)
+static int add_json(const struct sweep *s, struct sweep_out *o, struct sweep_stream *st, long p,
+		    const char *data, size_t len, struct pm_diag *d)
 {
 	json_error_t err;
 	json_t *result = json_loadb(data, len, 0, &err);
 	json_t *obj = json_object(), *vary = json_object();
 	int bad = !result || !obj || !vary;
 
+	if (s->id[0])
+		bad |= json_object_set_new(obj, "sweep", json_string(s->id)) != 0;
 	bad |= json_object_set_new(obj, "point", json_integer(p)) != 0;
 	for (int k = 0; !bad && k < s->ndims; k++)
 		bad |= json_object_set_new(vary, s->dim[k].key,
@@ -311,7 +355,7 @@ static int add_json(const struct sweep *s, struct sweep_out *o, long p, const ch
 		json_decref(obj);
 		return pm_fail(d, "sweep: point %ld: cannot build its JSON row", p);
 	}
-	return sweep_out_add_json(o, p, obj, d);
+	return st ? sweep_stream_json(st, obj, d) : sweep_out_add_json(o, p, obj, d);
 }
 
 static int collect(void *ctx, int i, int run, const char *data, size_t len, struct pm_diag *d)
@@ -320,20 +364,21 @@ static int collect(void *ctx, int i, int run, const char *data, size_t len, stru
 	long p = k->s->point[i];
 
 	if (k->s->format == SWEEP_CSV)
-		return add_csv(k->s, k->o, p, data, len, d);
-	return add_json(k->s, k->o, p, data, len, d);
+		return add_csv(k->s, k->o, k->st, p, data, len, d);
+	return add_json(k->s, k->o, k->st, p, data, len, d);
 }
 
-int sweep_run(struct sweep *s, struct sweep_out *o, struct pm_diag *d)
+int sweep_run(struct sweep *s, struct sweep_out *o, struct sweep_stream *st, struct pm_diag *d)
 {
-	struct rows k = { s, o };
+	struct rows k = { s, o, st };
 	struct batch b = {
 		.cmd = "sweep", .spec = s->spec, .nspecs = s->nrun, .runs = 1,
 		.workers = s->workers, .label = label, .emit = emit, .collect = collect,
 		.done = done, .ctx = &k,
 	};
 
-	o->format = s->format;
+	if (o)
+		o->format = s->format;
 	return batch_run(&b, d);
 }
 

@@ -14,6 +14,7 @@
 #include "runspec.h"
 
 #define SWEEP_MAX_POINTS 10000000L
+#define SWEEP_ID_MAX 24
 
 struct sweep_dim {
 	char *key;
@@ -32,6 +33,10 @@ struct sweep {
 	const char *const *dirs; /* searched first for profiles */
 	int ndirs;
 	long shard, nshards;     /* nshards 0: 1 */
+	/* With shards, the sweep's identity, in every row (a "sweep" cell or
+	 * key) so that merge joins only shards of one sweep: a hash of the
+	 * options, the varied keys and values and N. "" without shards. */
+	char id[SWEEP_ID_MAX];
 	enum sweep_format format;
 	int workers;
 	void (*done)(void *ctx, int ndone, int njobs); /* progress; may be NULL */
@@ -52,9 +57,10 @@ int sweep_vary(struct sweep *s, const char *arg, struct pm_diag *d);
 /* Builds and checks every point of this shard: bad input is found before
  * any run. -1 with the reason in d. */
 int sweep_setup(struct sweep *s, struct pm_diag *d);
-/* Runs the points and adds their rows to o (o->format set). -1 with the
- * reason in d. */
-int sweep_run(struct sweep *s, struct sweep_out *o, struct pm_diag *d);
+/* Runs the points and adds their rows, in point order as they complete,
+ * to st (written out as they come), or else to o (o->format set; kept).
+ * -1 with the reason in d. */
+int sweep_run(struct sweep *s, struct sweep_out *o, struct sweep_stream *st, struct pm_diag *d);
 void sweep_free(struct sweep *s);
 
 #endif

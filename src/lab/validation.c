@@ -18,6 +18,8 @@ struct parse {
 	FILE *f;
 	int line, failed;
 	char msg[V_TEXT];
+	char *lbuf; /* the line being read */
+	size_t lcap;
 };
 
 static int bad(struct parse *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -34,14 +36,28 @@ static int bad(struct parse *e, const char *fmt, ...)
 	return 0;
 }
 
+/* inih's reader: one line per call, read whole (getline), so that a line
+ * longer than inih's buffer is refused at its own line rather than
+ * handed over in pieces, each counted as a line, and a NUL byte is
+ * refused rather than cutting the line short. */
 static char *read_line(char *buf, int size, void *stream)
 {
 	struct parse *e = stream;
-	char *s = fgets(buf, size, e->f);
+	ssize_t n = getline(&e->lbuf, &e->lcap, e->f);
 
-	if (s)
-		e->line++;
-	return s;
+	if (n < 0)
+		return NULL;
+	e->line++;
+	if (memchr(e->lbuf, '\0', (size_t)n)) {
+		bad(e, "a NUL byte (expected text)");
+		return NULL;
+	}
+	if (n >= size) {
+		bad(e, "a line longer than %d bytes", size - 1);
+		return NULL;
+	}
+	memcpy(buf, e->lbuf, (size_t)n + 1);
+	return buf;
 }
 
 /* What a figure is: relative error or points, and whether it is known. */
@@ -75,21 +91,28 @@ static int fig_known(const char *fig)
 
 /* [experiment]'s plain text keys: stores `value` in the field named like
  * the key; false if `name` is not one of them. */
-static bool text_key(struct validation *e, const char *name, const char *value)
+static bool text_key(struct validation *e, const char *name, const char *value, int line)
 {
 	static const struct {
 		const char *name;
 		size_t offset, size;
+		long line_offset; /* of its line_ field, -1 none */
 	} keys[] = {
-#define TEXT_KEY(f) { #f, offsetof(struct validation, f), sizeof(((struct validation *)0)->f) }
-		TEXT_KEY(name), TEXT_KEY(seed_file), TEXT_KEY(machine), TEXT_KEY(cpus),
-		TEXT_KEY(workload), TEXT_KEY(cpuidle), TEXT_KEY(cpufreq), TEXT_KEY(baseline),
-		TEXT_KEY(kernel),
+#define TEXT_KEY(f, l) { #f, offsetof(struct validation, f), \
+			 sizeof(((struct validation *)0)->f), l }
+#define LINE(f) (long)offsetof(struct validation, line_##f)
+		TEXT_KEY(name, -1), TEXT_KEY(seed_file, -1), TEXT_KEY(machine, LINE(machine)),
+		TEXT_KEY(cpus, LINE(cpus)), TEXT_KEY(workload, LINE(workload)),
+		TEXT_KEY(cpuidle, LINE(cpuidle)), TEXT_KEY(cpufreq, LINE(cpufreq)),
+		TEXT_KEY(baseline, LINE(baseline)), TEXT_KEY(kernel, LINE(kernel)),
+#undef LINE
 #undef TEXT_KEY
 	};
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		if (strcmp(name, keys[i].name) == 0) {
 			snprintf((char *)e + keys[i].offset, keys[i].size, "%s", value);
+			if (keys[i].line_offset >= 0)
+				*(int *)((char *)e + keys[i].line_offset) = line;
 			return true;
 		}
 	return false;
@@ -108,12 +131,16 @@ static int on_experiment(struct parse *ps, const char *name, const char *value)
 		snprintf(e->source + len, sizeof(e->source) - len, "%s%s", len ? " " : "", value);
 		return 1;
 	}
-	if (text_key(e, name, value))
+	if (text_key(e, name, value, ps->line))
 		return 1;
 	if (strcmp(name, "duration") == 0) {
+		/* pmlab sim's range: ns in an int64 with room to spare */
 		e->duration = strtod(value, &end);
-		if (*end || !(e->duration > 0))
-			return bad(ps, "duration = %s: expected positive seconds", value);
+		e->line_duration = ps->line;
+		if (!*value || *end || !(e->duration > 0 && e->duration <= 1e6) ||
+		    llround(e->duration * NS_PER_SEC) <= 0)
+			return bad(ps, "duration = %s: expected seconds above 0, at most 1000000",
+				   value);
 	} else if (strcmp(name, "tie_tolerance") == 0 || strcmp(name, "order_margin") == 0) {
 		double *x = name[0] == 't' ? &e->tie_tolerance : &e->order_margin;
 
@@ -345,7 +372,8 @@ static int check(const struct validation *e, int last_line, struct pm_diag *d)
 			return pm_fail_at(d, e->path, e->row[i].line, "[row %s]: needs profile = or set =",
 					  e->row[i].name);
 	if (validation_row(e, e->baseline) < 0)
-		return pm_fail_at(d, e->path, 1, "baseline = %s: no [row %s]", e->baseline, e->baseline);
+		return pm_fail_at(d, e->path, e->line_baseline, "baseline = %s: no [row %s]",
+				  e->baseline, e->baseline);
 	/* Setup and calibration keys are set after a row's own: a row may not
 	 * name one of them, or the row's value would be lost. */
 	for (int i = 0; i < e->nrows; i++) {
@@ -401,6 +429,7 @@ int validation_load(struct validation *e, const char *path, struct pm_diag *d)
 	snprintf(e->cpuidle, sizeof(e->cpuidle), "menu");
 	rc = ini_parse_stream(read_line, &ps, on_value, &ps);
 	fclose(ps.f);
+	free(ps.lbuf);
 	if (ps.failed)
 		return pm_fail_at(d, path, ps.failed, "%s", ps.msg);
 	if (rc != 0)
@@ -604,6 +633,63 @@ void validation_score(const struct validation *v, const struct cmp_set *s, struc
 	}
 }
 
+/* "PATH:LINE: KEY = VALUE: why" from the message in d. */
+static int at_line(const struct validation *v, int line, const char *key, const char *value,
+		   struct pm_diag *d)
+{
+	char why[PM_DIAG_MAX];
+
+	snprintf(why, sizeof(why), "%s", d->msg);
+	return pm_fail_at(d, v->path, line > 0 ? line : 1, "%s = %.200s: %s", key, value, why);
+}
+
+/* What every row shares -- the workload, the governors, the kernel, each
+ * setup and calibration key -- built one at a time onto a plain run, so that what
+ * the simulator refuses is reported at the line that gave it (it was all
+ * reported at the first row). */
+static int check_common(const struct validation *v, const struct machine *m, struct pm_diag *d)
+{
+	const char *cpufreq = v->cpufreq[0] ? v->cpufreq : NULL;
+	const char *cpuidle = v->cpuidle[0] ? v->cpuidle : NULL;
+	const struct {
+		const char *key, *value, *cpufreq, *cpuidle;
+		int line;
+	} steps[] = {
+		{ "workload", v->workload, NULL, NULL, v->line_workload },
+		{ "cpufreq", v->cpufreq, cpufreq, NULL, v->line_cpufreq },
+		{ "cpuidle", v->cpuidle, cpufreq, cpuidle, v->line_cpuidle },
+	};
+	struct runspec rs = { 0 };
+	int rc = 0;
+
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]) && rc == 0; i++) {
+		if (i > 0 && !steps[i].value[0])
+			continue;
+		runspec_free(&rs);
+		if (runspec_init(&rs, m, v->workload, steps[i].cpufreq, steps[i].cpuidle, d) < 0 ||
+		    runspec_check(&rs, d) < 0)
+			rc = at_line(v, steps[i].line, steps[i].key, steps[i].value, d);
+	}
+	if (rc == 0 && v->kernel[0]) {
+		char kv[V_NAME + 8];
+		snprintf(kv, sizeof(kv), "kernel=%s", v->kernel);
+		if (runspec_set(&rs, kv) < 0)
+			rc = pm_fail(d, "out of memory");
+		else if (runspec_check(&rs, d) < 0)
+			rc = at_line(v, v->line_kernel, "kernel", v->kernel, d);
+	}
+	for (int k = 0; k < v->nsetup + v->nsets && rc == 0; k++) {
+		const struct vkeyed *x = k < v->nsetup ? &v->setup[k] : &v->set[k - v->nsetup];
+
+		if (runspec_set(&rs, x->val) < 0)
+			rc = pm_fail(d, "out of memory");
+		else if (runspec_check(&rs, d) < 0)
+			rc = at_line(v, x->line, x->key, x->val + strlen(x->key) + 1, d);
+	}
+	runspec_free(&rs);
+	return rc;
+}
+
 void validation_summarize(const struct validation *v, const struct vscore *sc,
 			  struct vsummary *out)
 {
@@ -643,12 +729,10 @@ int validation_run(struct validation *v, int workers, struct cmp_set *set, bool 
 	int bad, rc;
 
 	*bad_input = true;
-	if (runspec_load_machine(&m, v->machine, v->cpus[0] ? v->cpus : NULL, d) < 0) {
-		char why[PM_DIAG_MAX];
-
-		snprintf(why, sizeof(why), "%s", d->msg);
-		return pm_fail_at(d, v->path, 1, "machine %s: %s", v->machine, why);
-	}
+	if (machine_load(&m, v->machine, d) < 0)
+		return at_line(v, v->line_machine, "machine", v->machine, d);
+	if (v->cpus[0] && runspec_load_machine_cpus(&m, v->cpus, d) < 0)
+		return at_line(v, v->line_cpus, "cpus", v->cpus, d);
 	if (v->platform_w > 0)
 		m.platform_w = v->platform_w;
 	v->platform_run = m.platform_w;
@@ -659,6 +743,8 @@ int validation_run(struct validation *v, int workers, struct cmp_set *set, bool 
 		sets[c.nsets++] = v->setup[k].val;
 	for (int k = 0; k < v->nsets; k++)
 		sets[c.nsets++] = v->set[k].val;
+	if (check_common(v, &m, d) < 0)
+		return -1;
 	for (int i = 0; i < v->nrows; i++) {
 		policy[i] = v->row[i].policy;
 		label[i] = v->row[i].name;

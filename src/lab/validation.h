@@ -54,6 +54,9 @@ struct validation {
 	char cpuidle[V_NAME], cpufreq[V_NAME], baseline[V_NAME], kernel[V_NAME];
 	char source[V_NOTE];  /* where the measurements were published */
 	double duration;
+	/* Lines of [experiment]'s keys (0: not given), for messages. */
+	int line_machine, line_cpus, line_workload, line_cpufreq, line_cpuidle, line_baseline,
+		line_kernel, line_duration;
 	double tie_tolerance; /* % (relative figures) or points: what '~' in an ordering allows */
 	double order_margin;  /* likewise: how much more '>' needs (0: any) */
 	double platform_w;    /* > 0: replaces the machine's platform_w (calibration) */

@@ -8,6 +8,7 @@
 #include "machine_lines.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #define MAX_KHZ 100000000u     /* 100 GHz: a larger value is a unit mistake (Hz) */
@@ -16,16 +17,74 @@
 #define MAX_LATENCY_NS (INT64_C(1000) * NS_PER_SEC) /* 1000 s, matches the parser's limit */
 #define MAX_WATTS 1e6          /* keeps every product of the power model finite */
 
+/* Every core has the machine's threads_per_core unless a type says
+ * otherwise; then CPUs are numbered thread-major still, skipping the
+ * threads a core's type does not have (the first thread of every core,
+ * then the second thread of every core that has one, ...). */
+static int uniform_threads(const struct machine *m)
+{
+	for (int t = 0; t < m->ntypes; t++)
+		if (m->types[t].threads_per_core != m->threads_per_core)
+			return 0;
+	return 1;
+}
+
+static int core_threads(const struct machine *m, int core)
+{
+	int t = machine_core_type(m, core);
+	return m->ntypes > 0 && t >= 0 ? m->types[t].threads_per_core : m->threads_per_core;
+}
+
 int machine_possible_cpus(const struct machine *m)
 {
-	return m->packages * m->cores_per_package * m->threads_per_core;
+	if (uniform_threads(m))
+		return m->packages * m->cores_per_package * m->threads_per_core;
+	int per_pkg = 0;
+	for (int t = 0; t < m->ntypes; t++)
+		per_pkg += m->types[t].cores * m->types[t].threads_per_core;
+	return m->packages * per_pkg;
+}
+
+int machine_core_type(const struct machine *m, int core)
+{
+	if (core < 0 || core >= machine_cores(m))
+		return -1;
+	int in_pkg = core % m->cores_per_package;
+	for (int t = 0; t < m->ntypes; t++) {
+		if (in_pkg < m->types[t].cores)
+			return t;
+		in_pkg -= m->types[t].cores;
+	}
+	return 0;
+}
+
+/* The CPU's core and thread, through the numbering above. */
+static int cpu_place(const struct machine *m, int cpu, int *thread)
+{
+	if (cpu < 0 || cpu >= machine_possible_cpus(m))
+		return -1;
+	int ncores = machine_cores(m);
+	if (uniform_threads(m)) {
+		*thread = cpu / ncores;
+		return cpu % ncores;
+	}
+	for (int th = 0;; th++)
+		for (int core = 0; core < ncores; core++)
+			if (core_threads(m, core) > th && cpu-- == 0) {
+				*thread = th;
+				return core;
+			}
 }
 
 int machine_cpu_core(const struct machine *m, int cpu)
 {
-	if (cpu < 0 || cpu >= machine_possible_cpus(m))
-		return -1;
-	return cpu % machine_cores(m);
+	int thread;
+	return cpu_place(m, cpu, &thread);
+}
+
+int machine_cpu_type(const struct machine *m, int cpu)
+{
+	return machine_core_type(m, machine_cpu_core(m, cpu));
 }
 
 int machine_cpu_package(const struct machine *m, int cpu)
@@ -36,9 +95,8 @@ int machine_cpu_package(const struct machine *m, int cpu)
 
 int machine_cpu_thread(const struct machine *m, int cpu)
 {
-	if (cpu < 0 || cpu >= machine_possible_cpus(m))
-		return -1;
-	return cpu / machine_cores(m);
+	int thread;
+	return cpu_place(m, cpu, &thread) < 0 ? -1 : thread;
 }
 
 /* llc_cores divides cores_per_package, so dividing the global core index
@@ -49,56 +107,160 @@ int machine_cpu_llc(const struct machine *m, int cpu)
 	return core < 0 ? -1 : core / m->llc_cores;
 }
 
+/* Clock domains of `cores` cores of one kind, and the one of the core
+ * `in` of them. */
+static int kind_domains(enum freq_domain_kind k, int cores, int cluster_cores)
+{
+	switch (k) {
+	case FREQ_DOMAIN_CORE:
+		return cores;
+	case FREQ_DOMAIN_CLUSTER:
+		return cluster_cores > 0 ? cores / cluster_cores : 0;
+	case FREQ_DOMAIN_PACKAGE:
+		return 1;
+	}
+	return 0;
+}
+
+static int kind_domain(enum freq_domain_kind k, int in, int cluster_cores)
+{
+	switch (k) {
+	case FREQ_DOMAIN_CORE:
+		return in;
+	case FREQ_DOMAIN_CLUSTER:
+		return cluster_cores > 0 ? in / cluster_cores : 0;
+	case FREQ_DOMAIN_PACKAGE:
+		return 0;
+	}
+	return 0;
+}
+
+static int pkg_domains(const struct machine *m)
+{
+	if (m->ntypes == 0)
+		return kind_domains(m->freq_domain, m->cores_per_package, m->cluster_cores);
+	int n = 0;
+	for (int t = 0; t < m->ntypes; t++)
+		n += kind_domains(m->types[t].freq_domain, m->types[t].cores,
+				  m->types[t].cluster_cores);
+	return n;
+}
+
+/* Domains are numbered package by package, and in a package type by type
+ * (a clock never spans two packages or two types). */
 int machine_cpu_freq_domain(const struct machine *m, int cpu)
 {
 	int core = machine_cpu_core(m, cpu);
 	if (core < 0)
 		return -1;
-	switch (m->freq_domain) {
-	case FREQ_DOMAIN_CORE:
-		return core;
-	case FREQ_DOMAIN_CLUSTER:
-		return core / m->cluster_cores;
-	case FREQ_DOMAIN_PACKAGE:
-		return core / m->cores_per_package;
+	int pkg = core / m->cores_per_package, in = core % m->cores_per_package;
+	int dom = pkg * pkg_domains(m);
+	if (m->ntypes == 0)
+		return dom + kind_domain(m->freq_domain, in, m->cluster_cores);
+	for (int t = 0; t < m->ntypes; t++) {
+		const struct cpu_type *ty = &m->types[t];
+		if (in < ty->cores)
+			return dom + kind_domain(ty->freq_domain, in, ty->cluster_cores);
+		dom += kind_domains(ty->freq_domain, ty->cores, ty->cluster_cores);
+		in -= ty->cores;
 	}
 	return -1;
 }
 
 int machine_freq_domains(const struct machine *m)
 {
-	switch (m->freq_domain) {
-	case FREQ_DOMAIN_CORE:
-		return machine_cores(m);
-	case FREQ_DOMAIN_CLUSTER:
-		return machine_cores(m) / m->cluster_cores;
-	case FREQ_DOMAIN_PACKAGE:
-		return m->packages;
-	}
-	return 0;
+	return m->packages * pkg_domains(m);
 }
 
-int machine_pstate_at_most(const struct machine *m, uint32_t khz)
+void machine_type_get(const struct machine *m, int t, struct cpu_type *out)
+{
+	if (m->ntypes > 0) {
+		*out = m->types[t < 0 || t >= m->ntypes ? 0 : t];
+		return;
+	}
+	memset(out, 0, sizeof(*out));
+	snprintf(out->name, sizeof(out->name), "cpu");
+	out->cores = m->cores_per_package;
+	out->threads_per_core = m->threads_per_core;
+	out->capacity = CAPACITY_SCALE;
+	out->freq_domain = m->freq_domain;
+	out->cluster_cores = m->cluster_cores;
+	out->base_khz = m->base_khz;
+	out->npstates = m->npstates;
+	memcpy(out->pstates, m->pstates, sizeof(out->pstates));
+	out->nturbo = m->nturbo;
+	memcpy(out->turbo, m->turbo, sizeof(out->turbo));
+	memcpy(out->cstates, m->cstates, sizeof(out->cstates));
+	out->ceff_nf = m->ceff_nf;
+	out->leak_w = m->leak_w;
+	out->leak_beta = m->leak_beta;
+	out->smt_activity = m->smt_activity;
+	out->smt_throughput = m->smt_throughput;
+}
+
+void machine_types_resolve(struct machine *m)
+{
+	if (m->ntypes > 0)
+		return;
+	machine_type_get(m, 0, &m->types[0]);
+	m->ntypes = 1;
+}
+
+const struct pstate *machine_cpu_pstates(const struct machine *m, int cpu, int *n)
+{
+	int t = machine_cpu_type(m, cpu);
+	if (m->ntypes == 0 || t < 0) {
+		*n = m->npstates;
+		return m->pstates;
+	}
+	*n = m->types[t].npstates;
+	return m->types[t].pstates;
+}
+
+static int pstate_at_most(const struct pstate *ps, int n, uint32_t khz)
 {
 	int best = 0;
-	for (int i = 0; i < m->npstates; i++)
-		if (m->pstates[i].khz <= khz)
+	for (int i = 0; i < n; i++)
+		if (ps[i].khz <= khz)
 			best = i;
 	return best;
 }
 
-uint32_t machine_turbo_limit_khz(const struct machine *m, int active_cores)
+int machine_pstate_at_most(const struct machine *m, uint32_t khz)
 {
-	if (m->nturbo == 0)
-		return m->npstates ? m->pstates[m->npstates - 1].khz : m->base_khz;
+	return pstate_at_most(m->pstates, m->npstates, khz);
+}
+
+int machine_type_pstate_at_most(const struct cpu_type *t, uint32_t khz)
+{
+	return pstate_at_most(t->pstates, t->npstates, khz);
+}
+
+static uint32_t turbo_limit_khz(const struct pstate *ps, int nps, uint32_t base_khz,
+				const struct turbo_bin *turbo, int nturbo, int active_cores)
+{
+	if (nturbo == 0)
+		return nps ? ps[nps - 1].khz : base_khz;
 	if (active_cores < 1)
 		active_cores = 1;
 	/* Bins are sorted by falling frequency and rising core count, so the
 	 * first bin that admits this many cores is the fastest one. */
-	for (int i = 0; i < m->nturbo; i++)
-		if (m->turbo[i].max_active_cores >= (uint32_t)active_cores)
-			return m->turbo[i].khz;
-	return m->base_khz;
+	for (int i = 0; i < nturbo; i++)
+		if (turbo[i].max_active_cores >= (uint32_t)active_cores)
+			return turbo[i].khz;
+	return base_khz;
+}
+
+uint32_t machine_turbo_limit_khz(const struct machine *m, int active_cores)
+{
+	return turbo_limit_khz(m->pstates, m->npstates, m->base_khz, m->turbo, m->nturbo,
+			       active_cores);
+}
+
+uint32_t machine_type_turbo_limit_khz(const struct cpu_type *t, int active_cores)
+{
+	return turbo_limit_khz(t->pstates, t->npstates, t->base_khz, t->turbo, t->nturbo,
+			       active_cores);
 }
 
 const char *machine_invariance_name(enum freq_invariance f)
@@ -122,16 +284,33 @@ const char *machine_invariance_name(enum freq_invariance f)
  * is the base frequency whatever the CPU's turbo ratio. The 4-core turbo
  * ratio is MSR_TURBO_RATIO_LIMIT's 4th byte, which is 0 on CPUs with
  * fewer cores; core_set_max_freq_ratio() then takes the 1-core one. */
+static uint32_t invariance_khz(enum freq_invariance f, const struct pstate *ps, int nps,
+			       uint32_t base_khz, const struct turbo_bin *turbo, int nturbo,
+			       int cores, int boost)
+{
+	if (f == FIE_NONE)
+		return 0;
+	if (!boost || f == FIE_BASE)
+		return base_khz;
+	if (f == FIE_MAX)
+		return nps ? ps[nps - 1].khz : base_khz;
+	int active = f == FIE_TURBO_4C && cores >= 4 ? 4 : 1;
+	return turbo_limit_khz(ps, nps, base_khz, turbo, nturbo, active);
+}
+
 uint32_t machine_invariance_khz(const struct machine *m, int boost)
 {
-	if (m->freq_invariance == FIE_NONE)
-		return 0;
-	if (!boost || m->freq_invariance == FIE_BASE)
-		return m->base_khz;
-	if (m->freq_invariance == FIE_MAX)
-		return m->npstates ? m->pstates[m->npstates - 1].khz : m->base_khz;
-	int cores = m->freq_invariance == FIE_TURBO_4C && m->cores_per_package >= 4 ? 4 : 1;
-	return machine_turbo_limit_khz(m, cores);
+	return invariance_khz(m->freq_invariance, m->pstates, m->npstates, m->base_khz, m->turbo,
+			      m->nturbo, m->cores_per_package, boost);
+}
+
+/* A hybrid part's reference is per type (x86 since v6.12: each CPU's own
+ * capacity frequency, arch_set_cpu_capacity(); arm64: each policy's
+ * cpuinfo max); the 4-core rule counts the type's cores. */
+uint32_t machine_type_invariance_khz(const struct machine *m, const struct cpu_type *t, int boost)
+{
+	return invariance_khz(m->freq_invariance, t->pstates, t->npstates, t->base_khz, t->turbo,
+			      t->nturbo, t->cores, boost);
 }
 
 int machine_cstate_index(const struct machine *m, const char *name)
@@ -215,6 +394,76 @@ static int check_machine_section(const struct machine *m, const struct machine_l
 	return 0;
 }
 
+#define TL(t, field) (ln ? ln->type[t].field : 0)
+
+/* The types' share of the topology: names, cores adding up to the
+ * package's, threads, capacities (the biggest 1024, as the kernel
+ * normalises them) and clock domains. */
+static int check_type_topology(const struct machine *m, const struct machine_lines *ln,
+			       const char *where, struct pm_diag *d)
+{
+	int cpp = m->cores_per_package, sum = 0;
+	uint32_t biggest = 0;
+
+	if (m->ntypes < 0 || m->ntypes > MACHINE_MAX_TYPES)
+		return FAIL(0, "%d CPU types (expected at most %d)", m->ntypes, MACHINE_MAX_TYPES);
+	for (int t = 0; t < m->ntypes; t++) {
+		const struct cpu_type *ty = &m->types[t];
+		if (!terminated(ty->name, sizeof(ty->name)) || !machine_name_ok(ty->name))
+			return FAIL(TL(t, section), "CPU type name '%.*s' is not valid (expected "
+				    "1..%d letters, digits, '.', '_', '+' or '-')",
+				    CPU_TYPE_NAME_MAX - 1, ty->name, CPU_TYPE_NAME_MAX - 1);
+		for (int u = 0; u < t; u++)
+			if (strcmp(m->types[u].name, ty->name) == 0)
+				return FAIL(TL(t, section), "duplicate CPU type %s (expected "
+					    "distinct names)", ty->name);
+		if (ty->cores < 1 || ty->cores > cpp)
+			return FAIL(TL(t, cores), "cpu_type %s: cores = %d is out of range "
+				    "(expected 1..%d, its cores in each package)", ty->name,
+				    ty->cores, cpp);
+		sum += ty->cores;
+		if (ty->threads_per_core < 1 || ty->threads_per_core > MAX_THREADS)
+			return FAIL(TL(t, threads_per_core), "cpu_type %s: threads_per_core = %d "
+				    "is out of range (expected 1..%d)", ty->name,
+				    ty->threads_per_core, MAX_THREADS);
+		if (ty->capacity < 1 || ty->capacity > CAPACITY_SCALE)
+			return FAIL(TL(t, capacity), "cpu_type %s: capacity = %u is out of range "
+				    "(expected 1..%d, %d for the biggest type)", ty->name,
+				    ty->capacity, CAPACITY_SCALE, CAPACITY_SCALE);
+		if (ty->capacity > biggest)
+			biggest = ty->capacity;
+		int cc = ty->cluster_cores;
+		switch (ty->freq_domain) {
+		case FREQ_DOMAIN_CLUSTER:
+			if (cc < 1 || ty->cores % cc)
+				return FAIL(TL(t, cluster_cores) ? TL(t, cluster_cores)
+								 : LN(cluster_cores),
+					    "cpu_type %s: cluster_cores = %d does not divide its "
+					    "cores = %d (expected a divisor of %d)", ty->name, cc,
+					    ty->cores, ty->cores);
+			break;
+		case FREQ_DOMAIN_CORE:
+		case FREQ_DOMAIN_PACKAGE:
+			if (cc != 0)
+				return FAIL(TL(t, cluster_cores), "cpu_type %s: cluster_cores is "
+					    "set but its frequency domain is not a cluster (expected "
+					    "cluster_cores only with freq_domain = cluster)", ty->name);
+			break;
+		default:
+			return FAIL(TL(t, freq_domain), "cpu_type %s: freq_domain %d is unknown "
+				    "(expected core, cluster or package)", ty->name,
+				    (int)ty->freq_domain);
+		}
+	}
+	if (sum != cpp)
+		return FAIL(LN(cores_per_package), "the CPU types have %d cores per package, "
+			    "cores_per_package = %d (expected their cores to add up to it)", sum, cpp);
+	if (biggest != CAPACITY_SCALE)
+		return FAIL(TL(0, capacity), "the biggest CPU type has capacity %u (expected %d: "
+			    "capacities are relative to the biggest CPU)", biggest, CAPACITY_SCALE);
+	return 0;
+}
+
 static int check_topology(const struct machine *m, const struct machine_lines *ln,
 			  const char *where, struct pm_diag *d)
 {
@@ -229,7 +478,11 @@ static int check_topology(const struct machine *m, const struct machine_lines *l
 	if (m->threads_per_core < 1 || m->threads_per_core > MAX_THREADS)
 		return FAIL(LN(threads_per_core), "threads_per_core = %d is out of range "
 			    "(expected 1..%d)", m->threads_per_core, MAX_THREADS);
+	if (m->ntypes && check_type_topology(m, ln, where, d))
+		return -1;
 	long long cpus = (long long)m->packages * cpp * m->threads_per_core;
+	if (m->ntypes)
+		cpus = machine_possible_cpus(m);
 	if (cpus > MACHINE_MAX_CPUS)
 		return FAIL(LN(topology), "topology has %lld CPUs (expected packages * "
 			    "cores_per_package * threads_per_core <= %d)", cpus, MACHINE_MAX_CPUS);
@@ -238,7 +491,9 @@ static int check_topology(const struct machine *m, const struct machine_lines *l
 			    "(expected a divisor of %d)", m->llc_cores, cpp, cpp);
 	switch (m->freq_domain) {
 	case FREQ_DOMAIN_CLUSTER:
-		if (m->cluster_cores < 1 || cpp % m->cluster_cores)
+		/* With types, the default cluster must divide the cores of the
+		 * types that take it (check_type_topology()). */
+		if (m->cluster_cores < 1 || (!m->ntypes && cpp % m->cluster_cores))
 			return FAIL(LN(cluster_cores), "cluster_cores = %d does not divide "
 				    "cores_per_package = %d (expected a divisor of %d)",
 				    m->cluster_cores, cpp, cpp);
@@ -278,96 +533,128 @@ const char *machine_mv_problem(long long mv)
 	return NULL;
 }
 
-static int pstate_index(const struct machine *m, uint32_t khz)
+static int pstate_index(const struct pstate *ps, int n, uint32_t khz)
 {
-	for (int i = 0; i < m->npstates; i++)
-		if (m->pstates[i].khz == khz)
+	for (int i = 0; i < n; i++)
+		if (ps[i].khz == khz)
 			return i;
 	return -1;
 }
 
-static int check_pstates(const struct machine *m, const struct machine_lines *ln,
-			 const char *where, struct pm_diag *d)
-{
-	const char *why;
+/* A clock table: the machine's own ([pstates], [turbo], base_khz) or a
+ * CPU type's; `who` prefixes the messages about a type's ("cpu_type
+ * ecore: "), "" for the machine's, whose words stay as they were. */
+struct clock_table {
+	const char *who;
+	const struct pstate *ps;
+	int nps;
+	uint32_t base_khz;
+	const struct turbo_bin *turbo;
+	int nturbo;
+	int max_cores;                 /* cores the turbo bins may count */
+	int pstates_line, base_line, turbo_line;
+	const int *pstate_lines, *turbo_lines; /* NULL: no lines */
+};
 
-	if (m->npstates < 1)
-		return FAIL(LN(pstates), "no P-states (expected at least one "
-			    "'<kHz> = <mV>' line in [pstates])");
-	if (m->npstates > MACHINE_MAX_PSTATES)
-		return FAIL(LN(pstates), "too many P-states (expected at most %d)",
+static int check_pstates(const struct clock_table *c, const char *where, struct pm_diag *d)
+{
+	const char *why, *who = c->who;
+
+	if (c->nps < 1)
+		return FAIL(c->pstates_line, "%sno P-states (expected at least one "
+			    "'<kHz> = <mV>' line in [pstates%s])", who, *who ? " NAME" : "");
+	if (c->nps > MACHINE_MAX_PSTATES)
+		return FAIL(c->pstates_line, "%stoo many P-states (expected at most %d)", who,
 			    MACHINE_MAX_PSTATES);
-	for (int i = 0; i < m->npstates; i++) {
-		const struct pstate *p = &m->pstates[i];
-		int line = ln ? ln->pstate[i] : 0;
+	for (int i = 0; i < c->nps; i++) {
+		const struct pstate *p = &c->ps[i];
+		int line = c->pstate_lines ? c->pstate_lines[i] : 0;
 
 		if ((why = machine_khz_problem(p->khz)))
-			return FAIL(line, "pstate %u kHz: %s", p->khz, why);
+			return FAIL(line, "%spstate %u kHz: %s", who, p->khz, why);
 		if ((why = machine_mv_problem(p->mv)))
-			return FAIL(line, "pstate %u kHz: %s", p->khz, why);
+			return FAIL(line, "%spstate %u kHz: %s", who, p->khz, why);
 		if (i == 0)
 			continue;
 		if (p->khz <= p[-1].khz)
-			return FAIL(line, "pstate %u kHz: not above the previous P-state %u kHz "
-				    "(expected ascending, distinct frequencies)", p->khz, p[-1].khz);
+			return FAIL(line, "%spstate %u kHz: not above the previous P-state %u kHz "
+				    "(expected ascending, distinct frequencies)", who, p->khz,
+				    p[-1].khz);
 		if (p->mv < p[-1].mv)
-			return FAIL(line, "pstate %u kHz: voltage %u mV is below the %u mV of "
+			return FAIL(line, "%spstate %u kHz: voltage %u mV is below the %u mV of "
 				    "the slower P-state %u kHz (expected voltage to rise with "
-				    "frequency)", p->khz, p->mv, p[-1].mv, p[-1].khz);
+				    "frequency)", who, p->khz, p->mv, p[-1].mv, p[-1].khz);
 	}
 
-	uint32_t lo = m->pstates[0].khz, hi = m->pstates[m->npstates - 1].khz;
-	if ((why = machine_khz_problem(m->base_khz)))
-		return FAIL(LN(base_khz), "base_khz = %u: %s", m->base_khz, why);
-	if (m->base_khz > hi)
-		return FAIL(LN(base_khz), "base_khz = %u is above the highest P-state %u kHz "
-			    "(expected a kHz listed in [pstates])", m->base_khz, hi);
-	if (m->base_khz < lo)
-		return FAIL(LN(base_khz), "base_khz = %u is below the lowest P-state %u kHz "
-			    "(expected a kHz listed in [pstates])", m->base_khz, lo);
-	if (pstate_index(m, m->base_khz) < 0) {
-		int below = machine_pstate_at_most(m, m->base_khz);
-		return FAIL(LN(base_khz), "base_khz = %u is not a P-state (expected a kHz "
-			    "listed in [pstates], e.g. %u or %u)", m->base_khz,
-			    m->pstates[below].khz, m->pstates[below + 1].khz);
+	uint32_t lo = c->ps[0].khz, hi = c->ps[c->nps - 1].khz, base = c->base_khz;
+	if ((why = machine_khz_problem(base)))
+		return FAIL(c->base_line, "%sbase_khz = %u: %s", who, base, why);
+	if (base > hi)
+		return FAIL(c->base_line, "%sbase_khz = %u is above the highest P-state %u kHz "
+			    "(expected a kHz listed in [pstates])", who, base, hi);
+	if (base < lo)
+		return FAIL(c->base_line, "%sbase_khz = %u is below the lowest P-state %u kHz "
+			    "(expected a kHz listed in [pstates])", who, base, lo);
+	if (pstate_index(c->ps, c->nps, base) < 0) {
+		int below = pstate_at_most(c->ps, c->nps, base);
+		return FAIL(c->base_line, "%sbase_khz = %u is not a P-state (expected a kHz "
+			    "listed in [pstates], e.g. %u or %u)", who, base,
+			    c->ps[below].khz, c->ps[below + 1].khz);
 	}
-	if (m->transition_latency_ns < 0 || m->transition_latency_ns > MAX_LATENCY_NS)
-		return FAIL(LN(transition_latency), "transition_latency_us is out of range "
-			    "(expected 0..1000000000 us)");
 	return 0;
 }
 
-static int check_turbo(const struct machine *m, const struct machine_lines *ln,
-		       const char *where, struct pm_diag *d)
+static int check_turbo(const struct clock_table *c, const char *where, struct pm_diag *d)
 {
-	if (m->nturbo < 0 || m->nturbo > MACHINE_MAX_TURBO)
-		return FAIL(LN(turbo), "too many turbo bins (expected at most %d)",
-			    MACHINE_MAX_TURBO);
-	for (int i = 0; i < m->nturbo; i++) {
-		const struct turbo_bin *t = &m->turbo[i];
-		int line = ln ? ln->turbo_bin[i] : 0;
+	const char *who = c->who;
 
-		if (pstate_index(m, t->khz) < 0)
-			return FAIL(line, "turbo %u kHz: not a P-state "
-				    "(expected a kHz listed in [pstates])", t->khz);
-		if (t->khz <= m->base_khz)
-			return FAIL(line, "turbo %u kHz: not above base_khz %u "
-				    "(expected turbo frequencies above base)", t->khz, m->base_khz);
-		if (t->max_active_cores < 1 || t->max_active_cores > (uint32_t)m->cores_per_package)
-			return FAIL(line, "turbo %u kHz: %u active cores is out of range "
-				    "(expected 1..%d)", t->khz, t->max_active_cores,
-				    m->cores_per_package);
+	if (c->nturbo < 0 || c->nturbo > MACHINE_MAX_TURBO)
+		return FAIL(c->turbo_line, "%stoo many turbo bins (expected at most %d)", who,
+			    MACHINE_MAX_TURBO);
+	for (int i = 0; i < c->nturbo; i++) {
+		const struct turbo_bin *t = &c->turbo[i];
+		int line = c->turbo_lines ? c->turbo_lines[i] : 0;
+
+		if (pstate_index(c->ps, c->nps, t->khz) < 0)
+			return FAIL(line, "%sturbo %u kHz: not a P-state "
+				    "(expected a kHz listed in [pstates])", who, t->khz);
+		if (t->khz <= c->base_khz)
+			return FAIL(line, "%sturbo %u kHz: not above base_khz %u "
+				    "(expected turbo frequencies above base)", who, t->khz,
+				    c->base_khz);
+		if (t->max_active_cores < 1 || t->max_active_cores > (uint32_t)c->max_cores)
+			return FAIL(line, "%sturbo %u kHz: %u active cores is out of range "
+				    "(expected 1..%d)", who, t->khz, t->max_active_cores,
+				    c->max_cores);
 		if (i == 0)
 			continue;
 		if (t->khz >= t[-1].khz)
-			return FAIL(line, "turbo %u kHz: not below the previous bin %u kHz "
-				    "(expected descending, distinct frequencies)", t->khz, t[-1].khz);
+			return FAIL(line, "%sturbo %u kHz: not below the previous bin %u kHz "
+				    "(expected descending, distinct frequencies)", who, t->khz,
+				    t[-1].khz);
 		if (t->max_active_cores <= t[-1].max_active_cores)
-			return FAIL(line, "turbo %u kHz: allows %u active cores, no more than "
+			return FAIL(line, "%sturbo %u kHz: allows %u active cores, no more than "
 				    "the faster bin %u kHz (expected more active cores at lower "
-				    "turbo frequencies)", t->khz, t->max_active_cores, t[-1].khz);
+				    "turbo frequencies)", who, t->khz, t->max_active_cores, t[-1].khz);
 	}
 	return 0;
+}
+
+static int check_frequency(const struct machine *m, const struct machine_lines *ln,
+			   const char *where, struct pm_diag *d)
+{
+	const struct clock_table c = {
+		.who = "", .ps = m->pstates, .nps = m->npstates, .base_khz = m->base_khz,
+		.turbo = m->turbo, .nturbo = m->nturbo, .max_cores = m->cores_per_package,
+		.pstates_line = LN(pstates), .base_line = LN(base_khz), .turbo_line = LN(turbo),
+		.pstate_lines = ln ? ln->pstate : NULL, .turbo_lines = ln ? ln->turbo_bin : NULL,
+	};
+	if (check_pstates(&c, where, d))
+		return -1;
+	if (m->transition_latency_ns < 0 || m->transition_latency_ns > MAX_LATENCY_NS)
+		return FAIL(LN(transition_latency), "transition_latency_us is out of range "
+			    "(expected 0..1000000000 us)");
+	return check_turbo(&c, where, d);
 }
 
 /* Exit latency, residency and power rules shared by core and package states. */
@@ -503,25 +790,48 @@ static int check_pkg_cstates(const struct machine *m, const struct machine_lines
 	return 0;
 }
 
+/* A core's power coefficients (the machine's, or a type's: `who`). */
+struct core_power {
+	const char *who;
+	double ceff_nf, leak_w, leak_beta, smt_activity, smt_throughput;
+	int tpc;
+	int lines[5]; /* of the five figures, in that order */
+};
+
+static int check_core_power(const struct core_power *c, const char *where, struct pm_diag *d)
+{
+	const char *who = c->who;
+	int tpc = c->tpc;
+
+	if (!(c->ceff_nf > 0) || c->ceff_nf > MAX_WATTS)
+		return FAIL(c->lines[0], "%sceff_nf = %g is out of range (expected nF > 0)", who,
+			    c->ceff_nf);
+	if (!in_range(c->leak_w, 0, MAX_WATTS))
+		return FAIL(c->lines[1], "%sleak_w = %g is out of range (expected W >= 0)", who,
+			    c->leak_w);
+	if (!in_range(c->leak_beta, 0, 100))
+		return FAIL(c->lines[2], "%sleak_beta = %g is out of range "
+			    "(expected 0..100 per volt)", who, c->leak_beta);
+	if (tpc == 1 ? c->smt_activity != 1 : !in_range(c->smt_activity, 1, tpc))
+		return FAIL(c->lines[3], "%ssmt_activity = %g is out of range (expected "
+			    "1..%d with %d threads per core)", who, c->smt_activity, tpc, tpc);
+	/* All threads together never do less than one thread alone. */
+	if (tpc == 1 ? c->smt_throughput != 1 : !in_range(c->smt_throughput, 1.0 / tpc, 1))
+		return FAIL(c->lines[4], "%ssmt_throughput = %g is out of range (expected "
+			    "%g..1 with %d threads per core)", who, c->smt_throughput, 1.0 / tpc, tpc);
+	return 0;
+}
+
 static int check_power(const struct machine *m, const struct machine_lines *ln,
 		       const char *where, struct pm_diag *d)
 {
-	int tpc = m->threads_per_core;
-
-	if (!(m->ceff_nf > 0) || m->ceff_nf > MAX_WATTS)
-		return FAIL(LN(ceff_nf), "ceff_nf = %g is out of range (expected nF > 0)", m->ceff_nf);
-	if (!in_range(m->leak_w, 0, MAX_WATTS))
-		return FAIL(LN(leak_w), "leak_w = %g is out of range (expected W >= 0)", m->leak_w);
-	if (!in_range(m->leak_beta, 0, 100))
-		return FAIL(LN(leak_beta), "leak_beta = %g is out of range "
-			    "(expected 0..100 per volt)", m->leak_beta);
-	if (tpc == 1 ? m->smt_activity != 1 : !in_range(m->smt_activity, 1, tpc))
-		return FAIL(LN(smt_activity), "smt_activity = %g is out of range (expected "
-			    "1..%d with %d threads per core)", m->smt_activity, tpc, tpc);
-	/* All threads together never do less than one thread alone. */
-	if (tpc == 1 ? m->smt_throughput != 1 : !in_range(m->smt_throughput, 1.0 / tpc, 1))
-		return FAIL(LN(smt_throughput), "smt_throughput = %g is out of range (expected "
-			    "%g..1 with %d threads per core)", m->smt_throughput, 1.0 / tpc, tpc);
+	const struct core_power cp = {
+		"", m->ceff_nf, m->leak_w, m->leak_beta, m->smt_activity, m->smt_throughput,
+		m->threads_per_core,
+		{ LN(ceff_nf), LN(leak_w), LN(leak_beta), LN(smt_activity), LN(smt_throughput) },
+	};
+	if (check_core_power(&cp, where, d))
+		return -1;
 	if (!in_range(m->uncore_w, 0, MAX_WATTS))
 		return FAIL(LN(uncore_w), "uncore_w = %g is out of range (expected W >= 0)",
 			    m->uncore_w);
@@ -564,13 +874,70 @@ static int check_power(const struct machine *m, const struct machine_lines *ln,
 	return 0;
 }
 
+/* Each type's clock, C-state figures and power coefficients, by the
+ * machine's own rules. */
+static int check_types(const struct machine *m, const struct machine_lines *ln,
+		       const char *where, struct pm_diag *d)
+{
+	for (int t = 0; t < m->ntypes; t++) {
+		const struct cpu_type *ty = &m->types[t];
+		char who[CPU_TYPE_NAME_MAX + 16], kind[CPU_TYPE_NAME_MAX + 24];
+		snprintf(who, sizeof(who), "cpu_type %s: ", ty->name);
+		snprintf(kind, sizeof(kind), "cpu_type %s: C-state", ty->name);
+		const struct clock_table c = {
+			.who = who, .ps = ty->pstates, .nps = ty->npstates,
+			.base_khz = ty->base_khz, .turbo = ty->turbo, .nturbo = ty->nturbo,
+			.max_cores = ty->cores, .pstates_line = TL(t, pstates),
+			.base_line = TL(t, base_khz), .turbo_line = TL(t, turbo),
+			.pstate_lines = ln ? ln->type[t].pstate : NULL,
+			.turbo_lines = ln ? ln->type[t].turbo_bin : NULL,
+		};
+		if (check_pstates(&c, where, d) || check_turbo(&c, where, d))
+			return -1;
+		for (int i = 0; i < m->ncstates; i++) {
+			const struct cstate *cs = &ty->cstates[i], *mc = &m->cstates[i];
+			struct cstate_lines l = { 0 };
+			if (ln)
+				l = ln->type[t].cstate[i];
+			if (strncmp(cs->name, mc->name, CSTATE_NAME_MAX) != 0 || cs->poll != mc->poll ||
+			    cs->turbo_active != mc->turbo_active)
+				return FAIL(l.section, "cpu_type %s: C-state %d is not the machine's "
+					    "%s (expected the machine's states, names and flags, "
+					    "with figures of its own)", ty->name, i, mc->name);
+			int lines[3] = { l.exit, l.residency, l.power };
+			sim_ns prev[2];
+			if (i > 0) {
+				prev[0] = cs[-1].exit_ns;
+				prev[1] = cs[-1].residency_ns;
+			}
+			if (check_idle_state(kind, cs->name, cs->exit_ns, cs->residency_ns,
+					     cs->power_w, i ? prev : NULL, lines, where, d))
+				return -1;
+			if (cs->wake_ns < 0 || cs->wake_ns > cs->exit_ns)
+				return FAIL(l.wake, "%s %s: wake_us = %g (expected "
+					    "0..exit_latency_us = %g: the table's exit latency is "
+					    "the worst case)", kind, cs->name,
+					    (double)cs->wake_ns / 1e3, (double)cs->exit_ns / 1e3);
+		}
+		const struct core_power cp = {
+			who, ty->ceff_nf, ty->leak_w, ty->leak_beta, ty->smt_activity,
+			ty->smt_throughput, ty->threads_per_core,
+			{ TL(t, ceff_nf), TL(t, leak_w), TL(t, leak_beta), TL(t, smt_activity),
+			  TL(t, smt_throughput) },
+		};
+		if (check_core_power(&cp, where, d))
+			return -1;
+	}
+	return 0;
+}
+
 int machine_check(const struct machine *m, const struct machine_lines *ln,
 		  const char *where, struct pm_diag *d)
 {
 	if (check_machine_section(m, ln, where, d) || check_topology(m, ln, where, d) ||
-	    check_pstates(m, ln, where, d) || check_turbo(m, ln, where, d) ||
+	    check_frequency(m, ln, where, d) ||
 	    check_power(m, ln, where, d) || check_cstates(m, ln, where, d) ||
-	    check_pkg_cstates(m, ln, where, d))
+	    check_pkg_cstates(m, ln, where, d) || check_types(m, ln, where, d))
 		return -1;
 	return 0;
 }

@@ -38,6 +38,9 @@
 #define MACHINE_MAX_CPUS 1024
 #define CSTATE_NAME_MAX 16
 #define CSTATE_DESC_MAX 48
+#define MACHINE_MAX_TYPES 4
+#define CPU_TYPE_NAME_MAX 16
+#define CAPACITY_SCALE 1024 /* SCHED_CAPACITY_SCALE: the biggest CPU's capacity */
 
 enum freq_domain_kind {
 	FREQ_DOMAIN_CORE,    /* one clock per core (SMT siblings share it) */
@@ -118,6 +121,36 @@ struct pkg_cstate {
 	double power_w; /* package (uncore) power while in this state (INI: power_mw) */
 };
 
+/* A kind of core (issue 16): the P- and E-cores of a hybrid part, the
+ * clusters of an Arm big.LITTLE SoC. Each has its own clock table, turbo
+ * bins, C-state figures (the machine's states, by the same names, with
+ * their own latencies and power) and power coefficients, and its
+ * capacity: the kernel's arch_scale_cpu_capacity() (capacity_orig), the
+ * work it does at its highest P-state with 1024 for the biggest type.
+ *
+ * A machine file without [cpu_type] sections has one implicit type, the
+ * machine's own fields below (ntypes == 0): every file written before
+ * types existed loads and simulates as it did. With [cpu_type NAME]
+ * sections the machine's [pstates], [turbo], [cstate] and [power] values
+ * are the defaults each type takes unless it gives its own, and types[]
+ * holds every type fully resolved. The cores of each package are its
+ * types' cores in the order the types are declared. */
+struct cpu_type {
+	char name[CPU_TYPE_NAME_MAX];
+	int cores;              /* per package */
+	int threads_per_core;
+	uint32_t capacity;      /* 1..CAPACITY_SCALE at its highest P-state */
+	enum freq_domain_kind freq_domain; /* package: one clock for the type's cores of a package */
+	int cluster_cores;      /* for FREQ_DOMAIN_CLUSTER; divides cores */
+	uint32_t base_khz;
+	int npstates;
+	struct pstate pstates[MACHINE_MAX_PSTATES];
+	int nturbo;             /* bins count the type's active cores in the package */
+	struct turbo_bin turbo[MACHINE_MAX_TURBO];
+	struct cstate cstates[MACHINE_MAX_CSTATES]; /* the machine's ncstates */
+	double ceff_nf, leak_w, leak_beta, smt_activity, smt_throughput;
+};
+
 struct machine {
 	char name[MACHINE_NAME_MAX];
 	char description[MACHINE_DESC_MAX];
@@ -190,6 +223,11 @@ struct machine {
 	double bg_jitter;         /* 0..1: each interval uniform in mean x (1 -+ jitter) */
 	double bg_timer_share;    /* 0..1: the share that are timers the governors see coming */
 	sim_ns bg_handler_ns;     /* kernel work of one (irq and softirq or kworker) */
+
+	/* [cpu_type NAME] with [pstates NAME], [turbo NAME], [cstate STATE
+	 * NAME]: 0 for a machine of one implicit type (the fields above). */
+	int ntypes;
+	struct cpu_type types[MACHINE_MAX_TYPES];
 };
 
 /* Defaults of the optional keys above, for files that leave them out:
@@ -204,6 +242,23 @@ struct machine {
 #define MACHINE_DEFAULT_BG_JITTER 1.0
 #define MACHINE_DEFAULT_BG_TIMER_SHARE 0.72
 #define MACHINE_DEFAULT_BG_HANDLER_NS (2 * NS_PER_US)
+
+/* CPU types: at least 1 (the implicit one of a machine without types). */
+static inline int machine_ntypes(const struct machine *m)
+{
+	return m->ntypes > 0 ? m->ntypes : 1;
+}
+/* The CPU's or the core's type index, -1 out of range. */
+int machine_cpu_type(const struct machine *m, int cpu);
+int machine_core_type(const struct machine *m, int core);
+/* Type `t` fully resolved: a copy of types[t], or the implicit type made
+ * of the machine's own fields (named "cpu", capacity 1024). */
+void machine_type_get(const struct machine *m, int t, struct cpu_type *out);
+/* Fills types[0] from the machine's own fields when it has none, so that
+ * every type is in types[] (the engine does this on its own copy). */
+void machine_types_resolve(struct machine *m);
+/* The P-states of the CPU's type (the machine's own without types). */
+const struct pstate *machine_cpu_pstates(const struct machine *m, int cpu, int *n);
 
 /* Total logical CPUs the topology has, ignoring online_cpus. */
 int machine_possible_cpus(const struct machine *m);
@@ -222,6 +277,11 @@ int machine_freq_domains(const struct machine *m);
 
 /* Index of the highest P-state at or below `khz`, or 0. */
 int machine_pstate_at_most(const struct machine *m, uint32_t khz);
+int machine_type_pstate_at_most(const struct cpu_type *t, uint32_t khz);
+/* machine_turbo_limit_khz() and machine_invariance_khz() for one type
+ * (the reference kind is the machine's freq_invariance). */
+uint32_t machine_type_turbo_limit_khz(const struct cpu_type *t, int active_cores);
+uint32_t machine_type_invariance_khz(const struct machine *m, const struct cpu_type *t, int boost);
 /* Highest frequency the turbo bins allow with `active_cores` busy cores in a
  * package: base_khz when active_cores exceeds every bin, the top P-state when
  * the machine has no turbo bins. */

@@ -37,6 +37,7 @@ enum vtype {
 	V_NAME,     /* identifier (machine name) */
 	V_TEXT,     /* free one-line text */
 	V_INT,
+	V_U32,      /* a count or figure that is never negative (capacity) */
 	V_DOUBLE,
 	V_KHZ,
 	V_US,       /* microseconds in the file, sim_ns in the struct */
@@ -66,6 +67,7 @@ struct key {
 #define MKEY(...) FIELD(machine, machine_lines, __VA_ARGS__)
 #define CKEY(...) FIELD(cstate, cstate_lines, __VA_ARGS__)
 #define PKEY(...) FIELD(pkg_cstate, pkg_cstate_lines, __VA_ARGS__)
+#define TKEY(...) FIELD(cpu_type, cpu_type_lines, __VA_ARGS__)
 
 static const struct key machine_keys[] = {
 	MKEY("name", V_NAME, name, name, "<name>", 1),
@@ -139,6 +141,30 @@ static const struct key cstate_keys[] = {
 	CKEY("turbo_active", V_BOOL, turbo_active, turbo_active, "0|1", 0),
 };
 
+/* [cstate STATE TYPE]: a type's own figures for one of the machine's
+ * states; what it leaves out is the machine's. */
+static const struct key cstate_type_keys[] = {
+	CKEY("exit_latency_us", V_US, exit_ns, exit, "<us>", 0),
+	CKEY("target_residency_us", V_US, residency_ns, residency, "<us>", 0),
+	CKEY("wake_us", V_US, wake_ns, wake, "<us>", 0),
+	CKEY("power_mw", V_MW, power_w, power, "<mW>", 0),
+};
+
+/* [cpu_type NAME]: what is left out is the machine's (resolve_types()). */
+static const struct key type_keys[] = {
+	TKEY("cores", V_INT, cores, cores, "<cores per package>", 1),
+	TKEY("threads_per_core", V_INT, threads_per_core, threads_per_core, "<count>", 0),
+	TKEY("capacity", V_U32, capacity, capacity, "<1..1024>", 0),
+	TKEY("freq_domain", V_DOMAIN, freq_domain, freq_domain, "core|cluster|package", 0),
+	TKEY("cluster_cores", V_INT, cluster_cores, cluster_cores, "<count>", 0),
+	TKEY("base_khz", V_KHZ, base_khz, base_khz, "<kHz>", 0),
+	TKEY("ceff_nf", V_DOUBLE, ceff_nf, ceff_nf, "<nF>", 0),
+	TKEY("leak_w", V_DOUBLE, leak_w, leak_w, "<watts>", 0),
+	TKEY("leak_beta", V_DOUBLE, leak_beta, leak_beta, "<per volt>", 0),
+	TKEY("smt_activity", V_DOUBLE, smt_activity, smt_activity, "<factor>", 0),
+	TKEY("smt_throughput", V_DOUBLE, smt_throughput, smt_throughput, "<share>", 0),
+};
+
 static const struct key pkg_cstate_keys[] = {
 	PKEY("requires", V_REQUIRES, requires, requires, "<C-state name>", 1),
 	PKEY("exit_latency_us", V_US, exit_ns, exit, "<us>", 1),
@@ -146,7 +172,8 @@ static const struct key pkg_cstate_keys[] = {
 	PKEY("power_mw", V_MW, power_w, power, "<mW>", 1),
 };
 
-enum section_kind { S_PLAIN, S_PSTATES, S_TURBO, S_CSTATE, S_PKG_CSTATE };
+enum section_kind { S_PLAIN, S_PSTATES, S_TURBO, S_CSTATE, S_PKG_CSTATE, S_CPU_TYPE,
+		   S_CSTATE_TYPE };
 
 struct section {
 	const char *name;
@@ -172,8 +199,13 @@ static const struct section sections[] = {
 	SECTION("cache", S_PLAIN, cache_keys, cache),
 	SECTION("costs", S_PLAIN, costs_keys, costs),
 	SECTION("background", S_PLAIN, background_keys, background),
+	SECTION("cpu_type", S_CPU_TYPE, type_keys, machine), /* line unused */
 };
 #define NSECTIONS ARRAY_SIZE(sections)
+
+/* [cstate STATE TYPE], reached through "cstate" with two names. */
+static const struct section cstate_type_section =
+	SECTION("cstate", S_CSTATE_TYPE, cstate_type_keys, machine);
 
 struct parser {
 	struct machine *m;
@@ -186,7 +218,8 @@ struct parser {
 	int failed;      /* line of the first error (-1: not on a line), 0: none */
 
 	const struct section *sec; /* current section, NULL before the first */
-	int idx;                   /* its C-state index */
+	int idx;                   /* its C-state or CPU type index */
+	int type;                  /* the CPU type of [pstates T], [turbo T], [cstate S T]; -1 */
 	char requires[MACHINE_MAX_PKG_CSTATES][CSTATE_NAME_MAX];
 };
 
@@ -213,6 +246,11 @@ static const char *label(const struct parser *p, char *buf, size_t size)
 {
 	if (p->sec->kind == S_CSTATE)
 		snprintf(buf, size, "[cstate %s]", p->m->cstates[p->idx].name);
+	else if (p->sec->kind == S_CSTATE_TYPE)
+		snprintf(buf, size, "[cstate %s %s]", p->m->cstates[p->idx].name,
+			 p->m->types[p->type].name);
+	else if (p->sec->kind == S_CPU_TYPE)
+		snprintf(buf, size, "[cpu_type %s]", p->m->types[p->idx].name);
 	else if (p->sec->kind == S_PKG_CSTATE)
 		snprintf(buf, size, "[package_cstate %s]", p->m->pkg_cstates[p->idx].name);
 	else
@@ -279,6 +317,98 @@ static int begin_pkg_cstate(struct parser *p, const char *arg, size_t n)
 	return 0;
 }
 
+static int begin_type(struct parser *p, const char *arg, size_t n)
+{
+	struct machine *m = p->m;
+	char name[CPU_TYPE_NAME_MAX];
+
+	if (take_state_name(p, "cpu_type", arg, n, name))
+		return -1;
+	for (int t = 0; t < m->ntypes; t++)
+		if (strcmp(m->types[t].name, name) == 0)
+			return fail(p, p->line, "duplicate CPU type %s, first on line %d "
+				    "(expected each name once)", name, p->ln.type[t].section);
+	if (m->ntypes == MACHINE_MAX_TYPES)
+		return fail(p, p->line, "too many CPU types (expected at most %d)",
+			    MACHINE_MAX_TYPES);
+	p->idx = m->ntypes++;
+	memcpy(m->types[p->idx].name, name, sizeof(name));
+	p->ln.type[p->idx].section = p->line;
+	return 0;
+}
+
+/* The type a [pstates T], [turbo T] or [cstate S T] header names. */
+static int find_type(struct parser *p, const char *kind, const char *s, size_t n)
+{
+	for (int t = 0; t < p->m->ntypes; t++)
+		if (strlen(p->m->types[t].name) == n && memcmp(p->m->types[t].name, s, n) == 0)
+			return t;
+	return fail(p, p->line, "[%s %.*s]: unknown CPU type '%.*s' (expected a [cpu_type "
+		    "%.*s] section before this one)", kind, (int)n, s, (int)n, s, (int)n, s);
+}
+
+/* [pstates T] and [turbo T]: a type's own table, once. */
+static int begin_type_table(struct parser *p, const char *arg, size_t n)
+{
+	int turbo = p->sec->kind == S_TURBO;
+	int t = find_type(p, p->sec->name, arg, n);
+	if (t < 0)
+		return -1;
+	int *line = turbo ? &p->ln.type[t].turbo : &p->ln.type[t].pstates;
+	if (*line)
+		return fail(p, p->line, "duplicate section [%s %s], first on line %d (expected "
+			    "each section once)", p->sec->name, p->m->types[t].name, *line);
+	*line = p->line;
+	p->type = t;
+	return 0;
+}
+
+/* [cstate STATE TYPE]: the type's own figures for a state already given. */
+static int begin_cstate_type(struct parser *p, const char *arg, size_t n)
+{
+	size_t sn = 0;
+	while (sn < n && !is_blank(arg[sn]))
+		sn++;
+	const char *tn = arg + sn;
+	while (tn < arg + n && is_blank(*tn))
+		tn++;
+	size_t tlen = (size_t)(arg + n - tn);
+	char state[CSTATE_NAME_MAX];
+	/* Neither a known state nor a known type: a state name with a blank,
+	 * which begin_cstate() refuses in its own words. */
+	bool known_type = false;
+	for (int t = 0; t < p->m->ntypes; t++)
+		known_type |= strlen(p->m->types[t].name) == tlen &&
+			      memcmp(p->m->types[t].name, tn, tlen) == 0;
+	bool known_state = false;
+	if (sn < CSTATE_NAME_MAX) {
+		memcpy(state, arg, sn);
+		state[sn] = '\0';
+		known_state = machine_cstate_index(p->m, state) >= 0;
+	}
+	if (!known_state && !known_type)
+		return begin_cstate(p, arg, n);
+	if (take_state_name(p, "cstate", arg, sn, state))
+		return -1;
+	int i = machine_cstate_index(p->m, state);
+	if (i < 0)
+		return fail(p, p->line, "[cstate %s %.*s]: unknown C-state '%s' (expected a "
+			    "[cstate %s] section before this one)", state, (int)tlen, tn,
+			    state, state);
+	int t = find_type(p, "cstate", tn, tlen);
+	if (t < 0)
+		return -1;
+	int *line = &p->ln.type[t].cstate[i].section;
+	if (*line)
+		return fail(p, p->line, "duplicate section [cstate %s %s], first on line %d "
+			    "(expected each section once)", state, p->m->types[t].name, *line);
+	*line = p->line;
+	p->sec = &cstate_type_section;
+	p->idx = i;
+	p->type = t;
+	return 0;
+}
+
 /* "[kind]" or "[kind NAME]"; s has no leading blanks and no comment. */
 static int begin_section(struct parser *p, const char *s, size_t n)
 {
@@ -308,8 +438,16 @@ static int begin_section(struct parser *p, const char *s, size_t n)
 		if (strlen(sec->name) != kind_len || memcmp(sec->name, a, kind_len) != 0)
 			continue;
 		p->sec = sec;
+		p->type = -1;
+		if (sec->kind == S_CSTATE && arg_len &&
+		    (memchr(arg, ' ', arg_len) || memchr(arg, '\t', arg_len)))
+			return begin_cstate_type(p, arg, arg_len);
 		if (sec->kind == S_CSTATE)
 			return begin_cstate(p, arg, arg_len);
+		if (sec->kind == S_CPU_TYPE)
+			return begin_type(p, arg, arg_len);
+		if ((sec->kind == S_PSTATES || sec->kind == S_TURBO) && arg_len)
+			return begin_type_table(p, arg, arg_len);
 		if (sec->kind == S_PKG_CSTATE)
 			return begin_pkg_cstate(p, arg, arg_len);
 		if (arg_len)
@@ -324,8 +462,8 @@ static int begin_section(struct parser *p, const char *s, size_t n)
 		return 0;
 	}
 	return fail(p, p->line, "unknown section [%.*s] (expected machine, topology, frequency, "
-		    "pstates, turbo, cstate NAME, package_cstate NAME, power or cache)",
-		    (int)(b - a), a);
+		    "pstates, turbo, cstate NAME, package_cstate NAME, power, cache, costs, "
+		    "background or cpu_type NAME)", (int)(b - a), a);
 }
 
 /* The ini_reader: one line per call, as fgets would, after taking out what
@@ -425,6 +563,15 @@ static int set_value(struct parser *p, const struct key *k, void *field, const c
 				    where, k->name, i, k->name, k->example);
 		*(int *)field = (int)i;
 		return 0;
+	case V_U32:
+		if (parse_int(v, &i))
+			return fail(p, p->line, "%s %s: '%.40s' is not an integer "
+				    "(expected %s = %s)", where, k->name, v, k->name, k->example);
+		if (i < 0 || i > UINT32_MAX)
+			return fail(p, p->line, "%s %s: %lld is out of range (expected %s = %s)",
+				    where, k->name, i, k->name, k->example);
+		*(uint32_t *)field = (uint32_t)i;
+		return 0;
 	case V_KHZ: {
 		const char *why;
 		if (parse_int(v, &i))
@@ -512,6 +659,11 @@ static void *record(struct parser *p, int lines)
 		return lines ? (void *)&p->ln.cstate[p->idx] : (void *)&p->m->cstates[p->idx];
 	case S_PKG_CSTATE:
 		return lines ? (void *)&p->ln.pkg[p->idx] : (void *)&p->m->pkg_cstates[p->idx];
+	case S_CPU_TYPE:
+		return lines ? (void *)&p->ln.type[p->idx] : (void *)&p->m->types[p->idx];
+	case S_CSTATE_TYPE:
+		return lines ? (void *)&p->ln.type[p->type].cstate[p->idx]
+			     : (void *)&p->m->types[p->type].cstates[p->idx];
 	default:
 		return lines ? (void *)&p->ln : (void *)p->m;
 	}
@@ -520,7 +672,7 @@ static void *record(struct parser *p, int lines)
 static int keyed_line(struct parser *p, const char *name, const char *value)
 {
 	const struct section *sec = p->sec;
-	char where[64], known[256] = "";
+	char where[96], known[256] = "";
 
 	for (int i = 0; i < sec->nkeys; i++) {
 		const struct key *k = &sec->keys[i];
@@ -563,10 +715,17 @@ static int table_line(struct parser *p, const char *name, const char *value)
 			    "active core count is out of range (expected a count >= 1)" :
 			    machine_mv_problem(v));
 
-	int n = turbo ? m->nturbo : m->npstates;
-	int *lines = turbo ? p->ln.turbo_bin : p->ln.pstate;
+	/* The machine's tables, or the type's of [pstates T] and [turbo T]. */
+	struct cpu_type *ty = p->type >= 0 ? &m->types[p->type] : NULL;
+	struct cpu_type_lines *tl = p->type >= 0 ? &p->ln.type[p->type] : NULL;
+	struct pstate *ps = ty ? ty->pstates : m->pstates;
+	struct turbo_bin *tb = ty ? ty->turbo : m->turbo;
+	int *nps = ty ? &ty->npstates : &m->npstates;
+	int *ntb = ty ? &ty->nturbo : &m->nturbo;
+	int n = turbo ? *ntb : *nps;
+	int *lines = turbo ? (tl ? tl->turbo_bin : p->ln.turbo_bin) : (tl ? tl->pstate : p->ln.pstate);
 	for (int i = 0; i < n; i++) {
-		uint32_t other = turbo ? m->turbo[i].khz : m->pstates[i].khz;
+		uint32_t other = turbo ? tb[i].khz : ps[i].khz;
 		if (other == khz)
 			return fail(p, p->line, "duplicate %s %lld kHz, first on line %d "
 				    "(expected each frequency once)",
@@ -576,11 +735,11 @@ static int table_line(struct parser *p, const char *name, const char *value)
 		return fail(p, p->line, "too many %s (expected at most %d)",
 			    turbo ? "turbo bins" : "P-states", n);
 	if (turbo) {
-		m->turbo[n] = (struct turbo_bin){ (uint32_t)khz, (uint32_t)v };
-		m->nturbo++;
+		tb[n] = (struct turbo_bin){ (uint32_t)khz, (uint32_t)v };
+		(*ntb)++;
 	} else {
-		m->pstates[n] = (struct pstate){ (uint32_t)khz, (uint32_t)v };
-		m->npstates++;
+		ps[n] = (struct pstate){ (uint32_t)khz, (uint32_t)v };
+		(*nps)++;
 	}
 	lines[n] = p->line;
 	return 0;
@@ -607,25 +766,26 @@ static int on_value(void *user, const char *section, const char *name, const cha
 
 /* Insertion sort of P-states (ascending) or turbo bins (descending), with
  * their lines, so messages after sorting still point at the right line. */
-static void sort_tables(struct machine *m, struct machine_lines *ln)
+static void sort_tables(struct pstate *ps, int nps, int *pl, struct turbo_bin *tb, int ntb,
+			int *tl)
 {
-	for (int i = 1; i < m->npstates; i++)
-		for (int j = i; j > 0 && m->pstates[j - 1].khz > m->pstates[j].khz; j--) {
-			struct pstate t = m->pstates[j];
-			int l = ln->pstate[j];
-			m->pstates[j] = m->pstates[j - 1];
-			ln->pstate[j] = ln->pstate[j - 1];
-			m->pstates[j - 1] = t;
-			ln->pstate[j - 1] = l;
+	for (int i = 1; i < nps; i++)
+		for (int j = i; j > 0 && ps[j - 1].khz > ps[j].khz; j--) {
+			struct pstate t = ps[j];
+			int l = pl[j];
+			ps[j] = ps[j - 1];
+			pl[j] = pl[j - 1];
+			ps[j - 1] = t;
+			pl[j - 1] = l;
 		}
-	for (int i = 1; i < m->nturbo; i++)
-		for (int j = i; j > 0 && m->turbo[j - 1].khz < m->turbo[j].khz; j--) {
-			struct turbo_bin t = m->turbo[j];
-			int l = ln->turbo_bin[j];
-			m->turbo[j] = m->turbo[j - 1];
-			ln->turbo_bin[j] = ln->turbo_bin[j - 1];
-			m->turbo[j - 1] = t;
-			ln->turbo_bin[j - 1] = l;
+	for (int i = 1; i < ntb; i++)
+		for (int j = i; j > 0 && tb[j - 1].khz < tb[j].khz; j--) {
+			struct turbo_bin t = tb[j];
+			int l = tl[j];
+			tb[j] = tb[j - 1];
+			tl[j] = tl[j - 1];
+			tb[j - 1] = t;
+			tl[j - 1] = l;
 		}
 }
 
@@ -642,6 +802,97 @@ static const struct key *find_key(const struct key *keys, int n, const char *nam
 		if (strcmp(keys[i].name, name) == 0)
 			return &keys[i];
 	return NULL;
+}
+
+/* What each [cpu_type] leaves out is the machine's: threads, clock
+ * domain, base and tables (turbo bins only with the machine's P-states),
+ * C-state figures, power coefficients (the SMT ones only with the
+ * machine's threads per core). Then the types' default online CPUs. */
+static int resolve_types(struct parser *p)
+{
+	struct machine *m = p->m;
+	char sec[CPU_TYPE_NAME_MAX + 16];
+
+	for (int t = 0; t < m->ntypes; t++) {
+		struct cpu_type *ty = &m->types[t];
+		struct cpu_type_lines *tl = &p->ln.type[t];
+		snprintf(sec, sizeof(sec), "[cpu_type %s]", ty->name);
+		if (!tl->cores)
+			return missing(p, sec, tl->section, &type_keys[0], "");
+		if (!tl->threads_per_core)
+			ty->threads_per_core = m->threads_per_core;
+		if (!tl->capacity)
+			ty->capacity = CAPACITY_SCALE;
+		if (!tl->freq_domain) {
+			ty->freq_domain = m->freq_domain;
+			if (!tl->cluster_cores)
+				ty->cluster_cores = m->cluster_cores;
+		} else if (ty->freq_domain == FREQ_DOMAIN_CLUSTER && !tl->cluster_cores) {
+			return missing(p, sec, tl->section,
+				       find_key(type_keys, ARRAY_SIZE(type_keys), "cluster_cores"),
+				       " with freq_domain = cluster");
+		}
+		if (tl->pstates && !tl->base_khz)
+			return missing(p, sec, tl->section,
+				       find_key(type_keys, ARRAY_SIZE(type_keys), "base_khz"),
+				       " with its own [pstates NAME]");
+		if (!tl->pstates) {
+			ty->npstates = m->npstates;
+			memcpy(ty->pstates, m->pstates, sizeof(ty->pstates));
+			if (!tl->base_khz)
+				ty->base_khz = m->base_khz;
+			if (!tl->turbo) {
+				ty->nturbo = m->nturbo;
+				memcpy(ty->turbo, m->turbo, sizeof(ty->turbo));
+			}
+		}
+		sort_tables(ty->pstates, ty->npstates, tl->pstate, ty->turbo, ty->nturbo,
+			    tl->turbo_bin);
+		for (int i = 0; i < m->ncstates; i++) {
+			const struct cstate own = ty->cstates[i];
+			const struct cstate_lines *cl = &tl->cstate[i];
+			ty->cstates[i] = m->cstates[i];
+			if (cl->exit)
+				ty->cstates[i].exit_ns = own.exit_ns;
+			if (cl->residency)
+				ty->cstates[i].residency_ns = own.residency_ns;
+			if (cl->wake)
+				ty->cstates[i].wake_ns = own.wake_ns;
+			if (cl->power)
+				ty->cstates[i].power_w = own.power_w;
+		}
+		if (!tl->ceff_nf)
+			ty->ceff_nf = m->ceff_nf;
+		if (!tl->leak_w)
+			ty->leak_w = m->leak_w;
+		if (!tl->leak_beta)
+			ty->leak_beta = m->leak_beta;
+		bool same_smt = ty->threads_per_core == m->threads_per_core;
+		if (!tl->smt_activity)
+			ty->smt_activity = same_smt ? m->smt_activity : 1.0;
+		if (!tl->smt_throughput && !same_smt && ty->threads_per_core > 1)
+			return missing(p, sec, tl->section,
+				       find_key(type_keys, ARRAY_SIZE(type_keys), "smt_throughput"),
+				       " with threads_per_core > 1");
+		if (!tl->smt_throughput)
+			ty->smt_throughput = same_smt ? m->smt_throughput : 1.0;
+	}
+	if (m->ntypes && !p->ln.online_cpus) {
+		/* Counted once the types are known to fit (machine_check()). */
+		long long cpus = 0;
+		for (int t = 0; t < m->ntypes; t++) {
+			const struct cpu_type *ty = &m->types[t];
+			if (ty->cores < 1 || ty->cores > MACHINE_MAX_CPUS || ty->threads_per_core < 1 ||
+			    ty->threads_per_core > MACHINE_MAX_CPUS)
+				cpus = MACHINE_MAX_CPUS + 1;
+			else if (cpus <= MACHINE_MAX_CPUS)
+				cpus += (long long)ty->cores * ty->threads_per_core;
+		}
+		if (m->packages >= 1 && m->packages <= MACHINE_MAX_CPUS)
+			cpus *= m->packages;
+		m->online_cpus = cpus > 0 && cpus <= MACHINE_MAX_CPUS ? (int)cpus : 0;
+	}
+	return 0;
 }
 
 /* Missing keys, defaults and the `requires` names, then every value rule. */
@@ -698,7 +949,7 @@ static int finish(struct parser *p)
 
 	if (!ln->llc_cores)
 		m->llc_cores = m->cores_per_package;
-	if (!ln->online_cpus) {
+	if (!ln->online_cpus && !m->ntypes) {
 		long long cpus = (long long)m->packages * m->cores_per_package *
 				 m->threads_per_core;
 		m->online_cpus = cpus > 0 && cpus <= MACHINE_MAX_CPUS ? (int)cpus : 0;
@@ -722,7 +973,9 @@ static int finish(struct parser *p)
 		m->bg_jitter = MACHINE_DEFAULT_BG_JITTER;
 	if (!ln->bg_timer)
 		m->bg_timer_share = MACHINE_DEFAULT_BG_TIMER_SHARE;
-	sort_tables(m, ln);
+	sort_tables(m->pstates, m->npstates, ln->pstate, m->turbo, m->nturbo, ln->turbo_bin);
+	if (resolve_types(p))
+		return -1;
 	return machine_check(m, ln, p->where, p->d) ? (p->failed = -1) : 0;
 }
 
@@ -860,6 +1113,87 @@ static const char *domain_name(enum freq_domain_kind k)
 	return "?";
 }
 
+static bool same_pstates(const struct pstate *a, int na, const struct pstate *b, int nb)
+{
+	if (na != nb)
+		return false;
+	for (int i = 0; i < na; i++)
+		if (a[i].khz != b[i].khz || a[i].mv != b[i].mv)
+			return false;
+	return true;
+}
+
+static bool same_turbo(const struct turbo_bin *a, int na, const struct turbo_bin *b, int nb)
+{
+	if (na != nb)
+		return false;
+	for (int i = 0; i < na; i++)
+		if (a[i].khz != b[i].khz || a[i].max_active_cores != b[i].max_active_cores)
+			return false;
+	return true;
+}
+
+/* A [cpu_type] and its tables, saying only what differs from what the
+ * parser would give it from the machine's own values (resolve_types()),
+ * so that the file reads back to the same type. */
+static void write_type(FILE *f, const struct machine *m, const struct cpu_type *t)
+{
+	int nps = t->npstates < MACHINE_MAX_PSTATES ? t->npstates : MACHINE_MAX_PSTATES;
+	int ntb = t->nturbo < MACHINE_MAX_TURBO ? t->nturbo : MACHINE_MAX_TURBO;
+	bool own_ps = !same_pstates(t->pstates, nps, m->pstates, m->npstates);
+	bool same_smt = t->threads_per_core == m->threads_per_core;
+
+	fprintf(f, "\n[cpu_type %.*s]\ncores = %d\n", CPU_TYPE_NAME_MAX, t->name, t->cores);
+	if (!same_smt)
+		fprintf(f, "threads_per_core = %d\n", t->threads_per_core);
+	if (t->capacity != CAPACITY_SCALE)
+		fprintf(f, "capacity = %u\n", t->capacity);
+	if (t->freq_domain != m->freq_domain || t->cluster_cores != m->cluster_cores) {
+		fprintf(f, "freq_domain = %s\n", domain_name(t->freq_domain));
+		if (t->freq_domain == FREQ_DOMAIN_CLUSTER)
+			fprintf(f, "cluster_cores = %d\n", t->cluster_cores);
+	}
+	if (own_ps || t->base_khz != m->base_khz)
+		fprintf(f, "base_khz = %u\n", t->base_khz);
+	const struct { const char *key; double v, inherited; } figures[] = {
+		{ "ceff_nf", t->ceff_nf, m->ceff_nf },
+		{ "leak_w", t->leak_w, m->leak_w },
+		{ "leak_beta", t->leak_beta, m->leak_beta },
+		{ "smt_activity", t->smt_activity, same_smt ? m->smt_activity : 1.0 },
+		{ "smt_throughput", t->smt_throughput, same_smt ? m->smt_throughput : 1.0 },
+	};
+	for (size_t i = 0; i < sizeof(figures) / sizeof(figures[0]); i++)
+		if (figures[i].v != figures[i].inherited)
+			put_key_double(f, figures[i].key, figures[i].v);
+	if (own_ps) {
+		fprintf(f, "\n[pstates %.*s]\n", CPU_TYPE_NAME_MAX, t->name);
+		for (int i = 0; i < nps; i++)
+			fprintf(f, "%u = %u\n", t->pstates[i].khz, t->pstates[i].mv);
+	}
+	/* Without its own P-states a type takes the machine's turbo bins. */
+	if (own_ps ? ntb > 0 : !same_turbo(t->turbo, ntb, m->turbo, m->nturbo)) {
+		fprintf(f, "\n[turbo %.*s]\n", CPU_TYPE_NAME_MAX, t->name);
+		for (int i = 0; i < ntb; i++)
+			fprintf(f, "%u = %u\n", t->turbo[i].khz, t->turbo[i].max_active_cores);
+	}
+	for (int i = 0; i < m->ncstates && i < MACHINE_MAX_CSTATES; i++) {
+		const struct cstate *c = &t->cstates[i], *mc = &m->cstates[i];
+		if (c->exit_ns == mc->exit_ns && c->residency_ns == mc->residency_ns &&
+		    c->wake_ns == mc->wake_ns && c->power_w == mc->power_w)
+			continue;
+		fprintf(f, "\n[cstate %.*s %.*s]\n", CSTATE_NAME_MAX, mc->name, CPU_TYPE_NAME_MAX,
+			t->name);
+		if (c->exit_ns != mc->exit_ns)
+			put_key_us(f, "exit_latency_us", c->exit_ns);
+		if (c->residency_ns != mc->residency_ns)
+			put_key_us(f, "target_residency_us", c->residency_ns);
+		if (c->wake_ns != mc->wake_ns)
+			put_key_us(f, "wake_us", c->wake_ns);
+		if (c->power_w != mc->power_w)
+			put_key_double(f, "power_mw", mw_of(c->power_w));
+	}
+}
+
 static void write_ini(FILE *f, const struct machine *m)
 {
 	fprintf(f, "# pmlab machine %.*s, canonical form (comments of the source are not "
@@ -948,6 +1282,8 @@ static void write_ini(FILE *f, const struct machine *m)
 	put_key_double(f, "jitter_pct", m->bg_jitter * 100);
 	put_key_double(f, "timer_pct", m->bg_timer_share * 100);
 	put_key_us(f, "handler_us", m->bg_handler_ns);
+	for (int t = 0; t < m->ntypes && t < MACHINE_MAX_TYPES; t++)
+		write_type(f, m, &m->types[t]);
 }
 
 char *machine_to_ini(const struct machine *m)

@@ -19,6 +19,16 @@ struct pkg_cstate_lines {
 	int section, requires, exit, residency, power;
 };
 
+/* A [cpu_type NAME] section and its [pstates NAME], [turbo NAME] and
+ * [cstate STATE NAME] sections (0: not given, the machine's value). */
+struct cpu_type_lines {
+	int section, cores, threads_per_core, capacity, freq_domain, cluster_cores, base_khz;
+	int ceff_nf, leak_w, leak_beta, smt_activity, smt_throughput;
+	int pstates, pstate[MACHINE_MAX_PSTATES];
+	int turbo, turbo_bin[MACHINE_MAX_TURBO];
+	struct cstate_lines cstate[MACHINE_MAX_CSTATES];
+};
+
 struct machine_lines {
 	int machine, name, description, tdp_w, cpufreq_driver, cpuidle_driver;
 	int topology, packages, cores_per_package, threads_per_core, llc_cores;
@@ -34,6 +44,7 @@ struct machine_lines {
 	int costs, syscall, context_switch, wakeup_ipi, fork, exec;
 	int tick_cost, tick_stop, tick_restart, idle_entry, idle_exit;
 	int background, bg_wakeups, bg_jitter, bg_timer, bg_handler;
+	struct cpu_type_lines type[MACHINE_MAX_TYPES];
 };
 
 /* Checks every invariant of `m`; `ln` may be NULL. */

@@ -132,11 +132,24 @@ int result_ncstates(const struct run_result *r)
 	return n < MACHINE_MAX_CSTATES ? n : MACHINE_MAX_CSTATES;
 }
 
-int result_npstates(const struct run_result *r)
+int result_cpu_npstates(const struct run_result *r, int cpu)
 {
-	int n = r->m ? r->m->npstates : 0;
+	int n = 0;
 
+	if (r->m && cpu >= 0 && cpu < r->ncpus)
+		machine_cpu_pstates(r->m, r->cpus[cpu].cpu, &n);
 	return n < MACHINE_MAX_PSTATES ? n : MACHINE_MAX_PSTATES;
+}
+
+uint32_t result_cpu_pstate_khz(const struct run_result *r, int cpu, int ps)
+{
+	int n = 0;
+	const struct pstate *p;
+
+	if (!r->m || cpu < 0 || cpu >= r->ncpus)
+		return 0;
+	p = machine_cpu_pstates(r->m, r->cpus[cpu].cpu, &n);
+	return ps >= 0 && ps < n ? p[ps].khz : 0;
 }
 
 int result_npkg_cstates(const struct run_result *r)
@@ -223,7 +236,7 @@ double result_cpu_pstate_pct(const struct run_result *r, int cpu, int ps)
 {
 	const struct cpu_result *c;
 
-	if (!cpu_ok(r, cpu) || ps < 0 || ps >= result_npstates(r))
+	if (!cpu_ok(r, cpu) || ps < 0 || ps >= result_cpu_npstates(r, cpu))
 		return 0;
 	c = &r->cpus[cpu];
 	if (!c->pstate_ns)

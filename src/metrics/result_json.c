@@ -133,12 +133,12 @@ static json_t *jcpu(struct jctx *c, const struct run_result *r, int i)
 	put(c, o, "bzy_mhz", jnum(result_cpu_bzy_mhz(r, i)));
 	put(c, o, "residency_pct", jresidency(c, r, i));
 	put(c, o, "util_pct", jutil(c, r, i));
-	for (p = 0; p < result_npstates(r) && cr->pstate_ns; p++) {
+	for (p = 0; p < result_cpu_npstates(r, i) && cr->pstate_ns; p++) {
 		char key[24];
 
 		if (cr->pstate_ns[p] <= 0)
 			continue;
-		snprintf(key, sizeof(key), "%lu", (unsigned long)r->m->pstates[p].khz);
+		snprintf(key, sizeof(key), "%lu", (unsigned long)result_cpu_pstate_khz(r, i, p));
 		put(c, ps, key, jnum(result_cpu_pstate_pct(r, i, p)));
 	}
 	put(c, o, "time_in_pstate_pct", ps);

@@ -16,7 +16,6 @@ int result_write_json(FILE *out, const struct run_result *r);
 
 /* The machine's table sizes, 0 when the result carries no machine. */
 int result_ncstates(const struct run_result *r);
-int result_npstates(const struct run_result *r);
 int result_npkg_cstates(const struct run_result *r);
 
 /* Figures of one CPU (index into r->cpus), defined as the run-wide ones. */
@@ -25,7 +24,11 @@ double result_cpu_busy_pct(const struct run_result *r, int cpu);
 double result_cpu_bzy_mhz(const struct run_result *r, int cpu);
 double result_cpu_residency_pct(const struct run_result *r, int cpu, int state);
 double result_cpu_util_pct(const struct run_result *r, int cpu, int which);
-/* Share of the CPU's C0 time spent at P-state `ps` (machine index). */
+/* The P-states of the CPU's type (issue 16: a hybrid machine's types have
+ * their own), 0 when the result carries no machine; one's kHz. */
+int result_cpu_npstates(const struct run_result *r, int cpu);
+uint32_t result_cpu_pstate_khz(const struct run_result *r, int cpu, int ps);
+/* Share of the CPU's C0 time spent at P-state `ps` (its type's index). */
 double result_cpu_pstate_pct(const struct run_result *r, int cpu, int ps);
 
 /* Figures of one package (index into r->pkgs). */

@@ -2,11 +2,13 @@
 #include "sweep_out.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "result.h"
+#include "../core/jsonpos.h"
 #include "csvread.h"
+#include "result.h"
 
 #define JSON_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10))
 
@@ -23,6 +25,7 @@ static struct sweep_row *new_row(struct sweep_out *o, long point)
 	}
 	memset(&o->row[o->n], 0, sizeof(o->row[0]));
 	o->row[o->n].point = point;
+	o->row[o->n].file = -1;
 	return &o->row[o->n++];
 }
 
@@ -97,19 +100,55 @@ static int parse_point(const char *s, long *out)
 	return errno || end == s || *end || *out < 0 ? -1 : 0;
 }
 
-static int read_csv(struct sweep_out *o, const char *path, const char *text, size_t len,
+/* A row's sweep identity ("" for none) against the first file's. */
+static int same_sweep(struct sweep_out *o, int file, long line, const char *id, struct pm_diag *d)
+{
+	if (strlen(id) >= sizeof(o->id))
+		return pm_fail(d, "%s:%ld: sweep '%.60s...' is not a sweep's identity (expected "
+			       "HASH/N as pmlab sweep --shard writes it)", o->files[file], line, id);
+	if (!o->id_known) {
+		snprintf(o->id, sizeof(o->id), "%s", id);
+		o->id_known = true;
+		return 0;
+	}
+	if (strcmp(o->id, id) == 0)
+		return 0;
+	if (!*id || !o->id[0])
+		return pm_fail(d, "%s:%ld: %s, the files before it %s (merge joins the shards of one "
+			       "pmlab sweep --shard)", o->files[file], line,
+			       *id ? "a shard" : "not a shard", o->id[0] ? "are shards" : "are not");
+	return pm_fail(d, "%s:%ld: a shard of another sweep (sweep %s, the files before it %s: "
+		       "the options, the --vary lists or N of --shard I/N differ)", o->files[file],
+		       line, id, o->id);
+}
+
+/* The line of byte `at` of text. */
+static long line_at(const char *text, size_t at)
+{
+	long line = 1;
+	for (size_t i = 0; i < at; i++)
+		line += text[i] == '\n';
+	return line;
+}
+
+static int read_csv(struct sweep_out *o, int file, const char *text, size_t len,
 		    struct pm_diag *d)
 {
+	const char *path = o->files[file];
 	struct csv_record head = { 0 }, rec = { 0 };
-	size_t pos = 0;
-	int line = 1, rc, i, pcol = -1;
+	size_t pos = 0, counted = 0;
+	long line = 1;
+	int rc, i, pcol = -1, scol = -1;
 
 	rc = csv_read_record(text, len, &pos, &head);
 	if (rc <= 0)
 		return rc == 0 ? 0 : pm_fail(d, "%s:1: malformed CSV header", path);
-	for (i = 0; i < head.n; i++)
+	for (i = 0; i < head.n; i++) {
 		if (strcmp(head.field[i], "point") == 0)
 			pcol = i;
+		if (strcmp(head.field[i], "sweep") == 0)
+			scol = i;
+	}
 	if (pcol < 0) {
 		csv_record_free(&head);
 		return pm_fail(d, "%s:1: no 'point' column (expected the CSV of pmlab sweep)", path);
@@ -120,23 +159,32 @@ static int read_csv(struct sweep_out *o, const char *path, const char *text, siz
 		long point;
 		int got;
 
-		line++;
+		/* the record starts here: its line, counting quoted newlines too */
+		for (; counted < pos; counted++)
+			line += text[counted] == '\n';
 		got = csv_read_record(text, len, &pos, &rec);
 		if (got == 0)
 			break;
 		if (got < 0) {
-			rc = pm_fail(d, "%s:%d: malformed CSV record", path, line);
+			rc = pm_fail(d, "%s:%ld: malformed CSV record", path, line);
 			break;
 		}
 		if (rec.n != head.n)
-			rc = pm_fail(d, "%s:%d: %d fields, the header has %d", path, line, rec.n, head.n);
+			rc = pm_fail(d, "%s:%ld: %d fields, the header has %d", path, line, rec.n,
+				     head.n);
 		else if (parse_point(rec.field[pcol], &point) < 0)
-			rc = pm_fail(d, "%s:%d: point '%s': expected a row number", path, line,
+			rc = pm_fail(d, "%s:%ld: point '%s': expected a row number", path, line,
 				     rec.field[pcol]);
+		else if (same_sweep(o, file, line, scol >= 0 ? rec.field[scol] : "", d) < 0)
+			rc = -1;
 		else if (!(r = new_row(o, point)))
 			rc = pm_fail(d, "out of memory");
+		if (r) {
+			r->file = file;
+			r->line = line;
+		}
 		for (i = 0; i < rec.n && rc == 0; i++)
-			if (add_cell(r, head.field[i], rec.field[i]) < 0)
+			if (i != scol && add_cell(r, head.field[i], rec.field[i]) < 0)
 				rc = pm_fail(d, "out of memory");
 		csv_record_free(&rec);
 	}
@@ -144,28 +192,44 @@ static int read_csv(struct sweep_out *o, const char *path, const char *text, siz
 	return rc;
 }
 
-static int read_json(struct sweep_out *o, const char *path, const char *text, size_t len,
+static int read_json(struct sweep_out *o, int file, const char *text, size_t len,
 		     struct pm_diag *d)
 {
+	const char *path = o->files[file];
 	json_error_t err;
 	json_t *root = json_loadb(text, len, 0, &err), *v;
+	struct json_pos pos;
 	size_t i;
 	int rc = 0;
 
 	if (!root)
 		return pm_fail(d, "%s:%d: %s", path, err.line, err.text);
+	json_pos_build(&pos, text, len, root);
 	if (!json_is_array(root))
-		rc = pm_fail(d, "%s: expected a JSON array (the output of pmlab sweep)", path);
+		rc = pm_fail(d, "%s:1: expected a JSON array (the output of pmlab sweep)", path);
 	json_array_foreach(root, i, v) {
-		json_t *p = json_object_get(v, "point");
+		json_t *p = json_object_get(v, "point"), *id = json_object_get(v, "sweep");
+		long line = json_pos_line(&pos, v);
 
 		if (rc < 0)
 			break;
 		if (!json_is_integer(p) || json_integer_value(p) < 0)
-			rc = pm_fail(d, "%s: element %zu: expected an object with a \"point\" number", path, i);
-		else
+			rc = pm_fail(d, "%s:%ld: element %zu: expected an object with a \"point\" number",
+				     path, line, i);
+		else if (id && !json_is_string(id))
+			rc = pm_fail(d, "%s:%ld: element %zu: \"sweep\" is not a sweep's identity",
+				     path, line, i);
+		else if (same_sweep(o, file, line, id ? json_string_value(id) : "", d) == 0) {
+			json_object_del(v, "sweep"); /* merged output is the whole sweep's */
 			rc = sweep_out_add_json(o, (long)json_integer_value(p), json_incref(v), d);
+			if (rc == 0) {
+				o->row[o->n - 1].file = file;
+				o->row[o->n - 1].line = line;
+			}
+		} else
+			rc = -1;
 	}
+	json_pos_free(&pos);
 	json_decref(root);
 	return rc;
 }
@@ -213,9 +277,25 @@ int sweep_out_read(struct sweep_out *o, const char *path, struct pm_diag *d)
 		return pm_fail(d, "%s: %s, the files before it are %s", path,
 			       fmt == SWEEP_JSON ? "JSON" : "CSV", o->format == SWEEP_JSON ? "JSON" : "CSV");
 	}
+	const char *nul = memchr(text, '\0', len);
+	if (nul) {
+		long line = line_at(text, (size_t)(nul - text));
+		free(text);
+		return pm_fail(d, "%s:%ld: a NUL byte (expected the CSV or JSON of pmlab sweep)", path,
+			       line);
+	}
+	char **grown = realloc(o->files, (size_t)(o->nfiles + 1) * sizeof(*grown));
+	if (!grown || !(grown[o->nfiles] = strdup(path))) {
+		if (grown)
+			o->files = grown;
+		free(text);
+		return pm_fail(d, "out of memory");
+	}
+	o->files = grown;
+	int file = o->nfiles++;
 	o->format = fmt;
 	o->format_known = true;
-	rc = fmt == SWEEP_JSON ? read_json(o, path, text, len, d) : read_csv(o, path, text, len, d);
+	rc = fmt == SWEEP_JSON ? read_json(o, file, text, len, d) : read_csv(o, file, text, len, d);
 	free(text);
 	return rc;
 }
@@ -233,6 +313,7 @@ static int by_point(const void *a, const void *b)
 struct columns {
 	int n, cap;
 	char **name;
+	bool own; /* names copied (a stream's rows are gone by the end) */
 };
 
 static int column_of(struct columns *c, const char *name, int hint)
@@ -253,8 +334,37 @@ static int column_of(struct columns *c, const char *name, int hint)
 		c->name = grown;
 		c->cap = cap;
 	}
-	c->name[c->n] = (char *)name; /* borrowed from the row */
+	c->name[c->n] = c->own ? strdup(name) : (char *)name; /* else borrowed from the row */
+	if (!c->name[c->n])
+		return -1;
 	return c->n++;
+}
+
+static void csv_header(FILE *out, const struct columns *c)
+{
+	for (int k = 0; k < c->n; k++) {
+		if (k)
+			fputc(',', out);
+		result_csv_quote(out, c->name[k], strlen(c->name[k]));
+	}
+	if (c->n)
+		fputc('\n', out);
+}
+
+/* One row under the columns c (which hold every name of the row). */
+static void csv_row(FILE *out, struct columns *c, const char **cells, int ncells, char *const *name,
+		    char *const *value)
+{
+	memset(cells, 0, (size_t)c->n * sizeof(*cells));
+	for (int k = 0; k < ncells; k++)
+		cells[column_of(c, name[k], k)] = value[k];
+	for (int k = 0; k < c->n; k++) {
+		if (k)
+			fputc(',', out);
+		if (cells[k])
+			result_csv_quote(out, cells[k], strlen(cells[k]));
+	}
+	fputc('\n', out);
 }
 
 static int write_csv(FILE *out, struct sweep_out *o)
@@ -275,27 +385,9 @@ static int write_csv(FILE *out, struct sweep_out *o)
 		free(c.name);
 		return -1;
 	}
-	for (k = 0; k < c.n; k++) {
-		if (k)
-			fputc(',', out);
-		result_csv_quote(out, c.name[k], strlen(c.name[k]));
-	}
-	if (c.n)
-		fputc('\n', out);
-	for (i = 0; i < o->n; i++) {
-		const struct sweep_row *r = &o->row[i];
-
-		memset(cells, 0, (size_t)c.n * sizeof(*cells));
-		for (k = 0; k < r->ncells; k++)
-			cells[column_of(&c, r->name[k], k)] = r->value[k];
-		for (k = 0; k < c.n; k++) {
-			if (k)
-				fputc(',', out);
-			if (cells[k])
-				result_csv_quote(out, cells[k], strlen(cells[k]));
-		}
-		fputc('\n', out);
-	}
+	csv_header(out, &c);
+	for (i = 0; i < o->n; i++)
+		csv_row(out, &c, cells, o->row[i].ncells, o->row[i].name, o->row[i].value);
 	free(cells);
 	free(c.name);
 	return 0;
@@ -325,12 +417,23 @@ int sweep_out_write(FILE *out, struct sweep_out *o, bool complete, struct pm_dia
 	if (o->n > 1)
 		qsort(o->row, (size_t)o->n, sizeof(o->row[0]), by_point);
 	for (i = 0; i < o->n; i++) {
-		if (i > 0 && o->row[i].point == o->row[i - 1].point)
-			return pm_fail(d, "point %ld appears twice (the same shard given twice?)",
-				       o->row[i].point);
-		if (complete && o->row[i].point != i)
-			return pm_fail(d, "point %d is missing (a shard left out?)", i);
+		if (i > 0 && o->row[i].point == o->row[i - 1].point) {
+			const struct sweep_row *a = &o->row[i - 1], *b = &o->row[i];
+			if (a->file > b->file || (a->file == b->file && a->line > b->line)) {
+				const struct sweep_row *t = a;
+				a = b;
+				b = t;
+			}
+			if (b->file >= 0)
+				return pm_fail(d, "%s:%ld: point %ld appears twice (first at %s:%ld: the "
+					       "same shard given twice?)", o->files[b->file], b->line,
+					       b->point, o->files[a->file], a->line);
+			return pm_fail(d, "point %ld appears twice", b->point);
+		}
 	}
+	for (i = 0; complete && i < o->n; i++)
+		if (o->row[i].point != i)
+			return pm_fail(d, "point %d is missing (a shard left out?)", i);
 	if ((o->format == SWEEP_JSON ? write_json(out, o) : write_csv(out, o)) < 0)
 		return pm_fail(d, "out of memory");
 	return 0;
@@ -350,5 +453,140 @@ void sweep_out_free(struct sweep_out *o)
 		json_decref(r->obj);
 	}
 	free(o->row);
+	for (int i = 0; i < o->nfiles; i++)
+		free(o->files[i]);
+	free(o->files);
 	memset(o, 0, sizeof(*o));
+}
+
+/* ---- the stream ---- */
+
+struct sweep_columns {
+	struct columns c;
+};
+
+int sweep_stream_start(struct sweep_stream *st, FILE *out, enum sweep_format format,
+		       struct pm_diag *d)
+{
+	*st = (struct sweep_stream){ .out = out, .format = format };
+	if (format == SWEEP_JSON)
+		return 0;
+	st->cols = calloc(1, sizeof(*st->cols));
+	st->spill = tmpfile();
+	if (!st->cols || !st->spill) {
+		sweep_stream_free(st);
+		return pm_fail(d, "cannot create a temporary file for the rows: %s", strerror(errno));
+	}
+	st->cols->c.own = true;
+	return 0;
+}
+
+static int put_str(FILE *f, const char *s)
+{
+	uint32_t n = (uint32_t)strlen(s);
+	return fwrite(&n, sizeof(n), 1, f) == 1 && fwrite(s, 1, n, f) == n ? 0 : -1;
+}
+
+static char *get_str(FILE *f)
+{
+	uint32_t n;
+	if (fread(&n, sizeof(n), 1, f) != 1)
+		return NULL;
+	char *s = malloc((size_t)n + 1);
+	if (s && fread(s, 1, n, f) != n) {
+		free(s);
+		return NULL;
+	}
+	if (s)
+		s[n] = '\0';
+	return s;
+}
+
+int sweep_stream_csv(struct sweep_stream *st, long point, int ncells, const char *const *names,
+		     const char *const *values, const char *csv, size_t len, struct pm_diag *d)
+{
+	/* Parsed into cells as merge reads them, spilled, and forgotten. */
+	struct sweep_out one = { 0 };
+	if (sweep_out_add_csv(&one, point, ncells, names, values, csv, len, d) < 0) {
+		sweep_out_free(&one);
+		return -1;
+	}
+	const struct sweep_row *r = &one.row[0];
+	uint32_t n = (uint32_t)r->ncells;
+	bool ok = fwrite(&n, sizeof(n), 1, st->spill) == 1;
+	for (int k = 0; ok && k < r->ncells; k++)
+		ok = put_str(st->spill, r->name[k]) == 0 && put_str(st->spill, r->value[k]) == 0 &&
+		     column_of(&st->cols->c, r->name[k], k) >= 0;
+	sweep_out_free(&one);
+	if (!ok)
+		return pm_fail(d, "cannot keep the rows: %s", strerror(errno ? errno : ENOMEM));
+	st->n++;
+	return 0;
+}
+
+int sweep_stream_json(struct sweep_stream *st, json_t *obj, struct pm_diag *d)
+{
+	/* An element of the array jansson would print: indented one level. */
+	char *text = json_dumps(obj, JSON_FLAGS);
+	json_decref(obj);
+	if (!text)
+		return pm_fail(d, "out of memory");
+	fputs(st->n ? ",\n  " : "[\n  ", st->out);
+	for (const char *p = text; *p; p++) {
+		fputc(*p, st->out);
+		if (*p == '\n')
+			fputs("  ", st->out);
+	}
+	free(text);
+	st->n++;
+	return 0;
+}
+
+int sweep_stream_end(struct sweep_stream *st, struct pm_diag *d)
+{
+	if (st->format == SWEEP_JSON) {
+		fputs(st->n ? "\n]\n" : "[]\n", st->out);
+		return 0;
+	}
+	struct columns *c = &st->cols->c;
+	const char **cells = calloc((size_t)c->n + 1, sizeof(*cells));
+	int rc = cells && fflush(st->spill) == 0 && fseek(st->spill, 0, SEEK_SET) == 0 ? 0 : -1;
+
+	if (rc == 0)
+		csv_header(st->out, c);
+	for (long i = 0; rc == 0 && i < st->n; i++) {
+		uint32_t n;
+		char **name = NULL, **value = NULL;
+		if (fread(&n, sizeof(n), 1, st->spill) != 1 ||
+		    !(name = calloc((size_t)n + 1, sizeof(*name))) ||
+		    !(value = calloc((size_t)n + 1, sizeof(*value))))
+			rc = -1;
+		for (uint32_t k = 0; rc == 0 && k < n; k++)
+			if (!(name[k] = get_str(st->spill)) || !(value[k] = get_str(st->spill)))
+				rc = -1;
+		if (rc == 0)
+			csv_row(st->out, c, cells, (int)n, name, value);
+		for (uint32_t k = 0; name && value && k < n; k++) {
+			free(name[k]);
+			free(value[k]);
+		}
+		free(name);
+		free(value);
+	}
+	free(cells);
+	return rc < 0 ? pm_fail(d, "cannot read the rows back: %s", strerror(errno ? errno : EIO))
+		      : 0;
+}
+
+void sweep_stream_free(struct sweep_stream *st)
+{
+	if (st->spill)
+		fclose(st->spill);
+	if (st->cols) {
+		for (int k = 0; k < st->cols->c.n; k++)
+			free(st->cols->c.name[k]);
+		free(st->cols->c.name);
+		free(st->cols);
+	}
+	*st = (struct sweep_stream){ 0 };
 }

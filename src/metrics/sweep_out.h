@@ -27,13 +27,24 @@ struct sweep_row {
 	int ncells;
 	char **name, **value; /* CSV cells, owned */
 	json_t *obj;          /* JSON element, owned */
+	int file;             /* read: index in files[], -1 for a run's own row */
+	long line;            /* read: where the row starts in it */
 };
+
+/* A shard's rows carry the identity of their sweep ("sweep" cell or key,
+ * written by pmlab sweep --shard): merge joins only rows of one sweep and
+ * leaves the identity out of what it writes. */
+#define SWEEP_OUT_ID_MAX 48
 
 struct sweep_out {
 	enum sweep_format format;
 	bool format_known;    /* merge: set by the first non-empty file */
 	int n, cap;
 	struct sweep_row *row;
+	int nfiles;
+	char **files;         /* the files read, for messages */
+	bool id_known;        /* set by the first file with rows */
+	char id[SWEEP_OUT_ID_MAX]; /* their sweep ("" none: not shards) */
 };
 
 /* A CSV row: the point's cells, then every column of the CSV text (a
@@ -43,11 +54,36 @@ int sweep_out_add_csv(struct sweep_out *o, long point, int ncells, const char *c
 		      const char *const *values, const char *csv, size_t len, struct pm_diag *d);
 /* A JSON row; takes the reference to obj. */
 int sweep_out_add_json(struct sweep_out *o, long point, json_t *obj, struct pm_diag *d);
-/* Reads a file written by sweep_out_write (merge). -1 with the reason in d. */
+/* Reads a file written by sweep_out_write or by a shard (merge): every
+ * file's rows of one sweep; no NUL bytes. -1 with "FILE:LINE: why" in d. */
 int sweep_out_read(struct sweep_out *o, const char *path, struct pm_diag *d);
-/* Writes the rows in point order. A point seen twice is an error; with
- * complete, so is a gap in 0..max (a shard left out of a merge). */
+/* Writes the rows in point order. A point seen twice is an error naming
+ * both places; with complete, so is a gap in 0..max (a shard left out of
+ * a merge). */
 int sweep_out_write(FILE *out, struct sweep_out *o, bool complete, struct pm_diag *d);
 void sweep_out_free(struct sweep_out *o);
+
+/* pmlab sweep's rows written as they come, in point order, so that no
+ * row stays in memory: a JSON row goes out at once; a CSV row waits in a
+ * temporary file until the union of the columns is known (the header
+ * comes first). The bytes are those sweep_out_write() gives for the same
+ * rows. */
+struct sweep_stream {
+	FILE *out;
+	enum sweep_format format;
+	long n;
+	FILE *spill;          /* CSV: each row's cells, until the end */
+	struct sweep_columns *cols;
+};
+
+int sweep_stream_start(struct sweep_stream *st, FILE *out, enum sweep_format format,
+		       struct pm_diag *d);
+/* As sweep_out_add_csv / sweep_out_add_json, rows in point order. */
+int sweep_stream_csv(struct sweep_stream *st, long point, int ncells, const char *const *names,
+		     const char *const *values, const char *csv, size_t len, struct pm_diag *d);
+int sweep_stream_json(struct sweep_stream *st, json_t *obj, struct pm_diag *d);
+/* The CSV header and rows, or the JSON array's end. */
+int sweep_stream_end(struct sweep_stream *st, struct pm_diag *d);
+void sweep_stream_free(struct sweep_stream *st);
 
 #endif

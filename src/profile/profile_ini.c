@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "profile_internal.h"
 
@@ -335,12 +336,29 @@ int pf_ini_load(struct pf_file *f, const char *path, struct pm_diag *d)
 	FILE *in = fopen(path, "rb");
 	if (!in)
 		return pm_fail(d, "%s: cannot open: %s", path, strerror(errno));
-	char *text = malloc(PF_MAX_FILE_BYTES + 1);
+	/* As large as the file, not the limit: a 1 MiB buffer per file
+	 * costs more than parsing a profile (and the fuzzer loads thousands). */
+	struct stat sb;
+	size_t cap = fstat(fileno(in), &sb) == 0 && sb.st_size > 0 &&
+			     sb.st_size <= PF_MAX_FILE_BYTES ? (size_t)sb.st_size + 1
+							     : PF_MAX_FILE_BYTES + 1;
+	char *text = malloc(cap + 1);
 	if (!text) {
 		fclose(in);
 		return pm_fail(d, "out of memory");
 	}
-	size_t n = fread(text, 1, PF_MAX_FILE_BYTES + 1, in);
+	size_t n = fread(text, 1, cap, in);
+	if (n == cap && cap <= PF_MAX_FILE_BYTES) {
+		/* it grew since fstat: read on up to the limit */
+		char *grown = realloc(text, PF_MAX_FILE_BYTES + 2);
+		if (!grown) {
+			free(text);
+			fclose(in);
+			return pm_fail(d, "out of memory");
+		}
+		text = grown;
+		n += fread(text + n, 1, PF_MAX_FILE_BYTES + 1 - n, in);
+	}
 	int err = ferror(in);
 	fclose(in);
 	int rc;

@@ -77,6 +77,12 @@ bool pelt_update(struct pelt *p, sim_ns now, bool running, uint32_t scale)
 	return periods > 0;
 }
 
+void pelt_set_util(struct pelt *p, uint32_t util)
+{
+	p->util_sum = (double)util * divider(p);
+	refresh_avg(p);
+}
+
 void pelt_attach(struct pelt *cpu, const struct pelt *task)
 {
 	cpu->util_sum += (double)task->util_avg * divider(cpu);

@@ -25,6 +25,9 @@ void pelt_init(struct pelt *p, sim_ns now);
 /* Accounts [last, now) as running (or not) at `scale`/1024 of full speed.
  * Returns true when at least one period boundary was crossed ("decayed"). */
 bool pelt_update(struct pelt *p, sim_ns now, bool running, uint32_t scale);
+/* Sets the signal to `util` as if it had run so (post_init_entity_util_avg()
+ * gives a new task a utilization before it has run). */
+void pelt_set_util(struct pelt *p, uint32_t util);
 /* Moves a task's signal into or out of a CPU's (attach/detach_entity_load_avg). */
 void pelt_attach(struct pelt *cpu, const struct pelt *task);
 void pelt_detach(struct pelt *cpu, const struct pelt *task);

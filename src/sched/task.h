@@ -47,6 +47,7 @@ struct task {
 	uint32_t last_wakee;
 	uint32_t wakee_flips;           /* how often it switched wakee, halved each second */
 	sim_ns wakee_flip_decay_ts;
+	int exec_cpu;                   /* sched_exec() moves it here at its next switch; -1 none */
 
 	/* The current CPU burst: cycles scale with frequency, stall does not.
 	 * Both shrink in proportion as the burst progresses. */

@@ -235,7 +235,66 @@ static int same_view(struct reader *r, const struct tracedat_layout *l)
 	return 0;
 }
 
-static int read_direct(const char *path, trace_sink sink, void *ctx, struct trace_info *info,
+/* The header's formats through libtraceevent, before libtracecmd does the
+ * same: libtracecmd 1.3 crashes when its open fails on one (its error path
+ * frees a half-built handle), and this way the failure has an offset. */
+static int parse_formats(int fd, const char *path, struct tracedat_layout *l,
+			 struct pm_diag *d)
+{
+	if (l->version != 6)
+		return 0;
+	struct tep_handle *tep = tep_alloc();
+	if (!tep)
+		return pm_fail(d, "out of memory");
+	tep_set_file_bigendian(tep, l->big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, TEP_LITTLE_ENDIAN);
+	tep_set_long_size(tep, l->long_size);
+	tep_set_page_size(tep, (int)l->page_size);
+	int rc = 0;
+	for (int i = -1; i < l->ntexts && rc == 0; i++) {
+		const struct tracedat_text *t = i < 0 ? &l->header_page : &l->text[i];
+		char *buf = t->size < (64u << 20) ? malloc(t->size + 1) : NULL;
+		if (!buf) {
+			rc = pm_fail(d, "%.400s: byte %llu: a format of %llu bytes (out of memory)", path,
+				     (unsigned long long)t->offset, (unsigned long long)t->size);
+			break;
+		}
+		ssize_t n = pread(fd, buf, t->size, (off_t)t->offset);
+		if (n != (ssize_t)t->size) {
+			free(buf);
+			rc = pm_fail(d, "%.400s: cannot read", path);
+			break;
+		}
+		buf[t->size] = '\0';
+		if (i < 0) {
+			/* libtracecmd wants a u64 timestamp and a 4- or 8-byte commit */
+			int ts, commit;
+			if (tep_parse_header_page(tep, buf, t->size, l->long_size) < 0 ||
+			    (ts = tep_get_header_timestamp_size(tep)) != 8 ||
+			    ((commit = tep_get_header_page_size(tep)) != 4 && commit != 8))
+				rc = pm_fail(d, "%.400s: byte %llu: header_page: not a ring-buffer page "
+					     "header libtracecmd reads (expected a u64 timestamp and a "
+					     "4- or 8-byte commit; corrupt trace.dat)", path,
+					     (unsigned long long)t->offset);
+			else
+				l->commit_size = commit;
+		} else {
+			enum tep_errno e = tep_parse_event(tep, buf, t->size, t->system);
+			if (e != 0) {
+				char why[128] = "";
+				tep_strerror(tep, e, why, sizeof(why));
+				rc = pm_fail(d, "%.400s: byte %llu: an event format of system %s: "
+					     "libtraceevent cannot read it (%s; corrupt trace.dat)", path,
+					     (unsigned long long)t->offset, t->system, why);
+			}
+		}
+		free(buf);
+	}
+	tep_free(tep);
+	return rc;
+}
+
+int tracedat_read_here(const char *path, trace_sink sink, void *ctx, struct trace_info *info,
 		       struct pm_diag *d)
 {
 	*info = (struct trace_info){ .format = "trace.dat" };
@@ -247,6 +306,8 @@ static int read_direct(const char *path, trace_sink sink, void *ctx, struct trac
 	struct tracedat_layout l;
 	uint32_t *events = NULL, *read = NULL;
 	int rc = tracedat_layout_load(fd, path, &l, d);
+	if (rc == 0)
+		rc = parse_formats(fd, path, &l, d);
 	if (rc == 0 && l.flyrecord) {
 		events = calloc(tracedat_npages(&l), sizeof(*events));
 		read = calloc(tracedat_npages(&l), sizeof(*read));
@@ -316,7 +377,7 @@ static void child(const char *path, int fd)
 		_exit(3);
 	struct trace_info info;
 	struct pm_diag d = { { 0 } };
-	int rc = read_direct(path, to_parent, f, &info, &d);
+	int rc = tracedat_read_here(path, to_parent, f, &info, &d);
 	if (rc < 0) {
 		fputc(MSG_ERROR, f);
 		fwrite(&d, sizeof(d), 1, f);

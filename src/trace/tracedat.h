@@ -16,5 +16,10 @@ bool tracedat_magic(const void *head, size_t n);
 /* 0 when every record was read, -1 with d filled ("PATH: byte N ..."). */
 int tracedat_read(const char *path, trace_sink sink, void *ctx, struct trace_info *info,
 		  struct pm_diag *d);
+/* The same in this process, as the child of tracedat_read() does it: a
+ * file libtracecmd chokes on crashes the caller (the fuzz target uses it,
+ * to see what pmlab's own checks let through). */
+int tracedat_read_here(const char *path, trace_sink sink, void *ctx, struct trace_info *info,
+		       struct pm_diag *d);
 
 #endif

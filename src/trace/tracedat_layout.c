@@ -20,18 +20,40 @@
 #define OPTION_BUFFER 3 /* trace-cmd's TRACECMD_OPTION_BUFFER */
 #define NAME_MAX_LEN 64
 
+#define WINDOW 8192
+
 struct walk {
 	int fd;
 	const char *path;
 	struct tracedat_layout *l;
 	uint64_t pos;
 	struct pm_diag *d;
+	/* The header is read a few bytes at a time: through this window. */
+	unsigned char win[WINDOW];
+	uint64_t win_at;
+	size_t win_len;
 };
 
 static int bad_at(struct pm_diag *d, const char *path, uint64_t at, const char *what)
 {
 	return pm_fail(d, "%.400s: byte %llu: %s (corrupt trace.dat)", path, (unsigned long long)at,
 		       what);
+}
+
+/* n bytes at `at`, straight from the file. */
+static int fill(struct walk *w, void *buf, size_t n, uint64_t at)
+{
+	size_t done = 0;
+	while (done < n) {
+		ssize_t r = pread(w->fd, (char *)buf + done, n - done, (off_t)(at + done));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return pm_fail(w->d, "%.400s: cannot read: %s", w->path,
+				       r < 0 ? strerror(errno) : "file shrank");
+		done += (size_t)r;
+	}
+	return 0;
 }
 
 static int get(struct walk *w, void *buf, size_t n, const char *what)
@@ -42,16 +64,17 @@ static int get(struct walk *w, void *buf, size_t n, const char *what)
 			 (unsigned long long)w->l->file_size);
 		return bad_at(w->d, w->path, w->pos, msg);
 	}
-	size_t done = 0;
-	while (done < n) {
-		ssize_t r = pread(w->fd, (char *)buf + done, n - done, (off_t)(w->pos + done));
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return pm_fail(w->d, "%.400s: cannot read: %s", w->path,
-				       r < 0 ? strerror(errno) : "file shrank");
-		done += (size_t)r;
+	if (n <= WINDOW && !(w->pos >= w->win_at && w->pos + n <= w->win_at + w->win_len)) {
+		uint64_t left = w->l->file_size - w->pos;
+		if (fill(w, w->win, left < WINDOW ? (size_t)left : WINDOW, w->pos) < 0)
+			return -1;
+		w->win_at = w->pos;
+		w->win_len = left < WINDOW ? (size_t)left : WINDOW;
 	}
+	if (n <= WINDOW)
+		memcpy(buf, w->win + (w->pos - w->win_at), n);
+	else if (fill(w, buf, n, w->pos) < 0)
+		return -1;
 	w->pos += n;
 	return 0;
 }
@@ -73,11 +96,11 @@ static int get_uint(struct walk *w, int n, uint64_t *v, const char *what)
 	return 0;
 }
 
-/* A NUL-terminated word of at most NAME_MAX_LEN printable bytes. */
-static int get_name(struct walk *w, char *out, const char *what)
+/* A NUL-terminated word of printable bytes that fits out[size]. */
+static int get_name(struct walk *w, char *out, size_t size, const char *what)
 {
 	uint64_t at = w->pos;
-	for (int i = 0; i <= NAME_MAX_LEN; i++) {
+	for (size_t i = 0; i < size; i++) {
 		if (get(w, &out[i], 1, what) < 0)
 			return -1;
 		if (out[i] == '\0')
@@ -89,7 +112,9 @@ static int get_name(struct walk *w, char *out, const char *what)
 			return bad_at(w->d, w->path, at, msg);
 		}
 	}
-	return bad_at(w->d, w->path, at, "a name longer than 64 bytes");
+	char msg[96];
+	snprintf(msg, sizeof(msg), "%s: a name longer than %zu bytes", what, size - 1);
+	return bad_at(w->d, w->path, at, msg);
 }
 
 /* Skips a tracing file of `len` bytes; an event format must be the
@@ -123,7 +148,26 @@ static int skip_file(struct walk *w, uint64_t len, bool format, const char *what
 	return 0;
 }
 
-static int sized_files(struct walk *w, const char *what)
+/* Remembers a format's place, for libtraceevent's own parse. */
+static int note_text(struct walk *w, uint64_t at, uint64_t len, const char *system)
+{
+	struct tracedat_layout *l = w->l;
+	if (l->ntexts == l->captexts) {
+		int cap = l->captexts ? 2 * l->captexts : 16;
+		struct tracedat_text *grown = realloc(l->text, (size_t)cap * sizeof(*grown));
+		if (!grown)
+			return pm_fail(w->d, "out of memory");
+		l->text = grown;
+		l->captexts = cap;
+	}
+	struct tracedat_text *t = &l->text[l->ntexts++];
+	t->offset = at;
+	t->size = len;
+	snprintf(t->system, sizeof(t->system), "%s", system);
+	return 0;
+}
+
+static int sized_files(struct walk *w, const char *what, const char *system)
 {
 	uint64_t n, len;
 	char msg[96];
@@ -131,7 +175,8 @@ static int sized_files(struct walk *w, const char *what)
 		return -1;
 	for (uint64_t i = 0; i < n; i++) {
 		snprintf(msg, sizeof(msg), "%s %llu", what, (unsigned long long)i);
-		if (get_uint(w, 8, &len, msg) < 0 || skip_file(w, len, true, msg) < 0)
+		if (get_uint(w, 8, &len, msg) < 0 || note_text(w, w->pos, len, system) < 0 ||
+		    skip_file(w, len, true, msg) < 0)
 			return -1;
 	}
 	return 0;
@@ -144,10 +189,10 @@ static int event_systems(struct walk *w)
 		return -1;
 	for (uint64_t s = 0; s < nsys; s++) {
 		char name[NAME_MAX_LEN + 1], what[NAME_MAX_LEN + 32];
-		if (get_name(w, name, "an event system's name") < 0)
+		if (get_name(w, name, sizeof(name), "an event system's name") < 0)
 			return -1;
 		snprintf(what, sizeof(what), "system %s: format", name);
-		if (sized_files(w, what) < 0)
+		if (sized_files(w, what, name) < 0)
 			return -1;
 	}
 	return 0;
@@ -254,18 +299,22 @@ static int walk_v6(struct walk *w)
 	for (int i = 0; i < 2; i++) {
 		char name[NAME_MAX_LEN + 1];
 		uint64_t at = w->pos, len;
-		if (get_name(w, name, heads[i]) < 0)
+		if (get_name(w, name, sizeof(name), heads[i]) < 0)
 			return -1;
 		if (strcmp(name, heads[i]) != 0) {
 			char msg[160];
 			snprintf(msg, sizeof(msg), "'%s' where %s belongs", name, heads[i]);
 			return bad_at(w->d, w->path, at, msg);
 		}
-		if (get_uint(w, 8, &len, heads[i]) < 0 || skip_file(w, len, false, heads[i]) < 0)
+		if (get_uint(w, 8, &len, heads[i]) < 0)
+			return -1;
+		if (i == 0)
+			l->header_page = (struct tracedat_text){ .offset = w->pos, .size = len };
+		if (skip_file(w, len, false, heads[i]) < 0)
 			return -1;
 	}
 	uint64_t len, ncpus;
-	if (sized_files(w, "ftrace format") < 0 || event_systems(w) < 0)
+	if (sized_files(w, "ftrace format", "ftrace") < 0 || event_systems(w) < 0)
 		return -1;
 	if (get_uint(w, 4, &len, "kallsyms' size") < 0 || skip_file(w, len, false, "kallsyms") < 0 ||
 	    get_uint(w, 4, &len, "printk formats' size") < 0 ||
@@ -292,7 +341,10 @@ static int walk_v6(struct walk *w)
 			if (options(w) < 0)
 				return -1;
 		} else if (memcmp(tag, "latency  ", 10) == 0) {
-			return 0; /* latency-format text follows: no pages */
+			/* libtracecmd opens these and then crashes reading events */
+			return bad_at(w->d, w->path, at, "a latency-tracer trace.dat: text, not "
+				      "per-CPU events (expected one from trace-cmd record or pmlab "
+				      "record)");
 		} else if (memcmp(tag, "flyrecord", 10) == 0) {
 			l->flyrecord = true;
 			return regions(w);
@@ -314,7 +366,7 @@ int tracedat_layout_load(int fd, const char *path, struct tracedat_layout *l,
 	struct walk w = { .fd = fd, .path = path, .l = l, .d = d };
 	unsigned char head[12];
 	char version[8];
-	if (get(&w, head, 10, "the magic") < 0 || get_name(&w, version, "the version") < 0 ||
+	if (get(&w, head, 10, "the magic") < 0 || get_name(&w, version, sizeof(version), "the version") < 0 ||
 	    get(&w, head + 10, 2, "the byte order and long size") < 0)
 		return -1;
 	if (strcmp(version, "6") != 0 && strcmp(version, "7") != 0)
@@ -344,7 +396,10 @@ int tracedat_layout_load(int fd, const char *path, struct tracedat_layout *l,
 void tracedat_layout_free(struct tracedat_layout *l)
 {
 	free(l->cpu);
+	free(l->text);
 	l->cpu = NULL;
+	l->text = NULL;
+	l->ntexts = l->captexts = 0;
 }
 
 uint64_t tracedat_page_of(const struct tracedat_layout *l, uint64_t offset)
@@ -361,8 +416,9 @@ uint64_t tracedat_npages(const struct tracedat_layout *l)
  * or -1 with the byte offset of what is wrong in *bad. */
 static long page_events(const struct tracedat_layout *l, const unsigned char *p, uint64_t *bad)
 {
-	size_t hdr = 8 + (size_t)l->long_size;
-	uint64_t commit = from_file(l, p + 8, l->long_size) & COMMIT_MASK;
+	int csize = l->commit_size ? l->commit_size : l->long_size;
+	size_t hdr = 8 + (size_t)csize;
+	uint64_t commit = from_file(l, p + 8, csize) & COMMIT_MASK;
 	if (commit > l->page_size - hdr) {
 		*bad = 8;
 		return -1;

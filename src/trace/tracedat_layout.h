@@ -9,8 +9,9 @@
  * (the kernel's page and event format, include/linux/ring_buffer.h and
  * kernel/trace/ring_buffer.c as of Linux 6.12): the records libtracecmd
  * delivers must match those counts page by page. Errors name the byte
- * offset. Version 7 files (sections, possibly compressed) are checked
- * against libtracecmd's own view only (CPU count, page size). */
+ * offset. Latency-tracer files (text, no events) are refused. Version 7
+ * files (sections, possibly compressed) are checked against libtracecmd's
+ * own view only (CPU count). */
 #ifndef PMLAB_TRACEDAT_LAYOUT_H
 #define PMLAB_TRACEDAT_LAYOUT_H
 
@@ -25,16 +26,27 @@ struct tracedat_region {
 	uint64_t offset, size; /* a CPU's pages in the file */
 };
 
+/* A tracing file inside the header: an event format of `system`
+ * ("ftrace" for the ftrace formats), or header_page (system ""). */
+struct tracedat_text {
+	uint64_t offset, size;
+	char system[65];
+};
+
 struct tracedat_layout {
 	int version;           /* 6 or 7 */
 	bool big_endian;
 	int long_size;         /* 4 or 8 */
+	int commit_size;       /* of a page header's commit word: header_page's, else long_size */
 	uint32_t page_size;
 	uint64_t file_size;
 	int ncpus;             /* version 6: the header's count; 7: 0 (not walked) */
-	bool flyrecord;        /* version 6 with per-CPU regions (not latency text) */
+	bool flyrecord;        /* version 6 (latency-tracer files are refused) */
 	bool instances;        /* BUFFER options: more regions after these */
 	struct tracedat_region *cpu;
+	struct tracedat_text header_page;
+	int ntexts, captexts;   /* the event formats, in file order */
+	struct tracedat_text *text;
 };
 
 /* Walks the header of the file at path (open as fd). -1 with

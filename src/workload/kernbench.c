@@ -9,9 +9,9 @@
  * sh -> gcc -> cc1 -> as -> fixdep: `procs` fork+exec pairs charged from
  * the machine's [costs] (half before the compile, half after), run by the
  * job's task (sh and the gcc driver); the cc1 compile runs in a second
- * task that the job forks and waits for, so the kernel's exec balancing
- * places cc1 afresh and its exit wakes the job (the wakeup the scheduler
- * places), and the assembler in a third, forked the same way once cc1 is
+ * task that the job forks and waits for, placed by fork balancing while
+ * the job still runs and by exec balancing as it execs, whose exit wakes
+ * the job (the wakeup the scheduler places), and the assembler in a third, forked the same way once cc1 is
  * done (as_pct percent of the compile's time). The compile has a lognormal length (median cc1_ms, sigma
  * cc1_sigma_pct / 100, of which stall_pct percent is memory stall), kernel
  * work for page faults and file reads (sys_pct percent of the compile),
@@ -55,7 +55,8 @@
 /* A compile job is three tasks, as the real chain is: the job (make's
  * child: sh and the gcc driver, which fork, exec and wait), the cc1 it
  * forks and then the as it forks, each a new task placed by fork balancing
- * (the kernel's exec balancing), whose exit wakes the job. */
+ * inside the job's fork() and by exec balancing at its execve(), whose exit
+ * wakes the job. */
 enum kb_step { STEP_SPAWN, STEP_FORK, STEP_AS, STEP_COMPILE, STEP_KERNEL, STEP_IO, STEP_REAP,
 	       STEP_DONE };
 
@@ -225,12 +226,14 @@ static void compile_next(struct sim *s, struct kernbench *k, int64_t idx, struct
 	}
 }
 
-/* The job forks its cc1 or its as (placed as a new task) and waits. */
-static int fork_child(struct sim *s, struct kernbench *k, int64_t idx, enum kb_role role)
+/* The job forks its cc1 or its as (placed by fork balancing while the job
+ * still runs) and waits. */
+static int fork_child(struct sim *s, struct kernbench *k, struct task *job, int64_t idx,
+		      enum kb_role role)
 {
 	char name[64];
 	snprintf(name, sizeof(name), "%s/%lld", role == ROLE_CC1 ? "cc1" : "as", (long long)idx);
-	struct task *t = sim_task_new(s, name, sim_now(s));
+	struct task *t = sim_fork(s, job, name);
 	if (!t)
 		return -1;
 	t->wl_role = (int)idx;
@@ -238,6 +241,7 @@ static int fork_child(struct sim *s, struct kernbench *k, int64_t idx, enum kb_r
 	t->share_group = k->group;
 	if (role == ROLE_CC1)
 		k->cc1[idx] = t;
+	sim_wake_up_new_task(s, t);
 	return 0;
 }
 
@@ -258,7 +262,7 @@ static void job_next(struct sim *s, struct kernbench *k, struct task *t, struct 
 			job_next(s, k, t, a); /* no as process: reap */
 			return;
 		}
-		if (fork_child(s, k, idx, as ? ROLE_AS : ROLE_CC1) < 0) {
+		if (fork_child(s, k, t, idx, as ? ROLE_AS : ROLE_CC1) < 0) {
 			sim_stop(s); /* out of memory: end the run rather than hang */
 			*a = (struct action){ .kind = ACT_EXIT };
 			return;
@@ -299,11 +303,16 @@ static void kernbench_next(struct sim *s, void *data, struct task *t, struct act
 	if (t->wl_role == k->files) {
 		link_next(s, k, t, a);
 	} else if (t->wl_state == ROLE_CC1) {
+		if (!t->wl_t0) {
+			t->wl_t0 = 1;
+			sim_exec(s, t); /* execve() of cc1: exec balancing */
+		}
 		compile_next(s, k, t->wl_role, a);
 		if (a->kind == ACT_EXIT)
 			sim_wake(s, k->task[t->wl_role]); /* the job's wait() returns */
 	} else if (t->wl_state == ROLE_AS) {
 		t->wl_state = ROLE_AS_RAN;
+		sim_exec(s, t);
 		*a = wl_work(k->job[t->wl_role].as_us, k->stall_pct, false);
 	} else if (t->wl_state == ROLE_AS_RAN) {
 		*a = (struct action){ .kind = ACT_EXIT };

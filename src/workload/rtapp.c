@@ -123,8 +123,11 @@ static const struct rtapp_phase *phase_of(const struct rtapp *r, const struct in
 	return &thread_of(r, in)->phases[in->phase];
 }
 
-/* A new instance of thread `th`, starting after its delay. */
-static struct inst *spawn(struct sim *s, struct rtapp *r, int th, struct pm_diag *d)
+/* A new instance of thread `th`, starting after its delay; forked by the
+ * running `parent` (fork balancing places it at once) unless NULL or
+ * delayed. */
+static struct inst *spawn(struct sim *s, struct rtapp *r, int th, struct task *parent,
+			  struct pm_diag *d)
 {
 	const struct rtapp_thread *spec = &r->spec.threads[th];
 	if (r->ninst >= RTAPP_MAX_TASKS) {
@@ -151,7 +154,9 @@ static struct inst *spawn(struct sim *s, struct rtapp *r, int th, struct pm_diag
 	in->timers = calloc((size_t)r->spec.nres + 1, sizeof(*in->timers));
 	if (!in->timers)
 		goto oom;
-	in->t = sim_task_new(s, in->name, sim_now(s) + spec->delay_us * NS_PER_US);
+	bool forked = parent && spec->delay_us == 0;
+	in->t = forked ? sim_fork(s, parent, in->name)
+		       : sim_task_new(s, in->name, sim_now(s) + spec->delay_us * NS_PER_US);
 	if (!in->t)
 		goto oom;
 	in->t->wl_role = idx;
@@ -174,6 +179,8 @@ static struct inst *spawn(struct sim *s, struct rtapp *r, int th, struct pm_diag
 	if (aff->cpus && sim_task_set_affinity(s, in->t, aff->cpus, aff->ncpus, d) < 0)
 		return NULL;
 	in->cpus = aff->cpus;
+	if (forked)
+		sim_wake_up_new_task(s, in->t);
 	return in;
 oom:
 	pm_fail(d, "out of memory");
@@ -201,7 +208,7 @@ static int rtapp_init(struct sim *s, void *data, struct pm_diag *d)
 		r->all_cpus[c] = c;
 	for (int th = 0; th < r->spec.nthreads; th++)
 		for (int64_t i = 0; i < r->spec.threads[th].instances; i++)
-			if (!spawn(s, r, th, d))
+			if (!spawn(s, r, th, NULL, d))
 				return -1;
 	if (r->spec.duration_s > 0 &&
 	    sim_post_workload_timer(s, r->spec.duration_s * NS_PER_SEC,
@@ -443,7 +450,7 @@ static bool run_event(struct sim *s, struct rtapp *r, struct inst *in, int me, s
 			struct pm_diag d;
 			/* Past the instance limit a fork does nothing, rather than
 			 * let a looping fork grow without bound. */
-			spawn(s, r, ev->res, &d);
+			spawn(s, r, ev->res, in->t, &d);
 			return false;
 		}
 		in->step = 1;

@@ -5,10 +5,15 @@
  * Reproduces: `clients` client processes, each with its own forked server
  * process, in strict request/response: the client sends an SMB-like
  * request and blocks until the reply; the server blocks until a request,
- * answers it, and blocks again. Each message is one short burst on the
+ * answers it, and blocks again. Each message is a short burst on the
  * sender (kernel TCP loopback path msg_ns, the op's user work user_ns,
- * the payload copy at copy_gbps) that ends by waking the partner, so
- * throughput follows wakeup latency, C-state exit latency and frequency.
+ * the payload copy at copy_gbps) during which the message is delivered:
+ * the loopback path runs the receiver's side in the sender's softirq, and
+ * its sk_data_ready() wakes the partner (WF_SYNC) before the sender has
+ * finished -- the last tail_ns of the path (the rest of tcp_sendmsg(), the
+ * return to user space, the next recv() up to its sleep) run while the
+ * partner already computes its answer. Throughput follows wakeup latency,
+ * C-state exit latency, frequency and where wake_affine() puts the pair.
  * Operations are drawn from client.txt's mix: ReadX 27 % (reply 4 KiB
  * 70 %, 60 KiB 14 %, 1 KiB 16 %: mean ~11.6 KB, A.2 counts 11.9 KB),
  * WriteX 8.6 % (request 64 KiB 32 %, 16 KiB 24 %, 4 KiB 25 %, 1 B 19 %:
@@ -24,7 +29,8 @@
  *
  * Defaults: clients = 10 (dbench's default nprocs; tbench users always
  * pass N). msg_ns = 5000, user_ns = 1000: ESTIMATES below A.2's 12-14 us
- * bursts measured in a KPTI VM. copy_gbps = 10 (A.2: ~0.1 us/KB memcpy). */
+ * bursts measured in a KPTI VM. copy_gbps = 10 (A.2: ~0.1 us/KB memcpy).
+ * tail_ns = 1500: ESTIMATE, about a third of msg_ns. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -46,6 +52,7 @@ struct tbench {
 	int64_t msg_ns;
 	int64_t user_ns;
 	int64_t copy_gbps;
+	int64_t tail_ns;
 	struct tbench_pair *pairs;
 	uint64_t sent, served, replied;
 };
@@ -59,6 +66,8 @@ static const struct tunable tbench_params[] = {
 	  TUNABLE_FIELD(struct tbench, user_ns), 1000, 0, 100000000, NULL },
 	{ "copy_gbps", "payload copy bandwidth, GB/s (memory stall)",
 	  TUNABLE_FIELD(struct tbench, copy_gbps), 10, 1, 1000, NULL },
+	{ "tail_ns", "the sender's kernel work after its partner is woken (part of msg_ns), ns on "
+	  "a 3 GHz core", TUNABLE_FIELD(struct tbench, tail_ns), 1500, 0, 100000000, NULL },
 };
 
 enum { ROLE_CLIENT, ROLE_SERVER };
@@ -93,6 +102,9 @@ static void draw_op(struct tbench_pair *p)
 static int tbench_init(struct sim *s, void *data, struct pm_diag *d)
 {
 	struct tbench *b = data;
+	if (b->tail_ns > b->msg_ns)
+		return pm_fail(d, "--set tail_ns=%lld: more than msg_ns (%lld), of which it is the tail",
+			       (long long)b->tail_ns, (long long)b->msg_ns);
 	b->pairs = calloc((size_t)b->clients, sizeof(*b->pairs));
 	if (!b->pairs)
 		return pm_fail(d, "out of memory");
@@ -113,22 +125,23 @@ static int tbench_init(struct sim *s, void *data, struct pm_diag *d)
 	return 0;
 }
 
-/* One side's turn: receive what arrived (syscall + copy out), its user
- * work, send (the loopback path + copy in). */
+/* One side's turn up to the delivery of its message: receive what arrived
+ * (syscall + copy out), its user work, send (the loopback path but its
+ * tail + copy in). */
 static struct action turn(struct sim *s, const struct tbench *b, double in, double out)
 {
 	struct action a = wl_kernel(s, (double)sim_machine(s)->syscall_ns);
-	struct action w = wl_work((double)(b->msg_ns + b->user_ns) / 1000.0, 0, true);
+	struct action w = wl_work((double)(b->msg_ns - b->tail_ns + b->user_ns) / 1000.0, 0, true);
 	wl_add(&a, &w);
 	a.stall_ns += (in + out) / (double)b->copy_gbps;
 	return a;
 }
 
-enum { ST_START, ST_SENT, ST_WAIT };
+enum { ST_START, ST_SENT, ST_TAIL, ST_WAIT };
 
-/* wl_state: ST_START; ST_SENT: its turn's burst ended, the message goes
- * out; ST_WAIT: waiting for the partner's message (blocked when none has
- * come yet). */
+/* wl_state: ST_START; ST_SENT: the turn reached the delivery, the partner
+ * is woken; ST_TAIL: the send path's tail ended; ST_WAIT: waiting for the
+ * partner's message (blocked when none has come yet). */
 static void tbench_next(struct sim *s, void *data, struct task *t, struct action *a)
 {
 	struct tbench *b = data;
@@ -162,6 +175,11 @@ static void tbench_next(struct sim *s, void *data, struct task *t, struct action
 				p->client_waiting = false;
 				sim_wake_sync(s, p->client);
 			}
+		}
+		if (b->tail_ns > 0) {
+			t->wl_state = ST_TAIL;
+			*a = wl_work((double)b->tail_ns / 1000.0, 0, true);
+			return;
 		}
 		break;
 	default:

@@ -5,25 +5,28 @@
  *
  * Reproduces:
  *   execl     one process execl()s itself again and again: each loop is an
- *             exec (the machine's exec_ns, system time) and the new image's
- *             start-up (dynamic loading, libc init: startup_us of user work).
+ *             exec (exec balancing, then the machine's exec_ns, system time)
+ *             and the new image's start-up (dynamic loading, libc init:
+ *             startup_us of user work).
  *   context1  two processes ping-pong a counter through two pipes: each
  *             side reads (blocking while the pipe is empty) and writes, a
  *             burst of two syscall entries plus pipe_ns of kernel work,
  *             then wakes the other. One loop is one round trip.
  *   spawn     fork(), the child exits at once, the parent wait()s: the
  *             parent pays the fork (two thirds of the machine's fork_ns,
- *             which covers fork+exit), the child, a new task placed by
- *             fork balancing, pays the exit (the other third) and wakes
- *             the parent.
+ *             which covers fork+exit), the child, placed by fork balancing
+ *             inside the parent's fork() while the parent still runs, pays
+ *             the exit (the other third) and wakes the parent.
  *   shell1/8  `looper` runs multi.sh with 1 or 8 concurrent copies of
  *             tst.sh: each loop forks and execs the shell (fork_ns +
  *             exec_ns, cmd_us of start-up), which starts the scripts and
  *             waits for all of them; a script runs its ten commands (sh,
  *             printf, sort, od, sort, grep, tee, wc, rm, ...) one after the
- *             other, each a child process: fork in the script, exec and
- *             cmd_us of user work plus cmd_sys_us of kernel work (temporary
- *             files in the page cache) in the child, wait in the script.
+ *             other, each a child process: fork in the script (the child
+ *             placed while the script runs), exec (exec balancing first)
+ *             and cmd_us of user work plus cmd_sys_us of kernel work
+ *             (temporary files in the page cache) in the child, wait in
+ *             the script.
  * Reports loops per second (lps) for execl, context1 and spawn, loops per
  * minute (lpm) for the shell tests, summed over copies as UnixBench does.
  *
@@ -95,21 +98,53 @@ static const struct tunable unixbench_params[] = {
 	  TUNABLE_FIELD(struct unixbench, cmd_sys_us), 100, 0, 100000000, NULL },
 };
 
+/* A process of the test: a child of `parent` is forked by it (placed by
+ * fork balancing while the parent still runs); with no parent, one of the
+ * copies ./Run starts. */
 static struct task *spawn(struct sim *s, struct task *parent, enum ub_role role, const char *name)
 {
-	struct task *t = sim_task_new(s, name, sim_now(s));
-	if (t) {
-		t->wl_role = (int)role;
-		t->wl_ptr = parent;
-		if (parent)
-			parent->wl_peer++;
+	struct task *t = parent ? sim_fork(s, parent, name) : sim_task_new(s, name, sim_now(s));
+	if (!t)
+		return NULL;
+	t->wl_role = (int)role;
+	t->wl_ptr = parent;
+	if (parent) {
+		parent->wl_peer++;
+		sim_wake_up_new_task(s, t);
 	}
 	return t;
+}
+
+/* A loop that costs no time has no rate: each test needs the kernel work
+ * it measures (a machine's [costs], or context1's pipe work). */
+static int check_costs(const struct sim *s, const struct unixbench *u, struct pm_diag *d)
+{
+	const struct machine *m = sim_machine(s);
+	const char *test = test_words[u->test];
+	switch (u->test) {
+	case TEST_EXECL:
+		if (m->exec_ns <= 0 && u->startup_us <= 0)
+			return pm_fail(d, "unixbench test=%s: machine %s has no exec_us and startup_us "
+				       "is 0: a loop would take no time", test, m->name);
+		return 0;
+	case TEST_CONTEXT1:
+		if (m->syscall_ns <= 0 && u->pipe_ns <= 0)
+			return pm_fail(d, "unixbench test=%s: machine %s has no syscall_us and pipe_ns "
+				       "is 0: a loop would take no time", test, m->name);
+		return 0;
+	default:
+		if (m->fork_ns <= 0)
+			return pm_fail(d, "unixbench test=%s: machine %s has no fork_us ([costs]): a "
+				       "loop would take no time", test, m->name);
+		return 0;
+	}
 }
 
 static int unixbench_init(struct sim *s, void *data, struct pm_diag *d)
 {
 	struct unixbench *u = data;
+	if (check_costs(s, u, d) < 0)
+		return -1;
 	for (int64_t i = 0; i < u->copies; i++) {
 		struct task *a = NULL, *b = NULL;
 		switch (u->test) {
@@ -236,6 +271,7 @@ static void unixbench_next(struct sim *s, void *data, struct task *t, struct act
 		}
 		if (t->wl_state > 1)
 			sim_add_work(s, 1);
+		sim_exec(s, t);
 		*a = wl_kernel(s, exec_ns);
 		return;
 	case ROLE_CTX_PARENT:
@@ -265,6 +301,7 @@ static void unixbench_next(struct sim *s, void *data, struct task *t, struct act
 		/* wl_t0 counts the commands it has run. */
 		if (t->wl_state == STEP_EXEC) {
 			t->wl_state = STEP_START;
+			sim_exec(s, t);
 			*a = wl_kernel(s, exec_ns);
 			return;
 		}
@@ -278,6 +315,7 @@ static void unixbench_next(struct sim *s, void *data, struct task *t, struct act
 	case ROLE_COMMAND:
 		switch (t->wl_state++) {
 		case 0:
+			sim_exec(s, t);
 			*a = wl_kernel(s, exec_ns + fork_ns / 3.0);
 			return;
 		case 1:

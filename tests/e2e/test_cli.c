@@ -339,6 +339,51 @@ static void test_default_governors(void **state)
 	free(bad);
 }
 
+
+/* Every integer option: a value past 2^64, or not plain decimal, is a
+ * usage error naming the option -- never wrapped, saturated or read as
+ * hex or octal (--shard 0/99999999999999999999 ran before). */
+static void test_integer_options_overflow(void **state)
+{
+	(void)state;
+	static const char *const big = "99999999999999999999";
+	static const struct {
+		const char *args, *needle;
+	} cases[] = {
+		{ "sweep --machine i7-4790 --workload pingpong --vary seed=1 --shard 0/%s", "--shard" },
+		{ "sweep --machine i7-4790 --workload pingpong --vary seed=1 --shard %s/2", "--shard" },
+		{ "sweep --machine i7-4790 --workload pingpong --vary seed=1 --shard 0/%s0", "--shard" },
+		{ "sweep --machine i7-4790 --workload pingpong --vary seed=1,%s", "seed" },
+		{ "sim --machine i7-4790 --workload pingpong --seed %s", "--seed" },
+		{ "sim --machine i7-4790 --workload pingpong --cpus %s", "--cpus" },
+		{ "sim --machine i7-4790 --workload pingpong --jobs %s", "--jobs" },
+		{ "compare --machine i7-4790 --workload pingpong --profiles none,powersave --runs %s",
+		  "--runs" },
+		{ "replay data/traces/hackbench.dat --capture-khz %s", "--capture-khz" },
+		{ "monitor --count %s", "--count" },
+		{ "govd --governor ondemand --interval-ms %s", "--interval-ms" },
+		{ "govd --governor ondemand --hz %s", "--hz" },
+		{ "record --buffer-kb %s -- true", "--buffer-kb" },
+		{ "bench --profiles a,b --runs %s -- true", "--runs" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char args[512];
+		const char *at = strstr(cases[i].args, "%s");
+		snprintf(args, sizeof(args), "%.*s%s%s", (int)(at - cases[i].args), cases[i].args,
+			 big, at + 2);
+		expect_usage_error(args, cases[i].needle);
+	}
+	/* decimal only: no sign, space, hex or octal */
+	static const char *const odd[] = { "0x10", "010x", "+5", " 5", "5 ", "-0", "1e3", "" };
+	for (size_t i = 0; i < sizeof(odd) / sizeof(odd[0]); i++) {
+		char args[256];
+		snprintf(args, sizeof(args), "sim --machine i7-4790 --workload pingpong --seed '%s'",
+			 odd[i]);
+		expect_usage_error(args, "--seed");
+	}
+	expect_usage_error("sim --machine i7-4790 --workload pingpong --cpus 010", "--cpus");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -346,6 +391,7 @@ int main(void)
 		cmocka_unit_test(test_lists),
 		cmocka_unit_test(test_machine_show_round_trips),
 		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_integer_options_overflow),
 		cmocka_unit_test(test_bad_machine_file_names_line),
 		cmocka_unit_test(test_sim_json),
 		cmocka_unit_test(test_determinism),

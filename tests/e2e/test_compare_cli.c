@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* End-to-end: pmlab compare, sweep and merge as a user runs them. */
+#include <fcntl.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -395,15 +400,24 @@ static void test_shards_merge(void **state)
 		s1 = ok(args);
 		if (k == 0) {
 			/* Shard 1/2 is the odd points: lines 2, 4, 6 of the whole,
-			 * under the same header, each line as the whole has it. */
+			 * under the same header, each line as the whole has it after
+			 * the sweep's identity, the same in both shards. */
+			char id[64];
 			assert_int_equal(count_lines(s1.text), 1 + 3);
-			assert_true(strncmp(strchr(s1.text, '\n') + 1, "1,", 2) == 0);
+			assert_true(strncmp(s0.text, "sweep,point,", 12) == 0);
+			const char *row1 = strchr(s1.text, '\n') + 1;
+			snprintf(id, sizeof(id), "%.*s", (int)strcspn(row1, ","), row1);
+			assert_int_equal(strlen(id), 16 + 2); /* HASH/2 */
+			assert_true(strncmp(row1 + strlen(id), ",1,", 3) == 0);
 			for (struct out *sh = &s0; sh; sh = sh == &s0 ? &s1 : NULL)
 				for (char *at = sh->text; *at; at = strchr(at, '\n') + 1) {
 					char line[8192];
+					const char *rest = strchr(at, ',') + 1;
 
+					assert_true(strncmp(at, at == sh->text ? "sweep," : id,
+							    at == sh->text ? 6 : strlen(id)) == 0);
 					snprintf(line, sizeof(line), "%s%.*s\n", at == sh->text ? "" : "\n",
-						 (int)(strchr(at, '\n') - at), at);
+						 (int)(strchr(at, '\n') - rest), rest);
 					if (at == sh->text)
 						assert_true(strncmp(all.text, line, strlen(line)) == 0);
 					else
@@ -433,6 +447,67 @@ static void test_shards_merge(void **state)
 		out_free(&s0);
 		out_free(&s1);
 	}
+}
+
+
+/* merge joins shards of one sweep only; a NUL byte and a point given twice
+ * are named by file and line (two sweeps' shards made one table with empty
+ * cells, a NUL truncated a cell, "point N appears twice" named nothing). */
+static void test_merge_checks_shards(void **state)
+{
+	(void)state;
+	struct out a = ok(SWEEP " --shard 0/2");
+	struct out b = ok("sweep --machine i7-4790 --workload pingpong --duration 0.1 "
+			  "--vary cpufreq=performance,schedutil --vary pm_qos_latency_us=20,100,-1 "
+			  "--shard 1/2");
+	struct out c = ok(SWEEP " --shard 1/3");
+	struct out j = ok(SWEEP " --format json --shard 1/2");
+	char *pa = save(a.text), *pb = save(b.text), *pc = save(c.text), *pj = save(j.text);
+	char args[1024], want[512];
+
+	snprintf(args, sizeof(args), "merge %s %s", pa, pb);
+	struct out o = run(args);
+	snprintf(want, sizeof(want), "%s:2: a shard of another sweep", pb);
+	assert_usage_error(&o, want);
+	out_free(&o);
+	snprintf(args, sizeof(args), "merge %s %s", pa, pc); /* 0/2 and 1/3 */
+	o = run(args);
+	assert_usage_error(&o, "a shard of another sweep");
+	out_free(&o);
+	/* the whole sweep's own output is no shard */
+	struct out all = ok(SWEEP);
+	char *pall = save(all.text);
+	snprintf(args, sizeof(args), "merge %s %s", pa, pall);
+	o = run(args);
+	assert_usage_error(&o, "not a shard, the files before it are shards");
+	out_free(&o);
+	/* a point twice: both places */
+	snprintf(args, sizeof(args), "merge %s %s", pj, pj);
+	o = run(args);
+	snprintf(want, sizeof(want), "%s:2: point 1 appears twice (first at %s:2", pj, pj);
+	assert_usage_error(&o, want);
+	out_free(&o);
+	/* a NUL byte in a cell */
+	FILE *f = fopen(pa, "r+b");
+	assert_non_null(f);
+	fseek(f, (long)(strchr(a.text, '\n') - a.text) + 3, SEEK_SET);
+	fputc('\0', f);
+	fclose(f);
+	snprintf(args, sizeof(args), "merge %s", pa);
+	o = run(args);
+	snprintf(want, sizeof(want), "%s:2: a NUL byte", pa);
+	assert_usage_error(&o, want);
+	out_free(&o);
+	char *paths[] = { pa, pb, pc, pj, pall };
+	for (size_t i = 0; i < 5; i++) {
+		unlink(paths[i]);
+		free(paths[i]);
+	}
+	out_free(&a);
+	out_free(&b);
+	out_free(&c);
+	out_free(&j);
+	out_free(&all);
 }
 
 /* More shards than points: the extra shards are empty and merge adds
@@ -511,6 +586,93 @@ static void test_sweep_html(void **state)
 	out_free(&o);
 }
 
+
+/* ---- workers die with their parent ---- */
+
+static void sleep_ms(int ms)
+{
+	nanosleep(&(struct timespec){ ms / 1000, (ms % 1000) * 1000000L }, NULL);
+}
+
+/* The children of pid (its worker processes), up to max. */
+static int children(pid_t pid, pid_t *out, int max)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)pid, (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	int k = 0;
+	for (char *s = buf, *end; k < max; s = end) {
+		long v = strtol(s, &end, 10);
+		if (end == s)
+			break;
+		out[k++] = (pid_t)v;
+	}
+	return k;
+}
+
+/* Gone, or a zombie nobody has reaped yet. */
+static bool dead(pid_t pid)
+{
+	char path[64], buf[256];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return true;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	const char *s = strrchr(buf, ')');
+	return s && (s[2] == 'Z' || s[2] == 'X');
+}
+
+/* A sweep whose points run for tens of seconds, killed by pid: its workers
+ * end with it, not at the end of their points. */
+static void kill_sweep(int sig)
+{
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+		dup2(null, 1);
+		dup2(null, 2);
+		execl(PMLAB_BIN, "pmlab", "sweep", "--machine", "i7-4790", "--workload", "tbench",
+		      "--duration", "200", "--vary", "seed=1,2", "--jobs", "2", (char *)NULL);
+		_exit(127);
+	}
+	pid_t w[4];
+	int n = 0;
+	for (int i = 0; i < 500 && n < 2; i++) {
+		sleep_ms(10);
+		n = children(pid, w, 4);
+	}
+	assert_int_equal(n, 2);
+	sleep_ms(100);
+	kill(pid, sig);
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFSIGNALED(st) && WTERMSIG(st) == sig);
+	for (int k = 0; k < n; k++) {
+		int i = 0;
+		while (!dead(w[k]) && i++ < 300)
+			sleep_ms(10);
+		if (!dead(w[k]))
+			fail_msg("signal %d: worker %d still runs 3 s after its parent", sig, (int)w[k]);
+	}
+}
+
+static void test_workers_die_with_parent(void **state)
+{
+	(void)state;
+	kill_sweep(SIGTERM);
+	kill_sweep(SIGINT);
+	kill_sweep(SIGKILL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -525,8 +687,10 @@ int main(void)
 		cmocka_unit_test(test_sweep_csv),
 		cmocka_unit_test(test_sweep_json),
 		cmocka_unit_test(test_sweep_html),
+		cmocka_unit_test(test_workers_die_with_parent),
 		cmocka_unit_test(test_shards_merge),
 		cmocka_unit_test(test_empty_shard),
+		cmocka_unit_test(test_merge_checks_shards),
 		cmocka_unit_test(test_bad_input),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -647,6 +647,45 @@ static void test_profile_failures(void **state)
 }
 
 
+
+/* Symbolic links out of --root: a file read through one is skipped with a
+ * note, a directory pmlab must use is refused saying why ("Invalid
+ * cross-device link" before), and nothing outside the root changes. */
+static void test_links_out_of_root(void **state)
+{
+	(void)state;
+	char *dir = copy_tree("acpi-cpufreq-server");
+	char *out = strdup("/tmp/pmlab-outside-XXXXXX");
+	assert_non_null(mkdtemp(out));
+	const char *gov = CPU "cpufreq/policy0/scaling_governor";
+	assert_int_equal(sh("mv '%s/%s' '%s/gov' && ln -s '%s/gov' '%s/%s'", dir, gov, out, out, dir,
+			    gov), 0);
+	struct out o = runf("profile apply --root %s powersave", dir);
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.err, "pmlab: note: "));
+	assert_non_null(strstr(o.err, "policy0/scaling_governor: a symbolic link leads out of --root: "
+				      "skipped\n"));
+	out_free(&o);
+	assert_string_equal(slurp(out, "gov"), "ondemand\n");
+	o = runf("profile off --root %s", dir);
+	assert_int_equal(o.status, 0);
+	out_free(&o);
+	/* the state directory's parent out of the root */
+	assert_int_equal(sh("rm -rf '%s/run' && mkdir '%s/run' && ln -s '%s/run' '%s/run'", dir, out,
+			    out, dir), 0);
+	o = runf("profile apply --root %s powersave", dir);
+	assert_int_equal(o.status, 1);
+	assert_non_null(strstr(o.err, "/run/pmlab: cannot create: a symbolic link leads out of "
+				      "--root: refused"));
+	assert_null(strstr(o.err, "cross-device"));
+	out_free(&o);
+	assert_int_equal(sh("test -z \"$(ls -A '%s/run')\"", out), 0);
+	assert_string_equal(slurp(out, "gov"), "ondemand\n");
+	sh("rm -rf '%s'", out);
+	free(out);
+	drop_tree(dir);
+}
+
 /* ---- a hostile run/pmlab: each attack on the state root's next restore reads ---- */
 
 /* /proc/PID/stat field 22, as pmlab records it. */
@@ -917,6 +956,7 @@ int main(void)
 		cmocka_unit_test(test_profile_apply_off),
 		cmocka_unit_test(test_profile_failures),
 		cmocka_unit_test(test_hostile_state),
+		cmocka_unit_test(test_links_out_of_root),
 		cmocka_unit_test(test_coexist),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -214,12 +214,75 @@ static void test_bad_data(void **state)
 			   "bad-unknown-missing.ini:11: [missing]: unknown figure 'watts'");
 }
 
+
+/* Every key's error names its own line (machine, cpus and baseline were
+ * reported at line 1; workload, kernel and calibration keys at the first
+ * [row]; duration = 1e12 overflowed into a message about something else). */
+static void test_errors_at_their_line(void **state)
+{
+	(void)state;
+#define HEAD "[experiment]\nname = t\nmachine = %s\ncpus = %s\nworkload = %s\nduration = %s\n" \
+	"baseline = %s\nkernel = %s\nruns = 1\n[calibration]\n%s\n[row a]\nset = cpufreq=performance\n"
+	static const struct {
+		const char *machine, *cpus, *workload, *duration, *baseline, *kernel, *cal, *want;
+	} cases[] = {
+		{ "nosuch", "2", "oltp", "0.1", "a", "4.0", "agents = 2", ":3: machine = nosuch" },
+		{ "i7-4790", "99", "oltp", "0.1", "a", "4.0", "agents = 2", ":4: cpus = 99" },
+		{ "i7-4790", "2", "nosuch", "0.1", "a", "4.0", "agents = 2", ":5: workload = nosuch" },
+		{ "i7-4790", "2", "oltp", "1e12", "a", "4.0", "agents = 2",
+		  ":6: duration = 1e12: expected seconds above 0, at most 1000000" },
+		{ "i7-4790", "2", "oltp", "0.1", "b", "4.0", "agents = 2", ":7: baseline = b: no [row b]" },
+		{ "i7-4790", "2", "oltp", "0.1", "a", "0.1", "agents = 2", ":8: kernel = 0.1" },
+		{ "i7-4790", "2", "oltp", "0.1", "a", "4.0", "agents = 2\nbogus_key = 3",
+		  ":12: bogus_key = 3" },
+		{ "i7-4790", "2", "oltp", "0.1", "a", "4.0", "agents = 99999999999999999999",
+		  ":11: agents = 99999999999999999999" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char ini[2048], args[512];
+		snprintf(ini, sizeof(ini), HEAD, cases[i].machine, cases[i].cpus, cases[i].workload,
+			 cases[i].duration, cases[i].baseline, cases[i].kernel, cases[i].cal);
+		char *path = write_temp(ini, ".ini");
+		snprintf(args, sizeof(args), "validate --jobs 1 --data %s --write /dev/null", path);
+		struct out o = run(args);
+		char want[256];
+		snprintf(want, sizeof(want), "%s%s", path, cases[i].want);
+		assert_usage_error(&o, want);
+		out_free(&o);
+		unlink(path);
+		free(path);
+	}
+#undef HEAD
+	/* a line longer than the reader takes, and a NUL byte: refused at their line */
+	char ini[8192];
+	int n = snprintf(ini, sizeof(ini), "[experiment]\nname = t\n; ");
+	memset(ini + n, 'x', 5000);
+	snprintf(ini + n + 5000, sizeof(ini) - (size_t)n - 5000, "\nmachine = i7-4790\n");
+	char *path = write_temp(ini, ".ini"), args[512], want[256];
+	snprintf(args, sizeof(args), "validate --data %s --write /dev/null", path);
+	snprintf(want, sizeof(want), "%s:3: a line longer than", path);
+	struct out o = run(args);
+	assert_usage_error(&o, want);
+	out_free(&o);
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	fwrite("[experiment]\nname = t\nmachine = i7\0-4790\n", 1, 42, f);
+	fclose(f);
+	snprintf(want, sizeof(want), "%s:3: a NUL byte", path);
+	o = run(args);
+	assert_usage_error(&o, want);
+	out_free(&o);
+	unlink(path);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_errors_and_orderings),
 		cmocka_unit_test(test_published_orderings),
 		cmocka_unit_test(test_bad_data),
+		cmocka_unit_test(test_errors_at_their_line),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -707,14 +707,16 @@ static void test_cpufreq_hook_installation(void **state)
 }
 
 /* A call's cost is its path at the CPU's clock: schedutil, rate-limited
- * after its first evaluation (1 GHz for an idle-looking start), pays the
- * dispatch and its check, 60 cycles = 60 ns, per call; the same run with
- * a fixed 60 ns per call is the same run. */
+ * after its first evaluation, pays the dispatch and its check, 60 cycles,
+ * per call. That first evaluation sees a new task's initial utilization
+ * (at least 512, half an idle CPU's spare capacity) and asks 1.25 x 2 GHz
+ * x 512 / 1024 = 1.25 GHz, which resolves up to 2 GHz: 60 cycles are
+ * 30 ns. The same run with a fixed 30 ns per call is the same run. */
 static void test_cpufreq_hook_cost_model(void **state)
 {
 	const char *model[] = { "burst_ns=5000", "pm_qos_latency_us=0", "rate_limit_us=10000000" };
 	const char *fixed[] = { "burst_ns=5000", "pm_qos_latency_us=0", "rate_limit_us=10000000",
-				"cpufreq_update_cost_ns=60" };
+				"cpufreq_update_cost_ns=30" };
 	struct run a, b;
 	run_ini(&a, two_core_ini, 0, "pingpong", "schedutil", 0.2, 1, model, 3);
 	run_ini(&b, two_core_ini, 0, "pingpong", "schedutil", 0.2, 1, fixed, 4);
@@ -723,6 +725,34 @@ static void test_cpufreq_hook_cost_model(void **state)
 	assert_true(a.r.throughput == b.r.throughput);
 	result_free(&a.r);
 	result_free(&b.r);
+}
+
+/* post_init_entity_util_avg(): new tasks start with half the spare
+ * capacity of the CPU they are placed on. Three batch tasks started on
+ * one CPU, looked at before any has run: 512, 256, 128, as the kernel's
+ * comment lists the series. */
+static void test_new_task_util_is_half_the_spare_capacity(void **state)
+{
+	struct machine m;
+	struct pm_diag d = { { 0 } };
+	assert_int_equal(machine_parse(&m, two_core_ini, "test", &d), 0);
+	assert_int_equal(machine_set_online(&m, 1, &d), 0);
+	const char *sets[] = { "tasks=3" };
+	struct sim_config cfg = { .machine = &m, .workload = "batch", .cpufreq = "performance",
+				  .cpuidle = "deepest", .duration = 1, .seed = 1, .nsets = 1,
+				  .sets = sets, .check_invariants = true };
+	struct sim *s;
+	assert_int_equal(sim_create(&s, &cfg, &d), 0);
+	struct run_result r;
+	assert_int_equal(sim_run(s, &r, &d), 0);
+	uint32_t want = 512;
+	for (uint32_t i = 0; i < 3; i++, want /= 2) {
+		const struct task *t = sim_task(s, i);
+		assert_int_equal(t->state, TASK_QUEUED);
+		assert_int_equal(t->pelt.util_avg, want);
+	}
+	result_free(&r);
+	sim_destroy(s);
 }
 
 /* The P-state CPU 0 of `ini` spent most of its busy time in, kHz, and the
@@ -764,6 +794,8 @@ static void test_pelt_invariance_reference(void **state)
 	double w4, wmax;
 	uint32_t f4 = settled_khz(ini, load, 4, &w4);
 	uint32_t fmax = settled_khz(max_ini, load, 4, &wmax);
+	/* Within two steps: W (C0 MHz-time) also counts the time spent
+	 * leaving C7s each period, which PELT does not see as running. */
 	if (fabs((double)f4 - 1.25 * 4.0 / 3.8 * w4 * 1000.0) > 200000 ||
 	    fabs((double)fmax - 1.25 * wmax * 1000.0) > 200000)
 		fail_msg("settled at %u and %u kHz for W %.0f and %.0f MHz", f4, fmax, w4, wmax);
@@ -964,7 +996,9 @@ static void run_spawn(bool keep, struct run_result *r, uint32_t *found)
 {
 	struct pm_diag d = { { 0 } };
 	struct machine m;
-	assert_int_equal(machine_parse(&m, two_core_ini, "test", &d), 0);
+	/* spawn needs a fork cost: a loop that takes no time has no rate. */
+	assert_int_equal(machine_parse(&m, SIMTEST_TWO_CORE_INI "[costs]\nfork_us = 60\n", "test",
+				       &d), 0);
 	const char *sets[] = { "test=spawn", "copies=2" };
 	struct sim_config cfg = { .machine = &m, .workload = "unixbench", .cpufreq = "ondemand",
 				  .cpuidle = "deepest", .duration = NS_PER_SEC / 5, .seed = 1,
@@ -1058,6 +1092,7 @@ int main(void)
 		cmocka_unit_test(test_cpufreq_update_triggers),
 		cmocka_unit_test(test_cpufreq_hook_installation),
 		cmocka_unit_test(test_cpufreq_hook_cost_model),
+		cmocka_unit_test(test_new_task_util_is_half_the_spare_capacity),
 		cmocka_unit_test(test_pelt_invariance_reference),
 		cmocka_unit_test(test_legacy_tick_keeps_tick_for_near_timer),
 		cmocka_unit_test(test_background_wakeups),

@@ -373,6 +373,86 @@ static void test_topology_power9(void **state)
 	assert_int_equal(machine_cstate_index(&m, "stop2"), 4);
 }
 
+/* A hybrid machine (issue 16): types in declaration order within each
+ * package, CPUs numbered thread-major skipping the threads a type lacks,
+ * clocks per package and type, each type resolved from the machine's
+ * defaults and its own sections, and a round trip that keeps it all. */
+static void test_topology_hybrid(void **state)
+{
+	struct machine m;
+	struct pm_diag d = { "" };
+
+	(void)state;
+	if (machine_load(&m, FIXTURES "good-hybrid.ini", &d) != 0)
+		fail_msg("%s", d.msg);
+	assert_int_equal(m.ntypes, 2);
+	/* 2 packages x (2 big x 2 threads + 4 little) */
+	assert_int_equal(machine_possible_cpus(&m), 16);
+	assert_int_equal(m.online_cpus, 16);
+	assert_int_equal(machine_cpu_type(&m, 0), 0);
+	assert_int_equal(machine_cpu_type(&m, 2), 1);
+	assert_int_equal(machine_cpu_type(&m, 6), 0);  /* package 1's first big core */
+	assert_int_equal(machine_cpu_package(&m, 6), 1);
+	/* second threads: the big cores only, package by package */
+	assert_int_equal(machine_cpu_core(&m, 12), 0);
+	assert_int_equal(machine_cpu_thread(&m, 12), 1);
+	assert_int_equal(machine_cpu_core(&m, 14), 6);
+	assert_int_equal(machine_cpu_core(&m, 15), 7);
+	assert_int_equal(machine_cpu_core(&m, 16), -1);
+	/* clocks: 2 big cores each, one cluster of 4 little, per package */
+	assert_int_equal(machine_freq_domains(&m), 6);
+	assert_int_equal(machine_cpu_freq_domain(&m, 1), 1);
+	assert_int_equal(machine_cpu_freq_domain(&m, 5), 2);
+	assert_int_equal(machine_cpu_freq_domain(&m, 13), 1);
+	assert_int_equal(machine_cpu_freq_domain(&m, 6), 3);
+	assert_int_equal(machine_cpu_freq_domain(&m, 11), 5);
+
+	const struct cpu_type *big = &m.types[0], *little = &m.types[1];
+	assert_string_equal(big->name, "big");
+	assert_int_equal(big->capacity, 1024);
+	assert_int_equal(big->threads_per_core, 2);
+	assert_int_equal(big->npstates, 3);            /* the machine's */
+	assert_int_equal(big->nturbo, 1);
+	assert_true(big->smt_throughput == 0.6);
+	assert_int_equal(little->capacity, 512);
+	assert_int_equal(little->threads_per_core, 1);
+	assert_int_equal(little->freq_domain, FREQ_DOMAIN_CLUSTER);
+	assert_int_equal(little->npstates, 4);          /* its own */
+	assert_int_equal(little->pstates[0].khz, 500000);
+	assert_int_equal(little->nturbo, 0);            /* own P-states: no machine bins */
+	assert_true(little->ceff_nf == 0.5 && little->leak_beta == 3);
+	assert_true(little->smt_throughput == 1.0 && little->smt_activity == 1.0);
+	assert_int_equal(little->cstates[0].exit_ns, 1000); /* its own C1 */
+	assert_int_equal(little->cstates[0].residency_ns, 4000); /* the machine's */
+	assert_true(little->cstates[0].power_w == 0.1);
+	assert_int_equal(little->cstates[1].wake_ns, 40000);
+	int n;
+	assert_ptr_equal(machine_cpu_pstates(&m, 3, &n), little->pstates);
+	assert_int_equal(n, 4);
+	assert_int_equal(machine_type_turbo_limit_khz(little, 1), 2000000);
+	assert_int_equal(machine_type_turbo_limit_khz(big, 2), 2000000);
+	round_trip(&m);
+	machine_set_online(&m, 5, &d);
+	round_trip(&m);
+
+	/* A machine without types: one implicit type made of its own fields. */
+	struct cpu_type t;
+	load_preset(&m, "i7-4790");
+	assert_int_equal(m.ntypes, 0);
+	assert_int_equal(machine_ntypes(&m), 1);
+	assert_int_equal(machine_cpu_type(&m, 7), 0);
+	machine_type_get(&m, 0, &t);
+	assert_int_equal(t.cores, 4);
+	assert_int_equal(t.capacity, 1024);
+	assert_int_equal(t.npstates, m.npstates);
+	assert_int_equal(t.turbo[0].khz, 4000000);
+	machine_types_resolve(&m);
+	assert_int_equal(m.ntypes, 1);
+	assert_int_equal(machine_possible_cpus(&m), 8);
+	assert_int_equal(machine_freq_domains(&m), 1);
+	assert_int_equal(machine_validate(&m, "resolved", &d), 0);
+}
+
 /* ---- frequency helpers ---- */
 
 static void test_turbo_limit(void **state)
@@ -721,6 +801,39 @@ static const struct bad_case bad_cases[] = {
 	{ 20, 20, "", 17, "[cstate C1] is missing power_mw", NULL },
 	{ 26, 26, "", 25, "[package_cstate PC6] is missing requires", NULL },
 	{ 30, 35, "", 0, "[power] is missing ceff_nf", NULL },
+	/* CPU types (issue 16) */
+	{ 0, 0, "[cpu_type big]\ncores = 2\n[cpu_type little]\ncores = 3\nthreads_per_core = 1", 5,
+	  "the CPU types have 5 cores per package, cores_per_package = 4", "add up" },
+	{ 0, 0, "[cpu_type big]\ncores = 4\ncapacity = 512", 38,
+	  "the biggest CPU type has capacity 512", "(expected 1024" },
+	{ 0, 0, "[cpu_type big]\ncores = 4\ncapacity = 2000", 38,
+	  "cpu_type big: capacity = 2000 is out of range", NULL },
+	{ 0, 0, "[pstates little]\n1000000 = 800", 36, "unknown CPU type 'little'",
+	  "[cpu_type little] section before" },
+	{ 0, 0, "[cpu_type a]\ncores = 4\n[cpu_type a]\ncores = 1", 38,
+	  "duplicate CPU type a, first on line 36", NULL },
+	{ 0, 0, "[cpu_type a]\ncores = 4\n[pstates a]\n1000000 = 800", 36,
+	  "[cpu_type a] is missing base_khz", "its own [pstates NAME]" },
+	{ 0, 0, "[cpu_type a]\ncores = 2\n[cpu_type b]\ncores = 2\nthreads_per_core = 1\n"
+	  "capacity = 300\n[cstate C9 b]\npower_mw = 1", 42, "unknown C-state 'C9'", NULL },
+	{ 0, 0, "[cpu_type a]\ncores = 4\nthreads_per_core = 4", 36,
+	  "[cpu_type a] is missing smt_throughput", "threads_per_core > 1" },
+	{ 0, 0, "[cpu_type a]\ncores = 4\n[cstate C6 a]\nexit_latency_us = 1", 39,
+	  "cpu_type a: C-state C6: exit latency 1 us is below the 2 us", NULL },
+	{ 0, 0, "[cpu_type a]\ncores = 2\n[cpu_type b]\ncores = 2\n[turbo b]\n2400000 = 3", 41,
+	  "cpu_type b: turbo 2400000 kHz: 3 active cores is out of range", "1..2" },
+	{ 0, 0, "[cpu_type a]\ncores = 2\nfreq_domain = cluster", 36,
+	  "[cpu_type a] is missing cluster_cores", "freq_domain = cluster" },
+	{ 0, 0, "[cpu_type a]\ncores = 4\nbogus = 1", 38, "unknown key 'bogus' in [cpu_type a]",
+	  "cores, threads_per_core, capacity" },
+	{ 0, 0, "[cpu_type]", 36, "[cpu_type] has no name", NULL },
+	{ 0, 0, "[cpu_type a]\ncores = 4\nbase_khz = 1000000\n[pstates a]\n1000000 = 800\n"
+	  "[pstates a]", 41, "duplicate section [pstates a], first on line 39", NULL },
+	{ 0, 0, "[cpu_type a]\ncores = 4\nbase_khz = 1000000\n[pstates a]\n1000000 = 800\n"
+	  "1500000 = 700", 41, "cpu_type a: pstate 1500000 kHz: voltage 700 mV is below", NULL },
+	{ 0, 0, "[cpu_type a]\ncores = 2\n[cpu_type b]\ncores = 2\nfreq_domain = cluster\n"
+	  "cluster_cores = 3", 41, "cpu_type b: cluster_cores = 3 does not divide its cores = 2",
+	  NULL },
 };
 
 static void test_bad_inline(void **state)
@@ -901,6 +1014,7 @@ int main(void)
 		cmocka_unit_test(test_topology_xeon_2s),
 		cmocka_unit_test(test_topology_hsx_per_core),
 		cmocka_unit_test(test_topology_power9),
+		cmocka_unit_test(test_topology_hybrid),
 		cmocka_unit_test(test_turbo_limit),
 		cmocka_unit_test(test_invariance_reference),
 		cmocka_unit_test(test_idle_costs_and_background),

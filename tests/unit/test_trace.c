@@ -719,6 +719,7 @@ static void test_tracedat_header_contradictions(void **state)
 		{ 18886, 8, 90112, "CPU 1's data (offset 90112, 167936 bytes, pages of 4096): overlaps" },
 		{ 18894, 8, 81920, "byte 262144: data after the last CPU's region" },
 		{ 1983, 8, 583, "byte 1991: system sched: format 1 is not an event format" },
+		{ 10, 8, 0x3636363636363636, "byte 10: the version: a name longer than 7 bytes" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char *p = patched(cases[i].at, cases[i].size, cases[i].v);

@@ -25,6 +25,19 @@
 static const char *const two_core_ini = SIMTEST_TWO_CORE_INI;
 static const char *const costs_ini = SIMTEST_TWO_CORE_INI
 	"[costs]\nsyscall_us = 0.1\nfork_us = 60\nexec_us = 200\n";
+/* Four cores, or two packages of two, with the [costs] above. */
+#define FOUR_CORE_INI(pkgs, cores)                                                                \
+	"[machine]\nname = four\ndescription = test machine\ntdp_w = 10\n"                          \
+	"[topology]\npackages = " pkgs "\ncores_per_package = " cores "\nthreads_per_core = 1\n"   \
+	"freq_domain = core\n[frequency]\nbase_khz = 2000000\ntransition_latency_us = 0\n"         \
+	"[pstates]\n1000000 = 800\n2000000 = 1000\n"                                               \
+	"[cstate C1]\ndesc = halt\nexit_latency_us = 1\ntarget_residency_us = 2\npower_mw = 500\n" \
+	"[cstate C6]\ndesc = power gated\nexit_latency_us = 100\ntarget_residency_us = 300\n"     \
+	"power_mw = 0\n"                                                                          \
+	"[power]\nceff_nf = 1.0\nleak_w = 1.0\nleak_beta = 0\nuncore_w = 2\nplatform_w = 10\n"     \
+	"[costs]\nsyscall_us = 0.1\nfork_us = 60\nexec_us = 200\n"
+static const char *const four_core_ini = FOUR_CORE_INI("1", "4");
+static const char *const two_pkg_ini = FOUR_CORE_INI("2", "2");
 static const char *const shared_cache_ini = SIMTEST_TWO_CORE_INI
 	"[cache]\nshare_stall_cut = 0.5\nshare_window_us = 20000\n";
 
@@ -41,6 +54,29 @@ static void run_ini(struct run *out, const char *ini, int cpus, const char *work
 }
 
 #define extra simtest_extra
+
+/* User + system time of each CPU over the run: the share of the busiest
+ * one, of the two busiest, and the sum in CPUs (1.0: one CPU's worth). */
+struct run_spread {
+	double top1, top2, sum;
+};
+
+static struct run_spread run_spread(const struct run_result *r)
+{
+	double total = 0, a = 0, b = 0;
+	for (int c = 0; c < r->ncpus; c++) {
+		double v = (double)(r->cpus[c].user_ns + r->cpus[c].sys_ns);
+		total += v;
+		if (v > a) {
+			b = a;
+			a = v;
+		} else if (v > b) {
+			b = v;
+		}
+	}
+	assert_true(total > 0);
+	return (struct run_spread){ a / total, (a + b) / total, total / (double)r->duration_ns };
+}
 
 static double util(const struct run_result *r, int which)
 {
@@ -195,16 +231,16 @@ static void test_ebizzy_is_memory_bound(void **state)
 
 /* --- tbench --- */
 
-/* One pair on one CPU alternates with no idle time: an operation's
- * latency is the server's turn alone, 6 us of 3 GHz work (9 us at 2 GHz)
- * plus the copy of request and reply at 10 GB/s: from 9 us + 9.3 ns (a
- * 1-byte WriteX: 52 + 41 bytes) to 9 us + (65,587 + 41) / 10 ns for a
- * 64 KiB one. */
+/* One pair on one CPU alternates with no idle time: with no send tail,
+ * an operation's latency is the server's turn alone, 6 us of 3 GHz work
+ * (9 us at 2 GHz) plus the copy of request and reply at 10 GB/s: from
+ * 9 us + 9.3 ns (a 1-byte WriteX: 52 + 41 bytes) to 9 us + (65,587 + 41) /
+ * 10 ns for a 64 KiB one. */
 static void test_tbench_latency_is_the_servers_turn(void **state)
 {
-	const char *sets[] = { "clients=1" };
+	const char *sets[] = { "clients=1", "tail_ns=0" };
 	struct run r;
-	run_ini(&r, two_core_ini, 1, "tbench", "performance", 0.05, 1, sets, 1, true);
+	run_ini(&r, two_core_ini, 1, "tbench", "performance", 0.05, 1, sets, 2, true);
 	assert_true(r.r.latency.count > 1000);
 	assert_true(r.r.latency.min_ns >= 9009);
 	assert_true(r.r.latency.max_ns <= 9000 + (65587 + 41) / 10 + 1);
@@ -592,6 +628,72 @@ static void test_unixbench_context1(void **state)
 	result_free(&slow.r);
 }
 
+/* tbench 1 on two packages, menu choosing the idle states: the pair stays
+ * where wake_affine() puts it -- two CPUs do all the work, as a real
+ * tbench 1 shows, not every CPU in turn -- and the two sides overlap: the
+ * partner is woken from the sender's softirq and computes while the
+ * sender finishes its send path (tail_ns), so the two CPUs together run
+ * more than one CPU's worth. A tail longer than the path is refused. */
+static void test_tbench_one_pair(void **state)
+{
+	const char *sets[] = { "clients=1" };
+	struct run r;
+	simtest_run_idle(&r, two_pkg_ini, 0, "tbench", "performance", "menu", 0.5, 1,
+			 (const char *const[]){ "tick_cost_ns=0" }, 1, sets, 1, false);
+	struct run_spread sp = run_spread(&r.r);
+	assert_true(sp.top2 > 0.99);
+	assert_true(sp.sum > 1.05);
+	assert_true(r.r.migrations * 1000 < r.r.wakeups);
+	result_free(&r.r);
+
+	struct machine m;
+	struct pm_diag d = { { 0 } };
+	assert_int_equal(machine_parse(&m, two_core_ini, "test", &d), 0);
+	const char *bad[] = { "tail_ns=6000" };
+	struct sim_config cfg = { .machine = &m, .workload = "tbench", .cpufreq = "performance",
+				  .cpuidle = "menu", .duration = NS_PER_SEC, .nsets = 1,
+				  .sets = bad };
+	struct sim *s;
+	assert_int_equal(sim_create(&s, &cfg, &d), -1);
+	assert_non_null(strstr(d.msg, "tail_ns=6000"));
+	sim_destroy(s);
+}
+
+/* shell1: each command is forked while its script still runs, so fork
+ * balancing places it on another, idle core; the commands' work spreads
+ * over the machine instead of following the shell onto its CPU, which
+ * went idle by the time a child placed after the fork looked. */
+static void test_unixbench_fork_places_child_while_parent_runs(void **state)
+{
+	const char *sh1[] = { "test=shell1" };
+	struct run r;
+	run_ini(&r, four_core_ini, 0, "unixbench", "performance", 1, 1, sh1, 1, true);
+	struct run_spread sp = run_spread(&r.r);
+	assert_true(r.r.work_done > 10);
+	assert_true(sp.top1 < 0.5);
+	result_free(&r.r);
+}
+
+/* A loop that would take no time is refused: fork-based tests need the
+ * machine's fork cost, context1 some pipe work. */
+static void test_unixbench_needs_costs(void **state)
+{
+	struct machine m;
+	struct pm_diag d = { { 0 } };
+	assert_int_equal(machine_parse(&m, two_core_ini, "test", &d), 0);
+	const char *cases[][2] = { { "test=spawn", "copies=1" }, { "test=shell1", "copies=1" },
+				   { "test=context1", "pipe_ns=0" } };
+	for (int i = 0; i < 3; i++) {
+		struct sim_config cfg = { .machine = &m, .workload = "unixbench",
+					  .cpufreq = "performance", .cpuidle = "deepest",
+					  .duration = NS_PER_SEC, .nsets = 2, .sets = cases[i] };
+		struct sim *s;
+		assert_int_equal(sim_create(&s, &cfg, &d), -1);
+		assert_non_null(strstr(d.msg, "would take no time"));
+		sim_destroy(s);
+	}
+}
+
 /* Each spawn loop is one child, created and reaped once. */
 static void test_unixbench_spawn_and_shell_conservation(void **state)
 {
@@ -840,6 +942,7 @@ int main(void)
 		cmocka_unit_test(test_ebizzy_is_memory_bound),
 		cmocka_unit_test(test_tbench_latency_is_the_servers_turn),
 		cmocka_unit_test(test_tbench_conservation_frequency_determinism),
+		cmocka_unit_test(test_tbench_one_pair),
 		cmocka_unit_test(test_hackbench_conservation),
 		cmocka_unit_test(test_hackbench_full_buffers_block_not_deadlock),
 		cmocka_unit_test(test_hackbench_frequency_and_mode),
@@ -856,6 +959,8 @@ int main(void)
 		cmocka_unit_test(test_unixbench_execl),
 		cmocka_unit_test(test_unixbench_context1),
 		cmocka_unit_test(test_unixbench_spawn_and_shell_conservation),
+		cmocka_unit_test(test_unixbench_fork_places_child_while_parent_runs),
+		cmocka_unit_test(test_unixbench_needs_costs),
 		cmocka_unit_test(test_video_by_hand),
 		cmocka_unit_test(test_video_decode_at_tick),
 		cmocka_unit_test(test_video_drops_what_it_cannot_decode),

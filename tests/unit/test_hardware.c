@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Today's hardware in the engine (issue 16): CPU types of their own
+ * capacity, clocks, C-states and power on a hybrid machine. Small
+ * machines whose results are computable by hand. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "engine/sim.h"
+#include "metrics/result_writers.h"
+#include "simtest.h"
+
+#define FIXTURES PMLAB_SOURCE_ROOT "/tests/fixtures/machines/"
+
+/* One little core (capacity 512, its own 1.0..2.0 GHz in 200 MHz steps)
+ * declared first, so that one online CPU is the little one, and one big
+ * core (the machine's 1 and 2 GHz). Both top out at 2 GHz: a little cycle
+ * does half a big one's work. */
+static const char *const little_big_ini =
+	"[machine]\nname = little-big\ndescription = test machine\ntdp_w = 10\n"
+	"[topology]\npackages = 1\ncores_per_package = 2\nthreads_per_core = 1\nfreq_domain = core\n"
+	"[frequency]\nbase_khz = 2000000\ntransition_latency_us = 0\nfreq_invariance = max\n"
+	"[pstates]\n1000000 = 800\n2000000 = 1000\n"
+	"[cstate C1]\ndesc = halt\nexit_latency_us = 1\ntarget_residency_us = 2\npower_mw = 500\n"
+	"[cstate C6]\ndesc = power gated\nexit_latency_us = 100\ntarget_residency_us = 300\n"
+	"power_mw = 0\n"
+	"[power]\nceff_nf = 1.0\nleak_w = 1.0\nleak_beta = 0\nuncore_w = 2\nplatform_w = 10\n"
+	"[cpu_type little]\ncores = 1\ncapacity = 512\nbase_khz = 2000000\nceff_nf = 0.25\n"
+	"[pstates little]\n1000000 = 800\n1200000 = 820\n1400000 = 840\n1600000 = 860\n"
+	"1800000 = 880\n2000000 = 900\n"
+	"[cpu_type big]\ncores = 1\n";
+
+static void run(struct run *out, const char *ini, int cpus, const char *workload, const char *gov,
+		double seconds, const char *const *sets, int nsets)
+{
+	static const char *const defaults[] = { "tick_cost_ns=0", "tick_restart_cost_ns=0",
+						"background_wakeups=0" };
+	simtest_run(out, ini, cpus, workload, gov, seconds, 1, defaults, 3, sets, nsets, true);
+}
+
+static void near(double got, double want, double tol, const char *what)
+{
+	if (!(fabs(got - want) <= tol))
+		fail_msg("%s: %.9g, expected %.9g +- %g", what, got, want, tol);
+}
+
+/* The P-state (kHz) CPU 0 spent most of its C0 time in. */
+static uint32_t busiest_khz(const struct run_result *r)
+{
+	int best = 0;
+	for (int i = 1; i < result_cpu_npstates(r, 0); i++)
+		if (r->cpus[0].pstate_ns[i] > r->cpus[0].pstate_ns[best])
+			best = i;
+	return result_cpu_pstate_khz(r, 0, best);
+}
+
+/* Work is counted in the big type's cycles: the same job takes twice as
+ * long on the little core at the same clock (C6 exit 100 us first). */
+static void test_capacity_scales_work(void **state)
+{
+	const char *sets[] = { "tasks=2", "work_ms=100", "stall_pct=0" };
+	struct run r;
+	(void)state;
+	run(&r, little_big_ini, 0, "batch", "performance", 10, sets, 3);
+	assert_int_equal(r.r.tasks_finished, 2);
+	near(hist_quantile(&r.r.latency, 0.0) * 1e-9, 0.1001, 1e-6, "the big core's job, s");
+	near(simtest_extra(&r.r, "seconds"), 0.2001, 1e-6, "the little core's job, s");
+	/* Each type draws its own power: the little core's ceff is a quarter
+	 * and its top P-state 0.9 V: 0.25 nF x 0.81 x 2 GHz for 0.2 s, the big
+	 * one 1 nF x 1 x 2 GHz for 0.1 s. */
+	near(r.r.energy_core_dynamic_j, 0.25 * 0.81 * 2 * 0.2001 + 2 * 0.1001, 1e-6,
+	     "dynamic energy, J");
+	result_free(&r.r);
+}
+
+/* Utilization is capacity-invariant (update_rq_clock_pelt() scales time
+ * by arch_scale_cpu_capacity()) and schedutil divides by the CPU's
+ * capacity: a load of W MHz of little cycles per second gives util =
+ * W / 2 GHz x 512 and next_f = 1.25 x 2 GHz x util / 512 = 1.25 W on the
+ * little core. A job of 2 M big cycles every 4 ms is 4 M little cycles,
+ * W = 1000 MHz: 1.25 GHz, the 1.4 GHz entry (util_est may hold a step
+ * more). Capacity missing on either side would double or halve it. */
+static void test_capacity_scaled_utilization(void **state)
+{
+	const char *sets[] = { "tasks=1", "period_us=4000", "run_us=1000", "jitter_pct=0",
+			       "freq_invariant=1" };
+	struct run r;
+	(void)state;
+	run(&r, little_big_ini, 1, "periodic", "schedutil", 4, sets, 5);
+	uint32_t khz = busiest_khz(&r.r);
+	if (khz != 1400000 && khz != 1600000)
+		fail_msg("little core settled at %u kHz (expected 1400000 or 1600000)", khz);
+	assert_int_equal(result_cpu_npstates(&r.r, 0), 6);
+	result_free(&r.r);
+}
+
+/* The hybrid fixture runs every kind of workload with its invariants
+ * checked after each event: per-type turbo counts, cluster clocks, SMT
+ * only where the type has it. */
+static void test_hybrid_runs(void **state)
+{
+	static const char *const loads[] = { "batch", "tbench", "pingpong", "oltp", "kernbench" };
+	char *ini = NULL;
+	FILE *f = fopen(FIXTURES "good-hybrid.ini", "rb");
+	size_t cap = 0;
+	(void)state;
+	assert_non_null(f);
+	assert_int_equal(getdelim(&ini, &cap, '\0', f) > 0, 1);
+	fclose(f);
+	for (size_t i = 0; i < sizeof(loads) / sizeof(loads[0]); i++) {
+		struct run r;
+		simtest_run_idle(&r, ini, 0, loads[i], "schedutil", "menu", 0.1, 1, NULL, 0, NULL, 0,
+				 true);
+		assert_int_equal(r.r.ncpus, 16);
+		/* The little CPUs (2..5 and 8..11) never run above their 2 GHz. */
+		for (int c = 0; c < r.r.ncpus; c++)
+			for (int p = 0; p < result_cpu_npstates(&r.r, c); p++)
+				if (r.r.cpus[c].pstate_ns[p] > 0 && ((c >= 2 && c <= 5) || (c >= 8 && c <= 11)))
+					assert_true(result_cpu_pstate_khz(&r.r, c, p) <= 2000000);
+		result_free(&r.r);
+	}
+	free(ini);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_capacity_scales_work),
+		cmocka_unit_test(test_capacity_scaled_utilization),
+		cmocka_unit_test(test_hybrid_runs),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
