@@ -164,7 +164,7 @@ static void test_published_orderings(void **state)
 		{ "sched-mc-power-savings", "`pkg0_cpu_idle: sched_mc=0 > sched_mc=1 > sched_mc=2`" },
 		{ "sched-mc-power-savings", "`pkg1_cpu_idle: sched_mc=2 > sched_mc=1 > sched_mc=0`" },
 		{ "sched-mc-power-savings", "`power_rel: sched_mc=0 > sched_mc=2 ~ sched_mc=1`" },
-		{ "freqinv-tbench1-haswell", "`throughput: intel_pstate > baseline ~ 1C-turbo`" },
+		{ "freqinv-tbench8-haswell", "`throughput: intel_pstate > 1C-turbo > baseline`" },
 		{ "idle-pingpong-fast-2023", "`latency_us: ladder > teo ~ menu`" },
 		{ "idle-pingpong-medium-2023", "`latency_us: ladder > menu ~ teo`" },
 	};
