@@ -229,7 +229,7 @@ static int replay(const char *path, const struct machine *m, const char *timelin
 				  .nsets = 2, .sets = sets };
 	double t = wall();
 	if (timeline) {
-		p = perfetto_open(timeline, m, "bench", &d);
+		p = perfetto_open(timeline, m, "bench", NULL, &d);
 		if (!p) {
 			fprintf(stderr, "bench: %s\n", d.msg);
 			return -1;

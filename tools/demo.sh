@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# The main job in one screen: the seed experiment of
-# shared/seeds/tuned-balanced-conservative.txt -- tuned 2.3's profiles and
+# The main job in one screen: the tuned seed experiment (docs/sources.md
+# 1.1) -- tuned 2.3's profiles and
 # the patch that gave balanced the conservative governor, JdbcRunner's
 # TPC-C on a Xeon E5-2650L v3 limited to 4 cores -- as pmlab compare
 # tables: throughput, latency, power, frequency, C-states, utilisation,

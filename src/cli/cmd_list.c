@@ -7,15 +7,17 @@
 #include "../cpufreq/cpufreq.h"
 #include "../cpuidle/cpuidle.h"
 #include "../engine/sim.h"
+#include "../machine/energy_model.h"
 #include "../machine/machine.h"
 #include "../workload/workload.h"
 #include "cli.h"
 
 void usage_machines(void)
 {
-	printf("usage: pmlab machines [show NAME|FILE]\n\n"
+	printf("usage: pmlab machines [show [--energy-model] NAME|FILE]\n\n"
 	       "List the built-in machine models, or print one (or an .ini file, checked) as INI;\n"
-	       "the printed text is a valid machine file.\n");
+	       "the printed text is a valid machine file. --energy-model prints instead the\n"
+	       "kernel's Energy Model of each CPU type (frequency, performance, power, cost).\n");
 }
 
 int cmd_machines(int argc, char **argv)
@@ -32,6 +34,14 @@ int cmd_machines(int argc, char **argv)
 		}
 		return EXIT_OK;
 	}
+	if (argc == 4 && strcmp(argv[1], "show") == 0 &&
+	    (strcmp(argv[2], "--energy-model") == 0 || strcmp(argv[3], "--energy-model") == 0)) {
+		struct machine m;
+		if (machine_load(&m, strcmp(argv[2], "--energy-model") == 0 ? argv[3] : argv[2], &d) < 0)
+			return cli_bad("%s", d.msg);
+		em_write(stdout, &m);
+		return EXIT_OK;
+	}
 	if (argc == 3 && strcmp(argv[1], "show") == 0) {
 		struct machine m;
 		if (machine_load(&m, argv[2], &d) < 0)
@@ -43,7 +53,8 @@ int cmd_machines(int argc, char **argv)
 		free(ini);
 		return EXIT_OK;
 	}
-	return cli_bad("machines: expected no argument or 'show NAME' (see pmlab machines --help)");
+	return cli_bad("machines: expected no argument, 'show NAME' or 'show --energy-model NAME' "
+		       "(see pmlab machines --help)");
 }
 
 static void print_tunables(const struct tunable *t, int n)

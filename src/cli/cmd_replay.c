@@ -42,6 +42,9 @@ void usage_replay(void)
 	       "  -f, --format F        table (default), csv, json or html (one self-contained page)\n"
 	       "      --timeline FILE   also write the run as a timeline (Chrome trace JSON)\n"
 	       "                        that ui.perfetto.dev opens\n"
+	       "      --trace FILE      also write the replay as a trace.dat (see pmlab sim)\n"
+	       "      --window S:E      the timeline and trace keep only S..E seconds\n"
+	       "      --trace-cpus L    ... and only the CPUs in list L\n"
 	       "      --per-task        with the table: each task's CPU time, traced and replayed\n"
 	       "      --check           verify the engine's invariants after every event (slow)\n",
 	       REPLAY_DEFAULT_CAPTURE_KHZ);
@@ -98,6 +101,8 @@ static int print(void *ctx, struct sim *s, const struct run_result *r)
 	} else {
 		rc = result_write(stdout, r, (enum result_format)k->o->format);
 	}
+	if (rc == 0 && k->o->format == CLI_TABLE)
+		replay_write_summary(stdout, &rp->rm, r);
 	if (rc == 0 && k->w->per_task && k->o->format == CLI_TABLE)
 		replay_write_per_task(stdout, &rp->rm, s, r);
 	if (rc < 0 || fflush(stdout) != 0)
@@ -110,9 +115,13 @@ static int run_one(const struct cli_opts *o, const struct own *w)
 {
 	struct print k = { o, w };
 	struct runspec rs;
+	struct export_filter filter;
+	struct run_exports x;
 	struct pm_diag d = { { 0 } };
 	int rc = EXIT_USAGE;
 
+	if (cli_exports(o, &w->r.m, &filter, &x) < 0)
+		return EXIT_USAGE;
 	if (runspec_init(&rs, &w->r.m, w->r.workload, o->cpufreq, o->cpuidle, &d) == 0) {
 		rs.duration = o->duration_arg ? o->duration : w->r.duration;
 		rs.seed = o->seed;
@@ -125,7 +134,7 @@ static int run_one(const struct cli_opts *o, const struct own *w)
 		goto out;
 	}
 	rc = EXIT_OK;
-	if (single_run(&rs, o->timeline, w->r.workload, print, &k, &d) < 0) {
+	if (single_run(&rs, &x, w->r.workload, print, &k, &d) < 0) {
 		if (d.msg[0])
 			fprintf(stderr, "pmlab: replay: %s\n", d.msg);
 		rc = EXIT_RUNTIME;
@@ -167,9 +176,9 @@ static int run_profiles(const struct cli_opts *o, const struct own *w)
 
 static int check_modes(const struct cli_opts *o, const struct own *w)
 {
-	if (w->profiles && (o->timeline || w->per_task))
-		return cli_bad("replay: --timeline and --per-task are for one configuration, "
-			       "not --profiles"), -1;
+	if (w->profiles && (o->timeline || o->trace || o->window || o->trace_cpus || w->per_task))
+		return cli_bad("replay: --timeline, --trace, --window, --trace-cpus and --per-task "
+			       "are for one configuration, not --profiles"), -1;
 	if (w->runs && !w->profiles)
 		return cli_bad("replay: --runs goes with --profiles"), -1;
 	return 0;
@@ -178,7 +187,7 @@ static int check_modes(const struct cli_opts *o, const struct own *w)
 int cmd_replay(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		CLI_OPTIONS_RUN, CLI_OPTION_FORMAT, CLI_OPTION_TIMELINE, CLI_OPTION_CHECK,
+		CLI_OPTIONS_RUN, CLI_OPTION_FORMAT, CLI_OPTIONS_EXPORT, CLI_OPTION_CHECK,
 		{ "capture-khz", required_argument, 0, 'K' },
 		{ "profiles", required_argument, 0, 'p' },
 		{ "runs", required_argument, 0, 'n' },

@@ -30,7 +30,12 @@ void usage_sim(void)
 	       "                       unless --cpufreq is given, its settings come before --set\n"
 	       "      --profile-dir D  look for profiles in D first; repeatable\n"
 	       "      --timeline FILE  also write the run as a timeline (Chrome trace JSON)\n"
-	       "                       that ui.perfetto.dev opens\n"
+	       "                       that ui.perfetto.dev opens; a large one is announced\n"
+	       "      --trace FILE     also write the run as a kernel trace, a trace.dat\n"
+	       "                       (sched_switch, sched_wakeup, cpu_idle, cpu_frequency,\n"
+	       "                       power) for trace-cmd, KernelShark and pmlab replay\n"
+	       "      --window S:E     the timeline and trace keep only S..E seconds\n"
+	       "      --trace-cpus L   ... and only the CPUs in list L (0-3,6)\n"
 	       "  -f, --format F       table (default), csv or json\n"
 	       "      --check          verify the engine's invariants after every event (slow)\n");
 }
@@ -75,10 +80,12 @@ int cmd_sim(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		CLI_OPTIONS_RUN, CLI_OPTION_WORKLOAD, CLI_OPTION_FORMAT, CLI_OPTION_CHECK,
-		CLI_OPTION_TIMELINE, CLI_OPTION_PROFILE, CLI_OPTION_PROFILE_DIR, { 0, 0, 0, 0 },
+		CLI_OPTIONS_EXPORT, CLI_OPTION_PROFILE, CLI_OPTION_PROFILE_DIR, { 0, 0, 0, 0 },
 	};
 	struct cli_opts o;
 	struct runspec rs = { .nsets = 0 };
+	struct export_filter filter;
+	struct run_exports x;
 	struct machine m;
 	struct pm_diag d = { { 0 } };
 	int i, rc = EXIT_USAGE;
@@ -93,10 +100,11 @@ int cmd_sim(int argc, char **argv)
 		cli_bad("sim: --machine and --workload are required (see pmlab sim --help)");
 		goto out;
 	}
-	if (cli_load_machine(&o, &m) < 0 || build(&o, &m, &rs) < 0)
+	if (cli_load_machine(&o, &m) < 0 || cli_exports(&o, &m, &filter, &x) < 0 ||
+	    build(&o, &m, &rs) < 0)
 		goto out;
 	rc = EXIT_OK;
-	if (single_run(&rs, o.timeline, o.workload, print_result, &o, &d) < 0) {
+	if (single_run(&rs, &x, o.workload, print_result, &o, &d) < 0) {
 		if (d.msg[0])
 			fprintf(stderr, "pmlab: sim: %s\n", d.msg);
 		rc = EXIT_RUNTIME;

@@ -5,8 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../export/export_filter.h"
 #include "../lab/runner.h"
 #include "../lab/runspec.h"
+#include "../lab/single_run.h"
 #include "cli.h"
 
 static const char *const format_names[] = { "table", "csv", "json", "html" };
@@ -94,6 +96,9 @@ static int shared(struct cli_opts *o, int opt, const char *arg)
 	case CLI_OPT_PROFILE: o->profile = arg; return 0;
 	case CLI_OPT_PROFILE_DIR: o->dirs[o->ndirs++] = arg; return 0;
 	case CLI_OPT_TIMELINE: o->timeline = arg; return 0;
+	case CLI_OPT_TRACE: o->trace = arg; return 0;
+	case CLI_OPT_WINDOW: o->window = arg; return 0;
+	case CLI_OPT_TRACE_CPUS: o->trace_cpus = arg; return 0;
 	case CLI_OPT_CHECK: o->check = true; return 0;
 	case 'd':
 		o->duration_arg = arg;
@@ -152,6 +157,26 @@ int cli_load_machine(const struct cli_opts *o, struct machine *m)
 	struct pm_diag d = { { 0 } };
 
 	if (runspec_load_machine(m, o->machine, o->cpus, &d) < 0)
+		return cli_bad("%s: %s", o->cmd, d.msg), -1;
+	return 0;
+}
+
+int cli_exports(const struct cli_opts *o, const struct machine *m, struct export_filter *f,
+		struct run_exports *x)
+{
+	struct pm_diag d = { { 0 } };
+
+	export_filter_all(f);
+	*x = (struct run_exports){ .timeline = o->timeline, .trace = o->trace, .cmd = o->cmd,
+				   .filter = f };
+	if ((o->window || o->trace_cpus) && !o->timeline && !o->trace)
+		return cli_bad("%s: --window and --trace-cpus choose what --timeline or --trace keep; "
+			       "give one of them", o->cmd), -1;
+	if (o->timeline && o->trace && strcmp(o->timeline, o->trace) == 0)
+		return cli_bad("%s: --timeline and --trace name the same file '%s'", o->cmd,
+			       o->trace), -1;
+	if ((o->window && export_filter_window(f, o->window, &d) < 0) ||
+	    (o->trace_cpus && export_filter_cpus(f, o->trace_cpus, m->online_cpus, &d) < 0))
 		return cli_bad("%s: %s", o->cmd, d.msg), -1;
 	return 0;
 }

@@ -24,6 +24,9 @@ enum {
 	CLI_OPT_PROFILE,
 	CLI_OPT_PROFILE_DIR,
 	CLI_OPT_TIMELINE,
+	CLI_OPT_TRACE,
+	CLI_OPT_WINDOW,
+	CLI_OPT_TRACE_CPUS,
 	CLI_OPT_CHECK,
 	CLI_OPT_FIRST_OWN, /* the first code free for a command's own options */
 };
@@ -42,6 +45,12 @@ enum {
 #define CLI_OPTION_PROFILE_DIR { "profile-dir", required_argument, 0, CLI_OPT_PROFILE_DIR }
 #define CLI_OPTION_TIMELINE { "timeline", required_argument, 0, CLI_OPT_TIMELINE }
 #define CLI_OPTION_CHECK { "check", no_argument, 0, CLI_OPT_CHECK }
+/* What one run writes as it goes: --timeline, --trace, and the part of
+ * the run they keep, --window and --trace-cpus. */
+#define CLI_OPTIONS_EXPORT CLI_OPTION_TIMELINE,                              \
+	{ "trace", required_argument, 0, CLI_OPT_TRACE },                  \
+	{ "window", required_argument, 0, CLI_OPT_WINDOW },                \
+	{ "trace-cpus", required_argument, 0, CLI_OPT_TRACE_CPUS }
 /* The options every simulating command takes. */
 #define CLI_OPTIONS_RUN CLI_OPTION_MACHINE, CLI_OPTION_CPUS, CLI_OPTION_DURATION, \
 	CLI_OPTION_SEED, CLI_OPTION_CPUFREQ, CLI_OPTION_CPUIDLE, CLI_OPTION_SET
@@ -50,6 +59,7 @@ struct cli_opts {
 	const char *cmd; /* "sim": the first word of every message */
 	unsigned formats; /* CLI_FORMAT_BIT()s --format accepts; 0: none */
 	const char *machine, *cpus, *workload, *cpufreq, *cpuidle, *profile, *timeline;
+	const char *trace, *window, *trace_cpus; /* CLI_OPTIONS_EXPORT */
 	const char *duration_arg, *seed_arg; /* as given; NULL when not */
 	sim_ns duration;                     /* parsed, else the default */
 	uint64_t seed;
@@ -77,6 +87,13 @@ void cli_opts_free(struct cli_opts *o);
 int cli_no_operands(const struct cli_opts *o, int i, int argc, char **argv);
 /* Loads o->machine limited to o->cpus. -1 after the message. */
 int cli_load_machine(const struct cli_opts *o, struct machine *m);
+struct export_filter;
+struct run_exports;
+/* The exports the options ask for, on machine m, into x (its filter in
+ * f). -1 after the message: a bad --window or --trace-cpus, or either
+ * without --timeline or --trace. */
+int cli_exports(const struct cli_opts *o, const struct machine *m, struct export_filter *f,
+		struct run_exports *x);
 /* --format's value among the allowed ones; -1 after the message. */
 int cli_parse_format(const char *cmd, const char *arg, unsigned allowed, enum cli_format *out);
 /* A count from lo to hi (--runs, --jobs); -1 after the message. */

@@ -138,6 +138,13 @@ struct cpufreq_policy {
 	void *gov_data;
 	const struct cpufreq_driver *driver;
 	void *driver_ctx;
+	/* Set by a driver that can tell (NULL otherwise): per CPU of the
+	 * policy (by index), a count that moves whenever what cpu_util()
+	 * reports for it may have changed, so a governor may keep what it
+	 * derived from the last report; and, by CPU number, each CPU's index
+	 * in its own policy's `cpus`. */
+	const uint32_t *util_seq;
+	const int *cpu_index;
 };
 
 /* An update() call's path cost, in CPU cycles (hookcost.h has the figures). */

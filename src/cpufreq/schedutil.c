@@ -45,6 +45,10 @@ struct sugov_cpu {
 	sim_ns last_update;
 	unsigned long util;         /* with headroom and clamps */
 	uint64_t saved_idle_calls;
+	/* util holds for the driver's report numbered util_seq, without boost
+	 * (see sugov_update_shared()). */
+	bool util_cached;
+	uint32_t util_seq;
 };
 
 enum sugov_variant { SUGOV_CURRENT, SUGOV_V4_7 };
@@ -257,9 +261,21 @@ static void sugov_update_shared(struct cpufreq_policy *p, struct sugov_data *sg,
 	unsigned long max_cap = u.capacity, util = 0;
 	for (int k = 0; k < p->ncpus; k++) {
 		struct sugov_cpu *ck = &sg->cpus[k];
+		/* sg_cpu->util is a function of the CPU's report and its boost:
+		 * with no boost and a report the driver says is unchanged, the
+		 * last one stands (the same figure, computed once). */
+		if (!ck->iowait_boost && ck->util_cached && p->util_seq &&
+		    ck->util_seq == p->util_seq[k]) {
+			if (ck->util > util)
+				util = ck->util;
+			continue;
+		}
 		p->driver->cpu_util(p->driver_ctx, p->cpus[k], &u);
 		unsigned long boost = sugov_iowait_apply(p, ck, time, max_cap);
 		sugov_get_util(sg, ck, &u, boost);
+		ck->util_cached = boost == 0 && p->util_seq;
+		if (p->util_seq)
+			ck->util_seq = p->util_seq[k];
 		if (ck->util > util)
 			util = ck->util;
 	}

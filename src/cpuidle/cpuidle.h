@@ -38,6 +38,10 @@ struct cpuidle_device {
 	sim_ns tick_period_ns;
 	bool tick_stopped;           /* the tick was already stopped (legacy idle loop) */
 	int nr_iowait;               /* tasks that last ran here and wait on I/O */
+	/* The run queue's cpu_load[0] as Linux 3.10 kept it (the load weight
+	 * seen at the CPU's last tick, 0 after a nohz idle exit a jiffy or
+	 * more later): menu 3.10's get_loadavg() reads it. */
+	unsigned long cpu_load;
 	sim_ns poll_limit_ns;        /* haltpoll's poll window; 0: cpuidle_poll_time() default */
 
 	/* Filled by the idle loop before reflect(); governors may read them

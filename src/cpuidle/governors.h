@@ -47,6 +47,8 @@ uint32_t menu_typical_interval(const struct menu_data *d);
 void menu_v3_10_init(struct menu_data *d);
 int menu_v3_10_select(struct cpuidle_device *dev, struct menu_data *d, sim_ns latency_req);
 int menu_v3_10_bucket(uint32_t expected_us, int nr_iowait);
+/* v3.10 get_loadavg() of a run queue's cpu_load[0]: 5 for one nice-0 task. */
+unsigned menu_v3_10_loadavg(unsigned long cpu_load);
 /* v3.10 get_typical_interval(): the mean of the last 8 intervals if they
  * agree, else UINT32_MAX. */
 uint32_t menu_v3_10_typical_interval(const struct menu_data *d);

@@ -11,7 +11,7 @@
  *
  * Follows v6.9+ (u64 block time since v5.8; a window shrunk below
  * grow_start drops to 0, i.e. halt at once, since v6.9 as
- * kernel-governors.md 13 states it). The tunables are the module
+ * docs/sources.md 4.2 states it). The tunables are the module
  * parameters with their defaults; their ranges are narrower than the
  * kernel's unsigned int so that no arithmetic can wrap. On a table with
  * fewer than two states, state 0 is used. */

@@ -10,8 +10,15 @@
  *     the last 8 intervals agree (mean above 6 standard deviations with at
  *     least 6 samples, or a deviation of 20 us or less), dropping the
  *     largest sample while more than 6 remain;
- *   - a performance multiplier, 1 + 10 x tasks waiting on I/O here: a
- *     state's exit latency times it must fit the prediction;
+ *   - a performance multiplier, 1 + 2 x get_loadavg() + 10 x tasks
+ *     waiting on I/O here: a state's exit latency times it must fit the
+ *     prediction. get_loadavg() reads this_cpu_load(), the run queue's
+ *     cpu_load[0] (the load weight at the CPU's last tick, reset to 0 by
+ *     update_cpu_load_nohz() when a stopped tick restarts a jiffy or more
+ *     later), as LOAD_INT(x) * 10 + LOAD_FRAC(x) / 10: one nice-0 task
+ *     (1024) gives 5, so a CPU whose last tick saw a task multiplies by 11
+ *     more. The term was commented out in v3.17 ("this doesn't work as
+ *     intended"); 3.10 still had it;
  *   - C1, not polling, is the default whenever the next timer is more than
  *     5 us away, whatever the PM QoS limit says: only deeper states are
  *     checked against it. (A 1 us limit, as tuned's latency-performance
@@ -33,6 +40,16 @@
 static int first_real_state(const struct cpuidle_device *dev)
 {
 	return dev->nstates > 1 && dev->states[0].poll ? 1 : 0;
+}
+
+/* v3.10's get_loadavg(): this_cpu_load() in LOAD_INT/LOAD_FRAC form
+ * (FSHIFT 11), as a tenth-of-a-task count. */
+unsigned menu_v3_10_loadavg(unsigned long cpu_load)
+{
+	const unsigned long fixed_1 = 1UL << 11;
+	unsigned long load_int = cpu_load >> 11;
+	unsigned long load_frac = ((cpu_load & (fixed_1 - 1)) * 100) >> 11;
+	return (unsigned)(load_int * 10 + load_frac / 10);
 }
 
 int menu_v3_10_bucket(uint32_t expected_us, int nr_iowait)
@@ -143,7 +160,8 @@ int menu_v3_10_select(struct cpuidle_device *dev, struct menu_data *d, sim_ns la
 	sim_ns sleep = dev->tick_stopped ? dev->next_timer_no_tick_ns : dev->next_timer_ns;
 	d->expected_us = to_us(sleep);
 	d->bucket = menu_v3_10_bucket(d->expected_us, dev->nr_iowait);
-	uint64_t multiplier = 1 + 10 * (uint64_t)dev->nr_iowait;
+	uint64_t multiplier = 1 + 2 * (uint64_t)menu_v3_10_loadavg(dev->cpu_load) +
+			      10 * (uint64_t)dev->nr_iowait;
 	if (d->v310_factor[d->bucket] == 0)
 		d->v310_factor[d->bucket] = RESOLUTION * DECAY;
 	/* div_round64(): rounded to the nearest microsecond */

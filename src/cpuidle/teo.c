@@ -9,7 +9,7 @@
  * tick wakeups counted as hits on the deepest state, the target residency
  * check after the sleep-length query dropped) and the v7.0 refinements
  * are not modelled. Older teo (v5.16..v6.14: the timer queried first,
- * NR_RECENT, util awareness) is described in kernel-governors.md 11.5.
+ * NR_RECENT, util awareness) is described in docs/sources.md 4.1.
  *
  * Bins: bin i holds idle durations in [residency(i), residency(i+1)).
  * After each wakeup the bin of the time to the next timer ("sleep

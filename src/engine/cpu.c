@@ -7,11 +7,13 @@
 
 #include "sim_internal.h"
 
-int cpu_effective_idx(const struct sim *s, const struct sim_cpu *c)
+double cpu_c0_mhz_ns(const struct sim *s, const struct sim_cpu *c)
 {
-	int idx = s->policies[c->policy].cur_idx;
-	int cap = s->pkgs[c->pkg].cap_idx[c->type];
-	return idx < cap ? idx : cap;
+	const struct sim_type *ty = cpu_type_of(s, c);
+	double v = 0;
+	for (int i = 0; i < ty->npstates; i++)
+		v += (double)c->acct.pstate_ns[i] * (ty->khz[i] / 1000.0);
+	return v;
 }
 
 /* Advance a burst by dt ns at `speed` cycles/ns. Cycles and stall shrink
@@ -39,40 +41,16 @@ static inline uint64_t weighted(sim_ns dt, uint32_t weight)
 	return (uint64_t)dt * NICE_0_WEIGHT / weight;
 }
 
-/* PELT's invariance scale, as update_rq_clock_pelt() scales time (v6.x):
- * by the CPU's capacity (arch_scale_cpu_capacity(), 1024 on the biggest
- * type and on every CPU of a machine without types), then by the
- * frequency scale (arch_scale_freq_capacity()): the CPU's current
- * frequency over its type's reference, capped at 1024 as x86's
- * scale_freq_tick() caps it; 1024 without invariance, where running time
- * counts whatever the clock. The kernel measures it from APERF/MPERF over
- * the last tick; here it is the frequency in force. */
-static uint32_t pelt_scale(const struct sim *s, const struct sim_cpu *c)
-{
-	const struct sim_type *ty = cpu_type_of(s, c);
-	uint64_t freq = PELT_SCALE;
-	if (ty->fie_khz) {
-		freq = (uint64_t)cpu_khz(s, c) * PELT_SCALE / ty->fie_khz;
-		if (freq > PELT_SCALE)
-			freq = PELT_SCALE;
-	}
-	return (uint32_t)((freq * ty->capacity) >> 10);
-}
-
+/* Accounts the time since the last sync in the CPU's present state: its
+ * PELT clock (update_rq_clock()), residency, CPU times, the running task's
+ * execution and burst. PELT's signals move only where the kernel updates
+ * them (engine/load_avg.c). */
 void cpu_sync(struct sim *s, struct sim_cpu *c)
 {
 	sim_ns dt = s->now - c->seg_start;
 	if (dt <= 0)
 		return;
-	/* PELT advances only while running; an idle stretch is decayed in one
-	 * step when the CPU starts running again or is asked for its
-	 * utilization (cpu_pelt_idle), which gives the same signal. */
-	if (c->mode == CPU_RUNNING) {
-		uint32_t scale = pelt_scale(s, c);
-		if (pelt_update(&c->pelt, s->now, true, scale))
-			c->util_decayed = true;
-		pelt_update(&c->curr->pelt, s->now, true, scale);
-	}
+	clock_pelt_advance(s, c, dt);
 	c->seg_start = s->now;
 	struct cpu_result *a = &c->acct;
 	if (c->mode == CPU_IDLE) {
@@ -80,8 +58,7 @@ void cpu_sync(struct sim *s, struct sim_cpu *c)
 	} else {
 		int idx = cpu_effective_idx(s, c);
 		a->c0_ns += dt;
-		a->pstate_ns[idx] += dt;
-		a->c0_mhz_ns += (double)dt * (cpu_type_of(s, c)->khz[idx] / 1000.0);
+		a->pstate_ns[idx] += dt; /* cycles: cpu_c0_mhz_ns() */
 	}
 	if (c->mode == CPU_RUNNING) {
 		struct task *t = c->curr;
@@ -93,17 +70,20 @@ void cpu_sync(struct sim *s, struct sim_cpu *c)
 		t->vruntime += weighted(dt, t->weight);
 		if (t->in_burst)
 			burst_progress(t, dt, c->speed);
-	} else if (c->nr_iowait > 0) {
-		a->iowait_ns += dt;
 	} else {
-		a->idle_ns += dt;
+		/* An interrupt's handler at the end of a wakeup is system time. */
+		sim_ns irq = 0;
+		if (c->mode == CPU_WAKING && c->irq_end > c->irq_start) {
+			sim_ns from = s->now - dt > c->irq_start ? s->now - dt : c->irq_start;
+			sim_ns to = s->now < c->irq_end ? s->now : c->irq_end;
+			irq = to > from ? to - from : 0;
+		}
+		a->sys_ns += irq;
+		if (c->nr_iowait > 0)
+			a->iowait_ns += dt - irq;
+		else
+			a->idle_ns += dt - irq;
 	}
-}
-
-void cpu_pelt_idle(struct sim *s, struct sim_cpu *c)
-{
-	if (c->mode != CPU_RUNNING && pelt_update(&c->pelt, s->now, false, 0))
-		c->util_decayed = true;
 }
 
 void cpu_set_speed(struct sim *s, struct sim_cpu *c)
@@ -156,21 +136,24 @@ void cpu_arm_done(struct sim *s, struct sim_cpu *c)
 }
 
 /* Mode changes move the core's and the package's counters, which change
- * power, turbo ceilings and SMT speeds; everything affected is accounted
- * up to now first. */
+ * power, turbo ceilings and SMT speeds. The CPU is accounted up to now
+ * first, and so are the SMT siblings whose speed changes; power and the
+ * package account for themselves (core_update(), pkg_core_busy()). */
 static void cpu_set_mode(struct sim *s, struct sim_cpu *c, enum cpu_mode mode)
 {
 	enum cpu_mode old = c->mode;
 	if (old == mode)
 		return;
 	struct sim_core *core = &s->cores[c->core];
-	for (int i = 0; i < core->ncpus; i++)
-		cpu_sync(s, &s->cpus[core->cpus[i]]);
-	if (mode == CPU_RUNNING)
-		cpu_pelt_idle(s, c); /* close the idle stretch before running counts */
+	cpu_sync(s, c);
+	bool speeds_change = (old == CPU_RUNNING) != (mode == CPU_RUNNING) && core->ncpus > 1;
+	for (int i = 0; speeds_change && i < core->ncpus; i++)
+		if (s->cpus[core->cpus[i]].mode == CPU_RUNNING)
+			cpu_sync(s, &s->cpus[core->cpus[i]]);
 	int was_busy = old != CPU_IDLE, is_busy = mode != CPU_IDLE;
 	int was_run = old == CPU_RUNNING, is_run = mode == CPU_RUNNING;
 	c->mode = mode;
+	cpu_util_changed(c); /* whether curr counts for uclamp */
 	cpu_stealable(s, c);
 	core->nrunning += is_run - was_run;
 	int before = core->nbusy;
@@ -227,10 +210,14 @@ static int hw_cstate(const struct sim *s, const struct sim_cpu *c, int st)
 	const struct cstate *cs = c->idle.states;
 	enum auto_demotion mode = (enum auto_demotion)s->par.cstate_auto_demotion;
 	int c1 = s->demote_c1, c3 = s->demote_c3;
-	if (mode == DEMOTE_OFF || st < c3 || c->last_idle_ns >= cs[st].residency_ns)
+	/* The energy/performance bias sets how much history a request needs
+	 * (engine/epb.c). */
+	double x = epb_demotion_factor(s);
+	double last = (double)c->last_idle_ns;
+	if (mode == DEMOTE_OFF || st < c3 || last >= x * (double)cs[st].residency_ns)
 		return st; /* only states that stop the clocks are demoted */
 	if ((mode == DEMOTE_C3 || mode == DEMOTE_BOTH) && st > c3 &&
-	    (mode == DEMOTE_C3 || c->last_idle_ns >= cs[c3].residency_ns))
+	    (mode == DEMOTE_C3 || last >= x * (double)cs[c3].residency_ns))
 		return c3;
 	return mode == DEMOTE_C3 ? st : c1;
 }
@@ -266,6 +253,7 @@ void cpu_enter_idle(struct sim *s, struct sim_cpu *c)
 	dev->now = s->now;
 	dev->tick_period_ns = s->tick_ns;
 	dev->nr_iowait = c->nr_iowait;
+	dev->cpu_load = c->cpu_load0;
 	sim_ns next_timer = idle_next_timer(s, c);
 	dev->next_timer_no_tick_ns = next_timer == SIM_NS_MAX ? SIM_NS_MAX : next_timer - s->now;
 	sim_ns to_tick = (s->now / s->tick_ns + 1) * s->tick_ns - s->now;
@@ -296,6 +284,9 @@ void cpu_enter_idle(struct sim *s, struct sim_cpu *c)
 		stop_tick = false;
 	else if (!c->tick_on)
 		stop_tick = true; /* "stop_tick || tick_nohz_tick_stopped()" (v4.17+) */
+	/* This entry stops the tick: nohz_balance_enter_idle(). */
+	if (stop_tick && c->tick_on)
+		load_avg_nohz_enter(s, c);
 	/* The idle loop's own work before the C-state, and stopping the tick
 	 * if this entry stops it (tick_nohz_stop_sched_tick(); not again while
 	 * it stays stopped): C0 time that delays a wakeup arriving before it
@@ -349,6 +340,8 @@ static void cpu_wake(struct sim *s, struct sim_cpu *c, sim_ns extra)
 	if (s->obs && s->obs->cpu_waking)
 		s->obs->cpu_waking(s->obs->ctx, c->id, s->now);
 	c->wake_gen++;
+	c->irq_start = s->now + exit;
+	c->irq_end = s->now + exit + extra;
 	sim_post(s, s->now + exit + extra, EV_WAKE_DONE, (uint32_t)c->id, c->wake_gen, 0);
 }
 
@@ -414,8 +407,11 @@ static void switch_in(struct sim *s, struct sim_cpu *c, struct task *next)
 	s->ctx_switches++;
 	c->acct.ctx_switches++;
 	next->pending_stall_ns += (double)s->m->context_switch_ns;
+	/* A task that changes last-level cache refetches its working set, but
+	 * not the part its sharing group keeps warm in the new one (cc1's
+	 * code and the headers of one build: engine/share.c). */
 	if (next->ran && next->last_llc != c->llc)
-		next->pending_stall_ns += (double)s->m->refill_ns;
+		next->pending_stall_ns += (double)s->m->refill_ns * share_refill_factor(s, next, c->llc);
 	if (next->in_burst) {
 		next->rem_stall_ns += next->pending_stall_ns;
 		next->pending_stall_ns = 0;
@@ -437,11 +433,13 @@ void cpu_schedule(struct sim *s, struct sim_cpu *c)
 		c->done_at = -1;
 		c->need_resched = false;
 		struct task *prev = c->curr;
+		bool preempted = false;
 		if (prev && prev->state == TASK_RUNNING &&
 		    (prev->exec_cpu >= 0 || !task_allowed(prev, c->id))) {
 			/* sched_exec() or sched_setaffinity() moves it off. */
 			task_requeue_elsewhere(s, c, prev);
 		} else if (prev && prev->state == TASK_RUNNING) {
+			preempted = true;
 			prev->state = TASK_QUEUED;
 			if (rq_push(&c->rq, prev) < 0)
 				s->oom = true;
@@ -457,18 +455,25 @@ void cpu_schedule(struct sim *s, struct sim_cpu *c)
 				s->ctx_switches++;
 				c->acct.ctx_switches++;
 			}
+			load_avg_cpu_goes_idle(s, c);
 			c->curr = NULL;
 			if (s->placement->cpu_idle)
 				s->placement->cpu_idle(s, c->id);
 			cpu_enter_idle(s, c);
 			return;
 		}
+		bool switched = next != prev;
+		if (switched) {
+			/* put_prev_entity() of a preempted task (it ran until
+			 * now), set_next_entity() of the next (it waited). */
+			if (preempted)
+				load_avg_update(s, c, prev, true, 0);
+			load_avg_update(s, c, next, true, 0);
+		}
 		rq_remove(&c->rq, next);
 		cpu_stealable(s, c);
-		pelt_update(&next->pelt, s->now, false, 0); /* it waited, not ran */
 		next->state = TASK_RUNNING;
 		next->cpu = c->id;
-		bool switched = next != prev;
 		if (switched)
 			switch_in(s, c, next);
 		if (s->obs && s->obs->cpu_run && (switched || c->mode != CPU_RUNNING))
@@ -479,8 +484,10 @@ void cpu_schedule(struct sim *s, struct sim_cpu *c)
 			cpu_set_mode(s, c, CPU_RUNNING);
 			/* tick_nohz_idle_exit(): restarting a stopped tick is on
 			 * the way to the task. */
-			if (!c->tick_on)
+			if (!c->tick_on) {
 				cpu_charge(s, c, next, s->par.tick_restart_cost_ns);
+				cpu_load_nohz_exit(s, c);
+			}
 			cpu_start_tick(s, c);
 		}
 		cpu_set_speed(s, c);
@@ -543,12 +550,34 @@ static bool slice_expired(const struct sim *s, const struct sim_cpu *c)
 	return (int64_t)(curr->vruntime - first->vruntime) > (int64_t)ideal;
 }
 
+/* Linux 3.10's cpu_load[0]: update_cpu_load_active() at each tick
+ * stores the run queue's load weight (the idle CPU's is 0). */
+static void cpu_load_tick(struct sim *s, struct sim_cpu *c)
+{
+	c->cpu_load0 = c->mode == CPU_RUNNING && c->curr ? c->rq.load + c->curr->weight : 0;
+	c->load_update_jiffy = s->now / s->tick_ns;
+}
+
+/* update_cpu_load_nohz() from tick_nohz_restart_sched_tick() (v3.10):
+ * after a nohz idle stretch of a jiffy or more the CPU was idle, load 0. */
+void cpu_load_nohz_exit(struct sim *s, struct sim_cpu *c)
+{
+	sim_ns jiffy = s->now / s->tick_ns;
+	if (jiffy != c->load_update_jiffy) {
+		c->cpu_load0 = 0;
+		c->load_update_jiffy = jiffy;
+	}
+}
+
 /* A tick the idle loop kept running wakes the CPU: it leaves its C-state,
  * runs the tick handler and goes back to idle through the governor. */
 static void cpu_idle_tick(struct sim *s, struct sim_cpu *c)
 {
+	cpu_load_tick(s, c);
 	c->acct.ticks++;
 	c->tick_woke = true;
+	/* The balance softirq updates an idle CPU's blocked load. */
+	load_avg_blocked(s, c);
 	cpu_wake(s, c, s->par.tick_cost_ns);
 }
 
@@ -564,7 +593,9 @@ void cpu_tick(struct sim *s, struct sim_cpu *c)
 	if (c->mode != CPU_RUNNING)
 		return;
 	cpu_sync(s, c);
+	cpu_load_tick(s, c);
 	c->acct.ticks++;
+	load_avg_update(s, c, c->curr, true, 0); /* entity_tick() */
 	cpu_charge(s, c, NULL, s->par.tick_cost_ns);
 	update_min_vruntime(c);
 	freq_update_hook(s, c, 0);
@@ -573,6 +604,7 @@ void cpu_tick(struct sim *s, struct sim_cpu *c)
 		c->ticks_since_balance = 0;
 		s->placement->tick_balance(s, c->id);
 	}
+	load_avg_busy_tick(s, c);
 	if (c->mode == CPU_RUNNING && slice_expired(s, c))
 		cpu_schedule(s, c);
 }

@@ -25,10 +25,11 @@ static void sim_cpu_times(void *ctx, int cpu, struct cpu_times *out)
 	out->idle_calls = c->idle_calls;
 }
 
+/* cpu_util_cfs_boost() without runnable boosting, and the uclamp range:
+ * the run queue's utilization as of its last PELT update, as the kernel
+ * reads it (no update to now: see engine/load_avg.c). */
 void cpu_util_get(struct sim *s, struct sim_cpu *c, struct cpu_util *out)
 {
-	cpu_sync(s, c);
-	cpu_pelt_idle(s, c);
 	uint32_t util = c->pelt.util_avg > c->util_est_sum ? c->pelt.util_avg : c->util_est_sum;
 	/* cpu_util(): at most the CPU's capacity (capacity_orig_of()). */
 	uint32_t cap = cpu_type_of(s, c)->capacity;
@@ -68,7 +69,7 @@ static void sim_cpu_counters(void *ctx, int cpu, struct cpu_counters *out)
 	cpu_sync(s, c);
 	const struct sim_type *ty = cpu_type_of(s, c);
 	double base_mhz = ty->khz[ty->base_idx] / 1000.0;
-	out->aperf = (uint64_t)(c->acct.c0_mhz_ns / 1000.0);
+	out->aperf = (uint64_t)(cpu_c0_mhz_ns(s, c) / 1000.0);
 	out->mperf = (uint64_t)((double)c->acct.c0_ns * base_mhz / 1000.0);
 	out->tsc = (uint64_t)((double)s->now * base_mhz / 1000.0);
 }
@@ -88,11 +89,19 @@ static void sim_set_target(void *ctx, struct cpufreq_policy *p, uint32_t khz)
 	int idx = table_index(&s->types[sp->type], khz);
 	s->freq_transitions++;
 	sp->apply_gen++;
+	/* The energy/performance bias makes the hardware slower to take turbo
+	 * (engine/epb.c): the base P-state first. */
+	int base = s->types[sp->type].base_idx;
+	sim_ns turbo_wait = idx > base && sp->cur_idx < base ? epb_turbo_delay_ns(s) : 0;
+	int first = turbo_wait > 0 ? base : idx;
 	if (s->m->transition_latency_ns == 0 || s->now == 0)
-		freq_apply(s, p->id, idx);
+		freq_apply(s, p->id, first);
 	else
 		sim_post(s, s->now + s->m->transition_latency_ns, EV_FREQ_APPLY, (uint32_t)p->id,
-			 sp->apply_gen, (uint32_t)idx);
+			 sp->apply_gen, (uint32_t)first);
+	if (turbo_wait > 0)
+		sim_post(s, s->now + s->m->transition_latency_ns + turbo_wait, EV_FREQ_APPLY,
+			 (uint32_t)p->id, sp->apply_gen, (uint32_t)idx);
 }
 
 static const struct cpufreq_driver sim_driver = {
@@ -107,15 +116,22 @@ void freq_apply(struct sim *s, int pi, int idx)
 	struct sim_policy *sp = &s->policies[pi];
 	if (sp->cur_idx == idx)
 		return;
+	/* What C0 time at the old frequency (idle CPUs have none). */
 	for (int i = 0; i < sp->p.ncpus; i++)
-		cpu_sync(s, &s->cpus[sp->cpus[i]]);
-	/* Integrate each core's energy at the old frequency first. */
-	for (int i = 0; i < sp->p.ncpus; i++)
-		core_update(s, s->cpus[sp->cpus[i]].core);
+		if (s->cpus[sp->cpus[i]].mode != CPU_IDLE)
+			cpu_sync(s, &s->cpus[sp->cpus[i]]);
+	/* Integrate each core's energy at the old frequency first (once a
+	 * core: its threads share the policy). */
+	for (int i = 0; i < sp->p.ncpus; i++) {
+		const struct sim_cpu *c = &s->cpus[sp->cpus[i]];
+		if (s->cores[c->core].cpus[0] == c->id)
+			core_update(s, c->core);
+	}
 	sp->cur_idx = idx;
 	for (int i = 0; i < sp->p.ncpus; i++) {
 		struct sim_cpu *c = &s->cpus[sp->cpus[i]];
-		core_update(s, c->core);
+		if (s->cores[c->core].cpus[0] == c->id)
+			core_update(s, c->core);
 		if (c->mode == CPU_RUNNING) {
 			cpu_set_speed(s, c);
 			cpu_arm_done(s, c);
@@ -174,6 +190,11 @@ int freq_init(struct sim *s, struct pm_diag *d)
 		free(map);
 		return pm_fail(d, "out of memory");
 	}
+	s->cpu_policy_slot = malloc((size_t)s->ncpus * sizeof(int));
+	if (!s->cpu_policy_slot) {
+		free(map);
+		return pm_fail(d, "out of memory");
+	}
 	for (int c = 0; c < s->ncpus; c++) {
 		int pi = map[machine_cpu_freq_domain(m, c)];
 		struct sim_policy *sp = &s->policies[pi];
@@ -183,11 +204,22 @@ int freq_init(struct sim *s, struct pm_diag *d)
 			return pm_fail(d, "out of memory");
 		}
 		sp->cpus = grown;
+		s->cpu_policy_slot[c] = sp->p.ncpus;
 		sp->cpus[sp->p.ncpus++] = c;
 		sp->type = s->cpus[c].type;
 		s->cpus[c].policy = pi;
 	}
 	free(map);
+	for (int pi = 0; pi < s->npolicies; pi++) {
+		struct sim_policy *sp = &s->policies[pi];
+		sp->util_seq = calloc((size_t)sp->p.ncpus, sizeof(*sp->util_seq));
+		if (!sp->util_seq)
+			return pm_fail(d, "out of memory");
+		sp->p.util_seq = sp->util_seq;
+		sp->p.cpu_index = s->cpu_policy_slot;
+	}
+	for (int c = 0; c < s->ncpus; c++)
+		s->cpus[c].util_seq = &s->policies[s->cpus[c].policy].util_seq[s->cpu_policy_slot[c]];
 
 	for (int pi = 0; pi < s->npolicies; pi++) {
 		struct sim_policy *sp = &s->policies[pi];
@@ -246,6 +278,7 @@ void freq_fini(struct sim *s)
 			sp->p.gov->stop(&sp->p);
 		free(sp->p.gov_data);
 		free(sp->cpus);
+		free(sp->util_seq);
 	}
 	free(s->policies);
 	s->policies = NULL;

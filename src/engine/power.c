@@ -4,6 +4,7 @@
  * before any change, the energy used since the last change is added, so
  * energy is the exact integral of a piecewise-constant power. */
 #include <math.h>
+#include <stdlib.h>
 
 #include "sim_internal.h"
 
@@ -11,6 +12,34 @@ static double leakage_w(const struct cpu_type *t, double volts)
 {
 	double vmax = t->pstates[t->npstates - 1].mv / 1000.0;
 	return t->leak_w * (volts / vmax) * exp(t->leak_beta * (volts - vmax));
+}
+
+int power_tables(struct sim *s)
+{
+	for (int k = 0; k < s->ntypes; k++) {
+		struct sim_type *ty = &s->types[k];
+		const struct cpu_type *t = ty->t;
+		int threads = t->threads_per_core;
+		ty->dyn_w = calloc((size_t)t->npstates, sizeof(double));
+		ty->leak_w = calloc((size_t)t->npstates, sizeof(double));
+		ty->activity_by_busy = calloc((size_t)threads + 1, sizeof(double));
+		if (!ty->dyn_w || !ty->leak_w || !ty->activity_by_busy)
+			return -1;
+		for (int i = 0; i < t->npstates; i++) {
+			const struct pstate *ps = &t->pstates[i];
+			double volts = ps->mv / 1000.0;
+			ty->dyn_w[i] = t->ceff_nf * 1e-9 * volts * volts * (ps->khz * 1e3);
+			ty->leak_w[i] = leakage_w(t, volts);
+		}
+		for (int active = 0; active <= threads; active++) {
+			double activity = 1.0;
+			if (threads > 1)
+				activity += (t->smt_activity - 1.0) * ((active ? active : 1) - 1) /
+					    (threads - 1);
+			ty->activity_by_busy[active] = activity;
+		}
+	}
+	return 0;
 }
 
 /* The core's effective P-state: its clock domain's, under the package's
@@ -62,14 +91,12 @@ static bool core_power(struct sim *s, int ci)
 		observe_core(s, ci);
 		return t->cstates[shallowest].turbo_active != 0;
 	}
-	const struct pstate *ps = &t->pstates[core_pstate(s, core)];
-	double volts = ps->mv / 1000.0;
-	int active = core->nbusy ? core->nbusy : 1;
-	double activity = 1.0;
-	if (t->threads_per_core > 1)
-		activity += (t->smt_activity - 1.0) * (active - 1) / (t->threads_per_core - 1);
-	core->p_dyn = t->ceff_nf * 1e-9 * volts * volts * (ps->khz * 1e3) * activity;
-	core->p_static = leakage_w(t, volts);
+	/* Ceff V^2 f x SMT activity, and leakage, from the type's per-P-state
+	 * tables (power_tables()). */
+	const struct sim_type *ty = &s->types[core->type];
+	int idx = core_pstate(s, core);
+	core->p_dyn = ty->dyn_w[idx] * ty->activity_by_busy[core->nbusy];
+	core->p_static = ty->leak_w[idx];
 	observe_core(s, ci);
 	return true;
 }
@@ -82,6 +109,7 @@ void core_update(struct sim *s, int ci)
 		core->turbo_active = active;
 		turbo_active_changed(s, core->pkg, core->type, active ? 1 : -1);
 	}
+	uncore_follow(s, core->pkg);
 }
 
 /* Energy, residency and idle time of a package up to now. */
@@ -122,7 +150,7 @@ static void pkg_reevaluate(struct sim *s, int p)
 	struct sim_pkg *pkg = &s->pkgs[p];
 	pkg->pkg_cstate = pkg->nbusy_cores ? -1 : pkg_choose_cstate(s, p);
 	pkg->p_uncore = pkg->pkg_cstate >= 0 ? s->m->pkg_cstates[pkg->pkg_cstate].power_w
-					     : s->m->uncore_w;
+					     : uncore_running_w(s, p);
 	if (pkg->ncores_online == 0)
 		pkg->p_uncore = 0;
 	if (s->obs && s->obs->uncore_power && pkg->p_uncore != pkg->obs_w) {
@@ -147,10 +175,10 @@ void pkg_turbo_eval(struct sim *s, int p)
 		int cap = turbo_cap(s, pkg, t);
 		if (cap == pkg->cap_idx[t])
 			continue;
-		/* The turbo ceiling moved: account busy cores at the old one. */
+		/* The turbo ceiling moved: account C0 time at the old one. */
 		const struct cpu_group *g = &s->topo.pkg[p];
 		for (int i = 0; i < g->n; i++)
-			if (s->cpus[g->cpu[i]].type == t)
+			if (s->cpus[g->cpu[i]].type == t && s->cpus[g->cpu[i]].mode != CPU_IDLE)
 				cpu_sync(s, &s->cpus[g->cpu[i]]);
 		pkg->cap_idx[t] = cap;
 		for (int i = 0; i < pkg->ncores; i++) {
@@ -193,6 +221,7 @@ static void turbo_active_changed(struct sim *s, int p, int type, int delta)
 
 void power_init(struct sim *s)
 {
+	uncore_init(s);
 	for (int p = 0; p < s->npkgs; p++) {
 		struct sim_pkg *pkg = &s->pkgs[p];
 		for (int t = 0; t < s->ntypes; t++)
@@ -208,6 +237,13 @@ void power_init(struct sim *s)
 	 * a turbo_active state count), as if it had been evaluated before. */
 	for (int p = 0; p < s->npkgs; p++)
 		pkg_turbo_eval(s, p);
+}
+
+void pkg_uncore_clock(struct sim *s, int p, uint32_t khz)
+{
+	pkg_sync(s, &s->pkgs[p]);
+	s->pkgs[p].unc_khz = khz;
+	pkg_reevaluate(s, p);
 }
 
 void pkg_idle_changed(struct sim *s, int p)

@@ -54,7 +54,7 @@ sim_ns sv_idle_since(const struct sim *s, int cpu)
 unsigned sv_cpu_util(struct sim *s, int cpu)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
-	cpu_pelt_idle(s, c);
+	load_avg_blocked(s, c);
 	uint32_t util = c->pelt.util_avg > c->util_est_sum ? c->pelt.util_avg : c->util_est_sum;
 	return util < PELT_SCALE ? util : PELT_SCALE;
 }
@@ -62,7 +62,7 @@ unsigned sv_cpu_util(struct sim *s, int cpu)
 unsigned sv_cpu_load(struct sim *s, int cpu)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
-	cpu_pelt_idle(s, c);
+	load_avg_blocked(s, c);
 	return c->pelt.util_avg;
 }
 

@@ -43,9 +43,32 @@ static double decayed(const struct sim *s, size_t i)
 	return s->share_act[i] * exp(-(double)(s->now - s->share_when[i]) / window);
 }
 
-double share_stall_factor(struct sim *s, const struct task *t, int llc)
+/* The share of the group's recent activity under llc (0..1). */
+static double warm_here(struct sim *s, const struct task *t, int llc)
+{
+	size_t base = (size_t)(t->share_group - 1) * (size_t)s->topo.nllcs;
+	double here = 0, total = 0;
+	for (int l = 0; l < s->topo.nllcs; l++) {
+		double a = decayed(s, base + (size_t)l);
+		total += a;
+		if (l == llc)
+			here = a;
+	}
+	return total > 0 ? here / total : 0;
+}
+
+double share_refill_factor(struct sim *s, const struct task *t, int llc)
 {
 	if (!t->share_group || t->share_group > s->nshare_groups || s->m->share_stall_cut <= 0)
+		return 1.0;
+	return 1.0 - s->m->share_stall_cut * warm_here(s, t, llc);
+}
+
+double share_stall_factor(struct sim *s, const struct task *t, int llc)
+{
+	/* The activity is recorded even without a stall cut: coherence
+	 * (engine/memory.c) reads where the group runs. */
+	if (!t->share_group || t->share_group > s->nshare_groups)
 		return 1.0;
 	size_t base = (size_t)(t->share_group - 1) * (size_t)s->topo.nllcs;
 	double here = 0, total = 0;
@@ -60,4 +83,20 @@ double share_stall_factor(struct sim *s, const struct task *t, int llc)
 	s->share_act[base + (size_t)llc] = here + 1.0;
 	s->share_when[base + (size_t)llc] = s->now;
 	return 1.0 - s->m->share_stall_cut * warm;
+}
+
+double share_remote_share(struct sim *s, const struct task *t, int pkg)
+{
+	if (!t->share_group || t->share_group > s->nshare_groups)
+		return 0;
+	size_t base = (size_t)(t->share_group - 1) * (size_t)s->topo.nllcs;
+	double remote = 0, total = 0;
+	int per_pkg = s->topo.nllcs / (s->npkgs > 0 ? s->npkgs : 1);
+	for (int l = 0; l < s->topo.nllcs; l++) {
+		double a = decayed(s, base + (size_t)l);
+		total += a;
+		if (per_pkg > 0 && l / per_pkg != pkg)
+			remote += a;
+	}
+	return total > 0 ? remote / total : 0;
 }

@@ -4,11 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../cpufreq/energy_hints.h"
 #include "../sched/cfs_defaults.h"
 #include "sim_internal.h"
 
 static const char *const cpufreq_updates_words[] = { "classic", "consolidated", NULL };
 static const char *const auto_demotion_words[] = { "off", "c1", "c3", "both", NULL };
+static const char *const thp_words[] = { "never", "madvise", "always", NULL };
 
 static const struct tunable engine_tunables[] = {
 	{ "hz", "scheduler tick frequency, Hz (CONFIG_HZ: 100, 250, 300 or 1000)",
@@ -70,6 +72,34 @@ static const struct tunable engine_tunables[] = {
 	{ "turbo_eval_us", "period at which a package re-evaluates its turbo ceiling from its busy "
 	  "cores, us (0: at every change)",
 	  TUNABLE_FIELD(struct engine_params, turbo_eval_us), 500, 0, 100000, NULL },
+	{ "energy_perf_bias", "IA32_ENERGY_PERF_BIAS, 0 (performance) .. 15 (energy); the kernel "
+	  "sets 6 (normal) at boot; acts through the machine's [energy_bias] and [uncore]",
+	  TUNABLE_FIELD(struct engine_params, energy_perf_bias), 6, 0, 15, epb_words },
+	{ "pm_qos_dynamic_low_us", "tuned's dynamic PM QoS: the limit at or above the load "
+	  "threshold, us (tuned's latency_low); -1: off",
+	  TUNABLE_FIELD(struct engine_params, pm_qos_dynamic_low_us), -1, -1, 2000000000, NULL },
+	{ "pm_qos_dynamic_high_us", "tuned's dynamic PM QoS: the limit below the load threshold, us "
+	  "(latency_high)",
+	  TUNABLE_FIELD(struct engine_params, pm_qos_dynamic_high_us), 1000, 0, 2000000000, NULL },
+	{ "pm_qos_dynamic_load_milli", "tuned's dynamic PM QoS: the 1-minute load average "
+	  "threshold, thousandths (load_threshold 0.2: 200)",
+	  TUNABLE_FIELD(struct engine_params, pm_qos_dynamic_load_milli), 200, 0, 100000000, NULL },
+	{ "pm_qos_dynamic_interval_s", "tuned's update_interval, s",
+	  TUNABLE_FIELD(struct engine_params, pm_qos_dynamic_interval_s), 10, 1, 3600, NULL },
+	{ "transparent_hugepage", "/sys/kernel/mm/transparent_hugepage/enabled: never, madvise or "
+	  "always (workloads whose private memory it covers lose TLB-miss stall)",
+	  TUNABLE_FIELD(struct engine_params, transparent_hugepage), THP_ALWAYS, 0, 2, thp_words },
+	{ "dirty_ratio", "vm.dirty_ratio, % of memory (writers' throttle; at least the background "
+	  "ratio)", TUNABLE_FIELD(struct engine_params, dirty_ratio), 20, 0, 100, NULL },
+	{ "dirty_background_ratio", "vm.dirty_background_ratio, % of memory: above it the flusher "
+	  "writes back without pause",
+	  TUNABLE_FIELD(struct engine_params, dirty_background_ratio), 10, 0, 100, NULL },
+	{ "dirty_writeback_centisecs", "vm.dirty_writeback_centisecs: the flusher's period (0: "
+	  "no periodic writeback)",
+	  TUNABLE_FIELD(struct engine_params, dirty_writeback_cs), 500, 0, 8640000, NULL },
+	{ "dirty_expire_centisecs", "vm.dirty_expire_centisecs: age at which dirty data is "
+	  "written back",
+	  TUNABLE_FIELD(struct engine_params, dirty_expire_cs), 3000, 0, 8640000, NULL },
 };
 
 #define N_ENGINE_TUNABLES ((int)(sizeof(engine_tunables) / sizeof(engine_tunables[0])))
@@ -136,6 +166,12 @@ static int slot_take(struct sim *s, uint32_t *slot)
 	return 0;
 }
 
+void task_observe_new(struct sim *s, const struct task *t, const struct task *parent)
+{
+	if (s->obs && s->obs->task_new)
+		s->obs->task_new(s->obs->ctx, s->now, t, parent);
+}
+
 struct task *task_create(struct sim *s, const char *name, sim_ns start)
 {
 	uint32_t slot;
@@ -161,7 +197,10 @@ struct task *task_create(struct sim *s, const char *name, sim_ns start)
 	t->rq_pos = -1;
 	t->wake_time = -1;
 	t->uclamp_max = PELT_SCALE;
-	pelt_init(&t->pelt, start > s->now ? start : s->now);
+	/* Its utilization joins a run queue's at its first enqueue
+	 * (post_init_entity_util_avg()'s attach, with util 0). */
+	pelt_init(&t->pelt, 0);
+	t->pelt_detached = true;
 	s->nlive++;
 	return t;
 }
@@ -169,8 +208,11 @@ struct task *task_create(struct sim *s, const char *name, sim_ns start)
 struct task *sim_task_new(struct sim *s, const char *name, sim_ns start)
 {
 	struct task *t = task_create(s, name, start);
-	if (t)
-		sim_post(s, start > s->now ? start : s->now, EV_TASK_START, t->slot, 0, 0);
+	if (!t)
+		return NULL;
+	const struct sim_cpu *c = s->dispatch_cpu >= 0 ? &s->cpus[s->dispatch_cpu] : NULL;
+	task_observe_new(s, t, c && c->mode == CPU_RUNNING ? c->curr : NULL);
+	sim_post(s, start > s->now ? start : s->now, EV_TASK_START, t->slot, 0, 0);
 	return t;
 }
 
@@ -259,6 +301,10 @@ static int apply_set(struct sim *s, const char *kv, struct pm_diag *d)
 	/* Applied before every other key by apply_kernel(). */
 	if (strcmp(key, "kernel") == 0)
 		return 0;
+	/* tuned's dynamic PM QoS as the profile mapper and the host planner
+	 * spell it: "LOW,HIGH,THRESHOLD" (us, us, load average). */
+	if (strcmp(key, "pm_qos_dynamic") == 0)
+		return pmqos_dynamic_parse(&s->par, val, kv, d);
 	/* A list, not a number: which C-states are disabled (stateN/disable). */
 	if (strcmp(key, "cstate_disable") == 0) {
 		if (strlen(val) >= sizeof(s->cstate_disable))
@@ -280,6 +326,12 @@ static int apply_set(struct sim *s, const char *kv, struct pm_diag *d)
 		if (!owners[i].n)
 			continue;
 		int r = tunables_write_kv(owners[i].t, owners[i].n, owners[i].obj, kv, d);
+		/* EPB is one register the hardware (engine) and a driver that
+		 * keeps it (intel_pstate) both read. */
+		if (r > 0 && i == 0 && strcmp(key, "energy_perf_bias") == 0 && s->cf_gov->ntunables &&
+		    tunables_write_kv(s->cf_gov->tunables, s->cf_gov->ntunables, s->cf_tunables, kv,
+				      d) < 0)
+			return -1;
 		if (r != 0)
 			return r < 0 ? -1 : 0;
 	}
@@ -473,6 +525,7 @@ static int build_topology(struct sim *s, struct pm_diag *d)
 		cpu->type = s->cores[cpu->core].type;
 		cpu->mode = CPU_IDLE;
 		cpu->done_at = -1;
+		cpu->avg_idle = 2 * s->par.sched_migration_cost_ns; /* rq->avg_idle's start */
 		pelt_init(&cpu->pelt, 0);
 		rq_init(&cpu->rq, &s->nr_queued);
 		eventq_init(&cpu->timers);
@@ -574,15 +627,13 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 		.mc_power_savings = (int)s->par.sched_mc_power_savings,
 	};
 	s->placement = placement_for(&s->knobs);
-	s->latency_limit_ns = s->par.pm_qos_latency_us < 0 ? SIM_NS_MAX
-							   : s->par.pm_qos_latency_us * NS_PER_US;
-	if (s->par.pm_qos_resume_latency_us >= 0 &&
-	    s->par.pm_qos_resume_latency_us * NS_PER_US < s->latency_limit_ns)
-		s->latency_limit_ns = s->par.pm_qos_resume_latency_us * NS_PER_US;
+	pmqos_dynamic_init(s);
 
 	if (build_topology(s, d) < 0)
 		return -1;
 	set_invariance(s);
+	if (power_tables(s) < 0)
+		return pm_fail(d, "out of memory");
 	default_sched_params(s);
 	for (int c = 0; c < s->ncpus; c++)
 		if (s->ci_gov->init && s->ci_gov->init(&s->cpus[c].idle, d) < 0)
@@ -591,6 +642,7 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 		return -1;
 	if (background_init(s, d) < 0)
 		return -1;
+	writeback_init(s);
 	if (s->wl->init(s, s->wl_data, d) < 0)
 		return -1;
 	if (s->oom)
@@ -710,6 +762,15 @@ static bool handle(struct sim *s, const struct event *e)
 	case EV_BACKGROUND:
 		background_fire(s, &s->cpus[e->obj]);
 		return true;
+	case EV_LOADAVG:
+		loadavg_sample(s);
+		return true;
+	case EV_PMQOS_DYNAMIC:
+		pmqos_dynamic_eval(s);
+		return true;
+	case EV_WRITEBACK:
+		writeback_run(s);
+		return true;
 	case EV_WL_TIMER:
 		if (s->wl->timer)
 			s->wl->timer(s, s->wl_data, e->arg);
@@ -737,7 +798,6 @@ static int collect(struct sim *s, struct run_result *r, struct pm_diag *d)
 	r->throughput = s->now > 0 ? s->work_done / ((double)s->now * 1e-9) : 0;
 	r->latency = s->latency;
 	r->wakeup_latency = s->wakeup_latency;
-	r->energy_platform_j = s->m->platform_w * (double)s->now * 1e-9;
 	r->ctx_switches = s->ctx_switches;
 	r->migrations = s->migrations;
 	r->wakeups = s->wakeups;
@@ -754,6 +814,7 @@ static int collect(struct sim *s, struct run_result *r, struct pm_diag *d)
 	if (!r->cpus || !r->pkgs)
 		return pm_fail(d, "out of memory");
 	for (int c = 0; c < s->ncpus; c++) {
+		s->cpus[c].acct.c0_mhz_ns = cpu_c0_mhz_ns(s, &s->cpus[c]);
 		r->cpus[c] = s->cpus[c].acct;
 		s->cpus[c].acct.pstate_ns = NULL; /* ownership moves to the result */
 	}
@@ -769,6 +830,7 @@ static int collect(struct sim *s, struct run_result *r, struct pm_diag *d)
 		r->energy_core_static_j += r->pkgs[p].energy_core_static_j;
 		r->energy_uncore_j += r->pkgs[p].energy_uncore_j;
 	}
+	platform_power_collect(s, r);
 	if (s->wl->report)
 		s->wl->report(s, s->wl_data, r);
 	return 0;
@@ -841,9 +903,13 @@ void sim_destroy(struct sim *s)
 	for (int t = 0; s->types && t < s->ntypes; t++) {
 		free(s->types[t].khz);
 		free(s->types[t].turbo_cap_idx);
+		free(s->types[t].dyn_w);
+		free(s->types[t].leak_w);
+		free(s->types[t].activity_by_busy);
 	}
 	free(s->types);
 	free(s->cpu_policy);
+	free(s->cpu_policy_slot);
 	free(s->share_act);
 	free(s->share_when);
 	free(s->wl_data);

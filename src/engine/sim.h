@@ -17,6 +17,14 @@
 
 struct sim;
 
+/* What woke a task, as a kernel trace tells it apart. */
+enum sim_wake_cause {
+	SIM_WAKE_NEW,   /* a new task's first wakeup */
+	SIM_WAKE_TASK,  /* the task running on the waker's CPU woke it */
+	SIM_WAKE_TIMER, /* its sleep timer fired on the waker's CPU */
+	SIM_WAKE_IRQ,   /* something outside the tasks (a device's interrupt) */
+};
+
 /* Watches a run as it happens, e.g. to stream a timeline to a file. Every
  * callback may be NULL; times are the simulated now. */
 struct sim_observer {
@@ -33,6 +41,13 @@ struct sim_observer {
 	void (*core_power)(void *ctx, int core, sim_ns now, double watts);
 	/* A package's uncore power changed (W), e.g. entering a package C-state. */
 	void (*uncore_power)(void *ctx, int package, sim_ns now, double watts);
+	/* A task was created; parent is the running task that created it
+	 * (a fork), NULL when the workload did so at setup or from a timer. */
+	void (*task_new)(void *ctx, sim_ns now, const struct task *t, const struct task *parent);
+	/* A task becomes runnable on `cpu`; the wakeup ran on waker_cpu (-1:
+	 * none, as for a new task), where `waker` ran (NULL: none). */
+	void (*task_wakeup)(void *ctx, int cpu, int waker_cpu, sim_ns now, const struct task *t,
+			    const struct task *waker, enum sim_wake_cause why);
 };
 
 struct sim_config {
@@ -118,5 +133,22 @@ int sim_task_set_affinity(struct sim *s, struct task *t, const int *cpus, int n,
 uint32_t sim_share_group_new(struct sim *s);
 /* Calls the workload's timer(arg) at `when`. */
 int sim_post_workload_timer(struct sim *s, sim_ns when, uint32_t arg);
+
+/* --- Devices (engine/device.c, engine/writeback.c) --- */
+/* An interrupt on `cpu` whose handler (hardirq and softirq) does ref_ns
+ * of kernel work on a 3 GHz core (longer at a lower clock): an idle CPU
+ * wakes for it, a busy one lends its current task's time. */
+void sim_interrupt(struct sim *s, int cpu, double ref_ns);
+/* sim_wake() from the softirq of `cpu` (a NIC queue's): placement sees
+ * that CPU as the waker's. */
+void sim_wake_from(struct sim *s, struct task *t, int cpu);
+/* A disk served I/O for busy_ns; packets crossed the NIC (platform power). */
+void sim_disk_io(struct sim *s, sim_ns busy_ns);
+void sim_net_packets(struct sim *s, double n);
+/* Bytes written into the page cache, for the flusher to write back. */
+void sim_dirty(struct sim *s, double bytes);
+/* Transparent hugepages as sysfs says: THP_NEVER, THP_MADVISE, THP_ALWAYS. */
+enum thp_mode { THP_NEVER, THP_MADVISE, THP_ALWAYS };
+int sim_thp(const struct sim *s);
 
 #endif

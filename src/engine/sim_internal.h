@@ -13,6 +13,7 @@
 #include "../sched/placement.h"
 #include "../sched/rq.h"
 #include "../workload/workload.h"
+#include "hwmodel.h"
 #include "sim.h"
 
 enum event_kind {
@@ -26,6 +27,9 @@ enum event_kind {
 	EV_POLL_END,    /* obj = cpu: the polling state's time limit */
 	EV_TURBO_EVAL,  /* obj = package: re-evaluate the turbo ceiling */
 	EV_BACKGROUND,  /* obj = cpu: a background wakeup (engine/background.c) */
+	EV_LOADAVG,     /* the kernel's load-average sample (engine/pmqos_dynamic.c) */
+	EV_PMQOS_DYNAMIC, /* tuned's dynamic PM QoS re-evaluation (engine/pmqos_dynamic.c) */
+	EV_WRITEBACK,   /* the flusher's periodic writeback (engine/writeback.c) */
 	EV_END,
 };
 
@@ -62,6 +66,13 @@ struct engine_params {
 	int64_t freq_invariant;    /* -1: the machine's (and the kernel's); 0: off; 1: on */
 	int64_t cstate_auto_demotion; /* enum auto_demotion: the hardware's (BIOS option) */
 	int64_t sched_mc_power_savings; /* 0 spread, 1 pack when lightly loaded, 2 also wakeups */
+	int64_t energy_perf_bias;  /* IA32_ENERGY_PERF_BIAS, 0..15 (engine/epb.c) */
+	/* tuned's dynamic PM QoS (engine/pmqos_dynamic.c): -1 low: off */
+	int64_t pm_qos_dynamic_low_us, pm_qos_dynamic_high_us, pm_qos_dynamic_load_milli;
+	int64_t pm_qos_dynamic_interval_s;
+	int64_t transparent_hugepage; /* enum thp_mode */
+	/* vm.dirty_* (engine/writeback.c) */
+	int64_t dirty_ratio, dirty_background_ratio, dirty_writeback_cs, dirty_expire_cs;
 };
 
 /* When the scheduler calls the frequency governor's hook (§15 of the
@@ -97,9 +108,28 @@ struct sim_cpu {
 	int nr_iowait;         /* tasks blocked on I/O that last ran here */
 	uint64_t ticks_since_balance;
 	uint64_t idle_calls;   /* idle-loop entries (tick_nohz_get_idle_calls_cpu) */
-	struct pelt pelt;      /* the CFS run queue's utilization */
+	/* Linux 3.10's rq->cpu_load[0] (menu 3.10 reads it): the load weight
+	 * at the last tick, and the jiffy of that update (last_load_update_tick). */
+	unsigned long cpu_load0;
+	sim_ns load_update_jiffy;
+	/* An interrupt's handler that ends a wakeup (cpu_interrupt()): from
+	 * irq_start to irq_end the CPU is in C0 on kernel work, counted as
+	 * system time as /proc/stat counts irq and softirq time. */
+	sim_ns irq_start, irq_end;
+	/* PELT (engine/load_avg.c): the CFS run queue's utilization as of its
+	 * last update, what leaves it at the next, and its PELT clock. */
+	struct pelt pelt;
+	struct pelt_removed removed;
+	uint64_t clock_pelt, lost_idle_time;
+	uint64_t clock_pelt_idle;  /* rq_clock_pelt() when last seen idle */
+	sim_ns clock_idle;         /* when last seen idle */
+	bool has_blocked_load;     /* idle with a signal not yet decayed to 0 */
+	bool nohz_idle;            /* idle with its tick stopped, until its next busy tick */
+	sim_ns avg_idle;           /* rq->avg_idle: average idle period, capped */
+	sim_ns idle_stamp;         /* rq->idle_stamp: when it went idle, 0 once woken */
 	uint32_t util_est_sum; /* util_est of its runnable tasks */
-	bool util_decayed;     /* a PELT period passed since the last cpufreq hook call */
+	uint32_t *util_seq;    /* its count in its policy's util_seq (cpu_util_changed()) */
+	bool util_decayed;     /* the run queue's PELT moved since the last cpufreq hook call */
 	sim_ns idle_busy_until;/* the idle entry path (and tick stop) runs until then */
 	bool tick_woke;        /* the tick ended the current idle period */
 	struct cpuidle_device idle;
@@ -142,6 +172,7 @@ struct sim_pkg {
 	sim_ns all_idle_since; /* -1 when some core is busy */
 	struct package_result acct;
 	double obs_w;          /* last uncore power told to the observer */
+	uint32_t unc_khz;      /* the uncore clock (engine/uncore.c); 0: no model */
 };
 
 /* A CPU type as the engine runs it (machine.h, struct cpu_type). */
@@ -156,12 +187,16 @@ struct sim_type {
 	/* Work per cycle against the first type of capacity 1024: a type of
 	 * capacity C and highest frequency F does C/1024 of its work at F. */
 	double work_per_cycle;
+	double *dyn_w;         /* by P-state: Ceff V^2 f of one busy thread (power_tables()) */
+	double *leak_w;        /* by P-state: leakage at its voltage */
+	double *activity_by_busy; /* by threads in C0: the SMT activity factor */
 };
 
 struct sim_policy {
 	struct cpufreq_policy p;
 	int type;              /* a clock domain never spans two CPU types */
 	int *cpus;
+	uint32_t *util_seq;    /* per CPU of the policy: p.util_seq */
 	int cur_idx;           /* P-state the hardware runs now (before turbo cap) */
 	uint32_t apply_gen;
 };
@@ -185,6 +220,9 @@ struct sim {
 	sim_ns tick_ns;
 	sim_ns latency_limit_ns;
 	int kernel_version;    /* --set kernel=X.Y as MAJOR * 1000 + MINOR; 0: current */
+	int nohz_nr_cpus;      /* CPUs idle with the tick stopped (nohz.nr_cpus) */
+	bool nohz_has_blocked; /* one of them may have blocked load (nohz.has_blocked) */
+	sim_ns nohz_next_blocked; /* not before this jiffy (nohz.next_blocked) */
 	int cpuidle_stop_tick_default;
 
 	int ncpus;
@@ -196,6 +234,7 @@ struct sim {
 	int npolicies;
 	struct sim_policy *policies;
 	int *cpu_policy;       /* cpu -> policy index */
+	int *cpu_policy_slot;  /* cpu -> its index in its policy's CPUs */
 	struct sched_topology topo; /* the scheduler's copy: groups by core, LLC, package */
 	struct sched_knobs knobs;   /* what placement reads of par */
 	char cstate_disable[256];   /* --set cstate_disable=NAME,NAME */
@@ -248,12 +287,27 @@ struct sim {
 	void (*progress)(void *ctx, double done);
 	void *progress_ctx;
 	const struct sim_observer *obs;
+
+	/* What the platform power model counts (engine/platform_power.c). */
+	double dram_lines;     /* 64-byte lines moved to or from DRAM */
+	sim_ns disk_busy_ns;   /* time a disk served I/O */
+	double nic_packets;
+	/* The kernel's 1-minute load average (avenrun[0], FIXED_1 = 2048) and
+	 * tuned's PM QoS request from it, -1 none (engine/pmqos_dynamic.c). */
+	unsigned long avenrun0;
+	bool avenrun_seeded;
+	int64_t pmqos_dynamic_us;
+	/* Page cache written since the flusher's last run, and what it wrote
+	 * back (engine/writeback.c). */
+	double dirty_new_bytes;
+	sim_ns writeback_last;
+	double written_back_bytes;
+	uint64_t writeback_runs;
 };
 
 /* engine/cpu.c */
 void cpu_sync(struct sim *s, struct sim_cpu *c);
 void cpu_set_speed(struct sim *s, struct sim_cpu *c);
-void cpu_pelt_idle(struct sim *s, struct sim_cpu *c);
 void cpu_schedule(struct sim *s, struct sim_cpu *c);
 void cpu_kick(struct sim *s, struct sim_cpu *c);
 void cpu_interrupt(struct sim *s, struct sim_cpu *c, sim_ns handler_ns);
@@ -263,9 +317,45 @@ void cpu_wake_done(struct sim *s, struct sim_cpu *c);
 void cpu_poll_end(struct sim *s, struct sim_cpu *c);
 void cpu_burst_done(struct sim *s, struct sim_cpu *c);
 void cpu_tick(struct sim *s, struct sim_cpu *c);
+void cpu_load_nohz_exit(struct sim *s, struct sim_cpu *c);
 void cpu_start_tick(struct sim *s, struct sim_cpu *c);
 sim_ns sched_slice(const struct sim *s, const struct sim_cpu *c, const struct task *t);
-int cpu_effective_idx(const struct sim *s, const struct sim_cpu *c);
+/* MHz x ns in C0 (cycles / 1000): from the time at each P-state. */
+double cpu_c0_mhz_ns(const struct sim *s, const struct sim_cpu *c);
+
+/* engine/load_avg.c: PELT's clock and update points */
+enum load_avg_flags {
+	LOAD_AVG_ATTACH = 1, /* DO_ATTACH: enqueue of a task that changed CPU */
+	LOAD_AVG_DETACH = 2, /* DO_DETACH: dequeue of a task moving while queued */
+};
+/* update_rq_clock_pelt() for dt ns in the CPU's present mode (cpu_sync). */
+void clock_pelt_advance(struct sim *s, struct sim_cpu *c, sim_ns dt);
+/* update_idle_rq_clock_pelt(): the run queue has nothing left to run. */
+void load_avg_cpu_goes_idle(struct sim *s, struct sim_cpu *c);
+/* update_load_avg(): task `t` (NULL: none), enqueued or not, then the CPU's. */
+void load_avg_update(struct sim *s, struct sim_cpu *c, struct task *t, bool queued,
+		     enum load_avg_flags flags);
+/* An idle CPU's blocked load decayed to now (update_blocked_averages()). */
+void load_avg_blocked(struct sim *s, struct sim_cpu *c);
+/* remove_entity_load_avg(): `t` (off its run queue) leaves c's signal. */
+void load_avg_remove(struct sim *s, struct sim_cpu *c, struct task *t);
+/* migrate_task_rq_fair() for a waking task leaving `from`. */
+void load_avg_migrate_wakeup(struct sim *s, struct task *t, struct sim_cpu *from);
+/* ttwu's idle-time sample: a task is queued on c. */
+void load_avg_wakeup(struct sim *s, struct sim_cpu *c);
+/* nohz_balance_enter_idle(): c stopped its tick in idle. */
+void load_avg_nohz_enter(struct sim *s, struct sim_cpu *c);
+/* The nohz part of a busy CPU's tick (nohz_balancer_kick()'s stats kick). */
+void load_avg_busy_tick(struct sim *s, struct sim_cpu *c);
+
+/* The P-state a CPU runs at in C0: its policy's, under its package's
+ * turbo ceiling for its type. */
+static inline int cpu_effective_idx(const struct sim *s, const struct sim_cpu *c)
+{
+	int idx = s->policies[c->policy].cur_idx;
+	int cap = s->pkgs[c->pkg].cap_idx[c->type];
+	return idx < cap ? idx : cap;
+}
 
 static inline const struct sim_type *cpu_type_of(const struct sim *s, const struct sim_cpu *c)
 {
@@ -285,12 +375,44 @@ void background_fire(struct sim *s, struct sim_cpu *c);
 /* The CPU's next background wakeup if it is a timer, else SIM_NS_MAX. */
 sim_ns background_next_timer(const struct sim *s, const struct sim_cpu *c);
 
+/* engine/uncore.c: the uncore clock and its power */
+void uncore_init(struct sim *s);
+void uncore_follow(struct sim *s, int pkg);   /* re-evaluate after a core changed */
+double uncore_running_w(const struct sim *s, int pkg);
+
+/* engine/memory.c: a burst's memory stall at the present clocks */
+double memory_stall_factor(struct sim *s, const struct sim_cpu *c, const struct task *t);
+void memory_account(struct sim *s, const struct sim_cpu *c, double stall_ns);
+
+/* engine/epb.c: the energy/performance bias acting on hardware */
+double epb_demotion_factor(const struct sim *s);
+sim_ns epb_turbo_delay_ns(const struct sim *s);
+
+/* engine/pmqos_dynamic.c: the load average and tuned's dynamic PM QoS */
+void pmqos_dynamic_init(struct sim *s);
+/* --set pm_qos_dynamic=LOW,HIGH,THRESHOLD into par; -1 with a message. */
+int pmqos_dynamic_parse(struct engine_params *par, const char *val, const char *kv,
+			struct pm_diag *d);
+void loadavg_sample(struct sim *s);
+void pmqos_dynamic_eval(struct sim *s);
+/* The PM QoS limit in force (static requests and tuned's). */
+void pmqos_update_limit(struct sim *s);
+
+/* engine/writeback.c: dirty page cache and the flusher */
+void writeback_init(struct sim *s);
+void writeback_run(struct sim *s);
+
+/* engine/platform_power.c: the rest of the server at the wall */
+void platform_power_collect(const struct sim *s, struct run_result *r);
+
 /* engine/power.c: energy integration and turbo */
+int power_tables(struct sim *s); /* -1 on OOM */
 void power_init(struct sim *s);
 void core_update(struct sim *s, int core);   /* recompute power after a state change */
 void pkg_core_busy(struct sim *s, int pkg, int delta); /* a core entered (+1) / left (-1) C0 */
 void pkg_turbo_eval(struct sim *s, int pkg);
 void pkg_idle_changed(struct sim *s, int pkg); /* an idle core changed C-state */
+void pkg_uncore_clock(struct sim *s, int pkg, uint32_t khz); /* the uncore's clock moved */
 void power_flush(struct sim *s);
 
 /* engine/freq.c: the simulator's cpufreq driver */
@@ -306,6 +428,9 @@ void freq_fini(struct sim *s);
 
 /* engine/sim.c: a new task (TASK_NEW, not yet placed); NULL on OOM. */
 struct task *task_create(struct sim *s, const char *name, sim_ns start);
+/* Tells the observer about a new task and the running task that forked
+ * it (NULL: none). */
+void task_observe_new(struct sim *s, const struct task *t, const struct task *parent);
 /* engine/sim.c: a task finished (ACT_EXIT); it is freed after the event. */
 void task_finished(struct sim *s, struct task *t);
 
@@ -327,6 +452,12 @@ sim_ns cpu_next_timer(struct sim *s, struct sim_cpu *c);
 /* engine/share.c: multiplier (<= 1) for the stall of a burst that `t`
  * starts under `llc`; records the burst as the group's activity there. */
 double share_stall_factor(struct sim *s, const struct task *t, int llc);
+/* The share of the group's recent activity on packages other than pkg
+ * (0 for a task of no group), for coherence traffic (engine/memory.c). */
+double share_remote_share(struct sim *s, const struct task *t, int pkg);
+/* A task of a sharing group that arrives under llc refetches only what
+ * the group did not leave warm there: the refill's multiplier (<= 1). */
+double share_refill_factor(struct sim *s, const struct task *t, int llc);
 
 /* A balancer can take the tasks queued on a running CPU; those queued on a
  * CPU still waking sit on its wake list. Keeps the package's count of such
@@ -337,6 +468,13 @@ static inline void cpu_stealable(struct sim *s, struct sim_cpu *c)
 	int now = c->mode == CPU_RUNNING ? c->rq.len : 0;
 	s->pkgs[c->pkg].nr_stealable += now - c->stealable;
 	c->stealable = now;
+}
+
+/* What the cpufreq driver reports of the CPU's utilization (PELT,
+ * util_est, the runnable tasks' uclamp) may have changed. */
+static inline void cpu_util_changed(struct sim_cpu *c)
+{
+	(*c->util_seq)++;
 }
 
 static inline int cpu_is_idle(const struct sim_cpu *c)

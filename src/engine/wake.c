@@ -22,23 +22,14 @@ static void util_est_enqueue(struct sim_cpu *c, struct task *t)
 	uint32_t est = t->util_est_ewma > t->util_est_last ? t->util_est_ewma : t->util_est_last;
 	t->util_est_queued = est;
 	c->util_est_sum += est;
+	cpu_util_changed(c);
 }
 
 static void util_est_dequeue(struct sim_cpu *c, struct task *t)
 {
 	c->util_est_sum -= t->util_est_queued;
 	t->util_est_queued = 0;
-}
-
-/* A task's utilization leaves one run queue's signal for another's. */
-static void move_util(struct sim *s, struct task *t, struct sim_cpu *from, struct sim_cpu *to)
-{
-	cpu_sync(s, from);
-	cpu_sync(s, to);
-	cpu_pelt_idle(s, from);
-	cpu_pelt_idle(s, to);
-	pelt_detach(&from->pelt, &t->pelt);
-	pelt_attach(&to->pelt, &t->pelt);
+	cpu_util_changed(c);
 }
 
 static void count_migration(struct sim *s, struct sim_cpu *to)
@@ -72,28 +63,25 @@ static void check_preempt_wakeup(struct sim *s, struct sim_cpu *c, struct task *
  * cpu util_avg) / 2, so successive new tasks on one CPU get 512, 256,
  * 128, ... The kernel first extrapolates cfs_rq util_avg * weight /
  * (load_avg + 1) and caps it there; with util standing in for load (see
- * sched_view.h) that extrapolation is ~1024 and the cap decides. Its
- * utilization then joins the CPU's (attach_entity_load_avg()). */
-static void post_init_util(struct sim *s, struct sim_cpu *c, struct task *t)
+ * sched_view.h) that extrapolation is ~1024 and the cap decides. The
+ * CPU's signal is read as it stands; the task's utilization then joins it
+ * at its enqueue (attach_entity_load_avg(), engine/load_avg.c). */
+static void post_init_util(const struct sim_cpu *c, struct task *t)
 {
-	pelt_init(&t->pelt, s->now);
-	cpu_sync(s, c);
-	cpu_pelt_idle(s, c);
 	uint32_t cpu_util = c->pelt.util_avg < PELT_SCALE ? c->pelt.util_avg : PELT_SCALE;
-	pelt_set_util(&t->pelt, (PELT_SCALE - cpu_util) / 2);
-	pelt_attach(&c->pelt, &t->pelt);
+	t->pelt.util_avg = (PELT_SCALE - cpu_util) / 2;
 }
 
 void task_enqueue(struct sim *s, struct sim_cpu *c, struct task *t, bool wakeup)
 {
 	bool was_iowait = false;
-	pelt_update(&t->pelt, s->now, false, 0); /* decay over the sleep */
 	if (t->ran && t->cpu != c->id) {
 		renormalize(t, &s->cpus[t->cpu], c);
-		move_util(s, t, &s->cpus[t->cpu], c);
+		if (!t->pelt_detached)
+			load_avg_migrate_wakeup(s, t, &s->cpus[t->cpu]);
 		count_migration(s, c);
 	} else if (!t->ran && t->state == TASK_NEW) {
-		post_init_util(s, c, t);
+		post_init_util(c, t);
 	}
 	if (t->state == TASK_NEW) {
 		/* START_DEBIT: a new task starts one slice behind. */
@@ -111,7 +99,9 @@ void task_enqueue(struct sim *s, struct sim_cpu *c, struct task *t, bool wakeup)
 	t->was_iowait = was_iowait;
 	t->cpu = c->id;
 	t->state = TASK_QUEUED;
-	cpu_sync(s, c);
+	load_avg_wakeup(s, c);
+	/* enqueue_entity(): decayed over its sleep, or attached here. */
+	load_avg_update(s, c, t, false, LOAD_AVG_ATTACH);
 	if (rq_push(&c->rq, t) < 0)
 		s->oom = true;
 	cpu_stealable(s, c);
@@ -139,6 +129,11 @@ static struct select_ctx select_ctx(const struct sim *s, enum select_kind kind, 
 void task_wake(struct sim *s, struct task *t, int waker_cpu, bool sync)
 {
 	enum select_kind kind = t->state == TASK_NEW ? SELECT_FORK : SELECT_WAKE;
+	/* Only task_timer() wakes a sleeping task; only wake_blocked() a
+	 * blocked one, from the CPU whose task runs the workload, if any. */
+	enum sim_wake_cause why = t->state == TASK_NEW ? SIM_WAKE_NEW
+				: t->state == TASK_SLEEPING ? SIM_WAKE_TIMER
+				: waker_cpu >= 0 ? SIM_WAKE_TASK : SIM_WAKE_IRQ;
 	if (t->state == TASK_BLOCKED && t->iowait) {
 		struct sim_cpu *prev = &s->cpus[t->cpu];
 		cpu_sync(s, prev);
@@ -149,6 +144,13 @@ void task_wake(struct sim *s, struct task *t, int waker_cpu, bool sync)
 	/* Waking a task on another CPU costs the waker an IPI. */
 	if (waker_cpu >= 0 && cpu != waker_cpu)
 		cpu_charge(s, &s->cpus[waker_cpu], NULL, s->m->wakeup_ipi_ns);
+	if (s->obs && s->obs->task_wakeup) {
+		const struct sim_cpu *wc = waker_cpu >= 0 ? &s->cpus[waker_cpu] : NULL;
+		const struct task *waker = why == SIM_WAKE_TASK && wc->mode == CPU_RUNNING ? wc->curr
+											  : NULL;
+		s->obs->task_wakeup(s->obs->ctx, cpu, why == SIM_WAKE_NEW ? -1 : waker_cpu, s->now, t,
+				    waker, why);
+	}
 	t->wake_time = s->now;
 	s->wakeups++;
 	s->cpus[cpu].acct.wakeups++;
@@ -184,12 +186,13 @@ void sim_wake_sync(struct sim *s, struct task *t)
  * queue or CPU) for `to`'s run queue. */
 static void move_queued(struct sim *s, struct task *t, struct sim_cpu *from, struct sim_cpu *to)
 {
+	load_avg_update(s, from, t, true, LOAD_AVG_DETACH);
 	from->nr_running--;
 	util_est_dequeue(from, t);
 	renormalize(t, from, to);
-	move_util(s, t, from, to);
 	count_migration(s, to);
 	t->cpu = to->id;
+	load_avg_update(s, to, t, false, LOAD_AVG_ATTACH);
 	if (rq_push(&to->rq, t) < 0)
 		s->oom = true;
 	cpu_stealable(s, to);
@@ -222,6 +225,7 @@ void task_move_running(struct sim *s, struct sim_cpu *from, struct sim_cpu *to)
 
 void task_requeue_elsewhere(struct sim *s, struct sim_cpu *c, struct task *t)
 {
+	load_avg_update(s, c, t, true, LOAD_AVG_DETACH); /* move_queued_task() */
 	c->nr_running--;
 	util_est_dequeue(c, t);
 	t->state = TASK_QUEUED;
@@ -251,6 +255,7 @@ struct task *sim_fork(struct sim *s, struct task *parent, const char *name)
 		}
 		memcpy(t->affinity, parent->affinity, words * sizeof(*t->affinity));
 	}
+	task_observe_new(s, t, parent && parent->state == TASK_RUNNING ? parent : NULL);
 	return t;
 }
 
@@ -308,6 +313,7 @@ sim_ns cpu_next_timer(struct sim *s, struct sim_cpu *c)
  * from the utilization it had, and the classic hook fires. */
 static void task_off_cpu(struct sim *s, struct sim_cpu *c, struct task *t)
 {
+	load_avg_update(s, c, t, true, 0); /* dequeue_entity(): it ran until now */
 	c->nr_running--;
 	util_est_dequeue(c, t);
 	t->util_est_last = t->pelt.util_avg;
@@ -330,8 +336,13 @@ bool task_dispatch(struct sim *s, struct sim_cpu *c)
 			if (a.cycles <= 0 && a.stall_ns <= 0)
 				continue;
 			double stall = a.stall_ns > 0 ? a.stall_ns : 0;
+			/* Memory stall at the present core and uncore clocks, with
+			 * the coherence traffic of a group spread over packages
+			 * (engine/memory.c), then what the group left warm here. */
+			stall *= memory_stall_factor(s, c, t);
 			if (t->share_group)
 				stall *= share_stall_factor(s, t, c->llc);
+			memory_account(s, c, stall);
 			t->rem_cycles = a.cycles > 0 ? a.cycles : 0;
 			t->rem_stall_ns = stall + t->pending_stall_ns;
 			t->pending_stall_ns = 0;
@@ -380,10 +391,12 @@ bool task_dispatch(struct sim *s, struct sim_cpu *c)
 		t->state = TASK_DEAD;
 		s->nlive--;
 		task_off_cpu(s, c, t);
+		load_avg_remove(s, c, t); /* task_dead_fair() */
 		task_finished(s, t);
 		break;
 	}
 	c->in_dispatch = false;
 	s->dispatch_cpu = outer;
+	cpu_util_changed(c); /* the workload may have set the task's uclamp */
 	return running;
 }

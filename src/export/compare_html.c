@@ -157,7 +157,7 @@ static const char css[] =
 
 int cmp_write_html(FILE *out, const struct cmp_set *s)
 {
-	char d[RESULT_NUM_MAX], title[MACHINE_NAME_MAX + RESULT_NAME_MAX + 32];
+	char d[160], title[MACHINE_NAME_MAX + RESULT_NAME_MAX + 32];
 	struct html *h;
 	int p, rc;
 
@@ -169,9 +169,9 @@ int cmp_write_html(FILE *out, const struct cmp_set *s)
 	html_escape(out, s->machine);
 	fprintf(out, "</b> (%d CPUs), workload <b>", s->ncpus);
 	html_escape(out, s->workload);
-	fprintf(out, "</b>; %d run%s of %s s simulated per profile, seed%s %" PRIu64, s->nruns,
-		s->nruns == 1 ? "" : "s", result_fmt_num(d, sizeof(d), s->duration_s, -6),
-		s->nruns == 1 ? "" : "s", s->seed);
+	cmp_duration_text(s, d, sizeof(d));
+	fprintf(out, "</b>; %d run%s %s, seed%s %" PRIu64, s->nruns,
+		s->nruns == 1 ? "" : "s", d, s->nruns == 1 ? "" : "s", s->seed);
 	if (s->nruns > 1)
 		fprintf(out, "..%" PRIu64 ".</p>\n<p>Mean &plusmn; 95 %% confidence interval "
 			"(Student t). ", s->seed + (uint64_t)s->nruns - 1);

@@ -22,12 +22,23 @@ struct cpu_track {
 	char name[TASK_NAME_MAX];
 };
 
+/* A counter's value from before the window, written at its start. */
+struct held {
+	bool set;
+	sim_ns at;
+	double v;
+};
+
 struct perfetto {
 	FILE *f;
 	char *path;
 	const struct machine *m;
 	int ncpus;
 	struct cpu_track *cpu;
+	struct export_filter filter;
+	bool *core_kept, *pkg_kept;       /* a kept CPU is theirs */
+	struct held *freq, *core, *uncore; /* per CPU, core, package */
+	bool in_window;
 	struct sim_observer obs;
 	char buf[1 << 16];
 };
@@ -81,10 +92,16 @@ static void end_slice(struct perfetto *p, int cpu, sim_ns now)
 		snprintf(name, sizeof(name), "exit %s", p->m->cstates[c->cstate].name);
 		cat = "waking";
 	}
+	sim_ns from = c->start > p->filter.from ? c->start : p->filter.from;
+	sim_ns to = now < p->filter.to ? now : p->filter.to;
+	if (now < p->filter.from || c->start >= p->filter.to || !export_keeps_cpu(&p->filter, cpu)) {
+		c->kind = SL_NONE; /* outside the window, or a CPU not kept */
+		return;
+	}
 	fprintf(p->f, "{\"ph\":\"X\",\"cat\":\"%s\",\"pid\":%d,\"tid\":%d", cat,
 		PERFETTO_PID_CPUS, PERFETTO_CPU_TID(cpu));
-	put_ts(p->f, "ts", c->start);
-	put_ts(p->f, "dur", now - c->start);
+	put_ts(p->f, "ts", from);
+	put_ts(p->f, "dur", to - from);
 	fputs(",\"name\":", p->f);
 	put_str(p->f, c->kind == SL_TASK ? c->name : name);
 	if (c->kind == SL_TASK)
@@ -126,47 +143,105 @@ static void on_waking(void *ctx, int cpu, sim_ns now)
 }
 
 /* Counter "WHAT<n> SUFFIX" {"unit": v}. */
-static void counter(struct perfetto *p, int pid, const char *what, int n, const char *suffix,
-		    sim_ns now, const char *unit, double v)
+static void put_counter(struct perfetto *p, int pid, const char *what, int n, const char *suffix,
+			sim_ns now, const char *unit, double v)
 {
 	fprintf(p->f, "{\"ph\":\"C\",\"pid\":%d,\"name\":\"%s%d %s\"", pid, what, n, suffix);
 	put_ts(p->f, "ts", now);
 	fprintf(p->f, ",\"args\":{\"%s\":%.9g}},\n", unit, v);
 }
 
+enum counter_kind { CT_FREQ, CT_CORE, CT_UNCORE };
+
+static void write_counter(struct perfetto *p, enum counter_kind k, int n, sim_ns now, double v)
+{
+	switch (k) {
+	case CT_FREQ: put_counter(p, PERFETTO_PID_FREQ, "cpu", n, "freq", now, "MHz", v); return;
+	case CT_CORE: put_counter(p, PERFETTO_PID_POWER, "core", n, "power", now, "W", v); return;
+	case CT_UNCORE: put_counter(p, PERFETTO_PID_POWER, "pkg", n, "uncore", now, "W", v); return;
+	}
+}
+
+/* The values held from before the window, at its start. */
+static void enter_window(struct perfetto *p, sim_ns now)
+{
+	if (p->in_window || now < p->filter.from)
+		return;
+	p->in_window = true;
+	struct { enum counter_kind k; struct held *h; int n; } all[] = {
+		{ CT_FREQ, p->freq, p->ncpus },
+		{ CT_CORE, p->core, machine_cores(p->m) },
+		{ CT_UNCORE, p->uncore, p->m->packages },
+	};
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		for (int n = 0; n < all[i].n; n++)
+			if (all[i].h[n].set)
+				write_counter(p, all[i].k, n, p->filter.from, all[i].h[n].v);
+}
+
+static void counter(struct perfetto *p, enum counter_kind k, struct held *h, bool kept, int n,
+		    sim_ns now, double v)
+{
+	if (!kept || now >= p->filter.to)
+		return;
+	enter_window(p, now);
+	if (!p->in_window) {
+		h[n] = (struct held){ true, now, v };
+		return;
+	}
+	write_counter(p, k, n, now, v);
+}
+
 static void on_freq(void *ctx, int cpu, sim_ns now, uint32_t khz)
 {
-	counter(ctx, PERFETTO_PID_FREQ, "cpu", cpu, "freq", now, "MHz", khz / 1000.0);
+	struct perfetto *p = ctx;
+	counter(p, CT_FREQ, p->freq, export_keeps_cpu(&p->filter, cpu), cpu, now, khz / 1000.0);
 }
 
 static void on_core_power(void *ctx, int core, sim_ns now, double w)
 {
-	counter(ctx, PERFETTO_PID_POWER, "core", core, "power", now, "W", w);
+	struct perfetto *p = ctx;
+	counter(p, CT_CORE, p->core, p->core_kept[core], core, now, w);
 }
 
 static void on_uncore_power(void *ctx, int pkg, sim_ns now, double w)
 {
-	counter(ctx, PERFETTO_PID_POWER, "pkg", pkg, "uncore", now, "W", w);
+	struct perfetto *p = ctx;
+	counter(p, CT_UNCORE, p->uncore, p->pkg_kept[pkg], pkg, now, w);
 }
 
+static void release(struct perfetto *p);
+
 struct perfetto *perfetto_open(const char *path, const struct machine *m, const char *title,
-			       struct pm_diag *d)
+			       const struct export_filter *filter, struct pm_diag *d)
 {
 	struct perfetto *p = calloc(1, sizeof(*p));
+	size_t ncores = (size_t)machine_cores(m), npkgs = (size_t)m->packages;
 	if (!p || !(p->path = strdup(path)) ||
-	    !(p->cpu = calloc((size_t)m->online_cpus, sizeof(*p->cpu)))) {
+	    !(p->cpu = calloc((size_t)m->online_cpus, sizeof(*p->cpu))) ||
+	    !(p->core_kept = calloc(ncores, sizeof(*p->core_kept))) ||
+	    !(p->pkg_kept = calloc(npkgs, sizeof(*p->pkg_kept))) ||
+	    !(p->freq = calloc((size_t)m->online_cpus, sizeof(*p->freq))) ||
+	    !(p->core = calloc(ncores, sizeof(*p->core))) ||
+	    !(p->uncore = calloc(npkgs, sizeof(*p->uncore)))) {
 		if (p)
-			free(p->path);
-		free(p);
+			release(p);
 		pm_fail(d, "out of memory");
 		return NULL;
 	}
+	if (filter)
+		p->filter = *filter;
+	else
+		export_filter_all(&p->filter);
+	for (int c = 0; c < m->online_cpus; c++)
+		if (export_keeps_cpu(&p->filter, c)) {
+			p->core_kept[machine_cpu_core(m, c)] = true;
+			p->pkg_kept[machine_cpu_package(m, c)] = true;
+		}
 	p->f = fopen(path, "w");
 	if (!p->f) {
 		pm_fail_at(d, path, 0, "cannot create the timeline: %s", strerror(errno));
-		free(p->cpu);
-		free(p->path);
-		free(p);
+		release(p);
 		return NULL;
 	}
 	setvbuf(p->f, p->buf, _IOFBF, sizeof(p->buf));
@@ -188,6 +263,8 @@ struct perfetto *perfetto_open(const char *path, const struct machine *m, const 
 	meta(p, "process_sort_index", PERFETTO_PID_POWER, 0, "sort_index", NULL, 2);
 	for (int c = 0; c < p->ncpus; c++) {
 		char name[32];
+		if (!export_keeps_cpu(&p->filter, c))
+			continue;
 		snprintf(name, sizeof(name), "CPU %d", c);
 		meta(p, "thread_name", PERFETTO_PID_CPUS, PERFETTO_CPU_TID(c), "name", name, 0);
 		meta(p, "thread_sort_index", PERFETTO_PID_CPUS, PERFETTO_CPU_TID(c), "sort_index",
@@ -204,18 +281,30 @@ const struct sim_observer *perfetto_observer(struct perfetto *p)
 static void release(struct perfetto *p)
 {
 	free(p->cpu);
+	free(p->core_kept);
+	free(p->pkg_kept);
+	free(p->freq);
+	free(p->core);
+	free(p->uncore);
 	free(p->path);
 	free(p);
+}
+
+uint64_t perfetto_bytes(const struct perfetto *p)
+{
+	long at = ftell(p->f);
+	return at > 0 ? (uint64_t)at : 0;
 }
 
 int perfetto_close(struct perfetto *p, sim_ns end, struct pm_diag *d)
 {
 	for (int c = 0; c < p->ncpus; c++)
 		end_slice(p, c, end);
+	enter_window(p, end); /* a window that starts after the last change */
 	/* The last element: JSON allows no trailing comma. */
-	fprintf(p->f, "{\"ph\":\"i\",\"s\":\"g\",\"name\":\"end of run\",\"pid\":%d,\"tid\":0",
-		PERFETTO_PID_CPUS);
-	put_ts(p->f, "ts", end);
+	fprintf(p->f, "{\"ph\":\"i\",\"s\":\"g\",\"name\":\"%s\",\"pid\":%d,\"tid\":0",
+		end < p->filter.to ? "end of run" : "end of window", PERFETTO_PID_CPUS);
+	put_ts(p->f, "ts", end < p->filter.to ? end : p->filter.to);
 	fputs("}\n]}\n", p->f);
 	int err = ferror(p->f) ? (errno ? errno : EIO) : 0;
 	if (fclose(p->f) != 0 && !err)

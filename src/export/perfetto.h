@@ -14,6 +14,7 @@
 #include "../core/simtime.h"
 #include "../engine/sim.h"
 #include "../machine/machine.h"
+#include "export_filter.h"
 
 /* The pseudo-processes of the timeline, in the order the UI shows them. */
 enum {
@@ -26,10 +27,14 @@ enum {
 struct perfetto;
 
 /* Creates path and writes the metadata of machine m (its online CPUs).
- * `title` (e.g. the workload and policy) goes to otherData. NULL with d
- * filled if the file cannot be created. */
+ * `title` (e.g. the workload and policy) goes to otherData. filter (NULL:
+ * everything) keeps a window -- slices clipped to it, each counter's value
+ * at its start -- and some CPUs, with their cores' and packages' power.
+ * NULL with d filled if the file cannot be created. */
 struct perfetto *perfetto_open(const char *path, const struct machine *m, const char *title,
-			       struct pm_diag *d);
+			       const struct export_filter *filter, struct pm_diag *d);
+/* Bytes written so far (0 if the file cannot tell, as /dev/null). */
+uint64_t perfetto_bytes(const struct perfetto *p);
 /* The observer to put in sim_config.observer; valid until close. */
 const struct sim_observer *perfetto_observer(struct perfetto *p);
 /* Ends the slices still open at `end` (the run's duration), finishes the

@@ -92,7 +92,7 @@ static struct perfetto *open_timeline(const struct batch *b, int i, struct runsp
 		return NULL;
 	}
 	snprintf(title, sizeof(title), "%s, %s", rs->workload, label);
-	tl = perfetto_open(path, rs->m, title, d);
+	tl = perfetto_open(path, rs->m, title, NULL, d);
 	free(path);
 	if (tl)
 		rs->observer = perfetto_observer(tl);

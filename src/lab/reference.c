@@ -10,18 +10,6 @@
 #include "../engine/sim.h"
 #include "../workload/workload.h"
 
-static const struct workload_ops *workload_of(const char *spec)
-{
-	char name[RUNSPEC_NAME_MAX];
-	size_t n = strcspn(spec, ":");
-
-	if (n >= sizeof(name))
-		return NULL;
-	memcpy(name, spec, n);
-	name[n] = '\0';
-	return workload_find(name);
-}
-
 static bool has_key(const struct tunable *t, int n, const char *key, size_t len)
 {
 	for (int i = 0; i < n; i++)
@@ -88,7 +76,7 @@ static int run_reference(const struct runspec *rs, const struct workload_ops *w,
 
 int reference_apply(const struct runspec *rs, struct run_result *r, struct pm_diag *d)
 {
-	const struct workload_ops *w = workload_of(rs->workload);
+	const struct workload_ops *w = workload_find_spec(rs->workload);
 	struct run_result ref;
 
 	if (!w || !w->reference_cpufreq || !w->against_reference)

@@ -111,6 +111,14 @@ void replay_free(struct replay *r)
 	r->workload = NULL;
 }
 
+void replay_write_summary(FILE *out, const struct replay_model *rm, const struct run_result *r)
+{
+	fprintf(out, "\nReplayed work: %llu of %u tasks in %.6f s simulated (traced: %.6f s), "
+		"%.3f J\n", (unsigned long long)r->tasks_finished, rm->ntasks,
+		(double)r->duration_ns / NS_PER_SEC, (double)(rm->t_end - rm->t0) / NS_PER_SEC,
+		result_energy_j(r));
+}
+
 void replay_write_per_task(FILE *out, const struct replay_model *rm, struct sim *s,
 			   const struct run_result *r)
 {

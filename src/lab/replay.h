@@ -43,6 +43,9 @@ void replay_free(struct replay *r);
  * P-state at khz. */
 int replay_capture_machine(struct machine *m, const struct replay_model *rm, uint64_t khz,
 			   struct pm_diag *d);
+/* One line: how many of the trace's tasks the run r replayed, in how
+ * much simulated time against the trace's length, and the energy. */
+void replay_write_summary(FILE *out, const struct replay_model *rm, const struct run_result *r);
 /* Each task's CPU time in the trace and in the run s, by name: the
  * replay's fidelity, one line per task. */
 void replay_write_per_task(FILE *out, const struct replay_model *rm, struct sim *s,

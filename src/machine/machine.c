@@ -937,7 +937,8 @@ int machine_check(const struct machine *m, const struct machine_lines *ln,
 	if (check_machine_section(m, ln, where, d) || check_topology(m, ln, where, d) ||
 	    check_frequency(m, ln, where, d) ||
 	    check_power(m, ln, where, d) || check_cstates(m, ln, where, d) ||
-	    check_pkg_cstates(m, ln, where, d) || check_types(m, ln, where, d))
+	    check_pkg_cstates(m, ln, where, d) || check_types(m, ln, where, d) ||
+	    machine_check_platform(m, ln, where, d))
 		return -1;
 	return 0;
 }

@@ -20,7 +20,10 @@
  *   package: uncore_w while any core of the package is out of a package
  *            C-state, else the package C-state's power_mw / 1000
  *   platform: platform_w, constant, for the whole machine (wall power not
- *             attributable to the CPUs: fans, disks, memory, PSU losses). */
+ *             attributable to the CPUs: fans, disks, memory, PSU losses);
+ *             with [platform], the DC floor under the parts that follow
+ *             the work (DRAM, disk, NIC, fans) and the PSU's losses.
+ *   uncore clock, memory stall, EPB: [uncore], [memory], [energy_bias]. */
 #ifndef PMLAB_MACHINE_H
 #define PMLAB_MACHINE_H
 
@@ -104,7 +107,7 @@ struct cstate {
 	sim_ns residency_ns;
 	/* Measured time from the wakeup event until the core runs (INI:
 	 * wake_us); 0: exit_ns. Real wakeups are usually several times
-	 * faster than the table says (sim-anchors 1.10). */
+	 * faster than the table says (KUtrace; docs/sources.md 2.4). */
 	sim_ns wake_ns;
 	double power_w; /* core power while in this state (INI: power_mw) */
 	int poll;       /* 1 for the polling state 0 (POLL on x86): the core stays in C0 */
@@ -119,6 +122,68 @@ struct pkg_cstate {
 	sim_ns exit_ns; /* added to the waking core's exit latency */
 	sim_ns residency_ns;
 	double power_w; /* package (uncore) power while in this state (INI: power_mw) */
+};
+
+/* [uncore] The uncore clock (ring, last-level cache, home agent) as
+ * Haswell-EP and later scale it (engine/uncore.c). max_khz 0: no clock
+ * model, the uncore draws uncore_w while a core of the package is out of a
+ * package C-state. Given, uncore_w is its power at max_khz, and
+ *   P = static_w + (uncore_w - static_w) * (f / max_khz) * (V / max_mv)^2,
+ *   V linear in f from min_mv at min_khz to max_mv at max_khz. */
+struct machine_uncore {
+	uint32_t min_khz, max_khz;
+	int min_mv, max_mv;
+	double static_w;
+	/* A busy package runs the uncore at max_khz while the energy/performance
+	 * bias is at most this (0..15); above it the clock follows the fastest
+	 * core in C0. */
+	int epb_max_clock;
+};
+
+/* [memory] A last-level cache miss (engine/memory.c): the time a stalled
+ * core waits splits into the core's clock (L1/L2 miss handling), the
+ * uncore's (ring, LLC lookup, home agent; a fixed clock without [uncore])
+ * and a fixed DRAM part. A workload's stall is given at a 3 GHz core and
+ * a 3 GHz uncore. core_cycles + uncore_cycles + dram_ns 0: no model (stall
+ * time is fixed). */
+struct machine_memory {
+	double core_cycles;
+	double uncore_cycles;
+	double dram_ns;
+	double mlp;     /* misses in flight while a core stalls (bytes moved = lines x 64) */
+	double line_nj; /* DRAM energy per 64-byte line read or written */
+	/* Cross-package coherence (engine/memory.c): the share of a task's
+	 * stall that becomes snoops of another package while its sharing group
+	 * runs there, and what such a miss costs over a local one (x). */
+	double snoop_share;
+	double snoop_x;
+	double size_mb; /* installed memory: what vm.dirty_*ratio are shares of (0: 16384) */
+};
+
+/* [platform] Wall power that follows the work (engine/platform_power.c):
+ * platform_w becomes the DC idle floor of the rest of the server. psu_w 0:
+ * no PSU model, platform_w is at the wall as before. */
+struct machine_platform {
+	double psu_w;          /* the power supply's rating */
+	double psu_eff[4];     /* its efficiency at 10, 20, 50 and 100 % load (0..1) */
+	double disk_active_w;  /* a disk serving I/O, above its idle power */
+	double nic_packet_uj;  /* a packet sent or received */
+	double disk_mbps;      /* the disk's write bandwidth (writeback's disk time) */
+	double fan_min_w, fan_max_w; /* fans at their lowest and full speed */
+};
+
+/* [energy_bias] How the energy/performance bias (IA32_ENERGY_PERF_BIAS,
+ * 0 performance .. 15 energy) acts on the hardware (engine/epb.c), as
+ * x86_energy_perf_policy(8) describes it: how readily the hardware enters
+ * the C-states the OS asks for, and how fast it takes turbo. */
+struct machine_energy_bias {
+	/* The previous idle period a deep C-state request needs before the
+	 * hardware grants it (auto-demotion), in its target residencies, at
+	 * EPB 0; 1 at EPB 15, linear between. 0: EPB has no such effect. */
+	double demotion_x;
+	/* Delay before a package's turbo ceiling rises, at EPB 15; 0 at EPB 0,
+	 * linear between. */
+	sim_ns turbo_delay_ns;
 };
 
 /* A kind of core (issue 16): the P- and E-cores of a hybrid part, the
@@ -224,6 +289,10 @@ struct machine {
 	double bg_timer_share;    /* 0..1: the share that are timers the governors see coming */
 	sim_ns bg_handler_ns;     /* kernel work of one (irq and softirq or kworker) */
 
+	struct machine_uncore unc;
+	struct machine_memory mem;
+	struct machine_platform plat;
+	struct machine_energy_bias epb;
 	/* [cpu_type NAME] with [pstates NAME], [turbo NAME], [cstate STATE
 	 * NAME]: 0 for a machine of one implicit type (the fields above). */
 	int ntypes;
@@ -242,6 +311,9 @@ struct machine {
 #define MACHINE_DEFAULT_BG_JITTER 1.0
 #define MACHINE_DEFAULT_BG_TIMER_SHARE 0.72
 #define MACHINE_DEFAULT_BG_HANDLER_NS (2 * NS_PER_US)
+/* [uncore] epb_max_clock when absent: the top of x86_energy_perf_policy's
+ * "performance" side (0 performance, 4 balance-performance). */
+#define MACHINE_DEFAULT_UNCORE_EPB_MAX 3
 
 /* CPU types: at least 1 (the implicit one of a machine without types). */
 static inline int machine_ntypes(const struct machine *m)

@@ -131,6 +131,44 @@ static const struct key background_keys[] = {
 	MKEY("handler_us", V_US, bg_handler_ns, bg_handler, "<us>", 0),
 };
 
+static const struct key uncore_keys[] = {
+	MKEY("min_khz", V_KHZ, unc.min_khz, unc_min_khz, "<kHz>", 1),
+	MKEY("max_khz", V_KHZ, unc.max_khz, unc_max_khz, "<kHz>", 1),
+	MKEY("min_mv", V_INT, unc.min_mv, unc_min_mv, "<mV>", 1),
+	MKEY("max_mv", V_INT, unc.max_mv, unc_max_mv, "<mV>", 1),
+	MKEY("static_w", V_DOUBLE, unc.static_w, unc_static, "<watts>", 1),
+	MKEY("epb_max_clock", V_INT, unc.epb_max_clock, unc_epb, "<0..15>", 0),
+};
+
+static const struct key memory_keys[] = {
+	MKEY("core_cycles", V_DOUBLE, mem.core_cycles, mem_core, "<cycles>", 1),
+	MKEY("uncore_cycles", V_DOUBLE, mem.uncore_cycles, mem_uncore, "<cycles>", 1),
+	MKEY("dram_ns", V_DOUBLE, mem.dram_ns, mem_dram, "<ns>", 1),
+	MKEY("mlp", V_DOUBLE, mem.mlp, mem_mlp, "<misses in flight>", 0),
+	MKEY("line_nj", V_DOUBLE, mem.line_nj, mem_line, "<nJ>", 0),
+	MKEY("snoop_pct", V_PCT, mem.snoop_share, mem_snoop_share, "<0..100>", 0),
+	MKEY("snoop_x", V_DOUBLE, mem.snoop_x, mem_snoop_x, "<factor>", 0),
+	MKEY("size_mb", V_DOUBLE, mem.size_mb, mem_size, "<MiB>", 0),
+};
+
+static const struct key platform_keys[] = {
+	MKEY("psu_w", V_DOUBLE, plat.psu_w, psu_w, "<watts>", 0),
+	MKEY("psu_eff_10_pct", V_PCT, plat.psu_eff[0], psu_eff[0], "<0..100>", 0),
+	MKEY("psu_eff_20_pct", V_PCT, plat.psu_eff[1], psu_eff[1], "<0..100>", 0),
+	MKEY("psu_eff_50_pct", V_PCT, plat.psu_eff[2], psu_eff[2], "<0..100>", 0),
+	MKEY("psu_eff_100_pct", V_PCT, plat.psu_eff[3], psu_eff[3], "<0..100>", 0),
+	MKEY("disk_active_w", V_DOUBLE, plat.disk_active_w, disk_active, "<watts>", 0),
+	MKEY("nic_packet_uj", V_DOUBLE, plat.nic_packet_uj, nic_packet, "<uJ>", 0),
+	MKEY("disk_mbps", V_DOUBLE, plat.disk_mbps, disk_mbps, "<MB/s>", 0),
+	MKEY("fan_min_w", V_DOUBLE, plat.fan_min_w, fan_min, "<watts>", 0),
+	MKEY("fan_max_w", V_DOUBLE, plat.fan_max_w, fan_max, "<watts>", 0),
+};
+
+static const struct key energy_bias_keys[] = {
+	MKEY("demotion_x", V_DOUBLE, epb.demotion_x, epb_demotion, "<factor>", 0),
+	MKEY("turbo_delay_us", V_US, epb.turbo_delay_ns, epb_turbo_delay, "<us>", 0),
+};
+
 static const struct key cstate_keys[] = {
 	CKEY("desc", V_TEXT, desc, desc, "<text>", 0),
 	CKEY("exit_latency_us", V_US, exit_ns, exit, "<us>", 1),
@@ -199,6 +237,10 @@ static const struct section sections[] = {
 	SECTION("cache", S_PLAIN, cache_keys, cache),
 	SECTION("costs", S_PLAIN, costs_keys, costs),
 	SECTION("background", S_PLAIN, background_keys, background),
+	SECTION("uncore", S_PLAIN, uncore_keys, uncore),
+	SECTION("memory", S_PLAIN, memory_keys, memory),
+	SECTION("platform", S_PLAIN, platform_keys, platform),
+	SECTION("energy_bias", S_PLAIN, energy_bias_keys, energy_bias),
 	SECTION("cpu_type", S_CPU_TYPE, type_keys, machine), /* line unused */
 };
 #define NSECTIONS ARRAY_SIZE(sections)
@@ -907,6 +949,10 @@ static int finish(struct parser *p)
 		if (sd->kind != S_PLAIN)
 			continue;
 		int secline = *(int *)((char *)ln + sd->line);
+		/* The sections of the models around the cores are optional as a
+		 * whole: their required keys only once the section is there. */
+		if (!secline && (sd->keys == uncore_keys || sd->keys == memory_keys))
+			continue;
 		snprintf(sec, sizeof(sec), "[%s]", sd->name);
 		for (int i = 0; i < sd->nkeys; i++)
 			if (sd->keys[i].required && !*(int *)((char *)ln + sd->keys[i].line))
@@ -973,6 +1019,12 @@ static int finish(struct parser *p)
 		m->bg_jitter = MACHINE_DEFAULT_BG_JITTER;
 	if (!ln->bg_timer)
 		m->bg_timer_share = MACHINE_DEFAULT_BG_TIMER_SHARE;
+	if (ln->memory && !ln->mem_mlp)
+		m->mem.mlp = 1;
+	if (ln->memory && !ln->mem_snoop_x)
+		m->mem.snoop_x = 1;
+	if (ln->uncore && !ln->unc_epb)
+		m->unc.epb_max_clock = MACHINE_DEFAULT_UNCORE_EPB_MAX;
 	sort_tables(m->pstates, m->npstates, ln->pstate, m->turbo, m->nturbo, ln->turbo_bin);
 	if (resolve_types(p))
 		return -1;
@@ -1282,6 +1334,43 @@ static void write_ini(FILE *f, const struct machine *m)
 	put_key_double(f, "jitter_pct", m->bg_jitter * 100);
 	put_key_double(f, "timer_pct", m->bg_timer_share * 100);
 	put_key_us(f, "handler_us", m->bg_handler_ns);
+
+	if (m->unc.max_khz) {
+		fprintf(f, "\n[uncore]\nmin_khz = %u\nmax_khz = %u\nmin_mv = %d\nmax_mv = %d\n",
+			m->unc.min_khz, m->unc.max_khz, m->unc.min_mv, m->unc.max_mv);
+		put_key_double(f, "static_w", m->unc.static_w);
+		fprintf(f, "epb_max_clock = %d\n", m->unc.epb_max_clock);
+	}
+	if (m->mem.core_cycles + m->mem.uncore_cycles + m->mem.dram_ns > 0) {
+		fprintf(f, "\n[memory]\n");
+		put_key_double(f, "core_cycles", m->mem.core_cycles);
+		put_key_double(f, "uncore_cycles", m->mem.uncore_cycles);
+		put_key_double(f, "dram_ns", m->mem.dram_ns);
+		put_key_double(f, "mlp", m->mem.mlp);
+		put_key_double(f, "line_nj", m->mem.line_nj);
+		put_key_double(f, "snoop_pct", m->mem.snoop_share * 100);
+		put_key_double(f, "snoop_x", m->mem.snoop_x);
+		put_key_double(f, "size_mb", m->mem.size_mb);
+	}
+	const struct machine_platform *pl = &m->plat;
+	if (pl->psu_w || pl->disk_active_w || pl->nic_packet_uj || pl->disk_mbps || pl->fan_max_w) {
+		static const char *const eff[] = { "psu_eff_10_pct", "psu_eff_20_pct",
+						   "psu_eff_50_pct", "psu_eff_100_pct" };
+		fprintf(f, "\n[platform]\n");
+		put_key_double(f, "psu_w", pl->psu_w);
+		for (int i = 0; i < 4; i++)
+			put_key_double(f, eff[i], pl->psu_eff[i] * 100);
+		put_key_double(f, "disk_active_w", pl->disk_active_w);
+		put_key_double(f, "nic_packet_uj", pl->nic_packet_uj);
+		put_key_double(f, "disk_mbps", pl->disk_mbps);
+		put_key_double(f, "fan_min_w", pl->fan_min_w);
+		put_key_double(f, "fan_max_w", pl->fan_max_w);
+	}
+	if (m->epb.demotion_x || m->epb.turbo_delay_ns) {
+		fprintf(f, "\n[energy_bias]\n");
+		put_key_double(f, "demotion_x", m->epb.demotion_x);
+		put_key_us(f, "turbo_delay_us", m->epb.turbo_delay_ns);
+	}
 	for (int t = 0; t < m->ntypes && t < MACHINE_MAX_TYPES; t++)
 		write_type(f, m, &m->types[t]);
 }

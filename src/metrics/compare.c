@@ -32,7 +32,8 @@ int cmp_init(struct cmp_set *s, const struct machine *m, int nprofiles, int nrun
 {
 	static const char *const util_key[] = { "user", "sys", "iowait", "idle" };
 	char key[CMP_KEY_MAX], head[CMP_KEY_MAX];
-	int n = 4 + 1 + m->ncstates + 4 + 2 * m->packages, i;
+	/* + 2: room for cmp_add_run_figures() */
+	int n = 4 + 1 + m->ncstates + 4 + 2 * m->packages + 2, i;
 
 	memset(s, 0, sizeof(*s));
 	s->metric = calloc((size_t)n, sizeof(*s->metric));
@@ -80,6 +81,45 @@ int cmp_init(struct cmp_set *s, const struct machine *m, int nprofiles, int nrun
 		add(s, CMP_UTIL, i, CMP_BLOCK_UTIL, key, head, "", 2);
 	}
 	return 0;
+}
+
+void cmp_add_run_figures(struct cmp_set *s)
+{
+	int i, at = 0, n = s->nmetrics;
+
+	for (i = 0; i < n; i++)
+		if (s->metric[i].what == CMP_RUN_TIME)
+			return;
+	/* After the first block's figures, so the tables keep them together. */
+	while (at < n && s->metric[at].block == CMP_BLOCK_PERF)
+		at++;
+	memmove(&s->metric[at + 2], &s->metric[at], (size_t)(n - at) * sizeof(*s->metric));
+	s->nmetrics = at;
+	add(s, CMP_RUN_TIME, 0, CMP_BLOCK_PERF, "run_time_s", "Run time", "(s)", -1);
+	add(s, CMP_ENERGY, 0, CMP_BLOCK_PERF, "energy_j", "Energy", "(J)", -1);
+	s->nmetrics = n + 2;
+}
+
+void cmp_duration_text(const struct cmp_set *s, char *buf, size_t size)
+{
+	char a[RESULT_NUM_MAX], b[RESULT_NUM_MAX];
+	double sum = 0;
+	int m, p, r, n = 0;
+
+	for (m = 0; m < s->nmetrics && s->metric[m].what != CMP_RUN_TIME; m++)
+		;
+	if (m == s->nmetrics) {
+		snprintf(buf, size, "of %s s simulated per profile",
+			 result_fmt_num(a, sizeof(a), s->duration_s, -6));
+		return;
+	}
+	for (p = 0; p < s->nprofiles; p++)
+		for (r = 0; r < s->nruns; r++, n++)
+			sum += cmp_samples(s, p, m)[r];
+	snprintf(buf, size, "per profile, each until the workload ended (%s s simulated on "
+		 "average, limit %s s)",
+		 result_fmt_num(a, sizeof(a), n ? sum / n : 0, -4),
+		 result_fmt_num(b, sizeof(b), s->duration_s, -6));
 }
 
 void cmp_free(struct cmp_set *s)
@@ -137,6 +177,8 @@ static double figure(const struct cmp_metric *m, const struct run_result *r)
 	case CMP_UTIL:       return result_util_pct(r, m->arg);
 	case CMP_PKG_IDLE:   return result_pkg_all_idle_pct(r, m->arg);
 	case CMP_PKG_CPU_IDLE: return result_pkg_cpu_idle_pct(r, m->arg);
+	case CMP_RUN_TIME:   return (double)r->duration_ns / NS_PER_SEC;
+	case CMP_ENERGY:     return result_energy_j(r);
 	}
 	return 0;
 }

@@ -28,6 +28,8 @@ enum cmp_what {
 	CMP_UTIL,        /* arg: 0 user, 1 sys, 2 iowait, 3 idle */
 	CMP_PKG_IDLE,    /* arg: package; every core idle, % */
 	CMP_PKG_CPU_IDLE,/* arg: package; mean idle (idle + iowait) of its CPUs, % */
+	CMP_RUN_TIME,    /* simulated time the run lasted, s (a workload that ends itself) */
+	CMP_ENERGY,      /* whole machine over the run, J */
 };
 
 /* The seed tables' three blocks. */
@@ -89,6 +91,15 @@ void cmp_free(struct cmp_set *s);
  * -1 on OOM. */
 int cmp_set_profile(struct cmp_set *s, int p, const char *name, const char *cpufreq,
 		    const char *cpuidle, const char *note, const char *skipped);
+/* For a workload that ends its runs itself (a replayed trace, a build):
+ * adds the run time and energy of each run to the first block, and the
+ * headings say the runs lasted until the workload ended. Call it before
+ * the first run is stored. */
+void cmp_add_run_figures(struct cmp_set *s);
+/* "of 10 s simulated per profile", or "per profile, each until the
+ * workload ended (0.53 s simulated on average, limit 54.4 s)": how long
+ * the runs were, for the headings. */
+void cmp_duration_text(const struct cmp_set *s, char *buf, size_t size);
 /* The workload's throughput unit ("tpm"), for the headings. */
 void cmp_set_unit(struct cmp_set *s, const char *unit);
 /* Figures of one run, in metric order, into out[s->nmetrics]. */

@@ -164,14 +164,14 @@ static int block(FILE *out, const struct cmp_set *s, enum cmp_block blk, int rel
 
 int cmp_write_table(FILE *out, const struct cmp_set *s)
 {
-	char d[RESULT_NUM_MAX];
+	char d[160];
 	int b, p, rc = 0, skipped = 0;
 
 	fprintf(out, "pmlab compare: machine %s (%d CPUs), workload %s\n", s->machine, s->ncpus,
 		s->workload);
-	fprintf(out, "%d run%s of %s s simulated per profile, seed%s %" PRIu64, s->nruns,
-		s->nruns == 1 ? "" : "s", result_fmt_num(d, sizeof(d), s->duration_s, -6),
-		s->nruns == 1 ? "" : "s", s->seed);
+	cmp_duration_text(s, d, sizeof(d));
+	fprintf(out, "%d run%s %s, seed%s %" PRIu64, s->nruns,
+		s->nruns == 1 ? "" : "s", d, s->nruns == 1 ? "" : "s", s->seed);
 	if (s->nruns > 1)
 		fprintf(out, "..%" PRIu64 "; mean \u00b1 95 %% confidence interval (Student t)",
 			s->seed + (uint64_t)s->nruns - 1);

@@ -59,6 +59,14 @@ struct package_result {
 	double energy_core_dynamic_j, energy_core_static_j, energy_uncore_j;
 };
 
+/* The platform's energy (run_result.energy_platform_j is their sum): the
+ * idle floor (platform_w) and what follows the work, for machines with
+ * [platform] or [memory] (engine/platform_power.c); all but floor_j are 0
+ * otherwise. */
+struct platform_energy {
+	double floor_j, dram_j, disk_j, nic_j, fans_j, psu_loss_j;
+};
+
 struct run_result {
 	/* What ran. */
 	char machine[MACHINE_NAME_MAX];
@@ -86,6 +94,7 @@ struct run_result {
 
 	/* Energy by component, whole machine (J). */
 	double energy_core_dynamic_j, energy_core_static_j, energy_uncore_j, energy_platform_j;
+	struct platform_energy platform;
 
 	/* Work accounting: cycles requested by finished tasks and cycles they ran. */
 	double cycles_requested_finished, cycles_done_finished;

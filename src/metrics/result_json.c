@@ -236,6 +236,14 @@ static json_t *build(struct jctx *c, const struct run_result *r)
 	put(c, comp, "uncore", jnum(r->energy_uncore_j));
 	put(c, comp, "platform", jnum(r->energy_platform_j));
 	put(c, root, "energy_by_component_j", comp);
+	json_t *plat = json_object();
+	put(c, plat, "floor", jnum(r->platform.floor_j));
+	put(c, plat, "dram", jnum(r->platform.dram_j));
+	put(c, plat, "disk", jnum(r->platform.disk_j));
+	put(c, plat, "nic", jnum(r->platform.nic_j));
+	put(c, plat, "fans", jnum(r->platform.fans_j));
+	put(c, plat, "psu_loss", jnum(r->platform.psu_loss_j));
+	put(c, root, "platform_energy_j", plat);
 	put(c, root, "avg_mhz", jnum(result_avg_mhz(r)));
 	put(c, root, "busy_pct", jnum(result_busy_pct(r)));
 	put(c, root, "bzy_mhz", jnum(result_bzy_mhz(r)));

@@ -130,6 +130,15 @@ static void power(FILE *out, const struct run_result *r)
 	power_row(out, "  core static", r->energy_core_static_j, dur);
 	power_row(out, "  uncore", r->energy_uncore_j, dur);
 	power_row(out, "platform", r->energy_platform_j, dur);
+	const struct platform_energy *pe = &r->platform;
+	if (pe->dram_j + pe->disk_j + pe->nic_j + pe->fans_j + pe->psu_loss_j > 0) {
+		power_row(out, "  idle floor", pe->floor_j, dur);
+		power_row(out, "  DRAM", pe->dram_j, dur);
+		power_row(out, "  disk", pe->disk_j, dur);
+		power_row(out, "  NIC", pe->nic_j, dur);
+		power_row(out, "  fans", pe->fans_j, dur);
+		power_row(out, "  PSU losses", pe->psu_loss_j, dur);
+	}
 }
 
 /* "%C0 %POLL %C1 ..." header cells, shared by the summary and per-CPU rows. */

@@ -154,9 +154,6 @@ int profile_apply(const struct profile *p, struct sim_config *cfg, bool keep_cpu
 
 const char *profile_host_only_why(const char *key)
 {
-	if (strcmp(key, "pm_qos_dynamic") == 0)
-		return "the simulator keeps no load average; --set pm_qos_latency_us=LOW is the "
-		       "loaded case";
 	if (strcmp(key, "cpuidle_governor") == 0)
 		return "the simulator takes the idle governor from --cpuidle";
 	if (strcmp(key, "platform_profile") == 0)

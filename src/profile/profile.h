@@ -27,7 +27,7 @@ struct profile_setting {
 	char kv[196];                 /* "KEY=VALUE", what --set takes */
 	/* Applied by the host backend only; the simulator has no such knob and
 	 * profile_apply() leaves it out: cpuidle_governor, platform_profile,
-	 * module.NAME, pm_qos_dynamic (see profile_map_host.c). */
+	 * module.NAME (see profile_map_host.c). */
 	bool host_only;
 };
 

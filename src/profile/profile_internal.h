@@ -131,6 +131,10 @@ struct pf_load {
 	char *cpuinfo;
 
 	int tuned_version;          /* emulated, major * 100 + minor (2.20: 220) */
+	/* tuned-main.conf's dynamic_tuning: 1, 0, or -1 when nothing says (the
+	 * version's default: on before 2.22); where it was said, for notes. */
+	int dynamic_tuning;
+	char dynamic_from[PROFILE_TEXT_MAX];
 	struct profile_skip *notes; /* what the loader passed over, for the list */
 	int nnotes, capnotes;
 };

@@ -291,6 +291,8 @@ int pf_map(struct pf_load *L, struct profile *p)
 			rc = pfm_scheduler_instance(&m, in);
 		else if (strcmp(in->type, "sysctl") == 0)
 			rc = pfm_sysctl_instance(&m, in);
+		else if (strcmp(in->type, "vm") == 0 && in->enabled)
+			rc = pfm_vm_instance(&m, in);
 		else if (strcmp(in->type, "sysfs") == 0)
 			rc = pfm_sysfs_instance(&m, in);
 		else if (strcmp(in->type, "acpi") == 0)

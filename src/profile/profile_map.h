@@ -64,6 +64,15 @@ int pfm_set_knob(struct map *m, const struct pf_inst *in, const struct pf_opt *o
 int pfm_each_option(struct map *m, const struct pf_inst *in,
 		    int (*map_one)(struct map *, const struct pf_inst *, const struct pf_opt *));
 
+/* profile_map_cpu.c: whether tuned's dynamic tuning runs (tuned-main.conf,
+ * an override, else on before 2.22). */
+bool pfm_dynamic_tuning(const struct pf_load *L);
+
+/* profile_map_vm.c: [vm], and vm.* sysctls (1: one of them, *rc its result). */
+int pfm_vm_instance(struct map *m, const struct pf_inst *in);
+int pfm_vm_sysctl(struct map *m, const struct pf_inst *in, const struct pf_opt *o,
+		  const char *name, int *rc);
+
 /* profile_map_latency.c */
 /* Machine C-state index of Linux's stateN, -1 for the implicit POLL of a
  * machine that does not list a polling state first, -2 for none. */

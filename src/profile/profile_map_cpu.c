@@ -222,9 +222,10 @@ static int cpu_option(struct map *m, const struct pf_inst *in, const struct pf_o
 	if (strcmp(k, "energy_perf_bias") == 0 || strcmp(k, "energy_performance_preference") == 0) {
 		if (pick(m, in, o, value, &chosen, buf, sizeof(buf)))
 			return -1;
+		/* x86_energy_perf_policy writes the MSR whatever the driver
+		 * (tuned 2.3 on): the hardware's bias (engine/epb.c). */
 		if (!m->intel && strcmp(k, "energy_perf_bias") == 0)
-			return pfm_skip(m, in, o, "EPB: pmlab keeps it in intel_pstate only (no "
-					"modelled effect); the driver here is %s", m->driver);
+			return pfm_set_knob(m, in, o, pfm_engine_tunable(k), chosen, NULL);
 		if (!m->intel)
 			return pfm_skip(m, in, o, "%s", m->why_no_pstate);
 		return pfm_set_knob(m, in, o, pfm_gov_tunable(m->pstate, k), chosen, NULL);
@@ -255,12 +256,21 @@ static int cpu_option(struct map *m, const struct pf_inst *in, const struct pf_o
 	/* load_threshold, latency_low, latency_high */
 	if (m->dynamic)
 		return 0; /* in the pm_qos_dynamic setting (dynamic_latency()) */
-	if (m->L->tuned_version >= 222)
+	if (!pfm_dynamic_tuning(m->L)) {
+		if (m->L->dynamic_from[0])
+			return pfm_skip(m, in, o, "dynamic tuning is off (dynamic_tuning = 0, %s)",
+					m->L->dynamic_from);
 		return pfm_skip(m, in, o, "tuned %d.%d does no dynamic tuning by default "
 				"(dynamic_tuning = 0 in tuned-main.conf from 2.22)",
 				m->L->tuned_version / 100, m->L->tuned_version % 100);
+	}
 	return pfm_skip(m, in, o, "the latency is static: force_latency or "
 			"pm_qos_resume_latency_us is set");
+}
+
+bool pfm_dynamic_tuning(const struct pf_load *L)
+{
+	return L->dynamic_tuning >= 0 ? L->dynamic_tuning != 0 : L->tuned_version < 222;
 }
 
 static const struct pf_opt *own_opt(const struct pf_inst *in, const char *key)
@@ -276,9 +286,14 @@ static const struct pf_opt *own_opt(const struct pf_inst *in, const char *key)
  * neither force_latency nor pm_qos_resume_latency_us, sets the PM QoS
  * limit from the 1-minute load average (/proc/loadavg) every
  * update_interval (10 s): latency_high (1000 us) below load_threshold
- * (0.2), latency_low (100 us) at or above it. tuned 2.3 and 2.20 alike;
- * 2.22 turned dynamic_tuning off in tuned-main.conf. The host backend
- * holds it (pmlab daemon re-evaluates it); the simulator lists it. */
+ * (0.2), latency_low (100 us) at or above it. tuned 2.3 (v2.3.0
+ * plugins/plugin_cpu.py _instance_update_dynamic()) and 2.20 alike; 2.22
+ * turned dynamic_tuning off in tuned-main.conf, and tuned's own spec file
+ * turned it off for RHEL builds from the start (v2.3.0 tuned.spec: "%if
+ * 0%{?rhel}" sed dynamic_tuning to 0): a tuned-main.conf beside the
+ * profile's family directory, or NAME:dynamic_tuning=0|1, says which. The
+ * host backend holds the limit (pmlab daemon re-evaluates it); the
+ * simulator runs it on its own load average (engine/pmqos_dynamic.c). */
 static int dynamic_latency(struct map *m, const struct pf_inst *in)
 {
 	static const char *const keys[] = { "latency_low", "latency_high", "load_threshold" };
@@ -312,7 +327,7 @@ static int dynamic_latency(struct map *m, const struct pf_inst *in)
 	       "latency_low=%s latency_high=%s load_threshold=%s", in->u->file, in->u->line,
 	       in->u->name, m->L->tuned_version / 100, m->L->tuned_version % 100, how[0], how[1],
 	       how[2]);
-	return pf_add_host_setting(m->p, "pm_qos_dynamic", text, orig, m->d);
+	return pf_add_setting(m->p, "pm_qos_dynamic", text, orig, m->d);
 }
 
 int pfm_cpu_instance(struct map *m, const struct pf_inst *in)
@@ -322,7 +337,7 @@ int pfm_cpu_instance(struct map *m, const struct pf_inst *in)
 	char where[PROFILE_TEXT_MAX];
 
 	if (in == m->cpu)
-		m->dynamic = m->L->tuned_version < 222 && !own_opt(in, "force_latency") &&
+		m->dynamic = pfm_dynamic_tuning(m->L) && !own_opt(in, "force_latency") &&
 			     !own_opt(in, "pm_qos_resume_latency_us");
 	for (int i = 0; i < in->u->nopts; i++) {
 		const struct pf_opt *o = &in->u->opts[i];
@@ -352,5 +367,16 @@ int pfm_cpu_instance(struct map *m, const struct pf_inst *in)
 		if (cpu_option(m, in, o, matched == ncpus, matched))
 			return -1;
 	}
-	return in == m->cpu && m->dynamic ? dynamic_latency(m, in) : 0;
+	if (in == m->cpu && m->dynamic)
+		return dynamic_latency(m, in);
+	if (in == m->cpu && !pfm_dynamic_tuning(m->L) && !own_opt(in, "force_latency") &&
+	    !own_opt(in, "pm_qos_resume_latency_us") && m->L->dynamic_from[0]) {
+		char what[128], origin[PROFILE_TEXT_MAX], why[128];
+		pf_fmt(what, sizeof(what), "[%s] dynamic PM QoS (no force_latency)", in->u->name);
+		pf_fmt(origin, sizeof(origin), "%s:%d", in->u->file, in->u->line);
+		pf_fmt(why, sizeof(why), "dynamic tuning is off (dynamic_tuning = 0, %s)",
+		       m->L->dynamic_from);
+		return pf_add_skip(m->p, what, origin, why, m->d);
+	}
+	return 0;
 }

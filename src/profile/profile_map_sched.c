@@ -89,6 +89,9 @@ int pfm_sysctl_option(struct map *m, const struct pf_inst *in, const struct pf_o
 		for (int j = 0; j < NKNOBS; j++)
 			if (sched_knobs[j].sysctl && strcmp(sched_knobs[j].sysctl, key + 7) == 0)
 				return sched_knob(m, in, o, sched_knobs[j].engine);
+	int rc;
+	if (pfm_vm_sysctl(m, in, o, key, &rc))
+		return rc;
 	return pfm_skip(m, in, o, "not modelled");
 }
 

@@ -385,6 +385,15 @@ static int tuned_override(struct pf_load *L, char *text)
 			L->tuned_version = v;
 			continue;
 		}
+		if (strncmp(item, "dynamic_tuning=", 15) == 0) {
+			int b = pf_bool(item + 15);
+			if (b < 0)
+				return pm_fail(L->d, "override '%s': not a boolean (expected "
+					       "dynamic_tuning=0 or 1)", item);
+			L->dynamic_tuning = b;
+			pf_fmt(L->dynamic_from, sizeof(L->dynamic_from), "the override %s", item);
+			continue;
+		}
 		size_t n = strlen(item);
 		if (w != text)
 			*w++ = ',';
@@ -425,6 +434,61 @@ static int family_version(const char *path)
 	}
 	fclose(f);
 	return v;
+}
+
+/* tuned-main.conf beside the profile's directory (data/profiles/tuned-2.3/
+ * tuned-main.conf: the RHEL 7 build's), as tuned reads
+ * /etc/tuned/tuned-main.conf: its dynamic_tuning. 0 if there is none or
+ * it does not say, -1 (with a message) if it is malformed. */
+static int family_main_conf(struct pf_load *L, const char *path)
+{
+	char dir[PATH_MAX], line[512];
+	snprintf(dir, sizeof(dir), "%s", path);
+	for (int up = 0; up < 2; up++) {
+		char *slash = strrchr(dir, '/');
+		if (!slash)
+			return 0;
+		*slash = '\0';
+	}
+	char file[PATH_MAX + 32];
+	snprintf(file, sizeof(file), "%s/tuned-main.conf", dir);
+	FILE *f = fopen(file, "r");
+	if (!f)
+		return 0;
+	int rc = 0, n = 0;
+	while (rc == 0 && fgets(line, sizeof(line), f)) {
+		n++;
+		char *k = line + strspn(line, " \t");
+		k[strcspn(k, "\r\n")] = '\0';
+		if (!*k || *k == '#' || *k == ';')
+			continue;
+		char *eq = strchr(k, '=');
+		if (!eq) {
+			rc = pm_fail_at(L->d, file, n, "not a 'key = value' line (expected e.g. "
+					"dynamic_tuning = 0)");
+			break;
+		}
+		char *v = eq + 1;
+		do
+			*eq-- = '\0';
+		while (eq >= k && (*eq == ' ' || *eq == '\t'));
+		v += strspn(v, " \t");
+		size_t len = strlen(v);
+		while (len && (v[len - 1] == ' ' || v[len - 1] == '\t'))
+			v[--len] = '\0';
+		if (strcmp(k, "dynamic_tuning") != 0)
+			continue; /* the daemon's other settings mean nothing to a model */
+		int b = pf_bool(v);
+		if (b < 0) {
+			rc = pm_fail_at(L->d, file, n, "dynamic_tuning = %s: not a boolean (expected "
+					"0 or 1)", v);
+			break;
+		}
+		L->dynamic_tuning = b;
+		pf_fmt(L->dynamic_from, sizeof(L->dynamic_from), "%s:%d", file, n);
+	}
+	fclose(f);
+	return rc;
 }
 
 static int overrides(struct pf_load *L, const char *text)
@@ -567,7 +631,8 @@ int pf_resolve(struct pf_load *L, const char *spec)
 	L->tuned_version = family > 0 ? family
 				      : L->env && L->env->tuned_version ? L->env->tuned_version
 									: PF_TUNED_DEFAULT;
-	if (pf_machine_identity(L) || load_file(L, path, NULL))
+	L->dynamic_tuning = -1;
+	if (family_main_conf(L, path) || pf_machine_identity(L) || load_file(L, path, NULL))
 		return -1;
 	if (colon && overrides(L, colon + 1))
 		return -1;

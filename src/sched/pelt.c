@@ -1,98 +1,152 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* PELT's arithmetic as Linux v6.19 has it (kernel/sched/pelt.c, and the
+ * run queue side of kernel/sched/fair.c), restricted to utilization. */
 #include "pelt.h"
 
-#include <math.h>
+/* y^n in 0.32 fixed point, n < 32, y^32 = 1/2: kernel/sched/sched-pelt.h,
+ * as Documentation/scheduler/sched-pelt.c generates it ((2^32 - 1) y^n,
+ * truncated). tests/unit/test_pelt.c recomputes it from the formula. */
+static const uint32_t runnable_avg_yN_inv[LOAD_AVG_PERIOD] = {
+	0xffffffff, 0xfa83b2da, 0xf5257d14, 0xefe4b99a, 0xeac0c6e6, 0xe5b906e6,
+	0xe0ccdeeb, 0xdbfbb796, 0xd744fcc9, 0xd2a81d91, 0xce248c14, 0xc9b9bd85,
+	0xc5672a10, 0xc12c4cc9, 0xbd08a39e, 0xb8fbaf46, 0xb504f333, 0xb123f581,
+	0xad583ee9, 0xa9a15ab4, 0xa5fed6a9, 0xa2704302, 0x9ef5325f, 0x9b8d39b9,
+	0x9837f050, 0x94f4efa8, 0x91c3d373, 0x8ea4398a, 0x8b95c1e3, 0x88980e80,
+	0x85aac367, 0x82cd8698,
+};
 
-#define PELT_PERIOD 1024u      /* in 1024 ns units */
-#define LOAD_AVG_MAX 47742.0   /* maximum possible util_sum / 1024 */
-
-/* v * y^periods with y = 0.5^(1/32): halve per 32 periods, and take
- * y^(periods % 32) from a table (decay_load() does the same in fixed point). */
-static double decay(double v, uint64_t periods)
+/* mul_u64_u32_shr(a, mul, 32), the kernel's generic version: exact. */
+static inline uint64_t mul_shr32(uint64_t a, uint32_t mul)
 {
-	static double y_pow[32], halves[64];
-	if (y_pow[0] == 0) {
-		for (int i = 0; i < 32; i++)
-			y_pow[i] = pow(0.5, i / 32.0);
-		for (int i = 0; i < 64; i++)
-			halves[i] = ldexp(1.0, -i);
-	}
-	if (periods >= 64 * 32)
+	uint64_t lo = (uint64_t)(uint32_t)a * mul, hi = (a >> 32) * mul;
+	return (lo >> 32) + hi;
+}
+
+uint64_t pelt_decay_load(uint64_t val, uint64_t n)
+{
+	if (n > LOAD_AVG_PERIOD * 63)
 		return 0;
-	return v * y_pow[periods % 32] * halves[periods / 32];
-}
-
-void pelt_init(struct pelt *p, sim_ns now)
-{
-	p->util_sum = 0;
-	p->util_avg = 0;
-	p->period_contrib = 0;
-	p->last = now & ~(sim_ns)1023;
-}
-
-/* The kernel's divider: the running time a signal would have summed had
- * it run all the time, given how far into the current period it is
- * (get_pelt_divider()). util_sum / divider is util_avg in 0..1024. */
-static double divider(const struct pelt *p)
-{
-	return LOAD_AVG_MAX - 1024.0 + p->period_contrib;
-}
-
-static void refresh_avg(struct pelt *p)
-{
-	double avg = p->util_sum / divider(p);
-	if (avg > PELT_SCALE)
-		avg = PELT_SCALE;
-	p->util_avg = (uint32_t)avg;
-}
-
-bool pelt_update(struct pelt *p, sim_ns now, bool running, uint32_t scale)
-{
-	uint64_t delta = (uint64_t)(now - p->last) >> 10;
-	if ((int64_t)(now - p->last) <= 0 || delta == 0)
-		return false;
-	p->last += (sim_ns)(delta << 10);
-	uint64_t total = delta + p->period_contrib;
-	uint64_t periods = total / PELT_PERIOD;
-	double contrib;
-	if (periods) {
-		p->util_sum = decay(p->util_sum, periods);
-		/* Three segments (accumulate_pelt_segments()): the end of the old
-		 * period, decayed; the full periods in between; the start of the
-		 * new one. */
-		uint64_t d1 = PELT_PERIOD - p->period_contrib;
-		uint64_t d3 = total % PELT_PERIOD;
-		double full = 0;
-		if (periods > 1) /* sum_{n=1}^{periods-1} 1024 y^n */
-			full = LOAD_AVG_MAX - decay(LOAD_AVG_MAX, periods) - 1024.0;
-		contrib = decay((double)d1, periods) + full + (double)d3;
-		p->period_contrib = (uint32_t)d3;
-	} else {
-		contrib = (double)delta;
-		p->period_contrib = (uint32_t)total;
+	uint32_t local_n = (uint32_t)n;
+	/* y^n = 1/2^(n / PERIOD) * y^(n % PERIOD) */
+	if (local_n >= LOAD_AVG_PERIOD) {
+		val >>= local_n / LOAD_AVG_PERIOD;
+		local_n %= LOAD_AVG_PERIOD;
 	}
+	return mul_shr32(val, runnable_avg_yN_inv[local_n]);
+}
+
+/* c1 = d1 y^p (the end of the old period), c2 = 1024 sum_{n=1}^{p-1} y^n
+ * (the full periods), c3 = d3 (the start of the current one). */
+static uint32_t accumulate_pelt_segments(uint64_t periods, uint32_t d1, uint32_t d3)
+{
+	uint32_t c1 = (uint32_t)pelt_decay_load(d1, periods);
+	uint32_t c2 = LOAD_AVG_MAX - (uint32_t)pelt_decay_load(LOAD_AVG_MAX, periods) - 1024;
+	return c1 + c2 + d3;
+}
+
+/* accumulate_sum(): decay the sum over the periods crossed, then add this
+ * stretch's contribution. Returns the periods crossed. */
+static uint64_t accumulate_sum(uint64_t delta, struct pelt *sa, bool load, bool running)
+{
+	uint32_t contrib = (uint32_t)delta; /* no period crossed: delta < 1024 */
+	delta += sa->period_contrib;
+	uint64_t periods = delta / 1024;
+	if (periods) {
+		sa->util_sum = (uint32_t)pelt_decay_load(sa->util_sum, periods);
+		delta %= 1024;
+		if (load)
+			contrib = accumulate_pelt_segments(periods, 1024 - sa->period_contrib,
+							   (uint32_t)delta);
+	}
+	sa->period_contrib = (uint32_t)delta;
 	if (running)
-		p->util_sum += contrib * scale;
-	refresh_avg(p);
-	return periods > 0;
+		sa->util_sum += contrib << PELT_SHIFT;
+	return periods;
 }
 
-void pelt_set_util(struct pelt *p, uint32_t util)
+void pelt_init(struct pelt *sa, uint64_t now)
 {
-	p->util_sum = (double)util * divider(p);
-	refresh_avg(p);
+	sa->last_update_time = now;
+	sa->util_sum = 0;
+	sa->period_contrib = 0;
+	sa->util_avg = 0;
 }
 
-void pelt_attach(struct pelt *cpu, const struct pelt *task)
+static inline uint32_t divider(const struct pelt *sa)
 {
-	cpu->util_sum += (double)task->util_avg * divider(cpu);
-	refresh_avg(cpu);
+	return PELT_MIN_DIVIDER + sa->period_contrib; /* get_pelt_divider() */
 }
 
-void pelt_detach(struct pelt *cpu, const struct pelt *task)
+bool pelt_update(struct pelt *sa, uint64_t now, bool load, bool running)
 {
-	cpu->util_sum -= (double)task->util_avg * divider(cpu);
-	if (cpu->util_sum < 0)
-		cpu->util_sum = 0;
-	refresh_avg(cpu);
+	uint64_t delta = now - sa->last_update_time;
+	if ((int64_t)delta < 0) {
+		sa->last_update_time = now;
+		return false;
+	}
+	/* 1024 ns: a "us" that is a shift away. */
+	delta >>= 10;
+	if (!delta)
+		return false;
+	sa->last_update_time += delta << 10;
+	if (!load)
+		running = false;
+	if (!accumulate_sum(delta, sa, load, running))
+		return false;
+	/* The average moves only at period boundaries (___update_load_avg()). */
+	sa->util_avg = sa->util_sum / divider(sa);
+	return true;
+}
+
+static inline uint32_t sub_positive(uint32_t v, uint32_t d)
+{
+	return v > d ? v - d : 0;
+}
+
+/* util_sum may not fall below what util_avg implies at the smallest
+ * divider (rounding of removed and detached sums, fair.c). */
+static inline void util_sum_floor(struct pelt *sa)
+{
+	uint32_t floor = sa->util_avg * PELT_MIN_DIVIDER;
+	if (sa->util_sum < floor)
+		sa->util_sum = floor;
+}
+
+bool pelt_update_cfs_rq(struct pelt *cfs, struct pelt_removed *removed, uint64_t now,
+			bool load, bool running)
+{
+	bool decayed = false;
+	if (removed->nr) {
+		uint32_t r = removed->util_avg;
+		cfs->util_avg = sub_positive(cfs->util_avg, r);
+		cfs->util_sum = sub_positive(cfs->util_sum, r * divider(cfs));
+		util_sum_floor(cfs);
+		removed->util_avg = 0;
+		removed->nr = 0;
+		decayed = true;
+	}
+	return pelt_update(cfs, now, load, running) || decayed;
+}
+
+void pelt_attach(struct pelt *cfs, struct pelt *se)
+{
+	uint32_t div = divider(cfs);
+	se->last_update_time = cfs->last_update_time;
+	se->period_contrib = cfs->period_contrib;
+	se->util_sum = se->util_avg * div;
+	cfs->util_avg += se->util_avg;
+	cfs->util_sum += se->util_sum;
+}
+
+void pelt_detach(struct pelt *cfs, const struct pelt *se)
+{
+	cfs->util_avg = sub_positive(cfs->util_avg, se->util_avg);
+	cfs->util_sum = sub_positive(cfs->util_sum, se->util_sum);
+	util_sum_floor(cfs);
+}
+
+void pelt_remove(struct pelt_removed *removed, const struct pelt *se)
+{
+	removed->nr++;
+	removed->util_avg += se->util_avg;
 }

@@ -1,36 +1,73 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Per-entity load tracking (kernel/sched/pelt.c): a utilization signal
- * that counts running time in 1024 us periods (1 "us" = 1024 ns, as the
- * kernel shifts ns by 10), each period decaying by y with y^32 = 1/2.
- * Contributions are scaled by frequency (current/max) and capacity, so the
- * signal is frequency- and capacity-invariant, 0..1024. */
+/* Per-entity load tracking as Linux v6.19 computes it (kernel/sched/pelt.c,
+ * pelt.h, sched-pelt.h): in fixed point, utilization only. Time is counted
+ * in units of 1024 ns ("us") and periods of 1024 of them; each period
+ * decays the sum by y, y^32 = 1/2, through the kernel's table of y^n in
+ * 0.32 fixed point (runnable_avg_yN_inv) and its three-segment sum
+ * (__accumulate_pelt_segments()). util_sum counts running time << 10;
+ * util_avg = util_sum / (LOAD_AVG_MAX - 1024 + period_contrib).
+ *
+ * Frequency invariance is not in the sums: since v5.1 the time given to
+ * an update is the run queue's PELT clock (rq_clock_pelt()), which runs
+ * slower while the CPU runs below its reference frequency; the engine
+ * keeps that clock (engine/load_avg.c). The run queue side of fair.c --
+ * update_cfs_rq_load_avg() with its removed utilization, attach and
+ * detach -- is here too, on the same structures. */
 #ifndef PMLAB_PELT_H
 #define PMLAB_PELT_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../core/simtime.h"
-
 #define PELT_SCALE 1024u /* SCHED_CAPACITY_SCALE */
+#define PELT_SHIFT 10    /* SCHED_CAPACITY_SHIFT */
+#define LOAD_AVG_PERIOD 32
+#define LOAD_AVG_MAX 47742u
+#define PELT_MIN_DIVIDER (LOAD_AVG_MAX - 1024)
 
+/* struct sched_avg, its utilization part. */
 struct pelt {
-	double util_sum;         /* decayed sum of scaled running time */
-	uint32_t util_avg;       /* 0..1024 */
-	uint32_t period_contrib; /* "us" into the current period */
-	sim_ns last;             /* last update, a multiple of 1024 ns */
+	uint64_t last_update_time; /* PELT clock, ns, a multiple of 1024 */
+	uint32_t util_sum;
+	uint32_t period_contrib;   /* "us" into the current period */
+	uint32_t util_avg;         /* 0..1024 */
 };
 
-void pelt_init(struct pelt *p, sim_ns now);
-/* Accounts [last, now) as running (or not) at `scale`/1024 of full speed.
- * Returns true when at least one period boundary was crossed ("decayed"). */
-bool pelt_update(struct pelt *p, sim_ns now, bool running, uint32_t scale);
-/* Sets the signal to `util` as if it had run so (post_init_entity_util_avg()
- * gives a new task a utilization before it has run). */
-void pelt_set_util(struct pelt *p, uint32_t util);
-/* Moves a task's signal into or out of a CPU's (attach/detach_entity_load_avg). */
-void pelt_attach(struct pelt *cpu, const struct pelt *task);
-void pelt_detach(struct pelt *cpu, const struct pelt *task);
+/* A run queue's utilization leaving it lazily (cfs_rq->removed): tasks
+ * that migrated away on wakeup or died, subtracted at its next update. */
+struct pelt_removed {
+	uint32_t util_avg;
+	uint32_t nr;
+};
+
+/* val * y^n (decay_load()). */
+uint64_t pelt_decay_load(uint64_t val, uint64_t n);
+
+/* A signal starting at `now` with nothing accumulated. */
+void pelt_init(struct pelt *sa, uint64_t now);
+
+/* ___update_load_sum() and ___update_load_avg() for utilization: accounts
+ * [last_update_time, now) with the entity enqueued (`load`) and running
+ * or not. True when a period boundary was crossed. */
+bool pelt_update(struct pelt *sa, uint64_t now, bool load, bool running);
+
+/* update_cfs_rq_load_avg(): the removed utilization first, then the
+ * run queue's own sums. True if either changed the signal ("decayed"). */
+bool pelt_update_cfs_rq(struct pelt *cfs, struct pelt_removed *removed, uint64_t now,
+			bool load, bool running);
+
+/* attach_entity_load_avg(): the entity takes the run queue's clock and
+ * position in the period, and its utilization joins the run queue's. */
+void pelt_attach(struct pelt *cfs, struct pelt *se);
+/* detach_entity_load_avg(): its utilization leaves the run queue now. */
+void pelt_detach(struct pelt *cfs, const struct pelt *se);
+/* remove_entity_load_avg()'s second half: leaves at the next update. */
+void pelt_remove(struct pelt_removed *removed, const struct pelt *se);
+/* load_avg_is_decayed(), for the utilization tracked. */
+static inline bool pelt_decayed(const struct pelt *sa)
+{
+	return sa->util_sum == 0;
+}
 
 /* util_est: EWMA of the task's util_avg sampled at dequeue, weight 1/4. */
 static inline uint32_t util_est_ewma(uint32_t ewma, uint32_t util)

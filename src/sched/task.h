@@ -61,6 +61,7 @@ struct task {
 
 	/* Utilization (sched/pelt.h). */
 	struct pelt pelt;
+	bool pelt_detached;       /* off every run queue's signal (migrating, or new) */
 	uint32_t util_est_ewma;   /* EWMA of util_avg at dequeue */
 	uint32_t util_est_last;   /* util_avg at the last dequeue */
 	uint32_t util_est_queued; /* what it added to its CPU's util_est sum */

@@ -52,10 +52,16 @@ static int read_tracing(const char *file, char **data, int *len, struct out *o)
 	return 0;
 }
 
-static int put_file(struct out *o, const char *name, const char *file)
+/* text: the file's contents when the source has them, else tracefs's. */
+static int put_file(struct out *o, const char *name, const char *file, const char *text)
 {
 	char *data;
 	int len;
+	if (text) {
+		put(o, name, strlen(name) + 1);
+		put_sized(o, text, strlen(text), 8);
+		return 0;
+	}
 	if (read_tracing(file, &data, &len, o) < 0)
 		return -1;
 	put(o, name, strlen(name) + 1);
@@ -95,6 +101,10 @@ static int put_formats(struct out *o, const struct tracedat_source *src)
 		for (int j = i; j < src->nevents; j++) {
 			if (strncmp(src->events[j], src->events[i], n + 1) != 0)
 				continue;
+			if (src->formats) {
+				put_sized(o, src->formats[j], strlen(src->formats[j]), 8);
+				continue;
+			}
 			int len;
 			char *fmt = tracefs_event_file_read(NULL, sys, src->events[j] + n + 1, "format",
 							    &len);
@@ -156,8 +166,8 @@ int tracedat_write(const char *path, const struct tracedat_source *src, struct p
 	put(&o, &endian, 1);
 	put(&o, &lsize, 1);
 	put_u32(&o, (uint32_t)src->page_size);
-	if (put_file(&o, "header_page", "events/header_page") < 0 ||
-	    put_file(&o, "header_event", "events/header_event") < 0)
+	if (put_file(&o, "header_page", "events/header_page", src->header_page) < 0 ||
+	    put_file(&o, "header_event", "events/header_event", src->header_event) < 0)
 		goto out;
 	put_u32(&o, 0); /* ftrace (function tracer) formats: none */
 	if (put_formats(&o, src) < 0)
@@ -165,8 +175,12 @@ int tracedat_write(const char *path, const struct tracedat_source *src, struct p
 	put_u32(&o, 0); /* kallsyms */
 	put_u32(&o, 0); /* trace_printk formats */
 	int len = 0;
-	char *cmdlines = tracefs_instance_file_read(NULL, "saved_cmdlines", &len);
-	put_sized(&o, cmdlines ? cmdlines : "", cmdlines ? (size_t)len : 0, 8);
+	char *cmdlines = src->cmdlines ? NULL : tracefs_instance_file_read(NULL, "saved_cmdlines",
+									 &len);
+	if (src->cmdlines)
+		put_sized(&o, src->cmdlines, strlen(src->cmdlines), 8);
+	else
+		put_sized(&o, cmdlines ? cmdlines : "", cmdlines ? (size_t)len : 0, 8);
 	free(cmdlines);
 	put_u32(&o, (uint32_t)src->ncpus);
 	put(&o, "flyrecord", 10);

@@ -16,10 +16,17 @@ struct tracedat_source {
 	int ncpus;
 	const int *cpu_fd;         /* per CPU: its raw pages, read from offset 0; -1 none */
 	int page_size;             /* ring-buffer sub-buffer size */
+	/* Pages pmlab wrote itself (a simulated run) come with the texts
+	 * tracefs would give: the header_page and header_event files, one
+	 * format per event, saved_cmdlines. NULL: read from tracefs. */
+	const char *header_page, *header_event;
+	const char *const *formats;
+	const char *cmdlines;
 };
 
-/* The tracing directory is libtracefs's (tracefs_tracing_dir()). -1 with
- * d filled on failure; a partial file is removed. */
+/* The tracing directory is libtracefs's (tracefs_tracing_dir()), unless
+ * the source brings its own texts. -1 with d filled on failure; a partial
+ * file is removed. */
 int tracedat_write(const char *path, const struct tracedat_source *src, struct pm_diag *d);
 
 #endif

@@ -108,4 +108,5 @@ const struct workload_ops workload_batch = {
 	.init = batch_init,
 	.next = batch_next,
 	.report = batch_report,
+	.ends_run = true,
 };

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* ebizzy: ebizzy 0.3 (Valerie Henson; workloads-traces.md A.8).
+/* ebizzy: ebizzy 0.3 (Valerie Henson; ebizzy.c).
  *
  * Reproduces: one process of `threads` threads (0: twice the online CPUs,
  * ebizzy's default, so run queues are oversubscribed 2:1) that never

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* hackbench: rt-tests hackbench and perf bench sched messaging
- * (workloads-traces.md A.1).
+ * (rt-tests 2.4 src/hackbench/hackbench.c, tools/perf/bench/sched-messaging.c).
  *
  * Reproduces: `groups` groups of `fds` senders and `fds` receivers. Each
  * receiver owns one channel (an AF_UNIX stream socketpair, or a pipe with
@@ -257,4 +257,5 @@ const struct workload_ops workload_hackbench = {
 	.next = hackbench_next,
 	.report = hackbench_report,
 	.fini = hackbench_fini,
+	.ends_run = true,
 };

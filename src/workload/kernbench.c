@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* kernbench: `make -j jobs` of a Linux kernel, timed as kernbench 0.42
- * times it (workloads-traces.md A.3).
+ * times it (docs/sources.md 3).
  *
  * Reproduces: make's job server with `jobs` slots (0: four per online CPU,
  * kernbench's "optimal" load) running `files` compile jobs, each a
@@ -19,7 +19,7 @@
  * cache (an iowait block of io_us, ended by the disk's interrupt). Every job of the build is in one sharing group: they
  * read the same headers, so packing them under one last-level cache cuts
  * their stall (the machine's share_stall_cut; the effect
- * shared/seeds/sched-mc-power-savings.txt relies on). When the last
+ * the sched_mc seed experiment relies on, docs/sources.md 1.2). When the last
  * compile job ends, a serial link (link_ms of work, one process: ld,
  * kallsyms, the vmlinux relinks) finishes the build and ends the run.
  *
@@ -365,4 +365,5 @@ const struct workload_ops workload_kernbench = {
 	.timer = kernbench_timer,
 	.report = kernbench_report,
 	.fini = kernbench_fini,
+	.ends_run = true,
 };

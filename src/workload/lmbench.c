@@ -18,7 +18,7 @@
  * it can block: preemption still splits a burst anywhere.
  *
  * Kernel work beyond entry/exit (ns on the 3 GHz reference core) is an
- * ESTIMATE fitted to workloads-traces.md A.4's bare-metal magnitudes with
+ * ESTIMATE fitted to the bare-metal magnitudes of docs/sources.md 3 with
  * a 0.1 us entry: null ~0.1 us, read/write 0.1-0.2, stat 0.3-0.6, fstat
  * 0.1-0.3, open/close 0.8-2 us. */
 #include "../engine/sim.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* oltp: JdbcRunner's Tiny TPC-C as the database server sees it
- * (workloads-traces.md A.7: sh2/jdbcrunner docs_ja/tpc-c.rst, tpcc.js).
+ * (JdbcRunner 1.3: sh2/jdbcrunner docs_ja/tpc-c.rst, tpcc.js; docs/sources.md 3).
  *
  * Reproduces: `agents` client connections, each served by one database
  * backend task, in a closed loop with no keying or think time (think_ms,
@@ -34,12 +34,45 @@
  * as the client measures it) as the latency in ms, and the count of each
  * type, all types per minute and lock waits as extra figures.
  *
- * Leaves out: the client machine (only its round trip is modelled), the
- * database's background threads (log writer, page cleaners, checkpoints),
- * group commit, index and page latches, deadlocks (the lock order
- * warehouse, then district, has none), Delivery's new_order row locks,
- * rollbacks, and the 300 s warm-up and 900 s measurement (the whole run
- * counts).
+ * The server's own activity (server=1, the default):
+ *   - the NIC: each connection's packets arrive on one receive queue (RSS
+ *     hashes the flow; queue i of nic_queues, 0: one per CPU) whose
+ *     interrupt irqbalance keeps on one CPU; the request's interrupt and
+ *     the receive half of the TCP work (net_sys_us / 2, softirq) run there,
+ *     and the backend is woken from that CPU; a reply's transmit completion
+ *     interrupts the same CPU nic_itr_us later (interrupt moderation),
+ *     costing nic_tx_irq_us. Two packets per statement cross the NIC.
+ *   - the disk: a log flush or page read completes with an interrupt on
+ *     disk_irq_cpu (one MSI vector: AHCI), which wakes the backend; the
+ *     disk is busy for the whole wait (platform power).
+ *   - PostgreSQL's background processes, with the defaults of 9.2 (RHEL
+ *     7.0's; postgresql.conf.sample and the 9.2 documentation, 18.4.5 and
+ *     18.5): the background writer wakes every bgwriter_delay (200 ms) and
+ *     writes up to bgwriter_lru_maxpages (100) buffers, lru_multiplier (2)
+ *     times the buffers allocated since (page misses); the checkpointer
+ *     paces a checkpoint's writes with 100 ms sleeps (CheckpointWriteDelay)
+ *     and writes what the transactions dirtied (dirty pages per New-Order,
+ *     Payment and Delivery: ESTIMATES, ckpt_distinct_pct of them distinct
+ *     within a checkpoint cycle) less what the background writer wrote;
+ *     the WAL writer wakes every wal_writer_delay (200 ms); the statistics
+ *     collector receives each backend's report at a commit at most every
+ *     PGSTAT_STAT_INTERVAL (500 ms). Each buffer written costs
+ *     buffer_write_us and dirties 8 KiB of page cache for the kernel's
+ *     flusher (engine/writeback.c). These processes sleep on timers, which
+ *     the idle governors see coming.
+ * The database is taken to be PostgreSQL 9.2 (RHEL 7.0's; the seed does not
+ * name it, JdbcRunner drives MySQL, PostgreSQL and Oracle alike).
+ *
+ * Transparent hugepages: PostgreSQL's buffer pool is shared memory, which
+ * THP in 3.10 does not back (anonymous private memory only); the
+ * backends' private memory is small, so thp_stall_cut_pct (the stall that
+ * huge pages on private memory remove) defaults to 0.
+ *
+ * Leaves out: the client machine (only its round trip is modelled),
+ * autovacuum (its launcher wakes once a minute), group commit, index and
+ * page latches, deadlocks (the lock order warehouse, then district, has
+ * none), Delivery's new_order row locks, rollbacks, and the 300 s warm-up
+ * and 900 s measurement (the whole run counts).
  *
  * Defaults, from A.7 unless marked: agents = 16 and warehouses = 16
  * (JdbcRunner's -nAgents and scale factor defaults), think_ms = 0 (its
@@ -50,9 +83,9 @@
  * (TCP send+receive stack work, ESTIMATE), stall_pct = 40 (ESTIMATE: about
  * half of DBMS execution time is stalls, Ailamaki et al., VLDB 1999),
  * page_miss_pct = 2 (ESTIMATE: 16 warehouses, ~1.6 GB, mostly cached),
- * io_read_us = 200 (SSD random read, ESTIMATE), fsync_us = 500 (A.7's SSD
+ * io_read_us = 200 (SSD random read, ESTIMATE), fsync_us = 500 (an SSD's
  * fsync 0.05-2 ms). The later calibration target is
- * shared/seeds/tuned-balanced-conservative.txt; these defaults are not
+ * the tuned seed experiment (docs/sources.md 1.1); these defaults are not
  * fitted to it. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,6 +141,15 @@ struct agent {
 	sim_ns t0;
 };
 
+/* The server's background processes (server=1). */
+enum bg_proc { BG_BGWRITER, BG_WALWRITER, BG_CHECKPOINTER, BG_STATS, BG_PROCS };
+static const char *const bg_names[BG_PROCS] = { "bgwriter", "walwriter", "checkpointer",
+						"stats collector" };
+
+/* A workload timer's argument: what completed, and for which agent. */
+enum oltp_event { EV_REQUEST, EV_IO_DONE, EV_TX_DONE };
+#define EVENT_SHIFT 24
+
 struct oltp {
 	int64_t agents;
 	int64_t warehouses;
@@ -120,7 +162,23 @@ struct oltp {
 	int64_t page_miss_pct;
 	int64_t io_read_us;
 	int64_t fsync_us;
+	int64_t server;
+	int64_t nic_queues;
+	int64_t nic_itr_us;
+	int64_t nic_tx_irq_us;
+	int64_t disk_irq_cpu;
+	int64_t disk_irq_us;
+	int64_t bgwriter_delay_ms, bgwriter_lru_maxpages, wal_writer_delay_ms, stats_interval_ms;
+	int64_t buffer_write_us;
+	int64_t dirty_new_order, dirty_payment, dirty_delivery, ckpt_distinct_pct;
+	int64_t thp_stall_cut_pct;
 	struct agent *agent;
+	struct task *bg[BG_PROCS];
+	sim_ns *last_report;    /* per agent: its last statistics report */
+	uint64_t allocs;        /* buffers allocated (page misses) since the bgwriter's round */
+	double dirtied;         /* distinct buffers dirtied, not yet written */
+	uint64_t reports;       /* statistics messages queued for the collector */
+	uint64_t buffers_written, bg_rounds;
 	struct row_lock *locks; /* warehouses, then warehouses x DISTRICTS */
 	int nlocks;
 	struct action net_cost;
@@ -151,6 +209,40 @@ static const struct tunable oltp_params[] = {
 	  100000000, NULL },
 	{ "fsync_us", "log flush latency at COMMIT, us", TUNABLE_FIELD(struct oltp, fsync_us), 500, 0,
 	  100000000, NULL },
+	{ "server", "1: the server's own activity (NIC and disk interrupts, the database's "
+	  "background processes); 0: the backends alone", TUNABLE_FIELD(struct oltp, server), 1, 0, 1,
+	  NULL },
+	{ "nic_queues", "NIC receive queues, each one's interrupt on its own CPU (0: one per CPU)",
+	  TUNABLE_FIELD(struct oltp, nic_queues), 0, 0, 1024, NULL },
+	{ "nic_itr_us", "a reply's transmit-completion interrupt comes this long after it, us "
+	  "(interrupt moderation)", TUNABLE_FIELD(struct oltp, nic_itr_us), 50, 0, 1000000, NULL },
+	{ "nic_tx_irq_us", "transmit-completion interrupt's kernel work, us on a 3 GHz core",
+	  TUNABLE_FIELD(struct oltp, nic_tx_irq_us), 1, 0, 1000000, NULL },
+	{ "disk_irq_cpu", "CPU that takes the disk's completion interrupts",
+	  TUNABLE_FIELD(struct oltp, disk_irq_cpu), 0, 0, 1023, NULL },
+	{ "disk_irq_us", "disk completion interrupt's kernel work, us on a 3 GHz core",
+	  TUNABLE_FIELD(struct oltp, disk_irq_us), 3, 0, 1000000, NULL },
+	{ "bgwriter_delay_ms", "PostgreSQL bgwriter_delay, ms", TUNABLE_FIELD(struct oltp,
+	  bgwriter_delay_ms), 200, 10, 10000, NULL },
+	{ "bgwriter_lru_maxpages", "PostgreSQL bgwriter_lru_maxpages: buffers per round at most",
+	  TUNABLE_FIELD(struct oltp, bgwriter_lru_maxpages), 100, 0, 1000, NULL },
+	{ "wal_writer_delay_ms", "PostgreSQL wal_writer_delay, ms", TUNABLE_FIELD(struct oltp,
+	  wal_writer_delay_ms), 200, 1, 10000, NULL },
+	{ "stats_interval_ms", "a backend reports to the statistics collector at most this often "
+	  "(PGSTAT_STAT_INTERVAL), ms", TUNABLE_FIELD(struct oltp, stats_interval_ms), 500, 1,
+	  100000, NULL },
+	{ "buffer_write_us", "CPU to write one 8 KiB buffer into the page cache, us on a 3 GHz core",
+	  TUNABLE_FIELD(struct oltp, buffer_write_us), 8, 0, 100000, NULL },
+	{ "dirty_new_order", "pages a New-Order dirties", TUNABLE_FIELD(struct oltp, dirty_new_order),
+	  12, 0, 10000, NULL },
+	{ "dirty_payment", "pages a Payment dirties", TUNABLE_FIELD(struct oltp, dirty_payment), 4, 0,
+	  10000, NULL },
+	{ "dirty_delivery", "pages a Delivery dirties", TUNABLE_FIELD(struct oltp, dirty_delivery),
+	  20, 0, 10000, NULL },
+	{ "ckpt_distinct_pct", "share of dirtied pages that are distinct within a checkpoint cycle, %",
+	  TUNABLE_FIELD(struct oltp, ckpt_distinct_pct), 50, 0, 100, NULL },
+	{ "thp_stall_cut_pct", "memory stall that transparent hugepages remove (private memory), %",
+	  TUNABLE_FIELD(struct oltp, thp_stall_cut_pct), 0, 0, 100, NULL },
 };
 
 static int oltp_init(struct sim *s, void *data, struct pm_diag *d)
@@ -166,6 +258,17 @@ static int oltp_init(struct sim *s, void *data, struct pm_diag *d)
 	o->net_cost = wl_kernel(s, 2.0 * (double)sim_machine(s)->syscall_ns);
 	struct action stack = wl_work((double)o->net_sys_us, 0, true);
 	wl_add(&o->net_cost, &stack);
+	if (o->server) {
+		o->last_report = calloc((size_t)o->agents, sizeof(*o->last_report));
+		if (!o->last_report)
+			return pm_fail(d, "out of memory");
+		for (int b = 0; b < BG_PROCS; b++) {
+			o->bg[b] = sim_task_new(s, bg_names[b], 0);
+			if (!o->bg[b])
+				return pm_fail(d, "out of memory");
+			o->bg[b]->wl_role = -1 - b;
+		}
+	}
 	for (int64_t i = 0; i < o->agents; i++) {
 		struct agent *ag = &o->agent[i];
 		char name[64];
@@ -199,10 +302,52 @@ static bool wait_for(struct sim *s, int idx, sim_ns after, bool iowait, struct a
 {
 	if (after <= 0)
 		return false;
-	if (sim_post_workload_timer(s, sim_now(s) + after, (uint32_t)idx) < 0)
+	uint32_t ev = (uint32_t)(iowait ? EV_IO_DONE : EV_REQUEST) << EVENT_SHIFT;
+	if (sim_post_workload_timer(s, sim_now(s) + after, ev | (uint32_t)idx) < 0)
 		return false; /* out of memory: skip the wait rather than hang */
 	*a = (struct action){ .kind = ACT_BLOCK, .iowait = iowait };
 	return true;
+}
+
+/* The CPU that takes agent idx's packets: its flow's receive queue. */
+static int nic_cpu(const struct sim *s, const struct oltp *o, int idx)
+{
+	int queues = o->nic_queues > 0 ? (int)o->nic_queues : sim_ncpus(s);
+	int q = idx % queues;
+	return q % sim_ncpus(s);
+}
+
+static double us_at_3ghz(int64_t us)
+{
+	/* Kernel work given on a 3 GHz core, as the workloads' CPU figures. */
+	return (double)us * NS_PER_US;
+}
+
+/* A statement: TCP work and packets; at COMMIT the statistics report. */
+static void sent_reply(struct sim *s, struct oltp *o, int idx)
+{
+	if (!o->server)
+		return;
+	sim_net_packets(s, 2);
+	sim_post_workload_timer(s, sim_now(s) + o->nic_itr_us * NS_PER_US,
+				((uint32_t)EV_TX_DONE << EVENT_SHIFT) | (uint32_t)idx);
+}
+
+static void committed(struct sim *s, struct oltp *o, struct agent *ag, int idx)
+{
+	if (!o->server)
+		return;
+	int64_t pages = ag->type == TX_NEW_ORDER ? o->dirty_new_order
+		      : ag->type == TX_PAYMENT	    ? o->dirty_payment
+		      : ag->type == TX_DELIVERY	    ? o->dirty_delivery
+						    : 0;
+	o->dirtied += (double)pages * (double)o->ckpt_distinct_pct / 100.0;
+	sim_ns now = sim_now(s);
+	if (now - o->last_report[idx] >= o->stats_interval_ms * NS_PER_MS) {
+		o->last_report[idx] = now;
+		o->reports++;
+		sim_wake(s, o->bg[BG_STATS]);
+	}
 }
 
 /* Takes the locks statement `stmt` needs; false when it must wait (queued
@@ -257,9 +402,74 @@ static void begin(struct oltp *o, struct agent *ag, sim_ns now)
 				  : (int)o->warehouses + w * DISTRICTS + dist;
 }
 
+/* The background processes: sleep on a timer (or, the statistics
+ * collector, for a message), then work. */
+static void bg_next(struct sim *s, struct oltp *o, struct task *t, struct action *a)
+{
+	int b = -1 - t->wl_role;
+	sim_ns now = sim_now(s);
+	double buffers = 0, us = 0;
+	/* wl_state: 0 asleep (next: work), 1 worked (next: sleep). */
+	if (t->wl_state == 1) {
+		t->wl_state = 0;
+		if (b == BG_STATS) {
+			if (o->reports) {
+				o->reports--;
+				t->wl_state = 1;
+				*a = wl_work(30, 30, false); /* receive and fold one report: ESTIMATE */
+				return;
+			}
+			*a = (struct action){ .kind = ACT_BLOCK };
+			return;
+		}
+		sim_ns delay = (b == BG_BGWRITER ? o->bgwriter_delay_ms
+				: b == BG_WALWRITER ? o->wal_writer_delay_ms
+						    : 100) * NS_PER_MS;
+		*a = (struct action){ .kind = ACT_SLEEP, .until = now + delay };
+		return;
+	}
+	t->wl_state = 1;
+	switch (b) {
+	case BG_BGWRITER: {
+		double want = 2.0 * (double)o->allocs;
+		buffers = want < (double)o->bgwriter_lru_maxpages ? want : (double)o->bgwriter_lru_maxpages;
+		if (buffers > o->dirtied)
+			buffers = o->dirtied;
+		o->allocs = 0;
+		us = 20; /* the LRU scan: ESTIMATE */
+		break;
+	}
+	case BG_CHECKPOINTER:
+		buffers = o->dirtied;
+		us = 5;
+		break;
+	case BG_WALWRITER:
+		us = 20; /* XLogBackgroundFlush() with nothing left to flush: ESTIMATE */
+		break;
+	default:
+		if (o->reports) {
+			o->reports--;
+			*a = wl_work(30, 30, false);
+			return;
+		}
+		t->wl_state = 0;
+		*a = (struct action){ .kind = ACT_BLOCK };
+		return;
+	}
+	o->dirtied -= buffers;
+	o->buffers_written += (uint64_t)buffers;
+	o->bg_rounds++;
+	sim_dirty(s, buffers * 8192.0);
+	*a = wl_work(us + buffers * (double)o->buffer_write_us, 10, true);
+}
+
 static void oltp_next(struct sim *s, void *data, struct task *t, struct action *a)
 {
 	struct oltp *o = data;
+	if (t->wl_role < 0) {
+		bg_next(s, o, t, a);
+		return;
+	}
 	int idx = t->wl_role;
 	struct agent *ag = &o->agent[idx];
 	sim_ns now = sim_now(s);
@@ -283,6 +493,13 @@ static void oltp_next(struct sim *s, void *data, struct task *t, struct action *
 			*a = o->net_cost;
 			a->cycles /= 2; /* receive half now, send half with the reply */
 			a->stall_ns /= 2;
+			if (o->server) {
+				/* The softirq on the NIC's CPU did the protocol work; the
+				 * backend's recv() is a system call. */
+				*a = wl_kernel(s, 2.0 * (double)sim_machine(s)->syscall_ns);
+				if (a->cycles <= 0)
+					continue;
+			}
 			return;
 		case STEP_LOCK:
 			if (!take_locks(o, ag, idx)) {
@@ -294,31 +511,42 @@ static void oltp_next(struct sim *s, void *data, struct task *t, struct action *
 		case STEP_READ:
 			ag->step = STEP_EXEC;
 			if (rng_below(&ag->rng, 100) < (uint64_t)o->page_miss_pct &&
-			    wait_for(s, idx, o->io_read_us * NS_PER_US, true, a))
+			    wait_for(s, idx, o->io_read_us * NS_PER_US, true, a)) {
+				o->allocs++;
+				if (o->server)
+					sim_disk_io(s, o->io_read_us * NS_PER_US);
 				return;
+			}
 			continue;
 		case STEP_EXEC: {
 			bool last = ag->stmt == tx[ag->type].statements - 1;
 			ag->step = last && tx[ag->type].writes ? STEP_FLUSH : STEP_REPLY;
 			double us = rng_exponential(&ag->rng, (double)(o->stmt_us * tx[ag->type].cpu_factor));
 			*a = wl_work(us, o->stall_pct, false);
+			if (o->thp_stall_cut_pct && sim_thp(s) == THP_ALWAYS)
+				a->stall_ns *= 1.0 - (double)o->thp_stall_cut_pct / 100.0;
 			if (a->cycles > 0 || a->stall_ns > 0)
 				return;
 			continue;
 		}
 		case STEP_FLUSH:
 			ag->step = STEP_REPLY;
-			if (wait_for(s, idx, o->fsync_us * NS_PER_US, true, a))
+			if (wait_for(s, idx, o->fsync_us * NS_PER_US, true, a)) {
+				if (o->server)
+					sim_disk_io(s, o->fsync_us * NS_PER_US);
 				return;
+			}
 			continue;
 		case STEP_REPLY:
 			if (ag->stmt == tx[ag->type].statements - 1) {
 				release_locks(s, o, ag);
+				committed(s, o, ag, idx);
 				ag->step = STEP_DONE;
 			} else {
 				ag->stmt++;
 				ag->step = STEP_REQUEST;
 			}
+			sent_reply(s, o, idx);
 			*a = o->net_cost;
 			a->cycles /= 2;
 			a->stall_ns /= 2;
@@ -341,11 +569,32 @@ static void oltp_next(struct sim *s, void *data, struct task *t, struct action *
 }
 
 /* A network round trip, page read or log flush the agent waited for
- * completed. */
+ * completed; or a reply's transmit completion. */
 static void oltp_timer(struct sim *s, void *data, uint32_t arg)
 {
 	struct oltp *o = data;
-	sim_wake(s, o->agent[arg].t);
+	int idx = (int)(arg & ((1u << EVENT_SHIFT) - 1));
+	enum oltp_event ev = (enum oltp_event)(arg >> EVENT_SHIFT);
+	if (!o->server) {
+		if (ev != EV_TX_DONE)
+			sim_wake(s, o->agent[idx].t);
+		return;
+	}
+	switch (ev) {
+	case EV_REQUEST: {
+		int cpu = nic_cpu(s, o, idx);
+		sim_interrupt(s, cpu, us_at_3ghz(o->net_sys_us) / 2);
+		sim_wake_from(s, o->agent[idx].t, cpu);
+		return;
+	}
+	case EV_IO_DONE:
+		sim_interrupt(s, (int)o->disk_irq_cpu, us_at_3ghz(o->disk_irq_us));
+		sim_wake_from(s, o->agent[idx].t, (int)o->disk_irq_cpu);
+		return;
+	case EV_TX_DONE:
+		sim_interrupt(s, nic_cpu(s, o, idx), us_at_3ghz(o->nic_tx_irq_us));
+		return;
+	}
 }
 
 static void oltp_report(struct sim *s, void *data, struct run_result *r)
@@ -361,6 +610,8 @@ static void oltp_report(struct sim *s, void *data, struct run_result *r)
 	for (int i = 0; i < TX_TYPES; i++)
 		wl_extra(r, tx[i].name, "tx", (double)o->count[i]);
 	wl_extra(r, "lock_waits", "waits", (double)o->lock_waits);
+	if (o->server)
+		wl_extra(r, "buffers_written", "buffers", (double)o->buffers_written);
 }
 
 static void oltp_fini(void *data)
@@ -370,6 +621,7 @@ static void oltp_fini(void *data)
 		wl_fifo_free(&o->locks[i].waiters);
 	free(o->locks);
 	free(o->agent);
+	free(o->last_report);
 }
 
 const struct workload_ops workload_oltp = {

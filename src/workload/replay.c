@@ -233,4 +233,5 @@ const struct workload_ops workload_replay = {
 	.timer = replay_timer,
 	.report = replay_report,
 	.fini = replay_fini,
+	.ends_run = true,
 };

@@ -198,4 +198,5 @@ const struct workload_ops workload_squarewave = {
 	.report = squarewave_report,
 	.reference_cpufreq = "performance",
 	.against_reference = squarewave_against,
+	.ends_run = true,
 };

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* stressng: stress-ng's CPU stressor, `stress-ng --cpu N [--cpu-load P]`
- * (stress-ng manual; workloads-traces.md A.6).
+ * (stress-ng manual; docs/sources.md 3).
  *
  * Reproduces: N workers (0: one per online CPU, as stress-ng --cpu 0),
  * each looping on bogo operations, one cpu-method call each, with no
@@ -15,7 +15,7 @@
  * op_us), the parent's fork/reap, --cpu-load-slice, and the other
  * stressors.
  *
- * op_us default: the stress-ng 0.15 run in workloads-traces.md A.6, 2,707
+ * op_us default: the stress-ng 0.15 run in docs/sources.md 3, 2,707
  * cpu bogo ops in 1.50 s of user time, about 0.55 ms each (a ~3 GHz
  * core). Compute bound: no memory stall unless stall_pct says so. */
 #include <stdio.h>

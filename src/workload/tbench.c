@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* tbench: dbench 4.0's tbench against tbench_srv over loopback
- * (workloads-traces.md A.2: dbench.c, sockio.c, tbench_srv.c, client.txt).
+ * (github.com/sahlberg/dbench: dbench.c, sockio.c, tbench_srv.c, client.txt).
  *
  * Reproduces: `clients` client processes, each with its own forked server
  * process, in strict request/response: the client sends an SMB-like

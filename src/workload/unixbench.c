@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* unixbench: the process tests of byte-unixbench 5.1 (workloads-traces.md
- * A.5), `--set test=execl|context1|spawn|shell1|shell8`, each run by
+/* unixbench: the process tests of byte-unixbench 5.1 (docs/sources.md 3),
+ * `--set test=execl|context1|spawn|shell1|shell8`, each run by
  * `copies` independent copies as ./Run -c N does.
  *
  * Reproduces:

@@ -38,6 +38,16 @@ static const struct workload_ops *const workloads[] = {
 	&workload_replay,
 };
 
+const struct workload_ops *workload_find_spec(const char *spec)
+{
+	size_t n = strcspn(spec, ":");
+
+	for (int i = 0; i < workload_count(); i++)
+		if (strlen(workloads[i]->name) == n && strncmp(workloads[i]->name, spec, n) == 0)
+			return workloads[i];
+	return NULL;
+}
+
 int workload_count(void)
 {
 	return (int)(sizeof(workloads) / sizeof(workloads[0]));

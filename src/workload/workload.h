@@ -56,10 +56,15 @@ struct workload_ops {
 	 * governor against performance. ref may be a copy of r itself (the
 	 * run was under that governor); only its extra figures are read. */
 	const char *reference_cpufreq;
+	/* The workload ends the run itself (a batch, a build, a replayed
+	 * trace): how long it took is a result, not the --duration limit. */
+	bool ends_run;
 	void (*against_reference)(struct run_result *r, const struct run_result *ref);
 };
 
 const struct workload_ops *workload_find(const char *name);
+/* The workload a --workload NAME[:ARG] names, or NULL. */
+const struct workload_ops *workload_find_spec(const char *spec);
 int workload_count(void);
 const struct workload_ops *workload_at(int i);
 

@@ -71,6 +71,21 @@ static void test_machine_show_round_trips(void **state)
 	out_free(&again);
 }
 
+/* `machines show --energy-model` prints each type's table (issue 16). */
+static void test_machine_energy_model(void **state)
+{
+	struct out o = run("machines show --energy-model "
+			   PMLAB_SOURCE_ROOT "/tests/fixtures/machines/good-hybrid.ini");
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.text, "cpu_type little: capacity 512"));
+	assert_non_null(strstr(o.text, "perf domains (CPUs): 2-5; 8-11"));
+	assert_non_null(strstr(o.text, "2000000          512      1000000      19531"));
+	out_free(&o);
+	o = run("machines show --energy-model no-such-box");
+	assert_usage_error(&o, "unknown machine 'no-such-box'");
+	out_free(&o);
+}
+
 static void test_bad_input(void **state)
 {
 	struct out o = run("sim --machine no-such-box --workload batch");
@@ -398,6 +413,7 @@ int main(void)
 		cmocka_unit_test(test_kernel_version_rules),
 		cmocka_unit_test(test_default_governors),
 		cmocka_unit_test(test_all_workloads_all_machines),
+		cmocka_unit_test(test_machine_energy_model),
 		cmocka_unit_test(test_man_page_covers_commands),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -61,8 +61,9 @@ static void test_show_table(void **state)
 	assert_contains(o.text, "governor schedutil\n  from ");
 	assert_contains(o.text, "balanced/tuned.conf:13: [cpu] governor=schedutil|ondemand|powersave\n");
 	assert_contains(o.text, "  boost=1\n    from ");
-	assert_contains(o.text, "  [cpu] energy_perf_bias=normal\n    at ");
-	assert_contains(o.text, "balanced/tuned.conf:14: EPB: ");
+	/* EPB acts on the hardware whatever the driver (engine/epb.c) */
+	assert_contains(o.text, "  energy_perf_bias=normal\n    from ");
+	assert_contains(o.text, "balanced/tuned.conf:14: [cpu] energy_perf_bias=normal\n");
 	assert_contains(o.text, "  [scsi_host] alpm=med_power_with_dipm\n");
 	out_free(&o);
 
@@ -98,14 +99,20 @@ static void test_show_json(void **state)
 	assert_contains(str(setting(p, "sched_migration_cost_ns"), "origin"),
 			"tuned-2.3/latency-performance/tuned.conf:45: [sysctl] "
 			"kernel.sched_migration_cost_ns=5000000");
-	assert_int_equal(json_array_size(json_object_get(p, "settings")), 3);
-	bool thp = false;
+	/* [vm] and the vm.dirty_* sysctls are the engine's, EPB the hardware's */
+	assert_string_equal(str(setting(p, "transparent_hugepage"), "value"), "never");
+	assert_contains(str(setting(p, "transparent_hugepage"), "origin"),
+			"[vm] transparent_hugepages=never");
+	assert_string_equal(str(setting(p, "dirty_background_ratio"), "value"), "3");
+	assert_string_equal(str(setting(p, "energy_perf_bias"), "value"), "performance");
+	assert_int_equal(json_array_size(json_object_get(p, "settings")), 7);
+	bool swappiness = false;
 	size_t i;
 	json_t *s;
 	json_array_foreach(json_object_get(p, "not_applied"), i, s)
-		thp |= strcmp(str(s, "what"), "[vm] transparent_hugepages=never") == 0 &&
-		       strcmp(str(s, "why"), "not modelled") == 0;
-	assert_true(thp);
+		swappiness |= strcmp(str(s, "what"), "[sysctl] vm.swappiness=10") == 0 &&
+			      strcmp(str(s, "why"), "not modelled") == 0;
+	assert_true(swappiness);
 	json_decref(p);
 
 	/* cstate.id_no_zero:1|3 on xeon-2s-quad: state1 = C1, 3 us. */
@@ -153,7 +160,9 @@ static void test_sim_profile_equals_settings(void **state)
 {
 	char *a = run_json(SIM "--profile tuned-2.3/latency-performance", "tuned-2.3/latency-performance");
 	char *b = run_json(SIM "--cpufreq performance --set pm_qos_latency_us=1 "
-			   "--set sched_min_granularity_ns=10000000 --set sched_migration_cost_ns=5000000",
+			   "--set energy_perf_bias=0 --set transparent_hugepage=never "
+			   "--set sched_min_granularity_ns=10000000 --set dirty_ratio=10 "
+			   "--set dirty_background_ratio=3 --set sched_migration_cost_ns=5000000",
 			   NULL);
 	assert_string_equal(a, b);
 	free(a);
@@ -162,7 +171,7 @@ static void test_sim_profile_equals_settings(void **state)
 	/* The seed's "balanced with conservative". */
 	a = run_json(SIM "--profile tuned-2.3/balanced:governor=conservative",
 		     "tuned-2.3/balanced:governor=conservative");
-	b = run_json(SIM "--cpufreq conservative", NULL);
+	b = run_json(SIM "--cpufreq conservative --set energy_perf_bias=normal", NULL);
 	assert_string_equal(a, b);
 	free(a);
 	free(b);
@@ -173,7 +182,9 @@ static void test_sim_user_wins(void **state)
 	/* --cpufreq wins over the profile's governor, --set over its settings. */
 	char *a = run_json(SIM "--profile tuned-2.3/latency-performance --cpufreq ondemand "
 			   "--set pm_qos_latency_us=50", "tuned-2.3/latency-performance");
-	char *b = run_json(SIM "--cpufreq ondemand --set sched_min_granularity_ns=10000000 "
+	char *b = run_json(SIM "--cpufreq ondemand --set energy_perf_bias=performance "
+			   "--set transparent_hugepage=never --set sched_min_granularity_ns=10000000 "
+			   "--set dirty_ratio=10 --set dirty_background_ratio=3 "
 			   "--set sched_migration_cost_ns=5000000 --set pm_qos_latency_us=50", NULL);
 	assert_string_equal(a, b);
 	free(a);
@@ -182,7 +193,8 @@ static void test_sim_user_wins(void **state)
 	/* sampling_down_factor goes to the governor that runs: conservative's. */
 	a = run_json(SIM "--profile tuned-2.3/balanced:sampling_down_factor=5 --cpufreq conservative",
 		     "tuned-2.3/balanced:sampling_down_factor=5");
-	b = run_json(SIM "--cpufreq conservative --set sampling_down_factor=5", NULL);
+	b = run_json(SIM "--cpufreq conservative --set energy_perf_bias=6 --set sampling_down_factor=5",
+		     NULL);
 	assert_string_equal(a, b);
 	free(a);
 	free(b);

@@ -72,6 +72,16 @@ static void test_replay_formats(void **state)
 	assert_non_null(strstr(o.text, "replay"));
 	assert_non_null(strstr(o.text, "trace_duration"));
 	assert_non_null(strstr(o.text, "Per task: CPU time traced and replayed"));
+	/* The time the replay took, not the --duration limit, and its energy. */
+	double took, traced_s, joules;
+	unsigned done, all;
+	const char *sum = strstr(o.text, "Replayed work: ");
+	assert_non_null(sum);
+	assert_int_equal(sscanf(sum, "Replayed work: %u of %u tasks in %lf s simulated (traced: %lf "
+				"s), %lf J", &done, &all, &took, &traced_s, &joules), 5);
+	assert_int_equal(done, all);
+	assert_true(dabs(took - traced_s) < 0.02 * traced_s);
+	assert_true(joules > 0);
 	double traced, replayed;
 	per_task_total(o.text, &traced, &replayed);
 	assert_true(traced > 10 && dabs(replayed - traced) < 0.001 * traced);
@@ -388,7 +398,207 @@ static void test_profiles(void **state)
 			  "none,none:cpuidle=menu");
 	assert_non_null(strstr(o.text, "replay:"));
 	assert_non_null(strstr(o.text, "none:cpuidle=menu"));
+	/* The runs last as long as the trace's tasks take, not the limit. */
+	assert_non_null(strstr(o.text, "1 run per profile, each until the workload ended ("));
+	assert_non_null(strstr(o.text, "Run time"));
 	out_free(&o);
+
+	/* Each profile's run time and energy are those of the same replay
+	 * run alone; energy is power over that time. */
+	o = ok("replay " SHIPPED " --profiles none,none:cpufreq=powersave --format json");
+	json_error_t err;
+	json_t *root = json_loads(o.text, 0, &err);
+	assert_non_null(root);
+	double limit = json_number_value(json_object_get(root, "duration_s"));
+	json_t *profiles = json_object_get(root, "profiles");
+	assert_int_equal(json_array_size(profiles), 2);
+	for (size_t i = 0; i < 2; i++) {
+		json_t *fig = json_object_get(
+			json_array_get(json_object_get(json_array_get(profiles, i), "runs"), 0),
+			"figures");
+		double t = json_number_value(json_object_get(fig, "run_time_s"));
+		double e = json_number_value(json_object_get(fig, "energy_j"));
+		double w = json_number_value(json_object_get(fig, "power_w"));
+		assert_true(t > 0.4 && t < limit / 10);
+		assert_true(dabs(e - w * t) <= 1e-6 * e);
+		struct out one = ok(i ? "replay " SHIPPED " --cpufreq powersave --format json"
+				      : "replay " SHIPPED " --format json");
+		json_t *r1 = json_loads(one.text, 0, &err);
+		assert_non_null(r1);
+		assert_true(dabs(json_number_value(json_object_get(r1, "duration_s")) - t) < 1e-9);
+		assert_true(dabs(json_number_value(json_object_get(r1, "energy_j")) - e) < 1e-6 * e);
+		json_decref(r1);
+		out_free(&one);
+	}
+	json_decref(root);
+	out_free(&o);
+
+	/* A workload that runs for the whole --duration has no such figure. */
+	o = ok("compare -m i7-4790 -w pingpong --profiles none -d 0.05 --runs 1 --format json");
+	assert_null(strstr(o.text, "run_time_s"));
+	out_free(&o);
+}
+
+/* Two cores, 1 or 2 GHz, no kernel costs: a replay of its own trace gives
+ * every task its CPU time back. */
+static const char *const two_core_ini =
+	"[machine]\nname = two-core\n"
+	"[topology]\npackages = 1\ncores_per_package = 2\nthreads_per_core = 1\nfreq_domain = core\n"
+	"[frequency]\nbase_khz = 2000000\n[pstates]\n1000000 = 800\n2000000 = 1000\n"
+	"[cstate C1]\nexit_latency_us = 1\ntarget_residency_us = 2\npower_mw = 500\n"
+	"[cstate C6]\nexit_latency_us = 100\ntarget_residency_us = 300\npower_mw = 0\n"
+	"[power]\nceff_nf = 1\nleak_w = 1\nuncore_w = 2\nplatform_w = 0\n"
+	"[costs]\ncontext_switch_us = 0\nwakeup_ipi_us = 0\n";
+#define NO_COSTS " --set tick_cost_ns=0 --set tick_stop_cost_ns=0 --set cpufreq_update_cost_ns=0" \
+	" --set background_wakeups=0 --set tick_restart_cost_ns=0"
+
+/* pmlab sim --trace: trace-cmd reads it, and pmlab replay on the same
+ * model gives every task its CPU time back (tests/unit/test_simtrace.c
+ * checks the tolerance task by task). */
+static void test_sim_trace(void **state)
+{
+	char *ini = write_temp(two_core_ini, ".ini");
+	char *dat = temp_path(".dat");
+	char args[2048];
+	snprintf(args, sizeof(args), "sim --machine %s -w video -d 1 --cpufreq performance --trace %s"
+		 NO_COSTS, ini, dat);
+	struct out o = ok(args);
+	out_free(&o);
+	if (system("command -v trace-cmd >/dev/null 2>&1") != 0) {
+		print_message("trace-cmd not installed: trace-cmd report skipped\n");
+	} else {
+		snprintf(args, sizeof(args), "trace-cmd report %s 2>&1", dat);
+		FILE *p = popen(args, "r");
+		assert_non_null(p);
+		char line[512];
+		int seen[6] = { 0 };
+		const char *want[6] = { "sched_switch:", "sched_wakeup:", "cpu_idle:",
+					"cpu_frequency:", "core_power:", "hrtimer_expire_entry:" };
+		while (fgets(line, sizeof(line), p))
+			for (int i = 0; i < 6; i++)
+				seen[i] += strstr(line, want[i]) != NULL;
+		assert_int_equal(pclose(p), 0);
+		for (int i = 0; i < 6; i++)
+			if (!seen[i])
+				fail_msg("trace-cmd report shows no %s", want[i]);
+	}
+	snprintf(args, sizeof(args), "replay %s --machine %s --cpufreq performance --per-task" NO_COSTS,
+		 dat, ini);
+	o = ok(args);
+	double traced, replayed;
+	per_task_total(o.text, &traced, &replayed);
+	assert_true(traced > 100);
+	assert_true(dabs(replayed - traced) <= 0.001);
+	out_free(&o);
+	unlink(dat);
+	unlink(ini);
+	free(dat);
+	free(ini);
+}
+
+/* --window and --trace-cpus: the timeline keeps those CPUs' tracks and
+ * slices within the window (clipped to it); bad values are bad input. */
+static void test_export_filters(void **state)
+{
+	char *js = temp_path(".json");
+	char args[1024];
+	snprintf(args, sizeof(args), "sim -m i7-4790 -w pingpong -d 0.5 --timeline %s "
+		 "--window 0.2:0.3 --trace-cpus 1,4-5", js);
+	struct out o = ok(args);
+	out_free(&o);
+	json_t *j = load_json(js);
+	json_t *ev = json_object_get(j, "traceEvents");
+	size_t i, slices = 0;
+	json_t *e;
+	json_array_foreach(ev, i, e) {
+		const char *ph = json_string_value(json_object_get(e, "ph"));
+		json_int_t pid = json_integer_value(json_object_get(e, "pid"));
+		if (strcmp(ph, "X") == 0) {
+			json_int_t tid = json_integer_value(json_object_get(e, "tid"));
+			double ts = json_number_value(json_object_get(e, "ts"));
+			double dur = json_number_value(json_object_get(e, "dur"));
+			assert_true(tid == 101 || tid == 104 || tid == 105);
+			assert_true(ts >= 200000 && ts + dur <= 300000 + 1e-6);
+			slices++;
+		}
+		if (strcmp(ph, "C") == 0 && pid == 2) {
+			double ts = json_number_value(json_object_get(e, "ts"));
+			const char *name = json_string_value(json_object_get(e, "name"));
+			assert_true(ts >= 200000 && ts < 300000);
+			assert_true(strcmp(name, "cpu1 freq") == 0 || strcmp(name, "cpu4 freq") == 0 ||
+				    strcmp(name, "cpu5 freq") == 0);
+		}
+	}
+	assert_true(slices > 10);
+	json_decref(j);
+	unlink(js);
+	free(js);
+	expect_usage_error("sim -m i7-4790 -w pingpong --timeline /tmp/x.json --window 2:1",
+			   "--window 2:1");
+	expect_usage_error("sim -m i7-4790 -w pingpong --timeline /tmp/x.json --window soon",
+			   "--window soon");
+	expect_usage_error("sim -m i7-4790 -w pingpong --trace /tmp/x.dat --trace-cpus 8",
+			   "CPU 8, but the machine has 8 CPUs");
+	expect_usage_error("sim -m i7-4790 -w pingpong --window 1:2", "give one of them");
+	expect_usage_error("sim -m i7-4790 -w pingpong --timeline /tmp/x --trace /tmp/x",
+			   "the same file");
+}
+
+/* A timeline bigger than the limit is announced with its estimated size,
+ * early, and the estimate is near the size written. */
+static void test_export_size_warning(void **state)
+{
+	char *js = temp_path(".json");
+	char args[1024];
+	snprintf(args, sizeof(args), "sim -m i7-4790 -w pingpong -d 1 --cpufreq performance "
+		 "--timeline %s", js);
+	setenv("PMLAB_EXPORT_WARN_MB", "0.5", 1);
+	struct out o = run(args);
+	unsetenv("PMLAB_EXPORT_WARN_MB");
+	assert_int_equal(o.status, 0);
+	/* A steadier run: one warning, early, and within a factor of 1.5 (menu
+	 * and the turbo bins settle in the first percent of the run). */
+	const char *w = strstr(o.err, "will be about ");
+	assert_non_null(w);
+	assert_null(strstr(w + 1, "will be about "));
+	double mb, at;
+	assert_int_equal(sscanf(w, "will be about %lf MB (estimated at %lf %%", &mb, &at), 2);
+	assert_true(at <= 5);
+	FILE *f = fopen(js, "r");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	double real = (double)ftell(f) / 1e6;
+	fclose(f);
+	assert_true(mb > real / 1.5 && mb < 1.5 * real);
+	out_free(&o);
+	/* Below the limit: nothing said. */
+	o = ok(args);
+	assert_null(strstr(o.err, "will be about"));
+	out_free(&o);
+	/* A run whose pace changes as the governor moves the clock: the early
+	 * estimate may be off (by 2x here), but a file over the limit is
+	 * always announced. */
+	snprintf(args, sizeof(args), "sim -m i7-4790 -w pingpong -d 1 --cpufreq schedutil "
+		 "--timeline %s", js);
+	setenv("PMLAB_EXPORT_WARN_MB", "0.5", 1);
+	o = run(args);
+	unsetenv("PMLAB_EXPORT_WARN_MB");
+	assert_int_equal(o.status, 0);
+	const char *last = NULL;
+	for (w = strstr(o.err, "will be about "); w; w = strstr(w + 1, "will be about "))
+		last = w;
+	assert_non_null(last);
+	assert_int_equal(sscanf(last, "will be about %lf MB", &mb), 1);
+	assert_true(mb > 0.5);
+	f = fopen(js, "r");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	real = (double)ftell(f) / 1e6;
+	fclose(f);
+	assert_true(real > 0.5);
+	out_free(&o);
+	unlink(js);
+	free(js);
 }
 
 int main(void)
@@ -400,6 +610,9 @@ int main(void)
 		cmocka_unit_test(test_record),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_profiles),
+		cmocka_unit_test(test_sim_trace),
+		cmocka_unit_test(test_export_filters),
+		cmocka_unit_test(test_export_size_warning),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

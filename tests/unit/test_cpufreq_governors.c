@@ -262,6 +262,72 @@ static void test_ondemand_long_idle_reuses_load_once(void **state)
 	govtrace_destroy(g);
 }
 
+/* The long-idle rule's boundary (dbs_update(), idle_time > 2 *
+ * sampling_rate): a window of exactly twice the rate is an ordinary
+ * sample, one microsecond more is a long idle. */
+static void test_dbs_long_idle_boundary(void **state)
+{
+	/* ondemand, 2 ms: 4000 us of idle is measured (0 % -> 1 GHz); 4001 us
+	 * reuse the pre-idle 100 %, so nothing changes. */
+	struct govtrace *g = open_trace(&(struct tc){ "ondemand", T5, 5,
+						      .sets = { "sampling_rate=2000" } });
+	at(g, 0, 10000, 10000, 0, 0);
+	at(g, 0, 14000, 0, 0, 4000);
+	EXPECT(g, { 0, 3000000 }, { 14000, 1000000 });
+	govtrace_destroy(g);
+	g = open_trace(&(struct tc){ "ondemand", T5, 5, .sets = { "sampling_rate=2000" } });
+	at(g, 0, 10000, 10000, 0, 0);
+	at(g, 0, 14001, 0, 0, 4001);
+	EXPECT(g, { 0, 3000000 });
+	govtrace_destroy(g);
+
+	/* conservative, 10 ms: exactly 2 x is measured and takes no catch-up
+	 * steps: 0 % -> one step down, 3 GHz - 150 MHz -> LE -> 2.9 GHz. 3 x
+	 * reuses the 100 % after three catch-up steps: 3 GHz - 450 MHz, one
+	 * step up: 2.7 GHz. */
+	g = open_trace(&(struct tc){ "conservative", C21, 21, .sets = { "sampling_rate=10000" } });
+	at(g, 0, 10000, 10000, 0, 0);
+	at(g, 0, 30000, 0, 0, 20000);
+	EXPECT(g, { 0, 3000000 }, { 30000, 2900000 });
+	govtrace_destroy(g);
+	g = open_trace(&(struct tc){ "conservative", C21, 21, .sets = { "sampling_rate=10000" } });
+	at(g, 0, 10000, 10000, 0, 0);
+	at(g, 0, 40000, 0, 0, 30000);
+	EXPECT(g, { 0, 3000000 }, { 40000, 2700000 });
+	govtrace_destroy(g);
+}
+
+/* Thresholds are strict, as in the kernel: a load equal to ondemand's
+ * up_threshold scales, equal to conservative's thresholds stays. */
+static void test_dbs_threshold_boundaries(void **state)
+{
+	/* ondemand, up_threshold 50: 37 % -> 1.74 -> closest 1.5 GHz; exactly
+	 * 50 % -> 1 GHz + 50 % of 2 GHz = 2 GHz, not the jump to max. */
+	struct govtrace *g = open_trace(&(struct tc){ "ondemand", T5, 5,
+						      .sets = { "sampling_rate=10000", "up_threshold=50" } });
+	at(g, 0, 10000, 3700, 0, 6300);
+	at(g, 0, 20000, 5000, 0, 5000);
+	EXPECT(g, { 0, 3000000 }, { 10000, 1500000 }, { 20000, 2000000 });
+	govtrace_destroy(g);
+
+	/* conservative (up 80, down 20): 0 % -> 2.85 -> LE 2.9 GHz; then
+	 * exactly 80 % and exactly 20 %: neither step. */
+	g = open_trace(&(struct tc){ "conservative", C21, 21, .sets = { "sampling_rate=10000" } });
+	at(g, 0, 10000, 0, 0, 10000);
+	at(g, 0, 20000, 8000, 0, 2000);
+	at(g, 0, 30000, 2000, 0, 8000);
+	EXPECT(g, { 0, 3000000 }, { 10000, 2900000 });
+	govtrace_destroy(g);
+
+	/* conservative 3.10 (20-tick samples, down below 20 - 10): 0 % ->
+	 * 2.85 -> H 2.8 GHz; exactly 10 % stays. */
+	g = open_trace(&(struct tc){ "conservative", C21, 21, .sets = { "variant=3.10" } });
+	at(g, 0, 10000, 0, 0, 10000);
+	at(g, 0, 30000, 2000, 0, 18000);
+	EXPECT(g, { 0, 3000000 }, { 10000, 2800000 });
+	govtrace_destroy(g);
+}
+
 static void test_ondemand_sampling_down_factor(void **state)
 {
 	struct govtrace *g = open_trace(&(struct tc){
@@ -1070,6 +1136,8 @@ int main(void)
 		cmocka_unit_test(test_ondemand_proportional_and_jump),
 		cmocka_unit_test(test_ondemand_io_is_busy_and_shared_max),
 		cmocka_unit_test(test_ondemand_long_idle_reuses_load_once),
+		cmocka_unit_test(test_dbs_long_idle_boundary),
+		cmocka_unit_test(test_dbs_threshold_boundaries),
 		cmocka_unit_test(test_ondemand_sampling_down_factor),
 		cmocka_unit_test(test_ondemand_powersave_bias),
 		cmocka_unit_test(test_ondemand_variants),

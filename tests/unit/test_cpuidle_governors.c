@@ -217,6 +217,9 @@ static void test_menu_update_rules(void **state)
 		/* 200 us in C6 is under twice its exit latency: assume half of
 		 * it, 100 us of 10 ms: 7168 + 1024*100/10000 = 7168 + 10. */
 		{ 10 * MS, 200 * US, 4, C6, false, false, 8192, 7178, 100 },
+		/* 300 us is over twice C6's 133 us: the wake began one exit
+		 * latency before the end, 167 us: 7168 + 1024*167/10000 = 7168 + 17. */
+		{ 10 * MS, 300 * US, 4, C6, false, false, 8192, 7185, 167 },
 		/* A tick although the timer was 100 ms away: pretend 45 ms:
 		 * 7168 + 1024*45/100 = 7168 + 460. */
 		{ 100 * MS, 1 * MS, 5, C1E, true, false, 8192, 7628, 45000 },
@@ -254,6 +257,11 @@ static void test_menu_typical_interval(void **state)
 {
 	/* Identical: variance 0. */
 	assert_int_equal(typical((uint32_t[]){ 100, 100, 100, 100, 100, 100, 100, 100 }), 100);
+	/* The boundary: a standard deviation of exactly 20 us (variance 400)
+	 * is a pattern; 21 us (79/121: variance 441) is not, and the tie drops
+	 * every 121, leaving the 79s. */
+	assert_int_equal(typical((uint32_t[]){ 80, 120, 80, 120, 80, 120, 80, 120 }), 100);
+	assert_int_equal(typical((uint32_t[]){ 79, 121, 79, 121, 79, 121, 79, 121 }), 79);
 	/* Small spread: mean 840/8 = 105, variance 88400/8 - 105^2 = 25 <= 400. */
 	assert_int_equal(typical((uint32_t[]){ 100, 110, 100, 110, 100, 110, 100, 110 }), 105);
 	/* Larger spread but mean > 6 stddev: 1050, variance 2500, 1050^2 >
@@ -299,6 +307,18 @@ static void test_menu_v3_10_buckets(void **state)
 	assert_int_equal(menu_v3_10_bucket(UINT32_MAX, 0), 5);
 	assert_int_equal(menu_v3_10_bucket(5, 1), 6);
 	assert_int_equal(menu_v3_10_bucket(1000, 3), 9);
+}
+
+static void test_menu_v3_10_loadavg(void **state)
+{
+	/* LOAD_INT(x) * 10 + LOAD_FRAC(x) / 10 with FSHIFT 11 (v3.10). */
+	assert_int_equal(menu_v3_10_loadavg(0), 0);
+	assert_int_equal(menu_v3_10_loadavg(1024), 5);
+	assert_int_equal(menu_v3_10_loadavg(2048), 10);
+	assert_int_equal(menu_v3_10_loadavg(3072), 15);
+	/* 335 (nice 5): LOAD_FRAC 16, a tenth of it 1. */
+	assert_int_equal(menu_v3_10_loadavg(335), 1);
+	assert_int_equal(menu_v3_10_loadavg(20480), 100);
 }
 
 static uint32_t typical_v3_10(const uint32_t v[MENU_INTERVALS])
@@ -362,6 +382,15 @@ static void test_menu_v3_10_select(void **state)
 	assert_int_equal(select_direct(&s, 1 * MS, 1 * MS, NONE, &stop), C1E);
 	assert_int_equal(d->bucket, 9);
 	s.dev.nr_iowait = 0;
+	/* The run queue's cpu_load[0] from the CPU's last tick: one nice-0
+	 * task (1024) is get_loadavg() 5, multiplier 11, the same bar as one
+	 * I/O waiter but in the lower buckets; a load of 0 (the tick restarted
+	 * after a nohz stretch) lifts it again. */
+	s.dev.cpu_load = 1024;
+	assert_int_equal(select_direct(&s, 1 * MS, 1 * MS, NONE, &stop), C1E);
+	assert_int_equal(d->bucket, 3);
+	s.dev.cpu_load = 0;
+	assert_int_equal(select_direct(&s, 1 * MS, 1 * MS, NONE, &stop), C6);
 	/* The PM QoS limit still bounds the deeper states. */
 	assert_int_equal(select_direct(&s, 1 * MS, 1 * MS, 100 * US, &stop), C1E);
 	/* A regular pattern replaces the prediction outright, even above
@@ -1203,6 +1232,7 @@ int main(void)
 		cmocka_unit_test(test_classify),
 		cmocka_unit_test(test_menu_buckets),
 		cmocka_unit_test(test_menu_v3_10_buckets),
+		cmocka_unit_test(test_menu_v3_10_loadavg),
 		cmocka_unit_test(test_menu_v3_10_typical_interval),
 		cmocka_unit_test(test_menu_v3_10_select),
 		cmocka_unit_test(test_menu_v3_10_update),

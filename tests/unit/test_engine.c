@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -967,10 +968,13 @@ static void test_observer(void **state)
 	struct pm_diag d = { { 0 } };
 	struct machine m;
 	assert_int_equal(machine_parse(&m, two_core_ini, "test", &d), 0);
-	const char *sets[] = { "tasks=3", "period_us=10000", "run_us=3000", "tick_cost_ns=0" };
+	/* No interrupts: their handlers are system time (as /proc/stat counts
+	 * irq and softirq time) on a CPU that runs no task. */
+	const char *sets[] = { "tasks=3", "period_us=10000", "run_us=3000", "tick_cost_ns=0",
+			       "background_wakeups=0" };
 	struct sim_config cfg = { .machine = &m, .workload = "periodic", .cpufreq = "powersave",
 				  .cpuidle = "deepest", .duration = NS_PER_SEC / 2, .seed = 1,
-				  .nsets = 4, .sets = sets, .observer = &obs };
+				  .nsets = 5, .sets = sets, .observer = &obs };
 	struct sim *s;
 	assert_int_equal(sim_create(&s, &cfg, &d), 0);
 	struct run_result r;
@@ -987,6 +991,56 @@ static void test_observer(void **state)
 					  r.cpus[1].cstate_usage[0] + r.cpus[1].cstate_usage[1]);
 	result_free(&r);
 	sim_destroy(s);
+}
+
+/* schedutil on a shared policy reads each CPU's utilization as it last
+ * stood (cfs_rq->avg.util_avg): a CPU that went idle after heavy work
+ * holds the policy high until its blocked load decays, which the nohz
+ * idle balancer's stats kick does from a busy CPU's tick. Here CPU 0 runs
+ * some 100 ms and sleeps; CPU 1, from 50 ms on, runs 1 ms every 10 ms
+ * (util ~100, 1 GHz on its own). While CPU 0 works CPU 1 runs mostly at
+ * 2 GHz; from 110 ms on mostly at 1 GHz, where an idle CPU never updated
+ * would keep all of it at 2 GHz. */
+static void test_idle_cpu_blocked_load_decays(void **state)
+{
+	static const char *const ini =
+		"[machine]\nname = shared\ndescription = test machine\ntdp_w = 10\n"
+		"[topology]\npackages = 1\ncores_per_package = 2\nthreads_per_core = 1\n"
+		"freq_domain = package\n"
+		"[frequency]\nbase_khz = 2000000\ntransition_latency_us = 0\n"
+		"[pstates]\n1000000 = 800\n2000000 = 1000\n"
+		"[cstate C6]\ndesc = power gated\nexit_latency_us = 10\ntarget_residency_us = 30\n"
+		"power_mw = 0\n"
+		"[power]\nceff_nf = 1.0\nleak_w = 1.0\nleak_beta = 0\nuncore_w = 2\nplatform_w = 10\n";
+	static const char *const json =
+		"{ \"global\" : { \"duration\" : -1 },\n"
+		"  \"tasks\" : {\n"
+		"    \"heavy\" : { \"loop\" : 1, \"cpus\" : [ 0 ],\n"
+		"                \"phases\" : { \"p\" : { \"run\" : 100000, \"sleep\" : 100000000 } } },\n"
+		"    \"light\" : { \"loop\" : -1, \"delay\" : 50000, \"cpus\" : [ 1 ], \"run\" : 1000,\n"
+		"                \"timer\" : { \"ref\" : \"t\", \"period\" : 10000 } } } }\n";
+	char path[] = "/tmp/pmlab-test-blocked-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, json, strlen(json)), (ssize_t)strlen(json));
+	close(fd);
+	char wl[64];
+	snprintf(wl, sizeof(wl), "rtapp:%s", path);
+	static const char *const sets[] = { "rate_limit_us=0" };
+	struct run early, late;
+	simtest_run(&early, ini, 0, wl, "schedutil", 0.11, 1, NULL, 0, sets, 1, true);
+	simtest_run(&late, ini, 0, wl, "schedutil", 2.0, 1, NULL, 0, sets, 1, true);
+	unlink(path);
+	/* CPU 1 after the first 110 ms: C0 time at 1 and at 2 GHz. */
+	sim_ns low = late.r.cpus[1].pstate_ns[0] - early.r.cpus[1].pstate_ns[0];
+	sim_ns high = late.r.cpus[1].pstate_ns[1] - early.r.cpus[1].pstate_ns[1];
+	if (low < 4 * high)
+		fail_msg("CPU 1 after 110 ms: %lld ns at 1 GHz, %lld ns at 2 GHz", (long long)low,
+			 (long long)high);
+	/* ...while CPU 0's work was still recent, the policy ran high. */
+	assert_true(early.r.cpus[1].pstate_ns[1] > early.r.cpus[1].pstate_ns[0]);
+	result_free(&early.r);
+	result_free(&late.r);
 }
 
 /* UnixBench spawn forks a child, waits, again: the finished children are
@@ -1101,6 +1155,7 @@ int main(void)
 		cmocka_unit_test(test_observer),
 		cmocka_unit_test(test_bad_set_key),
 		cmocka_unit_test(test_finished_tasks_freed),
+		cmocka_unit_test(test_idle_cpu_blocked_load_decays),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

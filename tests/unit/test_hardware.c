@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "engine/sim.h"
+#include "machine/energy_model.h"
 #include "metrics/result_writers.h"
 #include "simtest.h"
 
@@ -128,12 +129,54 @@ static void test_hybrid_runs(void **state)
 	free(ini);
 }
 
+/* The Energy Model as v6.9+ computes it, by hand: the big type of the
+ * fixture (ceff 2 nF: 2000 uW/MHz/V^2, capacity 1024, fmax 3 GHz) at
+ * 1 GHz and 0.8 V: 2000 x 800^2 x 1000 / 10^6 = 1280000 uW, performance
+ * 1024 x 1/3 = 341, cost 12800000 / 341 = 37536; the little type (0.5 nF,
+ * capacity 512) at its top, 1.0 V and 2 GHz: 1000000 uW, 512, 19531. A
+ * state no cheaper per unit of work than a faster one (same voltage) is
+ * inefficient. */
+static void test_energy_model(void **state)
+{
+	struct machine m;
+	struct pm_diag d = { "" };
+	struct cpu_type t;
+	struct em_table em;
+	(void)state;
+	assert_int_equal(machine_load(&m, FIXTURES "good-hybrid.ini", &d), 0);
+	machine_type_get(&m, 0, &t);
+	em_build_table(&t, &em);
+	assert_int_equal(em.dynamic_power_coefficient, 2000);
+	assert_int_equal(em.nr_perf_states, 3);
+	assert_int_equal(em.state[0].frequency, 1000000);
+	assert_int_equal(em.state[0].power, 1280000);
+	assert_int_equal(em.state[0].performance, 341);
+	assert_int_equal(em.state[0].cost, 37536);
+	assert_int_equal(em.state[2].performance, 1024);
+	machine_type_get(&m, 1, &t);
+	em_build_table(&t, &em);
+	assert_int_equal(em.state[3].power, 1000000);
+	assert_int_equal(em.state[3].performance, 512);
+	assert_int_equal(em.state[3].cost, 19531);
+	for (int i = 0; i < em.nr_perf_states; i++)
+		assert_false(em.state[i].inefficient);
+	/* 1 and 2 GHz at one voltage: the slower one wastes nothing less. */
+	t.npstates = 2;
+	t.pstates[0] = (struct pstate){ 1000000, 1000 };
+	t.pstates[1] = (struct pstate){ 2000000, 1000 };
+	em_build_table(&t, &em);
+	assert_true(em.state[0].inefficient);
+	assert_false(em.state[1].inefficient);
+	assert_int_equal(em.state[0].cost, em.state[1].cost);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_capacity_scales_work),
 		cmocka_unit_test(test_capacity_scaled_utilization),
 		cmocka_unit_test(test_hybrid_runs),
+		cmocka_unit_test(test_energy_model),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

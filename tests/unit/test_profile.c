@@ -258,10 +258,13 @@ static void test_balanced(void **state)
 	assert_true(must_set(&p, "module.cpufreq_conservative")->host_only);
 	assert_false(must_set(&p, "boost")->host_only);
 	assert_setting(&p, "platform_profile", "balanced"); /* [acpi], 2.22+, host only */
-	assert_int_equal(p.nsettings, 3);
+	assert_int_equal(p.nsettings, 4);
 	assert_setting(&p, "boost", "1");
 	assert_contains(must_set(&p, "boost")->origin, "balanced/tuned.conf:16: [cpu] boost=1");
-	assert_skipped(&p, "[cpu] energy_perf_bias=normal", "acpi-cpufreq");
+	/* x86_energy_perf_policy writes EPB whatever the driver: the hardware's
+	 * bias (engine/epb.c) */
+	assert_setting(&p, "energy_perf_bias", "normal");
+	assert_false(must_set(&p, "energy_perf_bias")->host_only);
 	assert_skipped(&p, "[cpu] energy_performance_preference=balance_performance", "intel_pstate only");
 	assert_null(skipped(&p, "[modules] cpufreq_conservative=+r")); /* a host setting */
 	assert_skipped(&p, "[disk]", "not modelled"); /* a section with only comments */
@@ -288,7 +291,12 @@ static void test_powersave(void **state)
 	assert_string_equal(p.cpufreq, "schedutil");
 	assert_setting(&p, "boost", "0");
 	assert_setting(&p, "platform_profile", "low-power|quiet");
-	assert_int_equal(p.nsettings, 2);
+	assert_setting(&p, "energy_perf_bias", "power");
+	/* vm.dirty_* become the flusher's settings (engine/writeback.c) */
+	assert_setting(&p, "dirty_writeback_centisecs", "1500");
+	assert_contains(must_set(&p, "dirty_writeback_centisecs")->origin,
+			"[sysctl] vm.dirty_writeback_centisecs=1500");
+	assert_int_equal(p.nsettings, 4);
 	assert_skipped(&p, "[sysctl] kernel.nmi_watchdog=0", "not modelled");
 	assert_skipped(&p, "[script] script=${i:PROFILE_DIR}/script.sh", "not modelled");
 	assert_skipped(&p, "[eeepc_she]", "not modelled");
@@ -310,8 +318,11 @@ static void test_throughput_performance(void **state)
 	assert_string_equal(p.cpufreq, "performance");
 	assert_setting(&p, "boost", "1");
 	assert_setting(&p, "platform_profile", "performance");
-	assert_int_equal(p.nsettings, 2);
+	assert_setting(&p, "energy_perf_bias", "performance");
+	assert_int_equal(p.nsettings, 3);
 	assert_skipped(&p, "[cpu] min_perf_pct=100", "acpi-cpufreq");
+	/* [vm] options of later tuned versions are listed */
+	assert_skipped(&p, "[vm] dirty_bytes=40%", "not modelled");
 	/* ThunderX sections: uname_regex=aarch64 fails on x86_64. */
 	assert_skipped(&p, "[sysctl.thunderx] kernel.numa_balancing=0", "uname_regex 'aarch64'");
 	assert_skipped(&p, "[vm.thunderx] transparent_hugepages=never", "disabled");
@@ -417,12 +428,29 @@ static void test_tuned_2_3(void **state)
 	assert_int_equal(profile_load(&p, "tuned-2.3/balanced", &m, data_dirs, 1, &d), 0);
 	assert_string_equal(p.cpufreq, "ondemand");
 	assert_string_equal(p.summary, "");
-	/* tuned 2.3 (the family): its dynamic PM QoS, no force_latency */
+	/* tuned 2.3 (the family) as RHEL 7 built it: dynamic tuning off in
+	 * its tuned-main.conf, so no dynamic PM QoS although the profile has
+	 * no force_latency; EPB on the hardware */
 	assert_int_equal(p.tuned_version, 203);
-	assert_setting(&p, "pm_qos_dynamic", "100,1000,0.2");
+	assert_null(setting(&p, "pm_qos_dynamic"));
+	assert_skipped(&p, "[cpu] dynamic PM QoS (no force_latency)",
+		       "dynamic tuning is off (dynamic_tuning = 0, ");
+	assert_contains(must_skip(&p, "[cpu] dynamic PM QoS (no force_latency)")->why,
+			"tuned-2.3/tuned-main.conf:");
+	assert_setting(&p, "energy_perf_bias", "normal");
 	assert_int_equal(p.nsettings, 1);
-	assert_skipped(&p, "[cpu] energy_perf_bias=normal", "acpi-cpufreq");
 	profile_free(&p);
+
+	/* upstream's build: the dynamic PM QoS, which the simulator runs */
+	assert_int_equal(profile_load(&p, "tuned-2.3/balanced:dynamic_tuning=1", &m, data_dirs, 1,
+				      &d), 0);
+	assert_setting(&p, "pm_qos_dynamic", "100,1000,0.2");
+	assert_false(must_set(&p, "pm_qos_dynamic")->host_only);
+	assert_contains(must_set(&p, "pm_qos_dynamic")->origin, "dynamic PM QoS of tuned 2.3");
+	profile_free(&p);
+	assert_int_not_equal(profile_load(&p, "tuned-2.3/balanced:dynamic_tuning=maybe", &m,
+					  data_dirs, 1, &d), 0);
+	assert_contains(d.msg, "override 'dynamic_tuning=maybe': not a boolean");
 
 	assert_int_equal(profile_load(&p, "tuned-2.3/balanced:governor=conservative,"
 				      "sampling_down_factor=10", &m, data_dirs, 1, &d), 0);
@@ -437,10 +465,12 @@ static void test_tuned_2_3(void **state)
 	assert_string_equal(p.cpufreq, "performance");
 	assert_setting(&p, "sched_min_granularity_ns", "10000000");
 	assert_setting(&p, "sched_wakeup_granularity_ns", "15000000");
-	/* tuned 2.3 had the dynamic PM QoS too */
-	assert_setting(&p, "pm_qos_dynamic", "100,1000,0.2");
-	assert_contains(must_set(&p, "pm_qos_dynamic")->origin, "dynamic PM QoS of tuned 2.3");
-	assert_int_equal(p.nsettings, 3);
+	/* v2.3.0's text: THP always, dirty ratios 10 and 3 */
+	assert_setting(&p, "transparent_hugepage", "always");
+	assert_setting(&p, "dirty_ratio", "10");
+	assert_setting(&p, "dirty_background_ratio", "3");
+	assert_setting(&p, "energy_perf_bias", "performance");
+	assert_int_equal(p.nsettings, 6);
 	assert_skipped(&p, "[disk] readahead=4096", "not modelled");
 	profile_free(&p);
 
@@ -448,8 +478,10 @@ static void test_tuned_2_3(void **state)
 	assert_setting(&p, "pm_qos_latency_us", "1");
 	assert_setting(&p, "sched_min_granularity_ns", "10000000");
 	assert_setting(&p, "sched_migration_cost_ns", "5000000");
-	assert_int_equal(p.nsettings, 3);
-	assert_skipped(&p, "[vm] transparent_hugepages=never", "not modelled");
+	assert_setting(&p, "transparent_hugepage", "never");
+	assert_setting(&p, "dirty_ratio", "10");
+	assert_setting(&p, "dirty_background_ratio", "3");
+	assert_int_equal(p.nsettings, 7);
 	profile_free(&p);
 
 	assert_int_equal(profile_load(&p, "tuned-2.3/powersave", &m, data_dirs, 1, &d), 0);
@@ -1057,13 +1089,94 @@ static void test_tuned_versions(void **state)
 			"[cpu] load_threshold=lots: not a load average");
 	assert_contains(load_error("tuned-2.20/acpi-and-modules:no_turbo=maybe", "i7-4790"),
 			"[cpu] no_turbo=maybe: not a boolean");
-	/* the sim's runs leave host settings out */
+	/* the sim's runs leave host settings out; it runs tuned's dynamic PM
+	 * QoS itself (engine/pmqos_dynamic.c) */
 	struct sim_config cfg = { 0 };
 	const char *sets[16];
 	load(&p, "tuned-2.20/acpi-and-modules", "i7-4790");
 	int n = profile_apply(&p, &cfg, false, NULL, 0, sets, 16, &(struct pm_diag){ "" });
-	assert_int_equal(n, 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(sets[0], "pm_qos_dynamic=100,1000,0.2");
 	profile_free(&p);
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* A family's tuned-main.conf says whether dynamic tuning runs, as
+ * /etc/tuned/tuned-main.conf does for tuned; a malformed one is an error
+ * naming its line. [vm] and vm.* map onto the engine's keys. */
+static void test_tuned_main_conf(void **state)
+{
+	char dir[] = "/tmp/pmlab-main-XXXXXX", path[512], family[300];
+	struct profile p;
+	struct machine m;
+	struct pm_diag d = { "" };
+	assert_non_null(mkdtemp(dir));
+	machine(&m, "i7-4790");
+	snprintf(family, sizeof(family), "%s/tuned-2.20", dir);
+	assert_int_equal(mkdir(family, 0700), 0);
+	snprintf(path, sizeof(path), "%s/vm", family);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/vm/tuned.conf", family);
+	write_file(path, "[cpu]\ngovernor=ondemand\n[vm]\ntransparent_hugepages=madvise\n"
+		   "[sysctl]\nvm.dirty_expire_centisecs=1000\nvm.dirty_background_ratio=5\n");
+	snprintf(path, sizeof(path), "%s/vm", family);
+
+	/* No tuned-main.conf: 2.20 runs dynamic tuning. */
+	assert_int_equal(profile_load(&p, path, &m, NULL, 0, &d), 0);
+	assert_setting(&p, "pm_qos_dynamic", "100,1000,0.2");
+	assert_setting(&p, "transparent_hugepage", "madvise");
+	assert_setting(&p, "dirty_expire_centisecs", "1000");
+	assert_setting(&p, "dirty_background_ratio", "5");
+	profile_free(&p);
+
+	char conf[400];
+	snprintf(conf, sizeof(conf), "%s/tuned-main.conf", family);
+	write_file(conf, "# comment\nupdate_interval = 10\ndynamic_tuning = False\n");
+	assert_int_equal(profile_load(&p, path, &m, NULL, 0, &d), 0);
+	assert_null(setting(&p, "pm_qos_dynamic"));
+	assert_contains(must_skip(&p, "[cpu] dynamic PM QoS (no force_latency)")->why,
+			"tuned-main.conf:3");
+	profile_free(&p);
+	/* An override wins over the file. */
+	char spec[600];
+	snprintf(spec, sizeof(spec), "%s:dynamic_tuning=1", path);
+	assert_int_equal(profile_load(&p, spec, &m, NULL, 0, &d), 0);
+	assert_setting(&p, "pm_qos_dynamic", "100,1000,0.2");
+	profile_free(&p);
+
+	write_file(conf, "dynamic_tuning = sometimes\n");
+	assert_int_not_equal(profile_load(&p, path, &m, NULL, 0, &d), 0);
+	assert_contains(d.msg, "tuned-main.conf:1: dynamic_tuning = sometimes: not a boolean");
+	write_file(conf, "dynamic_tuning\n");
+	assert_int_not_equal(profile_load(&p, path, &m, NULL, 0, &d), 0);
+	assert_contains(d.msg, "tuned-main.conf:1: not a 'key = value' line");
+	unlink(conf);
+
+	/* tuned 2.3 knows always and never only; a bad mode is an error. */
+	snprintf(spec, sizeof(spec), "%s:tuned=2.3", path);
+	assert_int_equal(profile_load(&p, spec, &m, NULL, 0, &d), 0);
+	assert_null(setting(&p, "transparent_hugepage"));
+	assert_skipped(&p, "[vm] transparent_hugepages=madvise", "takes always or never only");
+	profile_free(&p);
+	snprintf(path, sizeof(path), "%s/vm/tuned.conf", family);
+	write_file(path, "[vm]\ntransparent_hugepages=sometimes\n");
+	snprintf(path, sizeof(path), "%s/vm", family);
+	assert_int_not_equal(profile_load(&p, path, &m, NULL, 0, &d), 0);
+	assert_contains(d.msg, "[vm] transparent_hugepages=sometimes: not a transparent hugepage mode");
+
+	snprintf(path, sizeof(path), "%s/vm/tuned.conf", family);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/vm", family);
+	rmdir(path);
+	rmdir(family);
+	rmdir(dir);
 }
 
 /* Long chains of variables and functions, as cpu-partitioning has. */
@@ -1186,6 +1299,7 @@ int main(void)
 		cmocka_unit_test(test_cpu_partitioning),
 		cmocka_unit_test(test_missing_variables_file),
 		cmocka_unit_test(test_tuned_versions),
+		cmocka_unit_test(test_tuned_main_conf),
 		cmocka_unit_test(test_deep_variables),
 		cmocka_unit_test(test_list),
 		cmocka_unit_test(test_tuned_dirs_replaced),

@@ -91,6 +91,7 @@ static struct run_result *make_result(void)
 	r->energy_core_static_j = 5;
 	r->energy_uncore_j = 3;
 	r->energy_platform_j = 2;
+	r->platform.floor_j = 2;
 	r->ctx_switches = 1000;
 	r->migrations = 7;
 	r->wakeups = 900;
@@ -262,7 +263,7 @@ static void test_json_schema_and_values(void **state)
 		"pmlab_schema", "machine", "workload", "cpufreq", "cpuidle", "seed",
 		"duration_s", "throughput", "throughput_unit", "work_done", "extra",
 		"latency_ms", "wakeup_latency_us", "energy_j", "power_w", "package_power_w",
-		"energy_by_component_j", "avg_mhz", "busy_pct", "bzy_mhz", "residency_pct",
+		"energy_by_component_j", "platform_energy_j", "avg_mhz", "busy_pct", "bzy_mhz", "residency_pct",
 		"util_pct", "counters", "per_cpu", "per_package",
 	};
 	struct run_result *r = make_result();
@@ -315,6 +316,11 @@ static void test_json_schema_and_values(void **state)
 		    num_at(root, "energy_by_component_j.core_static") +
 		    num_at(root, "energy_by_component_j.uncore") +
 		    num_at(root, "energy_by_component_j.platform"), 1e-9);
+	/* The platform's parts add up to its component. */
+	double parts = num_at(root, "platform_energy_j.floor") + num_at(root, "platform_energy_j.dram") +
+		       num_at(root, "platform_energy_j.disk") + num_at(root, "platform_energy_j.nic") +
+		       num_at(root, "platform_energy_j.fans") + num_at(root, "platform_energy_j.psu_loss");
+	assert_true(fabs(num_at(root, "energy_by_component_j.platform") - parts) < 1e-9);
 	assert_near(num_at(root, "energy_j"), 20, 1e-9);
 	assert_near(num_at(root, "power_w"), num_at(root, "energy_j") / num_at(root, "duration_s"), 1e-9);
 	assert_near(num_at(root, "package_power_w"), 18, 1e-9);

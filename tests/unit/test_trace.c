@@ -885,7 +885,7 @@ static void test_timeline_totals(void **state)
 	struct replay_run rr;
 	struct machine m;
 	assert_int_equal(machine_load(&m, CAPTURE_VM, &d), 0);
-	struct perfetto *p = perfetto_open(path, &m, "replay", &d);
+	struct perfetto *p = perfetto_open(path, &m, "replay", NULL, &d);
 	assert_non_null(p);
 	replay(&rr, NULL, CAPTURE_VM, SHIPPED, perfetto_observer(p));
 	assert_int_equal(perfetto_close(p, rr.r.duration_ns, &d), 0);
@@ -893,7 +893,7 @@ static void test_timeline_totals(void **state)
 	replay_free(&rr);
 
 	assert_int_equal(machine_load(&m, "i7-4790", &d), 0);
-	p = perfetto_open(path, &m, "tbench", &d);
+	p = perfetto_open(path, &m, "tbench", NULL, &d);
 	assert_non_null(p);
 	struct sim_config cfg = { .machine = &m, .workload = "tbench", .cpufreq = "ondemand",
 				  .cpuidle = "menu", .duration = NS_PER_SEC / 5, .seed = 1,
@@ -918,7 +918,7 @@ static void test_timeline_totals(void **state)
 	result_free(&r);
 	sim_destroy(s);
 	/* A file that cannot be created. */
-	assert_null(perfetto_open("/nonexistent-dir/t.json", &m, "x", &d));
+	assert_null(perfetto_open("/nonexistent-dir/t.json", &m, "x", NULL, &d));
 	assert_non_null(strstr(d.msg, "/nonexistent-dir/t.json: cannot create"));
 	unlink(path);
 }

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Memory stall at the present clocks, for machines with a [memory]
+ * section. A workload gives a burst's stall as the time a 3 GHz core with a
+ * 3 GHz uncore waits on memory. The wait is latency-bound: a miss's
+ * latency splits into the core's clock (L1/L2 miss handling), the uncore's
+ * (ring, LLC lookup, home agent; fixed on machines without [uncore], as a
+ * front-side bus is) and DRAM's fixed part, and the misses in flight (mlp)
+ * are the same at any clock, so the stall scales as the latency:
+ *   stall = stall_ref * (core_cycles / f_core + uncore_cycles / f_uncore + dram_ns)
+ *                     / (core_cycles / 3 GHz + uncore_cycles / 3 GHz + dram_ns).
+ * Bandwidth-bound stall (a saturated memory controller) is not modelled:
+ * the seeds' workloads move a few percent of the machines' bandwidth.
+ *
+ * Coherence: while a task's sharing group (the jobs of one build) also
+ * runs on another package, snoop_pct of its misses find their line there
+ * or must snoop it (front-side bus snoops through the chipset on
+ * Harpertown, QPI later) and cost snoop_x local misses, in proportion to
+ * the group's recent activity on other packages (engine/share.c's record).
+ *
+ * DRAM traffic for the platform power model: each stalled ns moves mlp
+ * lines per miss latency. */
+#include "hwmodel.h"
+#include "sim_internal.h"
+
+#define REF_GHZ 3.0
+
+static bool has_model(const struct machine *m)
+{
+	return m->mem.core_cycles + m->mem.uncore_cycles + m->mem.dram_ns > 0;
+}
+
+double memory_latency_ns(const struct machine *m, double core_ghz, double uncore_ghz)
+{
+	const struct machine_memory *mm = &m->mem;
+	return mm->core_cycles / core_ghz + mm->uncore_cycles / uncore_ghz + mm->dram_ns;
+}
+
+double memory_latency_scale(const struct machine *m, double core_ghz, double uncore_ghz)
+{
+	if (!has_model(m))
+		return 1.0;
+	return memory_latency_ns(m, core_ghz, uncore_ghz) / memory_latency_ns(m, REF_GHZ, REF_GHZ);
+}
+
+static double clocks(const struct sim *s, const struct sim_cpu *c, double *uncore_ghz)
+{
+	*uncore_ghz = s->pkgs[c->pkg].unc_khz ? s->pkgs[c->pkg].unc_khz / 1e6 : REF_GHZ;
+	return cpu_khz(s, c) / 1e6;
+}
+
+double memory_stall_factor(struct sim *s, const struct sim_cpu *c, const struct task *t)
+{
+	const struct machine_memory *mm = &s->m->mem;
+	if (!has_model(s->m))
+		return 1.0;
+	double fu, fc = clocks(s, c, &fu);
+	double f = memory_latency_scale(s->m, fc, fu);
+	if (mm->snoop_share > 0 && t->share_group)
+		f *= 1.0 + mm->snoop_share * (mm->snoop_x - 1.0) * share_remote_share(s, t, c->pkg);
+	return f;
+}
+
+void memory_account(struct sim *s, const struct sim_cpu *c, double stall_ns)
+{
+	if (!has_model(s->m) || !(stall_ns > 0))
+		return;
+	double fu, fc = clocks(s, c, &fu);
+	s->dram_lines += stall_ns * s->m->mem.mlp / memory_latency_ns(s->m, fc, fu);
+}

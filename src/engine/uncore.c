@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The uncore clock (ring, last-level cache, home agent) of machines with
+ * an [uncore] section: Haswell-EP and later Xeons clock it apart from the
+ * cores and scale it in hardware (uncore frequency scaling, UFS), within
+ * MSR_UNCORE_RATIO_LIMIT's bounds. Before Haswell the uncore ran at the
+ * clock of the fastest core (Sandy and Ivy Bridge; G. Hofmann, "Memory
+ * bandwidth on Haswell-EP", 2015), which is the rule kept here while the
+ * energy/performance bias favours energy; with the bias at "performance"
+ * (EPB 0..epb_max_clock) a package with a core in C0 runs the uncore at
+ * its top clock, as Hackenberg et al. measured on Haswell-EP ("An Energy
+ * Efficiency Feature Survey of the Intel Haswell Processor", IPDPSW 2015).
+ * With every core idle the uncore drops to its lowest clock, and package
+ * C-states (power.c) gate it further. Intel does not publish the PCU's
+ * algorithm; the rule's form is an ESTIMATE from those measurements, and
+ * the clock moves at once (the PCU re-evaluates within about a
+ * millisecond).
+ *
+ * Power (machine.h): static_w plus the rest of uncore_w scaled by f V^2,
+ * V linear in f between the [uncore] voltages. The memory latency a core
+ * sees follows the clock (engine/memory.c). */
+#include "hwmodel.h"
+#include "sim_internal.h"
+
+static uint32_t target_khz(const struct sim *s, int p)
+{
+	const struct machine_uncore *u = &s->m->unc;
+	const struct sim_pkg *pkg = &s->pkgs[p];
+	if (pkg->nbusy_cores == 0)
+		return u->min_khz;
+	if (s->par.energy_perf_bias <= u->epb_max_clock)
+		return u->max_khz;
+	uint32_t fastest = 0;
+	for (int i = 0; i < pkg->ncores; i++) {
+		const struct sim_core *core = &s->cores[pkg->first_core + i];
+		if (core->ncpus == 0 || core->nbusy == 0)
+			continue;
+		uint32_t khz = cpu_khz(s, &s->cpus[core->cpus[0]]);
+		if (khz > fastest)
+			fastest = khz;
+	}
+	if (fastest < u->min_khz)
+		return u->min_khz;
+	return fastest > u->max_khz ? u->max_khz : fastest;
+}
+
+double uncore_power_w(const struct machine *m, uint32_t khz)
+{
+	const struct machine_uncore *u = &m->unc;
+	if (!u->max_khz || !khz)
+		return m->uncore_w;
+	double span = (double)(u->max_khz - u->min_khz);
+	double x = span > 0 ? ((double)khz - u->min_khz) / span : 1.0;
+	double mv = u->min_mv + x * (u->max_mv - u->min_mv);
+	double v = mv / u->max_mv;
+	return u->static_w + (m->uncore_w - u->static_w) * ((double)khz / u->max_khz) * v * v;
+}
+
+double uncore_running_w(const struct sim *s, int p)
+{
+	return uncore_power_w(s->m, s->pkgs[p].unc_khz);
+}
+
+void uncore_init(struct sim *s)
+{
+	for (int p = 0; p < s->npkgs; p++)
+		s->pkgs[p].unc_khz = s->m->unc.max_khz ? target_khz(s, p) : 0;
+}
+
+void uncore_follow(struct sim *s, int p)
+{
+	if (!s->m->unc.max_khz)
+		return;
+	uint32_t khz = target_khz(s, p);
+	if (khz != s->pkgs[p].unc_khz)
+		pkg_uncore_clock(s, p, khz);
+}

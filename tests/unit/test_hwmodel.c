@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The models around the cores (issue 21), each rule on its own: the
+ * uncore clock and its power, the memory stall at the present clocks and
+ * cross-package coherence, the energy/performance bias on C-state
+ * demotion and turbo, the platform's DRAM, disk, fans and power supply,
+ * tuned's dynamic PM QoS on the kernel's load average, and the flusher's
+ * writeback pattern. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "engine/hwmodel.h"
+#include "simtest.h"
+
+#define TWO SIMTEST_TWO_CORE_INI
+/* Two cores (1 or 2 GHz) with an uncore clock of 1..3 GHz, 1 W static of
+ * its 2 W, voltage 0.5..1.0 V. */
+#define UNCORE "[uncore]\nmin_khz = 1000000\nmax_khz = 3000000\nmin_mv = 500\nmax_mv = 1000\n" \
+	       "static_w = 1\nepb_max_clock = 3\n"
+/* A miss: 30 core cycles, 30 uncore cycles and 40 ns of DRAM. */
+#define MEMORY "[memory]\ncore_cycles = 30\nuncore_cycles = 30\ndram_ns = 40\nmlp = 2\n" \
+	       "line_nj = 10\n"
+
+static const char *const quiet[] = { "tick_cost_ns=0", "cpufreq_update_cost_ns=0",
+				     "tick_restart_cost_ns=0", "background_wakeups=0" };
+
+static struct machine parse(const char *ini)
+{
+	struct machine m;
+	struct pm_diag d = { { 0 } };
+	if (machine_parse(&m, ini, "test", &d) < 0)
+		fail_msg("%s", d.msg);
+	return m;
+}
+
+static const char *parse_error(const char *ini)
+{
+	static struct pm_diag d;
+	struct machine m;
+	memset(&d, 0, sizeof(d));
+	if (machine_parse(&m, ini, "test", &d) == 0)
+		fail_msg("parsed, expected an error");
+	return d.msg;
+}
+
+static void assert_contains(const char *hay, const char *needle)
+{
+	if (!strstr(hay, needle))
+		fail_msg("'%s' does not contain '%s'", hay, needle);
+}
+
+static void assert_near(double a, double b, double rel)
+{
+	if (fabs(a - b) > rel * fabs(b))
+		fail_msg("%.9g, expected %.9g (+- %g%%)", a, b, rel * 100);
+}
+
+/* ---- machine sections ---- */
+
+static void test_sections_parse_and_round_trip(void **state)
+{
+	struct machine m = parse(TWO UNCORE MEMORY
+				 "[platform]\npsu_w = 100\npsu_eff_10_pct = 80\npsu_eff_20_pct = 85\n"
+				 "psu_eff_50_pct = 90\npsu_eff_100_pct = 88\ndisk_active_w = 2\n"
+				 "nic_packet_uj = 1\ndisk_mbps = 100\nfan_min_w = 1\nfan_max_w = 9\n"
+				 "[energy_bias]\ndemotion_x = 3\nturbo_delay_us = 300\n");
+	assert_int_equal(m.unc.max_khz, 3000000);
+	assert_true(m.unc.static_w == 1);
+	assert_true(m.mem.mlp == 2);
+	assert_true(m.plat.psu_eff[2] == 0.9);
+	assert_int_equal(m.epb.turbo_delay_ns, 300 * NS_PER_US);
+	char *ini = machine_to_ini(&m);
+	struct machine back = parse(ini);
+	free(ini);
+	assert_memory_equal(&back.unc, &m.unc, sizeof(m.unc));
+	assert_memory_equal(&back.mem, &m.mem, sizeof(m.mem));
+	assert_memory_equal(&back.plat, &m.plat, sizeof(m.plat));
+	assert_memory_equal(&back.epb, &m.epb, sizeof(m.epb));
+	/* Absent sections: no model, and nothing written. */
+	m = parse(TWO);
+	assert_int_equal(m.unc.max_khz, 0);
+	ini = machine_to_ini(&m);
+	assert_null(strstr(ini, "[uncore]"));
+	assert_null(strstr(ini, "[memory]"));
+	free(ini);
+
+	assert_contains(parse_error(TWO "[uncore]\nmax_khz = 3000000\n"),
+			"[uncore] is missing min_khz");
+	assert_contains(parse_error(TWO "[uncore]\nmin_khz = 3000000\nmax_khz = 2000000\nmin_mv = 1\n"
+				    "max_mv = 2\nstatic_w = 1\n"), "[uncore] min_khz = 3000000 is out of range");
+	assert_contains(parse_error(TWO "[uncore]\nmin_khz = 1\nmax_khz = 2\nmin_mv = 1\nmax_mv = 2\n"
+				    "static_w = 5\n"), "static_w = 5 is out of range (expected 0..uncore_w = 2 W)");
+	assert_contains(parse_error(TWO "[memory]\ncore_cycles = 1\nuncore_cycles = 1\ndram_ns = 1\n"
+				    "mlp = 0.5\n"), "mlp = 0.5 is out of range");
+	assert_contains(parse_error(TWO "[platform]\npsu_w = 100\n"),
+			"psu_eff_10_pct = 0 is out of range (expected 30..100 with psu_w given)");
+	assert_contains(parse_error(TWO "[platform]\nfan_min_w = 5\nfan_max_w = 1\n"),
+			"fan_min_w = 5, fan_max_w = 1");
+	assert_contains(parse_error(TWO "[energy_bias]\ndemotion_x = 0.5\n"),
+			"demotion_x = 0.5 is out of range");
+}
+
+/* ---- the uncore clock ---- */
+
+static void test_uncore_power_rule(void **state)
+{
+	struct machine m = parse(TWO UNCORE);
+	/* uncore_w (2 W) at the top clock; at the bottom: 1 + 1 x 1/3 x 0.5^2 */
+	assert_near(uncore_power_w(&m, 3000000), 2.0, 1e-12);
+	assert_near(uncore_power_w(&m, 1000000), 1.0 + 1.0 / 3 * 0.25, 1e-12);
+	/* 2 GHz: V halfway, 0.75 V */
+	assert_near(uncore_power_w(&m, 2000000), 1.0 + 2.0 / 3 * 0.75 * 0.75, 1e-12);
+	struct machine plain = parse(TWO);
+	assert_near(uncore_power_w(&plain, 1000000), 2.0, 1e-12);
+}
+
+/* A busy package runs the uncore at the fastest busy core's clock unless
+ * the bias is "performance" (top clock); an idle one at its lowest. */
+static void test_uncore_follows_cores_and_epb(void **state)
+{
+	const char *busy_ps[] = { "tasks=1", "work_ms=100", "energy_perf_bias=6" };
+	const char *busy_perf[] = { "tasks=1", "work_ms=100", "energy_perf_bias=0" };
+	struct run a, b, idle;
+	/* powersave: the core at 1 GHz; the uncore follows it to 1 GHz. */
+	simtest_run(&a, TWO UNCORE, 0, "batch", "powersave", 1, 1, quiet, 4, busy_ps, 3, true);
+	simtest_run(&b, TWO UNCORE, 0, "batch", "powersave", 1, 1, quiet, 4, busy_perf, 3, true);
+	double secs = a.r.extra[0].value;
+	assert_near(b.r.extra[0].value, secs, 1e-9); /* no stall model: the same time */
+	struct machine m = parse(TWO UNCORE);
+	assert_near(a.r.energy_uncore_j, uncore_power_w(&m, 1000000) * secs, 1e-6);
+	assert_near(b.r.energy_uncore_j, uncore_power_w(&m, 3000000) * secs, 1e-6);
+	/* No work at all: the lowest clock throughout. */
+	const char *none[] = { "tasks=1", "period_us=1000000", "run_us=0" };
+	simtest_run(&idle, TWO UNCORE, 0, "periodic", "performance", 0.5, 1, quiet, 4, none, 3,
+		    true);
+	assert_near(idle.r.energy_uncore_j, uncore_power_w(&m, 1000000) * 0.5, 1e-3);
+	result_free(&a.r);
+	result_free(&b.r);
+	result_free(&idle.r);
+}
+
+/* ---- memory stall ---- */
+
+static void test_memory_latency_rule(void **state)
+{
+	struct machine m = parse(TWO MEMORY);
+	/* 3/3 GHz: 10 + 10 + 40 ns, the reference */
+	assert_near(memory_latency_ns(&m, 3, 3), 60, 1e-12);
+	assert_near(memory_latency_scale(&m, 3, 3), 1, 1e-12);
+	assert_near(memory_latency_scale(&m, 1, 3), (30 + 10 + 40) / 60.0, 1e-12);
+	assert_near(memory_latency_scale(&m, 1.5, 1), (20 + 30 + 40) / 60.0, 1e-12);
+	struct machine plain = parse(TWO);
+	assert_near(memory_latency_scale(&plain, 1, 1), 1, 1e-12);
+}
+
+/* A task that only stalls takes as long as its misses' latency: at 1 GHz
+ * with the uncore following at 1 GHz, (30 + 30 + 40) / 60 of the
+ * reference; at 2 GHz with the uncore at 2 GHz, (15 + 15 + 40) / 60. The
+ * DRAM lines it moves: stall x mlp / latency. */
+static void test_memory_stall_scales_with_clocks(void **state)
+{
+	const char *sets[] = { "tasks=1", "work_ms=60", "stall_pct=100" };
+	struct run slow, fast, plain;
+	simtest_run(&slow, TWO UNCORE MEMORY, 0, "batch", "powersave", 2, 1, quiet, 4, sets, 3, true);
+	simtest_run(&fast, TWO UNCORE MEMORY, 0, "batch", "performance", 2, 1, quiet, 4, sets, 3,
+		    true);
+	simtest_run(&plain, TWO, 0, "batch", "performance", 2, 1, quiet, 4, sets, 3, true);
+	double ref = plain.r.extra[0].value; /* 60 ms of fixed stall, and a switch */
+	assert_near(ref, 0.060, 0.005);
+	assert_near(slow.r.extra[0].value, ref * 100.0 / 60.0, 0.005);
+	assert_near(fast.r.extra[0].value, ref * 70.0 / 60.0, 0.005);
+	/* 100 ms of stall at 100 ns a miss, 2 in flight: 2e6 lines x 10 nJ */
+	assert_near(slow.r.platform.dram_j, 2e6 * 10e-9, 1e-3);
+	assert_true(plain.r.platform.dram_j == 0);
+	result_free(&slow.r);
+	result_free(&fast.r);
+	result_free(&plain.r);
+}
+
+/* Coherence: a sharing group spread over two packages pays snoops on the
+ * share of its misses, the same group on one package does not. */
+static void test_coherence_across_packages(void **state)
+{
+	const char *two_pkg = "[machine]\nname = two-pkg\n[topology]\npackages = 2\n"
+		"cores_per_package = 1\nthreads_per_core = 1\nfreq_domain = core\n"
+		"[frequency]\nbase_khz = 3000000\n[pstates]\n3000000 = 1000\n"
+		"[cstate C1]\nexit_latency_us = 1\ntarget_residency_us = 2\npower_mw = 100\n"
+		"[power]\nceff_nf = 1\nleak_w = 1\nuncore_w = 1\nplatform_w = 1\n"
+		"[cache]\nshare_stall_cut = 0\nshare_window_us = 100000\n"
+		"[memory]\ncore_cycles = 0\nuncore_cycles = 0\ndram_ns = 100\nsnoop_pct = 50\n"
+		"snoop_x = 3\n";
+	const char *spread[] = { "tasks=2", "work_ms=100", "stall_pct=100", "share=1",
+				 "slice_us=1000" };
+	const char *alone[] = { "tasks=2", "work_ms=100", "stall_pct=100", "share=0",
+				"slice_us=1000" };
+	struct run shared, apart;
+	simtest_run(&shared, two_pkg, 0, "batch", "performance", 2, 1, quiet, 4, spread, 5, true);
+	simtest_run(&apart, two_pkg, 0, "batch", "performance", 2, 1, quiet, 4, alone, 5, true);
+	/* Unshared: 100 ms each. Shared, one task per package: half the
+	 * group's activity is remote, so 1 + 0.5 x (3 - 1) x 0.5 = 1.5 once
+	 * the first slices have run. */
+	assert_near(apart.r.extra[0].value, 0.100, 1e-3);
+	assert_near(shared.r.extra[0].value, 0.150, 0.02);
+	result_free(&shared.r);
+	result_free(&apart.r);
+}
+
+/* ---- the energy/performance bias ---- */
+
+static void test_epb_rules(void **state)
+{
+	struct machine m = parse(TWO "[energy_bias]\ndemotion_x = 4\nturbo_delay_us = 300\n");
+	assert_near(epb_demotion_x(&m, 15), 1, 1e-12);
+	assert_near(epb_demotion_x(&m, 0), 4, 1e-12);
+	assert_near(epb_demotion_x(&m, 5), 3, 1e-12);
+	assert_int_equal(epb_turbo_delay(&m, 15), 300 * NS_PER_US);
+	assert_int_equal(epb_turbo_delay(&m, 0), 0);
+	assert_int_equal(epb_turbo_delay(&m, 5), 100 * NS_PER_US);
+	struct machine plain = parse(TWO);
+	assert_near(epb_demotion_x(&plain, 0), 1, 1e-12);
+	assert_int_equal(epb_turbo_delay(&plain, 15), 0);
+}
+
+/* With the BIOS's C1 auto-demotion, C6 (300 us target residency) is
+ * granted after an idle period of 300 us x the bias' factor: a 1 ms
+ * period with 400 us of work leaves 600 us idle periods, enough at EPB 15
+ * (x1), not at EPB 0 (x4). */
+static void test_epb_demotion(void **state)
+{
+	const char *ebias = TWO "[energy_bias]\ndemotion_x = 4\n";
+	const char *power[] = { "tasks=1", "period_us=1000", "run_us=400", "jitter_pct=0",
+				"cstate_auto_demotion=c1", "energy_perf_bias=15" };
+	const char *perf[] = { "tasks=1", "period_us=1000", "run_us=400", "jitter_pct=0",
+			       "cstate_auto_demotion=c1", "energy_perf_bias=0" };
+	struct run a, b;
+	simtest_run(&a, ebias, 1, "periodic", "performance", 0.2, 1, quiet, 4, power, 6, true);
+	simtest_run(&b, ebias, 1, "periodic", "performance", 0.2, 1, quiet, 4, perf, 6, true);
+	int c6 = 1; /* [cstate C1], [cstate C6] */
+	assert_true(a.r.cpus[0].cstate_ns[c6] > 0.5 * 0.6 * 0.2 * NS_PER_SEC);
+	assert_true(b.r.cpus[0].cstate_ns[c6] == 0);
+	/* cpuidle still counts the request */
+	assert_true(b.r.cpus[0].cstate_usage[c6] > 100);
+	result_free(&a.r);
+	result_free(&b.r);
+}
+
+/* A request into the turbo range takes effect turbo_delay x EPB / 15
+ * later, the base P-state meanwhile. */
+static void test_epb_turbo_delay(void **state)
+{
+	const char *turbo = "[machine]\nname = t\n[topology]\npackages = 1\ncores_per_package = 1\n"
+		"threads_per_core = 1\nfreq_domain = core\n[frequency]\nbase_khz = 2000000\n"
+		"transition_latency_us = 0\n[pstates]\n1000000 = 800\n2000000 = 1000\n3000000 = 1100\n"
+		"[turbo]\n3000000 = 1\n[cstate C1]\nexit_latency_us = 1\ntarget_residency_us = 2\n"
+		"power_mw = 100\n[power]\nceff_nf = 1\nleak_w = 1\nuncore_w = 1\nplatform_w = 1\n"
+		"[energy_bias]\nturbo_delay_us = 3000\n";
+	const char *slow[] = { "tasks=1", "work_ms=10", "energy_perf_bias=15" };
+	const char *fast[] = { "tasks=1", "work_ms=10", "energy_perf_bias=0" };
+	struct run a, b;
+	/* ondemand starts at the minimum and asks for the top at its first
+	 * busy sample; at EPB 15 the base comes first for 3 ms. */
+	simtest_run(&a, turbo, 0, "batch", "ondemand", 1, 1, quiet, 4, slow, 3, true);
+	simtest_run(&b, turbo, 0, "batch", "ondemand", 1, 1, quiet, 4, fast, 3, true);
+	sim_ns base_a = a.r.cpus[0].pstate_ns[1], base_b = b.r.cpus[0].pstate_ns[1];
+	assert_true(base_a >= 3 * NS_PER_MS - 100 * NS_PER_US);
+	assert_true(base_b < 100 * NS_PER_US);
+	assert_true(a.r.extra[0].value > b.r.extra[0].value);
+	result_free(&a.r);
+	result_free(&b.r);
+}
+
+/* ---- the platform ---- */
+
+static void test_platform_rules(void **state)
+{
+	struct machine m = parse(TWO "[platform]\npsu_w = 100\npsu_eff_10_pct = 80\n"
+				 "psu_eff_20_pct = 85\npsu_eff_50_pct = 90\npsu_eff_100_pct = 88\n"
+				 "fan_min_w = 1\nfan_max_w = 9\n");
+	/* 35 W of 100: halfway between the 20 % and 50 % points, 87.5 % */
+	assert_near(platform_wall_w(&m, 35), 35 / 0.875, 1e-12);
+	assert_near(platform_wall_w(&m, 5), 5 / 0.80, 1e-12);      /* flat below 10 % */
+	assert_near(platform_wall_w(&m, 150), 150 / 0.88, 1e-12);  /* and above 100 % */
+	/* Fans: the cube of the speed, the speed the packages' power over TDP
+	 * (10 W): 5 W gives 1 + 8 x 0.125 */
+	assert_near(platform_fan_w(&m, 5, 1), 2, 1e-12);
+	assert_near(platform_fan_w(&m, 50, 1), 9, 1e-12);
+	struct machine plain = parse(TWO);
+	assert_near(platform_wall_w(&plain, 35), 35, 1e-12);
+	assert_near(platform_fan_w(&plain, 5, 1), 0, 1e-12);
+}
+
+/* A run's platform energy: the floor, plus what the PSU loses on all of
+ * it. */
+static void test_platform_energy(void **state)
+{
+	const char *ini = TWO "[platform]\npsu_w = 1000\npsu_eff_10_pct = 80\npsu_eff_20_pct = 80\n"
+			  "psu_eff_50_pct = 80\npsu_eff_100_pct = 80\n";
+	const char *sets[] = { "tasks=1", "work_ms=100" };
+	struct run r;
+	simtest_run(&r, ini, 0, "batch", "performance", 1, 1, quiet, 4, sets, 2, true);
+	double secs = (double)r.r.duration_ns * 1e-9;
+	double pkg = r.r.energy_core_dynamic_j + r.r.energy_core_static_j + r.r.energy_uncore_j;
+	assert_near(r.r.platform.floor_j, 10 * secs, 1e-9);
+	assert_near(r.r.platform.psu_loss_j, (pkg + 10 * secs) * 0.25, 1e-6);
+	assert_near(r.r.energy_platform_j, r.r.platform.floor_j + r.r.platform.psu_loss_j, 1e-9);
+	result_free(&r.r);
+}
+
+/* ---- tuned's dynamic PM QoS ---- */
+
+/* Loaded (one busy task: load average 1): latency_low, so C6 (100 us)
+ * is out under a 50 us low limit; lightly loaded (a task that runs 1 % of
+ * the time: load average ~0): latency_high admits it. */
+static void test_pmqos_dynamic(void **state)
+{
+	const char *busy[] = { "tasks=1", "period_us=10000", "run_us=9000", "jitter_pct=0",
+			       "pm_qos_dynamic=50,1000,0.2" };
+	const char *light[] = { "tasks=1", "period_us=10000", "run_us=100", "jitter_pct=0",
+				"pm_qos_dynamic=50,1000,0.2" };
+	const char *off[] = { "tasks=1", "period_us=10000", "run_us=9000", "jitter_pct=0" };
+	struct run a, b, c;
+	simtest_run_idle(&a, TWO, 1, "periodic", "performance", "menu", 12, 1, quiet, 4, busy, 5,
+			 false);
+	simtest_run_idle(&b, TWO, 1, "periodic", "performance", "menu", 12, 1, quiet, 4, light, 5,
+			 false);
+	simtest_run_idle(&c, TWO, 1, "periodic", "performance", "menu", 12, 1, quiet, 4, off, 4,
+			 false);
+	/* (before the first load sample, at the first tick, nothing limits) */
+	int c6 = 1;
+	assert_true(a.r.cpus[0].cstate_ns[c6] < NS_PER_MS);
+	assert_true(b.r.cpus[0].cstate_ns[c6] > NS_PER_SEC);
+	assert_true(c.r.cpus[0].cstate_ns[c6] > 100 * NS_PER_MS);
+	result_free(&a.r);
+	result_free(&b.r);
+	result_free(&c.r);
+
+	struct pm_diag d = { { 0 } };
+	struct machine m = parse(TWO);
+	const char *bad[] = { "pm_qos_dynamic=100,1000" };
+	struct sim_config cfg = { .machine = &m, .workload = "batch", .cpufreq = "performance",
+				  .cpuidle = "menu", .duration = NS_PER_SEC, .seed = 1, .nsets = 1,
+				  .sets = bad };
+	struct sim *s;
+	assert_int_not_equal(sim_create(&s, &cfg, &d), 0);
+	assert_contains(d.msg, "--set pm_qos_dynamic=100,1000: expected LOW,HIGH,THRESHOLD");
+	sim_destroy(s);
+}
+
+/* ---- writeback ---- */
+
+static void test_writeback_pattern(void **state)
+{
+	struct machine m = parse(TWO MEMORY "size_mb = 1000\n");
+	/* 1 MB/s for 30 s is 30 MB, under 10 % of 1000 MB: a burst every 5 s */
+	assert_int_equal(writeback_period(&m, 10, 500, 3000, 1e6), 5 * NS_PER_SEC);
+	/* 10 MB/s: 300 MB over the background threshold: continuous */
+	assert_int_equal(writeback_period(&m, 10, 500, 3000, 10e6), 100 * NS_PER_MS);
+	/* a higher threshold keeps it periodic; no periodic writeback: 0 */
+	assert_int_equal(writeback_period(&m, 40, 500, 3000, 10e6), 5 * NS_PER_SEC);
+	assert_int_equal(writeback_period(&m, 40, 0, 3000, 1e6), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sections_parse_and_round_trip),
+		cmocka_unit_test(test_uncore_power_rule),
+		cmocka_unit_test(test_uncore_follows_cores_and_epb),
+		cmocka_unit_test(test_memory_latency_rule),
+		cmocka_unit_test(test_memory_stall_scales_with_clocks),
+		cmocka_unit_test(test_coherence_across_packages),
+		cmocka_unit_test(test_epb_rules),
+		cmocka_unit_test(test_epb_demotion),
+		cmocka_unit_test(test_epb_turbo_delay),
+		cmocka_unit_test(test_platform_rules),
+		cmocka_unit_test(test_platform_energy),
+		cmocka_unit_test(test_pmqos_dynamic),
+		cmocka_unit_test(test_writeback_pattern),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
