@@ -19,6 +19,13 @@ for f in pmlab/validation/tuned-balanced-conservative.ini pmlab/profiles/balance
 	pmlab/machines/i7-4790.ini pmlab/workloads/video.json man/man1/pmlab.1; do
 	[ -f "$share/$f" ] || fail "share/$f not installed"
 done
+for f in bash-completion/completions/pmlab zsh/site-functions/_pmlab \
+	pmlab/samples/govtrace-load-steps.csv pmlab/samples/idletrace-video.csv; do
+	[ -f "$share/$f" ] || fail "share/$f not installed"
+done
+unit=$(dirname "$share")/lib/systemd/system/pmlab.service
+[ -f "$unit" ] || fail "the systemd unit is not installed in lib/systemd/system"
+grep -qx "ExecStart=${bin#"$dest"} daemon" "$unit" || fail "the unit does not run the installed pmlab"
 
 cd "$dest" # nothing of the tree is reachable from here
 "$bin" sim --machine i7-4790 --workload pingpong --duration 0.05 >sim.txt ||

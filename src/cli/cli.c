@@ -8,6 +8,20 @@
 
 #include "../lab/runspec.h"
 
+bool cli_quiet;
+
+void cli_note(const char *fmt, ...)
+{
+	va_list ap;
+	if (cli_quiet)
+		return;
+	fputs("pmlab: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
 int cli_bad(const char *fmt, ...)
 {
 	va_list ap;

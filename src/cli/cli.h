@@ -20,6 +20,11 @@ struct subcommand {
 	void (*usage)(void);
 };
 
+/* --quiet (before the command, or the command's own): notes, warnings
+ * and progress on standard error stay unsaid; errors never do. */
+extern bool cli_quiet;
+/* "pmlab: MSG" on stderr, unless --quiet. */
+void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "pmlab: MSG" on stderr and returns EXIT_USAGE. */
 int cli_bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* getopt_long's complaint (opt is ':' for a missing value, anything else
@@ -63,6 +68,12 @@ int cmd_govd(int argc, char **argv);
 void usage_govd(void);
 int cmd_daemon(int argc, char **argv);
 void usage_daemon(void);
+int cmd_complete(int argc, char **argv);
+void usage_complete(void);
+/* The command names, one a line (pmlab complete commands). */
+void cli_print_commands(void);
+int cmd_info(int argc, char **argv);
+void usage_info(void);
 int cmd_validate(int argc, char **argv);
 void usage_validate(void);
 /* pmlab profile apply|off|verify|active (argv[0] is the subcommand). */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* pmlab daemon: holds the active profile's PM QoS request in the
- * foreground (systemd: data/systemd/pmlab.service). The work is in
+ * foreground (systemd: data/systemd/pmlab.service.in). The work is in
  * src/host/daemon.c. */
 #include <getopt.h>
 #include <stdio.h>
@@ -20,7 +20,7 @@ void usage_daemon(void)
 	       "none is active; pmlab profile apply and off tell it (SIGHUP) to take up the new\n"
 	       "request or drop it. SIGINT or SIGTERM end it: the request goes, the profile's\n"
 	       "other settings stay (pmlab profile off restores them). One daemon per root;\n"
-	       "data/systemd/pmlab.service runs it under systemd.\n\n"
+	       "make install installs its systemd unit, pmlab.service.\n\n"
 	       "options:\n"
 	       "      --profile NAME     apply NAME at start when no profile is active\n"
 	       "      --profile-dir DIR  look for profiles in DIR first; repeatable\n"

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../host/govd.h"
+#include "../lab/runspec.h"
 #include "cli.h"
 
 void usage_govd(void)
@@ -78,10 +79,10 @@ int cmd_govd(int argc, char **argv)
 				cli_bad("govd: --duration %s: expected seconds", optarg);
 				goto out;
 			}
-			c.duration_s = (double)ns / 1e9;
+			c.duration_s = (double)runspec_duration_cap(ns) / 1e9;
 			break;
 		}
-		case 'q': c.log = NULL; break;
+		case 'q': cli_quiet = true; break;
 		case 'r': root = optarg; break;
 		case ':':
 		default:
@@ -98,6 +99,8 @@ int cmd_govd(int argc, char **argv)
 		goto out;
 	}
 	c.sets = sets;
+	if (cli_quiet) /* --quiet here or before the command */
+		c.log = NULL;
 	struct pm_diag d = { { 0 } };
 	if (govd_check(&c, &d) < 0) {
 		cli_bad("govd: %s", d.msg);

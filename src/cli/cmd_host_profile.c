@@ -10,6 +10,7 @@
 
 #include "../host/apply.h"
 #include "../host/hostsig.h"
+#include "../host/machine_kind.h"
 #include "../host/peer.h"
 #include "cli.h"
 
@@ -19,7 +20,8 @@ void usage_profile_host(void)
 {
 	printf("       pmlab profile apply NAME|PATH[:OPTION=VALUE,...] [--hold] [--dry-run]\n"
 	       "                           [--force] [--profile-dir DIR] [--root DIR]\n"
-	       "       pmlab profile off|verify|active [--root DIR]\n\n"
+	       "       pmlab profile off|verify|active [--root DIR]\n"
+	       "       pmlab profile recommend [--quiet] [--root DIR]\n\n"
 	       "On this machine: apply translates the profile into writes to this machine's\n"
 	       "cpufreq, intel_pstate/amd_pstate, EPB, cpuidle and PM QoS files, skipping what\n"
 	       "the hardware lacks (each skip is printed with the reason); it saves every old\n"
@@ -32,11 +34,15 @@ void usage_profile_host(void)
 	       "changed since the apply as it is, and says so. NAME:tuned=2.22 emulates another\n"
 	       "tuned (default 2.20: its dynamic PM QoS for profiles without force_latency);\n"
 	       "ppd/power-saver, ppd/balanced and ppd/performance write what\n"
-	       "power-profiles-daemon writes on this machine's driver.\n\n"
+	       "power-profiles-daemon writes on this machine's driver. recommend prints the\n"
+	       "profile tuned-adm recommend picks for this kind of machine (tuned 2.27's rules:\n"
+	       "virtual-guest in a virtual machine, throughput-performance on a server,\n"
+	       "balanced otherwise) and, on standard error unless --quiet, why.\n\n"
 	       "host options:\n"
 	       "      --hold           keep the PM QoS latency request until a signal\n"
 	       "      --dry-run        print what apply would write, change nothing\n"
 	       "      --force          apply even while tuned or power-profiles-daemon runs\n"
+	       "  -q, --quiet          recommend: the profile's name only\n"
 	       "      --root DIR       the system root (default $PMLAB_ROOT, else /)\n");
 }
 
@@ -129,7 +135,7 @@ static int apply(const char *spec, const char *root, const char *const *dirs, in
 			if (!daemon)
 				fprintf(stderr, "pmlab: warning: the %lld us /dev/cpu_dma_latency request "
 					"lapses now, as pmlab exits (tuned holds it while it runs): run "
-					"pmlab daemon (data/systemd/pmlab.service) to hold it, or apply "
+					"pmlab daemon (systemctl enable --now pmlab) to hold it, or apply "
 					"--hold\n", (long long)us);
 		}
 	}
@@ -221,6 +227,25 @@ static int active(const char *root)
 	return fflush(stdout) == 0 ? EXIT_OK : EXIT_RUNTIME;
 }
 
+/* tuned-adm recommend: the name on standard output, the reason on
+ * standard error. */
+static int recommend(const char *root, bool quiet)
+{
+	struct hostfs fs;
+	struct host_kind_info k;
+	char why[512];
+	int rc = open_root(&fs, root);
+	if (rc != EXIT_OK)
+		return rc;
+	host_kind_detect(&fs, &k);
+	const char *name = host_recommend(&k, why, sizeof(why));
+	hostfs_close(&fs);
+	printf("%s\n", name);
+	if (!quiet)
+		fprintf(stderr, "pmlab: profile recommend: %s: %s\n", name, why);
+	return fflush(stdout) == 0 ? EXIT_OK : EXIT_RUNTIME;
+}
+
 int cmd_profile_host(const char *sub, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -229,20 +254,22 @@ int cmd_profile_host(const char *sub, int argc, char **argv)
 		{ "hold", no_argument, 0, 'H' },
 		{ "dry-run", no_argument, 0, 'n' },
 		{ "force", no_argument, 0, 'F' },
+		{ "quiet", no_argument, 0, 'q' },
 		{ 0, 0, 0, 0 },
 	};
 	const char *root = NULL, *dirs[MAX_DIRS];
 	int ndirs = 0, opt;
 	bool want_hold = false, dry_run = false, force = false, is_apply = strcmp(sub, "apply") == 0;
-	const char *apply_only = NULL;
+	bool quiet = cli_quiet, is_recommend = strcmp(sub, "recommend") == 0;
+	const char *apply_only = NULL, *recommend_only = NULL;
 
-	if (!is_apply && strcmp(sub, "off") != 0 && strcmp(sub, "verify") != 0 &&
+	if (!is_apply && !is_recommend && strcmp(sub, "off") != 0 && strcmp(sub, "verify") != 0 &&
 	    strcmp(sub, "active") != 0)
-		return cli_bad("profile: unknown subcommand '%s' (expected apply, off, verify or "
-			       "active)", sub);
+		return cli_bad("profile: unknown subcommand '%s' (expected apply, off, verify, active "
+			       "or recommend)", sub);
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":q", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'r': root = optarg; break;
 		case 'D':
@@ -254,12 +281,23 @@ int cmd_profile_host(const char *sub, int argc, char **argv)
 		case 'H': want_hold = true; apply_only = argv[optind - 1]; break;
 		case 'n': dry_run = true; apply_only = argv[optind - 1]; break;
 		case 'F': force = true; apply_only = argv[optind - 1]; break;
+		case 'q': quiet = true; recommend_only = argv[optind - 1]; break;
 		case ':':
 		default:
 			return cli_bad_option("profile", opt, argv[optind - 1]);
 		}
 	}
 	int rest = argc - optind;
+	if (recommend_only && !is_recommend)
+		return cli_bad("profile: %s goes with recommend, not %s", recommend_only, sub);
+	if (is_recommend) {
+		if (apply_only)
+			return cli_bad("profile: recommend takes only --quiet and --root, got '%s'",
+				       apply_only);
+		if (rest)
+			return cli_bad("profile: recommend takes no argument, got '%s'", argv[optind]);
+		return recommend(root, quiet);
+	}
 	if (!is_apply) {
 		if (apply_only)
 			return cli_bad("profile: %s takes only --root, got '%s'", sub, apply_only);

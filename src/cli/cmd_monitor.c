@@ -33,6 +33,7 @@ void usage_monitor(void)
 	       "  -n, --count N       stop after N intervals (default: until interrupted)\n"
 	       "  -f, --format F      table (default), csv, or json (one object per line)\n"
 	       "  -S, --summary       the summary row only\n"
+	       "  -q, --quiet         no notes on standard error (absent sources)\n"
 	       "      --root DIR      the system root (default $PMLAB_ROOT, else /)\n");
 }
 
@@ -116,6 +117,7 @@ int cmd_monitor(int argc, char **argv)
 		{ "format", required_argument, 0, 'f' },
 		{ "summary", no_argument, 0, 'S' },
 		{ "root", required_argument, 0, 'r' },
+		{ "quiet", no_argument, 0, 'q' },
 		{ 0, 0, 0, 0 },
 	};
 	const char *root = NULL;
@@ -127,7 +129,7 @@ int cmd_monitor(int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	/* '+': the first word that is not an option starts the command */
-	while ((opt = getopt_long(argc, argv, "+:i:n:f:S", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:i:n:f:Sq", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'i':
 			interval = cli_parse_seconds(optarg);
@@ -152,6 +154,7 @@ int cmd_monitor(int argc, char **argv)
 			break;
 		case 'S': w.summary_only = true; break;
 		case 'r': root = optarg; break;
+		case 'q': cli_quiet = true; break;
 		case ':':
 		default:
 			return cli_bad_option("monitor", opt, argv[optind - 1]);
@@ -172,7 +175,7 @@ int cmd_monitor(int argc, char **argv)
 		return EXIT_RUNTIME;
 	}
 	for (int i = 0; i < m.nabsent; i++)
-		fprintf(stderr, "pmlab: monitor: %s\n", m.absent[i]);
+		cli_note("monitor: %s", m.absent[i]);
 	hostfs_print_refused(&fs, stderr);
 	w.m = &m;
 	w.command = cmd ? cmd[0] : NULL;

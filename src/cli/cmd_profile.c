@@ -197,11 +197,11 @@ int cmd_profile(int argc, char **argv)
 		return cli_bad("profile: expected 'show NAME' or 'list' (see pmlab profile --help)");
 	const char *sub = argv[1];
 	if (strcmp(sub, "apply") == 0 || strcmp(sub, "off") == 0 || strcmp(sub, "verify") == 0 ||
-	    strcmp(sub, "active") == 0)
+	    strcmp(sub, "active") == 0 || strcmp(sub, "recommend") == 0)
 		return cmd_profile_host(sub, argc - 1, argv + 1); /* on this machine: src/host */
 	if (strcmp(sub, "show") != 0 && strcmp(sub, "list") != 0)
 		return cli_bad("profile: unknown subcommand '%s' (expected show, list, apply, off, "
-			       "verify or active)", sub);
+			       "verify, active or recommend)", sub);
 	optind = 1;
 	opterr = 0;
 	while ((opt = getopt_long(argc - 1, argv + 1, ":m:f:", opts, NULL)) != -1) {

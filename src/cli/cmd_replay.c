@@ -86,8 +86,8 @@ static int print(void *ctx, struct sim *s, const struct run_result *r)
 	int rc;
 
 	if (r->tasks_finished < rp->rm.ntasks)
-		fprintf(stderr, "pmlab: replay: stopped at the --duration limit (%.3f s) with %llu of "
-			"%u tasks unfinished\n", (double)r->duration_ns * 1e-9,
+		cli_note("replay: stopped at the --duration limit (%.3f s) with %llu of "
+			"%u tasks unfinished", (double)r->duration_ns * 1e-9,
 			(unsigned long long)(rp->rm.ntasks - r->tasks_finished), rp->rm.ntasks);
 	if (k->o->format == CLI_HTML) {
 		const struct run_result *runs[] = { r };

@@ -69,7 +69,7 @@ static int build(const struct cli_opts *o, const struct machine *m, struct runsp
 	rs->duration = o->duration;
 	rs->seed = o->seed;
 	rs->check = o->check;
-	if (isatty(STDERR_FILENO))
+	if (isatty(STDERR_FILENO) && !cli_quiet)
 		rs->progress = show_progress;
 	if (runspec_check(rs, &d) < 0)
 		return cli_bad("%s", d.msg), -1;

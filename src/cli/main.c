@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../core/suggest.h"
 #include "cli.h"
 
 static const struct subcommand commands[] = {
@@ -19,9 +20,11 @@ static const struct subcommand commands[] = {
 	{ "idletrace", "drive one idle governor with a trace of idle periods (CSV)", cmd_idletrace, usage_idletrace },
 	{ "record", "record this machine's scheduler trace (tracefs) as a trace.dat", cmd_record, usage_record },
 	{ "replay", "replay a recorded trace (trace.dat, ftrace text) on a machine model", cmd_replay, usage_replay },
+	{ "info", "this machine's drivers, governors, limits, C-states; what pmlab can change", cmd_info, usage_info },
 	{ "monitor", "turbostat-like figures of this machine, periodic or over a command", cmd_monitor, usage_monitor },
 	{ "bench", "A/B compare profiles on this machine running a command", cmd_bench, usage_bench },
 	{ "govd", "run pmlab's ondemand/conservative/schedutil on this machine (userspace)", cmd_govd, usage_govd },
+	{ "complete", "names for shell completion (commands, machines, governors, keys...)", cmd_complete, usage_complete },
 	{ "daemon", "hold the active profile's PM QoS request (foreground; systemd unit)", cmd_daemon, usage_daemon },
 };
 
@@ -29,14 +32,22 @@ static const struct subcommand commands[] = {
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: pmlab COMMAND [OPTIONS]\n"
+	fprintf(out, "usage: pmlab [--quiet] COMMAND [OPTIONS]\n"
 		     "       pmlab help [COMMAND] | pmlab --version\n\n"
 		     "A laboratory for Linux CPU power management: what a frequency governor, an idle\n"
 		     "governor or a scheduler policy does to throughput, latency and energy.\n\n"
 		     "commands:\n");
 	for (int i = 0; i < NCOMMANDS; i++)
 		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
-	fprintf(out, "\n'pmlab COMMAND --help' describes a command; 'man pmlab' describes them all.\n");
+	fprintf(out, "\n-q, --quiet leaves notes, warnings and progress unsaid (errors never).\n"
+		     "'pmlab COMMAND --help' describes a command; 'man pmlab' describes them all.\n");
+}
+
+void cli_print_commands(void)
+{
+	for (int i = 0; i < NCOMMANDS; i++)
+		printf("%s\n", commands[i].name);
+	printf("help\n");
 }
 
 static const struct subcommand *find(const char *name)
@@ -49,6 +60,16 @@ static const struct subcommand *find(const char *name)
 
 int main(int argc, char **argv)
 {
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	/* pmlab -q|--quiet COMMAND ...: notes and warnings unsaid. */
+	while (argc > 1 && (strcmp(argv[1], "-q") == 0 || strcmp(argv[1], "--quiet") == 0)) {
+		cli_quiet = true;
+		argv++;
+		argc--;
+	}
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;
@@ -71,7 +92,13 @@ int main(int argc, char **argv)
 	}
 	const struct subcommand *sc = find(cmd);
 	if (!sc) {
-		cli_bad("unknown command '%s' (see pmlab help)", cmd);
+		struct suggest near;
+		char mean[96];
+		suggest_init(&near, cmd);
+		for (int i = 0; i < NCOMMANDS; i++)
+			suggest_offer(&near, commands[i].name);
+		cli_bad("unknown command '%s'%s (see pmlab help)", cmd,
+			suggest_text(&near, mean, sizeof(mean)));
 		return EXIT_USAGE;
 	}
 	if (cli_wants_help(argc - 1, argv + 1)) {

@@ -100,6 +100,7 @@ static int shared(struct cli_opts *o, int opt, const char *arg)
 	case CLI_OPT_WINDOW: o->window = arg; return 0;
 	case CLI_OPT_TRACE_CPUS: o->trace_cpus = arg; return 0;
 	case CLI_OPT_CHECK: o->check = true; return 0;
+	case CLI_OPT_QUIET: cli_quiet = true; return 0;
 	case 'd':
 		o->duration_arg = arg;
 		o->duration = cli_parse_seconds(arg);
@@ -168,7 +169,7 @@ int cli_exports(const struct cli_opts *o, const struct machine *m, struct export
 
 	export_filter_all(f);
 	*x = (struct run_exports){ .timeline = o->timeline, .trace = o->trace, .cmd = o->cmd,
-				   .filter = f };
+				   .filter = f, .quiet = cli_quiet };
 	if ((o->window || o->trace_cpus) && !o->timeline && !o->trace)
 		return cli_bad("%s: --window and --trace-cpus choose what --timeline or --trace keep; "
 			       "give one of them", o->cmd), -1;

@@ -28,6 +28,7 @@ enum {
 	CLI_OPT_WINDOW,
 	CLI_OPT_TRACE_CPUS,
 	CLI_OPT_CHECK,
+	CLI_OPT_QUIET,
 	CLI_OPT_FIRST_OWN, /* the first code free for a command's own options */
 };
 
@@ -53,7 +54,8 @@ enum {
 	{ "trace-cpus", required_argument, 0, CLI_OPT_TRACE_CPUS }
 /* The options every simulating command takes. */
 #define CLI_OPTIONS_RUN CLI_OPTION_MACHINE, CLI_OPTION_CPUS, CLI_OPTION_DURATION, \
-	CLI_OPTION_SEED, CLI_OPTION_CPUFREQ, CLI_OPTION_CPUIDLE, CLI_OPTION_SET
+	CLI_OPTION_SEED, CLI_OPTION_CPUFREQ, CLI_OPTION_CPUIDLE, CLI_OPTION_SET, \
+	{ "quiet", no_argument, 0, CLI_OPT_QUIET }
 
 struct cli_opts {
 	const char *cmd; /* "sim": the first word of every message */

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "progress.h"
 
+#include "cli.h"
+
 #include <stdio.h>
 #include <unistd.h>
 
@@ -14,7 +16,7 @@ static double since(const struct timespec *t0)
 
 void progress_start(struct progress *p, const char *what)
 {
-	p->on = isatty(STDERR_FILENO);
+	p->on = isatty(STDERR_FILENO) && !cli_quiet;
 	p->what = what;
 	clock_gettime(CLOCK_MONOTONIC, &p->start);
 }

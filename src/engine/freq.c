@@ -228,8 +228,8 @@ int freq_init(struct sim *s, struct pm_diag *d)
 		uint32_t hw_max = s->par.boost ? ty->khz[ty->npstates - 1] : ty->khz[ty->base_idx];
 		p->id = pi;
 		p->cpus = sp->cpus;
-		p->table = ty->khz;
-		p->ntable = ty->npstates;
+		p->table = ty->os_khz;
+		p->ntable = ty->os_npstates;
 		p->cpuinfo_min = ty->khz[0];
 		p->cpuinfo_max = hw_max;
 		p->base_khz = ty->khz[ty->base_idx];

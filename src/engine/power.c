@@ -159,10 +159,12 @@ static void pkg_reevaluate(struct sim *s, int p)
 	}
 }
 
-/* The turbo ceiling of type `t` in the package for its active cores. */
+/* The ceiling of type `t` in the package: its turbo bins' for its active
+ * cores, under the power controller's (engine/power_limit.c). */
 static int turbo_cap(const struct sim *s, const struct sim_pkg *pkg, int t)
 {
-	return s->types[t].turbo_cap_idx[pkg->nturbo_cores[t]];
+	int cap = s->types[t].turbo_cap_idx[pkg->nturbo_cores[t]];
+	return cap < pkg->limit_idx[t] ? cap : pkg->limit_idx[t];
 }
 
 /* Applies the turbo ceilings for the package's present active cores of

@@ -6,6 +6,7 @@
 
 #include "../cpufreq/energy_hints.h"
 #include "../sched/cfs_defaults.h"
+#include "../core/suggest.h"
 #include "sim_internal.h"
 
 static const char *const cpufreq_updates_words[] = { "classic", "consolidated", NULL };
@@ -69,6 +70,12 @@ static const struct tunable engine_tunables[] = {
 	  "machine's freq_invariance reference; 0: it is not (running time counts fully); -1: as the "
 	  "machine says, and off for kernels before 5.7 (x86 invariance)",
 	  TUNABLE_FIELD(struct engine_params, freq_invariant), -1, -1, 1, NULL },
+	{ "pl1_w", "package power limit PL1 (RAPL long term; AMD slow PPT), W (-1: the machine's "
+	  "[power_limits]; 0: none)", TUNABLE_FIELD(struct engine_params, pl1_w), -1, -1, 100000, NULL },
+	{ "pl1_window_ms", "PL1's time window (the running average's time constant), ms (-1: the "
+	  "machine's)", TUNABLE_FIELD(struct engine_params, pl1_window_ms), -1, -1, 1000000, NULL },
+	{ "pl2_w", "package power limit PL2 (RAPL short term; AMD fast PPT), W (-1: the machine's; "
+	  "0: none)", TUNABLE_FIELD(struct engine_params, pl2_w), -1, -1, 100000, NULL },
 	{ "turbo_eval_us", "period at which a package re-evaluates its turbo ceiling from its busy "
 	  "cores, us (0: at every change)",
 	  TUNABLE_FIELD(struct engine_params, turbo_eval_us), 500, 0, 100000, NULL },
@@ -335,9 +342,18 @@ static int apply_set(struct sim *s, const char *kv, struct pm_diag *d)
 		if (r != 0)
 			return r < 0 ? -1 : 0;
 	}
-	return pm_fail(d, "--set %s: unknown key '%s' (expected an engine, workload '%s', "
+	struct suggest near;
+	char mean[96];
+	suggest_init(&near, key);
+	for (size_t i = 0; i < sizeof(owners) / sizeof(owners[0]); i++)
+		for (int k = 0; k < owners[i].n; k++)
+			suggest_offer(&near, owners[i].t[k].name);
+	suggest_offer(&near, "kernel");
+	suggest_offer(&near, "cstate_disable");
+	return pm_fail(d, "--set %s: unknown key '%s'%s (expected an engine, workload '%s', "
 		       "cpufreq '%s' or cpuidle '%s' tunable; see pmlab governors, pmlab workloads)",
-		       kv, key, s->wl->name, s->cf_gov->name, s->ci_gov->name);
+		       kv, key, suggest_text(&near, mean, sizeof(mean)), s->wl->name, s->cf_gov->name,
+		       s->ci_gov->name);
 }
 
 int sim_kernel_version(const char *v)
@@ -457,14 +473,18 @@ static int build_types(struct sim *s)
 		ty->npstates = ct->npstates;
 		ty->capacity = ct->capacity;
 		ty->khz = calloc((size_t)ct->npstates, sizeof(*ty->khz));
+		ty->os_khz = calloc((size_t)ct->npstates, sizeof(*ty->os_khz));
 		ty->turbo_cap_idx = calloc((size_t)ct->cores + 1, sizeof(int));
-		if (!ty->khz || !ty->turbo_cap_idx)
+		if (!ty->khz || !ty->os_khz || !ty->turbo_cap_idx)
 			return -1;
 		for (int i = 0; i < ct->npstates; i++) {
 			ty->khz[i] = ct->pstates[i].khz;
 			if (ct->pstates[i].khz <= ct->base_khz)
 				ty->base_idx = i;
 		}
+		for (int i = 0; i < ct->npstates; i++)
+			if (m->turbo_control == TURBO_OS || i <= ty->base_idx || i == ct->npstates - 1)
+				ty->os_khz[ty->os_npstates++] = ty->khz[i];
 		for (int n = 0; n <= ct->cores; n++)
 			ty->turbo_cap_idx[n] = machine_type_pstate_at_most(
 				ct, machine_type_turbo_limit_khz(ct, n));
@@ -489,6 +509,25 @@ static void set_invariance(struct sim *s)
 	}
 }
 
+/* The package power limits: the machine's [power_limits], or --set. */
+static void set_power_limits(struct sim *s)
+{
+	const struct machine *m = s->m;
+	s->pl1_w = s->par.pl1_w >= 0 ? (double)s->par.pl1_w : m->pl1_w;
+	s->pl2_w = s->par.pl2_w >= 0 ? (double)s->par.pl2_w : m->pl2_w;
+	s->pl1_window_ns = s->par.pl1_window_ms >= 0 ? s->par.pl1_window_ms * NS_PER_MS
+						     : m->pl1_window_ns;
+	s->pl2_window_ns = m->pl2_window_ns;
+	/* A limit set from the command line on a machine that has none gets
+	 * the windows Intel client parts commonly report (powercap's
+	 * constraint_0_time_window_us = 27983872, about 28 s, and
+	 * constraint_1_time_window_us = 2440). */
+	if (s->pl1_window_ns <= 0)
+		s->pl1_window_ns = 27983872 * NS_PER_US;
+	if (s->pl2_window_ns <= 0)
+		s->pl2_window_ns = 2440 * NS_PER_US;
+}
+
 static int build_topology(struct sim *s, struct pm_diag *d)
 {
 	const struct machine *m = s->m;
@@ -508,6 +547,8 @@ static int build_topology(struct sim *s, struct pm_diag *d)
 	       (m->cstates[s->demote_c3].poll || m->cstates[s->demote_c3].turbo_active))
 		s->demote_c3++;
 	for (int p = 0; p < s->npkgs; p++) {
+		for (int t = 0; t < s->ntypes; t++) /* no power-limit ceiling yet */
+			s->pkgs[p].limit_idx[t] = s->types[t].npstates - 1;
 		s->pkgs[p].ncores = m->cores_per_package;
 		s->pkgs[p].first_core = p * m->cores_per_package;
 		s->pkgs[p].pkg_cstate = -1;
@@ -589,15 +630,32 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 	memcpy(s->wl_name, cfg->workload, nlen);
 	s->wl_name[nlen] = '\0';
 	s->wl_arg = colon ? colon + 1 : NULL;
+	struct suggest near;
+	char mean[96];
 	s->wl = workload_find(s->wl_name);
-	if (!s->wl)
-		return pm_fail(d, "unknown workload '%s' (see pmlab workloads)", s->wl_name);
+	if (!s->wl) {
+		suggest_init(&near, s->wl_name);
+		for (int i = 0; i < workload_count(); i++)
+			suggest_offer(&near, workload_at(i)->name);
+		return pm_fail(d, "unknown workload '%s'%s (see pmlab workloads)", s->wl_name,
+			       suggest_text(&near, mean, sizeof(mean)));
+	}
 	s->cf_gov = cpufreq_governor_find(cfg->cpufreq);
-	if (!s->cf_gov)
-		return pm_fail(d, "unknown cpufreq governor '%s' (see pmlab governors)", cfg->cpufreq);
+	if (!s->cf_gov) {
+		suggest_init(&near, cfg->cpufreq);
+		for (int i = 0; i < cpufreq_governor_count(); i++)
+			suggest_offer(&near, cpufreq_governor_at(i)->name);
+		return pm_fail(d, "unknown cpufreq governor '%s'%s (see pmlab governors)",
+			       cfg->cpufreq, suggest_text(&near, mean, sizeof(mean)));
+	}
 	s->ci_gov = cpuidle_governor_find(cfg->cpuidle);
-	if (!s->ci_gov)
-		return pm_fail(d, "unknown cpuidle governor '%s' (see pmlab governors)", cfg->cpuidle);
+	if (!s->ci_gov) {
+		suggest_init(&near, cfg->cpuidle);
+		for (int i = 0; i < cpuidle_governor_count(); i++)
+			suggest_offer(&near, cpuidle_governor_at(i)->name);
+		return pm_fail(d, "unknown cpuidle governor '%s'%s (see pmlab governors)",
+			       cfg->cpuidle, suggest_text(&near, mean, sizeof(mean)));
+	}
 
 	tunables_set_defaults(engine_tunables, N_ENGINE_TUNABLES, &s->par);
 	s->wl_data = alloc_tunables(s->wl->data_size, s->wl->params, s->wl->nparams);
@@ -632,6 +690,7 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 	if (build_topology(s, d) < 0)
 		return -1;
 	set_invariance(s);
+	set_power_limits(s);
 	if (power_tables(s) < 0)
 		return pm_fail(d, "out of memory");
 	default_sched_params(s);
@@ -762,6 +821,9 @@ static bool handle(struct sim *s, const struct event *e)
 	case EV_BACKGROUND:
 		background_fire(s, &s->cpus[e->obj]);
 		return true;
+	case EV_POWER_LIMIT:
+		power_limit_eval(s, (int)e->obj);
+		return true;
 	case EV_LOADAVG:
 		loadavg_sample(s);
 		return true;
@@ -842,6 +904,7 @@ int sim_run(struct sim *s, struct run_result *r, struct pm_diag *d)
 	for (int c = 0; c < s->ncpus; c++)
 		cpu_enter_idle(s, &s->cpus[c]);
 	power_init(s);
+	power_limit_init(s);
 	sim_post(s, s->end, EV_END, 0, 0, 0);
 	struct event e;
 	for (;;) {
@@ -902,6 +965,7 @@ void sim_destroy(struct sim *s)
 	sched_topology_free(&s->topo);
 	for (int t = 0; s->types && t < s->ntypes; t++) {
 		free(s->types[t].khz);
+		free(s->types[t].os_khz);
 		free(s->types[t].turbo_cap_idx);
 		free(s->types[t].dyn_w);
 		free(s->types[t].leak_w);

@@ -27,6 +27,7 @@ enum event_kind {
 	EV_POLL_END,    /* obj = cpu: the polling state's time limit */
 	EV_TURBO_EVAL,  /* obj = package: re-evaluate the turbo ceiling */
 	EV_BACKGROUND,  /* obj = cpu: a background wakeup (engine/background.c) */
+	EV_POWER_LIMIT, /* obj = package: the power controller's period (engine/power_limit.c) */
 	EV_LOADAVG,     /* the kernel's load-average sample (engine/pmqos_dynamic.c) */
 	EV_PMQOS_DYNAMIC, /* tuned's dynamic PM QoS re-evaluation (engine/pmqos_dynamic.c) */
 	EV_WRITEBACK,   /* the flusher's periodic writeback (engine/writeback.c) */
@@ -66,6 +67,8 @@ struct engine_params {
 	int64_t freq_invariant;    /* -1: the machine's (and the kernel's); 0: off; 1: on */
 	int64_t cstate_auto_demotion; /* enum auto_demotion: the hardware's (BIOS option) */
 	int64_t sched_mc_power_savings; /* 0 spread, 1 pack when lightly loaded, 2 also wakeups */
+	int64_t pl1_w, pl2_w;      /* package power limits, W; -1: the machine's; 0: none */
+	int64_t pl1_window_ms;     /* PL1's time window; -1: the machine's */
 	int64_t energy_perf_bias;  /* IA32_ENERGY_PERF_BIAS, 0..15 (engine/epb.c) */
 	/* tuned's dynamic PM QoS (engine/pmqos_dynamic.c): -1 low: off */
 	int64_t pm_qos_dynamic_low_us, pm_qos_dynamic_high_us, pm_qos_dynamic_load_milli;
@@ -162,6 +165,13 @@ struct sim_pkg {
 	 * turbo_active state) and the turbo ceiling P-state in force. */
 	int nturbo_cores[MACHINE_MAX_TYPES];
 	int cap_idx[MACHINE_MAX_TYPES];
+	/* The power controller (engine/power_limit.c): its ceiling per type
+	 * (the top P-state: none), its level on type 0's table, the running
+	 * averages of package power (W) and the energy counter it last read. */
+	int limit_idx[MACHINE_MAX_TYPES];
+	int pl_level;
+	double pl_avg1, pl_avg2, pl_energy_j;
+	sim_ns pl_last;
 	int nidle_cores;       /* online cores idle */
 	int ncores_online;
 	bool turbo_eval_pending;
@@ -180,6 +190,11 @@ struct sim_type {
 	const struct cpu_type *t; /* in s->mcopy, resolved */
 	uint32_t *khz;         /* its P-states, ascending */
 	int npstates;
+	/* What the OS may request (the policy's table): every P-state, or
+	 * with [frequency] turbo = hardware those up to base and one turbo
+	 * entry, the top, which lets the hardware pick the bin. */
+	uint32_t *os_khz;
+	int os_npstates;
 	int base_idx;          /* highest non-turbo P-state */
 	int *turbo_cap_idx;    /* by the type's active cores in the package */
 	uint32_t fie_khz;      /* frequency invariance's reference; 0: PELT not invariant */
@@ -246,6 +261,8 @@ struct sim {
 	const char *wl_arg;
 	int ntypes;
 	struct sim_type *types;
+	double pl1_w, pl2_w;   /* package power limits in force, W (0: none) */
+	sim_ns pl1_window_ns, pl2_window_ns;
 	/* Auto-demotion's targets: the first hardware state ("C1") and the
 	 * first that stops the clocks ("C3": neither polling nor turbo_active;
 	 * ncstates if none). */
@@ -414,6 +431,10 @@ void pkg_turbo_eval(struct sim *s, int pkg);
 void pkg_idle_changed(struct sim *s, int pkg); /* an idle core changed C-state */
 void pkg_uncore_clock(struct sim *s, int pkg, uint32_t khz); /* the uncore's clock moved */
 void power_flush(struct sim *s);
+
+/* engine/power_limit.c: package power limits (RAPL PL1/PL2, AMD PPT) */
+void power_limit_init(struct sim *s);
+void power_limit_eval(struct sim *s, int pkg);
 
 /* engine/freq.c: the simulator's cpufreq driver */
 int freq_init(struct sim *s, struct pm_diag *d);

@@ -42,13 +42,14 @@ static bool governor_only(const char *kv, const struct cpufreq_governor *tested,
 static int run_reference(const struct runspec *rs, const struct workload_ops *w,
 			 struct run_result *ref, struct pm_diag *d)
 {
-	const struct cpufreq_governor *tested = cpufreq_governor_find(rs->cpufreq);
+	const struct cpufreq_governor *tested = cpufreq_governor_find(runspec_cpufreq(rs, NULL));
 	const struct cpufreq_governor *gov = cpufreq_governor_find(w->reference_cpufreq);
 	const struct cpuidle_governor *idle = cpuidle_governor_find(rs->cpuidle);
 	const char **sets = calloc((size_t)rs->nsets + 1, sizeof(*sets));
 	struct sim_config cfg = {
 		.machine = rs->m, .workload = rs->workload, .cpufreq = w->reference_cpufreq,
-		.cpuidle = rs->cpuidle, .duration = rs->duration, .seed = rs->seed,
+		.cpuidle = rs->cpuidle, .duration = runspec_duration_cap(rs->duration),
+		.seed = rs->seed,
 		.check_invariants = rs->check, .sets = sets,
 	};
 	struct sim *s = NULL;
@@ -81,7 +82,7 @@ int reference_apply(const struct runspec *rs, struct run_result *r, struct pm_di
 
 	if (!w || !w->reference_cpufreq || !w->against_reference)
 		return 0;
-	if (strcmp(rs->cpufreq, w->reference_cpufreq) == 0) {
+	if (strcmp(runspec_cpufreq(rs, NULL), w->reference_cpufreq) == 0) {
 		ref = *r; /* only its extra figures are read */
 		w->against_reference(r, &ref);
 		return 0;

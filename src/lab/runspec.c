@@ -261,6 +261,13 @@ static int kernel_of(const struct runspec *rs)
 	return version;
 }
 
+sim_ns runspec_duration_cap(sim_ns duration)
+{
+	const char *v = getenv("PMLAB_MAX_DURATION");
+	sim_ns cap = v ? runspec_parse_seconds(v) : -1;
+	return cap > 0 && cap < duration ? cap : duration;
+}
+
 const char *runspec_cpufreq(const struct runspec *rs, const char **why)
 {
 	const char *none;
@@ -282,7 +289,7 @@ static void config(const struct runspec *rs, struct sim_config *cfg)
 	cfg->workload = rs->workload;
 	cfg->cpufreq = runspec_cpufreq(rs, &why);
 	cfg->cpuidle = rs->cpuidle;
-	cfg->duration = rs->duration;
+	cfg->duration = runspec_duration_cap(rs->duration);
 	cfg->seed = rs->seed;
 	cfg->nsets = rs->nsets;
 	cfg->sets = (const char *const *)rs->sets;

@@ -66,6 +66,10 @@ const char *runspec_cpufreq(const struct runspec *rs, const char **why);
 
 /* Decimal seconds ("10", "0.5") to ns; -1 if malformed or not positive. */
 sim_ns runspec_parse_seconds(const char *s);
+/* duration, or less when $PMLAB_MAX_DURATION (seconds) says so: how the
+ * tests run the README's commands as shown, only shorter. Every run goes
+ * through it (runspec_run), as govd's --duration does. */
+sim_ns runspec_duration_cap(sim_ns duration);
 /* A non-negative decimal integer below 2^64. -1 if malformed or larger. */
 int runspec_parse_u64(const char *s, uint64_t *out);
 

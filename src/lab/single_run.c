@@ -63,7 +63,7 @@ static void check_one(struct wrap *w, struct estimate *e, uint64_t bytes, sim_ns
 		      const char *what, const char *path, double limit, const char *also)
 {
 	double mb = estimate(e, bytes, now, w->from + w->span);
-	if (mb > limit && mb > 2 * e->warned_mb) {
+	if (mb > limit && mb > 2 * e->warned_mb && !w->x->quiet) {
 		warn(w, what, path, mb, (double)(now - w->from) / (double)w->span, limit, also);
 		e->warned_mb = mb;
 	}

@@ -22,6 +22,7 @@ struct run_exports {
 	const char *trace;     /* trace.dat, or NULL */
 	const char *cmd;       /* "sim": the warning's first word */
 	const struct export_filter *filter; /* NULL: everything */
+	bool quiet;            /* no size warning */
 };
 
 /* Runs rs, writing the exports x asks for (x may be NULL; title names the

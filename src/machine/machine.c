@@ -263,6 +263,11 @@ uint32_t machine_type_turbo_limit_khz(const struct cpu_type *t, int active_cores
 			       active_cores);
 }
 
+const char *machine_turbo_control_name(enum turbo_control t)
+{
+	return t == TURBO_OS ? "os" : t == TURBO_HARDWARE ? "hardware" : "?";
+}
+
 const char *machine_invariance_name(enum freq_invariance f)
 {
 	switch (f) {
@@ -871,6 +876,25 @@ static int check_power(const struct machine *m, const struct machine_lines *ln,
 	if (!in_range(m->bg_timer_share, 0, 1))
 		return FAIL(LN(bg_timer), "timer_pct = %g is out of range (expected 0..100)",
 			    m->bg_timer_share * 100);
+	if ((unsigned)m->turbo_control > TURBO_HARDWARE)
+		return FAIL(LN(turbo_control), "turbo %d is unknown (expected os or hardware)",
+			    (int)m->turbo_control);
+	const struct { double w; sim_ns window; int wline, tline; const char *name; } pl[] = {
+		{ m->pl1_w, m->pl1_window_ns, LN(pl1_w), LN(pl1_window), "pl1" },
+		{ m->pl2_w, m->pl2_window_ns, LN(pl2_w), LN(pl2_window), "pl2" },
+	};
+	for (int i = 0; i < 2; i++) {
+		if (!in_range(pl[i].w, 0, MAX_WATTS))
+			return FAIL(pl[i].wline, "%s_w = %g is out of range (expected watts >= 0; 0: "
+				    "no limit)", pl[i].name, pl[i].w);
+		if (pl[i].w > 0 && (pl[i].window <= 0 || pl[i].window > MAX_LATENCY_NS))
+			return FAIL(pl[i].tline ? pl[i].tline : LN(power_limits), "%s_window_us is "
+				    "out of range (expected 1..1000000000 us with %s_w set: the "
+				    "running average's time constant)", pl[i].name, pl[i].name);
+	}
+	if (m->pl_control_ns && (m->pl_control_ns < NS_PER_US || m->pl_control_ns > NS_PER_SEC))
+		return FAIL(LN(pl_control), "control_us is out of range (expected 1..1000000 us; "
+			    "absent: 1000)");
 	return 0;
 }
 

@@ -88,6 +88,13 @@ enum freq_invariance {
 	FIE_NONE,     /* none: no APERF/MPERF-based invariance (Core 2, POWER) */
 };
 
+/* Who picks a turbo frequency ([frequency] turbo). */
+enum turbo_control {
+	TURBO_OS,       /* every turbo bin is a P-state the OS may request */
+	TURBO_HARDWARE, /* the OS sees one turbo entry (ACPI _PSS's P0 above base, AMD's
+			   boost); asking for it lets the hardware pick the bin */
+};
+
 struct pstate {
 	uint32_t khz;
 	uint32_t mv;
@@ -238,6 +245,7 @@ struct machine {
 	uint32_t base_khz; /* P-states above this are turbo: granted per turbo bins */
 	sim_ns transition_latency_ns;
 	enum freq_invariance freq_invariance; /* INI: freq_invariance; absent: max */
+	enum turbo_control turbo_control;     /* INI: turbo = os|hardware; absent: os */
 	int npstates;
 	struct pstate pstates[MACHINE_MAX_PSTATES];
 	int nturbo;
@@ -289,6 +297,15 @@ struct machine {
 	double bg_timer_share;    /* 0..1: the share that are timers the governors see coming */
 	sim_ns bg_handler_ns;     /* kernel work of one (irq and softirq or kworker) */
 
+	/* [power_limits]: each package's running-average power limits, what
+	 * RAPL's PL1 and PL2 are on Intel (MSR_PKG_POWER_LIMIT; the kernel's
+	 * powercap intel_rapl constraint_0 long_term and constraint_1
+	 * short_term) and the SMU's slow and fast PPT on AMD (TDC and EDC, the
+	 * current limits, folded into them). 0 W: no such limit. */
+	double pl1_w, pl2_w;
+	sim_ns pl1_window_ns, pl2_window_ns; /* the averages' time constants (Tau) */
+	sim_ns pl_control_ns;     /* the power controller's period; 0: MACHINE_DEFAULT_PL_CONTROL_NS */
+
 	struct machine_uncore unc;
 	struct machine_memory mem;
 	struct machine_platform plat;
@@ -311,6 +328,7 @@ struct machine {
 #define MACHINE_DEFAULT_BG_JITTER 1.0
 #define MACHINE_DEFAULT_BG_TIMER_SHARE 0.72
 #define MACHINE_DEFAULT_BG_HANDLER_NS (2 * NS_PER_US)
+#define MACHINE_DEFAULT_PL_CONTROL_NS NS_PER_MS
 /* [uncore] epb_max_clock when absent: the top of x86_energy_perf_policy's
  * "performance" side (0 performance, 4 balance-performance). */
 #define MACHINE_DEFAULT_UNCORE_EPB_MAX 3
@@ -361,6 +379,8 @@ uint32_t machine_turbo_limit_khz(const struct machine *m, int active_cores);
 /* The reference frequency of frequency invariance, kHz, with turbo on or
  * off; 0 for FIE_NONE. */
 uint32_t machine_invariance_khz(const struct machine *m, int boost);
+/* "os", "hardware" */
+const char *machine_turbo_control_name(enum turbo_control t);
 /* "max", "turbo_4c", ... for writers and messages. */
 const char *machine_invariance_name(enum freq_invariance f);
 

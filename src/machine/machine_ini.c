@@ -48,6 +48,7 @@ enum vtype {
 	V_CPUFREQ_DRIVER,
 	V_CPUIDLE_DRIVER,
 	V_FIE,      /* enum freq_invariance by name */
+	V_TURBO,    /* enum turbo_control by name */
 	V_REQUIRES, /* C-state name, resolved to an index at the end */
 };
 
@@ -92,6 +93,7 @@ static const struct key frequency_keys[] = {
 	MKEY("transition_latency_us", V_US, transition_latency_ns, transition_latency, "<us>", 0),
 	MKEY("freq_invariance", V_FIE, freq_invariance, freq_invariance,
 	     "max|turbo_4c|turbo_1c|base|none", 0),
+	MKEY("turbo", V_TURBO, turbo_control, turbo_control, "os|hardware", 0),
 };
 
 static const struct key power_keys[] = {
@@ -103,6 +105,14 @@ static const struct key power_keys[] = {
 	MKEY("smt_throughput", V_DOUBLE, smt_throughput, smt_throughput, "<share>", 0),
 	MKEY("uncore_w", V_DOUBLE, uncore_w, uncore_w, "<watts>", 1),
 	MKEY("platform_w", V_DOUBLE, platform_w, platform_w, "<watts>", 1),
+};
+
+static const struct key power_limit_keys[] = {
+	MKEY("pl1_w", V_DOUBLE, pl1_w, pl1_w, "<watts>", 0),
+	MKEY("pl1_window_us", V_US, pl1_window_ns, pl1_window, "<us>", 0),
+	MKEY("pl2_w", V_DOUBLE, pl2_w, pl2_w, "<watts>", 0),
+	MKEY("pl2_window_us", V_US, pl2_window_ns, pl2_window, "<us>", 0),
+	MKEY("control_us", V_US, pl_control_ns, pl_control, "<us>", 0),
 };
 
 static const struct key cache_keys[] = {
@@ -234,6 +244,7 @@ static const struct section sections[] = {
 	SECTION("cstate", S_CSTATE, cstate_keys, machine), /* line unused */
 	SECTION("package_cstate", S_PKG_CSTATE, pkg_cstate_keys, machine),
 	SECTION("power", S_PLAIN, power_keys, power),
+	SECTION("power_limits", S_PLAIN, power_limit_keys, power_limits),
 	SECTION("cache", S_PLAIN, cache_keys, cache),
 	SECTION("costs", S_PLAIN, costs_keys, costs),
 	SECTION("background", S_PLAIN, background_keys, background),
@@ -504,8 +515,8 @@ static int begin_section(struct parser *p, const char *s, size_t n)
 		return 0;
 	}
 	return fail(p, p->line, "unknown section [%.*s] (expected machine, topology, frequency, "
-		    "pstates, turbo, cstate NAME, package_cstate NAME, power, cache, costs, "
-		    "background or cpu_type NAME)", (int)(b - a), a);
+		    "pstates, turbo, cstate NAME, package_cstate NAME, power, power_limits, cache, "
+		    "costs, background or cpu_type NAME)", (int)(b - a), a);
 }
 
 /* The ini_reader: one line per call, as fgets would, after taking out what
@@ -689,6 +700,15 @@ static int set_value(struct parser *p, const struct key *k, void *field, const c
 			}
 		}
 		return fail(p, p->line, "%s %s: '%.40s' is not a frequency invariance reference "
+			    "(expected %s)", where, k->name, v, k->example);
+	case V_TURBO:
+		for (int t = TURBO_OS; t <= TURBO_HARDWARE; t++) {
+			if (strcmp(v, machine_turbo_control_name((enum turbo_control)t)) == 0) {
+				*(enum turbo_control *)field = (enum turbo_control)t;
+				return 0;
+			}
+		}
+		return fail(p, p->line, "%s %s: '%.40s' is not who picks turbo frequencies "
 			    "(expected %s)", where, k->name, v, k->example);
 	}
 	return -1;
@@ -1269,6 +1289,8 @@ static void write_ini(FILE *f, const struct machine *m)
 	fprintf(f, "\n[frequency]\nbase_khz = %u\n", m->base_khz);
 	put_key_us(f, "transition_latency_us", m->transition_latency_ns);
 	fprintf(f, "freq_invariance = %s\n", machine_invariance_name(m->freq_invariance));
+	if (m->turbo_control != TURBO_OS)
+		fprintf(f, "turbo = %s\n", machine_turbo_control_name(m->turbo_control));
 
 	fprintf(f, "\n[pstates]\n");
 	for (int i = 0; i < m->npstates && i < MACHINE_MAX_PSTATES; i++)
@@ -1311,6 +1333,15 @@ static void write_ini(FILE *f, const struct machine *m)
 	put_key_double(f, "smt_throughput", m->smt_throughput);
 	put_key_double(f, "uncore_w", m->uncore_w);
 	put_key_double(f, "platform_w", m->platform_w);
+
+	if (m->pl1_w > 0 || m->pl2_w > 0 || m->pl_control_ns) {
+		fprintf(f, "\n[power_limits]\n");
+		put_key_double(f, "pl1_w", m->pl1_w);
+		put_key_us(f, "pl1_window_us", m->pl1_window_ns);
+		put_key_double(f, "pl2_w", m->pl2_w);
+		put_key_us(f, "pl2_window_us", m->pl2_window_ns);
+		put_key_us(f, "control_us", m->pl_control_ns);
+	}
 
 	fprintf(f, "\n[cache]\n");
 	put_key_us(f, "refill_us", m->refill_ns);

@@ -33,7 +33,8 @@ struct machine_lines {
 	int machine, name, description, tdp_w, cpufreq_driver, cpuidle_driver;
 	int topology, packages, cores_per_package, threads_per_core, llc_cores;
 	int freq_domain, cluster_cores, online_cpus;
-	int frequency, base_khz, transition_latency, freq_invariance;
+	int frequency, base_khz, transition_latency, freq_invariance, turbo_control;
+	int power_limits, pl1_w, pl2_w, pl1_window, pl2_window, pl_control;
 	int pstates, pstate[MACHINE_MAX_PSTATES]; /* parallel to m->pstates */
 	int turbo, turbo_bin[MACHINE_MAX_TURBO];  /* parallel to m->turbo */
 	struct cstate_lines cstate[MACHINE_MAX_CSTATES];

@@ -2,6 +2,7 @@
 /* Built-in machines: the data/machines/NAME.ini files compiled in, so pmlab
  * runs anywhere without its data directory. */
 #include "machine.h"
+#include "../core/suggest.h"
 #include "presets_data.h"
 
 #include <stdio.h>
@@ -42,6 +43,11 @@ int machine_load(struct machine *m, const char *spec, struct pm_diag *d)
 		snprintf(names + used, sizeof(names) - used, "%s%s", i ? ", " : "",
 			 machine_preset_texts[i].name);
 	}
-	return pm_fail(d, "unknown machine '%.64s' (expected one of: %s or a path to an "
-		       ".ini file)", spec, names);
+	struct suggest near;
+	char mean[96];
+	suggest_init(&near, spec);
+	for (int i = 0; i < machine_preset_text_count; i++)
+		suggest_offer(&near, machine_preset_texts[i].name);
+	return pm_fail(d, "unknown machine '%.64s'%s (expected one of: %s or a path to an "
+		       ".ini file)", spec, suggest_text(&near, mean, sizeof(mean)), names);
 }

@@ -271,6 +271,13 @@ double result_pkg_all_idle_pct(const struct run_result *r, int pkg)
 	return 100 * ratio((double)r->pkgs[pkg].all_idle_ns, (double)r->duration_ns);
 }
 
+double result_pkg_power_limited_pct(const struct run_result *r, int pkg)
+{
+	if (!pkg_ok(r, pkg))
+		return 0;
+	return 100 * ratio((double)r->pkgs[pkg].power_limited_ns, (double)r->duration_ns);
+}
+
 double result_pkg_cpu_idle_pct(const struct run_result *r, int pkg)
 {
 	double idle = 0, span = 0;

@@ -57,6 +57,7 @@ struct package_result {
 	sim_ns all_idle_ns;                          /* every core of the package idle */
 	sim_ns pkg_cstate_ns[MACHINE_MAX_PKG_CSTATES];
 	double energy_core_dynamic_j, energy_core_static_j, energy_uncore_j;
+	sim_ns power_limited_ns; /* a power limit's ceiling in force (RAPL PL1/PL2, PPT) */
 };
 
 /* The platform's energy (run_result.energy_platform_j is their sum): the

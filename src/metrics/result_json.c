@@ -176,6 +176,7 @@ static json_t *jpackage(struct jctx *c, const struct run_result *r, int i)
 		put(c, pc, key, jnum(result_pkg_cstate_pct(r, i, s)));
 	}
 	put(c, o, "pkg_cstate_pct", pc);
+	put(c, o, "power_limited_pct", jnum(result_pkg_power_limited_pct(r, i)));
 	return o;
 }
 

@@ -203,6 +203,12 @@ static void frequency_idle(FILE *out, const struct run_result *r)
 		fprintf(out, " %10s %12s\n", num(a, result_pkg_power_w(r, p), 3),
 			num(b, result_pkg_energy_j(r, p), 3));
 	}
+	/* Only runs that met a package power limit say so (RAPL, PPT). */
+	for (p = 0; p < r->npackages; p++)
+		if (r->pkgs[p].power_limited_ns > 0)
+			fprintf(out, IND "package %d: a power limit held its clock down %s %% of the "
+				"run\n", r->pkgs[p].package,
+				num(a, result_pkg_power_limited_pct(r, p), 2));
 }
 
 static const char *const util_heads[] = { "%usr", "%sys", "%iow", "%idle" };

@@ -35,6 +35,8 @@ double result_cpu_pstate_pct(const struct run_result *r, int cpu, int ps);
 double result_pkg_energy_j(const struct run_result *r, int pkg);
 double result_pkg_power_w(const struct run_result *r, int pkg);
 double result_pkg_all_idle_pct(const struct run_result *r, int pkg);
+/* Share of the run a package power limit held the clock below the top. */
+double result_pkg_power_limited_pct(const struct run_result *r, int pkg);
 /* Idle (idle + iowait) share of the package's CPUs' time, %. */
 double result_pkg_cpu_idle_pct(const struct run_result *r, int pkg);
 double result_pkg_cstate_pct(const struct run_result *r, int pkg, int state);

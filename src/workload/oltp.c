@@ -258,6 +258,9 @@ static int oltp_init(struct sim *s, void *data, struct pm_diag *d)
 	o->net_cost = wl_kernel(s, 2.0 * (double)sim_machine(s)->syscall_ns);
 	struct action stack = wl_work((double)o->net_sys_us, 0, true);
 	wl_add(&o->net_cost, &stack);
+	if (o->disk_irq_cpu >= sim_ncpus(s))
+		return pm_fail(d, "--set disk_irq_cpu=%lld: no such CPU (expected 0..%d)",
+			       (long long)o->disk_irq_cpu, sim_ncpus(s) - 1);
 	if (o->server) {
 		o->last_report = calloc((size_t)o->agents, sizeof(*o->last_report));
 		if (!o->last_report)

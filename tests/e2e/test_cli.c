@@ -399,6 +399,56 @@ static void test_integer_options_overflow(void **state)
 	expect_usage_error("sim --machine i7-4790 --workload pingpong --cpus 010", "--cpus");
 }
 
+/* A misspelt name gets the nearest known one; a name near nothing gets no
+ * guess. */
+static void test_did_you_mean(void **state)
+{
+	expect_usage_error("sim -m i7-4970 -w pingpong", "unknown machine 'i7-4970'; did you mean "
+			   "'i7-4790'?");
+	expect_usage_error("simm", "unknown command 'simm'; did you mean 'sim'?");
+	expect_usage_error("sim -m i7-4790 -w pingpog", "did you mean 'pingpong'?");
+	expect_usage_error("sim -m i7-4790 -w pingpong --cpuidle tao", "did you mean 'teo'?");
+	expect_usage_error("sim -m i7-4790 -w pingpong --cpufreq schedutl",
+			   "did you mean 'schedutil'?");
+	expect_usage_error("sim -m i7-4790 -w pingpong --set pm_qos_latency=20",
+			   "did you mean 'pm_qos_latency_us'?");
+	expect_usage_error("sim -m i7-4790 -w video --set decode=5",
+			   "did you mean 'decode_us'?");
+	struct out o = run("sim -m i7-4790 -w pingpong --cpufreq xyzzy");
+	assert_usage_error(&o, "unknown cpufreq governor 'xyzzy'");
+	assert_null(strstr(o.err, "did you mean"));
+	out_free(&o);
+}
+
+/* --quiet before the command or among sim's options; errors still show. */
+static void test_quiet_option(void **state)
+{
+	struct out o = run("--quiet sim -m i7-4790 -w pingpong -d 0.01 --format csv");
+	assert_int_equal(o.status, 0);
+	assert_string_equal(o.err, "");
+	out_free(&o);
+	o = run("sim --quiet -m i7-4790 -w pingpong -d 0.01 --format csv");
+	assert_int_equal(o.status, 0);
+	out_free(&o);
+	expect_usage_error("-q sim -m nosuch -w pingpong", "unknown machine 'nosuch'");
+}
+
+/* pmlab complete: the names the shell completions offer. */
+static void test_complete(void **state)
+{
+	struct out o = run("complete commands");
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.text, "sim\n"));
+	assert_non_null(strstr(o.text, "info\n"));
+	out_free(&o);
+	o = run("complete keys video schedutil menu");
+	assert_non_null(strstr(o.text, "decode_us=\n"));
+	assert_non_null(strstr(o.text, "rate_limit_us=\n"));
+	assert_non_null(strstr(o.text, "pm_qos_latency_us=\n"));
+	out_free(&o);
+	expect_usage_error("complete nothing", "expected commands, machines");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -415,6 +465,9 @@ int main(void)
 		cmocka_unit_test(test_all_workloads_all_machines),
 		cmocka_unit_test(test_machine_energy_model),
 		cmocka_unit_test(test_man_page_covers_commands),
+		cmocka_unit_test(test_did_you_mean),
+		cmocka_unit_test(test_quiet_option),
+		cmocka_unit_test(test_complete),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -938,6 +938,98 @@ static void test_coexist(void **state)
 	drop_tree(dir);
 }
 
+/* ---- info, profile recommend ---- */
+
+/* pmlab info on fake trees: the kind of machine, the drivers, and what
+ * pmlab can and cannot change there. */
+static void test_info(void **state)
+{
+	(void)state;
+	struct out o = runf("info --root %s", HOST_FIXTURES "vm-no-cpufreq");
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.text, "kind: virtual machine (/proc/cpuinfo has the hypervisor"));
+	assert_non_null(strstr(o.text, "no cpufreq driver"));
+	assert_non_null(strstr(o.text, "  no   frequency governor: no cpufreq driver\n"));
+	assert_non_null(strstr(o.text, "  yes  PM QoS latency limit"));
+	assert_non_null(strstr(o.text, "recommended profile: virtual-guest"));
+	out_free(&o);
+	o = runf("info --root %s", HOST_FIXTURES "intel-hwp-laptop");
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.text, "kind: laptop\nchassis: 10, Notebook; a battery\n"));
+	assert_non_null(strstr(o.text, "driver intel_pstate  governor powersave"));
+	assert_non_null(strstr(o.text, "intel_pstate: status active"));
+	assert_non_null(strstr(o.text, "  0     POLL"));
+	assert_non_null(strstr(o.text, "  yes  energy_performance_preference"));
+	assert_non_null(strstr(o.text, "  no   pmlab govd"));
+	out_free(&o);
+	o = runf("info --root %s", HOST_FIXTURES "acpi-cpufreq-server");
+	assert_non_null(strstr(o.text, "  yes  pmlab govd"));
+	assert_non_null(strstr(o.text, "frequencies (MHz): 1200, 1300"));
+	out_free(&o);
+	expect_usage_error("info --root /nonexistent-pmlab-root", "/nonexistent-pmlab-root");
+	expect_usage_error("info extra", "takes no argument");
+}
+
+/* tuned-adm recommend's rules on each kind of machine; the reason goes to
+ * standard error unless --quiet. */
+static void test_profile_recommend(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *tree, *want, *why;
+	} cases[] = {
+		{ "vm-no-cpufreq", "virtual-guest\n", "a virtual machine" },
+		{ "intel-hwp-laptop", "balanced\n", "a laptop (DMI chassis type Notebook, a battery)" },
+		{ "acpi-cpufreq-server", "throughput-performance\n", "a server's chassis" },
+		{ "amd-pstate-epp-desktop", "balanced\n", "a desktop (DMI chassis type 3, Desktop)" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct out o = runf("profile recommend --root %s%s", HOST_FIXTURES, cases[i].tree);
+		assert_int_equal(o.status, 0);
+		assert_string_equal(o.text, cases[i].want);
+		assert_non_null(strstr(o.err, cases[i].why));
+		out_free(&o);
+	}
+	/* The system says server: bare metal gets throughput-performance
+	 * whatever its chassis, a virtual machine stays virtual-guest. */
+	char *laptop = copy_tree("intel-hwp-laptop"), *vm = copy_tree("vm-no-cpufreq");
+	tree_put(laptop, "etc/system-release-cpe", "cpe:/o:redhat:enterprise_linux:9.4::server\n");
+	tree_put(vm, "etc/system-release-cpe", "cpe:/o:redhat:enterprise_linux:9.4::server\n");
+	struct out o = runf("profile recommend --root %s", laptop);
+	assert_string_equal(o.text, "throughput-performance\n");
+	assert_non_null(strstr(o.err, "a server system on bare metal"));
+	out_free(&o);
+	o = runf("-q profile recommend --root %s", vm);
+	assert_string_equal(o.text, "virtual-guest\n");
+	assert_string_equal(o.err, "");
+	out_free(&o);
+	o = runf("profile recommend --quiet --root %s", vm);
+	assert_string_equal(o.err, "");
+	out_free(&o);
+	drop_tree(laptop);
+	drop_tree(vm);
+	expect_usage_error("profile recommend balanced", "takes no argument");
+	expect_usage_error("profile off --quiet", "goes with recommend");
+}
+
+/* --quiet: the monitor's notes about absent sources go unsaid. */
+static void test_quiet(void **state)
+{
+	(void)state;
+	struct out o = runf("monitor --root %s --count 1 --interval 0.01", HOST_FIXTURES "vm-no-cpufreq");
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.err, "no RAPL"));
+	out_free(&o);
+	o = runf("--quiet monitor --root %s --count 1 --interval 0.01", HOST_FIXTURES "vm-no-cpufreq");
+	assert_int_equal(o.status, 0);
+	assert_string_equal(o.err, "");
+	assert_non_null(strstr(o.text, "Busy%"));
+	out_free(&o);
+	o = runf("monitor -q --root %s --count 1 --interval 0.01", HOST_FIXTURES "vm-no-cpufreq");
+	assert_string_equal(o.err, "");
+	out_free(&o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -958,6 +1050,9 @@ int main(void)
 		cmocka_unit_test(test_hostile_state),
 		cmocka_unit_test(test_links_out_of_root),
 		cmocka_unit_test(test_coexist),
+		cmocka_unit_test(test_info),
+		cmocka_unit_test(test_profile_recommend),
+		cmocka_unit_test(test_quiet),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

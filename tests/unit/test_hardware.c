@@ -170,6 +170,139 @@ static void test_energy_model(void **state)
 	assert_int_equal(em.state[0].cost, em.state[1].cost);
 }
 
+/* Two cores that both turbo to 3 GHz: busy, the package draws 2 x 1 nF x
+ * 1.2^2 x 3 GHz + 1 W uncore = 9.64 W; at 2 GHz 5 W, at 1 GHz 2.28 W;
+ * idle (C6, no package state) 1 W. */
+static const char *const limit_ini =
+	"[machine]\nname = limited\ndescription = test machine\ntdp_w = 5\n"
+	"[topology]\npackages = 1\ncores_per_package = 2\nthreads_per_core = 1\nfreq_domain = core\n"
+	"[frequency]\nbase_khz = 2000000\ntransition_latency_us = 0\n"
+	"[pstates]\n1000000 = 800\n2000000 = 1000\n3000000 = 1200\n"
+	"[turbo]\n3000000 = 2\n"
+	"[cstate C6]\ndesc = power gated\nexit_latency_us = 100\ntarget_residency_us = 300\n"
+	"power_mw = 0\n"
+	"[power]\nceff_nf = 1.0\nleak_w = 0\nleak_beta = 0\nuncore_w = 1\nplatform_w = 0\n"
+	"[power_limits]\npl1_w = 6\npl1_window_us = 1000000\n";
+
+struct freq_log {
+	sim_ns first_drop; /* when CPU 0 first left 3 GHz after reaching it */
+	bool at_top;
+};
+
+static void log_freq(void *ctx, int cpu, sim_ns now, uint32_t khz)
+{
+	struct freq_log *l = ctx;
+	if (cpu != 0)
+		return;
+	if (khz == 3000000)
+		l->at_top = true;
+	else if (l->at_top && l->first_drop < 0)
+		l->first_drop = now;
+}
+
+/* Two busy cores under the performance governor for `seconds`, with
+ * `sets`; the package energy, J, and when CPU 0 first left 3 GHz. */
+static double limited_run(double seconds, const char *const *sets, int nsets, sim_ns *drop,
+			  sim_ns *limited_ns)
+{
+	struct machine m;
+	struct pm_diag d = { "" };
+	struct freq_log log = { -1, false };
+	struct sim_observer obs = { .ctx = &log, .cpu_freq = log_freq };
+	const char *all[8] = { "tasks=2", "work_ms=100000", "stall_pct=0", "background_wakeups=0" };
+	for (int i = 0; i < nsets; i++)
+		all[4 + i] = sets[i];
+	struct sim_config cfg = { .machine = &m, .workload = "batch", .cpufreq = "performance",
+				  .cpuidle = "deepest", .duration = (sim_ns)(seconds * 1e9),
+				  .seed = 1, .nsets = 4 + nsets, .sets = all,
+				  .check_invariants = true, .observer = &obs };
+	struct sim *sim;
+	struct run_result r;
+	if (machine_parse(&m, limit_ini, "limited", &d) != 0 || sim_create(&sim, &cfg, &d) != 0 ||
+	    sim_run(sim, &r, &d) != 0)
+		fail_msg("%s", d.msg);
+	double e = r.energy_core_dynamic_j + r.energy_core_static_j + r.energy_uncore_j;
+	*drop = log.first_drop;
+	*limited_ns = r.pkgs[0].power_limited_ns;
+	result_free(&r);
+	sim_destroy(sim);
+	return e;
+}
+
+/* RAPL's PL1: the running average of package power with a 1 s time
+ * constant starts at the idle 1 W; at 9.64 W it passes the 6 W limit
+ * after 1 s x ln((9.64 - 1) / (9.64 - 6)) = 0.864 s, and only then does
+ * the clock leave the turbo bin. Afterwards the package holds 6 W on
+ * average (from 3 s to 6 s, by the energy between two identical runs).
+ * PL2 (--set pl2_w=7, Intel's 2.44 ms window) caps at once; --set
+ * pl1_w=0 removes PL1. */
+static void test_power_limit_caps_turbo_after_window(void **state)
+{
+	sim_ns drop, limited;
+	(void)state;
+	double e3 = limited_run(3, NULL, 0, &drop, &limited);
+	if (drop < (sim_ns)(0.862 * 1e9) || drop > (sim_ns)(0.866 * 1e9))
+		fail_msg("left the turbo bin at %.4f s (expected 0.864 s)", (double)drop * 1e-9);
+	/* Then the ceiling hunts between 2 and 3 GHz, at 2 GHz for the share
+	 * x with 5 x + 9.64 (1 - x) = 6: x = 0.7845 of the 2.136 s left. */
+	near((double)limited * 1e-9, (3 - 0.864) * (1 - 1.0 / 4.64), 0.02,
+	     "time under the limit's ceiling, s");
+	double e6 = limited_run(6, NULL, 0, &drop, &limited);
+	near((e6 - e3) / 3, 6.0, 0.1, "package power under PL1, W");
+
+	const char *pl2[] = { "pl1_w=0", "pl2_w=7" };
+	double e1 = limited_run(1, pl2, 2, &drop, &limited);
+	double e2 = limited_run(2, pl2, 2, &drop, &limited);
+	if (drop < 0 || drop > 10 * NS_PER_MS)
+		fail_msg("PL2 left the turbo bin at %.4f s (expected within 10 ms)", (double)drop * 1e-9);
+	/* The 1 ms control period hunts around a 2.44 ms average: within 7 %. */
+	near(e2 - e1, 7.25, 0.25, "package power under PL2, W");
+
+	const char *none[] = { "pl1_w=0" };
+	double free3 = limited_run(3, none, 1, &drop, &limited);
+	assert_true(drop < 0);
+	assert_int_equal(limited, 0);
+	near(free3, 9.64 * 3, 0.01, "package energy without limits, J");
+}
+
+/* Turbo to 3 GHz for one busy core, 2.5 GHz for two; `turbo` says who
+ * picks the bin. */
+static const char *turbo_ini(const char *turbo)
+{
+	static char ini[2048];
+	snprintf(ini, sizeof(ini),
+		 "[machine]\nname = turbo\ndescription = test machine\ntdp_w = 10\n"
+		 "[topology]\npackages = 1\ncores_per_package = 2\nthreads_per_core = 1\n"
+		 "freq_domain = core\n"
+		 "[frequency]\nbase_khz = 2000000\ntransition_latency_us = 0\nturbo = %s\n"
+		 "[pstates]\n1000000 = 800\n2000000 = 1000\n2500000 = 1100\n3000000 = 1200\n"
+		 "[turbo]\n3000000 = 1\n2500000 = 2\n"
+		 "[cstate C1]\ndesc = halt\nexit_latency_us = 1\ntarget_residency_us = 2\n"
+		 "power_mw = 500\n"
+		 "[power]\nceff_nf = 1.0\nleak_w = 1.0\nleak_beta = 0\nuncore_w = 2\n"
+		 "platform_w = 10\n", turbo);
+	return ini;
+}
+
+/* "Hardware decides" (ACPI _PSS's turbo entry, AMD's boost): with turbo =
+ * hardware the OS sees 1, 2 and 3 GHz only, so asking for 2.5 GHz gets the
+ * turbo entry and the hardware runs its bin, 3 GHz with one busy core
+ * (2e8 cycles in 66.7 ms); with turbo = os, 2.5 GHz is a P-state of its
+ * own (80 ms). C1's exit takes 1 us first. */
+static void test_hardware_picks_turbo_bin(void **state)
+{
+	const char *sets[] = { "tasks=1", "work_ms=100", "stall_pct=0", "scaling_setspeed=2500000" };
+	struct run os, hw;
+	(void)state;
+	run(&os, turbo_ini("os"), 0, "batch", "userspace", 1, sets, 4);
+	run(&hw, turbo_ini("hardware"), 0, "batch", "userspace", 1, sets, 4);
+	near(simtest_extra(&os.r, "seconds"), 0.080001, 1e-6, "2.5 GHz requested, turbo = os");
+	near(simtest_extra(&hw.r, "seconds"), 0.2 / 3 + 0.000001, 1e-6,
+	     "2.5 GHz requested, turbo = hardware");
+	result_free(&os.r);
+	result_free(&hw.r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -177,6 +310,8 @@ int main(void)
 		cmocka_unit_test(test_capacity_scaled_utilization),
 		cmocka_unit_test(test_hybrid_runs),
 		cmocka_unit_test(test_energy_model),
+		cmocka_unit_test(test_power_limit_caps_turbo_after_window),
+		cmocka_unit_test(test_hardware_picks_turbo_bin),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

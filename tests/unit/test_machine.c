@@ -386,6 +386,10 @@ static void test_topology_hybrid(void **state)
 	if (machine_load(&m, FIXTURES "good-hybrid.ini", &d) != 0)
 		fail_msg("%s", d.msg);
 	assert_int_equal(m.ntypes, 2);
+	assert_int_equal(m.turbo_control, TURBO_HARDWARE);
+	assert_true(m.pl1_w == 8 && m.pl2_w == 12);
+	assert_int_equal(m.pl1_window_ns, 100 * NS_PER_MS);
+	assert_int_equal(m.pl2_window_ns, 2440 * NS_PER_US);
 	/* 2 packages x (2 big x 2 threads + 4 little) */
 	assert_int_equal(machine_possible_cpus(&m), 16);
 	assert_int_equal(m.online_cpus, 16);
@@ -801,6 +805,15 @@ static const struct bad_case bad_cases[] = {
 	{ 20, 20, "", 17, "[cstate C1] is missing power_mw", NULL },
 	{ 26, 26, "", 25, "[package_cstate PC6] is missing requires", NULL },
 	{ 30, 35, "", 0, "[power] is missing ceff_nf", NULL },
+	/* power limits and who picks turbo (issue 16) */
+	{ 0, 0, "[power_limits]\npl1_w = -3", 37, "pl1_w = -3 is out of range", NULL },
+	{ 0, 0, "[power_limits]\npl1_w = 30", 36, "pl1_window_us is out of range",
+	  "with pl1_w set" },
+	{ 0, 0, "[power_limits]\npl2_w = 30\npl2_window_us = 0", 38, "pl2_window_us is out of range",
+	  NULL },
+	{ 0, 0, "[power_limits]\ncontrol_us = 0.5", 37, "control_us is out of range", NULL },
+	{ 10, 10, "transition_latency_us = 10\nturbo = pcu", 11,
+	  "turbo: 'pcu' is not who picks turbo frequencies", "os|hardware" },
 	/* CPU types (issue 16) */
 	{ 0, 0, "[cpu_type big]\ncores = 2\n[cpu_type little]\ncores = 3\nthreads_per_core = 1", 5,
 	  "the CPU types have 5 cores per package, cores_per_package = 4", "add up" },

@@ -567,6 +567,41 @@ static void test_oltp_mix_locks_and_io(void **state)
 	result_free(&r.r);
 }
 
+/* The server's own activity: with one NIC queue and the disk's interrupt
+ * both on CPU 0, that CPU takes every interrupt (system time even while
+ * idle) and wakes the backends from its softirq; the disk is busy for the
+ * platform model; a disk interrupt CPU that does not exist is an error. */
+static void test_oltp_server_activity(void **state)
+{
+	const char *one_queue[] = { "nic_queues=1", "disk_irq_cpu=0", "agents=4", "net_sys_us=40" };
+	const char *spread[] = { "nic_queues=0", "disk_irq_cpu=1", "agents=4", "net_sys_us=40" };
+	const char *plat = SIMTEST_TWO_CORE_INI "[platform]\ndisk_active_w = 3\nnic_packet_uj = 2\n";
+	struct run a, b;
+	run_ini(&a, plat, 0, "oltp", "performance", 2, 1, one_queue, 4, false);
+	run_ini(&b, plat, 0, "oltp", "performance", 2, 1, spread, 4, false);
+	/* One queue: CPU 0's system time carries every receive softirq. */
+	double sys0 = (double)a.r.cpus[0].sys_ns, sys1 = (double)a.r.cpus[1].sys_ns;
+	assert_true(sys0 > 1.3 * sys1);
+	assert_true((double)b.r.cpus[1].sys_ns > 0.7 * (double)b.r.cpus[0].sys_ns);
+	/* Each statement is two packets; the disk served fsyncs and reads. */
+	assert_true(a.r.platform.nic_j > 0);
+	assert_true(a.r.platform.disk_j > 0);
+	assert_true(a.r.platform.disk_j < 3.0 * 2.0); /* at most busy the whole run */
+	result_free(&a.r);
+	result_free(&b.r);
+
+	struct machine m;
+	struct pm_diag d = { { 0 } };
+	assert_int_equal(machine_parse(&m, two_core_ini, "test", &d), 0);
+	const char *bad[] = { "disk_irq_cpu=7" };
+	struct sim_config cfg = { .machine = &m, .workload = "oltp", .cpufreq = "performance",
+				  .cpuidle = "menu", .duration = NS_PER_SEC, .nsets = 1, .sets = bad };
+	struct sim *s;
+	assert_int_equal(sim_create(&s, &cfg, &d), -1);
+	assert_non_null(strstr(d.msg, "--set disk_irq_cpu=7: no such CPU (expected 0..1)"));
+	sim_destroy(s);
+}
+
 static void test_oltp_frequency_and_determinism(void **state)
 {
 	/* The backends alone: interrupts and background processes run at the
@@ -960,6 +995,7 @@ int main(void)
 		cmocka_unit_test(test_kernbench_sched_mc_levels),
 		cmocka_unit_test(test_oltp_latency_by_hand),
 		cmocka_unit_test(test_oltp_mix_locks_and_io),
+		cmocka_unit_test(test_oltp_server_activity),
 		cmocka_unit_test(test_oltp_frequency_and_determinism),
 		cmocka_unit_test(test_unixbench_execl),
 		cmocka_unit_test(test_unixbench_context1),
