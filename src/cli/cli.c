@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "cli.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +49,43 @@ sim_ns cli_parse_seconds(const char *s)
 int cli_parse_u64(const char *s, uint64_t *out)
 {
 	return runspec_parse_u64(s, out);
+}
+
+#define MAX_INPUT_BYTES ((size_t)1 << 30)
+
+int cli_read_input(const char *cmd, const char *path, char **text, size_t *len,
+		   const char **name)
+{
+	bool in = strcmp(path, "-") == 0;
+	FILE *f = in ? stdin : fopen(path, "rb");
+	size_t cap = 1 << 16, n = 0;
+	char *buf;
+
+	*name = in ? "<stdin>" : path;
+	if (!f)
+		return cli_bad("%s: cannot read %s: %s", cmd, *name, strerror(errno)), -1;
+	buf = malloc(cap);
+	while (buf) {
+		n += fread(buf + n, 1, cap - n, f);
+		if (n < cap || cap >= MAX_INPUT_BYTES)
+			break;
+		char *grown = realloc(buf, cap * 2);
+		if (!grown)
+			free(buf);
+		buf = grown;
+		cap *= 2;
+	}
+	bool failed = !buf || ferror(f) || n == cap;
+	if (!in)
+		fclose(f);
+	if (failed) {
+		free(buf);
+		return cli_bad("%s: cannot read %s: %s", cmd, *name,
+			       !buf ? "out of memory" : n == cap ? "larger than 1 GiB" : "read error"), -1;
+	}
+	*text = buf;
+	*len = n;
+	return 0;
 }
 
 bool cli_wants_help(int argc, char **argv)

@@ -5,6 +5,7 @@
 #define PMLAB_CLI_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../core/simtime.h"
@@ -33,6 +34,10 @@ int cli_bad_option(const char *cmd, int opt, const char *arg);
 /* Seconds as a decimal ("10", "0.5") to ns; -1 if malformed or not positive. */
 sim_ns cli_parse_seconds(const char *s);
 int cli_parse_u64(const char *s, uint64_t *out);
+/* Reads all of path ("-": standard input, named "<stdin>" in *name) into a
+ * malloc'd buffer, at most 1 GiB. -1 after "CMD: cannot read PATH: why". */
+int cli_read_input(const char *cmd, const char *path, char **text, size_t *len,
+		   const char **name);
 /* True if argv has -h or --help before any "--". */
 bool cli_wants_help(int argc, char **argv);
 

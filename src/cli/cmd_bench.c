@@ -8,9 +8,9 @@
 
 #include "../host/abbench.h"
 #include "cli.h"
+#include "options.h"
 
 #define MAX_PROFILES 16
-#define MAX_DIRS 16
 
 void usage_bench(void)
 {
@@ -34,121 +34,122 @@ void usage_bench(void)
 	       "      --root DIR         the system root (default $PMLAB_ROOT, else /)\n");
 }
 
-int cmd_bench(int argc, char **argv)
+struct own {
+	char *list;
+	const char *root, *baseline;
+	struct hbench_config c;
+};
+
+static int own_option(void *ctx, int opt, const char *arg)
 {
-	static const struct option opts[] = {
-		{ "profiles", required_argument, 0, 'p' },
-		{ "runs", required_argument, 0, 'n' },
-		{ "baseline", required_argument, 0, 'b' },
-		{ "format", required_argument, 0, 'f' },
-		{ "profile-dir", required_argument, 0, 'D' },
-		{ "root", required_argument, 0, 'r' },
-		{ 0, 0, 0, 0 },
-	};
-	const char *profiles[MAX_PROFILES], *dirs[MAX_DIRS], *root = NULL, *baseline = NULL;
-	char *list = NULL;
-	struct hbench_config c = { .runs = 5, .log = stderr };
-	bool csv = false;
+	struct own *w = ctx;
 	uint64_t v;
-	int opt, rc = EXIT_USAGE;
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+:p:n:b:f:", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'p':
-			free(list);
-			list = strdup(optarg);
-			if (!list)
-				return cli_bad("out of memory");
-			break;
-		case 'n':
-			if (cli_parse_u64(optarg, &v) < 0 || v < 1 || v > 10000) {
-				cli_bad("bench: --runs %s: expected 1..10000", optarg);
-				goto out;
-			}
-			c.runs = (int)v;
-			break;
-		case 'b': baseline = optarg; break;
-		case 'f':
-			if (strcmp(optarg, "table") != 0 && strcmp(optarg, "csv") != 0) {
-				cli_bad("bench: --format %s: expected table or csv", optarg);
-				goto out;
-			}
-			csv = strcmp(optarg, "csv") == 0;
-			break;
-		case 'D':
-			if (c.ndirs == MAX_DIRS) {
-				cli_bad("bench: more than %d --profile-dir", MAX_DIRS);
-				goto out;
-			}
-			dirs[c.ndirs++] = optarg;
-			break;
-		case 'r': root = optarg; break;
-		case ':':
-		default:
-			cli_bad_option("bench", opt, argv[optind - 1]);
-			goto out;
-		}
+
+	switch (opt) {
+	case 'p':
+		free(w->list);
+		w->list = strdup(arg);
+		return w->list ? 0 : (cli_bad("out of memory"), -1);
+	case 'n':
+		if (cli_parse_count("bench", "--runs", arg, 1, 10000, &v) < 0)
+			return -1;
+		w->c.runs = (int)v;
+		return 0;
+	case 'b': w->baseline = arg; return 0;
+	case 'r': w->root = arg; return 0;
+	default: return 1;
 	}
-	if (!list) {
-		cli_bad("bench: --profiles A,B is required (see pmlab bench --help)");
-		goto out;
+}
+
+/* --profiles (split in place) and --baseline into w->c. -1 after the
+ * message. */
+static int take_profiles(struct own *w, const char **profiles)
+{
+	struct hbench_config *c = &w->c;
+
+	if (!w->list)
+		return cli_bad("bench: --profiles A,B is required (see pmlab bench --help)"), -1;
+	for (char *save = NULL, *t = strtok_r(w->list, ",", &save); t;
+	     t = strtok_r(NULL, ",", &save)) {
+		if (c->nprofiles == MAX_PROFILES)
+			return cli_bad("bench: more than %d profiles", MAX_PROFILES), -1;
+		for (int i = 0; i < c->nprofiles; i++)
+			if (strcmp(profiles[i], t) == 0)
+				return cli_bad("bench: profile %s given twice", t), -1;
+		profiles[c->nprofiles++] = t;
 	}
-	for (char *save = NULL, *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		if (c.nprofiles == MAX_PROFILES) {
-			cli_bad("bench: more than %d profiles", MAX_PROFILES);
-			goto out;
-		}
-		for (int i = 0; i < c.nprofiles; i++)
-			if (strcmp(profiles[i], t) == 0) {
-				cli_bad("bench: profile %s given twice", t);
-				goto out;
-			}
-		profiles[c.nprofiles++] = t;
-	}
-	if (c.nprofiles < 2) {
-		cli_bad("bench: --profiles needs at least two profiles, comma-separated");
-		goto out;
-	}
-	for (int i = 0; baseline && i < c.nprofiles; i++)
-		if (strcmp(profiles[i], baseline) == 0)
-			c.baseline = i + 1;
-	if (baseline && !c.baseline) {
-		cli_bad("bench: --baseline %s is not one of --profiles", baseline);
-		goto out;
-	}
-	c.baseline = baseline ? c.baseline - 1 : 0;
-	if (optind >= argc) {
-		cli_bad("bench: no command (expected -- COMMAND [ARG...])");
-		goto out;
-	}
-	c.profiles = profiles;
-	c.dirs = dirs;
-	c.argv = argv + optind;
-	struct hostfs fs;
+	if (c->nprofiles < 2)
+		return cli_bad("bench: --profiles needs at least two profiles, comma-separated"), -1;
+	c->profiles = profiles;
+	c->baseline = -1;
+	for (int i = 0; w->baseline && i < c->nprofiles; i++)
+		if (strcmp(profiles[i], w->baseline) == 0)
+			c->baseline = i;
+	if (w->baseline && c->baseline < 0)
+		return cli_bad("bench: --baseline %s is not one of --profiles", w->baseline), -1;
+	if (c->baseline < 0)
+		c->baseline = 0;
+	return 0;
+}
+
+/* Runs the comparison on this machine and prints it. Exit code. */
+static int bench(struct own *w, bool csv)
+{
 	struct pm_diag d = { { 0 } };
-	if (hostfs_open(&fs, root, &d) < 0) {
-		cli_bad("bench: %s", d.msg);
-		goto out;
-	}
+	struct hostfs fs;
 	struct hbench b;
-	int r = hbench_run(&fs, &c, &b, &d);
+	int r, rc = EXIT_OK;
+
+	if (hostfs_open(&fs, w->root, &d) < 0)
+		return cli_bad("bench: %s", d.msg);
+	r = hbench_run(&fs, &w->c, &b, &d);
 	if (r == 0)
 		hostfs_print_refused(&fs, stderr);
 	hostfs_close(&fs);
 	if (r == -2) {
-		cli_bad("%s", d.msg);
+		rc = cli_bad("%s", d.msg);
 	} else if (r < 0) {
 		fprintf(stderr, "pmlab: bench: %s\n", d.msg);
 		rc = EXIT_RUNTIME;
-	} else if (hbench_write(stdout, &c, &b, csv) < 0) {
+	} else if (hbench_write(stdout, &w->c, &b, csv) < 0) {
 		fprintf(stderr, "pmlab: bench: cannot write to standard output\n");
 		rc = EXIT_RUNTIME;
-	} else {
-		rc = EXIT_OK;
 	}
 	hbench_free(&b);
+	return rc;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		CLI_OPTION_FORMAT, CLI_OPTION_PROFILE_DIR,
+		{ "profiles", required_argument, 0, 'p' },
+		{ "runs", required_argument, 0, 'n' },
+		{ "baseline", required_argument, 0, 'b' },
+		{ "root", required_argument, 0, 'r' },
+		{ 0, 0, 0, 0 },
+	};
+	struct own w = { .c = { .runs = 5, .log = stderr } };
+	const char *profiles[MAX_PROFILES];
+	struct cli_opts o;
+	int i, rc = EXIT_USAGE;
+
+	if (cli_opts_init(&o, "bench", CLI_FORMAT_BIT(CLI_TABLE) | CLI_FORMAT_BIT(CLI_CSV), argc) < 0)
+		return cli_bad("out of memory");
+	/* "+": options end at the command, whose own options are its own. */
+	i = cli_parse(&o, argc, argv, "+:p:n:b:f:", opts, own_option, &w);
+	if (i < 0 || take_profiles(&w, profiles) < 0)
+		goto out;
+	if (i >= argc) {
+		cli_bad("bench: no command (expected -- COMMAND [ARG...])");
+		goto out;
+	}
+	w.c.dirs = o.dirs;
+	w.c.ndirs = o.ndirs;
+	w.c.argv = argv + i;
+	rc = bench(&w, o.format == CLI_CSV);
 out:
-	free(list);
+	free(w.list);
+	cli_opts_free(&o);
 	return rc;
 }

@@ -10,6 +10,7 @@
 #include "../host/govd.h"
 #include "../lab/runspec.h"
 #include "cli.h"
+#include "options.h"
 
 void usage_govd(void)
 {
@@ -34,98 +35,90 @@ void usage_govd(void)
 	       "      --root DIR        the system root (default $PMLAB_ROOT, else /)\n");
 }
 
+struct own {
+	struct govd_config c;
+	const char *root;
+};
+
+static int own_option(void *ctx, int opt, const char *arg)
+{
+	struct own *w = ctx;
+	uint64_t v;
+
+	switch (opt) {
+	case 'g': w->c.governor = arg; return 0;
+	case 'q': cli_quiet = true; return 0;
+	case 'r': w->root = arg; return 0;
+	case 'I':
+		if (cli_parse_u64(arg, &v) < 0 || v < 1 || v > 60000)
+			return cli_bad("govd: --interval-ms %s: expected 1..60000", arg), -1;
+		w->c.interval_ms = (int)v;
+		return 0;
+	case 'H':
+		if (cli_parse_u64(arg, &v) < 0 || v > 100000)
+			return cli_bad("govd: --hz %s: expected 100, 250, 300 or 1000", arg), -1;
+		w->c.hz = (int)v;
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+/* Runs the governor on this machine until the duration or a signal. Exit
+ * code. */
+static int govd(struct own *w)
+{
+	struct pm_diag d = { { 0 } };
+	struct hostfs fs;
+	int r;
+
+	if (govd_check(&w->c, &d) < 0 || hostfs_open(&fs, w->root, &d) < 0)
+		return cli_bad("govd: %s", d.msg);
+	r = govd_run(&fs, &w->c, &d);
+	if (r == 0)
+		hostfs_print_refused(&fs, stderr);
+	hostfs_close(&fs);
+	if (r == -2)
+		return cli_bad("govd: %s", d.msg);
+	if (r < 0) {
+		fprintf(stderr, "pmlab: govd: %s\n", d.msg);
+		return EXIT_RUNTIME;
+	}
+	return fflush(stdout) == 0 ? EXIT_OK : EXIT_RUNTIME;
+}
+
 int cmd_govd(int argc, char **argv)
 {
 	static const struct option opts[] = {
+		CLI_OPTION_SET, CLI_OPTION_DURATION,
 		{ "governor", required_argument, 0, 'g' },
-		{ "set", required_argument, 0, 'S' },
 		{ "interval-ms", required_argument, 0, 'I' },
 		{ "hz", required_argument, 0, 'H' },
-		{ "duration", required_argument, 0, 'D' },
 		{ "quiet", no_argument, 0, 'q' },
 		{ "root", required_argument, 0, 'r' },
 		{ 0, 0, 0, 0 },
 	};
-	struct govd_config c = { .interval_ms = 10, .hz = 250, .log = stdout };
-	const char *root = NULL;
-	const char **sets = calloc((size_t)argc + 1, sizeof(*sets));
-	uint64_t v;
-	int opt, rc = EXIT_USAGE;
-	if (!sets)
+	struct own w = { .c = { .interval_ms = 10, .hz = 250, .log = stdout } };
+	struct cli_opts o;
+	int i, rc = EXIT_USAGE;
+
+	if (cli_opts_init(&o, "govd", 0, argc) < 0)
 		return cli_bad("out of memory");
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":g:q", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'g': c.governor = optarg; break;
-		case 'S': sets[c.nsets++] = optarg; break;
-		case 'I':
-			if (cli_parse_u64(optarg, &v) < 0 || v < 1 || v > 60000) {
-				cli_bad("govd: --interval-ms %s: expected 1..60000", optarg);
-				goto out;
-			}
-			c.interval_ms = (int)v;
-			break;
-		case 'H':
-			if (cli_parse_u64(optarg, &v) < 0 || v > 100000) {
-				cli_bad("govd: --hz %s: expected 100, 250, 300 or 1000", optarg);
-				goto out;
-			}
-			c.hz = (int)v;
-			break;
-		case 'D': {
-			sim_ns ns = cli_parse_seconds(optarg);
-			if (ns < 0) {
-				cli_bad("govd: --duration %s: expected seconds", optarg);
-				goto out;
-			}
-			c.duration_s = (double)runspec_duration_cap(ns) / 1e9;
-			break;
-		}
-		case 'q': cli_quiet = true; break;
-		case 'r': root = optarg; break;
-		case ':':
-		default:
-			cli_bad_option("govd", opt, argv[optind - 1]);
-			goto out;
-		}
-	}
-	if (optind < argc) {
-		cli_bad("govd: unexpected argument '%s' (see pmlab govd --help)", argv[optind]);
+	i = cli_parse(&o, argc, argv, ":g:q", opts, own_option, &w);
+	if (i < 0 || cli_no_operands(&o, i, argc, argv) < 0)
 		goto out;
-	}
-	if (!c.governor) {
+	if (!w.c.governor) {
 		cli_bad("govd: --governor is required (ondemand, conservative or schedutil)");
 		goto out;
 	}
-	c.sets = sets;
+	w.c.sets = o.sets;
+	w.c.nsets = o.nsets;
 	if (cli_quiet) /* --quiet here or before the command */
-		c.log = NULL;
-	struct pm_diag d = { { 0 } };
-	if (govd_check(&c, &d) < 0) {
-		cli_bad("govd: %s", d.msg);
-		goto out;
-	}
-	struct hostfs fs;
-	if (hostfs_open(&fs, root, &d) < 0) {
-		cli_bad("govd: %s", d.msg);
-		goto out;
-	}
-	int r = govd_run(&fs, &c, &d);
-	if (r == 0)
-		hostfs_print_refused(&fs, stderr);
-	hostfs_close(&fs);
-	if (r == -2) {
-		cli_bad("govd: %s", d.msg);
-		goto out;
-	}
-	if (r < 0) {
-		fprintf(stderr, "pmlab: govd: %s\n", d.msg);
-		rc = EXIT_RUNTIME;
-		goto out;
-	}
-	rc = fflush(stdout) == 0 ? EXIT_OK : EXIT_RUNTIME;
+		w.c.log = NULL;
+	/* 0: until a signal. */
+	w.c.duration_s = o.duration_arg ? (double)runspec_duration_cap(o.duration) / 1e9 : 0;
+	rc = govd(&w);
 out:
-	free(sets);
+	cli_opts_free(&o);
 	return rc;
 }

@@ -9,8 +9,7 @@
 
 #include "../cpufreq/govtrace.h"
 #include "cli.h"
-
-#define MAX_INPUT_BYTES (1u << 30)
+#include "options.h"
 
 void usage_govtrace(void)
 {
@@ -30,38 +29,6 @@ void usage_govtrace(void)
 	       "      --hz N                  scheduler tick rate: 100, 250 (default), 300, 1000\n"
 	       "      --transition-latency-us N  hardware transition latency (default 0: unknown)\n"
 	       "  -i, --input FILE            the trace; - for standard input (default)\n");
-}
-
-/* Reads all of `path` ("-": stdin) into a malloc'd buffer. */
-static char *read_all(const char *path, size_t *len)
-{
-	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-	if (!f)
-		return NULL;
-	size_t cap = 1 << 16, n = 0;
-	char *buf = malloc(cap);
-	while (buf) {
-		n += fread(buf + n, 1, cap - n, f);
-		if (n < cap || cap >= MAX_INPUT_BYTES)
-			break;
-		char *grown = realloc(buf, cap * 2);
-		if (!grown) {
-			free(buf);
-			buf = NULL;
-			break;
-		}
-		buf = grown;
-		cap *= 2;
-	}
-	bool failed = ferror(f) || (buf && n == cap);
-	if (f != stdin)
-		fclose(f);
-	if (failed) {
-		free(buf);
-		return NULL;
-	}
-	*len = n;
-	return buf;
 }
 
 static int run(const struct govtrace_config *cfg, const struct govtrace_input *in,
@@ -90,11 +57,70 @@ static int run(const struct govtrace_config *cfg, const struct govtrace_input *i
 	return EXIT_OK;
 }
 
+struct own {
+	struct govtrace_config cfg;
+	const char *freqs, *input;
+};
+
+static int own_option(void *ctx, int opt, const char *arg)
+{
+	struct own *w = ctx;
+	uint64_t v;
+
+	switch (opt) {
+	case 'g': w->cfg.governor = arg; return 0;
+	case 'F': w->freqs = arg; return 0;
+	case 'i': w->input = arg; return 0;
+	case 'B':
+		if (cli_parse_u64(arg, &v) < 0 || v < 1 || v > GOVTRACE_MAX_KHZ)
+			return cli_bad("govtrace: --base-khz %s: expected kHz 1..%u", arg,
+				       GOVTRACE_MAX_KHZ), -1;
+		w->cfg.base_khz = (uint32_t)v;
+		return 0;
+	case 'H':
+		if (cli_parse_u64(arg, &v) < 0 || v > 100000)
+			return cli_bad("govtrace: --hz %s: expected 100, 250, 300 or 1000", arg), -1;
+		w->cfg.hz = (int)v;
+		return 0;
+	case 'L':
+		if (cli_parse_u64(arg, &v) < 0 || v > 10000000)
+			return cli_bad("govtrace: --transition-latency-us %s: expected 0..10000000",
+				       arg), -1;
+		w->cfg.transition_latency_us = (int64_t)v;
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+/* Reads the trace and runs it. Exit code. */
+static int trace(struct own *w)
+{
+	struct govtrace_input in = { 0 };
+	struct pm_diag d = { { 0 } };
+	const char *name;
+	char *text = NULL;
+	size_t len;
+	int rc;
+
+	if (cli_read_input("govtrace", w->input, &text, &len, &name) < 0)
+		return EXIT_USAGE;
+	if (govtrace_parse(text, len, name, &in, &d) < 0) {
+		rc = cli_bad("%s", d.msg);
+	} else {
+		w->cfg.no_util = !in.has_util;
+		rc = run(&w->cfg, &in, name);
+	}
+	govtrace_input_free(&in);
+	free(text);
+	return rc;
+}
+
 int cmd_govtrace(int argc, char **argv)
 {
 	static const struct option opts[] = {
+		CLI_OPTION_SET,
 		{ "governor", required_argument, 0, 'g' },
-		{ "set", required_argument, 0, 'S' },
 		{ "freqs", required_argument, 0, 'F' },
 		{ "base-khz", required_argument, 0, 'B' },
 		{ "hz", required_argument, 0, 'H' },
@@ -102,91 +128,32 @@ int cmd_govtrace(int argc, char **argv)
 		{ "input", required_argument, 0, 'i' },
 		{ 0, 0, 0, 0 },
 	};
-	struct govtrace_config cfg = { .hz = 250, .ncpus = 1 };
-	const char *freqs = NULL, *input = "-";
-	const char **sets = calloc((size_t)argc + 1, sizeof(*sets));
-	if (!sets)
-		return cli_bad("out of memory");
-	int opt, rc = EXIT_USAGE;
-	uint64_t v;
-	uint32_t *table = NULL;
-	char *text = NULL;
-	struct govtrace_input in = { 0 };
+	struct own w = { .cfg = { .hz = 250, .ncpus = 1 }, .input = "-" };
 	struct pm_diag d = { { 0 } };
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":g:i:", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'g': cfg.governor = optarg; break;
-		case 'S': sets[cfg.nsets++] = optarg; break;
-		case 'F': freqs = optarg; break;
-		case 'i': input = optarg; break;
-		case 'B':
-			if (cli_parse_u64(optarg, &v) < 0 || v < 1 || v > GOVTRACE_MAX_KHZ) {
-				cli_bad("govtrace: --base-khz %s: expected kHz 1..%u", optarg,
-					GOVTRACE_MAX_KHZ);
-				goto out;
-			}
-			cfg.base_khz = (uint32_t)v;
-			break;
-		case 'H':
-			if (cli_parse_u64(optarg, &v) < 0 || v > 100000) {
-				cli_bad("govtrace: --hz %s: expected 100, 250, 300 or 1000", optarg);
-				goto out;
-			}
-			cfg.hz = (int)v;
-			break;
-		case 'L':
-			if (cli_parse_u64(optarg, &v) < 0 || v > 10000000) {
-				cli_bad("govtrace: --transition-latency-us %s: expected 0..10000000",
-					optarg);
-				goto out;
-			}
-			cfg.transition_latency_us = (int64_t)v;
-			break;
-		case ':':
-		default:
-			cli_bad_option("govtrace", opt, argv[optind - 1]);
-			goto out;
-		}
-	}
-	if (optind < argc) {
-		cli_bad("govtrace: unexpected argument '%s' (see pmlab govtrace --help)",
-			argv[optind]);
+	uint32_t *table = NULL;
+	struct cli_opts o;
+	int i, rc = EXIT_USAGE;
+
+	if (cli_opts_init(&o, "govtrace", 0, argc) < 0)
+		return cli_bad("out of memory");
+	i = cli_parse(&o, argc, argv, ":g:i:", opts, own_option, &w);
+	if (i < 0 || cli_no_operands(&o, i, argc, argv) < 0)
 		goto out;
-	}
-	if (!cfg.governor || !freqs) {
+	if (!w.cfg.governor || !w.freqs) {
 		cli_bad("govtrace: --governor and --freqs are required (see pmlab govtrace --help)");
 		goto out;
 	}
-	if (govtrace_parse_freqs(freqs, &table, &cfg.nfreqs, &d) < 0) {
+	w.cfg.sets = o.sets;
+	w.cfg.nsets = o.nsets;
+	if (govtrace_parse_freqs(w.freqs, &table, &w.cfg.nfreqs, &d) == 0) {
+		w.cfg.freqs = table;
+		if (govtrace_check(&w.cfg, &d) == 0)
+			rc = trace(&w);
+	}
+	if (d.msg[0])
 		cli_bad("govtrace: %s", d.msg);
-		goto out;
-	}
-	cfg.freqs = table;
-	cfg.sets = sets;
-	if (govtrace_check(&cfg, &d) < 0) {
-		cli_bad("govtrace: %s", d.msg);
-		goto out;
-	}
-
-	const char *name = strcmp(input, "-") == 0 ? "<stdin>" : input;
-	size_t len;
-	text = read_all(input, &len);
-	if (!text) {
-		cli_bad("govtrace: cannot read %s (expected a readable CSV file or -)", name);
-		goto out;
-	}
-	if (govtrace_parse(text, len, name, &in, &d) < 0) {
-		cli_bad("%s", d.msg);
-		goto out;
-	}
-	cfg.no_util = !in.has_util;
-	rc = run(&cfg, &in, name);
 out:
-	govtrace_input_free(&in);
-	free(text);
 	free(table);
-	free(sets);
+	cli_opts_free(&o);
 	return rc;
 }

@@ -10,6 +10,7 @@
 #include "../cpuidle/idletrace.h"
 #include "../machine/machine.h"
 #include "cli.h"
+#include "options.h"
 
 void usage_idletrace(void)
 {
@@ -40,28 +41,6 @@ void usage_idletrace(void)
 	       "reflect(), and the period ends there.\n");
 }
 
-/* Reads all of f; NULL on a read error or out of memory. */
-static char *slurp(FILE *f, size_t *len)
-{
-	size_t cap = 1 << 16, n = 0;
-	char *buf = malloc(cap);
-	while (buf) {
-		n += fread(buf + n, 1, cap - n, f);
-		if (n < cap)
-			break;
-		char *grown = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap *= 2);
-		if (!grown)
-			free(buf);
-		buf = grown;
-	}
-	if (buf && ferror(f)) {
-		free(buf);
-		buf = NULL;
-	}
-	*len = n;
-	return buf;
-}
-
 static int run_trace(struct idletrace_sim *s, const struct idletrace *t)
 {
 	uint64_t count[MACHINE_MAX_CSTATES] = { 0 }, above = 0, below = 0, stopped = 0;
@@ -90,103 +69,92 @@ static int run_trace(struct idletrace_sim *s, const struct idletrace *t)
 	return EXIT_OK;
 }
 
+struct own {
+	struct idletrace_config cfg;
+	const char *input;
+};
+
+static int own_option(void *ctx, int opt, const char *arg)
+{
+	struct own *w = ctx;
+	uint64_t hz;
+
+	switch (opt) {
+	case 'g': w->cfg.governor = arg; return 0;
+	case 'i': w->input = arg; return 0;
+	case 'T':
+		if (tick_policy_parse(arg, &w->cfg.tick_policy) < 0)
+			return cli_bad("idletrace: --tick-policy %s: expected legacy, governor or "
+				       "periodic", arg), -1;
+		return 0;
+	case 'H':
+		if (cli_parse_u64(arg, &hz) < 0 || (hz != 100 && hz != 250 && hz != 300 && hz != 1000))
+			return cli_bad("idletrace: --hz %s: expected 100, 250, 300 or 1000", arg), -1;
+		w->cfg.hz = (int)hz;
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+/* Reads the trace and runs it on sim. Exit code. */
+static int trace(struct idletrace_sim *sim, const char *input)
+{
+	struct idletrace t = { 0 };
+	struct pm_diag d = { { 0 } };
+	const char *name;
+	char *text = NULL;
+	size_t len;
+	int rc;
+
+	if (cli_read_input("idletrace", input, &text, &len, &name) < 0)
+		return EXIT_USAGE;
+	if (idletrace_parse(&t, text, len, name, &d) < 0)
+		rc = cli_bad("%s", d.msg);
+	else
+		rc = run_trace(sim, &t);
+	idletrace_free(&t);
+	free(text);
+	return rc;
+}
+
 int cmd_idletrace(int argc, char **argv)
 {
 	static const struct option opts[] = {
+		CLI_OPTION_MACHINE, CLI_OPTION_SET,
 		{ "governor", required_argument, 0, 'g' },
-		{ "machine", required_argument, 0, 'm' },
-		{ "set", required_argument, 0, 'S' },
 		{ "input", required_argument, 0, 'i' },
 		{ "tick-policy", required_argument, 0, 'T' },
 		{ "hz", required_argument, 0, 'H' },
 		{ 0, 0, 0, 0 },
 	};
-	struct idletrace_config cfg = { .tick_policy = TICK_GOVERNOR, .hz = 250 };
-	const char *machine = NULL, *input = "-";
-	const char **sets = calloc((size_t)argc + 1, sizeof(*sets));
-	struct idletrace trace = { 0 };
+	struct own w = { .cfg = { .tick_policy = TICK_GOVERNOR, .hz = 250 }, .input = "-" };
 	struct idletrace_sim sim = { 0 };
 	struct pm_diag d = { { 0 } };
-	char *text = NULL;
-	int opt, rc = EXIT_USAGE;
-	uint64_t hz;
+	struct cli_opts o;
+	struct machine m;
+	int i, rc = EXIT_USAGE;
 
-	if (!sets)
+	if (cli_opts_init(&o, "idletrace", 0, argc) < 0)
 		return cli_bad("out of memory");
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":g:m:i:", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'g': cfg.governor = optarg; break;
-		case 'm': machine = optarg; break;
-		case 'i': input = optarg; break;
-		case 'S': sets[cfg.nsets++] = optarg; break;
-		case 'T':
-			if (tick_policy_parse(optarg, &cfg.tick_policy) < 0) {
-				cli_bad("idletrace: --tick-policy %s: expected legacy, governor or periodic",
-					optarg);
-				goto out;
-			}
-			break;
-		case 'H':
-			if (cli_parse_u64(optarg, &hz) < 0 ||
-			    (hz != 100 && hz != 250 && hz != 300 && hz != 1000)) {
-				cli_bad("idletrace: --hz %s: expected 100, 250, 300 or 1000", optarg);
-				goto out;
-			}
-			cfg.hz = (int)hz;
-			break;
-		case ':':
-		default:
-			cli_bad_option("idletrace", opt, argv[optind - 1]);
-			goto out;
-		}
-	}
-	if (optind < argc) {
-		cli_bad("idletrace: unexpected argument '%s' (see pmlab idletrace --help)",
-			argv[optind]);
+	i = cli_parse(&o, argc, argv, ":g:m:i:", opts, own_option, &w);
+	if (i < 0 || cli_no_operands(&o, i, argc, argv) < 0)
 		goto out;
-	}
-	if (!cfg.governor || !machine) {
+	if (!w.cfg.governor || !o.machine) {
 		cli_bad("idletrace: --governor and --machine are required (see pmlab idletrace --help)");
 		goto out;
 	}
-	cfg.sets = sets;
-
-	struct machine m;
-	if (machine_load(&m, machine, &d) < 0) {
-		cli_bad("%s", d.msg);
+	w.cfg.sets = o.sets;
+	w.cfg.nsets = o.nsets;
+	if (cli_load_machine(&o, &m) < 0)
 		goto out;
-	}
-	if (idletrace_sim_init(&sim, &m, &cfg, &d) < 0) {
+	if (idletrace_sim_init(&sim, &m, &w.cfg, &d) < 0) {
 		cli_bad("idletrace: %s", d.msg);
 		goto out;
 	}
-
-	bool from_stdin = strcmp(input, "-") == 0;
-	const char *where = from_stdin ? "<stdin>" : input;
-	FILE *f = from_stdin ? stdin : fopen(input, "r");
-	if (!f) {
-		cli_bad("%s: cannot open: %s", input, strerror(errno));
-		goto out;
-	}
-	size_t len;
-	text = slurp(f, &len);
-	if (!from_stdin)
-		fclose(f);
-	if (!text) {
-		cli_bad("%s: cannot read it", where);
-		goto out;
-	}
-	if (idletrace_parse(&trace, text, len, where, &d) < 0) {
-		cli_bad("%s", d.msg);
-		goto out;
-	}
-	rc = run_trace(&sim, &trace);
+	rc = trace(&sim, w.input);
 out:
-	idletrace_free(&trace);
 	idletrace_sim_destroy(&sim);
-	free(text);
-	free(sets);
+	cli_opts_free(&o);
 	return rc;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../trace/record.h"
+#include "../trace/record_select.h"
 #include "../trace/trace_read.h"
 #include "cli.h"
 
@@ -28,7 +29,14 @@ void usage_record(void)
 	       "  -o, --output FILE    the trace (default trace.dat)\n"
 	       "  -d, --duration S     stop after S seconds (a command still running then gets\n"
 	       "                       SIGTERM)\n"
-	       "      --buffer-kb N    per-CPU ring buffer while recording (default 4096)\n\n"
+	       "      --buffer-kb N    per-CPU ring buffer while recording (default 4096)\n"
+	       "  -p, --pid LIST       keep only these processes (1234,1240) and what they fork\n"
+	       "      --comm PATTERN   ... and the processes whose name matches (shell wildcards)\n"
+	       "                       when the recording starts; repeatable\n"
+	       "      --cgroup DIR     ... and the processes of cgroup DIR (v2; relative to\n"
+	       "                       /sys/fs/cgroup)\n"
+	       "                       (the kernel's set_event_pid with event-fork; the idle task\n"
+	       "                       stays, and with a COMMAND so does pmlab, its parent)\n\n"
 	       "The exit status is 0 when the trace was written and the command (if any)\n"
 	       "succeeded, 1 if recording failed or the command failed, 2 for bad usage or a\n"
 	       "command that cannot be run.\n");
@@ -48,14 +56,19 @@ int cmd_record(int argc, char **argv)
 		{ "output", required_argument, 0, 'o' },
 		{ "duration", required_argument, 0, 'd' },
 		{ "buffer-kb", required_argument, 0, 'B' },
+		{ "pid", required_argument, 0, 'p' },
+		{ "comm", required_argument, 0, 'C' },
+		{ "cgroup", required_argument, 0, 'G' },
 		{ 0, 0, 0, 0 },
 	};
 	struct record_config cfg = { .output = "trace.dat" };
-	int opt;
+	int pids[256], npids = 0, opt;
+	const char *comms[256];
+	struct record_select sel = { .pids = pids, .comms = comms };
 	optind = 1;
 	opterr = 0;
 	/* '+': the command's own options are not ours. */
-	while ((opt = getopt_long(argc, argv, "+:o:d:", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:o:d:p:", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'o': cfg.output = optarg; break;
 		case 'd':
@@ -70,11 +83,36 @@ int cmd_record(int argc, char **argv)
 			cfg.buffer_kb = (int)kb;
 			break;
 		}
+		case 'p':
+			for (char *save = NULL, *w = strtok_r(optarg, ",", &save); w;
+			     w = strtok_r(NULL, ",", &save)) {
+				uint64_t v;
+				if (cli_parse_u64(w, &v) < 0 || v == 0 || v > 4194304)
+					return cli_bad("record: -p %s: expected PIDs such as 1234,1240", w);
+				if (npids == 256)
+					return cli_bad("record: more than 256 PIDs");
+				pids[npids++] = (int)v;
+			}
+			break;
+		case 'C':
+			if (sel.ncomms == 256)
+				return cli_bad("record: more than 256 --comm");
+			comms[sel.ncomms++] = optarg;
+			break;
+		case 'G': sel.cgroup = optarg; break;
 		case ':':
 		default:
 			return cli_bad_option("record", opt, argv[optind - 1]);
 		}
 	}
+	sel.npids = npids;
+	int *kept = NULL, nkept = 0;
+	struct pm_diag sd = { { 0 } };
+	if ((npids || sel.ncomms || sel.cgroup) &&
+	    record_select_pids("/", &sel, &kept, &nkept, &sd) < 0)
+		return cli_bad("record: %s", sd.msg);
+	cfg.pids = kept;
+	cfg.npids = nkept;
 	if (optind < argc)
 		cfg.argv = argv + optind;
 	if (!*cfg.output)
@@ -82,7 +120,9 @@ int cmd_record(int argc, char **argv)
 
 	struct pm_diag d = { { 0 } };
 	struct record_result res;
-	if (record_run(&cfg, &res, &d) < 0) {
+	int rc = record_run(&cfg, &res, &d);
+	free(kept);
+	if (rc < 0) {
 		fprintf(stderr, "pmlab: record: %s\n", d.msg);
 		return res.exec_failed ? EXIT_USAGE : EXIT_RUNTIME;
 	}
@@ -92,9 +132,10 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "pmlab: record: the trace written does not read back: %s\n", d.msg);
 		return EXIT_RUNTIME;
 	}
-	fprintf(stderr, "pmlab: record: %.3f s, %d CPUs, %llu events (%llu lost) -> %s (%llu bytes)\n",
-		res.seconds, res.ncpus, (unsigned long long)events, (unsigned long long)res.lost,
-		cfg.output, (unsigned long long)res.bytes);
+	cli_note("record: %.3f s, %d CPUs, %llu events (%llu lost) -> %s (%llu bytes)%s",
+		 res.seconds, res.ncpus, (unsigned long long)events, (unsigned long long)res.lost,
+		 cfg.output, (unsigned long long)res.bytes,
+		 cfg.pids ? "; replay only the processes kept with pmlab replay --pid or --comm" : "");
 	if (res.signal)
 		fprintf(stderr, "pmlab: record: stopped by signal %d (%s)\n", res.signal,
 			strsignal(res.signal));

@@ -4,6 +4,7 @@
  * pmlab compare). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../export/html_report.h"
 #include "../lab/replay.h"
@@ -46,16 +47,49 @@ void usage_replay(void)
 	       "      --window S:E      the timeline and trace keep only S..E seconds\n"
 	       "      --trace-cpus L    ... and only the CPUs in list L\n"
 	       "      --per-task        with the table: each task's CPU time, traced and replayed\n"
+	       "      --pid LIST        replay only these processes (1234,1240) and what they fork;\n"
+	       "                        the others' CPU time is left out, their wakeups of the kept\n"
+	       "                        ones come at the recorded time (-p is --profiles)\n"
+	       "      --comm PATTERN    ... and the tasks whose comm matches PATTERN (shell\n"
+	       "                        wildcards, 'sched-messag*'); repeatable\n"
 	       "      --check           verify the engine's invariants after every event (slow)\n",
 	       REPLAY_DEFAULT_CAPTURE_KHZ);
 }
+
+#define KEEP_MAX 256
 
 struct own {
 	struct replay r;
 	const char *profiles;
 	uint64_t runs;
 	bool per_task;
+	int pids[KEEP_MAX];          /* --pid */
+	int npids;
+	const char *comms[KEEP_MAX]; /* --comm */
+	int ncomms;
 };
+
+/* --pid 123,456 (repeatable). */
+static int add_pids(struct own *w, const char *arg)
+{
+	const char *p = arg;
+	while (*p) {
+		uint64_t v;
+		char num[24];
+		size_t n = strcspn(p, ",");
+		if (n == 0 || n >= sizeof(num))
+			return cli_bad("replay: --pid %s: expected PIDs such as 1234,1240", arg), -1;
+		memcpy(num, p, n);
+		num[n] = '\0';
+		if (cli_parse_u64(num, &v) < 0 || v == 0 || v > 4194304)
+			return cli_bad("replay: --pid %s: '%s' is not a PID (1..4194304)", arg, num), -1;
+		if (w->npids == KEEP_MAX)
+			return cli_bad("replay: more than %d PIDs", KEEP_MAX), -1;
+		w->pids[w->npids++] = (int)v;
+		p += n + (p[n] == ',');
+	}
+	return 0;
+}
 
 static int own_option(void *ctx, int opt, const char *arg)
 {
@@ -70,6 +104,14 @@ static int own_option(void *ctx, int opt, const char *arg)
 	case 'p': w->profiles = arg; return 0;
 	case 'n': return cli_parse_count("replay", "--runs", arg, 1, 100000, &w->runs);
 	case 'P': w->per_task = true; return 0;
+	case 'I': return add_pids(w, arg);
+	case 'C':
+		if (!*arg)
+			return cli_bad("replay: --comm needs a name or a pattern"), -1;
+		if (w->ncomms == KEEP_MAX)
+			return cli_bad("replay: more than %d --comm", KEEP_MAX), -1;
+		w->comms[w->ncomms++] = arg;
+		return 0;
 	default: return 1;
 	}
 }
@@ -192,6 +234,8 @@ int cmd_replay(int argc, char **argv)
 		{ "profiles", required_argument, 0, 'p' },
 		{ "runs", required_argument, 0, 'n' },
 		{ "per-task", no_argument, 0, 'P' },
+		{ "pid", required_argument, 0, 'I' },
+		{ "comm", required_argument, 0, 'C' },
 		{ 0, 0, 0, 0 },
 	};
 	struct own w = { .runs = 0 };
@@ -214,6 +258,7 @@ int cmd_replay(int argc, char **argv)
 		goto out;
 	w.r.machine = o.machine;
 	w.r.cpus = o.cpus;
+	w.r.keep = (struct replay_keep){ w.pids, w.npids, w.comms, w.ncomms };
 	if (replay_setup(&w.r, &d) < 0) {
 		cli_bad("%s", d.msg);
 		goto out;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../cpufreq/hookcost.h"
+#include "../sched/uclamp.h"
 #include "sim_internal.h"
 
 static struct sim *driver_sim(void *ctx)
@@ -35,23 +36,19 @@ void cpu_util_get(struct sim *s, struct sim_cpu *c, struct cpu_util *out)
 	uint32_t cap = cpu_type_of(s, c)->capacity;
 	out->capacity = cap;
 	out->util = util < cap ? util : cap;
-	/* uclamp_rq_util_with(): the max of the runnable tasks' clamps. */
-	out->uclamp_min = 0;
-	out->uclamp_max = 0;
-	bool any = false;
+	/* uclamp_rq_util_with(): the max of the runnable tasks' effective
+	 * clamps (sched/uclamp.h); none on an idle run queue. */
+	struct uclamp_rq rq;
+	uclamp_rq_init(&rq);
 	for (int i = -1; i < c->rq.len; i++) {
 		const struct task *t = i < 0 ? (c->mode == CPU_RUNNING ? c->curr : NULL)
 					     : c->rq.heap[i];
 		if (!t || (i < 0 && t->state != TASK_RUNNING))
 			continue;
-		any = true;
-		if (t->uclamp_min > out->uclamp_min)
-			out->uclamp_min = t->uclamp_min;
-		if (t->uclamp_max > out->uclamp_max)
-			out->uclamp_max = t->uclamp_max;
+		uclamp_rq_add(&rq, t, &s->knobs);
 	}
-	if (!any)
-		out->uclamp_max = PELT_SCALE;
+	out->uclamp_min = uclamp_rq_min(&rq);
+	out->uclamp_max = uclamp_rq_max(&rq);
 }
 
 static void sim_cpu_util(void *ctx, int cpu, struct cpu_util *out)

@@ -59,6 +59,25 @@ unsigned sv_cpu_util(struct sim *s, int cpu)
 	return util < PELT_SCALE ? util : PELT_SCALE;
 }
 
+unsigned sv_cpu_util_avg(struct sim *s, int cpu)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+	load_avg_blocked(s, c);
+	return c->pelt.util_avg;
+}
+
+unsigned sv_cpu_util_est(const struct sim *s, int cpu)
+{
+	return s->cpus[cpu].util_est_sum;
+}
+
+void sv_task_sync(struct sim *s, struct task *t)
+{
+	/* sync_entity_load_avg(): decayed to its run queue's last update. */
+	if (t->cpu >= 0 && t->state != TASK_RUNNING && !t->pelt_detached)
+		pelt_update(&t->pelt, s->cpus[t->cpu].pelt.last_update_time, false, false);
+}
+
 unsigned sv_cpu_load(struct sim *s, int cpu)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
@@ -84,6 +103,12 @@ long sv_nr_queued(const struct sim *s)
 long sv_pkg_stealable(const struct sim *s, int pkg)
 {
 	return s->pkgs[pkg].nr_stealable;
+}
+
+int sv_perf_domains(const struct sim *s, const struct sv_perf_domain **out)
+{
+	*out = s->pds;
+	return s->npds;
 }
 
 void sv_migrate_queued(struct sim *s, struct task *t, int from, int to)

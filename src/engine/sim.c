@@ -4,9 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../cpufreq/energy_hints.h"
-#include "../sched/cfs_defaults.h"
 #include "../core/suggest.h"
+#include "../cpufreq/energy_hints.h"
+#include "../sched/asym.h"
+#include "../sched/cfs_defaults.h"
+#include "../sched/uclamp.h"
 #include "sim_internal.h"
 
 static const char *const cpufreq_updates_words[] = { "classic", "consolidated", NULL };
@@ -61,6 +63,20 @@ static const struct tunable engine_tunables[] = {
 	  "packages when lightly loaded; 2: also newly idle CPUs pull at once and wakeups go to the "
 	  "packing package",
 	  TUNABLE_FIELD(struct engine_params, sched_mc_power_savings), 0, 0, 2, NULL },
+	{ "sched_util_clamp_min", "sysctl kernel.sched_util_clamp_min: the largest utilization "
+	  "clamp minimum (uclamp.min boost) any task gets, 0..1024",
+	  TUNABLE_FIELD(struct engine_params, sched_util_clamp_min), 1024, 0, 1024, NULL },
+	{ "sched_util_clamp_max", "sysctl kernel.sched_util_clamp_max: the largest utilization "
+	  "clamp maximum any task gets (1024: no cap), 0..1024",
+	  TUNABLE_FIELD(struct engine_params, sched_util_clamp_max), 1024, 0, 1024, NULL },
+	{ "sched_energy_aware", "sysctl kernel.sched_energy_aware: 1 lets Energy Aware Scheduling "
+	  "place wakeups where the machine allows it (asymmetric capacities, an energy model, "
+	  "schedutil, no SMT); 0 keeps the capacity-aware CFS placement",
+	  TUNABLE_FIELD(struct engine_params, sched_energy_aware), 1, 0, 1, NULL },
+	{ "sched_itmt_enabled", "sysctl kernel.sched_itmt_enabled: 1 lets ITMT (asym packing) move "
+	  "work to the CPUs of highest priority (the P-cores of a hybrid part) where the machine "
+	  "has them; 0 treats every CPU alike",
+	  TUNABLE_FIELD(struct engine_params, sched_itmt_enabled), 1, 0, 1, NULL },
 	{ "cstate_auto_demotion", "Intel's hardware C-state auto-demotion (BIOS options): off, c1 "
 	  "(C3 and deeper requests to C1), c3 (C6 and deeper to C3) or both, while the CPU's previous "
 	  "idle period was shorter than the requested state's target residency",
@@ -302,6 +318,19 @@ int sim_task_set_affinity(struct sim *s, struct task *t, const int *cpus, int n,
 	return 0;
 }
 
+void sim_task_set_uclamp(struct sim *s, struct task *t, int util_min, int util_max)
+{
+	if (util_min >= 0)
+		t->uclamp_min = (uint16_t)util_min;
+	if (util_max >= 0)
+		t->uclamp_max = (uint16_t)util_max;
+	if (util_min >= 0 || util_max >= 0)
+		s->knobs.uclamp_used = true;
+	/* A runnable task's clamps are its run queue's (uclamp_rq_inc()). */
+	if (t->cpu >= 0 && (t->state == TASK_QUEUED || t->state == TASK_RUNNING))
+		cpu_util_changed(&s->cpus[t->cpu]);
+}
+
 /* Offer KEY=VALUE to each owner of tunables in turn. */
 static int apply_set(struct sim *s, const char *kv, struct pm_diag *d)
 {
@@ -437,6 +466,32 @@ static void default_sched_params(struct sim *s)
 		p->sched_min_granularity_ns = def.min_granularity_ns;
 	if (!p->sched_wakeup_granularity_ns)
 		p->sched_wakeup_granularity_ns = def.wakeup_granularity_ns;
+}
+
+/* The scheduler's view of the machine's asymmetry, its knobs and the
+ * placement policy they select (sched/asym.h, sched/placement.c). */
+static int build_sched(struct sim *s, struct pm_diag *d)
+{
+	const struct engine_params *p = &s->par;
+	enum sched_asym mode = sched_asym_mode(s->m, &s->topo, s->kernel_version,
+					       p->sched_itmt_enabled != 0);
+	if (sched_topology_set_asym(&s->topo, s->m, mode, d) < 0 || perf_domains_build(s, d) < 0)
+		return -1;
+	s->knobs = (struct sched_knobs){
+		.migration_cost_ns = p->sched_migration_cost_ns,
+		.balance_interval_ns = p->balance_interval_ms * NS_PER_MS,
+		.mc_power_savings = (int)p->sched_mc_power_savings,
+		.uclamp_util_min = (unsigned)p->sched_util_clamp_min,
+		.uclamp_util_max = (unsigned)p->sched_util_clamp_max,
+		/* sysctl_sched_uclamp_handler() enables sched_uclamp_used when a
+		 * default changes; a task's clamp enables it later. */
+		.uclamp_used = p->sched_util_clamp_min != UCLAMP_SCALE ||
+			       p->sched_util_clamp_max != UCLAMP_SCALE,
+		.asym_packing = mode == SCHED_ASYM_PACKING,
+		.energy_enabled = s->npds > 0,
+	};
+	s->placement = placement_for(&s->knobs);
+	return 0;
 }
 
 /* --set cstate_disable=C6,C7: the states' disable flag on every CPU. */
@@ -690,12 +745,12 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 		s->par.tick_stop_cost_ns = s->m->tick_stop_ns;
 	if (s->par.tick_restart_cost_ns < 0)
 		s->par.tick_restart_cost_ns = s->m->tick_restart_ns;
-	s->knobs = (struct sched_knobs){
-		.migration_cost_ns = s->par.sched_migration_cost_ns,
-		.balance_interval_ns = s->par.balance_interval_ms * NS_PER_MS,
-		.mc_power_savings = (int)s->par.sched_mc_power_savings,
-	};
-	s->placement = placement_for(&s->knobs);
+	if (s->par.sched_util_clamp_min > s->par.sched_util_clamp_max)
+		return pm_fail(d, "--set sched_util_clamp_min=%lld: above sched_util_clamp_max=%lld "
+			       "(the kernel refuses it with EINVAL; sched_util_clamp_min defaults "
+			       "to 1024, so lower it too)",
+			       (long long)s->par.sched_util_clamp_min,
+			       (long long)s->par.sched_util_clamp_max);
 	pmqos_dynamic_init(s);
 
 	if (build_topology(s, d) < 0)
@@ -704,6 +759,8 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 	set_power_limits(s);
 	if (power_tables(s) < 0)
 		return pm_fail(d, "out of memory");
+	if (build_sched(s, d) < 0)
+		return -1;
 	default_sched_params(s);
 	for (int c = 0; c < s->ncpus; c++)
 		if (s->ci_gov->init && s->ci_gov->init(&s->cpus[c].idle, d) < 0)
@@ -860,6 +917,8 @@ static int collect(struct sim *s, struct run_result *r, struct pm_diag *d)
 	snprintf(r->workload, sizeof(r->workload), "%s", s->wl->name);
 	snprintf(r->cpufreq, sizeof(r->cpufreq), "%s", s->cf_gov->name);
 	snprintf(r->cpuidle, sizeof(r->cpuidle), "%s", s->ci_gov->name);
+	if (strcmp(s->placement->name, "spread") != 0)
+		snprintf(r->placement, sizeof(r->placement), "%s", s->placement->name);
 	snprintf(r->throughput_unit, sizeof(r->throughput_unit), "%s", s->wl->throughput_unit);
 	snprintf(r->latency_what, sizeof(r->latency_what), "%s", s->wl->latency_what);
 	r->seed = s->seed;
@@ -974,6 +1033,7 @@ void sim_destroy(struct sim *s)
 	free(s->cores);
 	free(s->pkgs);
 	sched_topology_free(&s->topo);
+	perf_domains_free(s);
 	for (int t = 0; s->types && t < s->ntypes; t++) {
 		free(s->types[t].khz);
 		free(s->types[t].os_khz);

@@ -128,6 +128,11 @@ const char *sim_workload_arg(const struct sim *s);
  * longer use is moved, as the kernel does. */
 int sim_task_set_affinity(struct sim *s, struct task *t, const int *cpus, int n,
 			  struct pm_diag *d);
+/* sched_setattr() with SCHED_FLAG_UTIL_CLAMP: the task's uclamp.min and
+ * uclamp.max (-1 leaves one as it is; 0..1024, min <= max checked by the
+ * caller). Turns on the static key sched_uclamp_used, as uclamp_validate()
+ * does for a user's request (sched/uclamp.h). */
+void sim_task_set_uclamp(struct sim *s, struct task *t, int util_min, int util_max);
 /* A new group of tasks that share data (set task->share_group to it);
  * see the machine's share_stall_cut. Returns 0 on OOM. */
 uint32_t sim_share_group_new(struct sim *s);

@@ -68,6 +68,10 @@ struct engine_params {
 	int64_t freq_invariance_cores; /* N: the N-active-cores turbo as reference; 0: the machine's */
 	int64_t cstate_auto_demotion; /* enum auto_demotion: the hardware's (BIOS option) */
 	int64_t sched_mc_power_savings; /* 0 spread, 1 pack when lightly loaded, 2 also wakeups */
+	int64_t sched_util_clamp_min;   /* sysctl: the largest uclamp.min any task gets */
+	int64_t sched_util_clamp_max;   /* sysctl: the largest uclamp.max any task gets */
+	int64_t sched_energy_aware;     /* sysctl: 1 lets EAS run where it can */
+	int64_t sched_itmt_enabled;     /* sysctl: 1 lets ITMT (asym packing) run where it can */
 	int64_t pl1_w, pl2_w;      /* package power limits, W; -1: the machine's; 0: none */
 	int64_t pl1_window_ms;     /* PL1's time window; -1: the machine's */
 	int64_t energy_perf_bias;  /* IA32_ENERGY_PERF_BIAS, 0..15 (engine/epb.c) */
@@ -274,6 +278,13 @@ struct sim {
 	const struct cpuidle_governor *ci_gov;
 	void *ci_tunables;
 	const struct placement_ops *placement;
+	/* Energy Aware Scheduling (engine/perf_domain.c): the root domain's
+	 * performance domains, none when it cannot run (and why). */
+	int npds;
+	struct sv_perf_domain *pds;
+	int *pd_cpus;
+	struct em_table *em;   /* by CPU type */
+	const char *eas_why;
 
 	const struct workload_ops *wl;
 	void *wl_data;
@@ -433,6 +444,9 @@ void pkg_idle_changed(struct sim *s, int pkg); /* an idle core changed C-state *
 void pkg_uncore_clock(struct sim *s, int pkg, uint32_t khz); /* the uncore's clock moved */
 void power_flush(struct sim *s);
 
+/* engine/perf_domain.c: the performance domains EAS reads */
+int perf_domains_build(struct sim *s, struct pm_diag *d);
+void perf_domains_free(struct sim *s);
 /* engine/power_limit.c: package power limits (RAPL PL1/PL2, AMD PPT) */
 void power_limit_init(struct sim *s);
 void power_limit_eval(struct sim *s, int pkg);

@@ -83,7 +83,8 @@ void task_enqueue(struct sim *s, struct sim_cpu *c, struct task *t, bool wakeup)
 	} else if (!t->ran && t->state == TASK_NEW) {
 		post_init_util(c, t);
 	}
-	if (t->state == TASK_NEW) {
+	bool new_task = t->state == TASK_NEW;
+	if (new_task) {
 		/* START_DEBIT: a new task starts one slice behind. */
 		t->vruntime = c->rq.min_vruntime + (uint64_t)sched_slice(s, c, t);
 	} else if (wakeup) {
@@ -107,6 +108,8 @@ void task_enqueue(struct sim *s, struct sim_cpu *c, struct task *t, bool wakeup)
 	cpu_stealable(s, c);
 	c->nr_running++;
 	util_est_enqueue(c, t);
+	if (s->placement->enqueued)
+		s->placement->enqueued(s, c->id, t, new_task);
 	if (s->par.cpufreq_updates == CPUFREQ_UPDATES_CLASSIC)
 		freq_update_hook(s, c, was_iowait ? CPUFREQ_UPDATE_IOWAIT : 0);
 	if (c->mode == CPU_IDLE)

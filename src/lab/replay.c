@@ -73,7 +73,10 @@ int replay_setup(struct replay *r, struct pm_diag *d)
 {
 	size_t len = strlen(r->file) + 8;
 
-	if (replay_model_load(&r->rm, r->file, d) < 0 || load_machine(r, d) < 0)
+	bool some = r->keep.npids || r->keep.ncomms;
+	if ((some ? replay_model_load_keep(&r->rm, r->file, &r->keep, d)
+		  : replay_model_load(&r->rm, r->file, d)) < 0 ||
+	    load_machine(r, d) < 0)
 		return -1;
 	if (r->rm.ncpus > r->m.online_cpus) {
 		char where[512];

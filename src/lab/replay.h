@@ -11,6 +11,7 @@
 
 #include "../core/diag.h"
 #include "../machine/machine.h"
+#include "../trace/replay_keep.h"
 #include "../trace/replay_model.h"
 
 /* The capture-like machine's frequency when neither the trace nor the
@@ -25,6 +26,7 @@ struct replay {
 	const char *machine;  /* a machine spec; NULL: like the capture machine */
 	const char *cpus;     /* --cpus, or NULL */
 	uint64_t capture_khz; /* 0: the machine's base (REPLAY_DEFAULT_CAPTURE_KHZ without one) */
+	struct replay_keep keep; /* only these processes (--pid, --comm); none given: all */
 	/* Filled by replay_setup. */
 	struct replay_model rm;
 	struct machine m;

@@ -308,6 +308,46 @@ static int deliver_ready(const struct runner *r, struct runner_result *res, int 
 	return 0;
 }
 
+/* Gives every idle worker that has not been told to exit a job below
+ * `limit` (the window), or its end of work. */
+static int feed_idle(const struct runner *r, struct worker *w, int n, int *next, int limit,
+		     struct pm_diag *d)
+{
+	char name[256];
+
+	for (int i = 0; i < n; i++)
+		if (w[i].pid > 0 && w[i].job < 0 && w[i].cmd >= 0 &&
+		    feed(&w[i], next, r->njobs, limit) < 0)
+			return pm_fail(d, "%s: cannot reach its worker process",
+				       job_name(r, w[i].job, name, sizeof(name)));
+	return 0;
+}
+
+/* Closes the pipes and waits for every worker; after a failure (rc < 0)
+ * the runs still going are of no use and are killed. Returns rc, or -1 if
+ * a worker failed after its last job. */
+static int reap(struct worker *w, int n, int rc, struct pm_diag *d)
+{
+	for (int i = 0; i < n; i++) {
+		if (rc < 0 && w[i].pid > 0 && w[i].job >= 0)
+			kill(w[i].pid, SIGKILL);
+		close_fd(&w[i].cmd);
+		close_fd(&w[i].res);
+	}
+	for (int i = 0; i < n; i++) {
+		int status = 0;
+		pid_t got;
+
+		if (w[i].pid <= 0)
+			continue;
+		while ((got = waitpid(w[i].pid, &status, 0)) < 0 && errno == EINTR)
+			;
+		if (got == w[i].pid && rc == 0 && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
+			rc = pm_fail(d, "a worker process failed after its last job");
+	}
+	return rc;
+}
+
 static int run_forked(const struct runner *r, int n, struct pm_diag *d)
 {
 	struct worker *w = calloc((size_t)n, sizeof(*w));
@@ -315,7 +355,6 @@ static int run_forked(const struct runner *r, int n, struct pm_diag *d)
 	int window = WINDOW_SLOTS(r);
 	struct runner_result *res = calloc((size_t)window, sizeof(*res));
 	int next = 0, ndone = 0, first = 0, rc = 0, i;
-	char name[256];
 
 	if (!w || !pfd || !res) {
 		free(w);
@@ -338,10 +377,8 @@ static int run_forked(const struct runner *r, int n, struct pm_diag *d)
 		sigaction(SIGINT, &sa, &prev_int);
 		sigaction(SIGTERM, &sa, &prev_term);
 	}
-	for (i = 0; i < n && rc == 0; i++)
-		if (w[i].pid > 0 && feed(&w[i], &next, r->njobs, first + window) < 0)
-			rc = pm_fail(d, "%s: cannot reach its worker process",
-				     job_name(r, w[i].job, name, sizeof(name)));
+	if (rc == 0)
+		rc = feed_idle(r, w, n, &next, first + window, d);
 	while (rc == 0 && ndone < r->njobs) {
 		int np = 0;
 
@@ -370,30 +407,10 @@ static int run_forked(const struct runner *r, int n, struct pm_diag *d)
 		if (rc == 0)
 			rc = deliver_ready(r, res, &first, d);
 		/* Idle workers get the jobs the window now allows. */
-		for (i = 0; i < n && rc == 0; i++)
-			if (w[i].pid > 0 && w[i].job < 0 && w[i].cmd >= 0 &&
-			    feed(&w[i], &next, r->njobs, first + window) < 0)
-				rc = pm_fail(d, "%s: cannot reach its worker process",
-					     job_name(r, w[i].job, name, sizeof(name)));
+		if (rc == 0)
+			rc = feed_idle(r, w, n, &next, first + window, d);
 	}
-	for (i = 0; i < n; i++) {
-		/* After a failure the runs still going are of no use. */
-		if (rc < 0 && w[i].pid > 0 && w[i].job >= 0)
-			kill(w[i].pid, SIGKILL);
-		close_fd(&w[i].cmd);
-		close_fd(&w[i].res);
-	}
-	for (i = 0; i < n; i++) {
-		int status = 0;
-		pid_t got;
-
-		if (w[i].pid <= 0)
-			continue;
-		while ((got = waitpid(w[i].pid, &status, 0)) < 0 && errno == EINTR)
-			;
-		if (got == w[i].pid && rc == 0 && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
-			rc = pm_fail(d, "a worker process failed after its last job");
-	}
+	rc = reap(w, n, rc, d);
 	if (n > 0) {
 		sigaction(SIGINT, &prev_int, NULL);
 		sigaction(SIGTERM, &prev_term, NULL);

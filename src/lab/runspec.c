@@ -69,7 +69,7 @@ const char *runspec_default_cpufreq(const struct machine *m, int kernel, const c
 	static const char *const whys[CPUFREQ_NDRIVERS] = {
 		"the default of acpi-cpufreq", "the default of intel_pstate: powersave",
 		"the default of intel_cpufreq", "the default of powernv-cpufreq",
-		"no cpufreq driver",
+		"the default of cpufreq-dt", "no cpufreq driver",
 	};
 	enum cpufreq_driver_kind k = m->cpufreq_driver;
 	const char *name = k == CPUFREQ_DRIVER_INTEL_PSTATE ? "intel_pstate" :

@@ -970,7 +970,8 @@ int machine_check(const struct machine *m, const struct machine_lines *ln,
 const char *machine_cpufreq_driver_name(enum cpufreq_driver_kind k)
 {
 	static const char *const names[CPUFREQ_NDRIVERS] = {
-		"acpi-cpufreq", "intel_pstate", "intel_cpufreq", "powernv-cpufreq", "none",
+		"acpi-cpufreq", "intel_pstate", "intel_cpufreq", "powernv-cpufreq", "cpufreq-dt",
+		"none",
 	};
 	return (unsigned)k < CPUFREQ_NDRIVERS ? names[k] : "?";
 }

@@ -58,6 +58,8 @@ enum cpufreq_driver_kind {
 	CPUFREQ_DRIVER_INTEL_PSTATE,  /* intel_pstate in active mode: its own policies */
 	CPUFREQ_DRIVER_INTEL_CPUFREQ, /* intel_pstate in passive mode: the generic governors */
 	CPUFREQ_DRIVER_POWERNV,       /* powernv-cpufreq (POWER): the generic governors */
+	CPUFREQ_DRIVER_CPUFREQ_DT,    /* cpufreq-dt (Arm, the device tree's OPPs): the generic
+					 governors; registers the energy model EAS reads */
 	CPUFREQ_DRIVER_NONE,          /* none: the clock stays where the firmware set it */
 	CPUFREQ_NDRIVERS,
 };

@@ -585,6 +585,28 @@ static int parse_double(const char *s, double *out)
 	return *end || !isfinite(*out) ? -1 : 0;
 }
 
+/* cpufreq_driver and cpuidle_driver: a kernel driver's name. */
+static int set_driver(struct parser *p, const struct key *k, const char *v, void *field,
+		      const char *where)
+{
+	bool freq = k->type == V_CPUFREQ_DRIVER;
+	int n = freq ? CPUFREQ_NDRIVERS : CPUIDLE_NDRIVERS;
+	char names[160] = "";
+
+	for (int d = 0; d < n; d++) {
+		const char *name = freq ? machine_cpufreq_driver_name((enum cpufreq_driver_kind)d)
+					: machine_cpuidle_driver_name((enum cpuidle_driver_kind)d);
+		if (strcmp(v, name) == 0) {
+			*(int *)field = d;
+			return 0;
+		}
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+			 d == 0 ? "" : d + 1 == n ? " or " : ", ", name);
+	}
+	return fail(p, p->line, "%s %s: '%.40s' is not a driver pmlab knows (expected %s)", where,
+		    k->name, v, names);
+}
+
 static int set_value(struct parser *p, const struct key *k, void *field, const char *v)
 {
 	char where[64];
@@ -675,23 +697,8 @@ static int set_value(struct parser *p, const struct key *k, void *field, const c
 				    "(expected core, cluster or package)", where, k->name, v);
 		return 0;
 	case V_CPUFREQ_DRIVER:
-	case V_CPUIDLE_DRIVER: {
-		bool freq = k->type == V_CPUFREQ_DRIVER;
-		int n = freq ? CPUFREQ_NDRIVERS : CPUIDLE_NDRIVERS;
-		char names[160] = "";
-		for (int d = 0; d < n; d++) {
-			const char *name = freq ? machine_cpufreq_driver_name((enum cpufreq_driver_kind)d)
-						: machine_cpuidle_driver_name((enum cpuidle_driver_kind)d);
-			if (strcmp(v, name) == 0) {
-				*(int *)field = d;
-				return 0;
-			}
-			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
-				 d == 0 ? "" : d + 1 == n ? " or " : ", ", name);
-		}
-		return fail(p, p->line, "%s %s: '%.40s' is not a driver pmlab knows (expected %s)",
-			    where, k->name, v, names);
-	}
+	case V_CPUIDLE_DRIVER:
+		return set_driver(p, k, v, field, where);
 	case V_FIE:
 		for (int f = FIE_MAX; f <= FIE_NONE; f++) {
 			if (strcmp(v, machine_invariance_name((enum freq_invariance)f)) == 0) {

@@ -117,6 +117,9 @@ struct run_result {
 	/* The profile the run applied (pmlab sim --profile), "" if none; set by
 	 * the caller after sim_run(). */
 	char profile[RESULT_NAME_MAX];
+	/* The placement policy when it is not the default spread (sched/
+	 * placement.c: pack, itmt, eas), "" for spread. */
+	char placement[RESULT_NAME_MAX];
 };
 
 void result_free(struct run_result *r);

@@ -268,6 +268,9 @@ static json_t *build(struct jctx *c, const struct run_result *r)
 	/* Only runs that applied a profile have this key. */
 	if (r->profile[0])
 		put(c, root, "profile", jname(r->profile, sizeof(r->profile)));
+	/* Only runs whose placement is not the default spread. */
+	if (r->placement[0])
+		put(c, root, "placement", jname(r->placement, sizeof(r->placement)));
 	return root;
 }
 

@@ -50,7 +50,7 @@ static void header(FILE *out, const struct run_result *r)
 	char d[RESULT_NUM_MAX], wf[RESULT_NAME_MAX + 4], wi[RESULT_NAME_MAX + 4];
 
 	/* ", profile P" only for a run that applied one: other headers stay as they were. */
-	fprintf(out, "pmlab sim: machine %.*s, workload %.*s, cpufreq %.*s%s, cpuidle %.*s%s%s%.*s, "
+	fprintf(out, "pmlab sim: machine %.*s, workload %.*s, cpufreq %.*s%s, cpuidle %.*s%s%s%.*s%s%.*s, "
 		"seed %" PRIu64 ", %s s simulated\n",
 		(int)strnlen(r->machine, sizeof(r->machine)), r->machine,
 		(int)strnlen(r->workload, sizeof(r->workload)), r->workload,
@@ -60,6 +60,8 @@ static void header(FILE *out, const struct run_result *r)
 		why(wi, sizeof(wi), r->cpuidle_why, sizeof(r->cpuidle_why)),
 		r->profile[0] ? ", profile " : "",
 		(int)strnlen(r->profile, sizeof(r->profile)), r->profile,
+		r->placement[0] ? ", placement " : "",
+		(int)strnlen(r->placement, sizeof(r->placement)), r->placement,
 		r->seed, num(d, (double)r->duration_ns / NS_PER_SEC, 3));
 }
 

@@ -15,14 +15,17 @@
  * runnable sums are their util_avg sums. */
 #include <limits.h>
 
+#include "fair_capacity.h"
 #include "fair_select.h"
 #include "placement_lib.h"
 
-enum group_type { GROUP_HAS_SPARE, GROUP_FULLY_BUSY, GROUP_OVERLOADED };
+enum group_type { GROUP_HAS_SPARE, GROUP_FULLY_BUSY, GROUP_MISFIT, GROUP_OVERLOADED };
 
 struct sg_stats {
 	uint64_t load, util, runnable, capacity, avg_load;
+	uint32_t max_capacity;
 	int sum_nr_running, idle_cpus, weight;
+	bool misfit; /* with asymmetric capacities: the task fits none of its CPUs */
 	enum group_type type;
 };
 
@@ -44,6 +47,8 @@ static enum group_type classify(int pct, const struct sg_stats *g)
 	    (g->capacity * 100 < g->util * (uint64_t)pct ||
 	     g->capacity * (uint64_t)pct < g->runnable * 100))
 		return GROUP_OVERLOADED;
+	if (g->misfit)
+		return GROUP_MISFIT;
 	if (g->sum_nr_running < g->weight)
 		return GROUP_HAS_SPARE;
 	if (g->capacity * (uint64_t)pct < g->runnable * 100)
@@ -55,9 +60,17 @@ static enum group_type classify(int pct, const struct sg_stats *g)
 static void group_stats(struct sim *s, const struct sched_domain *sd, const struct cpu_group *g,
 			const struct task *p, struct sg_stats *out)
 {
-	*out = (struct sg_stats){ .weight = g->n, .capacity = (uint64_t)g->n * PELT_SCALE };
+	const struct sched_topology *topo = sv_topology(s);
+	/* SD_ASYM_CPUCAPACITY (v6.6): the task is assumed to fit none of the
+	 * group's CPUs until one is found that it fits. */
+	*out = (struct sg_stats){ .weight = g->n, .misfit = sd->asym_cpucapacity };
 	for (int i = 0; i < g->n; i++) {
 		int cpu = g->cpu[i];
+		out->capacity += topo->capacity[cpu];
+		if (topo->capacity[cpu] > out->max_capacity)
+			out->max_capacity = topo->capacity[cpu];
+		if (out->misfit && task_fits_cpu(s, p, cpu))
+			out->misfit = false;
 		int local = counts_on(p, cpu);
 		uint64_t util = sv_cpu_util(s, cpu), load = sv_cpu_load(s, cpu);
 		if (local) {
@@ -77,7 +90,7 @@ static void group_stats(struct sim *s, const struct sched_domain *sd, const stru
 			out->idle_cpus++;
 	}
 	out->type = classify(sd->imbalance_pct, out);
-	if (out->type != GROUP_HAS_SPARE)
+	if (out->type == GROUP_FULLY_BUSY || out->type == GROUP_OVERLOADED)
 		out->avg_load = out->load * PELT_SCALE / out->capacity;
 }
 
@@ -86,6 +99,8 @@ static bool idler(const struct sg_stats *g, const struct sg_stats *idlest)
 {
 	if (g->type != idlest->type)
 		return g->type < idlest->type;
+	if (g->type == GROUP_MISFIT)
+		return g->max_capacity > idlest->max_capacity; /* the biggest CPUs */
 	if (g->type != GROUP_HAS_SPARE)
 		return g->avg_load < idlest->avg_load;
 	if (idlest->idle_cpus != g->idle_cpus)
@@ -152,6 +167,8 @@ static const struct cpu_group *find_idlest_group(struct sim *s, const struct sch
 		return idlest; /* the local group is out of the task's affinity */
 	if (local_sgs.type != idlest_sgs.type)
 		return local_sgs.type > idlest_sgs.type ? idlest : NULL;
+	if (local_sgs.type == GROUP_MISFIT)
+		return local_sgs.max_capacity >= idlest_sgs.max_capacity ? NULL : idlest;
 	if (local_sgs.type != GROUP_HAS_SPARE) {
 		uint64_t imbalance = PELT_SCALE * (uint64_t)(sd->imbalance_pct - 100) / 100;
 		if (sd->numa && idlest_sgs.avg_load + imbalance >= local_sgs.avg_load)

@@ -12,12 +12,16 @@
  * (fair_idlest.c). */
 #include "fair_select.h"
 
+#include "fair_capacity.h"
 #include "placement_lib.h"
+#include "uclamp.h"
 
 /* record_wakee(): how often the waker switches between wakees, halved
  * once a second (HZ jiffies). */
 static void record_wakee(sim_ns now, struct task *waker, const struct task *p)
 {
+	if (!waker)
+		return;
 	if (now > waker->wakee_flip_decay_ts + NS_PER_SEC) {
 		waker->wakee_flips >>= 1;
 		waker->wakee_flip_decay_ts = now;
@@ -57,8 +61,8 @@ static int wake_affine_idle(const struct sim *s, int this_cpu, int prev, bool sy
 
 /* wake_affine_weight(): the waker's CPU if, with the wakee, it would be
  * less loaded than the previous CPU without it (WA_BIAS favours the
- * previous CPU by half the domain's imbalance_pct). Every CPU has the
- * same capacity here. */
+ * previous CPU by half the domain's imbalance_pct), each load weighed
+ * against the other CPU's capacity. */
 static int wake_affine_weight(struct sim *s, const struct sched_domain *sd, const struct task *p,
 			      const struct task *waker, int this_cpu, int prev, bool sync)
 {
@@ -69,10 +73,11 @@ static int wake_affine_weight(struct sim *s, const struct sched_domain *sd, cons
 			return this_cpu;
 		this_eff -= current_load;
 	}
+	const uint32_t *cap = sv_topology(s)->capacity;
 	int64_t task_load = p->pelt.util_avg;
-	this_eff = (this_eff + task_load) * 100;
+	this_eff = (this_eff + task_load) * 100 * cap[prev];
 	int64_t prev_eff = ((int64_t)sv_cpu_load(s, prev) - task_load) *
-			   (100 + (sd->imbalance_pct - 100) / 2);
+			   (100 + (sd->imbalance_pct - 100) / 2) * cap[this_cpu];
 	if (sync)
 		prev_eff += 1;
 	return this_eff < prev_eff ? this_cpu : -1;
@@ -195,21 +200,38 @@ static int select_idle_cpu(struct sim *s, const struct task *p, bool has_idle_co
 }
 
 /* select_idle_sibling(): an idle CPU that shares the target's cache, or
- * the target. */
+ * the target. On a machine of asymmetric capacities (v6.6) each shortcut
+ * also needs the task to fit the CPU (asym_fits_cpu()), and the search is
+ * select_idle_capacity() over the domain that spans every capacity. */
 static int select_idle_sibling(struct sim *s, struct task *p, int prev, int target)
 {
 	const struct sched_topology *topo = sv_topology(s);
-	if (sv_cpu_idle(s, target))
+	unsigned long util = 0, umin = 0, umax = UCLAMP_SCALE;
+	if (sched_asym_cpucap_active(topo)) {
+		sv_task_sync(s, p);
+		util = task_util_est(p);
+		umin = uclamp_eff_min(p, sv_knobs(s));
+		umax = uclamp_eff_max(p, sv_knobs(s));
+	}
+	if (sv_cpu_idle(s, target) && asym_fits_cpu(s, util, umin, umax, target))
 		return target;
 	/* The previous CPU is cache affine and idle: don't be stupid. */
-	if (prev != target && cpus_share_cache(topo, prev, target) && sv_cpu_idle(s, prev))
+	if (prev != target && cpus_share_cache(topo, prev, target) && sv_cpu_idle(s, prev) &&
+	    asym_fits_cpu(s, util, umin, umax, prev))
 		return prev;
 	int recent = p->recent_used_cpu;
 	p->recent_used_cpu = prev;
 	if (recent >= 0 && recent != prev && recent != target &&
 	    cpus_share_cache(topo, recent, target) && sv_cpu_idle(s, recent) &&
-	    task_allowed(p, recent))
+	    task_allowed(p, recent) && asym_fits_cpu(s, util, umin, umax, recent))
 		return recent;
+	if (sched_asym_cpucap_active(topo)) {
+		const struct sched_domain *sd = sd_asym_cpucapacity(topo, target);
+		if (sd) {
+			int i = select_idle_capacity(s, p, sd, target);
+			return i >= 0 ? i : target;
+		}
+	}
 	bool has_idle_core = false;
 	if (topo->smt) {
 		has_idle_core = topo->shared[topo->cpu[target].llc].has_idle_cores;
@@ -233,8 +255,6 @@ static int select_wake(struct sim *s, struct task *p, const struct select_ctx *w
 	/* A device's interrupt (no CPU known) is taken as arriving on the
 	 * previous CPU. */
 	int cpu = w->this_cpu >= 0 ? w->this_cpu : prev;
-	if (w->waker)
-		record_wakee(sv_now(s), w->waker, p);
 	bool want_affine = !wake_wide(w->waker, p, topo->llc[topo->cpu[cpu].llc].n) &&
 			   task_allowed(p, cpu);
 	int new_cpu = prev;
@@ -265,7 +285,19 @@ static int fallback_cpu(const struct sim *s, const struct task *p, int cpu)
 	return cpu;
 }
 
+void fair_record_wakee(struct sim *s, const struct select_ctx *w, const struct task *p)
+{
+	if (w->kind == SELECT_WAKE && p->cpu >= 0)
+		record_wakee(sv_now(s), w->waker, p);
+}
+
 int fair_select_task_rq(struct sim *s, struct task *p, const struct select_ctx *w)
+{
+	fair_record_wakee(s, w, p);
+	return fair_select_task_rq_recorded(s, p, w);
+}
+
+int fair_select_task_rq_recorded(struct sim *s, struct task *p, const struct select_ctx *w)
 {
 	int cpu;
 	if (w->kind == SELECT_WAKE && p->cpu >= 0) {

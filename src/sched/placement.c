@@ -6,11 +6,15 @@
 
 extern const struct placement_ops placement_spread;
 extern const struct placement_ops placement_pack;
+extern const struct placement_ops placement_itmt;
+extern const struct placement_ops placement_eas;
 
 /* Adding a policy: one file and one line here. The default (spread, the
  * one with no selected()) comes last. */
 static const struct placement_ops *const policies[] = {
 	&placement_pack,
+	&placement_itmt,
+	&placement_eas,
 	&placement_spread,
 };
 

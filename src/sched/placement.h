@@ -50,6 +50,9 @@ struct placement_ops {
 	/* Optional: `cpu` has nothing left to run and goes idle (the kernel
 	 * calls update_idle_core() as it switches to the idle task). */
 	void (*cpu_idle)(struct sim *s, int cpu);
+	/* Optional: `t` has just joined `cpu`'s run queue (enqueue_task_fair()),
+	 * for the first time if `new_task`. */
+	void (*enqueued)(struct sim *s, int cpu, const struct task *t, bool new_task);
 };
 
 /* The policy the knobs select: the first in the registry whose selected()

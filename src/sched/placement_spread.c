@@ -3,7 +3,10 @@
  * (sched_mc_power_savings = 0): Linux 6.1's select_task_rq_fair() at
  * wakeup, fork and exec (fair_wakeup.c, fair_idlest.c); the balancers
  * simplified to what decides where work runs: newidle balancing, and the
- * nohz idle-balance kick from a busy tick. */
+ * nohz idle-balance kick from a busy tick. With asymmetric capacities
+ * (v6.6) the wakeup is capacity-aware and the balancers move misfit tasks
+ * to bigger CPUs first (fair_capacity.c). */
+#include "fair_capacity.h"
 #include "fair_select.h"
 #include "placement_lib.h"
 
@@ -34,7 +37,7 @@ static bool spread_newidle(struct sim *s, int cpu)
 	const struct cpu_place *c = &topo->cpu[cpu];
 	struct task *t = NULL;
 	if (sv_nr_queued(s) == 0)
-		return false; /* nothing waits anywhere: skip the scans */
+		return misfit_pull(s, cpu); /* nothing waits anywhere: skip the scans */
 	int from = busiest_in(s, &topo->llc[c->llc], cpu, &t);
 	if (from < 0)
 		from = busiest_in(s, &topo->pkg[c->pkg], cpu, &t);
@@ -42,7 +45,7 @@ static bool spread_newidle(struct sim *s, int cpu)
 		if (p != c->pkg)
 			from = busiest_in(s, &topo->pkg[p], cpu, &t);
 	if (from < 0)
-		return false;
+		return misfit_pull(s, cpu);
 	sv_migrate_queued(s, t, from, cpu);
 	return true;
 }
@@ -66,6 +69,8 @@ static int push_target(const struct sim *s, int cpu)
 static void spread_tick_balance(struct sim *s, int cpu)
 {
 	const struct sched_topology *topo = sv_topology(s);
+	if (misfit_push(s, cpu))
+		return;
 	const struct rq *rq = sv_rq(s, cpu);
 	if (rq->len == 0)
 		return;

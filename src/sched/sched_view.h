@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "../core/simtime.h"
+#include "../machine/energy_model.h"
 #include "topology.h"
 
 struct sim;
@@ -22,6 +23,17 @@ struct sched_knobs {
 	sim_ns migration_cost_ns;   /* sysctl_sched_migration_cost */
 	sim_ns balance_interval_ns; /* a busy CPU's periodic balance */
 	int mc_power_savings;       /* sched_mc_power_savings: 0, 1, 2 */
+	/* uclamp (sched/uclamp.h): the sysctls sched_util_clamp_min and
+	 * sched_util_clamp_max, and the static key sched_uclamp_used. */
+	unsigned uclamp_util_min, uclamp_util_max;
+	bool uclamp_used;
+	/* sched_energy_enabled(): Energy Aware Scheduling is on (the sysctl
+	 * sched_energy_aware, asymmetric capacities, an energy model for
+	 * every performance domain, schedutil, no SMT; sched/asym.c). */
+	bool energy_enabled;
+	/* Asym packing (ITMT) is on: the sysctl sched_itmt_enabled on a
+	 * machine whose CPUs have different priorities (sched/asym.c). */
+	bool asym_packing;
 };
 
 /* What a CPU is doing: in a C-state, leaving one, or running a task. */
@@ -44,6 +56,15 @@ sim_ns sv_idle_since(const struct sim *s, int cpu);
 /* cpu_util_cfs(): max(util_avg, util_est) of the CPU's run queue, capped
  * at its capacity (1024); an idle CPU's signal is decayed to now first. */
 unsigned sv_cpu_util(struct sim *s, int cpu);
+/* The run queue's PELT utilization and its util_est sum, neither capped:
+ * what cpu_util() starts from (an idle CPU's signal decayed to now, as
+ * sv_cpu_util() has it). */
+unsigned sv_cpu_util_avg(struct sim *s, int cpu);
+unsigned sv_cpu_util_est(const struct sim *s, int cpu);
+/* sync_entity_load_avg(): a task that is not running has its PELT signal
+ * decayed to its CPU's last PELT update (a sleeping task's utilization
+ * fades as it sleeps). */
+void sv_task_sync(struct sim *s, struct task *t);
 /* cpu_load(): the run queue's PELT load. The model keeps one PELT signal,
  * running time (util_avg), and that stands in for load_avg: the two agree
  * for nice-0 tasks that do not wait on the run queue at the top P-state. */
@@ -56,6 +77,18 @@ struct task *sv_curr(const struct sim *s, int cpu);
  * (queued on running CPUs, see sim_internal.h's cpu_stealable). */
 long sv_nr_queued(const struct sim *s);
 long sv_pkg_stealable(const struct sim *s, int pkg);
+
+/* A performance domain of the root domain (rd->pd): the online CPUs of one
+ * cpufreq policy and their energy model (em_perf_domain). */
+struct sv_perf_domain {
+	int ncpus;
+	const int *cpus;
+	const struct em_table *em;
+};
+/* The performance domains in the kernel's list order (build_perf_domains()
+ * puts each new one first: the domain of the highest CPU comes first);
+ * 0 and none where EAS cannot run (sched_energy_enabled() false). */
+int sv_perf_domains(const struct sim *s, const struct sv_perf_domain **out);
 
 /* A queued task moves to another CPU's run queue. */
 void sv_migrate_queued(struct sim *s, struct task *t, int from, int to);

@@ -5,6 +5,8 @@
  * imb_numa_nr. */
 #include "topology.h"
 
+#include "asym.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -123,8 +125,9 @@ int sched_topology_build(struct sched_topology *t, const struct machine *m, stru
 	t->cpu_ndom = calloc((size_t)t->ncpus, sizeof(*t->cpu_ndom));
 	t->shared = calloc((size_t)t->nllcs, sizeof(*t->shared));
 	t->core_mark = calloc((size_t)t->ncores, sizeof(*t->core_mark));
+	t->rd = calloc(1, sizeof(*t->rd));
 	if (!t->cpu || !t->core || !t->llc || !t->pkg || !t->one || !t->all.cpu || !t->cpu_dom ||
-	    !t->cpu_ndom || !t->shared || !t->core_mark)
+	    !t->cpu_ndom || !t->shared || !t->core_mark || !t->rd)
 		return pm_fail(d, "out of memory");
 	groups_init(t->core, t->ncores, GROUP_CORE);
 	groups_init(t->llc, t->nllcs, GROUP_LLC);
@@ -151,7 +154,8 @@ int sched_topology_build(struct sched_topology *t, const struct machine *m, stru
 	if (build_domains(t, m) < 0)
 		return pm_fail(d, "out of memory");
 	attach_domains(t);
-	return 0;
+	/* Symmetric until the caller says what the kernel sees (asym.h). */
+	return sched_topology_set_asym(t, m, SCHED_ASYM_NONE, d);
 }
 
 void sched_topology_free(struct sched_topology *t)
@@ -177,5 +181,8 @@ void sched_topology_free(struct sched_topology *t)
 	free(t->cpu_ndom);
 	free(t->shared);
 	free(t->core_mark);
+	free(t->capacity);
+	free(t->asym_prio);
+	free(t->rd);
 	memset(t, 0, sizeof(*t));
 }

@@ -39,6 +39,13 @@ struct cpu_place {
  * child's is degenerate and left out, as sd_degenerate() does. */
 enum sd_level { SDL_SMT, SDL_MC, SDL_DIE, SDL_NUMA, SDL_COUNT };
 
+/* The asymmetry between CPUs the scheduler sees (sched/asym.h). */
+enum sched_asym {
+	SCHED_ASYM_NONE,
+	SCHED_ASYM_CPUCAPACITY, /* SD_ASYM_CPUCAPACITY */
+	SCHED_ASYM_PACKING,     /* SD_ASYM_PACKING (ITMT) */
+};
+
 struct sched_domain {
 	enum sd_level level;
 	const struct cpu_group *span;
@@ -49,6 +56,16 @@ struct sched_domain {
 	int imbalance_pct; /* 110 for SMT, 117 above (sd_init()) */
 	bool numa;         /* SD_NUMA */
 	int imb_numa_nr;   /* the NUMA imbalance allowed (build_sched_domains()) */
+	bool asym_cpucapacity;      /* SD_ASYM_CPUCAPACITY: its CPUs differ in capacity */
+	bool asym_cpucapacity_full; /* SD_ASYM_CPUCAPACITY_FULL: it has every capacity */
+	bool asym_packing;          /* SD_ASYM_PACKING: prefer CPUs of higher priority */
+};
+
+/* The kernel's root_domain: what the placement code keeps for all CPUs. */
+struct root_domain {
+	uint32_t max_cpu_capacity; /* rd->max_cpu_capacity */
+	bool overutilized;         /* rd->overutilized (EAS gives way to load balancing) */
+	sim_ns next_balance;       /* the next periodic balance of the top domain */
 };
 
 /* The kernel's sched_domain_shared of an LLC: hints the wakeup path keeps. */
@@ -78,6 +95,15 @@ struct sched_topology {
 	int *cpu_ndom;
 	struct llc_shared *shared; /* by LLC */
 	uint32_t *core_mark;       /* by core: the LLC scan that last saw it */
+	/* Asymmetry (sched/asym.h): each CPU's capacity as the scheduler
+	 * sees it (arch_scale_cpu_capacity(), 1024 on a symmetric machine;
+	 * capacity_of() is the same, no RT, IRQ or thermal pressure being
+	 * modelled) and its asym packing priority (arch_asym_cpu_priority()). */
+	enum sched_asym asym;
+	uint32_t *capacity;
+	uint32_t min_capacity;
+	int *asym_prio;
+	struct root_domain *rd;
 };
 
 /* Builds the topology of machine `m`'s online CPUs; -1 with a message on
@@ -90,6 +116,17 @@ static inline const struct sched_domain *cpu_domain(const struct sched_topology 
 						    int k)
 {
 	return k >= 0 && k < t->cpu_ndom[cpu] ? t->cpu_dom[cpu][k] : 0;
+}
+
+/* sched_asym_cpucap_active() and sched_asym_prefer() (v6.6). */
+static inline bool sched_asym_cpucap_active(const struct sched_topology *t)
+{
+	return t->asym == SCHED_ASYM_CPUCAPACITY;
+}
+
+static inline bool sched_asym_prefer(const struct sched_topology *t, int a, int b)
+{
+	return t->asym_prio[a] > t->asym_prio[b];
 }
 
 static inline bool cpus_share_cache(const struct sched_topology *t, int a, int b)

@@ -65,6 +65,8 @@ struct saved {
 	char *current_tracer;
 	char *buffer_kb;      /* top level, or NULL when the CPUs differ */
 	char **cpu_buffer_kb; /* per CPU then */
+	char *event_pid;      /* set_event_pid; NULL when not touched */
+	int event_fork;       /* options/event-fork: 0, 1; -1 not touched */
 	int tracing_on;
 	struct sigaction old[NSTOP], old_chld;
 	bool handlers;
@@ -138,6 +140,15 @@ static int save(struct session *ss)
 {
 	struct saved *sv = &ss->saved;
 	sv->tracing_on = tracefs_trace_is_on(NULL);
+	sv->event_fork = -1;
+	if (ss->cfg->pids) {
+		sv->event_pid = read_file("set_event_pid");
+		sv->event_fork = tracefs_option_is_enabled(NULL, TRACEFS_OPTION_EVENT_FORK);
+		if (!sv->event_pid)
+			return pm_fail(ss->d, "cannot read %s/set_event_pid: %s (a kernel without "
+				       "event PID filtering?)", tracefs_tracing_dir(),
+				       strerror(errno ? errno : EIO));
+	}
 	sv->set_event = read_file("set_event");
 	sv->current_tracer = read_file("current_tracer");
 	sv->buffer_kb = buffer_size("buffer_size_kb");
@@ -183,6 +194,14 @@ static int restore(struct session *ss)
 		if (sv->cpu_buffer_kb[c])
 			bad |= tracefs_instance_file_write(NULL, file, sv->cpu_buffer_kb[c]) < 0;
 	}
+	if (sv->event_pid) {
+		/* Truncating set_event_pid empties it; then the old PIDs go back. */
+		bad |= tracefs_instance_file_clear(NULL, "set_event_pid") < 0;
+		if (sv->event_pid[0])
+			bad |= tracefs_instance_file_write(NULL, "set_event_pid", sv->event_pid) < 0;
+	}
+	if (sv->event_fork == 0)
+		bad |= tracefs_option_disable(NULL, TRACEFS_OPTION_EVENT_FORK) < 0;
 	if (sv->tracing_on == 1)
 		bad |= tracefs_trace_on(NULL) < 0;
 	else if (sv->tracing_on == 0)
@@ -197,6 +216,7 @@ static void saved_free(struct session *ss)
 	free(sv->set_event);
 	free(sv->current_tracer);
 	free(sv->buffer_kb);
+	free(sv->event_pid);
 	for (int c = 0; sv->cpu_buffer_kb && c < ss->ncpus; c++)
 		free(sv->cpu_buffer_kb[c]);
 	free(sv->cpu_buffer_kb);
@@ -223,6 +243,30 @@ static void handlers_off(struct saved *sv)
 		sigaction(stop_signals[i], &sv->old[i], NULL);
 	sigaction(SIGCHLD, &sv->old_chld, NULL);
 	sv->handlers = false;
+}
+
+/* set_event_pid := the kept PIDs, the idle task (0) and `also` (0: none),
+ * with event-fork so that what they fork is kept too. */
+static int keep_pids(struct session *ss, pid_t also)
+{
+	size_t cap = (size_t)ss->cfg->npids * 12 + 32, at = 0;
+	char *list = malloc(cap);
+	if (!list)
+		return pm_fail(ss->d, "out of memory");
+	at += (size_t)snprintf(list + at, cap - at, "0");
+	if (also)
+		at += (size_t)snprintf(list + at, cap - at, " %d", (int)also);
+	for (int i = 0; i < ss->cfg->npids; i++)
+		at += (size_t)snprintf(list + at, cap - at, " %d", ss->cfg->pids[i]);
+	int rc = 0;
+	if (tracefs_instance_file_clear(NULL, "set_event_pid") < 0 ||
+	    tracefs_instance_file_write(NULL, "set_event_pid", list) < 0 ||
+	    tracefs_option_enable(NULL, TRACEFS_OPTION_EVENT_FORK) < 0)
+		rc = pm_fail(ss->d, "cannot keep only the chosen processes (set_event_pid, "
+			     "options/event-fork in %s): %s", tracefs_tracing_dir(),
+			     strerror(errno ? errno : EIO));
+	free(list);
+	return rc;
 }
 
 static int setup(struct session *ss)
@@ -255,6 +299,9 @@ static int setup(struct session *ss)
 		}
 		ss->names[ss->nnames++] = name;
 	}
+	/* A command is pmlab's child: keeping pmlab keeps it from its fork on. */
+	if (ss->cfg->pids && keep_pids(ss, ss->cfg->argv ? getpid() : 0) < 0)
+		return -1;
 	/* Truncating "trace" empties the ring buffer. */
 	if (tracefs_instance_file_clear(NULL, "trace") < 0)
 		return pm_fail(d, "cannot clear the ring buffer: %s", strerror(errno ? errno : EIO));

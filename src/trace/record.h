@@ -19,6 +19,13 @@ struct record_config {
 	sim_ns duration;      /* 0: until the command ends (or a signal) */
 	char *const *argv;    /* the command, NULL-terminated; NULL: none */
 	int buffer_kb;        /* per-CPU ring buffer while recording; 0: 4096 */
+	/* Only these processes and what they fork (set_event_pid with the
+	 * event-fork option), and the idle task, whose records say when a CPU
+	 * idles; with a command, pmlab itself, so that the command it forks is
+	 * kept. A switch between a kept task and another is recorded with both.
+	 * NULL: every process. */
+	const int *pids;
+	int npids;
 };
 
 struct record_result {

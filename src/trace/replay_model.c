@@ -715,6 +715,30 @@ int replay_model_load(struct replay_model *m, const char *path, struct pm_diag *
 	return done(&b, trace_read(path, on_event, &b, &m->info, d), d);
 }
 
+struct filtered {
+	struct builder *b;
+	int (*filter)(void *ctx, struct trace_event *ev);
+	void *ctx;
+};
+
+static int on_filtered(void *ctx, const struct trace_event *ev, struct pm_diag *d)
+{
+	struct filtered *f = ctx;
+	struct trace_event e = *ev;
+	return f->filter(f->ctx, &e) ? 0 : on_event(f->b, &e, d);
+}
+
+int replay_model_load_filtered(struct replay_model *m, const char *path,
+			       int (*filter)(void *ctx, struct trace_event *ev), void *ctx,
+			       struct pm_diag *d)
+{
+	struct builder b;
+	struct filtered f = { &b, filter, ctx };
+	if (start(m, &b, path, d) < 0)
+		return -1;
+	return done(&b, trace_read(path, on_filtered, &f, &m->info, d), d);
+}
+
 int replay_model_load_text(struct replay_model *m, const char *text, size_t len,
 			   const char *name, struct pm_diag *d)
 {

@@ -86,6 +86,11 @@ struct replay_model {
  * naming the file and line/record: unreadable, not a trace, no
  * sched_switch events. */
 int replay_model_load(struct replay_model *m, const char *path, struct pm_diag *d);
+/* The same, every event passed through filter() first, which may rewrite
+ * it or, returning nonzero, drop it (replay_keep.c: only some processes). */
+int replay_model_load_filtered(struct replay_model *m, const char *path,
+			       int (*filter)(void *ctx, struct trace_event *ev), void *ctx,
+			       struct pm_diag *d);
 /* The same from ftrace text in memory (tests, benchmarks); name is for messages. */
 int replay_model_load_text(struct replay_model *m, const char *text, size_t len,
 			   const char *name, struct pm_diag *d);

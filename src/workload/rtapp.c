@@ -170,10 +170,7 @@ static struct inst *spawn(struct sim *s, struct rtapp *r, int th, struct task *p
 		in->t->weight = (uint32_t)ps->weight;
 	for (int k = 0; k < 2; k++) {
 		const struct rtapp_sched *sc = k ? ps : ts;
-		if (sc->util_min >= 0)
-			in->t->uclamp_min = (uint16_t)sc->util_min;
-		if (sc->util_max >= 0)
-			in->t->uclamp_max = (uint16_t)sc->util_max;
+		sim_task_set_uclamp(s, in->t, sc->util_min, sc->util_max);
 	}
 	const struct rtapp_sched *aff = ps->cpus ? ps : ts;
 	if (aff->cpus && sim_task_set_affinity(s, in->t, aff->cpus, aff->ncpus, d) < 0)
@@ -293,10 +290,7 @@ static void enter_phase(struct sim *s, struct rtapp *r, struct inst *in)
 	struct task *t = in->t;
 	if (ps->weight > 0)
 		t->weight = (uint32_t)ps->weight;
-	if (ps->util_min >= 0)
-		t->uclamp_min = (uint16_t)ps->util_min;
-	if (ps->util_max >= 0)
-		t->uclamp_max = (uint16_t)ps->util_max;
+	sim_task_set_uclamp(s, t, ps->util_min, ps->util_max);
 	const struct rtapp_sched *aff = ps->cpus ? ps : th->sched.cpus ? &th->sched : NULL;
 	const int *cpus = aff ? aff->cpus : NULL;
 	if (cpus == in->cpus)

@@ -345,7 +345,8 @@ static void test_default_governors(void **state)
 	char *bad = write_temp("[machine]\nname = x\ncpufreq_driver = speedstep\n", ".ini");
 	snprintf(args, sizeof(args), "sim --machine %s --workload pingpong", bad);
 	expect_usage_error(args, "cpufreq_driver: 'speedstep' is not a driver pmlab knows (expected "
-			   "acpi-cpufreq, intel_pstate, intel_cpufreq, powernv-cpufreq or none)");
+			   "acpi-cpufreq, intel_pstate, intel_cpufreq, powernv-cpufreq, cpufreq-dt or "
+			   "none)");
 	unlink(ini);
 	unlink(old);
 	unlink(bad);
@@ -397,6 +398,31 @@ static void test_integer_options_overflow(void **state)
 		expect_usage_error(args, "--seed");
 	}
 	expect_usage_error("sim --machine i7-4790 --workload pingpong --cpus 010", "--cpus");
+}
+
+/* The placement the kernel would run, named in the header: EAS on a
+ * big.LITTLE machine with cpufreq-dt and schedutil; the default CFS path
+ * (no "placement") with sched_energy_aware=0 or another governor. The
+ * uclamp sysctls are checked as the kernel checks them. */
+static void test_placement_in_header(void **state)
+{
+	const char *bl = "--machine " PMLAB_SOURCE_ROOT "/tests/fixtures/machines/big-little.ini";
+	char args[512];
+	expect_header_has(bl, "cpufreq schedutil (the default of cpufreq-dt), cpuidle deepest "
+			      "(no cpuidle driver), placement eas, seed");
+	const char *off[] = { "--set sched_energy_aware=0", "--cpufreq performance" };
+	for (int i = 0; i < 2; i++) {
+		snprintf(args, sizeof(args), "%s %s", bl, off[i]);
+		char *h = sim_header(args);
+		if (strstr(h, "placement"))
+			fail_msg("sim %s: header '%s' names a placement", args, h);
+		free(h);
+	}
+	expect_usage_error("sim --workload pingpong --machine i7-4790 --set sched_util_clamp_max=100",
+			   "--set sched_util_clamp_min=1024: above sched_util_clamp_max=100 (the kernel "
+			   "refuses it with EINVAL");
+	expect_usage_error("sim --workload pingpong --machine i7-4790 --set sched_energy_aware=2",
+			   "sched_energy_aware");
 }
 
 /* A misspelt name gets the nearest known one; a name near nothing gets no
@@ -464,6 +490,7 @@ int main(void)
 		cmocka_unit_test(test_default_governors),
 		cmocka_unit_test(test_all_workloads_all_machines),
 		cmocka_unit_test(test_machine_energy_model),
+		cmocka_unit_test(test_placement_in_header),
 		cmocka_unit_test(test_man_page_covers_commands),
 		cmocka_unit_test(test_did_you_mean),
 		cmocka_unit_test(test_quiet_option),

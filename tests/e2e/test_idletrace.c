@@ -168,7 +168,7 @@ static void test_bad_input(void **state)
 		{ "idletrace -g menu " HSW " --tick-policy sometimes -i " FIX "long.csv",
 		  "--tick-policy sometimes" },
 		{ "idletrace -g menu -i " FIX "long.csv", "--governor and --machine are required" },
-		{ "idletrace -g menu " HSW " -i " FIX "missing.csv", "missing.csv: cannot open" },
+		{ "idletrace -g menu " HSW " -i " FIX "missing.csv", "cannot read " FIX "missing.csv" },
 		{ "idletrace -g menu -m nosuch-machine -i " FIX "long.csv", "nosuch-machine" },
 		{ "idletrace -g menu " HSW " --bogus", "unknown option '--bogus'" },
 		{ "idletrace -g menu " HSW " extra", "unexpected argument 'extra'" },

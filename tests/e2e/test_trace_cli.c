@@ -601,6 +601,43 @@ static void test_export_size_warning(void **state)
 	free(js);
 }
 
+/* replay --comm, --pid on the shipped trace: only hackbench's processes
+ * (the recording's pmlab forked them), every one replayed with its CPU
+ * time; record's choice of processes is checked before anything is
+ * recorded. */
+static void test_keep_some_processes(void **state)
+{
+	struct out o = ok("replay " SHIPPED " --comm 'sched-messag*' --per-task");
+	const char *sec = strstr(o.text, "Per task:");
+	assert_non_null(sec);
+	int tasks = 0;
+	for (const char *l = strstr(sec, "\n  ") + 1; l && strncmp(l, "  total", 7) != 0;
+	     l = strchr(l, '\n') + 1) {
+		if (strncmp(l, "  task ", 7) == 0)
+			continue;
+		assert_true(strncmp(l, "  sched-messaging-", 18) == 0);
+		tasks++;
+	}
+	assert_int_equal(tasks, 41);
+	double traced, replayed;
+	per_task_total(o.text, &traced, &replayed);
+	assert_true(traced > 900 && traced < 1009);
+	assert_true(dabs(replayed - traced) < 0.001);
+	out_free(&o);
+	/* The recording pmlab (PID 21472) and everything it forked: one more. */
+	o = ok("replay " SHIPPED " --pid 21472 --format json");
+	assert_non_null(strstr(o.text, "\"tasks_replayed\""));
+	out_free(&o);
+	expect_usage_error("replay " SHIPPED " --pid 12,x", "--pid 12,x: 'x' is not a PID");
+	expect_usage_error("replay " SHIPPED " --comm nosuch", "no task of the trace is among");
+	expect_usage_error("record -o /tmp/pmlab-never.dat -p 4194304 -d 0.1",
+			   "-p 4194304: no such process");
+	expect_usage_error("record -o /tmp/pmlab-never.dat --comm 'pmlab-no-such-process-*' -d 0.1",
+			   "no process of that name runs");
+	expect_usage_error("record -o /tmp/pmlab-never.dat --cgroup pmlab-no-such-cgroup -d 0.1",
+			   "--cgroup pmlab-no-such-cgroup: cannot read");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -613,6 +650,7 @@ int main(void)
 		cmocka_unit_test(test_sim_trace),
 		cmocka_unit_test(test_export_filters),
 		cmocka_unit_test(test_export_size_warning),
+		cmocka_unit_test(test_keep_some_processes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

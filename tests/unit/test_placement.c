@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Placement policies against a fake engine. A policy sees the engine only
- * through sched/sched_view.h, so this file implements that view itself:
- * each CPU's state is set by hand and the policy's choice checked against
- * the rule of Linux 6.1's select_task_rq_fair() that decides it. The fake
- * also counts the per-CPU reads a choice makes (the cost of a wakeup). */
+/* Placement policies against a fake engine (fake_sched.h): each CPU's
+ * state is set by hand and the policy's choice checked against the rule of
+ * Linux 6.1's select_task_rq_fair() that decides it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,123 +9,8 @@
 
 #include <cmocka.h>
 
-#include "machine/machine.h"
+#include "fake_sched.h"
 #include "sched/fair_select.h"
-#include "sched/placement.h"
-#include "sched/rq.h"
-#include "sched/sched_view.h"
-#include "sched/task.h"
-
-#define MAX_CPUS 256
-
-struct fake_cpu {
-	enum sv_mode mode;
-	int nr_running;
-	unsigned util, load;
-	sim_ns exit_ns, idle_since;
-	struct task *curr;
-	struct rq rq;
-};
-
-/* The fake engine: the state a placement policy may read. */
-struct sim {
-	struct sched_topology topo;
-	struct sched_knobs knobs;
-	sim_ns now;
-	struct fake_cpu cpu[MAX_CPUS];
-	long reads; /* per-CPU state reads */
-};
-
-const struct sched_topology *sv_topology(const struct sim *s) { return &s->topo; }
-const struct sched_knobs *sv_knobs(const struct sim *s) { return &s->knobs; }
-sim_ns sv_now(const struct sim *s) { return s->now; }
-
-static const struct fake_cpu *rd(const struct sim *s, int cpu)
-{
-	assert_true(cpu >= 0 && cpu < s->topo.ncpus);
-	((struct sim *)s)->reads++;
-	return &s->cpu[cpu];
-}
-
-enum sv_mode sv_cpu_mode(const struct sim *s, int cpu) { return rd(s, cpu)->mode; }
-int sv_nr_running(const struct sim *s, int cpu) { return rd(s, cpu)->nr_running; }
-bool sv_cpu_idle(const struct sim *s, int cpu)
-{
-	return rd(s, cpu)->mode != SV_RUNNING && s->cpu[cpu].nr_running == 0;
-}
-sim_ns sv_exit_latency(const struct sim *s, int cpu) { return rd(s, cpu)->exit_ns; }
-sim_ns sv_idle_since(const struct sim *s, int cpu) { return rd(s, cpu)->idle_since; }
-unsigned sv_cpu_util(struct sim *s, int cpu) { return rd(s, cpu)->util; }
-unsigned sv_cpu_load(struct sim *s, int cpu) { return rd(s, cpu)->load; }
-const struct rq *sv_rq(const struct sim *s, int cpu) { return &rd(s, cpu)->rq; }
-struct task *sv_curr(const struct sim *s, int cpu) { return rd(s, cpu)->curr; }
-long sv_nr_queued(const struct sim *s) { return 0; }
-long sv_pkg_stealable(const struct sim *s, int pkg) { return 0; }
-void sv_migrate_queued(struct sim *s, struct task *t, int from, int to) { fail(); }
-void sv_migrate_running(struct sim *s, int from, int to) { fail(); }
-
-static struct sim sim;
-static struct task tasks[4 * MAX_CPUS];
-static int ntasks;
-
-/* A machine of `pkgs` packages of `cores` cores with `threads` threads,
- * `llc` cores per LLC; every CPU idle in a C-state of 2 us exit latency. */
-static struct sim *machine(int pkgs, int cores, int threads, int llc)
-{
-	struct machine m = { .packages = pkgs, .cores_per_package = cores,
-			     .threads_per_core = threads, .llc_cores = llc };
-	m.online_cpus = machine_possible_cpus(&m);
-	assert_true(m.online_cpus <= MAX_CPUS);
-	sched_topology_free(&sim.topo);
-	memset(&sim, 0, sizeof(sim));
-	memset(tasks, 0, sizeof(tasks));
-	ntasks = 0;
-	struct pm_diag d = { { 0 } };
-	assert_int_equal(sched_topology_build(&sim.topo, &m, &d), 0);
-	sim.knobs = (struct sched_knobs){ .migration_cost_ns = 500000,
-					  .balance_interval_ns = 4000000 };
-	sim.now = 1000000000;
-	for (int c = 0; c < m.online_cpus; c++)
-		sim.cpu[c] = (struct fake_cpu){ .mode = SV_IDLE, .exit_ns = 2000 };
-	return &sim;
-}
-
-
-/* A task that last ran on `prev` and now sleeps, with utilization `util`. */
-static struct task *sleeper(int prev, uint32_t util)
-{
-	assert_true(ntasks < 4 * MAX_CPUS);
-	struct task *t = &tasks[ntasks++];
-	memset(t, 0, sizeof(*t));
-	t->id = (uint32_t)(t - tasks);
-	t->state = TASK_BLOCKED;
-	t->cpu = prev;
-	t->recent_used_cpu = -1;
-	t->ran = true;
-	t->pelt.util_avg = util;
-	return t;
-}
-
-/* CPU `cpu` runs a task of utilization `util` (its PELT sums follow). */
-static struct task *run_on(struct sim *s, int cpu, uint32_t util)
-{
-	struct task *t = sleeper(cpu, util);
-	t->state = TASK_RUNNING;
-	s->cpu[cpu].mode = SV_RUNNING;
-	s->cpu[cpu].nr_running++;
-	s->cpu[cpu].curr = t;
-	s->cpu[cpu].util += util;
-	s->cpu[cpu].load += util;
-	return t;
-}
-
-static int wake(struct sim *s, struct task *p, int this_cpu, bool sync)
-{
-	struct select_ctx w = { .kind = SELECT_WAKE, .this_cpu = this_cpu,
-				.waker = this_cpu >= 0 ? s->cpu[this_cpu].curr : NULL,
-				.sync = sync };
-	return fair_select_task_rq(s, p, &w);
-}
 
 /* The previous CPU is idle and shares the waker's cache: the wakee goes
  * back there ("don't be stupid"), not to the waker's busy CPU. */
@@ -362,12 +245,6 @@ static void test_domains(void **state)
 	assert_int_equal(top->ngroups, 2);
 	assert_true(top->numa);
 	assert_int_equal(top->imb_numa_nr, 1); /* one LLC per node: 8 >> 3 */
-}
-
-static int free_topology(void **state)
-{
-	sched_topology_free(&sim.topo);
-	return 0;
 }
 
 int main(void)

@@ -451,6 +451,40 @@ static void test_util_min_boosts_schedutil(void **state)
 	result_free(&b.r);
 }
 
+/* util_max caps schedutil's frequency (uclamp_rq_util_with()): a 60 %
+ * task (6 ms of every 10 at 2 GHz) makes schedutil choose 2 GHz; capped
+ * at 200 it runs at 1 GHz, twice as long, 12 ms each time (it then
+ * overruns its period). The sysctl sched_util_clamp_max caps every task
+ * the same way, and sched_util_clamp_min takes away a util_min boost. */
+static void test_util_max_caps_schedutil(void **state)
+{
+	const char *plain = "{ \"global\": { \"duration\": 2 }, \"tasks\": { \"t\": {"
+			    " \"run\": 6000, \"timer\": { \"ref\": \"unique\", \"period\": 10000 } } } }";
+	const char *capped = "{ \"global\": { \"duration\": 2 }, \"tasks\": { \"t\": {"
+			     " \"util_max\": 200, \"run\": 6000,"
+			     " \"timer\": { \"ref\": \"unique\", \"period\": 10000 } } } }";
+	const char *boosted = "{ \"global\": { \"duration\": 2 }, \"tasks\": { \"t\": {"
+			      " \"util_min\": 1024, \"run\": 1000,"
+			      " \"timer\": { \"ref\": \"unique\", \"period\": 10000 } } } }";
+	/* sysctl_sched_uclamp_handler() refuses min > max: min goes down too. */
+	static const char *const sysctl_max[] = { "sched_util_clamp_min=200",
+						  "sched_util_clamp_max=200" };
+	static const char *const sysctl_min[] = { "sched_util_clamp_min=0" };
+	struct run a, b, c, d;
+	run_json(&a, plain, "schedutil", 10, 1, NULL, 0);
+	run_json(&b, capped, "schedutil", 10, 1, NULL, 0);
+	run_json(&c, plain, "schedutil", 10, 1, sysctl_max, 2);
+	run_json(&d, boosted, "schedutil", 10, 1, sysctl_min, 1);
+	assert_true(run_us(task(&a, "t-0")) < 6600);
+	assert_near(run_us(task(&b, "t-0")), 12000, 300);
+	assert_near(run_us(task(&c, "t-0")), run_us(task(&b, "t-0")), 1);
+	assert_true(run_us(task(&d, "t-0")) > 1500); /* as without util_min */
+	result_free(&a.r);
+	result_free(&b.r);
+	result_free(&c.r);
+	result_free(&d.r);
+}
+
 static void test_json_per_task_and_determinism(void **state)
 {
 	const char *json = "{ \"global\": { \"duration\": 1 }, \"tasks\": {"
@@ -528,6 +562,7 @@ int main(void)
 		cmocka_unit_test(test_yield_lets_the_other_run),
 		cmocka_unit_test(test_phase_affinity),
 		cmocka_unit_test(test_util_min_boosts_schedutil),
+		cmocka_unit_test(test_util_max_caps_schedutil),
 		cmocka_unit_test(test_json_per_task_and_determinism),
 		cmocka_unit_test(test_shipped_examples),
 	};

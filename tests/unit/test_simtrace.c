@@ -18,6 +18,8 @@
 #include "engine/sim.h"
 #include "export/tracedat_export.h"
 #include "trace/event_formats.h"
+#include "trace/record_select.h"
+#include "trace/replay_keep.h"
 #include "trace/replay_model.h"
 #include "trace/ringbuf_write.h"
 #include "trace/trace_read.h"
@@ -258,6 +260,104 @@ static void test_round_trip_forks(void **state)
 	round_trip("kernbench", "performance", 5, sets, 4, false, true);
 }
 
+/* --- keeping some processes --- */
+
+static void put_file(const char *dir, const char *rel, const char *text)
+{
+	char path[512], cmd[1100];
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
+	assert_int_equal(system(cmd), 0);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* record -p, --comm, --cgroup on a fake tree: the PIDs sorted, without
+ * repeats; each kind of miss is an error naming what and where. */
+static void test_record_select(void **state)
+{
+	char dir[] = "/tmp/pmlab-select-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	put_file(dir, "proc/10/comm", "make\n");
+	put_file(dir, "proc/11/comm", "cc1\n");
+	put_file(dir, "proc/12/comm", "cc1plus\n");
+	put_file(dir, "proc/13/comm", "bash\n");
+	put_file(dir, "sys/fs/cgroup/build.slice/cgroup.procs", "13\n11\n");
+	put_file(dir, "sys/fs/cgroup/empty/cgroup.procs", "");
+	int pids[] = { 10 }, *out, n;
+	const char *comms[] = { "cc1*" };
+	struct record_select s = { pids, 1, comms, 1, "build.slice" };
+	struct pm_diag d = { { 0 } };
+	if (record_select_pids(dir, &s, &out, &n, &d) < 0)
+		fail_msg("%s", d.msg);
+	assert_int_equal(n, 4);
+	assert_int_equal(out[0], 10);
+	assert_int_equal(out[1], 11);
+	assert_int_equal(out[2], 12);
+	assert_int_equal(out[3], 13);
+	free(out);
+	int absent[] = { 99 };
+	s = (struct record_select){ absent, 1, NULL, 0, NULL };
+	assert_int_equal(record_select_pids(dir, &s, &out, &n, &d), -1);
+	assert_non_null(strstr(d.msg, "-p 99: no such process"));
+	const char *none[] = { "gcc" };
+	s = (struct record_select){ NULL, 0, none, 1, NULL };
+	assert_int_equal(record_select_pids(dir, &s, &out, &n, &d), -1);
+	assert_non_null(strstr(d.msg, "--comm gcc: no process of that name runs"));
+	s = (struct record_select){ NULL, 0, NULL, 0, "empty" };
+	assert_int_equal(record_select_pids(dir, &s, &out, &n, &d), -1);
+	assert_non_null(strstr(d.msg, "is empty"));
+	s = (struct record_select){ NULL, 0, NULL, 0, "/nowhere" };
+	assert_int_equal(record_select_pids(dir, &s, &out, &n, &d), -1);
+	assert_non_null(strstr(d.msg, "cgroup.procs"));
+	char cmd[600];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* replay --pid / --comm on a simulated run's trace: only the kept tasks
+ * (and what they fork) are replayed, each with all its CPU time; a wakeup
+ * by a task left out comes from outside, at its time. */
+static void test_replay_keep(void **state)
+{
+	struct run a;
+	char *path = temp_path();
+	const char *sets[] = { "files=6", "cc1_ms=5", "link_ms=5", "io_pct=0" };
+	run(&a, "kernbench", "performance", 5, sets, 4, path);
+	/* gcc/2 is task 2 (PID 3): it and the cc1 and as it forks. */
+	int pid = 3;
+	struct replay_keep k = { &pid, 1, NULL, 0 };
+	struct replay_model rm;
+	struct pm_diag d = { { 0 } };
+	if (replay_model_load_keep(&rm, path, &k, &d) < 0)
+		fail_msg("%s", d.msg);
+	assert_true(rm.ntasks >= 2 && rm.ntasks < a.ntasks);
+	for (uint32_t i = 0; i < rm.ntasks; i++) {
+		const char *n = rm.tasks[i].name;
+		assert_true(strncmp(n, "gcc/2-", 6) == 0 || strncmp(n, "cc1/2-", 6) == 0 ||
+			    strncmp(n, "as/2-", 5) == 0);
+		uint32_t id = (uint32_t)rm.tasks[i].pid - 1;
+		assert_true(llabs(rm.tasks[i].busy_ns - a.exec[id]) <= 2 * (a.shift + 1) *
+								   (rm.tasks[i].nbursts + 1));
+	}
+	replay_model_free(&rm);
+	const char *comms[] = { "cc1/*" };
+	k = (struct replay_keep){ NULL, 0, comms, 1 };
+	if (replay_model_load_keep(&rm, path, &k, &d) < 0)
+		fail_msg("%s", d.msg);
+	assert_int_equal(rm.ntasks, 6); /* one cc1 per file */
+	assert_int_equal(rm.dependencies, 0); /* their parents are left out */
+	replay_model_free(&rm);
+	const char *nothing[] = { "nosuch" };
+	k = (struct replay_keep){ NULL, 0, nothing, 1 };
+	assert_int_equal(replay_model_load_keep(&rm, path, &k, &d), -1);
+	assert_non_null(strstr(d.msg, "no task of the trace is among the ones kept"));
+	unlink(path);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -265,6 +365,8 @@ int main(void)
 		cmocka_unit_test(test_round_trip_video),
 		cmocka_unit_test(test_round_trip_oltp),
 		cmocka_unit_test(test_round_trip_forks),
+		cmocka_unit_test(test_record_select),
+		cmocka_unit_test(test_replay_keep),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
