@@ -166,7 +166,6 @@ static void test_published_orderings(void **state)
 		{ "sched-mc-power-savings", "`power_rel: sched_mc=0 > sched_mc=2 ~ sched_mc=1`" },
 		{ "freqinv-tbench8-haswell", "`throughput: intel_pstate > 1C-turbo > baseline`" },
 		{ "freqinv-gitsource-skylake", "`runtime_rel: 4C-turbo ~ 1C-turbo`" },
-		{ "freqinv-kernbench8-broadwell", "`runtime_s: 4C-turbo ~ 1C-turbo`" },
 		{ "idle-pingpong-fast-2023", "`latency_us: ladder > teo ~ menu`" },
 		{ "idle-pingpong-medium-2023", "`latency_us: ladder > menu ~ teo`" },
 	};
