@@ -44,6 +44,7 @@ bool cli_wants_help(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
 void usage_sim(void);
 int cmd_machines(int argc, char **argv);
+int cmd_machines_detect(int argc, char **argv); /* cmd_detect.c */
 void usage_machines(void);
 int cmd_governors(int argc, char **argv);
 void usage_governors(void);

@@ -14,15 +14,22 @@
 
 void usage_machines(void)
 {
-	printf("usage: pmlab machines [show [--energy-model] NAME|FILE]\n\n"
+	printf("usage: pmlab machines [show [--energy-model] NAME|FILE]\n"
+	       "       pmlab machines detect [--root DIR] [-o FILE]\n\n"
 	       "List the built-in machine models, or print one (or an .ini file, checked) as INI;\n"
 	       "the printed text is a valid machine file. --energy-model prints instead the\n"
-	       "kernel's Energy Model of each CPU type (frequency, performance, power, cost).\n");
+	       "kernel's Energy Model of each CPU type (frequency, performance, power, cost).\n\n"
+	       "detect writes a machine file of this machine (or of the tree under --root,\n"
+	       "default $PMLAB_ROOT, else /) from sysfs and /proc/cpuinfo: topology, SMT, cache\n"
+	       "groups, CPU types and capacities, cpufreq driver and tables, cpuidle states,\n"
+	       "power limits. Every figure it had to guess follows a '# guessed:' comment.\n");
 }
 
 int cmd_machines(int argc, char **argv)
 {
 	struct pm_diag d = { { 0 } };
+	if (argc >= 2 && strcmp(argv[1], "detect") == 0)
+		return cmd_machines_detect(argc - 1, argv + 1);
 	if (argc == 1) {
 		for (int i = 0; i < machine_preset_count(); i++) {
 			struct machine m;
@@ -53,8 +60,8 @@ int cmd_machines(int argc, char **argv)
 		free(ini);
 		return EXIT_OK;
 	}
-	return cli_bad("machines: expected no argument, 'show NAME' or 'show --energy-model NAME' "
-		       "(see pmlab machines --help)");
+	return cli_bad("machines: expected no argument, 'show NAME', 'show --energy-model NAME' "
+		       "or 'detect' (see pmlab machines --help)");
 }
 
 static void print_tunables(const struct tunable *t, int n)

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../host/machine_detect.h"
+#include "../lab/replay.h"
 #include "../trace/record.h"
 #include "../trace/record_select.h"
 #include "../trace/trace_read.h"
@@ -17,7 +19,9 @@ void usage_record(void)
 	printf("usage: pmlab record [-o FILE.dat] [--duration S] [--buffer-kb N] [-- COMMAND ...]\n\n"
 	       "Record the scheduler and power events of this machine through tracefs while\n"
 	       "COMMAND runs, for S seconds, or until interrupted (Ctrl-C), and save them as a\n"
-	       "trace.dat that trace-cmd report and pmlab replay read. Needs root (tracefs is\n"
+	       "trace.dat that trace-cmd report and pmlab replay read, and beside it\n"
+	       "FILE.machine.ini, this machine as pmlab machines detect writes it (pmlab replay\n"
+	       "runs the trace on it without --machine). Needs root (tracefs is\n"
 	       "mounted if it is not). The tracing state -- enabled events, buffer size,\n"
 	       "tracing_on -- is restored afterwards, also on an error or a signal; the ring\n"
 	       "buffer's previous contents are discarded.\n\n"
@@ -136,6 +140,14 @@ int cmd_record(int argc, char **argv)
 		 res.seconds, res.ncpus, (unsigned long long)events, (unsigned long long)res.lost,
 		 cfg.output, (unsigned long long)res.bytes,
 		 cfg.pids ? "; replay only the processes kept with pmlab replay --pid or --comm" : "");
+	/* The machine beside the trace, for pmlab replay without --machine. */
+	char machine_path[4096];
+	d = (struct pm_diag){ { 0 } };
+	snprintf(machine_path, sizeof(machine_path), "%s" MACHINE_RECORDED_SUFFIX, cfg.output);
+	if (strlen(cfg.output) + strlen(MACHINE_RECORDED_SUFFIX) >= sizeof(machine_path) ||
+	    machine_detect_write(NULL, machine_path, &d) < 0)
+		cli_note("record: no model of this machine beside the trace (%s); pmlab replay "
+			 "will use one like the capture machine", d.msg[0] ? d.msg : "path too long");
 	if (res.signal)
 		fprintf(stderr, "pmlab: record: stopped by signal %d (%s)\n", res.signal,
 			strsignal(res.signal));

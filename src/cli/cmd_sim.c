@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* pmlab sim: one simulated run. */
+/* pmlab sim: one simulated run, through libpmlab (include/pmlab/pmlab.h)
+ * like any other program. */
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
-#include "../lab/single_run.h"
+#include <pmlab/pmlab.h>
+
 #include "cli.h"
 #include "options.h"
 
@@ -43,36 +46,71 @@ void usage_sim(void)
 /* Long runs show how far they are on a terminal and stay quiet in pipes. */
 static void show_progress(void *ctx, double done)
 {
+	*(bool *)ctx = true;
 	fprintf(stderr, "\rpmlab: simulating %3.0f%%", done * 100.0);
 }
 
-static int print_result(void *ctx, struct sim *s, const struct run_result *r)
+static void show_warning(void *ctx, const char *msg)
 {
-	const struct cli_opts *o = ctx;
+	fprintf(stderr, "pmlab: sim: %s\n", msg);
+}
 
-	if (isatty(STDERR_FILENO) && r->events > 0xfffff)
-		fprintf(stderr, "\r%30s\r", "");
-	if (result_write(stdout, r, (enum result_format)o->format) < 0 || fflush(stdout) != 0)
-		return cli_bad("sim: cannot write the result to standard output"), -1;
+/* The machine --machine and --cpus give. -1 after the message. */
+static int load_machine(const struct cli_opts *o, pmlab_machine **m)
+{
+	pmlab_error err;
+	uint64_t n;
+
+	if (pmlab_machine_load(o->machine, m, &err) != PMLAB_OK)
+		return cli_bad("sim: %s", err.message), -1;
+	if (!o->cpus)
+		return 0;
+	if (cli_parse_u64(o->cpus, &n) < 0 || n > MACHINE_MAX_CPUS)
+		return cli_bad("sim: --cpus %s: expected a CPU count", o->cpus), -1;
+	if (pmlab_machine_set_cpus(*m, (int)n, &err) != PMLAB_OK)
+		return cli_bad("sim: --cpus: %s", err.message), -1;
+	return 0;
+}
+
+/* What --timeline, --trace, --window and --trace-cpus ask for. -1 after
+ * the message. */
+static int exports(const struct cli_opts *o, pmlab_run *run)
+{
+	pmlab_error err = { PMLAB_OK, "" };
+
+	if ((o->window || o->trace_cpus) && !o->timeline && !o->trace)
+		return cli_bad("sim: --window and --trace-cpus choose what --timeline or --trace "
+			       "keep; give one of them"), -1;
+	if (o->timeline && o->trace && strcmp(o->timeline, o->trace) == 0)
+		return cli_bad("sim: --timeline and --trace name the same file '%s'", o->trace), -1;
+	if (pmlab_run_timeline(run, o->timeline, &err) != PMLAB_OK ||
+	    pmlab_run_trace(run, o->trace, &err) != PMLAB_OK ||
+	    (o->window && pmlab_run_window(run, o->window, &err) != PMLAB_OK) ||
+	    (o->trace_cpus && pmlab_run_trace_cpus(run, o->trace_cpus, &err) != PMLAB_OK))
+		return cli_bad("sim: %s", err.message), -1;
 	return 0;
 }
 
 /* The run the options describe; -1 after the message. */
-static int build(const struct cli_opts *o, const struct machine *m, struct runspec *rs)
+static int build(const struct cli_opts *o, pmlab_run *run, bool *progressed)
 {
-	struct pm_diag d = { { 0 } };
+	pmlab_error err = { PMLAB_OK, "" };
+	int bad = 0;
 
-	if (runspec_init(rs, m, o->workload, o->cpufreq, o->cpuidle, &d) < 0 ||
-	    (o->profile && runspec_profile(rs, o->profile, o->dirs, o->ndirs, &d) < 0) ||
-	    runspec_set_all(rs, o->sets, o->nsets, &d) < 0)
-		return cli_bad("%s", d.msg), -1;
-	rs->duration = o->duration;
-	rs->seed = o->seed;
-	rs->check = o->check;
+	bad |= pmlab_run_cpufreq(run, o->cpufreq, &err) != PMLAB_OK;
+	bad |= !bad && pmlab_run_cpuidle(run, o->cpuidle, &err) != PMLAB_OK;
+	bad |= !bad && pmlab_run_profile(run, o->profile, &err) != PMLAB_OK;
+	for (int i = 0; !bad && i < o->nsets; i++)
+		bad |= pmlab_run_set(run, o->sets[i], &err) != PMLAB_OK;
+	bad |= !bad && pmlab_run_duration(run, o->duration, &err) != PMLAB_OK;
+	if (bad)
+		return cli_bad("%s", err.message), -1;
+	pmlab_run_seed(run, o->seed);
+	pmlab_run_check_invariants(run, o->check);
 	if (isatty(STDERR_FILENO) && !cli_quiet)
-		rs->progress = show_progress;
-	if (runspec_check(rs, &d) < 0)
-		return cli_bad("%s", d.msg), -1;
+		pmlab_run_on_progress(run, show_progress, progressed);
+	if (!cli_quiet)
+		pmlab_run_on_warning(run, show_warning, NULL);
 	return 0;
 }
 
@@ -82,12 +120,16 @@ int cmd_sim(int argc, char **argv)
 		CLI_OPTIONS_RUN, CLI_OPTION_WORKLOAD, CLI_OPTION_FORMAT, CLI_OPTION_CHECK,
 		CLI_OPTIONS_EXPORT, CLI_OPTION_PROFILE, CLI_OPTION_PROFILE_DIR, { 0, 0, 0, 0 },
 	};
+	static const pmlab_format formats[] = {
+		[CLI_TABLE] = PMLAB_TABLE, [CLI_CSV] = PMLAB_CSV, [CLI_JSON] = PMLAB_JSON,
+	};
 	struct cli_opts o;
-	struct runspec rs = { .nsets = 0 };
-	struct export_filter filter;
-	struct run_exports x;
-	struct machine m;
-	struct pm_diag d = { { 0 } };
+	pmlab_lab *lab = NULL;
+	pmlab_machine *m = NULL;
+	pmlab_run *run = NULL;
+	pmlab_result *res = NULL;
+	pmlab_error err = { PMLAB_OK, "" };
+	bool progressed = false;
 	int i, rc = EXIT_USAGE;
 
 	if (cli_opts_init(&o, "sim", CLI_FORMAT_BIT(CLI_TABLE) | CLI_FORMAT_BIT(CLI_CSV) |
@@ -100,17 +142,45 @@ int cmd_sim(int argc, char **argv)
 		cli_bad("sim: --machine and --workload are required (see pmlab sim --help)");
 		goto out;
 	}
-	if (cli_load_machine(&o, &m) < 0 || cli_exports(&o, &m, &filter, &x) < 0 ||
-	    build(&o, &m, &rs) < 0)
+	if (pmlab_lab_new(&lab, &err) != PMLAB_OK) {
+		cli_bad("%s", err.message);
 		goto out;
+	}
+	for (i = 0; i < o.ndirs; i++)
+		if (pmlab_lab_profile_dir(lab, o.dirs[i], &err) != PMLAB_OK) {
+			cli_bad("sim: %s", err.message);
+			goto out;
+		}
+	if (load_machine(&o, &m) < 0)
+		goto out;
+	if (pmlab_run_new(lab, m, o.workload, &run, &err) != PMLAB_OK) {
+		cli_bad("sim: %s", err.message);
+		goto out;
+	}
+	if (exports(&o, run) < 0 || build(&o, run, &progressed) < 0)
+		goto out;
+	if (pmlab_run_exec(run, &res, &err) != PMLAB_OK) {
+		if (progressed)
+			fprintf(stderr, "\r%30s\r", "");
+		if (err.code == PMLAB_ERR_INPUT)
+			cli_bad("%s", err.message);
+		else
+			fprintf(stderr, "pmlab: sim: %s\n", err.message);
+		rc = err.code == PMLAB_ERR_INPUT ? EXIT_USAGE : EXIT_RUNTIME;
+		goto out;
+	}
+	if (progressed)
+		fprintf(stderr, "\r%30s\r", "");
 	rc = EXIT_OK;
-	if (single_run(&rs, &x, o.workload, print_result, &o, &d) < 0) {
-		if (d.msg[0])
-			fprintf(stderr, "pmlab: sim: %s\n", d.msg);
+	if (fputs(pmlab_result_text(res, formats[o.format]), stdout) < 0 || fflush(stdout) != 0) {
+		fprintf(stderr, "pmlab: sim: cannot write the result to standard output\n");
 		rc = EXIT_RUNTIME;
 	}
 out:
-	runspec_free(&rs);
+	pmlab_result_free(res);
+	pmlab_run_free(run);
+	pmlab_machine_free(m);
+	pmlab_lab_free(lab);
 	cli_opts_free(&o);
 	return rc;
 }

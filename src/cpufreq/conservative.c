@@ -208,6 +208,7 @@ static const char *cs_kernel_rules(int version)
 
 const struct cpufreq_governor cpufreq_conservative = {
 	.name = "conservative",
+	.dynamic_switching = true,
 	.kernel_rules = cs_kernel_rules,
 	.summary = "sample the busiest CPU's load; step the frequency up or down by freq_step",
 	.tunables = cs_tunables,

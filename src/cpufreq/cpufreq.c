@@ -10,6 +10,7 @@ extern const struct cpufreq_governor cpufreq_ondemand;
 extern const struct cpufreq_governor cpufreq_conservative;
 extern const struct cpufreq_governor cpufreq_schedutil;
 extern const struct cpufreq_governor cpufreq_intel_pstate;
+extern const struct cpufreq_governor cpufreq_amd_pstate;
 
 /* Adding a governor: one file and one line here. */
 static const struct cpufreq_governor *const governors[] = {
@@ -20,6 +21,7 @@ static const struct cpufreq_governor *const governors[] = {
 	&cpufreq_conservative,
 	&cpufreq_schedutil,
 	&cpufreq_intel_pstate,
+	&cpufreq_amd_pstate,
 };
 
 int cpufreq_governor_count(void)
@@ -142,4 +144,16 @@ int cpufreq_policy_cpu_index(const struct cpufreq_policy *p, int cpu)
 		if (p->cpus[i] == cpu)
 			return i;
 	return -1;
+}
+
+uint32_t cpufreq_default_min(const struct cpufreq_policy *p)
+{
+	/* amd_pstate_verify(): "Initialize lower frequency limit (i.e.
+	 * policy->min) with lowest_nonlinear_frequency which is the most energy
+	 * efficient frequency" (drivers/cpufreq/amd-pstate.c, v6.11+). */
+	bool verify = p->kernel == 0 || p->kernel >= 6011;
+	uint32_t lnl = p->lowest_nonlinear_khz;
+	if (p->amd_pstate != CPPC_NONE && verify && lnl > p->cpuinfo_min && lnl <= p->cpuinfo_max)
+		return lnl;
+	return p->cpuinfo_min;
 }

@@ -110,7 +110,15 @@ struct cpufreq_governor {
 	 * as kernel X.Y (version X * 1000 + Y) had them; NULL: today's. */
 	const char *(*kernel_rules)(int version);
 	int since; /* first kernel with it (MAJOR * 1000 + MINOR); 0: every one modelled */
+	/* CPUFREQ_GOV_DYNAMIC_SWITCHING: it changes the frequency itself
+	 * (schedutil, ondemand, conservative), which amd-pstate's guided mode
+	 * hands to the hardware as a minimum (cppc_guided.h). */
+	bool dynamic_switching;
 };
+
+/* amd-pstate's mode for a policy (/sys/devices/system/cpu/amd_pstate/status):
+ * none where another driver runs it. */
+enum cppc_mode { CPPC_NONE, CPPC_PASSIVE, CPPC_GUIDED, CPPC_ACTIVE };
 
 struct cpufreq_policy {
 	int id;
@@ -131,6 +139,16 @@ struct cpufreq_policy {
 	/* The cpufreq core's rules: kernel MAJOR * 1000 + MINOR (--set
 	 * kernel=X.Y); 0 for today's. */
 	int kernel;
+	/* What the processor offers a P-state driver (issue 16): HWP
+	 * (X86_FEATURE_HWP, which intel_pstate uses unless told not to); the
+	 * kHz of one HWP/CPPC performance unit (intel_pstate's 100 MHz; a
+	 * hybrid part's P-cores 78741, HYBRID_SCALING_FACTOR_ADL; 0 reads as
+	 * 100000); ACPI _CPC's lowest nonlinear performance as a frequency,
+	 * where amd-pstate's schedutil path stops going down (0: cpuinfo_min). */
+	bool hwp;
+	uint32_t perf_scaling_khz;
+	uint32_t lowest_nonlinear_khz;
+	enum cppc_mode amd_pstate; /* amd-pstate drives the policy in this mode */
 	enum cpufreq_hook hook;   /* set by the governor */
 	uint32_t hook_cycles;     /* CPU cycles the current update() call spent */
 	uint32_t hook_deferred;   /* kernel-thread runs it queued (irq_work + kworker) */
@@ -141,9 +159,12 @@ struct cpufreq_policy {
 	/* Set by a driver that can tell (NULL otherwise): per CPU of the
 	 * policy (by index), a count that moves whenever what cpu_util()
 	 * reports for it may have changed, so a governor may keep what it
-	 * derived from the last report; and, by CPU number, each CPU's index
-	 * in its own policy's `cpus`. */
+	 * derived from the last report; a bit per CPU of the policy (bit i of
+	 * word i / 64) set with every such change, which the governor clears
+	 * once it has read the CPU; and, by CPU number, each CPU's index in its
+	 * own policy's `cpus`. */
 	const uint32_t *util_seq;
+	uint64_t *util_dirty;
 	const int *cpu_index;
 };
 
@@ -180,6 +201,10 @@ void cpufreq_policy_apply_limits(struct cpufreq_policy *p);
  * Default of schedutil's rate_limit_us and the lower bound of the DBS
  * sampling_rate default. */
 uint32_t cpufreq_policy_transition_delay_us(const struct cpufreq_policy *p);
+/* scaling_min_freq when nobody set it: amd_pstate_verify() (v6.11+, every
+ * amd-pstate mode) makes it lowest_nonlinear_freq, CPPC's most efficient
+ * frequency; otherwise cpuinfo_min. */
+uint32_t cpufreq_default_min(const struct cpufreq_policy *p);
 /* Position of CPU `cpu` in p->cpus, or -1 if the policy does not cover it. */
 int cpufreq_policy_cpu_index(const struct cpufreq_policy *p, int cpu);
 

@@ -17,7 +17,9 @@
 #define EPB_WORD(name, v) name "=" #v,
 #define EPP_WORD(name, intel, amd) name "=" #intel,
 const char *const epb_words[] = { EPB_NAMES(EPB_WORD) NULL };
+#define AMD_EPP_WORD(name, intel, amd) name "=" #amd,
 const char *const epp_words[] = { EPP_PRESETS(EPP_WORD) "default=128", NULL };
+const char *const amd_epp_words[] = { EPP_PRESETS(AMD_EPP_WORD) "default=128", NULL };
 
 static const struct {
 	const char *name;

@@ -20,6 +20,8 @@
 extern const char *const epb_words[];
 /* intel_pstate's presets and "default" (the power-on value: modelled 128). */
 extern const char *const epp_words[];
+/* amd-pstate's presets and "default" (epp_default off a server: 0x80). */
+extern const char *const amd_epp_words[];
 
 /* An EPB name (the kernel's or another spelling) -> 0..15; -1 if none. */
 int epb_value(const char *name);

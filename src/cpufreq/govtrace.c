@@ -459,6 +459,10 @@ int govtrace_create(struct govtrace **out, const struct govtrace_config *cfg, st
 	p->cur = p->cpuinfo_max;
 	p->transition_latency_ns = cfg->transition_latency_us * NS_PER_US;
 	p->transition_delay_ns = 0;
+	p->hwp = cfg->hwp;
+	p->perf_scaling_khz = cfg->perf_scaling_khz;
+	p->lowest_nonlinear_khz = cfg->lowest_nonlinear_khz;
+	p->amd_pstate = strcmp(gov->name, "amd_pstate") == 0 ? CPPC_ACTIVE : CPPC_NONE;
 	p->gov = gov;
 	p->driver = cfg->no_util ? &gt_driver_no_util : &gt_driver;
 	p->driver_ctx = g;
@@ -474,7 +478,7 @@ int govtrace_create(struct govtrace **out, const struct govtrace_config *cfg, st
 	}
 	g->started = true;
 	/* cpufreq_start_governor(): start, then limits. */
-	if (cpufreq_set_limits(p, p->cpuinfo_min, p->cpuinfo_max, d) < 0) {
+	if (cpufreq_set_limits(p, cpufreq_default_min(p), p->cpuinfo_max, d) < 0) {
 		govtrace_destroy(g);
 		return -1;
 	}

@@ -63,6 +63,10 @@ struct govtrace_config {
 	int64_t transition_latency_us; /* 0: unknown, as drivers that report none */
 	int ncpus;                     /* CPUs sharing the clock */
 	bool no_util;                  /* the driver reports no utilization */
+	/* What the processor offers a P-state driver (cpufreq.h): HWP, the
+	 * kHz per performance unit, CPPC's lowest nonlinear frequency. */
+	bool hwp;
+	uint32_t perf_scaling_khz, lowest_nonlinear_khz;
 };
 
 struct govtrace_change {

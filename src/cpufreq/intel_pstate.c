@@ -12,11 +12,15 @@
  * picks the policy; pmlab's "powersave" and "performance" stay the generic
  * governors (acpi-cpufreq machines).
  *
- * P-states are ratios of 100 MHz (Core scaling): the lowest is
- * cpuinfo_min, the highest non-turbo base_khz, the highest turbo
- * cpuinfo_max; a ratio is run at the lowest table entry at or above
- * ratio x 100 MHz. CPUs sharing a clock run at the highest ratio any of
- * them requests, as the hardware resolves them.
+ * P-states are ratios of the CPU's performance unit: 100 MHz on Core
+ * (core_get_scaling()), 78.741 MHz on a hybrid part's P-cores
+ * (hybrid_get_cpu_scaling(), HYBRID_SCALING_FACTOR_ADL, v6.x; the E-cores
+ * keep 100 MHz), the policy's perf_scaling_khz: the lowest is cpuinfo_min,
+ * the highest non-turbo base_khz, the highest turbo cpuinfo_max; a ratio
+ * is run at the lowest table entry at or above ratio x the unit, and
+ * min_perf_pct and max_perf_pct are shares of each CPU's own highest
+ * ratio. CPUs sharing a clock run at the highest ratio any of them
+ * requests, as the hardware resolves them.
  *
  * hwp=0, powersave: every 10 ms (on a hook call of the CPU) it reads
  * APERF, MPERF and the TSC, and asks for 1.25 x the top ratio x the busy
@@ -24,30 +28,26 @@
  * average ratio APERF/MPERF if that was higher, within the limits
  * (max_perf_pct, min_perf_pct, no_turbo, scaling_min/max_freq).
  *
- * hwp=1: the processor picks the P-state itself within the HWP_REQUEST
- * bounds, steered by the energy-performance preference (EPP); the
- * hardware's algorithm is not published. pmlab's model of it, a model and
- * no more: at the first hook call at least 1 ms after the previous
- * evaluation, the hardware measures the average frequency over wall time
- * in that window (APERF x base / TSC, what turbostat calls Avg_MHz) and
- * picks the ratio that would leave the CPU busy a setpoint share of the
- * time, setpoint = 50 % + 45 % x EPP / 255: EPP 0 (performance) keeps 2x
- * headroom, 128 (balance_performance) about 1.4x, 255 (power) about 1.05x.
- * A higher EPP therefore never picks a higher frequency for the same load.
- * hwp_dynamic_boost raises the HWP minimum on frequent I/O wakeups as the
- * kernel does. energy_perf_bias (EPB) is stored and listed: it steers the
- * processor's turbo and idle decisions, which the governor never sees, and
- * the machine model has no such decisions to steer yet. */
+ * hwp=1 (the default on a processor with HWP, hwp=-1): the processor
+ * picks the P-state itself within the HWP_REQUEST bounds, steered by the
+ * energy-performance preference (EPP); the hardware's algorithm is not
+ * published: pmlab's model of it is hw_autonomous.h's, driven at the
+ * hook's trigger points, its choice rounded up to a ratio. A higher EPP
+ * never picks a higher frequency for the same load. The performance
+ * policy asks for min = max and EPP 0. hwp_dynamic_boost raises the HWP
+ * minimum on frequent I/O wakeups as the kernel does. energy_perf_bias
+ * (EPB) is stored and listed; its effect on the hardware (turbo, C-state
+ * demotion) is the engine's (--set energy_perf_bias, engine/epb.c). */
 #include <stdbool.h>
 #include <stdlib.h>
 
 #include "cpufreq.h"
 #include "energy_hints.h"
 #include "hookcost.h"
+#include "hw_autonomous.h"
 
-#define PSTATE_SCALING_KHZ 100000 /* core_get_scaling(): 100 MHz per ratio */
+#define CORE_SCALING_KHZ 100000 /* core_get_scaling(): 100 MHz per ratio */
 #define SAMPLING_INTERVAL_NS (10 * NS_PER_MS) /* INTEL_PSTATE_SAMPLING_INTERVAL */
-#define HWP_EVAL_NS NS_PER_MS                 /* pmlab's model of the HWP control loop */
 #define HWP_BOOST_HOLD_NS (3 * NS_PER_MS)     /* hwp_boost_hold_time_ns */
 
 /* The driver's fixed point: 8 fractional bits, 14 for performance ratios. */
@@ -73,13 +73,14 @@ struct pstate_cpu {
 	/* HWP model and dynamic boost */
 	int hwp_target;          /* the ratio the hardware's loop wants */
 	int hwp_boost_min;       /* raised HWP minimum, 0: none */
-	sim_ns hwp_eval_time, last_io_update, boost_last_update;
-	struct cpu_counters hwp_prev;
+	sim_ns last_io_update, boost_last_update;
+	struct hw_auto hwp;      /* the processor's loop */
 };
 
 struct pstate_data {
 	int64_t policy, hwp, epp, epb, min_perf_pct, max_perf_pct, no_turbo, hwp_dynamic_boost;
 	int min_pstate, max_pstate, turbo_pstate; /* ratios of the hardware */
+	int64_t scaling;                          /* kHz per ratio (the hybrid scaling factor) */
 	int min_perf_ratio, max_perf_ratio;       /* the limits in force */
 	struct pstate_cpu *cpus;
 };
@@ -88,8 +89,9 @@ static const struct tunable pstate_tunables[] = {
 	{ "scaling_governor", "the driver's policy: powersave (the load-based algorithm, or "
 	  "HWP) or performance", TUNABLE_FIELD(struct pstate_data, policy), POLICY_POWERSAVE, 0, 1,
 	  policy_words },
-	{ "hwp", "1: hardware P-states (Skylake and later), 0: the kernel picks P-states",
-	  TUNABLE_FIELD(struct pstate_data, hwp), 0, 0, 1, NULL },
+	{ "hwp", "1: hardware P-states (Skylake and later), 0: the kernel picks P-states "
+	  "(intel_pstate=no_hwp); -1: HWP where the machine has it",
+	  TUNABLE_FIELD(struct pstate_data, hwp), -1, -1, 1, NULL },
 	{ "energy_performance_preference", "EPP with hwp=1, 0 (performance) .. 255 (power) or "
 	  "a name", TUNABLE_FIELD(struct pstate_data, epp), 128, 0, 255, epp_words },
 	{ "energy_perf_bias", "EPB, 0 (performance) .. 15 (power) or a name (stored; no effect "
@@ -122,7 +124,7 @@ static void pstate_program(struct cpufreq_policy *p, const struct pstate_data *p
 	for (int j = 0; j < p->ncpus; j++)
 		if (pd->cpus[j].current_pstate > ratio)
 			ratio = pd->cpus[j].current_pstate;
-	cpufreq_driver_target(p, (uint32_t)ratio * PSTATE_SCALING_KHZ, RELATION_L);
+	cpufreq_driver_target(p, (uint32_t)(ratio * pd->scaling), RELATION_L);
 }
 
 /* intel_pstate_update_perf_limits() with global (not per-CPU) limits:
@@ -142,11 +144,11 @@ static void pstate_update_perf_limits(const struct cpufreq_policy *p, struct pst
 	if (max_pct < min_pct)
 		max_pct = min_pct;
 
-	int max_policy_perf = (int)(p->max / PSTATE_SCALING_KHZ);
+	int max_policy_perf = (int)(p->max / pd->scaling);
 	if (pd->no_turbo && max_policy_perf > pd->max_pstate)
 		max_policy_perf = pd->max_pstate; /* verify_policy caps scaling_max_freq */
 	int min_policy_perf = p->max == p->min ? max_policy_perf
-					       : clampi((int)(p->min / PSTATE_SCALING_KHZ), 0,
+					       : clampi((int)(p->min / pd->scaling), 0,
 							max_policy_perf);
 	int global_max = div_round_up(turbo_max * max_pct, 100);
 	int global_min = clampi(div_round_up(turbo_max * min_pct, 100), 0, global_max);
@@ -275,27 +277,14 @@ static void hwp_apply(struct cpufreq_policy *p, struct pstate_data *pd, struct p
 }
 
 /* The setpoint of the model: the busy share the hardware aims for. */
-static int64_t hwp_setpoint_pct(const struct pstate_data *pd)
-{
-	int64_t epp = pd->policy == POLICY_PERFORMANCE ? 0 : pd->epp;
-	return 50 + epp * 45 / 255;
-}
-
 static void hwp_evaluate(struct cpufreq_policy *p, struct pstate_data *pd, struct pstate_cpu *c,
 			 int cpu, sim_ns time)
 {
-	if (time - c->hwp_eval_time < HWP_EVAL_NS)
+	int64_t epp = pd->policy == POLICY_PERFORMANCE ? 0 : pd->epp;
+	uint64_t target_khz = hw_auto_evaluate(&c->hwp, p, cpu, time, epp);
+	if (!target_khz)
 		return;
-	struct cpu_counters now;
-	p->driver->cpu_counters(p->driver_ctx, cpu, &now);
-	uint64_t aperf = now.aperf - c->hwp_prev.aperf, tsc = now.tsc - c->hwp_prev.tsc;
-	c->hwp_prev = now;
-	c->hwp_eval_time = time;
-	if (!tsc)
-		return;
-	uint64_t avg_khz = aperf * p->base_khz / tsc;
-	uint64_t target_khz = avg_khz * 100 / (uint64_t)hwp_setpoint_pct(pd);
-	c->hwp_target = div_round_up((int64_t)target_khz, PSTATE_SCALING_KHZ);
+	c->hwp_target = div_round_up((int64_t)target_khz, pd->scaling);
 	hwp_apply(p, pd, c);
 }
 
@@ -401,14 +390,17 @@ static int pstate_start(struct cpufreq_policy *p, struct pm_diag *d)
 	struct pstate_data *pd = p->gov_data;
 	if (pd->policy == POLICY_POWERSAVE && !p->driver->cpu_counters)
 		return pm_fail(d, "intel_pstate: the cpufreq driver reports no APERF/MPERF counters");
-	pd->min_pstate = div_round_up(p->cpuinfo_min, PSTATE_SCALING_KHZ);
-	pd->max_pstate = (int)(p->base_khz / PSTATE_SCALING_KHZ);
-	pd->turbo_pstate = (int)(p->cpuinfo_max / PSTATE_SCALING_KHZ);
+	pd->scaling = p->perf_scaling_khz ? p->perf_scaling_khz : CORE_SCALING_KHZ;
+	if (pd->hwp < 0)
+		pd->hwp = p->hwp;
+	pd->min_pstate = div_round_up(p->cpuinfo_min, pd->scaling);
+	pd->max_pstate = (int)(p->base_khz / pd->scaling);
+	pd->turbo_pstate = (int)(p->cpuinfo_max / pd->scaling);
 	if (pd->max_pstate < 1 || pd->min_pstate > pd->max_pstate ||
 	    pd->max_pstate > pd->turbo_pstate)
 		return pm_fail(d, "intel_pstate: the frequencies %u..%u kHz (base %u) give no "
-			       "P-state ratios (expected multiples of 100 MHz, base within them)",
-			       p->cpuinfo_min, p->cpuinfo_max, p->base_khz);
+			       "P-state ratios (expected multiples of %lld kHz, base within them)",
+			       p->cpuinfo_min, p->cpuinfo_max, p->base_khz, (long long)pd->scaling);
 	pd->cpus = calloc((size_t)p->ncpus, sizeof(*pd->cpus));
 	if (!pd->cpus)
 		return pm_fail(d, "out of memory");
@@ -417,8 +409,7 @@ static int pstate_start(struct cpufreq_policy *p, struct pm_diag *d)
 		/* intel_pstate_get_cpu_pstates() leaves every CPU at the minimum. */
 		pd->cpus[j].current_pstate = pd->min_pstate;
 		pd->cpus[j].hwp_target = pd->min_pstate;
-		if (p->driver->cpu_counters)
-			p->driver->cpu_counters(p->driver_ctx, p->cpus[j], &pd->cpus[j].hwp_prev);
+		hw_auto_start(&pd->cpus[j].hwp, p, p->cpus[j]);
 	}
 	return 0;
 }

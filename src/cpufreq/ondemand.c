@@ -243,6 +243,7 @@ static const char *od_kernel_rules(int version)
 
 const struct cpufreq_governor cpufreq_ondemand = {
 	.name = "ondemand",
+	.dynamic_switching = true,
 	.summary = "sample the busiest CPU's load; above up_threshold jump to max, else scale",
 	.kernel_rules = od_kernel_rules,
 	.tunables = od_tunables,

@@ -46,9 +46,10 @@ struct sugov_cpu {
 	unsigned long util;         /* with headroom and clamps */
 	uint64_t saved_idle_calls;
 	/* util holds for the driver's report numbered util_seq, without boost
-	 * (see sugov_update_shared()). */
+	 * (see sugov_update_shared()); capacity, once known (it is fixed). */
 	bool util_cached;
 	uint32_t util_seq;
+	unsigned long capacity;
 };
 
 enum sugov_variant { SUGOV_CURRENT, SUGOV_V4_7 };
@@ -63,6 +64,9 @@ struct sugov_data {
 	uint32_t next_freq, cached_raw_freq;
 	bool limits_changed, need_freq_update;
 	struct sugov_cpu *cpus;
+	/* Whether every CPU's util is known for a report the driver marks
+	 * (util_dirty) and no CPU may carry an I/O boost (sugov_shared_util()). */
+	bool all_cached, any_boost;
 };
 
 static const struct tunable sugov_tunables[] = {
@@ -242,6 +246,58 @@ static void sugov_update_single(struct cpufreq_policy *p, struct sugov_data *sg,
 		sugov_commit(p, next_f);
 }
 
+/* The policy's demand: every CPU's sg_cpu->util (sugov_next_freq_shared()),
+ * each a function of the CPU's report and its I/O boost. With no boost
+ * anywhere, a CPU whose report has not changed (the driver's util_seq, or
+ * its util_dirty bit) keeps its figure; with the dirty bits, only the CPUs
+ * marked are read. The same figures as reading every CPU, computed once. */
+static unsigned long sugov_shared_util(struct cpufreq_policy *p, struct sugov_data *sg, int j,
+				       sim_ns time, unsigned long max_cap)
+{
+	struct cpu_util u;
+	unsigned long util = 0;
+	if (sg->all_cached && !sg->any_boost && !sg->cpus[j].iowait_boost) {
+		for (int w = 0; w * 64 < p->ncpus; w++) {
+			for (uint64_t bits = p->util_dirty[w]; bits; bits &= bits - 1) {
+				int k = w * 64 + __builtin_ctzll(bits);
+				struct sugov_cpu *ck = &sg->cpus[k];
+				p->driver->cpu_util(p->driver_ctx, p->cpus[k], &u);
+				sugov_get_util(sg, ck, &u, 0);
+				ck->util_seq = p->util_seq[k];
+			}
+			p->util_dirty[w] = 0;
+		}
+		for (int k = 0; k < p->ncpus; k++)
+			if (sg->cpus[k].util > util)
+				util = sg->cpus[k].util;
+		return util;
+	}
+	bool boost_left = false, cached = p->util_seq != NULL;
+	for (int k = 0; k < p->ncpus; k++) {
+		struct sugov_cpu *ck = &sg->cpus[k];
+		if (!(!ck->iowait_boost && ck->util_cached && p->util_seq &&
+		      ck->util_seq == p->util_seq[k])) {
+			p->driver->cpu_util(p->driver_ctx, p->cpus[k], &u);
+			unsigned long boost = sugov_iowait_apply(p, ck, time, max_cap);
+			sugov_get_util(sg, ck, &u, boost);
+			ck->util_cached = boost == 0 && p->util_seq;
+			if (p->util_seq)
+				ck->util_seq = p->util_seq[k];
+			boost_left |= ck->iowait_boost != 0;
+			cached &= ck->util_cached;
+		}
+		if (ck->util > util)
+			util = ck->util;
+	}
+	/* Every CPU is now read: the dirty bits start again. */
+	if (p->util_dirty)
+		for (int w = 0; w * 64 < p->ncpus; w++)
+			p->util_dirty[w] = 0;
+	sg->all_cached = cached && p->util_dirty;
+	sg->any_boost = boost_left;
+	return util;
+}
+
 static void sugov_update_shared(struct cpufreq_policy *p, struct sugov_data *sg, int j,
 				sim_ns time, unsigned flags)
 {
@@ -249,36 +305,23 @@ static void sugov_update_shared(struct cpufreq_policy *p, struct sugov_data *sg,
 	sugov_iowait_boost(p, c, time, flags);
 	c->last_update = time;
 	cpufreq_hook_spend(p, CPUFREQ_CYCLES_CHECK);
-	if (!sugov_should_update(sg, time, flags))
+	if (!sugov_should_update(sg, time, flags)) {
+		if (c->iowait_boost)
+			sg->any_boost = true; /* the next evaluation must apply it */
 		return;
+	}
 	/* sugov_next_freq_shared() reads every CPU's demand. */
 	cpufreq_hook_spend(p, CPUFREQ_CYCLES_UTIL_CPU * (uint32_t)p->ncpus + CPUFREQ_CYCLES_SELECT);
 
 	/* Every CPU's demand, each with its own boost and clamps, scaled by
-	 * the capacity of the CPU that called. */
-	struct cpu_util u;
-	p->driver->cpu_util(p->driver_ctx, p->cpus[j], &u);
-	unsigned long max_cap = u.capacity, util = 0;
-	for (int k = 0; k < p->ncpus; k++) {
-		struct sugov_cpu *ck = &sg->cpus[k];
-		/* sg_cpu->util is a function of the CPU's report and its boost:
-		 * with no boost and a report the driver says is unchanged, the
-		 * last one stands (the same figure, computed once). */
-		if (!ck->iowait_boost && ck->util_cached && p->util_seq &&
-		    ck->util_seq == p->util_seq[k]) {
-			if (ck->util > util)
-				util = ck->util;
-			continue;
-		}
-		p->driver->cpu_util(p->driver_ctx, p->cpus[k], &u);
-		unsigned long boost = sugov_iowait_apply(p, ck, time, max_cap);
-		sugov_get_util(sg, ck, &u, boost);
-		ck->util_cached = boost == 0 && p->util_seq;
-		if (p->util_seq)
-			ck->util_seq = p->util_seq[k];
-		if (ck->util > util)
-			util = ck->util;
+	 * the capacity of the CPU that called (fixed: read once). */
+	if (!c->capacity) {
+		struct cpu_util u;
+		p->driver->cpu_util(p->driver_ctx, p->cpus[j], &u);
+		c->capacity = u.capacity;
 	}
+	unsigned long max_cap = c->capacity;
+	unsigned long util = sugov_shared_util(p, sg, j, time, max_cap);
 	uint32_t next_f = sugov_next_freq(p, sg, util, max_cap);
 	if (sugov_update_next_freq(sg, time, next_f, flags))
 		sugov_commit(p, next_f);
@@ -339,6 +382,7 @@ static const char *sugov_kernel_rules(int version)
 
 const struct cpufreq_governor cpufreq_schedutil = {
 	.since = 4007,
+	.dynamic_switching = true,
 	.kernel_rules = sugov_kernel_rules,
 	.name = "schedutil",
 	.summary = "frequency from the scheduler's utilization: 1.25 x max x util / capacity",

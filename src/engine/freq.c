@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../cpufreq/cppc_guided.h"
 #include "../cpufreq/hookcost.h"
 #include "../sched/uclamp.h"
 #include "sim_internal.h"
@@ -37,7 +38,13 @@ void cpu_util_get(struct sim *s, struct sim_cpu *c, struct cpu_util *out)
 	out->capacity = cap;
 	out->util = util < cap ? util : cap;
 	/* uclamp_rq_util_with(): the max of the runnable tasks' effective
-	 * clamps (sched/uclamp.h); none on an idle run queue. */
+	 * clamps (sched/uclamp.h); none on an idle run queue, and the whole
+	 * range while the static key sched_uclamp_used is off (the kernel
+	 * returns before looking at the run queue). */
+	out->uclamp_min = 0;
+	out->uclamp_max = PELT_SCALE;
+	if (!s->knobs.uclamp_used)
+		return;
 	struct uclamp_rq rq;
 	uclamp_rq_init(&rq);
 	for (int i = -1; i < c->rq.len; i++) {
@@ -79,9 +86,9 @@ static int table_index(const struct sim_type *ty, uint32_t khz)
 	return ty->npstates - 1;
 }
 
-static void sim_set_target(void *ctx, struct cpufreq_policy *p, uint32_t khz)
+/* The hardware moves to `khz` (the table entry at or above it). */
+static void freq_program(struct sim *s, struct cpufreq_policy *p, uint32_t khz)
 {
-	struct sim *s = driver_sim(ctx);
 	struct sim_policy *sp = &s->policies[p->id];
 	int idx = table_index(&s->types[sp->type], khz);
 	s->freq_transitions++;
@@ -99,6 +106,31 @@ static void sim_set_target(void *ctx, struct cpufreq_policy *p, uint32_t khz)
 	if (turbo_wait > 0)
 		sim_post(s, s->now + s->m->transition_latency_ns + turbo_wait, EV_FREQ_APPLY,
 			 (uint32_t)p->id, sp->apply_gen, (uint32_t)idx);
+}
+
+/* amd-pstate's guided mode hands a dynamic governor's request to the
+ * hardware as its minimum (cpufreq/cppc_guided.h). */
+static bool guided(const struct cpufreq_policy *p)
+{
+	return p->amd_pstate == CPPC_GUIDED && p->gov && p->gov->dynamic_switching;
+}
+
+static void guided_program(struct sim *s, struct cpufreq_policy *p, uint32_t khz)
+{
+	struct sim_policy *sp = &s->policies[p->id];
+	if (khz == sp->guided_khz)
+		return;
+	sp->guided_khz = khz;
+	freq_program(s, p, khz);
+}
+
+static void sim_set_target(void *ctx, struct cpufreq_policy *p, uint32_t khz)
+{
+	struct sim *s = driver_sim(ctx);
+	if (guided(p))
+		guided_program(s, p, cppc_guided_request(&s->policies[p->id].guided, p, khz));
+	else
+		freq_program(s, p, khz);
 }
 
 static const struct cpufreq_driver sim_driver = {
@@ -153,6 +185,12 @@ void freq_update_hook(struct sim *s, struct sim_cpu *c, unsigned flags)
 	p->hook_cycles = 0;
 	p->hook_deferred = 0;
 	s->cf_gov->update(p, c->id, s->now, flags);
+	if (guided(p)) {
+		/* The hardware's own loop, at no CPU cost. */
+		uint32_t hw = cppc_guided_evaluate(&s->policies[c->policy].guided, p, c->id, s->now);
+		if (hw)
+			guided_program(s, p, hw);
+	}
 	uint64_t cycles = p->hook_cycles;
 	if (hook == CPUFREQ_HOOK_UTIL) {
 		s->cpufreq_hook_calls++;
@@ -167,9 +205,39 @@ void freq_update_hook(struct sim *s, struct sim_cpu *c, unsigned flags)
 	cpu_charge(s, c, NULL, ns);
 }
 
+/* Which amd-pstate mode runs the policies: the amd_pstate governor is the
+ * active mode (amd-pstate-epp); a generic governor on a machine whose
+ * driver is amd-pstate runs in passive mode, or guided with
+ * --set amd_pstate=guided (mode_state_machine[] of amd-pstate.c switches
+ * between them at run time; the simulator fixes one per run). */
+static int set_amd_pstate_mode(struct sim *s, struct pm_diag *d)
+{
+	enum cpufreq_driver_kind k = s->m->cpufreq_driver;
+	bool amd_machine = k == CPUFREQ_DRIVER_AMD_PSTATE || k == CPUFREQ_DRIVER_AMD_PSTATE_EPP;
+	int64_t want = s->par.amd_pstate;
+	const char *word = want == AMD_PSTATE_GUIDED ? "guided" : "passive";
+	s->amd_pstate = CPPC_NONE;
+	if (strcmp(s->cf_gov->name, "amd_pstate") == 0) {
+		if (want != AMD_PSTATE_DEFAULT)
+			return pm_fail(d, "--set amd_pstate=%s: the amd_pstate governor is amd-pstate's "
+				       "active mode (amd-pstate-epp); %s mode runs a generic governor "
+				       "(expected e.g. --cpufreq schedutil)", word, word);
+		s->amd_pstate = CPPC_ACTIVE;
+	} else if (amd_machine) {
+		s->amd_pstate = want == AMD_PSTATE_GUIDED ? CPPC_GUIDED : CPPC_PASSIVE;
+	} else if (want != AMD_PSTATE_DEFAULT) {
+		return pm_fail(d, "--set amd_pstate=%s: machine %s runs the cpufreq driver %s (expected "
+			       "a machine with cpufreq_driver = amd-pstate or amd-pstate-epp)", word,
+			       s->m->name, machine_cpufreq_driver_name(k));
+	}
+	return 0;
+}
+
 int freq_init(struct sim *s, struct pm_diag *d)
 {
 	const struct machine *m = s->m;
+	if (set_amd_pstate_mode(s, d) < 0)
+		return -1;
 	int ndom = machine_freq_domains(m);
 	int *map = malloc((size_t)ndom * sizeof(*map));
 	if (!map)
@@ -210,13 +278,20 @@ int freq_init(struct sim *s, struct pm_diag *d)
 	for (int pi = 0; pi < s->npolicies; pi++) {
 		struct sim_policy *sp = &s->policies[pi];
 		sp->util_seq = calloc((size_t)sp->p.ncpus, sizeof(*sp->util_seq));
-		if (!sp->util_seq)
+		sp->util_dirty = calloc(((size_t)sp->p.ncpus + 63) / 64, sizeof(*sp->util_dirty));
+		if (!sp->util_seq || !sp->util_dirty)
 			return pm_fail(d, "out of memory");
 		sp->p.util_seq = sp->util_seq;
+		sp->p.util_dirty = sp->util_dirty;
 		sp->p.cpu_index = s->cpu_policy_slot;
 	}
-	for (int c = 0; c < s->ncpus; c++)
-		s->cpus[c].util_seq = &s->policies[s->cpus[c].policy].util_seq[s->cpu_policy_slot[c]];
+	for (int c = 0; c < s->ncpus; c++) {
+		struct sim_policy *sp = &s->policies[s->cpus[c].policy];
+		int slot = s->cpu_policy_slot[c];
+		s->cpus[c].util_seq = &sp->util_seq[slot];
+		s->cpus[c].util_dirty = &sp->util_dirty[slot / 64];
+		s->cpus[c].util_dirty_bit = UINT64_C(1) << (slot % 64);
+	}
 
 	for (int pi = 0; pi < s->npolicies; pi++) {
 		struct sim_policy *sp = &s->policies[pi];
@@ -239,6 +314,10 @@ int freq_init(struct sim *s, struct pm_diag *d)
 		p->cur = ty->khz[ty->base_idx];
 		p->transition_latency_ns = m->transition_latency_ns;
 		p->freq_invariant = ty->fie_khz != 0;
+		p->hwp = s->m->hwp != 0;
+		p->perf_scaling_khz = ty->t->perf_scaling_khz;
+		p->lowest_nonlinear_khz = ty->t->lowest_nonlinear_khz;
+		p->amd_pstate = s->amd_pstate;
 		p->kernel = s->kernel_version;
 		p->driver = &sim_driver;
 		p->driver_ctx = s;
@@ -249,10 +328,13 @@ int freq_init(struct sim *s, struct pm_diag *d)
 				return pm_fail(d, "out of memory");
 			memcpy(p->gov_data, s->cf_tunables, s->cf_gov->data_size);
 		}
+		if (guided(p) && cppc_guided_init(&sp->guided, p, d) < 0)
+			return -1;
 	}
 	for (int pi = 0; pi < s->npolicies; pi++) {
 		struct cpufreq_policy *p = &s->policies[pi].p;
-		uint32_t lo = s->par.scaling_min_khz ? (uint32_t)s->par.scaling_min_khz : p->cpuinfo_min;
+		uint32_t lo = s->par.scaling_min_khz ? (uint32_t)s->par.scaling_min_khz
+						     : cpufreq_default_min(p);
 		uint32_t hi = s->par.scaling_max_khz ? (uint32_t)s->par.scaling_max_khz : p->cpuinfo_max;
 		if (p->gov->start && p->gov->start(p, d) < 0)
 			return -1;
@@ -274,8 +356,10 @@ void freq_fini(struct sim *s)
 		if (sp->p.gov && sp->p.gov->stop)
 			sp->p.gov->stop(&sp->p);
 		free(sp->p.gov_data);
+		cppc_guided_fini(&sp->guided);
 		free(sp->cpus);
 		free(sp->util_seq);
+		free(sp->util_dirty);
 	}
 	free(s->policies);
 	s->policies = NULL;

@@ -14,6 +14,7 @@
 static const char *const cpufreq_updates_words[] = { "classic", "consolidated", NULL };
 static const char *const auto_demotion_words[] = { "off", "c1", "c3", "both", NULL };
 static const char *const thp_words[] = { "never", "madvise", "always", NULL };
+static const char *const amd_pstate_words[] = { "default", "passive", "guided", NULL };
 
 static const struct tunable engine_tunables[] = {
 	{ "hz", "scheduler tick frequency, Hz (CONFIG_HZ: 100, 250, 300 or 1000)",
@@ -102,6 +103,11 @@ static const struct tunable engine_tunables[] = {
 	{ "energy_perf_bias", "IA32_ENERGY_PERF_BIAS, 0 (performance) .. 15 (energy); the kernel "
 	  "sets 6 (normal) at boot; acts through the machine's [energy_bias] and [uncore]",
 	  TUNABLE_FIELD(struct engine_params, energy_perf_bias), 6, 0, 15, epb_words },
+	{ "amd_pstate", "amd-pstate's mode under a generic governor (the kernel's amd_pstate=): "
+	  "passive (the governor's frequency), guided (the hardware picks at or above it), default "
+	  "(passive on a machine with an amd-pstate driver); --cpufreq amd_pstate is the active mode",
+	  TUNABLE_FIELD(struct engine_params, amd_pstate), AMD_PSTATE_DEFAULT, 0, 2,
+	  amd_pstate_words },
 	{ "pm_qos_dynamic_low_us", "tuned's dynamic PM QoS: the limit at or above the load "
 	  "threshold, us (tuned's latency_low); -1: off",
 	  TUNABLE_FIELD(struct engine_params, pm_qos_dynamic_low_us), -1, -1, 2000000000, NULL },

@@ -8,6 +8,7 @@
 #include "../core/idmap.h"
 #include "../core/rng.h"
 #include "../cpufreq/cpufreq.h"
+#include "../cpufreq/cppc_guided.h"
 #include "../cpuidle/cpuidle.h"
 #include "../metrics/histogram.h"
 #include "../sched/placement.h"
@@ -43,6 +44,9 @@ enum cpu_mode {
 /* Engine tunables (--set), int64_t for the tunable table. */
 /* MSR_PKG_CST_CONFIG_CONTROL bit 26 (c1) and bit 25 (c3). */
 enum auto_demotion { DEMOTE_OFF, DEMOTE_C1, DEMOTE_C3, DEMOTE_BOTH };
+/* --set amd_pstate=: the machine's driver decides (default), or the mode
+ * the kernel's amd_pstate= parameter picks for the generic governors. */
+enum amd_pstate_param { AMD_PSTATE_DEFAULT, AMD_PSTATE_PASSIVE, AMD_PSTATE_GUIDED };
 
 struct engine_params {
 	int64_t hz;
@@ -75,6 +79,7 @@ struct engine_params {
 	int64_t pl1_w, pl2_w;      /* package power limits, W; -1: the machine's; 0: none */
 	int64_t pl1_window_ms;     /* PL1's time window; -1: the machine's */
 	int64_t energy_perf_bias;  /* IA32_ENERGY_PERF_BIAS, 0..15 (engine/epb.c) */
+	int64_t amd_pstate;        /* enum amd_pstate_param: amd_pstate= on the command line */
 	/* tuned's dynamic PM QoS (engine/pmqos_dynamic.c): -1 low: off */
 	int64_t pm_qos_dynamic_low_us, pm_qos_dynamic_high_us, pm_qos_dynamic_load_milli;
 	int64_t pm_qos_dynamic_interval_s;
@@ -137,6 +142,8 @@ struct sim_cpu {
 	sim_ns idle_stamp;         /* rq->idle_stamp: when it went idle, 0 once woken */
 	uint32_t util_est_sum; /* util_est of its runnable tasks */
 	uint32_t *util_seq;    /* its count in its policy's util_seq (cpu_util_changed()) */
+	uint64_t *util_dirty;  /* its word of its policy's util_dirty... */
+	uint64_t util_dirty_bit; /* ...and its bit there */
 	bool util_decayed;     /* the run queue's PELT moved since the last cpufreq hook call */
 	sim_ns idle_busy_until;/* the idle entry path (and tick stop) runs until then */
 	bool tick_woke;        /* the tick ended the current idle period */
@@ -217,8 +224,11 @@ struct sim_policy {
 	int type;              /* a clock domain never spans two CPU types */
 	int *cpus;
 	uint32_t *util_seq;    /* per CPU of the policy: p.util_seq */
+	uint64_t *util_dirty;  /* p.util_dirty */
 	int cur_idx;           /* P-state the hardware runs now (before turbo cap) */
 	uint32_t apply_gen;
+	struct cppc_guided guided; /* amd-pstate's guided mode (cpufreq/cppc_guided.h) */
+	uint32_t guided_khz;   /* what guided mode last programmed */
 };
 
 /* Where a task lives. A finished task is freed and its slot reused; the
@@ -240,6 +250,7 @@ struct sim {
 	sim_ns tick_ns;
 	sim_ns latency_limit_ns;
 	int kernel_version;    /* --set kernel=X.Y as MAJOR * 1000 + MINOR; 0: current */
+	enum cppc_mode amd_pstate; /* amd-pstate's mode for every policy (CPPC_NONE: not it) */
 	int nohz_nr_cpus;      /* CPUs idle with the tick stopped (nohz.nr_cpus) */
 	bool nohz_has_blocked; /* one of them may have blocked load (nohz.has_blocked) */
 	sim_ns nohz_next_blocked; /* not before this jiffy (nohz.next_blocked) */
@@ -511,6 +522,7 @@ static inline void cpu_stealable(struct sim *s, struct sim_cpu *c)
 static inline void cpu_util_changed(struct sim_cpu *c)
 {
 	(*c->util_seq)++;
+	*c->util_dirty |= c->util_dirty_bit;
 }
 
 static inline int cpu_is_idle(const struct sim_cpu *c)

@@ -77,7 +77,9 @@ int host_parse_cpulist(const char *s, int max, int **cpus, int *n)
 			v[count++] = (int)c;
 		}
 		s = end;
-		if (*s == ',')
+		/* cpufreq's affected_cpus and related_cpus separate by spaces
+		 * (drivers/cpufreq/cpufreq.c, show_cpus()). */
+		if (*s == ',' || *s == ' ')
 			s++;
 		else if (*s && *s != '\n')
 			goto bad;

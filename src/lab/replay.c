@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../engine/sim.h"
 #include "runspec.h"
@@ -59,10 +60,31 @@ int replay_capture_machine(struct machine *m, const struct replay_model *rm, uin
 	return machine_validate(m, "trace machine", d);
 }
 
+/* The machine pmlab record wrote beside the trace (pmlab machines
+ * detect), without the kernel costs: they are in the recorded bursts. 0:
+ * none there. */
+static int recorded_machine(struct replay *r, struct pm_diag *d)
+{
+	snprintf(r->recorded, sizeof(r->recorded), "%s" MACHINE_RECORDED_SUFFIX, r->file);
+	if (strlen(r->file) + strlen(MACHINE_RECORDED_SUFFIX) >= sizeof(r->recorded) ||
+	    access(r->recorded, F_OK) != 0) {
+		r->recorded[0] = '\0';
+		return 0;
+	}
+	if (runspec_load_machine(&r->m, r->recorded, r->cpus, d) < 0)
+		return -1;
+	r->m.syscall_ns = r->m.context_switch_ns = r->m.wakeup_ipi_ns = 0;
+	r->m.fork_ns = r->m.exec_ns = 0;
+	return 1;
+}
+
 static int load_machine(struct replay *r, struct pm_diag *d)
 {
 	if (r->machine)
 		return runspec_load_machine(&r->m, r->machine, r->cpus, d);
+	int rc = recorded_machine(r, d);
+	if (rc != 0)
+		return rc < 0 ? -1 : 0;
 	if (replay_capture_machine(&r->m, &r->rm,
 				   r->capture_khz ? r->capture_khz : REPLAY_DEFAULT_CAPTURE_KHZ, d) < 0)
 		return -1;

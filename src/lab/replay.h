@@ -23,7 +23,8 @@ struct run_result;
 
 struct replay {
 	const char *file;     /* the trace */
-	const char *machine;  /* a machine spec; NULL: like the capture machine */
+	const char *machine;  /* a machine spec; NULL: the recorded one (FILE.machine.ini),
+				 else like the capture machine */
 	const char *cpus;     /* --cpus, or NULL */
 	uint64_t capture_khz; /* 0: the machine's base (REPLAY_DEFAULT_CAPTURE_KHZ without one) */
 	struct replay_keep keep; /* only these processes (--pid, --comm); none given: all */
@@ -35,7 +36,11 @@ struct replay {
 	int npre;
 	const char *pre[3]; /* settings before the user's --set */
 	char capture_set[64];
+	char recorded[4096]; /* the machine recorded beside the trace, "" none */
 };
+
+/* pmlab record's machine beside the trace (host/machine_detect.h). */
+#define MACHINE_RECORDED_SUFFIX ".machine.ini"
 
 /* Reads the trace, sets up the machine and shares the trace with the
  * workload. -1 with the reason in d (all bad input). */

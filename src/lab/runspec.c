@@ -69,10 +69,12 @@ const char *runspec_default_cpufreq(const struct machine *m, int kernel, const c
 	static const char *const whys[CPUFREQ_NDRIVERS] = {
 		"the default of acpi-cpufreq", "the default of intel_pstate: powersave",
 		"the default of intel_cpufreq", "the default of powernv-cpufreq",
-		"the default of cpufreq-dt", "no cpufreq driver",
+		"the default of cpufreq-dt", "the default of amd-pstate",
+		"the default of amd-pstate-epp: powersave", "no cpufreq driver",
 	};
 	enum cpufreq_driver_kind k = m->cpufreq_driver;
 	const char *name = k == CPUFREQ_DRIVER_INTEL_PSTATE ? "intel_pstate" :
+			   k == CPUFREQ_DRIVER_AMD_PSTATE_EPP ? "amd_pstate" :
 			   k == CPUFREQ_DRIVER_NONE ? "performance" : "schedutil";
 	const struct cpufreq_governor *g = cpufreq_governor_find(name);
 
@@ -302,6 +304,7 @@ static void config_run(const struct runspec *rs, struct sim_config *cfg)
 	config(rs, cfg);
 	cfg->observer = rs->observer;
 	cfg->progress = rs->progress;
+	cfg->progress_ctx = rs->progress_ctx;
 }
 
 /* Why governors nobody named run: for the run's header. */

@@ -43,6 +43,7 @@ struct runspec {
 	bool keep_finished_tasks; /* for use() to read finished tasks (per-task reports) */
 	const struct sim_observer *observer; /* not owned, may be NULL */
 	void (*progress)(void *ctx, double done); /* the engine's progress callback; may be NULL */
+	void *progress_ctx;
 };
 
 /* The frequency governor a stock kernel runs on m, and why ("the default

@@ -42,9 +42,15 @@ static double env_mb(const char *name, double def)
 static void warn(struct wrap *w, const char *what, const char *path, double mb, double done,
 		 double limit, const char *also)
 {
-	fprintf(stderr, "pmlab: %s: %s %s will be about %.*f MB (estimated at %.0f %% of the run; "
-		"warning above %g MB%s); keep part of it with --window FROM:TO or --trace-cpus "
-		"LIST\n", w->x->cmd, what, path, mb < 10 ? 1 : 0, mb, done * 100, limit, also);
+	char msg[PM_DIAG_MAX];
+
+	snprintf(msg, sizeof(msg), "%s %.400s will be about %.*f MB (estimated at %.0f %% of the "
+		 "run; warning above %g MB%s); keep part of it with --window FROM:TO or "
+		 "--trace-cpus LIST", what, path, mb < 10 ? 1 : 0, mb, done * 100, limit, also);
+	if (w->x->warn)
+		w->x->warn(w->x->warn_ctx, msg);
+	else
+		fprintf(stderr, "pmlab: %s: %s\n", w->x->cmd, msg);
 }
 
 /* The bytes so far plus the rest of the span at the rate of the last

@@ -23,6 +23,10 @@ struct run_exports {
 	const char *cmd;       /* "sim": the warning's first word */
 	const struct export_filter *filter; /* NULL: everything */
 	bool quiet;            /* no size warning */
+	/* Where the size warning goes (one line, no newline); NULL: standard
+	 * error, as "pmlab: CMD: ...". */
+	void (*warn)(void *ctx, const char *msg);
+	void *warn_ctx;
 };
 
 /* Runs rs, writing the exports x asks for (x may be NULL; title names the

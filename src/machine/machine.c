@@ -186,6 +186,8 @@ void machine_type_get(const struct machine *m, int t, struct cpu_type *out)
 	out->freq_domain = m->freq_domain;
 	out->cluster_cores = m->cluster_cores;
 	out->base_khz = m->base_khz;
+	out->lowest_nonlinear_khz = m->lowest_nonlinear_khz;
+	out->perf_scaling_khz = m->perf_scaling_khz;
 	out->npstates = m->npstates;
 	memcpy(out->pstates, m->pstates, sizeof(out->pstates));
 	out->nturbo = m->nturbo;
@@ -557,7 +559,8 @@ struct clock_table {
 	const struct turbo_bin *turbo;
 	int nturbo;
 	int max_cores;                 /* cores the turbo bins may count */
-	int pstates_line, base_line, turbo_line;
+	uint32_t lowest_nonlinear_khz, perf_scaling_khz;
+	int pstates_line, base_line, turbo_line, lnl_line, scaling_line;
 	const int *pstate_lines, *turbo_lines; /* NULL: no lines */
 };
 
@@ -606,6 +609,13 @@ static int check_pstates(const struct clock_table *c, const char *where, struct 
 			    "listed in [pstates], e.g. %u or %u)", who, base,
 			    c->ps[below].khz, c->ps[below + 1].khz);
 	}
+	uint32_t lnl = c->lowest_nonlinear_khz;
+	if (lnl && (lnl < lo || lnl > base))
+		return FAIL(c->lnl_line, "%slowest_nonlinear_khz = %u is out of range (expected "
+			    "%u..%u, between the lowest P-state and base_khz)", who, lnl, lo, base);
+	if (c->perf_scaling_khz > MAX_KHZ)
+		return FAIL(c->scaling_line, "%sperf_scaling_khz = %u is out of range (expected "
+			    "kHz per performance unit, at most 100000000)", who, c->perf_scaling_khz);
 	return 0;
 }
 
@@ -651,6 +661,9 @@ static int check_frequency(const struct machine *m, const struct machine_lines *
 	const struct clock_table c = {
 		.who = "", .ps = m->pstates, .nps = m->npstates, .base_khz = m->base_khz,
 		.turbo = m->turbo, .nturbo = m->nturbo, .max_cores = m->cores_per_package,
+		.lowest_nonlinear_khz = m->lowest_nonlinear_khz,
+		.perf_scaling_khz = m->perf_scaling_khz, .lnl_line = LN(lowest_nonlinear),
+		.scaling_line = LN(perf_scaling),
 		.pstates_line = LN(pstates), .base_line = LN(base_khz), .turbo_line = LN(turbo),
 		.pstate_lines = ln ? ln->pstate : NULL, .turbo_lines = ln ? ln->turbo_bin : NULL,
 	};
@@ -876,6 +889,8 @@ static int check_power(const struct machine *m, const struct machine_lines *ln,
 	if (!in_range(m->bg_timer_share, 0, 1))
 		return FAIL(LN(bg_timer), "timer_pct = %g is out of range (expected 0..100)",
 			    m->bg_timer_share * 100);
+	if (m->hwp != 0 && m->hwp != 1)
+		return FAIL(LN(hwp), "hwp = %d (expected 0 or 1)", m->hwp);
 	if ((unsigned)m->turbo_control > TURBO_HARDWARE)
 		return FAIL(LN(turbo_control), "turbo %d is unknown (expected os or hardware)",
 			    (int)m->turbo_control);
@@ -912,6 +927,9 @@ static int check_types(const struct machine *m, const struct machine_lines *ln,
 			.who = who, .ps = ty->pstates, .nps = ty->npstates,
 			.base_khz = ty->base_khz, .turbo = ty->turbo, .nturbo = ty->nturbo,
 			.max_cores = ty->cores, .pstates_line = TL(t, pstates),
+			.lowest_nonlinear_khz = ty->lowest_nonlinear_khz,
+			.perf_scaling_khz = ty->perf_scaling_khz, .lnl_line = TL(t, lowest_nonlinear),
+			.scaling_line = TL(t, perf_scaling),
 			.base_line = TL(t, base_khz), .turbo_line = TL(t, turbo),
 			.pstate_lines = ln ? ln->type[t].pstate : NULL,
 			.turbo_lines = ln ? ln->type[t].turbo_bin : NULL,
@@ -971,7 +989,7 @@ const char *machine_cpufreq_driver_name(enum cpufreq_driver_kind k)
 {
 	static const char *const names[CPUFREQ_NDRIVERS] = {
 		"acpi-cpufreq", "intel_pstate", "intel_cpufreq", "powernv-cpufreq", "cpufreq-dt",
-		"none",
+		"amd-pstate", "amd-pstate-epp", "none",
 	};
 	return (unsigned)k < CPUFREQ_NDRIVERS ? names[k] : "?";
 }

@@ -60,6 +60,8 @@ enum cpufreq_driver_kind {
 	CPUFREQ_DRIVER_POWERNV,       /* powernv-cpufreq (POWER): the generic governors */
 	CPUFREQ_DRIVER_CPUFREQ_DT,    /* cpufreq-dt (Arm, the device tree's OPPs): the generic
 					 governors; registers the energy model EAS reads */
+	CPUFREQ_DRIVER_AMD_PSTATE,    /* amd-pstate, passive or guided: the generic governors */
+	CPUFREQ_DRIVER_AMD_PSTATE_EPP, /* amd-pstate-epp, the active mode: its own policies */
 	CPUFREQ_DRIVER_NONE,          /* none: the clock stays where the firmware set it */
 	CPUFREQ_NDRIVERS,
 };
@@ -217,6 +219,8 @@ struct cpu_type {
 	enum freq_domain_kind freq_domain; /* package: one clock for the type's cores of a package */
 	int cluster_cores;      /* for FREQ_DOMAIN_CLUSTER; divides cores */
 	uint32_t base_khz;
+	uint32_t lowest_nonlinear_khz; /* as the machine's; 0: its lowest P-state */
+	uint32_t perf_scaling_khz;     /* as the machine's; 0: 100000 */
 	int npstates;
 	struct pstate pstates[MACHINE_MAX_PSTATES];
 	int nturbo;             /* bins count the type's active cores in the package */
@@ -248,6 +252,14 @@ struct machine {
 	sim_ns transition_latency_ns;
 	enum freq_invariance freq_invariance; /* INI: freq_invariance; absent: max */
 	enum turbo_control turbo_control;     /* INI: turbo = os|hardware; absent: os */
+	/* What the processor offers a P-state driver: Intel HWP (hwp = 1);
+	 * ACPI _CPC's lowest nonlinear performance as a frequency (0: the
+	 * lowest P-state), where amd-pstate's schedutil path stops going down;
+	 * the kHz of one HWP/CPPC performance unit (intel_pstate's 100 MHz;
+	 * 78741 on a hybrid part's P-cores; 0: 100000). */
+	int hwp;
+	uint32_t lowest_nonlinear_khz;
+	uint32_t perf_scaling_khz;
 	int npstates;
 	struct pstate pstates[MACHINE_MAX_PSTATES];
 	int nturbo;

@@ -94,6 +94,9 @@ static const struct key frequency_keys[] = {
 	MKEY("freq_invariance", V_FIE, freq_invariance, freq_invariance,
 	     "max|turbo_4c|turbo_1c|base|none", 0),
 	MKEY("turbo", V_TURBO, turbo_control, turbo_control, "os|hardware", 0),
+	MKEY("hwp", V_BOOL, hwp, hwp, "0|1", 0),
+	MKEY("lowest_nonlinear_khz", V_KHZ, lowest_nonlinear_khz, lowest_nonlinear, "<kHz>", 0),
+	MKEY("perf_scaling_khz", V_KHZ, perf_scaling_khz, perf_scaling, "<kHz per unit>", 0),
 };
 
 static const struct key power_keys[] = {
@@ -206,6 +209,8 @@ static const struct key type_keys[] = {
 	TKEY("freq_domain", V_DOMAIN, freq_domain, freq_domain, "core|cluster|package", 0),
 	TKEY("cluster_cores", V_INT, cluster_cores, cluster_cores, "<count>", 0),
 	TKEY("base_khz", V_KHZ, base_khz, base_khz, "<kHz>", 0),
+	TKEY("lowest_nonlinear_khz", V_KHZ, lowest_nonlinear_khz, lowest_nonlinear, "<kHz>", 0),
+	TKEY("perf_scaling_khz", V_KHZ, perf_scaling_khz, perf_scaling, "<kHz per unit>", 0),
 	TKEY("ceff_nf", V_DOUBLE, ceff_nf, ceff_nf, "<nF>", 0),
 	TKEY("leak_w", V_DOUBLE, leak_w, leak_w, "<watts>", 0),
 	TKEY("leak_beta", V_DOUBLE, leak_beta, leak_beta, "<per volt>", 0),
@@ -905,6 +910,10 @@ static int resolve_types(struct parser *p)
 			return missing(p, sec, tl->section,
 				       find_key(type_keys, ARRAY_SIZE(type_keys), "base_khz"),
 				       " with its own [pstates NAME]");
+		if (!tl->perf_scaling)
+			ty->perf_scaling_khz = m->perf_scaling_khz;
+		if (!tl->pstates && !tl->lowest_nonlinear)
+			ty->lowest_nonlinear_khz = m->lowest_nonlinear_khz;
 		if (!tl->pstates) {
 			ty->npstates = m->npstates;
 			memcpy(ty->pstates, m->pstates, sizeof(ty->pstates));
@@ -1234,6 +1243,10 @@ static void write_type(FILE *f, const struct machine *m, const struct cpu_type *
 	}
 	if (own_ps || t->base_khz != m->base_khz)
 		fprintf(f, "base_khz = %u\n", t->base_khz);
+	if (t->lowest_nonlinear_khz != (own_ps ? 0 : m->lowest_nonlinear_khz))
+		fprintf(f, "lowest_nonlinear_khz = %u\n", t->lowest_nonlinear_khz);
+	if (t->perf_scaling_khz != m->perf_scaling_khz)
+		fprintf(f, "perf_scaling_khz = %u\n", t->perf_scaling_khz);
 	const struct { const char *key; double v, inherited; } figures[] = {
 		{ "ceff_nf", t->ceff_nf, m->ceff_nf },
 		{ "leak_w", t->leak_w, m->leak_w },
@@ -1298,6 +1311,12 @@ static void write_ini(FILE *f, const struct machine *m)
 	fprintf(f, "freq_invariance = %s\n", machine_invariance_name(m->freq_invariance));
 	if (m->turbo_control != TURBO_OS)
 		fprintf(f, "turbo = %s\n", machine_turbo_control_name(m->turbo_control));
+	if (m->hwp)
+		fprintf(f, "hwp = %d\n", m->hwp);
+	if (m->lowest_nonlinear_khz)
+		fprintf(f, "lowest_nonlinear_khz = %u\n", m->lowest_nonlinear_khz);
+	if (m->perf_scaling_khz)
+		fprintf(f, "perf_scaling_khz = %u\n", m->perf_scaling_khz);
 
 	fprintf(f, "\n[pstates]\n");
 	for (int i = 0; i < m->npstates && i < MACHINE_MAX_PSTATES; i++)

@@ -131,7 +131,8 @@ static int list_result(const struct call *c, const bool *set, enum list_out how)
 
 static int cpulist_fn(const struct call *c)
 {
-	static bool set[PF_CPUS_MAX], other[PF_CPUS_MAX];
+	/* On the stack, not static: profiles load in separate threads (libpmlab). */
+	bool set[PF_CPUS_MAX] = { false }, other[PF_CPUS_MAX] = { false };
 	char arg[8192];
 	const char *fn = c->argv[0];
 
@@ -172,8 +173,8 @@ static int cpulist_fn(const struct call *c)
 
 static int calc_isolated_cores(const struct call *c)
 {
-	static bool set[PF_CPUS_MAX];
-	static int package[PF_CPUS_MAX];
+	bool set[PF_CPUS_MAX] = { false };
+	int package[PF_CPUS_MAX] = { 0 };
 	int cpus[PF_CPUS_MAX], n = 0;
 	long reserve = 1;
 	if (nargs(c, 0, 1))

@@ -130,7 +130,7 @@ static int skip_file(struct walk *w, uint64_t len, bool format, const char *what
 		return bad_at(w->d, w->path, at, msg);
 	}
 	if (format) {
-		char head[6], tail;
+		char head[6], tail = 0;
 		if (len < sizeof(head) + 1 || get(w, head, sizeof(head), what) < 0)
 			return bad_at(w->d, w->path, at, "an event format too short to be one");
 		w->pos = at + len - 1;

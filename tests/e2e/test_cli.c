@@ -345,8 +345,8 @@ static void test_default_governors(void **state)
 	char *bad = write_temp("[machine]\nname = x\ncpufreq_driver = speedstep\n", ".ini");
 	snprintf(args, sizeof(args), "sim --machine %s --workload pingpong", bad);
 	expect_usage_error(args, "cpufreq_driver: 'speedstep' is not a driver pmlab knows (expected "
-			   "acpi-cpufreq, intel_pstate, intel_cpufreq, powernv-cpufreq, cpufreq-dt or "
-			   "none)");
+			   "acpi-cpufreq, intel_pstate, intel_cpufreq, powernv-cpufreq, cpufreq-dt, "
+			   "amd-pstate, amd-pstate-epp or none)");
 	unlink(ini);
 	unlink(old);
 	unlink(bad);

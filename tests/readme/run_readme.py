@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
 """Runs every pmlab command of README.md's sh blocks as shown, in a scratch
-directory (with the tree's data/ and the built pmlab at build/src/cli/pmlab,
+directory (with the tree's data/ and tests/ and the built pmlab at build/src/cli/pmlab,
 as the README assumes), host commands against a copy of a fake machine tree
 ($PMLAB_ROOT), simulated runs shortened by $PMLAB_MAX_DURATION. A command
 that is not pmlab's (make, systemctl, cp) is listed as skipped, as is pmlab
@@ -52,6 +52,7 @@ def scratch(pmlab, root):
     os.symlink(pmlab, os.path.join(d, "build/src/cli/pmlab"))
     os.symlink(pmlab, os.path.join(d, "bin/pmlab"))
     os.symlink(os.path.join(root, "data"), os.path.join(d, "data"))
+    os.symlink(os.path.join(root, "tests"), os.path.join(d, "tests"))
     shutil.copytree(os.path.join(root, FAKE_TREE), os.path.join(d, "fake-root"), symlinks=True)
     return d
 

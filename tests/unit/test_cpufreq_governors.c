@@ -32,6 +32,7 @@ struct tc {
 	uint32_t base;    /* 0: the highest */
 	int64_t lat_us;
 	const char *sets[8];
+	uint32_t scaling, lnl; /* perf_scaling_khz, lowest_nonlinear_khz */
 };
 
 static int fill_tables(void **state)
@@ -52,6 +53,7 @@ static struct govtrace_config config(const struct tc *c)
 		.governor = c->gov, .sets = c->sets, .nsets = nsets, .freqs = c->freqs,
 		.nfreqs = c->nfreqs, .base_khz = c->base, .hz = c->hz ? c->hz : 1000,
 		.transition_latency_us = c->lat_us, .ncpus = c->ncpus ? c->ncpus : 1,
+		.perf_scaling_khz = c->scaling, .lowest_nonlinear_khz = c->lnl,
 	};
 }
 
@@ -907,6 +909,88 @@ static void test_intel_pstate_hwp_dynamic_boost(void **state)
 	govtrace_destroy(g);
 }
 
+
+/* A hybrid part's P-cores count HWP performance in units of 78.741 MHz
+ * (hybrid_get_cpu_scaling(), HYBRID_SCALING_FACTOR_ADL, v6.x). The lowest
+ * ratio at or above 1.2 GHz is 16: 1259.9 MHz, run at the 1.3 GHz entry.
+ * Fully busy there, EPP performance asks for twice the average, 2.6 GHz:
+ * ratio ceil(2600000 / 78741) = 34, 2677.2 MHz, the 2.7 GHz entry; with
+ * 100 MHz units the same load goes 1.2 -> 2.4 GHz. */
+static void test_intel_pstate_hybrid_scaling(void **state)
+{
+	const char *epp = "energy_performance_preference=performance";
+	struct govtrace *g = open_trace(&(struct tc){ "intel_pstate", P25, 25, .base = 2400000,
+						      .sets = { "hwp=1", epp }, .scaling = 78741 });
+	at(g, 0, 1000, 1000, 0, 0);
+	EXPECT(g, { 0, 1300000 }, { 1000, 2700000 });
+	govtrace_destroy(g);
+	g = open_trace(&(struct tc){ "intel_pstate", P25, 25, .base = 2400000,
+				     .sets = { "hwp=1", epp } });
+	at(g, 0, 1000, 1000, 0, 0);
+	EXPECT(g, { 0, 1200000 }, { 1000, 2400000 });
+	govtrace_destroy(g);
+	/* hwp=-1 (the default) follows the processor: this one has no HWP,
+	 * so the software algorithm samples every 10 ms instead. */
+	g = open_trace(&(struct tc){ "intel_pstate", P25, 25, .base = 2400000, .sets = { epp } });
+	at(g, 0, 1000, 1000, 0, 0);
+	EXPECT(g, { 0, 1200000 });
+	govtrace_destroy(g);
+}
+
+static struct govtrace *amd(const char *set1, const char *set2)
+{
+	/* 1.2 .. 3.6 GHz, nominal 2.4 GHz, lowest nonlinear 1.6 GHz. */
+	return open_trace(&(struct tc){ "amd_pstate", P25, 25, .base = 2400000,
+					.sets = { set1, set2 }, .lnl = 1600000 });
+}
+
+/* amd-pstate-epp: the policy starts at scaling_min_freq, which nobody set,
+ * so lowest_nonlinear_freq (amd_pstate_verify()); fully busy for 1 ms the
+ * hardware loop (hw_autonomous.h) asks 1.6 GHz x 100 / setpoint: EPP 0:
+ * 3.2 GHz; balance_performance, 128 and the default (setpoint 72): 2.3
+ * GHz; balance_power, AMD's 0xBF = 191 (83): 2.0 GHz; power (95): 1.7 GHz.
+ * The performance policy starts at the nominal 2.4 GHz (min_limit_perf =
+ * nominal_perf) and runs EPP 0: 4.8 GHz, capped at 3.6. */
+static void test_amd_pstate_epp(void **state)
+{
+	static const struct { const char *set1, *set2; uint32_t first, busy; } cases[] = {
+		{ "energy_performance_preference=performance", NULL, 1600000, 3200000 },
+		{ "energy_performance_preference=balance_performance", NULL, 1600000, 2300000 },
+		{ NULL, NULL, 1600000, 2300000 },
+		{ "energy_performance_preference=balance_power", NULL, 1600000, 2000000 },
+		{ "energy_performance_preference=power", NULL, 1600000, 1700000 },
+		{ "scaling_governor=performance", NULL, 2400000, 3600000 },
+		{ "scaling_governor=performance", "energy_performance_preference=performance",
+		  2400000, 3600000 },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct govtrace *g = amd(cases[i].set1, cases[i].set2);
+		assert_int_equal(govtrace_policy(g)->hook, CPUFREQ_HOOK_EMULATED);
+		at(g, 0, 1000, 1000, 0, 0);
+		EXPECT(g, { 0, cases[i].first }, { 1000, cases[i].busy });
+		govtrace_destroy(g);
+	}
+	/* The names are amd-pstate's values (AMD_CPPC_EPP_*), not intel_pstate's. */
+	const struct cpufreq_governor *a = cpufreq_governor_find("amd_pstate");
+	const struct cpufreq_governor *i = cpufreq_governor_find("intel_pstate");
+	int64_t buf[16] = { 0 };
+	struct pm_diag d = { { 0 } };
+	assert_int_equal(tunables_write(a->tunables, a->ntunables, buf,
+					"energy_performance_preference", "balance_power", &d), 1);
+	assert_int_equal(tunable_get(&a->tunables[1], buf), 191);
+	assert_int_equal(tunables_write(i->tunables, i->ntunables, buf,
+					"energy_performance_preference", "balance_power", &d), 1);
+	assert_int_equal(buf[2], 192);
+	/* amd_pstate_set_energy_pref_index(): no EPP above 0 under performance. */
+	const char *msg = create_fails(&(struct tc){ "amd_pstate", P25, 25, .base = 2400000,
+		.sets = { "scaling_governor=performance", "energy_performance_preference=power" } });
+	assert_non_null(strstr(msg, "EBUSY"));
+	/* Without CPPC's lowest nonlinear frequency, the floor is the lowest. */
+	struct govtrace *g = open_trace(&(struct tc){ "amd_pstate", P25, 25, .base = 2400000 });
+	EXPECT(g, { 0, 1200000 });
+	govtrace_destroy(g);
+}
+
 /* ---- the scheduler's hook: installed or not, and its cost per call ---- */
 
 /* cpufreq_add_update_util_hook() call sites: sugov_start(),
@@ -1161,6 +1245,8 @@ int main(void)
 		cmocka_unit_test(test_intel_pstate_iowait_boost),
 		cmocka_unit_test(test_intel_pstate_hwp_epp_order),
 		cmocka_unit_test(test_intel_pstate_hwp_dynamic_boost),
+		cmocka_unit_test(test_intel_pstate_hybrid_scaling),
+		cmocka_unit_test(test_amd_pstate_epp),
 		cmocka_unit_test(test_hook_installation),
 		cmocka_unit_test(test_hook_path_costs),
 		cmocka_unit_test(test_tunable_ranges),

@@ -303,6 +303,108 @@ static void test_hardware_picks_turbo_bin(void **state)
 	result_free(&hw.r);
 }
 
+/* An amd-pstate machine: one core per clock, 0.5..3 GHz in 500 MHz steps,
+ * nominal (base) 2 GHz, CPPC's lowest nonlinear frequency 1.5 GHz. */
+static const char *const amd_ini =
+	"[machine]\nname = amd-test\ndescription = test machine\ntdp_w = 10\n"
+	"cpufreq_driver = amd-pstate\n"
+	"[topology]\npackages = 1\ncores_per_package = 2\nthreads_per_core = 1\nfreq_domain = core\n"
+	"[frequency]\nbase_khz = 2000000\ntransition_latency_us = 0\n"
+	"lowest_nonlinear_khz = 1500000\n"
+	"[pstates]\n500000 = 700\n1000000 = 750\n1500000 = 800\n2000000 = 900\n2500000 = 1000\n"
+	"3000000 = 1100\n"
+	"[cstate C1]\ndesc = halt\nexit_latency_us = 1\ntarget_residency_us = 2\npower_mw = 500\n"
+	"[power]\nceff_nf = 1.0\nleak_w = 1.0\nleak_beta = 0\nuncore_w = 2\nplatform_w = 10\n";
+
+/* C0 time CPU 0 spent below `khz`. */
+static sim_ns c0_below(const struct run_result *r, uint32_t khz)
+{
+	sim_ns t = 0;
+	for (int i = 0; i < result_cpu_npstates(r, 0); i++)
+		if (result_cpu_pstate_khz(r, 0, i) < khz)
+			t += r->cpus[0].pstate_ns[i];
+	return t;
+}
+
+static const char *const light[] = { "tasks=1", "period_us=10000", "run_us=1000",
+				     "jitter_pct=0" };
+
+/* amd_pstate_verify() (v6.11+): a scaling_min_freq nobody set is
+ * lowest_nonlinear_freq. A light load under schedutil (amd-pstate's
+ * passive mode) wants about 1.25 x 10 % of 3 GHz, yet never runs below
+ * 1.5 GHz; set explicitly, or on v6.10, the minimum is the hardware's and
+ * the same load runs below it. */
+static void test_amd_pstate_lowest_nonlinear_floor(void **state)
+{
+	const char *explicit_min[] = { "scaling_min_khz=500000" };
+	const char *v610[] = { "kernel=6.10" };
+	struct run dflt, low, old;
+	(void)state;
+	run(&dflt, amd_ini, 1, "periodic", "schedutil", 2, light, 4);
+	assert_int_equal(c0_below(&dflt.r, 1500000), 0);
+	assert_true(c0_below(&dflt.r, 2000000) > 0);
+	const char *sets[5];
+	memcpy(sets, light, sizeof(light));
+	sets[4] = explicit_min[0];
+	run(&low, amd_ini, 1, "periodic", "schedutil", 2, sets, 5);
+	assert_true(c0_below(&low.r, 1500000) > 0);
+	sets[4] = v610[0];
+	run(&old, amd_ini, 1, "periodic", "schedutil", 2, sets, 5);
+	assert_true(c0_below(&old.r, 1500000) > 0);
+	result_free(&dflt.r);
+	result_free(&low.r);
+	result_free(&old.r);
+}
+
+/* Guided mode (amd_pstate_update(): min_perf = des_perf, des_perf = 0):
+ * schedutil's choice becomes the floor and the hardware's loop, under EPP
+ * 0, picks at or above it: faster than passive mode for the same light
+ * load, never slower. A governor that does not switch dynamically
+ * (performance) gets what it asks for in either mode: the same run. */
+static void test_amd_pstate_guided(void **state)
+{
+	const char *sets[5];
+	struct run passive, guided, perf_passive, perf_guided;
+	(void)state;
+	memcpy(sets, light, sizeof(light));
+	sets[4] = "amd_pstate=passive";
+	run(&passive, amd_ini, 1, "periodic", "schedutil", 2, sets, 5);
+	run(&perf_passive, amd_ini, 1, "periodic", "performance", 2, sets, 5);
+	sets[4] = "amd_pstate=guided";
+	run(&guided, amd_ini, 1, "periodic", "schedutil", 2, sets, 5);
+	run(&perf_guided, amd_ini, 1, "periodic", "performance", 2, sets, 5);
+	if (!(result_bzy_mhz(&guided.r) > result_bzy_mhz(&passive.r) + 100))
+		fail_msg("guided %.0f MHz, passive %.0f MHz: expected guided faster",
+			 result_bzy_mhz(&guided.r), result_bzy_mhz(&passive.r));
+	assert_int_equal(c0_below(&guided.r, 1500000), 0);
+	assert_true(result_energy_j(&perf_guided.r) == result_energy_j(&perf_passive.r));
+	result_free(&passive.r);
+	result_free(&guided.r);
+	result_free(&perf_passive.r);
+	result_free(&perf_guided.r);
+}
+
+/* amd-pstate-epp (the amd_pstate governor): powersave lets the hardware go
+ * down to the floor, 1.5 GHz; the performance policy raises the CPPC
+ * minimum to the nominal frequency, 2 GHz (amd_pstate_update_min_max_limit()),
+ * not to the top as intel_pstate's HWP does. */
+static void test_amd_pstate_active(void **state)
+{
+	const char *sets[5];
+	struct run save, perf;
+	(void)state;
+	run(&save, amd_ini, 1, "periodic", "amd_pstate", 2, light, 4);
+	memcpy(sets, light, sizeof(light));
+	sets[4] = "scaling_governor=performance";
+	run(&perf, amd_ini, 1, "periodic", "amd_pstate", 2, sets, 5);
+	assert_int_equal(c0_below(&save.r, 1500000), 0);
+	assert_true(c0_below(&save.r, 2000000) > 0);
+	assert_int_equal(c0_below(&perf.r, 2000000), 0);
+	assert_true(result_bzy_mhz(&perf.r) < 3000);
+	result_free(&save.r);
+	result_free(&perf.r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -312,6 +414,9 @@ int main(void)
 		cmocka_unit_test(test_energy_model),
 		cmocka_unit_test(test_power_limit_caps_turbo_after_window),
 		cmocka_unit_test(test_hardware_picks_turbo_bin),
+		cmocka_unit_test(test_amd_pstate_lowest_nonlinear_floor),
+		cmocka_unit_test(test_amd_pstate_guided),
+		cmocka_unit_test(test_amd_pstate_active),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

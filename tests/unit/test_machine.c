@@ -114,6 +114,15 @@ static void assert_machines_equal(const struct machine *a, const struct machine 
 	assert_int_equal(a->base_khz, b->base_khz);
 	assert_int_equal(a->transition_latency_ns, b->transition_latency_ns);
 	assert_int_equal(a->freq_invariance, b->freq_invariance);
+	assert_int_equal(a->cpufreq_driver, b->cpufreq_driver);
+	assert_int_equal(a->hwp, b->hwp);
+	assert_int_equal(a->lowest_nonlinear_khz, b->lowest_nonlinear_khz);
+	assert_int_equal(a->perf_scaling_khz, b->perf_scaling_khz);
+	assert_int_equal(a->ntypes, b->ntypes);
+	for (int t = 0; t < a->ntypes; t++) {
+		assert_int_equal(a->types[t].lowest_nonlinear_khz, b->types[t].lowest_nonlinear_khz);
+		assert_int_equal(a->types[t].perf_scaling_khz, b->types[t].perf_scaling_khz);
+	}
 	assert_int_equal(a->npstates, b->npstates);
 	for (int i = 0; i < a->npstates; i++) {
 		assert_int_equal(a->pstates[i].khz, b->pstates[i].khz);
@@ -224,6 +233,15 @@ static void test_round_trip_fixture(void **state)
 	(void)state;
 	if (machine_load(&m, FIXTURES "good-minimal.ini", &d) != 0)
 		fail_msg("%s", d.msg);
+	round_trip(&m);
+	/* hwp, perf_scaling_khz and lowest_nonlinear_khz, the machine's and
+	 * the types' own */
+	if (machine_load(&m, FIXTURES "good-hybrid.ini", &d) != 0)
+		fail_msg("%s", d.msg);
+	assert_int_equal(m.hwp, 1);
+	assert_int_equal(m.types[0].perf_scaling_khz, 78741);
+	assert_int_equal(m.types[1].perf_scaling_khz, 100000);
+	assert_int_equal(m.types[1].lowest_nonlinear_khz, 1000000);
 	round_trip(&m);
 }
 
@@ -717,6 +735,13 @@ static const struct bad_case bad_cases[] = {
 	{ 2, 2, "description = " X100 X100, 2, "line is too long", NULL },
 	{ 2, 2, "nmae = t", 2, "unknown key 'nmae' in [machine]", "name, description, tdp_w" },
 	{ 18, 18, "exit_latency = 2", 18, "unknown key 'exit_latency' in [cstate C1]", NULL },
+	/* what the processor offers a P-state driver (issue 16) */
+	{ 10, 10, "lowest_nonlinear_khz = 900000", 10, "lowest_nonlinear_khz = 900000 is out of range",
+	  "1000000..2000000" },
+	{ 10, 10, "lowest_nonlinear_khz = 2400000", 10, "lowest_nonlinear_khz", "base_khz" },
+	{ 10, 10, "hwp = 2", 10, "hwp", "0 or 1" },
+	{ 10, 10, "perf_scaling_khz = 200000000", 10, "perf_scaling_khz", NULL },
+	{ 2, 2, "cpufreq_driver = amd_pstate", 2, "amd_pstate", "amd-pstate-epp" },
 	/* malformed numbers */
 	{ 5, 5, "cores_per_package = four", 5, "cores_per_package: 'four' is not an integer", NULL },
 	{ 5, 5, "cores_per_package = 5000000000", 5, "5000000000 is out of range", NULL },

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The library's version, its errors and the lab, which holds what runs
+ * share instead of globals. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "lib.h"
+
+#ifndef PMLAB_RELEASE
+#define PMLAB_RELEASE "unknown"
+#endif
+
+int pmlab_api_version(void)
+{
+	return PMLAB_API_VERSION;
+}
+
+const char *pmlab_version(void)
+{
+	return PMLAB_RELEASE;
+}
+
+const char *pmlab_status_name(pmlab_status code)
+{
+	static const char *const names[] = { "ok", "input", "run", "io", "nomem", "plugin", "state" };
+	return (unsigned)code < sizeof(names) / sizeof(names[0]) ? names[code] : "unknown";
+}
+
+void pmlab_free(void *p)
+{
+	free(p);
+}
+
+pmlab_status lib_fail(pmlab_error *err, pmlab_status code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err) {
+		err->code = code;
+		va_start(ap, fmt);
+		vsnprintf(err->message, sizeof(err->message), fmt, ap);
+		va_end(ap);
+	}
+	return code;
+}
+
+pmlab_status lib_fail_diag(pmlab_error *err, pmlab_status code, const struct pm_diag *d)
+{
+	return lib_fail(err, code, "%s", d->msg[0] ? d->msg : "failed");
+}
+
+pmlab_status lib_ok(pmlab_error *err)
+{
+	if (err) {
+		err->code = PMLAB_OK;
+		err->message[0] = '\0';
+	}
+	return PMLAB_OK;
+}
+
+int lib_strdup_into(char **slot, const char *s)
+{
+	char *copy = NULL;
+
+	if (s && !(copy = strdup(s)))
+		return -1;
+	free(*slot);
+	*slot = copy;
+	return 0;
+}
+
+int lib_strings_add(struct lib_strings *l, const char *s)
+{
+	char **grown = realloc(l->s, (size_t)(l->n + 1) * sizeof(*grown));
+
+	if (!grown)
+		return -1;
+	l->s = grown;
+	if (!(l->s[l->n] = strdup(s)))
+		return -1;
+	l->n++;
+	return 0;
+}
+
+void lib_strings_free(struct lib_strings *l)
+{
+	for (int i = 0; i < l->n; i++)
+		free(l->s[i]);
+	free(l->s);
+	l->s = NULL;
+	l->n = 0;
+}
+
+pmlab_status pmlab_lab_new(pmlab_lab **out, pmlab_error *err)
+{
+	*out = calloc(1, sizeof(**out));
+	if (!*out)
+		return lib_fail(err, PMLAB_ERR_NOMEM, "out of memory");
+	return lib_ok(err);
+}
+
+void pmlab_lab_free(pmlab_lab *lab)
+{
+	if (!lab)
+		return;
+	struct lib_strings dirs = { lab->ndirs, lab->dirs };
+	lib_strings_free(&dirs);
+	free(lab);
+}
+
+pmlab_status pmlab_lab_profile_dir(pmlab_lab *lab, const char *dir, pmlab_error *err)
+{
+	struct lib_strings dirs = { lab->ndirs, lab->dirs };
+
+	if (!dir || !*dir)
+		return lib_fail(err, PMLAB_ERR_INPUT, "profile directory: expected a path");
+	if (lib_strings_add(&dirs, dir) < 0) {
+		lab->dirs = dirs.s;
+		return lib_fail(err, PMLAB_ERR_NOMEM, "out of memory");
+	}
+	lab->dirs = dirs.s;
+	lab->ndirs = dirs.n;
+	return lib_ok(err);
+}
