@@ -61,3 +61,26 @@ rows=$(($(wc -l <"$TMP/j1.csv") - 1))
 printf '  %-44s %7.2fx (%d points, outputs identical)\n' "sweep speed-up, --jobs 2 over --jobs 1" \
 	"$(awk -v a="$(cat "$TMP/sweep-100-jobs1.t")" -v b="$(cat "$TMP/sweep-100-jobs2.t")" \
 		'BEGIN { print a / b }')" "$rows"
+
+# Peak RSS of pmlab's own process in a long JSON sweep: rows go out as
+# points complete, so it must not grow with the number of points
+# (417 MB at 5000 points when every row was held to the end).
+# peak_rss CMD...: VmHWM (kB) of the command's process, polled until it exits.
+peak_rss() {
+	"$@" >"$TMP/rss.out" &
+	pid=$!
+	hwm=0
+	while kill -0 "$pid" 2>/dev/null; do
+		h=$(awk '/^VmHWM:/ { print $2 }' "/proc/$pid/status" 2>/dev/null || true)
+		[ -n "$h" ] && hwm=$h
+		sleep 0.1
+	done
+	wait "$pid"
+	echo "$hwm"
+}
+for n in 500 2000; do
+	rss=$(peak_rss "$PMLAB" sweep --machine i7-4790 --workload pingpong --duration 0.002 \
+		--vary seed="$(seq -s, 1 "$n")" --format json --jobs 2)
+	printf '  %-44s %7d kB peak RSS (%d MB of JSON out)\n' "sweep-$n-points-json" "$rss" \
+		"$(($(wc -c <"$TMP/rss.out") / 1000000))"
+done

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../host/abbench.h"
+#include "../host/runcmd.h"
 #include "cli.h"
 #include "options.h"
 
@@ -100,7 +101,8 @@ static int bench(struct own *w, bool csv)
 	struct hbench b;
 	int r, rc = EXIT_OK;
 
-	if (hostfs_open(&fs, w->root, &d) < 0)
+	/* A command that cannot be run: said before any profile is applied. */
+	if (host_command_runnable(w->c.argv[0], &d) < 0 || hostfs_open(&fs, w->root, &d) < 0)
 		return cli_bad("bench: %s", d.msg);
 	r = hbench_run(&fs, &w->c, &b, &d);
 	if (r == 0)

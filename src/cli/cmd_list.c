@@ -9,6 +9,7 @@
 #include "../engine/sim.h"
 #include "../machine/energy_model.h"
 #include "../machine/machine.h"
+#include "../metrics/texttable.h"
 #include "../workload/workload.h"
 #include "cli.h"
 
@@ -37,7 +38,11 @@ int cmd_machines(int argc, char **argv)
 				fprintf(stderr, "pmlab: %s\n", d.msg);
 				return EXIT_RUNTIME;
 			}
-			printf("%-20s %3d CPUs  %s\n", m.name, machine_possible_cpus(&m), m.description);
+			char first[96];
+
+			snprintf(first, sizeof(first), "%-20s %3d CPUs  ", m.name,
+				 machine_possible_cpus(&m));
+			text_wrap(stdout, first, m.description, (int)strlen(first));
 		}
 		return EXIT_OK;
 	}
@@ -64,13 +69,32 @@ int cmd_machines(int argc, char **argv)
 		       "or 'detect' (see pmlab machines --help)");
 }
 
+/* "      NAME  default D  what it does", the description wrapped to the
+ * width under itself. */
+static void print_tunable(const char *name, const char *def, const char *help)
+{
+	char first[128];
+
+	snprintf(first, sizeof(first), "      %-30s default %-10s ", name, def);
+	text_wrap(stdout, first, help, (int)strlen(first));
+}
+
 static void print_tunables(const struct tunable *t, int n)
 {
 	for (int i = 0; i < n; i++) {
 		char def[64];
 		tunable_format_value(&t[i], t[i].def, def, sizeof(def));
-		printf("      %-30s default %-10s %s\n", t[i].name, def, t[i].help);
+		print_tunable(t[i].name, def, t[i].help);
 	}
+}
+
+/* "  NAME  summary", wrapped. */
+static void print_named(int w, const char *name, const char *summary)
+{
+	char first[96];
+
+	snprintf(first, sizeof(first), "  %-*s ", w, name);
+	text_wrap(stdout, first, summary, (int)strlen(first));
 }
 
 void usage_governors(void)
@@ -88,23 +112,22 @@ int cmd_governors(int argc, char **argv)
 	printf("cpufreq governors (--cpufreq):\n");
 	for (int i = 0; i < cpufreq_governor_count(); i++) {
 		const struct cpufreq_governor *g = cpufreq_governor_at(i);
-		printf("  %-14s %s\n", g->name, g->summary);
+		print_named(14, g->name, g->summary);
 		print_tunables(g->tunables, g->ntunables);
 	}
 	printf("\ncpuidle governors (--cpuidle):\n");
 	for (int i = 0; i < cpuidle_governor_count(); i++) {
 		const struct cpuidle_governor *g = cpuidle_governor_at(i);
-		printf("  %-14s %s\n", g->name, g->summary);
+		print_named(14, g->name, g->summary);
 		print_tunables(g->tunables, g->ntunables);
 	}
 	printf("\nengine tunables (--set):\n");
 	for (int i = 0; i < sim_engine_tunable_count(); i++)
 		print_tunables(sim_engine_tunable_at(i), 1);
-	printf("      %-30s default %-10s %s\n", "cstate_disable", "none", "comma-separated C-state "
-	       "names to disable (stateN/disable)");
-	printf("      %-30s default %-10s %s\n", "kernel", "current", "MAJOR.MINOR: tick policy and "
-	       "governor rules of that "
-	       "kernel (ondemand 3.10/3.11, conservative <4.8, menu 3.10); later keys override");
+	print_tunable("cstate_disable", "none", "comma-separated C-state names to disable "
+		      "(stateN/disable)");
+	print_tunable("kernel", "current", "MAJOR.MINOR: tick policy and governor rules of that "
+		      "kernel (ondemand 3.10/3.11, conservative <4.8, menu 3.10); later keys override");
 	return EXIT_OK;
 }
 
@@ -121,7 +144,7 @@ int cmd_workloads(int argc, char **argv)
 		return cli_bad("workloads: takes no arguments");
 	for (int i = 0; i < workload_count(); i++) {
 		const struct workload_ops *w = workload_at(i);
-		printf("  %-12s %s\n", w->name, w->summary);
+		print_named(12, w->name, w->summary);
 		printf("      throughput in %s; latency: %s\n", w->throughput_unit, w->latency_what);
 		print_tunables(w->params, w->nparams);
 	}

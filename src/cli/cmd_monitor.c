@@ -26,8 +26,9 @@ void usage_monitor(void)
 	       "too deep); user%%, sys%%, iowait%%, steal%%, idle%% from /proc/stat; PkgWatt,\n"
 	       "CorWatt and RAMWatt from RAPL (powercap energy_uj, wraparound handled). A source this\n"
 	       "machine lacks shows '-' and is named once on standard error. With a COMMAND,\n"
-	       "measure over its run instead, as turbostat COMMAND does (exit 1 if it fails),\n"
-	       "and end with its elapsed time, as perf stat does (JSON: elapsed_s).\n\n"
+	       "measure over its run instead, as turbostat COMMAND does (exit 1 if it fails,\n"
+	       "2 if it cannot be run), and end with its elapsed time, as perf stat does\n"
+	       "(JSON: elapsed_s).\n\n"
 	       "options:\n"
 	       "  -i, --interval S    seconds between rows (default 5)\n"
 	       "  -n, --count N       stop after N intervals (default: until interrupted)\n"
@@ -76,10 +77,10 @@ static int run(struct monitor *m, struct mon_writer *w, int64_t interval_ns, uin
 	struct host_drift drift = { 0 }; /* files of the active profile a peer changed */
 	monitor_sample(m, &s[cur], &d);
 	if (cmd) {
-		int status;
-		if (host_run_command(cmd, &status, &d) < 0) {
+		int status, ran = host_run_command(cmd, &status, &d);
+		if (ran < 0) {
 			fprintf(stderr, "pmlab: monitor: %s\n", d.msg);
-			rc = EXIT_RUNTIME;
+			rc = ran == HOST_RUN_CANNOT_EXEC ? EXIT_USAGE : EXIT_RUNTIME;
 		} else {
 			monitor_sample(m, &s[1], &d);
 			rc = emit(w, m, &s[0], &s[1], (double)(s[1].t_ns - t0) / 1e9);
@@ -167,6 +168,8 @@ int cmd_monitor(int argc, char **argv)
 	struct hostfs fs;
 	struct monitor m;
 	struct pm_diag d = { { 0 } };
+	if (cmd && host_command_runnable(cmd[0], &d) < 0)
+		return cli_bad("monitor: %s", d.msg);
 	if (hostfs_open(&fs, root, &d) < 0)
 		return cli_bad("monitor: %s", d.msg);
 	if (monitor_open(&m, &fs, &d) < 0) {

@@ -9,6 +9,7 @@
 #include "../export/html_report.h"
 #include "../lab/replay.h"
 #include "../lab/single_run.h"
+#include "../metrics/inputs.h"
 #include "cli.h"
 #include "compare_out.h"
 #include "options.h"
@@ -121,7 +122,35 @@ static int own_option(void *ctx, int opt, const char *arg)
 struct print {
 	const struct cli_opts *o;
 	const struct own *w;
+	double duration_s; /* the limit the run had */
 };
+
+/* The inputs of a replay: the trace, and --pid and --comm as given. */
+static int replay_inputs(const struct print *k, struct run_inputs *in, const char **extra,
+			 char *pids, size_t size)
+{
+	const struct own *w = k->w;
+	size_t n = 0;
+
+	if (cli_inputs(k->o, &w->r.m, in) < 0)
+		return -1;
+	in->workload = NULL;
+	in->trace = w->r.file;
+	in->duration_s = k->duration_s;
+	in->extra = extra;
+	pids[0] = '\0';
+	for (int i = 0; i < w->npids && n < size; i++)
+		n += (size_t)snprintf(pids + n, size - n, "%s%d", i ? "," : "", w->pids[i]);
+	if (w->npids > 0) {
+		extra[in->nextra++] = "--pid";
+		extra[in->nextra++] = pids;
+	}
+	for (int i = 0; i < w->ncomms; i++) {
+		extra[in->nextra++] = "--comm";
+		extra[in->nextra++] = w->comms[i];
+	}
+	return 0;
+}
 
 static int print(void *ctx, struct sim *s, const struct run_result *r)
 {
@@ -138,12 +167,19 @@ static int print(void *ctx, struct sim *s, const struct run_result *r)
 		struct html_group g = { r->cpufreq, runs, 1 };
 		char title[512], note[1024];
 
-		snprintf(title, sizeof(title), "pmlab replay %s", rp->file);
+		snprintf(title, sizeof(title), "pmlab replay %s: machine %s, workload %s", rp->file,
+			 r->machine, r->workload);
 		snprintf(note, sizeof(note), "Trace %s replayed on %s under %s / %s.", rp->file,
 			 r->machine, r->cpufreq, r->cpuidle);
 		rc = html_report(stdout, title, note, 1, &g);
 	} else {
-		rc = result_write(stdout, r, (enum result_format)k->o->format);
+		const char *extra[2 + 2 * KEEP_MAX];
+		char pids[KEEP_MAX * 12];
+		struct run_inputs in;
+
+		rc = replay_inputs(k, &in, extra, pids, sizeof(pids));
+		if (rc == 0)
+			rc = result_write_inputs(stdout, r, (enum result_format)k->o->format, &in);
 	}
 	if (rc == 0 && k->o->format == CLI_TABLE)
 		replay_write_summary(stdout, &rp->rm, r);
@@ -157,7 +193,7 @@ static int print(void *ctx, struct sim *s, const struct run_result *r)
 /* One run under the options' policy. Exit code. */
 static int run_one(const struct cli_opts *o, const struct own *w)
 {
-	struct print k = { o, w };
+	struct print k = { o, w, 0 };
 	struct runspec rs;
 	struct export_filter filter;
 	struct run_exports x;
@@ -168,6 +204,7 @@ static int run_one(const struct cli_opts *o, const struct own *w)
 		return EXIT_USAGE;
 	if (runspec_init(&rs, &w->r.m, w->r.workload, o->cpufreq, o->cpuidle, &d) == 0) {
 		rs.duration = o->duration_arg ? o->duration : w->r.duration;
+		k.duration_s = (double)rs.duration / NS_PER_SEC;
 		rs.seed = o->seed;
 		rs.check = o->check;
 		rs.keep_finished_tasks = w->per_task;

@@ -121,7 +121,11 @@ static int run(struct sweep *s, bool html)
 		goto out;
 	}
 	progress_end(&prog);
-	if (html ? sweep_out_write_html(stdout, &o, "pmlab sweep", &d) < 0
+	/* The page's title names what was swept. */
+	char title[256];
+	snprintf(title, sizeof(title), "pmlab sweep: machine %s, workload %s",
+		 s->machine ? s->machine : "-", s->workload ? s->workload : "-");
+	if (html ? sweep_out_write_html(stdout, &o, title, &d) < 0
 		 : sweep_stream_end(&st, &d) < 0) {
 		fprintf(stderr, "pmlab: sweep: %s\n", d.msg);
 		goto out;

@@ -7,6 +7,7 @@
 
 #include "../export/compare_html.h"
 #include "../lab/comparison.h"
+#include "../metrics/inputs.h"
 #include "cli.h"
 #include "progress.h"
 
@@ -76,7 +77,15 @@ int compare_out(const struct cli_opts *o, const struct machine *m, const char *c
 		.timeline = o->timeline, .workers = o->jobs, .done = job_done, .done_ctx = &prog,
 	};
 	struct cmp_set set = { .nmetrics = 0 };
+
+	/* --profiles '' or ',': nothing to compare (replay --profiles '' read
+	 * past an empty table) */
+	if (n < 1)
+		return cli_bad("%s: --profiles: expected one or more profiles, comma-separated",
+			       o->cmd);
 	struct pm_diag d = { { 0 } };
+	struct run_inputs in;
+	const char *extra[2];
 	int rc = EXIT_USAGE, bad;
 
 	for (int i = 0; i < n; i++)
@@ -100,6 +109,21 @@ int compare_out(const struct cli_opts *o, const struct machine *m, const char *c
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
+	if (cli_inputs(o, m, &in) < 0) {
+		fprintf(stderr, "pmlab: %s: out of memory\n", o->cmd);
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	in.profiles = profiles;
+	in.nprofiles = n;
+	in.runs = runs;
+	if (baseline) {
+		extra[0] = "--baseline";
+		extra[1] = baseline;
+		in.extra = extra;
+		in.nextra = 2;
+	}
+	set.inputs = &in;
 	rc = EXIT_OK;
 	if ((o->format == CLI_HTML ? cmp_write_html(stdout, &set)
 				   : cmp_write(stdout, &set, (enum cmp_format)o->format)) < 0 ||

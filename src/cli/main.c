@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../core/suggest.h"
+#include "../metrics/texttable.h"
 #include "cli.h"
 
 static const struct subcommand commands[] = {
@@ -39,7 +40,9 @@ static void usage(FILE *out)
 		     "commands:\n");
 	for (int i = 0; i < NCOMMANDS; i++)
 		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
-	fprintf(out, "\n-q, --quiet leaves notes, warnings and progress unsaid (errors never).\n"
+	fprintf(out, "\n-q, --quiet leaves notes, warnings and progress unsaid (errors never);\n"
+		     "--wide prints tables whole instead of cutting them to the terminal's width\n"
+		     "(else 100 columns when the output is not a terminal; $COLUMNS if set).\n"
 		     "'pmlab COMMAND --help' describes a command; 'man pmlab' describes them all.\n");
 }
 
@@ -64,9 +67,14 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	/* pmlab -q|--quiet COMMAND ...: notes and warnings unsaid. */
-	while (argc > 1 && (strcmp(argv[1], "-q") == 0 || strcmp(argv[1], "--quiet") == 0)) {
-		cli_quiet = true;
+	/* pmlab -q|--quiet COMMAND ...: notes and warnings unsaid; pmlab
+	 * --wide COMMAND ...: tables not cut to the terminal's width. */
+	while (argc > 1 && (strcmp(argv[1], "-q") == 0 || strcmp(argv[1], "--quiet") == 0 ||
+			    strcmp(argv[1], "--wide") == 0)) {
+		if (strcmp(argv[1], "--wide") == 0)
+			text_width_set(0);
+		else
+			cli_quiet = true;
 		argv++;
 		argc--;
 	}

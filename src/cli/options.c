@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "../export/export_filter.h"
+#include "../metrics/inputs.h"
+#include "../metrics/texttable.h"
 #include "../lab/runner.h"
 #include "../lab/runspec.h"
 #include "../lab/single_run.h"
@@ -101,6 +103,7 @@ static int shared(struct cli_opts *o, int opt, const char *arg)
 	case CLI_OPT_TRACE_CPUS: o->trace_cpus = arg; return 0;
 	case CLI_OPT_CHECK: o->check = true; return 0;
 	case CLI_OPT_QUIET: cli_quiet = true; return 0;
+	case CLI_OPT_WIDE: text_width_set(0); return 0;
 	case 'd':
 		o->duration_arg = arg;
 		o->duration = cli_parse_seconds(arg);
@@ -180,4 +183,22 @@ int cli_exports(const struct cli_opts *o, const struct machine *m, struct export
 	    (o->trace_cpus && export_filter_cpus(f, o->trace_cpus, m->online_cpus, &d) < 0))
 		return cli_bad("%s: %s", o->cmd, d.msg), -1;
 	return 0;
+}
+
+int cli_inputs(const struct cli_opts *o, const struct machine *m, struct run_inputs *in)
+{
+	memset(in, 0, sizeof(*in));
+	in->command = o->cmd;
+	in->version = PMLAB_VERSION;
+	in->machine_arg = o->machine;
+	in->cpus = o->cpus ? m->online_cpus : 0;
+	in->workload = o->workload;
+	in->cpufreq = o->cpufreq;
+	in->cpuidle = o->cpuidle;
+	in->profile = o->profile;
+	in->sets = o->sets;
+	in->nsets = o->nsets;
+	in->seed = o->seed;
+	in->duration_s = (double)o->duration / NS_PER_SEC;
+	return inputs_set_machine(in, m);
 }

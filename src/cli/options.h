@@ -29,6 +29,7 @@ enum {
 	CLI_OPT_TRACE_CPUS,
 	CLI_OPT_CHECK,
 	CLI_OPT_QUIET,
+	CLI_OPT_WIDE,
 	CLI_OPT_FIRST_OWN, /* the first code free for a command's own options */
 };
 
@@ -55,7 +56,9 @@ enum {
 /* The options every simulating command takes. */
 #define CLI_OPTIONS_RUN CLI_OPTION_MACHINE, CLI_OPTION_CPUS, CLI_OPTION_DURATION, \
 	CLI_OPTION_SEED, CLI_OPTION_CPUFREQ, CLI_OPTION_CPUIDLE, CLI_OPTION_SET, \
-	{ "quiet", no_argument, 0, CLI_OPT_QUIET }
+	{ "quiet", no_argument, 0, CLI_OPT_QUIET }, CLI_OPTION_WIDE
+/* Tables as wide as their columns, not cut to the terminal's width. */
+#define CLI_OPTION_WIDE { "wide", no_argument, 0, CLI_OPT_WIDE }
 
 struct cli_opts {
 	const char *cmd; /* "sim": the first word of every message */
@@ -96,6 +99,10 @@ struct run_exports;
  * without --timeline or --trace. */
 int cli_exports(const struct cli_opts *o, const struct machine *m, struct export_filter *f,
 		struct run_exports *x);
+struct run_inputs;
+/* The inputs the options name (metrics/inputs.h), on machine m, for
+ * command o->cmd; pointers into o. -1 on OOM. */
+int cli_inputs(const struct cli_opts *o, const struct machine *m, struct run_inputs *in);
 /* --format's value among the allowed ones; -1 after the message. */
 int cli_parse_format(const char *cmd, const char *arg, unsigned allowed, enum cli_format *out);
 /* A count from lo to hi (--runs, --jobs); -1 after the message. */

@@ -32,6 +32,16 @@ int parse_int64(const char *s, int64_t *out)
 	return 0;
 }
 
+/* A --set value: plain decimal, an optional '-' and digits (parse_int64
+ * alone would take " 5", "+5" and "\t5"). */
+static int plain_int64(const char *s, int64_t *out)
+{
+	const char *p = *s == '-' ? s + 1 : s;
+	if (!*p || strspn(p, "0123456789") != strlen(p))
+		return -1;
+	return parse_int64(s, out);
+}
+
 /* Named values spell their words "name=value". */
 static bool named_values(const struct tunable *t)
 {
@@ -87,7 +97,7 @@ int tunables_write(const struct tunable *t, int n, void *obj, const char *name,
 		if (t[i].words && !named_values(&t[i]))
 			return pm_fail(d, "%s=%s: not a valid choice (expected %s)", name, value,
 				       words);
-		bool number = parse_int64(value, &v) == 0;
+		bool number = plain_int64(value, &v) == 0;
 		if (!number || v < t[i].min || v > t[i].max) {
 			if (t[i].words) /* named values: a name or a number in range */
 				return pm_fail(d, "%s=%s: not a valid choice (expected %s or %" PRId64

@@ -19,7 +19,8 @@
  *    EPP above 0 under the performance policy (EBUSY); "default" is
  *    epp_default, AMD_CPPC_EPP_BALANCE_PERFORMANCE (0x80) where
  *    amd_pstate_epp_cpu_init() picks the powersave policy (the FADT's PM
- *    profile is not a server). The four hints are AMD's values
+ *    profile is not a server; on a server the firmware's, modelled as the
+ *    same). The four hints are AMD's values
  *    (AMD_CPPC_EPP_*: 0, 0x80, 0xBF, 0xFF), not intel_pstate's (0xC0 for
  *    balance_power).
  *  - The boost (cpufreq boost, --set boost=0) caps cpuinfo_max_freq at the
@@ -39,7 +40,7 @@
 
 enum amd_policy { AMD_POWERSAVE, AMD_PERFORMANCE };
 
-static const char *const policy_words[] = { "powersave", "performance", NULL };
+static const char *const policy_words[] = { "powersave=0", "performance=1", NULL };
 
 #define EPP_UNSET (-1)
 #define AMD_EPP_DEFAULT 0x80 /* epp_default off a server: AMD_CPPC_EPP_BALANCE_PERFORMANCE */
@@ -57,8 +58,9 @@ struct amd_data {
 
 static const struct tunable amd_tunables[] = {
 	{ "scaling_governor", "the driver's policy: powersave (the hardware picks within the "
-	  "limits, steered by EPP) or performance (EPP 0, at least the nominal frequency)",
-	  TUNABLE_FIELD(struct amd_data, policy), AMD_POWERSAVE, 0, 1, policy_words },
+	  "limits, steered by EPP) or performance (EPP 0, at least the nominal frequency); -1: the "
+	  "platform's, performance on a server (the machine's pm_profile), else powersave",
+	  TUNABLE_FIELD(struct amd_data, policy), -1, -1, 1, policy_words },
 	{ "energy_performance_preference", "EPP: performance (0), balance_performance (128), "
 	  "balance_power (191), power (255), default (128), or 0..255 (-1: the policy's: 128, or 0 "
 	  "under performance)", TUNABLE_FIELD(struct amd_data, epp), EPP_UNSET, EPP_UNSET, 255,
@@ -122,6 +124,11 @@ static void amd_limits(struct cpufreq_policy *p)
 static int amd_start(struct cpufreq_policy *p, struct pm_diag *d)
 {
 	struct amd_data *ad = p->gov_data;
+	/* amd_pstate_epp_cpu_init(): "Set the policy to provide a valid fallback
+	 * value in case the default cpufreq governor is neither powersave nor
+	 * performance": performance where the FADT's PM profile is a server. */
+	if (ad->policy < 0)
+		ad->policy = p->pm_server ? AMD_PERFORMANCE : AMD_POWERSAVE;
 	if (ad->policy == AMD_PERFORMANCE && ad->epp > 0)
 		return pm_fail(d, "amd_pstate: energy_performance_preference=%lld under "
 			       "scaling_governor=performance: the kernel refuses an EPP above 0 "

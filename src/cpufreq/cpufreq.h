@@ -149,6 +149,7 @@ struct cpufreq_policy {
 	uint32_t perf_scaling_khz;
 	uint32_t lowest_nonlinear_khz;
 	enum cppc_mode amd_pstate; /* amd-pstate drives the policy in this mode */
+	bool pm_server;            /* the FADT's PM profile is a server's */
 	enum cpufreq_hook hook;   /* set by the governor */
 	uint32_t hook_cycles;     /* CPU cycles the current update() call spent */
 	uint32_t hook_deferred;   /* kernel-thread runs it queued (irq_work + kworker) */

@@ -70,3 +70,32 @@ int epp_preset_value(int i, bool amd)
 {
 	return epp_presets[i].value[amd];
 }
+
+static const char *const ppd_names[PPD_PROFILES] = { "power-saver", "balanced", "performance" };
+static const char *const ppd_epps[PPD_PROFILES] = { "power", "balance_performance",
+						    "performance" };
+/* ENERGY_PERF_BIAS_POWERSAVE, _NORMAL, _PERFORMANCE */
+static const char *const ppd_epbs[PPD_PROFILES] = { "15", "6", "0" };
+
+int ppd_profile_index(const char *name)
+{
+	for (int i = 0; i < PPD_PROFILES; i++)
+		if (strcmp(name, ppd_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+const char *ppd_profile_name(int i)
+{
+	return ppd_names[i];
+}
+
+const char *ppd_epp(int i)
+{
+	return ppd_epps[i];
+}
+
+const char *ppd_epb(int i)
+{
+	return ppd_epbs[i];
+}

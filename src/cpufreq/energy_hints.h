@@ -35,4 +35,14 @@ int epp_preset_count(void);
 const char *epp_preset_name(int i);
 int epp_preset_value(int i, bool amd);
 
+/* power-profiles-daemon's three profiles, in order power-saver, balanced,
+ * performance (-1: not one of them), and the hints its drivers write for
+ * each: profile_to_epp_pref() of ppd-driver-intel-pstate.c (0.12) and
+ * ppd-driver-amd-pstate.c (0.13), profile_to_epb_pref() of the former. */
+#define PPD_PROFILES 3
+int ppd_profile_index(const char *name);
+const char *ppd_profile_name(int i);
+const char *ppd_epp(int i);
+const char *ppd_epb(int i);
+
 #endif

@@ -318,6 +318,7 @@ int freq_init(struct sim *s, struct pm_diag *d)
 		p->perf_scaling_khz = ty->t->perf_scaling_khz;
 		p->lowest_nonlinear_khz = ty->t->lowest_nonlinear_khz;
 		p->amd_pstate = s->amd_pstate;
+		p->pm_server = machine_pm_profile_server(m->pm_profile);
 		p->kernel = s->kernel_version;
 		p->driver = &sim_driver;
 		p->driver_ctx = s;

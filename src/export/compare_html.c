@@ -32,7 +32,7 @@ static void table(FILE *out, const struct cmp_set *s, int rel)
 	char buf[CMP_CELL_MAX];
 	int b, m, p;
 
-	fputs("<table>\n<tr><th rowspan=\"2\">Profile</th>", out);
+	fputs("<div class=\"table\"><table>\n<tr><th rowspan=\"2\">Profile</th>", out);
 	for (b = 0; b < CMP_NBLOCKS; b++)
 		fprintf(out, "<th class=\"blk\" colspan=\"%d\">%s</th>", block_size(s, b), block_title[b]);
 	fputs("</tr>\n<tr>", out);
@@ -72,7 +72,7 @@ static void table(FILE *out, const struct cmp_set *s, int rel)
 			}
 		fputs("</tr>\n", out);
 	}
-	fputs("</table>\n", out);
+	fputs("</table></div>\n", out);
 }
 
 static int find_metric(const struct cmp_set *s, enum cmp_what what)
@@ -114,7 +114,7 @@ static int charts(struct html *h, const struct cmp_set *s)
 		goto out;
 	for (int m = 0; m < s->nmetrics; m++)
 		if (s->metric[m].what == CMP_RESIDENCY)
-			series[nres++] = s->metric[m].head + (s->metric[m].head[0] == '%');
+			series[nres++] = s->metric[m].head;
 	for (int p = 0; p < np; p++) {
 		names[p] = s->profile[p].name;
 		pts[p] = (struct html_point){ s->profile[p].name, mean_of(s, p, pow), mean_of(s, p, thr) };
@@ -124,7 +124,7 @@ static int charts(struct html *h, const struct cmp_set *s)
 		memcpy(runs + (size_t)p * (size_t)s->nruns, cmp_samples(s, p, thr),
 		       (size_t)s->nruns * sizeof(*runs));
 		counts[p] = s->nruns;
-		mhz[p] = mean_of(s, p, freq) * 1000;
+		mhz[p] = mean_of(s, p, freq);
 	}
 	snprintf(ylabel, sizeof(ylabel), "throughput (%s)", s->unit[0] ? s->unit : "work");
 	html_heading(h, "Charts");
@@ -177,8 +177,13 @@ int cmp_write_html(FILE *out, const struct cmp_set *s)
 			"(Student t). ", s->seed + (uint64_t)s->nruns - 1);
 	else
 		fputs(".</p>\n<p>One run per profile: no intervals, no significance test. ", out);
-	fputs("CPU freq is turbostat's Bzy_MHz (average clock while in C0); Pkg %idle: every "
-	      "core of the package idle.</p>\n<ul>\n", out);
+	fputs("Latency: the mean, p50 and p99 of the workload's own latency; PkgWatt: cores and "
+	      "uncore (RAPL's package); Power: the whole machine; Energy: the whole machine's per "
+	      "unit of work; Busy%: time in C0 (turbostat); Pkg %all_idle: every core of the "
+	      "package idle.</p>\n", out);
+	if (s->inputs)
+		html_inputs(h, s->inputs);
+	fputs("<ul>\n", out);
 	for (p = 0; p < s->nprofiles; p++) {
 		const struct cmp_profile *e = &s->profile[p];
 

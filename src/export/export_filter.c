@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "export_filter.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -52,18 +53,23 @@ int export_filter_cpus(struct export_filter *f, const char *arg, int ncpus, stru
 	memset(f->cpu, 0, sizeof(f->cpu));
 	while (*p) {
 		char *end;
+		/* Digits only: strtol would skip blanks and take a sign. */
+		if (!isdigit((unsigned char)*p))
+			goto bad;
 		errno = 0;
 		long lo = strtol(p, &end, 10), hi = lo;
-		if (end == p || errno || lo < 0)
+		if (errno)
 			goto bad;
 		if (*end == '-') {
 			p = end + 1;
+			if (!isdigit((unsigned char)*p))
+				goto bad;
 			hi = strtol(p, &end, 10);
-			if (end == p || errno || hi < lo)
+			if (errno || hi < lo)
 				goto bad;
 		}
 		if (hi >= ncpus)
-			return pm_fail(d, "--only-cpus %s: CPU %ld, but the machine has %d CPUs (0..%d)",
+			return pm_fail(d, "--trace-cpus %s: CPU %ld, but the machine has %d CPUs (0..%d)",
 				       arg, hi, ncpus, ncpus - 1);
 		for (long c = lo; c <= hi; c++)
 			f->cpu[c] = true;
@@ -79,5 +85,5 @@ int export_filter_cpus(struct export_filter *f, const char *arg, int ncpus, stru
 	f->all_cpus = false;
 	return 0;
 bad:
-	return pm_fail(d, "--only-cpus %s: expected a CPU list such as 0-3,6", arg);
+	return pm_fail(d, "--trace-cpus %s: expected a CPU list such as 0-3,6", arg);
 }

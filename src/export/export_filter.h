@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* What part of a run an export keeps: a window of simulated time and a
- * set of CPUs (pmlab sim --window, --only-cpus), so that a long run's
+ * set of CPUs (pmlab sim --window, --trace-cpus), so that a long run's
  * timeline stays small enough for the tool that opens it. */
 #ifndef PMLAB_EXPORT_FILTER_H
 #define PMLAB_EXPORT_FILTER_H

@@ -54,6 +54,10 @@ void html_bars(struct html *h, const char *caption, const char *unit, int nbars,
 void html_spread(struct html *h, const char *caption, const char *unit, int ngroups,
 		 const char *const *groups, const int *counts, const double *values);
 /* Ends the page and frees h. -1 if anything could not be written. */
+/* The inputs a result was made from (metrics/inputs.h): a paragraph with
+ * the version, the machine's hash and the command that runs it again. */
+struct run_inputs;
+void html_inputs(struct html *h, const struct run_inputs *in);
 int html_end(struct html *h);
 
 /* The Pareto front of n points (lower x, higher y): front[i] is set for

@@ -24,7 +24,7 @@ static const struct {
 } metrics[HB_NMETRICS] = {
 	{ "time", "(s)", "time_s", 3 },
 	{ "energy", "(J)", "energy_j", 2 },
-	{ "PkgWatt", "(W)", "pkg_w", 2 },
+	{ "PkgWatt", "(W)", "package_power_w", 2 },
 	{ "Busy%", "", "busy_pct", 2 },
 	{ "Bzy_MHz", "", "bzy_mhz", 0 },
 };

@@ -255,6 +255,11 @@ static void read_hooks(struct hostfs *fs)
 int hostfs_open(struct hostfs *fs, const char *root, struct pm_diag *d)
 {
 	*fs = (struct hostfs){ .rootfd = -1 };
+	/* --root "" (an unset shell variable, say) is not this machine: a
+	 * command meant for a test tree would act on the real one. */
+	if (root && !*root)
+		return pm_fail(d, "--root '': an empty path (expected a directory; without --root, "
+			       "pmlab acts on this machine)");
 	if (!root)
 		root = getenv("PMLAB_ROOT");
 	if (!root || !*root)

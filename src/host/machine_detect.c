@@ -516,6 +516,27 @@ static void write_invariance(struct detect *x, int has_cpufreq)
 	fprintf(x->out, "freq_invariance = %s\n", has_cpufreq ? "max" : "none");
 }
 
+/* What the processor offers a P-state driver: HWP (the hwp CPU flag,
+ * which intel_pstate needs for its active mode with HWP), and ACPI CPPC's
+ * lowest nonlinear performance as amd-pstate shows it
+ * (amd_pstate_lowest_nonlinear_freq, Documentation/admin-guide/pm/
+ * amd-pstate.rst). */
+static void write_processor(struct detect *x, const uint32_t *khz, int n)
+{
+	const struct host_policy *p = x->types[0].pol;
+	if (strcmp(x->vendor, "GenuineIntel") == 0 && has_flag(x, "hwp"))
+		fprintf(x->out, "# the hwp CPU flag\nhwp = 1\n");
+	char rel[HOSTFS_PATH_MAX], buf[32], *end;
+	struct pm_diag ignore;
+	if (!p || host_policy_path(rel, sizeof(rel), p->id, "amd_pstate_lowest_nonlinear_freq") < 0 ||
+	    hostfs_read_str(x->fs, rel, buf, sizeof(buf), &ignore) < 0)
+		return;
+	long long lnl = strtoll(buf, &end, 10);
+	if (end != buf && !*end && lnl >= khz[0] && lnl <= khz[n - 1])
+		fprintf(x->out, "# policy%d/amd_pstate_lowest_nonlinear_freq\n"
+			"lowest_nonlinear_khz = %lld\n", p->id, lnl);
+}
+
 static void write_cstates(struct detect *x, double leak_w)
 {
 	const struct host_info *hi = &x->hi;
@@ -738,6 +759,7 @@ static void write_ini(struct detect *x)
 		guess(x, "the turbo range is not in sysfs: the model's turbo is the entry itself");
 		fprintf(o, "turbo = hardware\n");
 	}
+	write_processor(x, khz, n);
 	write_pstates(x, "pstates", khz, n, tguess);
 
 	write_cstates(x, GUESS_LEAK_W * t0->capacity / CAPACITY_SCALE);

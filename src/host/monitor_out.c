@@ -33,14 +33,15 @@ static int columns(const struct monitor *m, struct col *c)
 		{ COL_AVG, "Avg_MHz", "avg_mhz", 0 },
 		{ COL_BZY, "Bzy_MHz", "bzy_mhz", 0 },
 	}, fixed_tail[] = {
-		{ COL_USER, "user%", "user_pct", 2 },
-		{ COL_SYS, "sys%", "sys_pct", 2 },
-		{ COL_IOWAIT, "iowait%", "iowait_pct", 2 },
-		{ COL_STEAL, "steal%", "steal_pct", 2 },
-		{ COL_IDLE, "idle%", "idle_pct", 2 },
-		{ COL_PKG, "PkgWatt", "pkg_w", 2 },
-		{ COL_COR, "CorWatt", "cor_w", 2 },
-		{ COL_RAM, "RAMWatt", "ram_w", 2 },
+		/* sar's headings; the keys of pmlab sim's CSV and JSON */
+		{ COL_USER, "%user", "util_user_pct", 2 },
+		{ COL_SYS, "%system", "util_sys_pct", 2 },
+		{ COL_IOWAIT, "%iowait", "util_iowait_pct", 2 },
+		{ COL_STEAL, "%steal", "util_steal_pct", 2 },
+		{ COL_IDLE, "%idle", "util_idle_pct", 2 },
+		{ COL_PKG, "PkgWatt", "package_power_w", 2 },
+		{ COL_COR, "CorWatt", "core_power_w", 2 },
+		{ COL_RAM, "RAMWatt", "ram_power_w", 2 },
 	};
 	int n = 0;
 	for (size_t i = 0; i < sizeof(fixed_head) / sizeof(fixed_head[0]); i++, n++) {
@@ -65,8 +66,9 @@ static int columns(const struct monitor *m, struct col *c)
 			c[n] = (struct col){ per_state[k].kind, s, "", "", per_state[k].decimals };
 			snprintf(c[n].head, HEAD_MAX, "%.24s%s", m->hi.cstates[s].name,
 				 per_state[k].head);
-			snprintf(c[n].key, HEAD_MAX, "%.24s%s", m->hi.cstates[s].name,
-				 per_state[k].key);
+			/* "residency_C1_pct", as pmlab sim writes it */
+			snprintf(c[n].key, HEAD_MAX, "%s%.24s%s", k == 0 ? "residency_" : "",
+				 m->hi.cstates[s].name, per_state[k].key);
 		}
 	for (size_t i = 0; i < sizeof(fixed_tail) / sizeof(fixed_tail[0]); i++, n++) {
 		c[n] = (struct col){ fixed_tail[i].kind, 0, "", "", fixed_tail[i].decimals };

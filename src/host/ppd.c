@@ -6,18 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../cpufreq/energy_hints.h"
+
 enum ppd_profile { PPD_POWER_SAVER, PPD_BALANCED, PPD_PERFORMANCE };
 
-static const char *const names[] = { "power-saver", "balanced", "performance" };
 static const char *const summaries[] = {
 	"power-profiles-daemon's power-saver, as ppd 0.12 (0.13 for amd-pstate) writes it",
 	"power-profiles-daemon's balanced, as ppd 0.12 (0.13 for amd-pstate) writes it",
 	"power-profiles-daemon's performance, as ppd 0.12 (0.13 for amd-pstate) writes it",
 };
-/* profile_to_epp_pref() of ppd-driver-intel-pstate.c (and -amd-pstate.c) */
-static const char *const epp[] = { "power", "balance_performance", "performance" };
-/* profile_to_epb_pref(): ENERGY_PERF_BIAS_POWERSAVE, _NORMAL, _PERFORMANCE */
-static const char *const epb[] = { "15", "6", "0" };
+/* The hints per profile: energy_hints.h (ppd_epp(), ppd_epb()). */
 
 static int setting(struct profile *p, const char *key, const char *value, const char *origin,
 		   bool host_only, struct pm_diag *d)
@@ -72,9 +70,7 @@ int host_ppd_profile(struct profile *p, const char *spec, const struct hostfs *f
 	(void)fs;
 	int which = -1;
 	memset(p, 0, sizeof(*p));
-	for (int i = 0; i < 3; i++)
-		if (strcmp(spec + 4, names[i]) == 0)
-			which = i;
+	which = ppd_profile_index(spec + 4);
 	if (which < 0)
 		return pm_fail(d, "profile '%s': not one of power-profiles-daemon's (expected "
 			       "ppd/power-saver, ppd/balanced or ppd/performance)", spec);
@@ -89,7 +85,7 @@ int host_ppd_profile(struct profile *p, const char *spec, const struct hostfs *f
 
 	if (platform_probes(hi)) {
 		snprintf(origin, sizeof(origin), "%s: power-profiles-daemon 0.12 "
-			 "ppd-driver-platform-profile.c (%s)", spec, names[which]);
+			 "ppd-driver-platform-profile.c (%s)", spec, ppd_profile_name(which));
 		return setting(p, "platform_profile", platform_value(hi, which), origin, true, d);
 	}
 	/* The intel_pstate driver probes EPP (active mode) and EPB (any Intel
@@ -105,13 +101,13 @@ int host_ppd_profile(struct profile *p, const char *spec, const struct hostfs *f
 		snprintf(p->cpufreq, sizeof(p->cpufreq), "powersave");
 		snprintf(p->cpufreq_origin, sizeof(p->cpufreq_origin), "%s", origin);
 		snprintf(origin, sizeof(origin), "%s: power-profiles-daemon %s profile_to_epp_pref(%s)",
-			 spec, file, names[which]);
-		rc = setting(p, "energy_performance_preference", epp[which], origin, false, d);
+			 spec, file, ppd_profile_name(which));
+		rc = setting(p, "energy_performance_preference", ppd_epp(which), origin, false, d);
 	}
 	if (rc == 0 && intel && hi->has_epb) {
 		snprintf(origin, sizeof(origin), "%s: power-profiles-daemon 0.12 "
-			 "ppd-driver-intel-pstate.c profile_to_epb_pref(%s)", spec, names[which]);
-		rc = setting(p, "energy_perf_bias", epb[which], origin, false, d);
+			 "ppd-driver-intel-pstate.c profile_to_epb_pref(%s)", spec, ppd_profile_name(which));
+		rc = setting(p, "energy_perf_bias", ppd_epb(which), origin, false, d);
 	}
 	if (rc == 0 && !p->nsettings) {
 		/* ppd's placeholder driver: it offers the profiles, changes nothing */

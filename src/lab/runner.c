@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,6 +155,29 @@ static int run_here(const struct runner *r, struct pm_diag *d)
 	return 0;
 }
 
+/* A signal the caller ignores (nohup, a background job of a script: SIGINT
+ * ignored) is ignored by the workers too, and never caught: catching it
+ * would kill the workers of a sweep that was meant to go on. */
+static bool ignored(int sig)
+{
+	struct sigaction cur;
+	return sigaction(sig, NULL, &cur) == 0 && cur.sa_handler == SIG_IGN;
+}
+
+static void default_unless_ignored(int sig)
+{
+	if (!ignored(sig))
+		signal(sig, SIG_DFL);
+}
+
+static void catch_unless_ignored(int sig, const struct sigaction *sa, struct sigaction *prev)
+{
+	if (ignored(sig))
+		sigaction(sig, NULL, prev);
+	else
+		sigaction(sig, sa, prev);
+}
+
 /* Forks up to n workers; returns how many started. Running out of file
  * descriptors or processes after the first worker is not an error: the
  * jobs are shared among fewer workers. -1 with d when none started. */
@@ -182,8 +206,10 @@ static int start_workers(struct worker *w, int n, const struct runner *r, struct
 			prctl(PR_SET_PDEATHSIG, SIGKILL);
 			if (getppid() != parent)
 				_exit(1);
-			signal(SIGINT, SIG_DFL);
-			signal(SIGTERM, SIG_DFL);
+			/* The parent's handler, if it has one, is not ours;
+			 * what the caller ignored stays ignored. */
+			default_unless_ignored(SIGINT);
+			default_unless_ignored(SIGTERM);
 			/* Another worker's command pipe left open here would keep
 			 * that worker from ever seeing its end of file. */
 			for (int k = 0; k < i; k++) {
@@ -374,8 +400,8 @@ static int run_forked(const struct runner *r, int n, struct pm_diag *d)
 		sigemptyset(&sa.sa_mask);
 		live = w;
 		nlive = n;
-		sigaction(SIGINT, &sa, &prev_int);
-		sigaction(SIGTERM, &sa, &prev_term);
+		catch_unless_ignored(SIGINT, &sa, &prev_int);
+		catch_unless_ignored(SIGTERM, &sa, &prev_term);
 	}
 	if (rc == 0)
 		rc = feed_idle(r, w, n, &next, first + window, d);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "runspec.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -15,6 +16,11 @@
 sim_ns runspec_parse_seconds(const char *s)
 {
 	char *end;
+	/* Plain decimal (1, 0.5, .5, 2e-3): strtod would also take " 5",
+	 * "+5" and hexadecimal ("0x10" as 16 s). */
+	if (!(isdigit((unsigned char)*s) || (*s == '.' && isdigit((unsigned char)s[1]))) ||
+	    strpbrk(s, "xX"))
+		return -1;
 	errno = 0;
 	double v = strtod(s, &end);
 	if (errno || end == s || *end != '\0' || !isfinite(v) || v <= 0 || v > 1e6)
@@ -79,6 +85,8 @@ const char *runspec_default_cpufreq(const struct machine *m, int kernel, const c
 	const struct cpufreq_governor *g = cpufreq_governor_find(name);
 
 	*why = (unsigned)k < CPUFREQ_NDRIVERS ? whys[k] : "";
+	if (k == CPUFREQ_DRIVER_AMD_PSTATE_EPP && machine_pm_profile_server(m->pm_profile))
+		*why = "the default of amd-pstate-epp on a server: performance";
 	if (kernel > 0 && g && kernel < g->since) {
 		*why = "the default of that kernel";
 		return "performance";

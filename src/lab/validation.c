@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "validation.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,6 +21,14 @@ struct parse {
 	char msg[V_TEXT];
 	char *lbuf; /* the line being read */
 	size_t lcap;
+	/* Every key given so far ("SECTION\nKEY"), with its line: a key
+	 * given twice is an error, not the last one winning. */
+	struct seen_key {
+		char *key;
+		int line;
+	} *seen;
+	int nseen, cap_seen;
+	char last[2 * V_NAME]; /* the previous line's section and key */
 };
 
 static int bad(struct parse *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -58,6 +67,19 @@ static char *read_line(char *buf, int size, void *stream)
 	}
 	memcpy(buf, e->lbuf, (size_t)n + 1);
 	return buf;
+}
+
+/* A number as the data files write it: plain decimal, no blanks, no '+',
+ * no hexadecimal, finite (strtod alone takes "0x10" and "inf"). */
+static bool plain_number(const char *s, double *v)
+{
+	char *end;
+	const char *p = *s == '-' ? s + 1 : s;
+	if (!(isdigit((unsigned char)*p) || (*p == '.' && isdigit((unsigned char)p[1]))) ||
+	    strpbrk(p, "xX"))
+		return false;
+	*v = strtod(s, &end);
+	return *end == '\0' && isfinite(*v);
 }
 
 /* What a figure is: relative error or points, and whether it is known. */
@@ -121,7 +143,6 @@ static bool text_key(struct validation *e, const char *name, const char *value, 
 static int on_experiment(struct parse *ps, const char *name, const char *value)
 {
 	struct validation *e = ps->e;
-	char *end;
 
 	if (strcmp(name, "source") == 0) {
 		/* several lines: the list, date, subject, author, address */
@@ -135,22 +156,20 @@ static int on_experiment(struct parse *ps, const char *name, const char *value)
 		return 1;
 	if (strcmp(name, "duration") == 0) {
 		/* pmlab sim's range: ns in an int64 with room to spare */
-		e->duration = strtod(value, &end);
 		e->line_duration = ps->line;
-		if (!*value || *end || !(e->duration > 0 && e->duration <= 1e6) ||
+		if (!plain_number(value, &e->duration) || !(e->duration > 0 && e->duration <= 1e6) ||
 		    llround(e->duration * NS_PER_SEC) <= 0)
 			return bad(ps, "duration = %s: expected seconds above 0, at most 1000000",
 				   value);
 	} else if (strcmp(name, "tie_tolerance") == 0 || strcmp(name, "order_margin") == 0) {
 		double *x = name[0] == 't' ? &e->tie_tolerance : &e->order_margin;
 
-		*x = strtod(value, &end);
-		if (!*value || *end || !(*x >= 0 && *x <= 100))
+		if (!plain_number(value, x) || !(*x >= 0 && *x <= 100))
 			return bad(ps, "%s = %s: expected 0..100 (%% or points)", name, value);
 	} else if (strcmp(name, "runs") == 0) {
-		long r = strtol(value, &end, 10);
+		uint64_t r;
 
-		if (*end || r < 1 || r > 1000)
+		if (runspec_parse_u64(value, &r) < 0 || r < 1 || r > 1000)
 			return bad(ps, "runs = %s: expected a count from 1 to 1000", value);
 		e->runs = (int)r;
 	} else if (strncmp(name, "map.", 4) == 0) {
@@ -169,13 +188,12 @@ static int on_experiment(struct parse *ps, const char *name, const char *value)
 static int on_calibration(struct parse *ps, const char *name, const char *value)
 {
 	struct validation *e = ps->e;
-	char *end;
 
 	/* The one machine figure no data sheet gives: the rest of the
 	 * server (memory, disks, fans, PSU losses) at the wall. */
 	if (strcmp(name, "platform_w") == 0) {
-		e->platform_w = strtod(value, &end);
-		if (!*value || *end || !(e->platform_w >= 0 && e->platform_w < 100000))
+		if (!plain_number(value, &e->platform_w) ||
+		    !(e->platform_w >= 0 && e->platform_w < 100000))
 			return bad(ps, "platform_w = %s: expected watts", value);
 		return 1;
 	}
@@ -243,7 +261,6 @@ static int on_row(struct parse *ps, const char *section, const char *name, const
 {
 	struct validation *e = ps->e;
 	struct vrow *r = e->nrows ? &e->row[e->nrows - 1] : NULL;
-	char *end;
 
 	if (!r || strcmp(r->name, section + 4) != 0) {
 		for (int i = 0; i < e->nrows; i++)
@@ -268,21 +285,70 @@ static int on_row(struct parse *ps, const char *section, const char *name, const
 			return bad(ps, "too many targets");
 		t = &r->t[r->ntargets++];
 		snprintf(t->fig, sizeof(t->fig), "%s", name + 7);
-		t->v = strtod(value, &end);
 		t->line = ps->line;
-		if (!*value || *end || !isfinite(t->v))
+		if (!plain_number(value, &t->v))
 			return bad(ps, "%s = %s: expected a number", name, value);
 	} else
 		return bad(ps, "[%s]: unknown key '%s' (profile, set, target.FIGURE)", section, name);
 	return 1;
 }
 
+/* A key given twice (a row's profile = and set = are one key: its
+ * policy). 0, or the line it was first given at; -1 out of memory.
+ * [notes] and [orderings] may repeat theirs: a topic goes on over lines,
+ * a figure may have several chains. */
+static int given_before(struct parse *ps, const char *section, const char *name)
+{
+	char key[2 * V_NAME + 8];
+	bool policy = strncmp(section, "row ", 4) == 0 &&
+		      (strcmp(name, "profile") == 0 || strcmp(name, "set") == 0);
+
+	snprintf(key, sizeof(key), "%.*s\n%.*s", V_NAME, section, V_NAME, policy ? "policy" : name);
+	for (int i = 0; i < ps->nseen; i++)
+		if (strcmp(ps->seen[i].key, key) == 0)
+			return ps->seen[i].line;
+	if (ps->nseen == ps->cap_seen) {
+		int cap = ps->cap_seen ? 2 * ps->cap_seen : 64;
+		struct seen_key *n = realloc(ps->seen, (size_t)cap * sizeof(*n));
+		if (!n)
+			return -1;
+		ps->seen = n;
+		ps->cap_seen = cap;
+	}
+	if (!(ps->seen[ps->nseen].key = strdup(key)))
+		return -1;
+	ps->seen[ps->nseen++].line = ps->line;
+	return 0;
+}
+
 static int on_value(void *user, const char *section, const char *name, const char *value)
 {
 	struct parse *ps = user;
+	char here[sizeof(ps->last)];
 
 	if (ps->failed)
 		return 0;
+	/* inih hands an indented line over as more of the previous value:
+	 * only text goes on that way (a note, what is missing, the source);
+	 * elsewhere it would silently replace the value above it. */
+	snprintf(here, sizeof(here), "%.*s\n%.*s", V_NAME - 1, section, V_NAME - 1, name);
+	bool continued = (ps->lbuf[0] == ' ' || ps->lbuf[0] == '\t') && strcmp(here, ps->last) == 0;
+	bool text = strcmp(section, "notes") == 0 || strcmp(section, "missing") == 0 ||
+		    (strcmp(section, "experiment") == 0 && strcmp(name, "source") == 0);
+	memcpy(ps->last, here, sizeof(here));
+	if (!text && continued)
+		return bad(ps, "an indented line: only a text ([notes], [missing], source) goes on "
+			   "below its line (expected KEY = VALUE at the start of the line)");
+	if (!continued && strcmp(section, "notes") != 0 && strcmp(section, "orderings") != 0) {
+		int first = given_before(ps, section, name);
+		if (first < 0)
+			return bad(ps, "out of memory");
+		if (first > 0)
+			return bad(ps, "[%s] %s: given twice (first at line %d)", section,
+				   strncmp(section, "row ", 4) == 0 &&
+				   (strcmp(name, "profile") == 0 || strcmp(name, "set") == 0) ?
+				   "profile = or set =" : name, first);
+	}
 	if (strcmp(section, "experiment") == 0)
 		return on_experiment(ps, name, value);
 	if (strcmp(section, "setup") == 0)
@@ -430,6 +496,9 @@ int validation_load(struct validation *e, const char *path, struct pm_diag *d)
 	rc = ini_parse_stream(read_line, &ps, on_value, &ps);
 	fclose(ps.f);
 	free(ps.lbuf);
+	for (int i = 0; i < ps.nseen; i++)
+		free(ps.seen[i].key);
+	free(ps.seen);
 	if (ps.failed)
 		return pm_fail_at(d, path, ps.failed, "%s", ps.msg);
 	if (rc != 0)
@@ -485,7 +554,7 @@ double validation_model_value(const struct validation *e, const struct cmp_set *
 		return (mean_of(s, p, "power_w", &found) - e->platform_run) /
 		       (mean_of(s, b, "power_w", &found) - e->platform_run);
 	if (strcmp(fig, "freq_ghz") == 0)
-		return mean_of(s, p, "bzy_ghz", &found);
+		return mean_of(s, p, "bzy_mhz", &found) / 1000;
 	if (strcmp(fig, "runtime_s") == 0) {
 		/* kernbench's throughput is in runs/h: one build's time. */
 		v = mean_of(s, p, "throughput", &found);

@@ -9,6 +9,7 @@
 #include "../export/export_filter.h"
 #include "../lab/runspec.h"
 #include "../lab/single_run.h"
+#include "../metrics/inputs.h"
 #include "lib.h"
 
 struct pmlab_run {
@@ -183,28 +184,56 @@ pmlab_status pmlab_run_validate(pmlab_run *run, pmlab_error *err)
 struct render {
 	const struct run_result *r;
 	enum result_format f;
+	const struct run_inputs *in;
 };
 
 static int render(void *ctx, FILE *out, struct pm_diag *d)
 {
 	const struct render *x = ctx;
 
-	if (result_write(out, x->r, x->f) < 0)
+	if (result_write_inputs(out, x->r, x->f, x->in) < 0)
 		return pm_fail(d, "cannot write the result");
 	return 0;
+}
+
+struct capture {
+	struct pmlab_result *res;
+	const pmlab_run *run;
+};
+
+/* What the run was made from, written with every form of its result
+ * (metrics/inputs.h): the command line's names of it. -1 on OOM. */
+static int run_inputs(const pmlab_run *run, struct run_inputs *in)
+{
+	memset(in, 0, sizeof(*in));
+	in->command = "sim";
+	in->version = pmlab_version();
+	in->cpus = run->m.online_cpus < machine_possible_cpus(&run->m) ? run->m.online_cpus : 0;
+	in->workload = run->workload;
+	in->cpufreq = run->cpufreq;
+	in->cpuidle = run->cpuidle;
+	in->profile = run->profile;
+	in->sets = (const char *const *)run->sets.s;
+	in->nsets = run->sets.n;
+	in->seed = run->seed;
+	in->duration_s = (double)run->duration / NS_PER_SEC;
+	return inputs_set_machine(in, &run->m);
 }
 
 /* Every text form of the result, while the simulation still exists. */
 static int capture(void *ctx, struct sim *s, const struct run_result *r)
 {
-	struct pmlab_result *res = ctx;
+	const struct capture *c = ctx;
 	struct pm_diag d = { { 0 } };
 	static const enum result_format forms[] = { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON };
 	static const pmlab_format as[] = { PMLAB_TABLE, PMLAB_CSV, PMLAB_JSON };
+	struct run_inputs in;
 
+	if (run_inputs(c->run, &in) < 0)
+		return -1;
 	for (int i = 0; i < 3; i++) {
-		struct render x = { r, forms[i] };
-		if (lib_result_capture(res, as[i], render, &x, &d) < 0)
+		struct render x = { r, forms[i], &in };
+		if (lib_result_capture(c->res, as[i], render, &x, &d) < 0)
 			return -1;
 	}
 	return 0;
@@ -229,7 +258,7 @@ pmlab_status pmlab_run_exec(pmlab_run *run, pmlab_result **out, pmlab_error *err
 	res = lib_result_new();
 	if (!res)
 		code = lib_fail(err, PMLAB_ERR_NOMEM, "out of memory");
-	else if (single_run(&rs, &x, run->workload, capture, res, &d) < 0)
+	else if (single_run(&rs, &x, run->workload, capture, &(struct capture){ res, run }, &d) < 0)
 		code = d.msg[0] ? lib_fail_diag(err, PMLAB_ERR_RUN, &d)
 				: lib_fail(err, PMLAB_ERR_NOMEM, "out of memory");
 	runspec_free(&rs);

@@ -265,6 +265,21 @@ uint32_t machine_type_turbo_limit_khz(const struct cpu_type *t, int active_cores
 			       active_cores);
 }
 
+const char *machine_pm_profile_name(enum pm_profile p)
+{
+	static const char *const names[PM_NPROFILES] = {
+		"unspecified", "desktop", "mobile", "workstation", "enterprise_server",
+		"soho_server", "appliance_pc", "performance_server", "tablet",
+	};
+	return (unsigned)p < PM_NPROFILES ? names[p] : "?";
+}
+
+bool machine_pm_profile_server(enum pm_profile p)
+{
+	return p == PM_PROFILE_ENTERPRISE_SERVER || p == PM_PROFILE_SOHO_SERVER ||
+	       p == PM_PROFILE_PERFORMANCE_SERVER;
+}
+
 const char *machine_turbo_control_name(enum turbo_control t)
 {
 	return t == TURBO_OS ? "os" : t == TURBO_HARDWARE ? "hardware" : "?";
@@ -997,7 +1012,7 @@ const char *machine_cpufreq_driver_name(enum cpufreq_driver_kind k)
 const char *machine_cpuidle_driver_name(enum cpuidle_driver_kind k)
 {
 	static const char *const names[CPUIDLE_NDRIVERS] = {
-		"acpi_idle", "intel_idle", "powernv_idle", "haltpoll", "none",
+		"acpi_idle", "intel_idle", "powernv_idle", "haltpoll", "psci_idle", "none",
 	};
 	return (unsigned)k < CPUIDLE_NDRIVERS ? names[k] : "?";
 }

@@ -27,6 +27,7 @@
 #ifndef PMLAB_MACHINE_H
 #define PMLAB_MACHINE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "../core/diag.h"
@@ -71,9 +72,21 @@ enum cpuidle_driver_kind {
 	CPUIDLE_DRIVER_INTEL,    /* intel_idle */
 	CPUIDLE_DRIVER_POWERNV,  /* powernv_idle */
 	CPUIDLE_DRIVER_HALTPOLL, /* cpuidle-haltpoll (a KVM guest) */
+	CPUIDLE_DRIVER_PSCI,     /* psci_idle (Arm: the device tree's idle states) */
 	CPUIDLE_DRIVER_NONE,     /* none: the idle loop's default_idle_call() */
 	CPUIDLE_NDRIVERS,
 };
+
+/* The ACPI FADT's Preferred_PM_Profile (values 0..8), which drivers read:
+ * amd-pstate loads by default only on a known profile, and picks the
+ * performance policy on a server (amd_pstate_acpi_pm_profile_server()). */
+enum pm_profile {
+	PM_PROFILE_UNSPECIFIED, PM_PROFILE_DESKTOP, PM_PROFILE_MOBILE, PM_PROFILE_WORKSTATION,
+	PM_PROFILE_ENTERPRISE_SERVER, PM_PROFILE_SOHO_SERVER, PM_PROFILE_APPLIANCE_PC,
+	PM_PROFILE_PERFORMANCE_SERVER, PM_PROFILE_TABLET, PM_NPROFILES,
+};
+const char *machine_pm_profile_name(enum pm_profile p);
+bool machine_pm_profile_server(enum pm_profile p);
 
 /* "acpi-cpufreq", "intel_idle": the kernel's names, as INI values. */
 const char *machine_cpufreq_driver_name(enum cpufreq_driver_kind k);
@@ -237,6 +250,7 @@ struct machine {
 	 * acpi_idle (files older than the keys load unchanged). */
 	enum cpufreq_driver_kind cpufreq_driver;
 	enum cpuidle_driver_kind cpuidle_driver;
+	enum pm_profile pm_profile; /* [machine] pm_profile; absent: unspecified */
 
 	/* [topology] */
 	int packages;

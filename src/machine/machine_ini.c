@@ -48,6 +48,7 @@ enum vtype {
 	V_CPUFREQ_DRIVER,
 	V_CPUIDLE_DRIVER,
 	V_FIE,      /* enum freq_invariance by name */
+	V_PM_PROFILE, /* enum pm_profile by name */
 	V_TURBO,    /* enum turbo_control by name */
 	V_REQUIRES, /* C-state name, resolved to an index at the end */
 };
@@ -76,6 +77,8 @@ static const struct key machine_keys[] = {
 	MKEY("tdp_w", V_DOUBLE, tdp_w, tdp_w, "<watts>", 0),
 	MKEY("cpufreq_driver", V_CPUFREQ_DRIVER, cpufreq_driver, cpufreq_driver, "acpi-cpufreq", 0),
 	MKEY("cpuidle_driver", V_CPUIDLE_DRIVER, cpuidle_driver, cpuidle_driver, "acpi_idle", 0),
+	MKEY("pm_profile", V_PM_PROFILE, pm_profile, pm_profile, "desktop|mobile|workstation|"
+	     "enterprise_server|soho_server|appliance_pc|performance_server|tablet|unspecified", 0),
 };
 
 static const struct key topology_keys[] = {
@@ -713,6 +716,15 @@ static int set_value(struct parser *p, const struct key *k, void *field, const c
 		}
 		return fail(p, p->line, "%s %s: '%.40s' is not a frequency invariance reference "
 			    "(expected %s)", where, k->name, v, k->example);
+	case V_PM_PROFILE:
+		for (int f = PM_PROFILE_UNSPECIFIED; f < PM_NPROFILES; f++) {
+			if (strcmp(v, machine_pm_profile_name((enum pm_profile)f)) == 0) {
+				*(enum pm_profile *)field = (enum pm_profile)f;
+				return 0;
+			}
+		}
+		return fail(p, p->line, "%s %s: '%.40s' is not an ACPI PM profile (expected %s)",
+			    where, k->name, v, k->example);
 	case V_TURBO:
 		for (int t = TURBO_OS; t <= TURBO_HARDWARE; t++) {
 			if (strcmp(v, machine_turbo_control_name((enum turbo_control)t)) == 0) {
@@ -1297,6 +1309,8 @@ static void write_ini(FILE *f, const struct machine *m)
 	fprintf(f, "cpufreq_driver = %s\ncpuidle_driver = %s\n",
 		machine_cpufreq_driver_name(m->cpufreq_driver),
 		machine_cpuidle_driver_name(m->cpuidle_driver));
+	if (m->pm_profile != PM_PROFILE_UNSPECIFIED)
+		fprintf(f, "pm_profile = %s\n", machine_pm_profile_name(m->pm_profile));
 
 	fprintf(f, "\n[topology]\npackages = %d\ncores_per_package = %d\n"
 		"threads_per_core = %d\nllc_cores = %d\nfreq_domain = %s\n",

@@ -31,7 +31,7 @@ struct cpu_type_lines {
 };
 
 struct machine_lines {
-	int machine, name, description, tdp_w, cpufreq_driver, cpuidle_driver;
+	int machine, name, description, tdp_w, cpufreq_driver, cpuidle_driver, pm_profile;
 	int topology, packages, cores_per_package, threads_per_core, llc_cores;
 	int freq_domain, cluster_cores, online_cpus;
 	int frequency, base_khz, transition_latency, freq_invariance, turbo_control;

@@ -31,9 +31,11 @@ static void add(struct cmp_set *s, enum cmp_what what, int arg, enum cmp_block b
 int cmp_init(struct cmp_set *s, const struct machine *m, int nprofiles, int nruns)
 {
 	static const char *const util_key[] = { "user", "sys", "iowait", "idle" };
+	/* sar's headings */
+	static const char *const util_head[] = { "%user", "%system", "%iowait", "%idle" };
 	char key[CMP_KEY_MAX], head[CMP_KEY_MAX];
 	/* + 2: room for cmp_add_run_figures() */
-	int n = 4 + 1 + m->ncstates + 4 + 2 * m->packages + 2, i;
+	int n = 4 + 4 + 1 + m->ncstates + 4 + 2 * m->packages + 2, i;
 
 	memset(s, 0, sizeof(*s));
 	s->metric = calloc((size_t)n, sizeof(*s->metric));
@@ -50,21 +52,25 @@ int cmp_init(struct cmp_set *s, const struct machine *m, int nprofiles, int nrun
 	/* The unit comes with the first run; the heading needs a placeholder. */
 	add(s, CMP_THROUGHPUT, 0, CMP_BLOCK_PERF, "throughput", "Throughput", "", -1);
 	add(s, CMP_LATENCY, 0, CMP_BLOCK_PERF, "latency_ms", "Latency", "(ms)", -1);
+	add(s, CMP_LATENCY_Q, 500, CMP_BLOCK_PERF, "latency_p50_ms", "p50", "(ms)", -1);
+	add(s, CMP_LATENCY_Q, 990, CMP_BLOCK_PERF, "latency_p99_ms", "p99", "(ms)", -1);
 	add(s, CMP_POWER, 0, CMP_BLOCK_PERF, "power_w", "Power", "(W)", -1);
+	add(s, CMP_PKG_POWER, 0, CMP_BLOCK_PERF, "package_power_w", "PkgWatt", "(W)", -1);
+	add(s, CMP_ENERGY_WORK, 0, CMP_BLOCK_PERF, "energy_per_work_j", "Energy", "(J/unit)", -1);
 	/* The seed's "CPU freq (GHz)" is old turbostat's GHz column: the
 	 * average clock while in C0, today's Bzy_MHz, not Avg_MHz (its
 	 * latency-performance row, 2.30 GHz at 48 % C0, exceeds what Avg_MHz
 	 * could show on a 2.5 GHz part). */
-	add(s, CMP_FREQ, 0, CMP_BLOCK_IDLE, "bzy_ghz", "CPU freq", "(GHz)", 2);
-	add(s, CMP_RESIDENCY, -1, CMP_BLOCK_IDLE, "residency_C0_pct", "%C0", "", 2);
+	add(s, CMP_FREQ, 0, CMP_BLOCK_IDLE, "bzy_mhz", "Bzy_MHz", "", 0);
+	add(s, CMP_RESIDENCY, -1, CMP_BLOCK_IDLE, "residency_C0_pct", "Busy%", "", 2);
 	for (i = 0; i < m->ncstates; i++) {
 		snprintf(key, sizeof(key), "residency_%.*s_pct", CSTATE_NAME_MAX, m->cstates[i].name);
-		snprintf(head, sizeof(head), "%%%.*s", CSTATE_NAME_MAX, m->cstates[i].name);
+		snprintf(head, sizeof(head), "%.*s%%", CSTATE_NAME_MAX, m->cstates[i].name);
 		add(s, CMP_RESIDENCY, i, CMP_BLOCK_IDLE, key, head, "", 2);
 	}
 	for (i = 0; i < m->packages; i++) {
 		snprintf(key, sizeof(key), "pkg%d_idle_pct", i);
-		snprintf(head, sizeof(head), "Pkg%d %%idle", i);
+		snprintf(head, sizeof(head), "Pkg%d %%all_idle", i);
 		add(s, CMP_PKG_IDLE, i, CMP_BLOCK_IDLE, key, head, "", 2);
 	}
 	/* Idle time averaged over a package's CPUs: the "Package Idle" of the
@@ -77,8 +83,7 @@ int cmp_init(struct cmp_set *s, const struct machine *m, int nprofiles, int nrun
 	}
 	for (i = 0; i < 4; i++) {
 		snprintf(key, sizeof(key), "util_%s_pct", util_key[i]);
-		snprintf(head, sizeof(head), "%%%s", util_key[i]);
-		add(s, CMP_UTIL, i, CMP_BLOCK_UTIL, key, head, "", 2);
+		add(s, CMP_UTIL, i, CMP_BLOCK_UTIL, key, util_head[i], "", 2);
 	}
 	return 0;
 }
@@ -160,10 +165,21 @@ int cmp_set_profile(struct cmp_set *s, int p, const char *name, const char *cpuf
 
 void cmp_set_unit(struct cmp_set *s, const char *unit)
 {
-	int n = (int)strnlen(unit, RESULT_NAME_MAX);
+	int n = (int)strnlen(unit, RESULT_NAME_MAX), m;
 
 	snprintf(s->unit, sizeof(s->unit), "%.*s", n, unit);
 	snprintf(s->metric[0].unit, sizeof(s->metric[0].unit), "(%.*s)", n, unit);
+	/* "round trips/s" does round trips: one is a "round trip". */
+	if (n > 3 && strcmp(unit + n - 3, "s/s") == 0)
+		snprintf(s->work, sizeof(s->work), "%.*s", n - 3, unit);
+	else if (n > 2 && strcmp(unit + n - 2, "/s") == 0)
+		snprintf(s->work, sizeof(s->work), "%.*s", n - 2, unit);
+	else
+		snprintf(s->work, sizeof(s->work), "unit of work");
+	for (m = 0; m < s->nmetrics; m++)
+		if (s->metric[m].what == CMP_ENERGY_WORK)
+			snprintf(s->metric[m].unit, sizeof(s->metric[m].unit), "(J/%.*s)", 40,
+				 strcmp(s->work, "unit of work") ? s->work : "unit");
 }
 
 static double figure(const struct cmp_metric *m, const struct run_result *r)
@@ -172,13 +188,16 @@ static double figure(const struct cmp_metric *m, const struct run_result *r)
 	case CMP_THROUGHPUT: return r->throughput;
 	case CMP_LATENCY:    return hist_mean(&r->latency) / NS_PER_MS;
 	case CMP_POWER:      return result_power_w(r);
-	case CMP_FREQ:       return result_bzy_mhz(r) / 1000;
+	case CMP_FREQ:       return result_bzy_mhz(r);
 	case CMP_RESIDENCY:  return result_residency_pct(r, m->arg);
 	case CMP_UTIL:       return result_util_pct(r, m->arg);
 	case CMP_PKG_IDLE:   return result_pkg_all_idle_pct(r, m->arg);
 	case CMP_PKG_CPU_IDLE: return result_pkg_cpu_idle_pct(r, m->arg);
 	case CMP_RUN_TIME:   return (double)r->duration_ns / NS_PER_SEC;
 	case CMP_ENERGY:     return result_energy_j(r);
+	case CMP_LATENCY_Q:  return hist_quantile(&r->latency, m->arg / 1000.0) / NS_PER_MS;
+	case CMP_PKG_POWER:  return result_package_power_w(r);
+	case CMP_ENERGY_WORK: return r->work_done > 0 ? result_energy_j(r) / r->work_done : 0;
 	}
 	return 0;
 }
@@ -207,6 +226,9 @@ void cmp_summarize(const struct cmp_set *s, int p, int m, struct cmp_summary *ou
 	memset(out, 0, sizeof(*out));
 	out->mean = stats_mean(x, s->nruns);
 	out->ci = stats_ci_half(x, s->nruns, CMP_LEVEL);
+	out->constant = s->nruns > 1;
+	for (int r = 1; r < s->nruns; r++)
+		out->constant &= x[r] == x[0];
 	/* The ratio's interval treats the baseline's mean as exact: it says
 	 * how precisely this profile is known on the baseline's scale, while
 	 * the test below is what decides whether the two differ. */
@@ -250,6 +272,7 @@ int cmp_decimals(const struct cmp_set *s, int m)
 void cmp_cell(const struct cmp_set *s, int p, int m, int rel, char *buf, size_t size)
 {
 	char a[RESULT_NUM_MAX], b[RESULT_NUM_MAX];
+	const char *mark;
 	struct cmp_summary sum;
 	int dec = rel ? (s->metric[m].points ? 2 : 3) : cmp_decimals(s, m);
 	double v, ci;
@@ -272,9 +295,67 @@ void cmp_cell(const struct cmp_set *s, int p, int m, int rel, char *buf, size_t 
 		snprintf(buf, size, "%s", a);
 		return;
 	}
+	mark = !rel ? "" : sum.not_significant ? " ~" : "  ";
+	/* Every run the same: no spread to give, and "± 0.0" would hide that. */
+	if (sum.constant) {
+		snprintf(buf, size, "%s constant%s", a, mark);
+		return;
+	}
+	/* A spread too small for the decimals shown is "< 0.01", not "0.00". */
+	if (ci < 0.5 * pow(10, -dec)) {
+		result_fmt_num(b, sizeof(b), pow(10, -dec), dec);
+		snprintf(buf, size, "%s \u00b1 <%s%s", a, b, mark);
+		return;
+	}
 	result_fmt_num(b, sizeof(b), ci, dec);
-	snprintf(buf, size, "%s \u00b1 %s%s", a, b,
-		 !rel ? "" : sum.not_significant ? " ~" : "  ");
+	snprintf(buf, size, "%s \u00b1 %s%s", a, b, mark);
+}
+
+static int find(const struct cmp_set *s, enum cmp_what what)
+{
+	for (int m = 0; m < s->nmetrics; m++)
+		if (s->metric[m].what == what)
+			return m;
+	return -1;
+}
+
+/* "1.12x throughput" of the summary line, "" when there is no ratio. */
+static size_t ratio_text(const struct cmp_set *s, int p, enum cmp_what what, const char *name,
+			 char *buf, size_t size, bool first)
+{
+	struct cmp_summary sum;
+	char a[RESULT_NUM_MAX];
+	int m = find(s, what);
+
+	if (m < 0 || size == 0)
+		return 0;
+	for (int k = m; k < s->nmetrics; k++)
+		if (s->metric[k].what == what && (what != CMP_LATENCY_Q || s->metric[k].arg == 990))
+			m = k;
+	cmp_summarize(s, p, m, &sum);
+	if (!sum.has_ratio)
+		return 0;
+	return (size_t)snprintf(buf, size, "%s%s\u00d7 %s%s", first ? "" : ", ",
+				result_fmt_num(a, sizeof(a), sum.ratio, 2), name,
+				sum.not_significant ? " (~)" : "");
+}
+
+void cmp_summary_line(const struct cmp_set *s, int p, char *buf, size_t size)
+{
+	char energy[RESULT_NAME_MAX + 24];
+	size_t n = 0;
+
+	snprintf(energy, sizeof(energy), "energy per %s", s->work[0] ? s->work : "unit of work");
+	buf[0] = '\0';
+	n += ratio_text(s, p, CMP_THROUGHPUT, "throughput", buf + n, size - n, n == 0);
+	if (n < size)
+		n += ratio_text(s, p, CMP_POWER, "power", buf + n, size - n, n == 0);
+	if (n < size)
+		n += ratio_text(s, p, CMP_ENERGY_WORK, energy, buf + n, size - n, n == 0);
+	if (n < size)
+		n += ratio_text(s, p, CMP_LATENCY_Q, "p99 latency", buf + n, size - n, n == 0);
+	if (n < size)
+		snprintf(buf + n, size - n, " vs %s", s->profile[s->baseline].name);
 }
 
 int cmp_write(FILE *out, const struct cmp_set *s, enum cmp_format f)

@@ -15,6 +15,8 @@
 #include "../machine/machine.h"
 #include "result.h"
 
+struct run_inputs;
+
 #define CMP_LEVEL 0.95 /* confidence level of the intervals */
 #define CMP_ALPHA 0.05 /* significance level of the test against the baseline */
 #define CMP_KEY_MAX 48
@@ -23,13 +25,16 @@ enum cmp_what {
 	CMP_THROUGHPUT,  /* workload's unit */
 	CMP_LATENCY,     /* mean of the workload's latency metric, ms */
 	CMP_POWER,       /* whole machine, W */
-	CMP_FREQ,        /* turbostat Bzy_MHz in GHz */
+	CMP_FREQ,        /* turbostat's Bzy_MHz */
 	CMP_RESIDENCY,   /* arg: machine C-state, -1 for C0 */
 	CMP_UTIL,        /* arg: 0 user, 1 sys, 2 iowait, 3 idle */
 	CMP_PKG_IDLE,    /* arg: package; every core idle, % */
 	CMP_PKG_CPU_IDLE,/* arg: package; mean idle (idle + iowait) of its CPUs, % */
 	CMP_RUN_TIME,    /* simulated time the run lasted, s (a workload that ends itself) */
 	CMP_ENERGY,      /* whole machine over the run, J */
+	CMP_LATENCY_Q,   /* arg: quantile in per mille (500: p50, 990: p99) of the latency, ms */
+	CMP_PKG_POWER,   /* the packages' power (cores + uncore: turbostat's PkgWatt), W */
+	CMP_ENERGY_WORK, /* whole machine's energy per unit of work done, J */
 };
 
 /* The seed tables' three blocks. */
@@ -40,7 +45,7 @@ struct cmp_metric {
 	int arg;
 	enum cmp_block block;
 	char key[CMP_KEY_MAX];  /* CSV column and JSON key: "power_w", "residency_C6_pct" */
-	char head[CMP_KEY_MAX]; /* table heading: "Power", "%C6", "Pkg0 %idle" */
+	char head[CMP_KEY_MAX]; /* table heading: "Power", "C6%", "Pkg0 %all_idle" */
 	char unit[CMP_KEY_MAX]; /* second heading line: "(W)"; "" for none */
 	int decimals;           /* fixed; -1: four significant digits of the column */
 	bool points;            /* a percentage: set against the baseline as a difference */
@@ -59,6 +64,7 @@ struct cmp_set {
 	char machine[MACHINE_NAME_MAX];
 	char workload[RESULT_NAME_MAX];
 	char unit[RESULT_NAME_MAX]; /* the workload's throughput unit */
+	char work[RESULT_NAME_MAX]; /* one unit of its work: "round trip", "unit of work" */
 	int ncpus;
 	double duration_s;
 	uint64_t seed;              /* run r of every profile used seed + r */
@@ -68,6 +74,9 @@ struct cmp_set {
 	int nprofiles, nruns, baseline;
 	struct cmp_profile *profile;
 	double *v;                  /* [profile][metric][run]: a sample is contiguous */
+	/* What the comparison was made from (metrics/inputs.h), written by
+	 * every writer; not owned, may be NULL. */
+	const struct run_inputs *inputs;
 };
 
 /* A profile's figure set against the baseline's. */
@@ -79,6 +88,7 @@ struct cmp_summary {
 				  * percentage, mean minus the baseline's mean and ci */
 	double p;                /* Welch p-value; < 0 for the baseline or one run */
 	bool not_significant;    /* p >= CMP_ALPHA: marked '~' */
+	bool constant;           /* every run gave the same figure: no spread to show */
 };
 
 enum cmp_format { CMP_TABLE, CMP_CSV, CMP_JSON };
@@ -122,6 +132,11 @@ int cmp_decimals(const struct cmp_set *s, int m);
  * mean is 0. Only the mean with a single run. */
 #define CMP_CELL_MAX 96
 void cmp_cell(const struct cmp_set *s, int p, int m, int rel, char *buf, size_t size);
+
+/* The hyperfine-like line of profile p against the baseline: "1.12x
+ * throughput, 1.06x power, 0.95x energy per round trip, 0.98x p99 latency
+ * vs powersave". */
+void cmp_summary_line(const struct cmp_set *s, int p, char *buf, size_t size);
 
 int cmp_write(FILE *out, const struct cmp_set *s, enum cmp_format f);
 int cmp_write_table(FILE *out, const struct cmp_set *s);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "inputs.h"
 #include "result_writers.h"
 
 static void str(FILE *out, const char *s, int first)
@@ -54,6 +55,8 @@ int cmp_write_csv(FILE *out, const struct cmp_set *s)
 	struct cmp_summary sum;
 	int p, r, m;
 
+	if (s->inputs)
+		inputs_write_csv(out, s->inputs);
 	header(out, s);
 	for (p = 0; p < s->nprofiles; p++)
 		for (r = 0; r < s->nruns; r++) {

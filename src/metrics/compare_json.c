@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "inputs.h"
 #include "json_build.h"
 
 /* A string that may not be UTF-8 (a profile path): undecodable bytes
@@ -97,7 +98,10 @@ int cmp_write_json(FILE *out, const struct cmp_set *s)
 	int p, rc;
 
 	put(&c, root, "schema", json_string("pmlab-compare"));
-	put(&c, root, "version", json_integer(1));
+	/* 2: bzy_ghz became bzy_mhz (docs/json-schema.md) */
+	put(&c, root, "version", json_integer(2));
+	if (s->inputs)
+		put(&c, root, "inputs", inputs_json(s->inputs));
 	put(&c, root, "machine", jstr(s->machine));
 	put(&c, root, "cpus", json_integer(s->ncpus));
 	put(&c, root, "workload", jstr(s->workload));

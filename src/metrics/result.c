@@ -375,12 +375,18 @@ const char *result_fmt_num(char *buf, size_t size, double v, int decimals)
 
 int result_write(FILE *out, const struct run_result *r, enum result_format f)
 {
+	return result_write_inputs(out, r, f, NULL);
+}
+
+int result_write_inputs(FILE *out, const struct run_result *r, enum result_format f,
+			const struct run_inputs *in)
+{
 	int rc;
 
 	switch (f) {
-	case FORMAT_TABLE: rc = result_write_table(out, r); break;
-	case FORMAT_CSV:   rc = result_write_csv(out, r); break;
-	case FORMAT_JSON:  rc = result_write_json(out, r); break;
+	case FORMAT_TABLE: rc = result_write_table(out, r, in); break;
+	case FORMAT_CSV:   rc = result_write_csv(out, r, in); break;
+	case FORMAT_JSON:  rc = result_write_json(out, r, in); break;
 	default:           return -1;
 	}
 	/* A full disk often shows only when the buffer is flushed. */

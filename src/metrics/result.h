@@ -144,6 +144,12 @@ void result_csv_quote(FILE *out, const char *s, size_t len);
 
 enum result_format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON };
 int result_write(FILE *out, const struct run_result *r, enum result_format f);
+/* ... with the inputs it was made from (metrics/inputs.h; NULL: none):
+ * a paragraph under the table's header, "# " lines before the CSV
+ * header, the JSON's "inputs" object. */
+struct run_inputs;
+int result_write_inputs(FILE *out, const struct run_result *r, enum result_format f,
+			const struct run_inputs *in);
 
 /* Formats v with printf's `%.*f` (decimals >= 0) or `%.*g` (decimals < 0,
  * -decimals significant digits) into buf, always with a '.' decimal point

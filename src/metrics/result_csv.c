@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "inputs.h"
 #include "result_writers.h"
 
 struct csv {
@@ -184,10 +185,12 @@ static void columns(struct csv *c, const struct run_result *r)
 	}
 }
 
-int result_write_csv(FILE *out, const struct run_result *r)
+int result_write_csv(FILE *out, const struct run_result *r, const struct run_inputs *in)
 {
 	struct csv c = { out, 1, 0 };
 
+	if (in)
+		inputs_write_csv(out, in);
 	columns(&c, r);
 	fputc('\n', out);
 	c.header = 0;

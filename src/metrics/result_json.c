@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "inputs.h"
 #include "result_writers.h"
 #include "json_build.h"
 
@@ -274,12 +275,25 @@ static json_t *build(struct jctx *c, const struct run_result *r)
 	return root;
 }
 
-int result_write_json(FILE *out, const struct run_result *r)
+int result_write_json(FILE *out, const struct run_result *r, const struct run_inputs *in)
 {
 	struct jctx c = { 0 };
 	json_t *root = build(&c, r);
 	int rc = -1;
 
+	/* After the schema version, before the figures. */
+	if (root && in) {
+		json_t *rest = json_deep_copy(root), *v;
+		const char *k;
+
+		json_object_clear(root);
+		put(&c, root, "pmlab_schema", json_incref(json_object_get(rest, "pmlab_schema")));
+		put(&c, root, "inputs", inputs_json(in));
+		json_object_foreach(rest, k, v)
+			if (strcmp(k, "pmlab_schema") != 0)
+				put(&c, root, k, json_incref(v));
+		json_decref(rest);
+	}
 	if (root && !c.err &&
 	    json_dumpf(root, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10) | JSON_PRESERVE_ORDER) == 0 &&
 	    fputc('\n', out) != EOF && !ferror(out))

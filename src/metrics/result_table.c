@@ -8,19 +8,11 @@
 #include <math.h>
 #include <string.h>
 
+#include "inputs.h"
 #include "result_writers.h"
+#include "texttable.h"
 
 #define IND "  "
-#define COLW 6 /* "100.00": a percentage, or a MHz figure */
-
-/* Column width for a header: turbostat's minimum, wider headers win. */
-static int colw(const char *head)
-{
-	int n = (int)strlen(head);
-
-	return n > COLW ? n : COLW;
-}
-
 static const char *num(char *buf, double v, int decimals)
 {
 	return result_fmt_num(buf, RESULT_NUM_MAX, v, decimals);
@@ -47,48 +39,44 @@ static const char *why(char *buf, size_t size, const char *s, size_t max)
 
 static void header(FILE *out, const struct run_result *r)
 {
-	char d[RESULT_NUM_MAX], wf[RESULT_NAME_MAX + 4], wi[RESULT_NAME_MAX + 4];
+	char d[RESULT_NUM_MAX], wf[RESULT_NAME_MAX + 4], wi[RESULT_NAME_MAX + 4], text[1024];
 
-	/* ", profile P" only for a run that applied one: other headers stay as they were. */
-	fprintf(out, "pmlab sim: machine %.*s, workload %.*s, cpufreq %.*s%s, cpuidle %.*s%s%s%.*s%s%.*s, "
-		"seed %" PRIu64 ", %s s simulated\n",
-		(int)strnlen(r->machine, sizeof(r->machine)), r->machine,
-		(int)strnlen(r->workload, sizeof(r->workload)), r->workload,
-		(int)strnlen(r->cpufreq, sizeof(r->cpufreq)), r->cpufreq,
-		why(wf, sizeof(wf), r->cpufreq_why, sizeof(r->cpufreq_why)),
-		(int)strnlen(r->cpuidle, sizeof(r->cpuidle)), r->cpuidle,
-		why(wi, sizeof(wi), r->cpuidle_why, sizeof(r->cpuidle_why)),
-		r->profile[0] ? ", profile " : "",
-		(int)strnlen(r->profile, sizeof(r->profile)), r->profile,
-		r->placement[0] ? ", placement " : "",
-		(int)strnlen(r->placement, sizeof(r->placement)), r->placement,
-		r->seed, num(d, (double)r->duration_ns / NS_PER_SEC, 3));
+	/* ", profile P" and ", placement P" only for a run that applied one. */
+	snprintf(text, sizeof(text), "machine %.*s, workload %.*s, cpufreq %.*s%s, cpuidle %.*s%s%s%.*s%s%.*s, "
+		 "seed %" PRIu64 ", %s s simulated",
+		 (int)strnlen(r->machine, sizeof(r->machine)), r->machine,
+		 (int)strnlen(r->workload, sizeof(r->workload)), r->workload,
+		 (int)strnlen(r->cpufreq, sizeof(r->cpufreq)), r->cpufreq,
+		 why(wf, sizeof(wf), r->cpufreq_why, sizeof(r->cpufreq_why)),
+		 (int)strnlen(r->cpuidle, sizeof(r->cpuidle)), r->cpuidle,
+		 why(wi, sizeof(wi), r->cpuidle_why, sizeof(r->cpuidle_why)),
+		 r->profile[0] ? ", profile " : "",
+		 (int)strnlen(r->profile, sizeof(r->profile)), r->profile,
+		 r->placement[0] ? ", placement " : "",
+		 (int)strnlen(r->placement, sizeof(r->placement)), r->placement,
+		 r->seed, num(d, (double)r->duration_ns / NS_PER_SEC, 3));
+	text_wrap(out, "pmlab sim: ", text, 4);
 }
 
 /* One row of the latency table: count, mean and quantiles in `unit`. */
-static void latency_row(FILE *out, int w, const char *what, const char *unit,
+static void latency_row(struct text_table *t, const char *what, const char *unit,
 			const struct histogram *h, double ns_per_unit, int decimals)
 {
 	static const double qs[] = { 0.50, 0.90, 0.99, 0.999 };
-	char label[2 * RESULT_NAME_MAX], b[RESULT_NUM_MAX];
+	char b[RESULT_NUM_MAX];
 	size_t i;
 
-	snprintf(label, sizeof(label), "%s (%s)", what, unit);
-	fprintf(out, IND "%-*.*s %10" PRIu64, w, w, label, h->count);
-	if (h->count == 0) {
-		fprintf(out, "  (no samples)\n");
-		return;
-	}
-	fprintf(out, " %9s", num(b, hist_mean(h) / ns_per_unit, decimals));
+	ttab_cellf(t, "%s (%s)", what, unit);
+	ttab_cellf(t, "%" PRIu64, h->count);
+	ttab_cell(t, h->count ? num(b, hist_mean(h) / ns_per_unit, decimals) : "-");
 	for (i = 0; i < sizeof(qs) / sizeof(qs[0]); i++)
-		fprintf(out, " %9s", num(b, hist_quantile(h, qs[i]) / ns_per_unit, decimals));
-	fprintf(out, " %9s\n", num(b, (double)h->max_ns / ns_per_unit, decimals));
+		ttab_cell(t, h->count ? num(b, hist_quantile(h, qs[i]) / ns_per_unit, decimals) : "-");
+	ttab_cell(t, h->count ? num(b, (double)h->max_ns / ns_per_unit, decimals) : "-");
 }
 
 static void performance(FILE *out, const struct run_result *r)
 {
 	int w = 24, i, n = r->nextra < RESULT_MAX_EXTRA ? r->nextra : RESULT_MAX_EXTRA;
-	int wl = (int)strnlen(r->latency_what, sizeof(r->latency_what)) + 5;
 	const char *what = r->latency_what[0] ? r->latency_what : "latency";
 	char b[RESULT_NUM_MAX];
 
@@ -103,13 +91,19 @@ static void performance(FILE *out, const struct run_result *r)
 			amount(b, x->value), (int)strnlen(x->unit, sizeof(x->unit)), x->unit);
 	}
 
-	/* The latency label column fits the workload's description, within reason. */
-	if (wl > w)
-		w = wl < 40 ? wl : 40;
-	fprintf(out, "\n" IND "%-*s %10s %9s %9s %9s %9s %9s %9s\n", w, "latency", "count", "mean",
-		"p50", "p90", "p99", "p99.9", "max");
-	latency_row(out, w, what, "ms", &r->latency, NS_PER_MS, 3);
-	latency_row(out, w, "wakeup to running", "us", &r->wakeup_latency, NS_PER_US, 1);
+	static const char *const heads[] = { "latency", "count", "mean", "p50", "p90", "p99",
+					     "p99.9", "max" };
+	struct text_table *t = ttab_new(1, 2);
+
+	if (!t)
+		return;
+	for (i = 0; i < 8; i++)
+		ttab_col(t, heads[i], NULL);
+	latency_row(t, what, "ms", &r->latency, NS_PER_MS, 3);
+	latency_row(t, "wakeup to running", "us", &r->wakeup_latency, NS_PER_US, 1);
+	fputc('\n', out);
+	ttab_write(out, t);
+	ttab_free(t);
 }
 
 static void power_row(FILE *out, const char *what, double j, double dur_s)
@@ -143,68 +137,97 @@ static void power(FILE *out, const struct run_result *r)
 	}
 }
 
-/* "%C0 %POLL %C1 ..." header cells, shared by the summary and per-CPU rows. */
-static void cstate_heads(FILE *out, const struct run_result *r)
+/* turbostat's figures of one CPU (cpu >= 0) or of all (cpu < 0):
+ * Avg_MHz, Busy%, Bzy_MHz, then each cpuidle state's residency. */
+static void freq_cols(struct text_table *t, const struct run_result *r)
 {
 	char h[CSTATE_NAME_MAX + 2];
-	int s;
 
-	for (s = -1; s < result_ncstates(r); s++) {
-		snprintf(h, sizeof(h), "%%%.*s", CSTATE_NAME_MAX, s < 0 ? "C0" : r->m->cstates[s].name);
-		fprintf(out, " %*s", colw(h), h);
+	ttab_col(t, "Avg_MHz", NULL);
+	ttab_col(t, "Busy%", NULL);
+	ttab_col(t, "Bzy_MHz", NULL);
+	ttab_group(t);
+	for (int s = 0; s < result_ncstates(r); s++) {
+		snprintf(h, sizeof(h), "%.*s%%", CSTATE_NAME_MAX, r->m->cstates[s].name);
+		ttab_col(t, h, NULL);
 	}
 }
 
-/* Residency cells of one CPU, or of all when cpu < 0. */
-static void cstate_cells(FILE *out, const struct run_result *r, int cpu)
+static void freq_cells(struct text_table *t, const struct run_result *r, int cpu)
 {
-	char h[CSTATE_NAME_MAX + 2], b[RESULT_NUM_MAX];
-	int s;
+	char b[RESULT_NUM_MAX];
 
-	for (s = -1; s < result_ncstates(r); s++) {
-		double v = cpu < 0 ? result_residency_pct(r, s) : result_cpu_residency_pct(r, cpu, s);
+	ttab_cell(t, num(b, cpu < 0 ? result_avg_mhz(r) : result_cpu_avg_mhz(r, cpu), 0));
+	ttab_cell(t, num(b, cpu < 0 ? result_busy_pct(r) : result_cpu_busy_pct(r, cpu), 2));
+	ttab_cell(t, num(b, cpu < 0 ? result_bzy_mhz(r) : result_cpu_bzy_mhz(r, cpu), 0));
+	for (int s = 0; s < result_ncstates(r); s++)
+		ttab_cell(t, num(b, cpu < 0 ? result_residency_pct(r, s)
+					    : result_cpu_residency_pct(r, cpu, s), 2));
+}
 
-		snprintf(h, sizeof(h), "%%%.*s", CSTATE_NAME_MAX, s < 0 ? "C0" : r->m->cstates[s].name);
-		fprintf(out, " %*s", colw(h), num(b, v, 2));
-	}
+/* sar's names for /proc/stat's shares. */
+static const char *const util_heads[] = { "%user", "%system", "%iowait", "%idle" };
+
+static void util_cols(struct text_table *t)
+{
+	for (int i = 0; i < 4; i++)
+		ttab_col(t, util_heads[i], NULL);
+}
+
+static void util_cells(struct text_table *t, const struct run_result *r, int cpu)
+{
+	char b[RESULT_NUM_MAX];
+
+	for (int i = 0; i < 4; i++)
+		ttab_cell(t, num(b, cpu < 0 ? result_util_pct(r, i) : result_cpu_util_pct(r, cpu, i), 2));
+}
+
+static void write_free(FILE *out, struct text_table *t)
+{
+	if (t)
+		ttab_write(out, t);
+	ttab_free(t);
 }
 
 static void frequency_idle(FILE *out, const struct run_result *r)
 {
-	char a[RESULT_NUM_MAX], b[RESULT_NUM_MAX], c[RESULT_NUM_MAX];
+	struct text_table *t = ttab_new(0, 2);
+	char a[RESULT_NUM_MAX], h[CSTATE_NAME_MAX + 8];
 	int p, s;
 
-	fprintf(out, "\nFrequency and idle (turbostat)\n" IND "%s %*s %s", "Avg_MHz",
-		colw("Busy%"), "Busy%", "Bzy_MHz");
-	cstate_heads(out, r);
-	fprintf(out, "\n" IND "%*s %*s %*s", colw("Avg_MHz"), num(a, result_avg_mhz(r), 0),
-		colw("Busy%"), num(b, result_busy_pct(r), 2), colw("Bzy_MHz"),
-		num(c, result_bzy_mhz(r), 0));
-	cstate_cells(out, r, -1);
-	fputc('\n', out);
-
+	fprintf(out, "\nFrequency and idle (turbostat)\n");
+	if (t) {
+		freq_cols(t, r);
+		freq_cells(t, r, -1);
+	}
+	write_free(out, t);
 	if (!r->pkgs || r->npackages <= 0)
 		return;
-	fprintf(out, "\n" IND "%4s %*s", "Pkg", colw("%all_idle"), "%all_idle");
+	fputc('\n', out);
+	t = ttab_new(1, 2);
+	if (!t)
+		return;
+	ttab_col(t, "Pkg", NULL);
+	ttab_col(t, "%all_idle", NULL);
 	for (s = 0; s < result_npkg_cstates(r); s++) {
-		char h[CSTATE_NAME_MAX + 2];
+		/* turbostat's Pkg%pc6 for a package C-state named PC6 */
+		const char *n = r->m->pkg_cstates[s].name;
 
-		snprintf(h, sizeof(h), "%%%.*s", CSTATE_NAME_MAX, r->m->pkg_cstates[s].name);
-		fprintf(out, " %*s", colw(h), h);
+		snprintf(h, sizeof(h), "Pkg%%%s%.*s", strncmp(n, "PC", 2) ? "" : "pc",
+			 CSTATE_NAME_MAX, strncmp(n, "PC", 2) ? n : n + 2);
+		ttab_col(t, h, NULL);
 	}
-	fprintf(out, " %10s %12s\n", "power W", "energy J");
+	ttab_col(t, "PkgWatt", NULL);
+	ttab_col(t, "Pkg_J", NULL);
 	for (p = 0; p < r->npackages; p++) {
-		fprintf(out, IND "%4d %*s", r->pkgs[p].package, colw("%all_idle"),
-			num(a, result_pkg_all_idle_pct(r, p), 2));
-		for (s = 0; s < result_npkg_cstates(r); s++) {
-			char h[CSTATE_NAME_MAX + 2];
-
-			snprintf(h, sizeof(h), "%%%.*s", CSTATE_NAME_MAX, r->m->pkg_cstates[s].name);
-			fprintf(out, " %*s", colw(h), num(a, result_pkg_cstate_pct(r, p, s), 2));
-		}
-		fprintf(out, " %10s %12s\n", num(a, result_pkg_power_w(r, p), 3),
-			num(b, result_pkg_energy_j(r, p), 3));
+		ttab_cellf(t, "%d", r->pkgs[p].package);
+		ttab_cell(t, num(a, result_pkg_all_idle_pct(r, p), 2));
+		for (s = 0; s < result_npkg_cstates(r); s++)
+			ttab_cell(t, num(a, result_pkg_cstate_pct(r, p, s), 2));
+		ttab_cell(t, num(a, result_pkg_power_w(r, p), 3));
+		ttab_cell(t, num(a, result_pkg_energy_j(r, p), 3));
 	}
+	write_free(out, t);
 	/* Only runs that met a package power limit say so (RAPL, PPT). */
 	for (p = 0; p < r->npackages; p++)
 		if (r->pkgs[p].power_limited_ns > 0)
@@ -213,21 +236,16 @@ static void frequency_idle(FILE *out, const struct run_result *r)
 				num(a, result_pkg_power_limited_pct(r, p), 2));
 }
 
-static const char *const util_heads[] = { "%usr", "%sys", "%iow", "%idle" };
-
 static void utilisation(FILE *out, const struct run_result *r)
 {
-	char b[RESULT_NUM_MAX];
-	int i;
+	struct text_table *t = ttab_new(0, 2);
 
-	fprintf(out, "\nCPU utilisation (/proc/stat)\n" IND);
-	for (i = 0; i < 4; i++)
-		fprintf(out, "%s%*s", i ? " " : "", colw(util_heads[i]), util_heads[i]);
-	fprintf(out, "\n" IND);
-	for (i = 0; i < 4; i++)
-		fprintf(out, "%s%*s", i ? " " : "", colw(util_heads[i]),
-			num(b, result_util_pct(r, i), 2));
-	fputc('\n', out);
+	fprintf(out, "\nCPU utilisation (/proc/stat, as sar)\n");
+	if (t) {
+		util_cols(t);
+		util_cells(t, r, -1);
+	}
+	write_free(out, t);
 }
 
 static void counters(FILE *out, const struct run_result *r)
@@ -237,32 +255,32 @@ static void counters(FILE *out, const struct run_result *r)
 					     "tasks_created", "tasks_finished" };
 	uint64_t v[] = { r->ctx_switches, r->migrations, r->wakeups, r->freq_transitions,
 			 r->cpufreq_updates, r->events, r->tasks_created, r->tasks_finished };
-	char cells[8][24];
-	int w[8], i;
+	struct text_table *t = ttab_new(0, 2);
 
-	for (i = 0; i < 8; i++) {
-		int n = snprintf(cells[i], sizeof(cells[i]), "%" PRIu64, v[i]);
-		int hn = (int)strlen(heads[i]);
-
-		w[i] = n > hn ? n : hn;
+	fprintf(out, "\nScheduler\n");
+	for (int i = 0; t && i < 8; i++) {
+		if (i == 4)
+			ttab_group(t);
+		ttab_col(t, heads[i], NULL);
 	}
-	fprintf(out, "\nScheduler\n" IND);
-	for (i = 0; i < 8; i++)
-		fprintf(out, "%s%*s", i ? "  " : "", w[i], heads[i]);
-	fprintf(out, "\n" IND);
-	for (i = 0; i < 8; i++)
-		fprintf(out, "%s%*s", i ? "  " : "", w[i], cells[i]);
-	fputc('\n', out);
+	for (int i = 0; t && i < 8; i++)
+		ttab_cellf(t, "%" PRIu64, v[i]);
+	write_free(out, t);
 }
 
 /* cpuidle's own view: entries per state and how many were mispredicted
  * (sysfs usage/above/below summed over CPUs). */
 static void idle_states(FILE *out, const struct run_result *r)
 {
-	if (!r->m || !r->cpus || r->ncpus <= 0)
+	struct text_table *t;
+
+	if (!r->m || !r->cpus || r->ncpus <= 0 || !(t = ttab_new(1, 2)))
 		return;
-	fprintf(out, "\nIdle states (cpuidle usage, above, below)\n" IND "%-10s %12s %12s %12s\n",
-		"state", "usage", "above", "below");
+	fprintf(out, "\nIdle states (cpuidle usage, above, below)\n");
+	ttab_col(t, "state", NULL);
+	ttab_col(t, "usage", NULL);
+	ttab_col(t, "above", NULL);
+	ttab_col(t, "below", NULL);
 	for (int s = 0; s < r->m->ncstates; s++) {
 		uint64_t use = 0, above = 0, below = 0;
 		for (int c = 0; c < r->ncpus; c++) {
@@ -270,36 +288,37 @@ static void idle_states(FILE *out, const struct run_result *r)
 			above += r->cpus[c].cstate_above[s];
 			below += r->cpus[c].cstate_below[s];
 		}
-		fprintf(out, IND "%-10.*s %12" PRIu64 " %12" PRIu64 " %12" PRIu64 "\n",
-			CSTATE_NAME_MAX, r->m->cstates[s].name, use, above, below);
+		ttab_cellf(t, "%.*s", CSTATE_NAME_MAX, r->m->cstates[s].name);
+		ttab_cellf(t, "%" PRIu64, use);
+		ttab_cellf(t, "%" PRIu64, above);
+		ttab_cellf(t, "%" PRIu64, below);
 	}
+	write_free(out, t);
 }
 
 static void per_cpu(FILE *out, const struct run_result *r)
 {
-	char a[RESULT_NUM_MAX], b[RESULT_NUM_MAX], c[RESULT_NUM_MAX];
-	int i, u;
+	struct text_table *t;
 
-	if (!r->cpus || r->ncpus <= 0)
+	if (!r->cpus || r->ncpus <= 0 || !(t = ttab_new(3, 2)))
 		return;
-	fprintf(out, "\nPer CPU\n" IND "%4s %4s %4s %s %*s %s", "CPU", "Core", "Pkg",
-		"Avg_MHz", colw("Busy%"), "Busy%", "Bzy_MHz");
-	cstate_heads(out, r);
-	for (u = 0; u < 4; u++)
-		fprintf(out, " %*s", colw(util_heads[u]), util_heads[u]);
-	fputc('\n', out);
-	for (i = 0; i < r->ncpus; i++) {
+	fprintf(out, "\nPer CPU\n");
+	ttab_col(t, "CPU", NULL);
+	ttab_col(t, "Core", NULL);
+	ttab_col(t, "Pkg", NULL);
+	freq_cols(t, r);
+	ttab_group(t);
+	util_cols(t);
+	for (int i = 0; i < r->ncpus; i++) {
 		const struct cpu_result *cr = &r->cpus[i];
 
-		fprintf(out, IND "%4d %4d %4d %*s %*s %*s", cr->cpu, cr->core, cr->package,
-			colw("Avg_MHz"), num(a, result_cpu_avg_mhz(r, i), 0),
-			colw("Busy%"), num(b, result_cpu_busy_pct(r, i), 2),
-			colw("Bzy_MHz"), num(c, result_cpu_bzy_mhz(r, i), 0));
-		cstate_cells(out, r, i);
-		for (u = 0; u < 4; u++)
-			fprintf(out, " %*s", colw(util_heads[u]), num(a, result_cpu_util_pct(r, i, u), 2));
-		fputc('\n', out);
+		ttab_cellf(t, "%d", cr->cpu);
+		ttab_cellf(t, "%d", cr->core);
+		ttab_cellf(t, "%d", cr->package);
+		freq_cells(t, r, i);
+		util_cells(t, r, i);
 	}
+	write_free(out, t);
 }
 
 /* rt-app's per-thread log columns, as means per activation (us), and the
@@ -311,41 +330,38 @@ static void per_task(FILE *out, const struct run_result *r)
 					     "wu_max_us" };
 	enum { NHEADS = sizeof(heads) / sizeof(heads[0]) };
 	char b[RESULT_NUM_MAX];
-	int i, k, w = 4;
+	struct text_table *t;
+	int i, k;
 
-	if (!r->tasks || r->ntasks <= 0)
+	if (!r->tasks || r->ntasks <= 0 || !(t = ttab_new(1, 2)))
 		return;
-	for (i = 0; i < r->ntasks; i++) {
-		int n = (int)strnlen(r->tasks[i].name, sizeof(r->tasks[i].name));
-
-		if (n > w)
-			w = n < 32 ? n : 32;
-	}
-	fprintf(out, "\nPer task (means per activation)\n" IND "%-*s", w, "task");
+	fprintf(out, "\nPer task (means per activation)\n");
+	ttab_col(t, "task", NULL);
 	for (k = 0; k < NHEADS; k++)
-		fprintf(out, " %*s", colw(heads[k]), heads[k]);
-	fputc('\n', out);
+		ttab_col(t, heads[k], NULL);
 	for (i = 0; i < r->ntasks; i++) {
-		const struct task_result *t = &r->tasks[i];
-		const struct histogram *h = &t->wakeup_latency;
+		const struct task_result *tr = &r->tasks[i];
+		const struct histogram *h = &tr->wakeup_latency;
 		double v[NHEADS] = {
-			(double)t->activations, (double)t->deadline_misses,
+			(double)tr->activations, (double)tr->deadline_misses,
 			result_task_run_us(r, i), result_task_period_us(r, i),
-			result_task_slack_us(r, i), (double)t->slack_min_ns / NS_PER_US,
+			result_task_slack_us(r, i), (double)tr->slack_min_ns / NS_PER_US,
 			hist_quantile(h, 0.50) / NS_PER_US, hist_quantile(h, 0.99) / NS_PER_US,
 			(double)h->max_ns / NS_PER_US,
 		};
 
-		fprintf(out, IND "%-*.*s", w, w, t->name);
+		ttab_cellf(t, "%.32s", tr->name);
 		for (k = 0; k < NHEADS; k++)
-			fprintf(out, " %*s", colw(heads[k]), k < 2 ? amount(b, v[k]) : num(b, v[k], 1));
-		fputc('\n', out);
+			ttab_cell(t, k < 2 ? amount(b, v[k]) : num(b, v[k], 1));
 	}
+	write_free(out, t);
 }
 
-int result_write_table(FILE *out, const struct run_result *r)
+int result_write_table(FILE *out, const struct run_result *r, const struct run_inputs *in)
 {
 	header(out, r);
+	if (in)
+		inputs_write_table(out, in);
 	performance(out, r);
 	power(out, r);
 	frequency_idle(out, r);

@@ -10,9 +10,10 @@
 
 #include "result.h"
 
-int result_write_table(FILE *out, const struct run_result *r);
-int result_write_csv(FILE *out, const struct run_result *r);
-int result_write_json(FILE *out, const struct run_result *r);
+struct run_inputs;
+int result_write_table(FILE *out, const struct run_result *r, const struct run_inputs *in);
+int result_write_csv(FILE *out, const struct run_result *r, const struct run_inputs *in);
+int result_write_json(FILE *out, const struct run_result *r, const struct run_inputs *in);
 
 /* The machine's table sizes, 0 when the result carries no machine. */
 int result_ncstates(const struct run_result *r);

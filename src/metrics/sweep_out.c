@@ -539,6 +539,9 @@ int sweep_stream_json(struct sweep_stream *st, json_t *obj, struct pm_diag *d)
 	}
 	free(text);
 	st->n++;
+	/* out at once, not when a pipe's buffer fills */
+	if (fflush(st->out) != 0)
+		return pm_fail(d, "cannot write the row: %s", strerror(errno));
 	return 0;
 }
 

@@ -98,6 +98,12 @@ int profile_load_env(struct profile *p, const char *spec, const struct machine *
 
 	memset(p, 0, sizeof(*p));
 	snprintf(p->name, sizeof(p->name), "%s", spec);
+	if (strncmp(spec, "ppd/", 4) == 0) {
+		rc = pf_ppd_profile(p, spec, m, env, d);
+		if (rc)
+			profile_free(p);
+		return rc;
+	}
 	rc = pf_resolve(&L, spec);
 	if (rc == 0) {
 		snprintf(p->path, sizeof(p->path), "%s", L.top_path);

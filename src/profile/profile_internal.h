@@ -173,6 +173,9 @@ int pf_devices_matched(const char *rules, int ncpus);
 
 /* profile_map.c */
 int pf_map(struct pf_load *L, struct profile *p);
+/* profile_ppd.c: "ppd/NAME", power-profiles-daemon's profile on machine m. */
+int pf_ppd_profile(struct profile *p, const char *spec, const struct machine *m,
+		   const struct profile_env *env, struct pm_diag *d);
 /* The [cpu] options tuned knows, for messages and overrides. */
 bool pf_cpu_option_known(const char *key);
 extern const char pf_cpu_options_text[];

@@ -276,9 +276,11 @@ int pf_map(struct pf_load *L, struct profile *p)
 	/* The driver modelled, named as the host's real one when there is one
 	 * (amd-pstate-epp is modelled as intel_pstate's two policies). */
 	m.driver = L->env && L->env->driver ? L->env->driver
-					    : m.intel ? "intel_pstate" : "acpi-cpufreq";
-	snprintf(m.why_no_pstate, sizeof(m.why_no_pstate), "intel_pstate only; the cpufreq "
-		 "driver %s is %s", L->env && L->env->driver ? "here" : "modelled here", m.driver);
+		   : m.intel ? "intel_pstate" : m.amd ? "amd-pstate-epp" : "acpi-cpufreq";
+	snprintf(m.why_no_pstate, sizeof(m.why_no_pstate), "%s; the cpufreq driver %s is %s",
+		 m.amd ? "intel_pstate only (amd-pstate has no such file; tuned skips it)"
+		       : "intel_pstate only", L->env && L->env->driver ? "here" : "modelled here",
+		 m.driver);
 	snprintf(p->driver, sizeof(p->driver), "%s", m.driver);
 	for (int i = 0; i < L->ninsts; i++) {
 		const struct pf_inst *in = &L->insts[i];

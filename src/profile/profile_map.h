@@ -23,8 +23,10 @@ struct map {
 	struct profile *p;
 	struct pm_diag *d;
 	const struct cpufreq_governor *gov;    /* the governor that runs, NULL if unknown */
-	const struct cpufreq_governor *pstate; /* intel_pstate, for its tunables */
+	const struct cpufreq_governor *pstate; /* intel_pstate (amd_pstate when it runs), for
+						  its tunables */
 	bool intel;                            /* the driver is intel_pstate */
+	bool amd;                              /* the driver is amd-pstate-epp (amd_pstate) */
 	const char *driver;                    /* its name in messages (the host's real one) */
 	char why_no_pstate[128];               /* why intel_pstate-only options are skipped */
 	const struct pf_inst *cpu;             /* the [cpu] instance tuned uses */

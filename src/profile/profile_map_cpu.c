@@ -12,7 +12,10 @@
  * skipped too (pmlab keeps EPB only in intel_pstate, where it has no
  * modelled effect). Under intel_pstate, governor=a|b picks the first of
  * the driver's two policies, performance or powersave (its
- * scaling_governor), and those options become intel_pstate tunables. */
+ * scaling_governor), and those options become intel_pstate tunables.
+ * Under amd_pstate (amd-pstate-epp) likewise for the policy and EPP (its
+ * AMD values); EPB does not exist on AMD processors and intel_pstate's
+ * files are skipped as tuned skips them. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,7 +76,8 @@ int pfm_governor(struct map *m)
 	int n;
 
 	m->gov = cpufreq_governor_find(caller);
-	m->pstate = cpufreq_governor_find("intel_pstate");
+	m->amd = m->gov && strcmp(m->gov->name, "amd_pstate") == 0;
+	m->pstate = cpufreq_governor_find(m->amd ? "amd_pstate" : "intel_pstate");
 	if (env && env->cpufreq_fixed)
 		snprintf(m->p->cpufreq, sizeof(m->p->cpufreq), "%s", caller);
 	for (int i = 0; m->cpu && i < m->cpu->u->nopts; i++)
@@ -92,8 +96,9 @@ int pfm_governor(struct map *m)
 			       m->L->m->online_cpus) < m->L->m->online_cpus)
 		return 0; /* listed with the other per-CPU options */
 	char orig[PROFILE_TEXT_MAX * 2];
-	if (env && env->cpufreq_fixed && m->intel) {
-		/* intel_pstate in active mode offers two policies under these names. */
+	if (env && env->cpufreq_fixed && (m->intel || m->amd)) {
+		/* intel_pstate and amd-pstate-epp in active mode offer two
+		 * policies under these names. */
 		for (int i = 0; i < n; i++)
 			if (strcmp(alts[i], "performance") == 0 || strcmp(alts[i], "powersave") == 0) {
 				pfm_origin(m->cpu, o, NULL, orig, sizeof(orig));
@@ -111,6 +116,8 @@ int pfm_governor(struct map *m)
 			continue;
 		m->gov = g;
 		m->intel = strcmp(g->name, "intel_pstate") == 0;
+		m->amd = strcmp(g->name, "amd_pstate") == 0;
+		m->pstate = cpufreq_governor_find(m->amd ? "amd_pstate" : "intel_pstate");
 		snprintf(m->p->cpufreq, sizeof(m->p->cpufreq), "%s", g->name);
 		pfm_origin(m->cpu, o, NULL, orig, sizeof(orig));
 		pf_fmt(m->p->cpufreq_origin, sizeof(m->p->cpufreq_origin), "%s", orig);
@@ -131,7 +138,7 @@ static int cpu_governor_skip(struct map *m, const struct pf_inst *in, const stru
 	const struct profile_env *env = m->L->env;
 	if (o == m->gov_opt && m->gov_applied)
 		return 0; /* it chose the governor (or intel_pstate's policy): p->cpufreq says so */
-	if (env && env->cpufreq_fixed && m->intel)
+	if (env && env->cpufreq_fixed && (m->intel || m->amd))
 		return pfm_skip(m, in, o, "%s offers only its performance and powersave "
 				"policies", m->driver);
 	if (env && env->cpufreq_fixed)
@@ -167,6 +174,19 @@ static int pick(struct map *m, const struct pf_inst *in, const struct pf_opt *o,
 	return pfm_bad(m, in, o, "no alternative is valid (expected %s)",
 		   epp ? "performance|balance_performance|balance_power|power|default"
 		       : "performance|balance-performance|normal|balance-power|power|powersave or 0..15");
+}
+
+/* amd-pstate-epp under its performance policy (the profile's, or the
+ * platform's on a server) takes EPP performance (0) only. */
+static bool amd_epp_refused(const struct map *m, const char *epp)
+{
+	const char *policy = NULL;
+	for (int i = 0; i < m->p->nsettings; i++)
+		if (strcmp(m->p->settings[i].key, "scaling_governor") == 0)
+			policy = m->p->settings[i].value;
+	bool performance = policy ? strcmp(policy, "performance") == 0
+				  : machine_pm_profile_server(m->L->m->pm_profile);
+	return performance && strcmp(epp, "performance") != 0 && strcmp(epp, "0") != 0;
 }
 
 static int cpu_option(struct map *m, const struct pf_inst *in, const struct pf_opt *o,
@@ -220,14 +240,23 @@ static int cpu_option(struct map *m, const struct pf_inst *in, const struct pf_o
 		return pfm_set_knob(m, in, o, t, value, NULL);
 	}
 	if (strcmp(k, "energy_perf_bias") == 0 || strcmp(k, "energy_performance_preference") == 0) {
+		bool epb = strcmp(k, "energy_perf_bias") == 0;
+		if (m->amd && epb)
+			return pfm_skip(m, in, o, "AMD processors have no energy_perf_bias "
+					"(IA32_ENERGY_PERF_BIAS is Intel's); the cpufreq driver modelled "
+					"here is %s", m->driver);
 		if (pick(m, in, o, value, &chosen, buf, sizeof(buf)))
 			return -1;
 		/* x86_energy_perf_policy writes the MSR whatever the driver
 		 * (tuned 2.3 on): the hardware's bias (engine/epb.c). */
-		if (!m->intel && strcmp(k, "energy_perf_bias") == 0)
+		if (!m->intel && epb)
 			return pfm_set_knob(m, in, o, pfm_engine_tunable(k), chosen, NULL);
-		if (!m->intel)
+		if (!m->intel && !m->amd)
 			return pfm_skip(m, in, o, "%s", m->why_no_pstate);
+		if (m->amd && amd_epp_refused(m, chosen))
+			return pfm_skip(m, in, o, "amd-pstate refuses an EPP above 0 under its "
+					"performance policy (EBUSY; amd_pstate_set_energy_pref_index(), "
+					"v6.15): tuned's write fails");
 		return pfm_set_knob(m, in, o, pfm_gov_tunable(m->pstate, k), chosen, NULL);
 	}
 	if (strcmp(k, "no_turbo") == 0) {

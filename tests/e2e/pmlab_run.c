@@ -34,10 +34,11 @@ struct out run(const char *args)
 	char errpath[] = "/tmp/pmlab-e2e-XXXXXX";
 	int fd = mkstemp(errpath);
 	assert_true(fd >= 0);
-	size_t len = strlen(PMLAB_BIN) + strlen(args) + strlen(errpath) + 16;
+	size_t len = strlen(PMLAB_BIN) + strlen(args) + strlen(errpath) + 32;
 	char *cmd = malloc(len);
 	assert_non_null(cmd);
-	snprintf(cmd, len, "%s %s 2>%s", PMLAB_BIN, args, errpath);
+	/* No $COLUMNS: tables at the width of output that is not a terminal's. */
+	snprintf(cmd, len, "COLUMNS= %s %s 2>%s", PMLAB_BIN, args, errpath);
 	FILE *p = popen(cmd, "r");
 	assert_non_null(p);
 	o.text = slurp(p);
@@ -50,6 +51,45 @@ struct out run(const char *args)
 	unlink(errpath);
 	free(cmd);
 	return o;
+}
+
+char *out_header(const char *text)
+{
+	const char *end = strstr(text, "\n\n");
+	size_t n = end ? (size_t)(end - text) : strlen(text), k = 0;
+	char *h = malloc(n + 1);
+
+	assert_non_null(h);
+	for (size_t i = 0; i < n; i++) {
+		if (text[i] == '\n') {
+			while (i + 1 < n && text[i + 1] == ' ')
+				i++;
+			h[k++] = ' ';
+			continue;
+		}
+		h[k++] = text[i];
+	}
+	h[k] = '\0';
+	return h;
+}
+
+char *csv_data(const char *text)
+{
+	char *d = malloc(strlen(text) + 1), *w = d;
+
+	assert_non_null(d);
+	while (*text) {
+		const char *nl = strchr(text, '\n');
+		size_t n = nl ? (size_t)(nl - text) + 1 : strlen(text);
+
+		if (text[0] != '#') {
+			memcpy(w, text, n);
+			w += n;
+		}
+		text += n;
+	}
+	*w = '\0';
+	return d;
 }
 
 void out_free(struct out *o)

@@ -14,6 +14,11 @@ struct out {
 /* Runs `pmlab ARGS` through the shell (ARGS may redirect stdin). */
 struct out run(const char *args);
 void out_free(struct out *o);
+/* The header a command wraps to the width: its lines up to the first
+ * blank one, joined by single spaces. The caller frees it. */
+char *out_header(const char *text);
+/* A CSV without its "# " lines (the inputs): the caller frees it. */
+char *csv_data(const char *text);
 /* A bad-input error: exit 2, stderr one line "pmlab: ..." holding
  * `needle` (if not NULL). */
 void assert_usage_error(struct out *o, const char *needle);

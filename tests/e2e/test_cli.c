@@ -205,12 +205,20 @@ static void test_kernel_version_rules(void **state)
 	snprintf(f, sizeof(f), "%s--set menu_variant=3.10 --set tick_policy=legacy "
 		 "--set freq_invariant=0 --set sampling_rate=10000", base);
 	struct out x = run(a), y = run(b), z = run(c), u = run(e), v = run(f);
+	/* The figures, not the inputs (each run names its own --set). */
+	char *xd = csv_data(x.text), *yd = csv_data(y.text), *zd = csv_data(z.text);
+	char *ud = csv_data(u.text), *vd = csv_data(v.text);
 	assert_int_equal(x.status, 0);
-	assert_string_equal(x.text, y.text);
-	assert_true(strcmp(x.text, z.text) != 0);
+	assert_string_equal(xd, yd);
+	assert_true(strcmp(xd, zd) != 0);
 	assert_int_equal(u.status, 0);
-	assert_string_equal(u.text, v.text);
-	assert_true(strcmp(u.text, x.text) != 0);
+	assert_string_equal(ud, vd);
+	assert_true(strcmp(ud, xd) != 0);
+	free(xd);
+	free(yd);
+	free(zd);
+	free(ud);
+	free(vd);
 	out_free(&x);
 	out_free(&y);
 	out_free(&z);
@@ -283,7 +291,7 @@ static void test_man_page_covers_commands(void **state)
 	out_free(&o);
 }
 
-/* The header of `sim` with the given arguments (first line of stdout). */
+/* The header of `sim` with the given arguments (its first lines, joined). */
 static char *sim_header(const char *args)
 {
 	char cmd[512];
@@ -291,8 +299,7 @@ static char *sim_header(const char *args)
 	struct out o = run(cmd);
 	if (o.status != 0)
 		fail_msg("%s: exit %d: %s", cmd, o.status, o.err);
-	char *nl = strchr(o.text, '\n');
-	char *head = strndup(o.text, nl ? (size_t)(nl - o.text) : strlen(o.text));
+	char *head = out_header(o.text);
 	out_free(&o);
 	return head;
 }
@@ -315,6 +322,14 @@ static void test_default_governors(void **state)
 	expect_header_has("--machine xeon-2s-harpertown",
 			  "cpufreq schedutil (the default of acpi-cpufreq), cpuidle menu");
 	expect_header_has("--machine power9-2n128", "cpufreq schedutil (the default of powernv-cpufreq)");
+	/* amd-pstate-epp: powersave, or performance where the FADT's PM
+	 * profile is a server's (amd_pstate_epp_cpu_init()). */
+	expect_header_has("--machine ryzen-7840u",
+			  "cpufreq amd_pstate (the default of amd-pstate-epp: powersave)");
+	expect_header_has("--machine epyc-9555-2s",
+			  "cpufreq amd_pstate (the default of amd-pstate-epp on a server: performance)");
+	expect_header_has("--machine epyc-vm-2c",
+			  "cpufreq performance (no cpufreq driver), cpuidle deepest (no cpuidle driver)");
 	/* A kernel older than schedutil ran the Kconfig default of its time. */
 	expect_header_has("--machine xeon-2s-harpertown --set kernel=3.10",
 			  "cpufreq performance (the default of that kernel)");
@@ -398,6 +413,36 @@ static void test_integer_options_overflow(void **state)
 		expect_usage_error(args, "--seed");
 	}
 	expect_usage_error("sim --machine i7-4790 --workload pingpong --cpus 010", "--cpus");
+	/* --set values and seconds too (the campaign found " 5", "+5" and, for
+	 * seconds, "0x10" as 16 s taken) */
+	static const char *const odd_set[] = { "+250", " 250", "250 ", "0x10", "" };
+	for (size_t i = 0; i < sizeof(odd_set) / sizeof(odd_set[0]); i++) {
+		char args[256];
+		snprintf(args, sizeof(args), "sim --machine i7-4790 --workload pingpong --set 'hz=%s'",
+			 odd_set[i]);
+		expect_usage_error(args, "--set hz=");
+	}
+	expect_usage_error("sim --machine i7-4790 --workload pingpong --set pm_qos_latency_us=+5",
+			   "--set pm_qos_latency_us=+5");
+	static const char *const odd_s[] = { "0x10", "+5", " 5", "5 ", "-1", "inf", "nan", "e3" };
+	for (size_t i = 0; i < sizeof(odd_s) / sizeof(odd_s[0]); i++) {
+		char args[256];
+		snprintf(args, sizeof(args), "sim --machine i7-4790 --workload pingpong -d '%s'", odd_s[i]);
+		expect_usage_error(args, "--duration");
+		snprintf(args, sizeof(args), "monitor --count 1 --interval '%s'", odd_s[i]);
+		expect_usage_error(args, "--interval");
+	}
+}
+
+/* An empty --profiles list (found by the malformed-input campaign: replay
+ * read past an empty table, a heap overflow under ASan). */
+static void test_empty_profile_list(void **state)
+{
+	(void)state;
+	expect_usage_error("replay " PMLAB_SOURCE_ROOT "/data/traces/hackbench.dat -d 0.1 --profiles ''",
+			   "--profiles");
+	expect_usage_error("replay " PMLAB_SOURCE_ROOT "/data/traces/hackbench.dat -d 0.1 --profiles ,",
+			   "--profiles");
 }
 
 /* The placement the kernel would run, named in the header: EAS on a
@@ -475,6 +520,61 @@ static void test_complete(void **state)
 	expect_usage_error("complete nothing", "expected commands, machines");
 }
 
+/* The widest line of a text, in terminal columns. */
+static int widest(const char *text)
+{
+	int w = 0, n = 0;
+
+	for (const char *c = text; *c; c++) {
+		if (*c == '\n') {
+			w = n > w ? n : w;
+			n = 0;
+		} else {
+			n += ((unsigned char)*c & 0xc0) != 0x80;
+		}
+	}
+	return n > w ? n : w;
+}
+
+/* Issue 17: every table fits 100 columns in a pipe (sim's per-CPU table of
+ * 24 CPUs with 7 C-states, the governors' descriptions); --wide and
+ * $COLUMNS change the width. */
+static void test_outputs_fit_100_columns(void **state)
+{
+	static const char *const cmds[] = {
+		"sim --machine xeon-e5-2650l-v3 --workload oltp --duration 0.05",
+		"sim --machine i7-4790 --workload pingpong --duration 0.05 --set pm_qos_latency_us=20 "
+		"--set cpufreq_updates=consolidated --cpuidle teo --cpufreq schedutil",
+		"governors", "workloads", "machines",
+	};
+
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		struct out o = run(cmds[i]);
+
+		assert_int_equal(o.status, 0);
+		if (widest(o.text) > 100)
+			fail_msg("pmlab %s: a line of %d columns", cmds[i], widest(o.text));
+		out_free(&o);
+	}
+	struct out o = run("sim --machine xeon-e5-2650l-v3 --workload oltp --duration 0.05 --wide");
+	assert_true(widest(o.text) > 100); /* the per-CPU table whole */
+	out_free(&o);
+	o = run("--wide governors");
+	assert_true(widest(o.text) > 100);
+	out_free(&o);
+	/* a narrower terminal: $COLUMNS, as ls reads it */
+	char cmd[256];
+	snprintf(cmd, sizeof(cmd), "sh -c 'COLUMNS=60 %s sim --machine i7-4790 --workload pingpong "
+		 "--duration 0.05'", PMLAB_BIN);
+	FILE *p = popen(cmd, "r");
+	char buf[1 << 16];
+	size_t n = fread(buf, 1, sizeof(buf) - 1, p);
+	buf[n] = '\0';
+	assert_int_equal(pclose(p), 0);
+	if (widest(buf) > 60)
+		fail_msg("COLUMNS=60: a line of %d columns", widest(buf));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -483,6 +583,7 @@ int main(void)
 		cmocka_unit_test(test_machine_show_round_trips),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_integer_options_overflow),
+		cmocka_unit_test(test_empty_profile_list),
 		cmocka_unit_test(test_bad_machine_file_names_line),
 		cmocka_unit_test(test_sim_json),
 		cmocka_unit_test(test_determinism),
@@ -495,6 +596,7 @@ int main(void)
 		cmocka_unit_test(test_did_you_mean),
 		cmocka_unit_test(test_quiet_option),
 		cmocka_unit_test(test_complete),
+		cmocka_unit_test(test_outputs_fit_100_columns),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

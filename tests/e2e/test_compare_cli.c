@@ -76,20 +76,41 @@ static void test_compare_table(void **state)
 	assert_contains(o.text, "2 runs of 0.5 s simulated per profile, seeds 1..2; mean \u00b1 95 %");
 	assert_contains(o.text, "Throughput, latency and power\n");
 	assert_contains(o.text, "(tpm)");
-	assert_contains(o.text, "(GHz)");
-	assert_contains(o.text, " %C6 ");
-	assert_contains(o.text, " %C1E ");
-	assert_contains(o.text, "Pkg0 %idle");
+	assert_contains(o.text, "Bzy_MHz");
+	assert_contains(o.text, " C6%");
+	assert_contains(o.text, " C1E%");
+	assert_contains(o.text, "Pkg0 %all_idle");
 	assert_contains(o.text, "%iowait");
-	assert_contains(o.text, "\n none:cpufreq=powersave   | ");
-	assert_contains(o.text, "Relative to the baseline, none:cpufreq=performance (its mean = 1.000; "
-			"percentages as points above or below it)");
+	assert_contains(o.text, "\n  none:cpufreq=powersave    ");
+	/* wrapped to the width */
+	assert_contains(o.text, "Relative to the baseline, none:cpufreq=performance (its mean = 1.000;\n"
+			"  percentages as points above or below it)");
 	assert_contains(o.text, "Welch's t-test, p >= 0.05");
+	/* The inputs, and the command that runs the comparison again. */
+	assert_contains(o.text, "\ninputs: pmlab ");
+	assert_contains(o.text, "pmlab compare --machine xeon-e5-2650l-v3 --cpus 4 --workload oltp");
 	/* The baseline's own row reads 1.000 in the relative table. */
 	char *rel = strstr(o.text, "Relative to the baseline");
-	assert_contains(rel, "\n none:cpufreq=performance | 1.000 \u00b1 ");
+	assert_contains(rel, "\n  none:cpufreq=performance  1.000 ");
 	/* ... and +0.00 points in a percentage column. */
-	assert_contains(strstr(rel, "P-state and C-state"), "| +0.00 pt \u00b1 ");
+	assert_contains(strstr(rel, "P-state and C-state"), "  +0.00 pt ");
+	/* hyperfine's summary line. */
+	assert_contains(rel, "\n  none:cpufreq=powersave: ");
+	assert_contains(rel, "\u00d7 throughput, ");
+	assert_contains(rel, " vs none:cpufreq=performance\n");
+	/* Every line fits 100 columns; none ends in a space. */
+	for (char *l = o.text; *l;) {
+		char *e = strchr(l, '\n');
+		int cols = 0;
+
+		assert_non_null(e);
+		for (char *c = l; c < e; c++)
+			cols += ((unsigned char)*c & 0xc0) != 0x80;
+		if (cols > 100)
+			fail_msg("a line of %d columns: %.*s", cols, (int)(e - l), l);
+		assert_true(e == l || e[-1] != ' ');
+		l = e + 1;
+	}
 	out_free(&o);
 }
 
@@ -116,7 +137,7 @@ static void test_compare_figures(void **state)
 			   json_number_value(json_object_get(sim, "power_w")), 1e-6);
 	assert_string_equal(json_string_value(json_object_get(c, "throughput_unit")), "tpm");
 	/* powersave runs at the lowest P-state (1.2 GHz) and does less work. */
-	assert_float_equal(summary(c, 1, "bzy_ghz"), 1.2, 0.01);
+	assert_float_equal(summary(c, 1, "bzy_mhz"), 1200, 10);
 	assert_true(summary(c, 1, "throughput") < summary(c, 0, "throughput"));
 	assert_string_equal(json_string_value(json_object_get(
 				    json_array_get(json_object_get(c, "profiles"), 1), "cpufreq")),
@@ -164,9 +185,13 @@ static void test_compare_csv_and_html(void **state)
 {
 	struct out o = ok("compare " XEON " " TWO_GOVS " --runs 2 --format csv");
 
-	/* header, 2 profiles x 2 runs, 2 summaries */
-	assert_int_equal(count_lines(o.text), 1 + 4 + 2);
-	assert_true(strncmp(o.text, "kind,profile,cpufreq,cpuidle,run,seed,", 38) == 0);
+	/* the inputs, header, 2 profiles x 2 runs, 2 summaries */
+	char *data = csv_data(o.text);
+	assert_true(strncmp(o.text, "# pmlab_version: ", 17) == 0);
+	assert_contains(o.text, "\n# profiles: none:cpufreq=powersave\n");
+	assert_int_equal(count_lines(data), 1 + 4 + 2);
+	assert_true(strncmp(data, "kind,profile,cpufreq,cpuidle,run,seed,", 38) == 0);
+	free(data);
 	assert_contains(o.text, "\nrun,none:cpufreq=powersave,powersave,menu,2,2,tpm,");
 	assert_contains(o.text, "\nsummary,none:cpufreq=performance,performance,menu,,,tpm,");
 	out_free(&o);
@@ -331,6 +356,118 @@ static void test_compare_html_browser(void **state)
 	out_free(&o);
 }
 
+/* What the page's layout check finds, run in the browser at 1280 px: every
+ * SVG text inside its chart, no two texts of a chart overlapping, and
+ * nothing wider than the window. "ok" or the faults, in data-layout. */
+static const char layout_check[] =
+	"<script>\n"
+	"window.addEventListener('load', function () {\n"
+	"  var bad = [];\n"
+	"  document.querySelectorAll('svg.chart').forEach(function (svg, i) {\n"
+	"    var s = svg.getBoundingClientRect(), boxes = [];\n"
+	"    svg.querySelectorAll('text').forEach(function (t) {\n"
+	"      var r = t.getBoundingClientRect();\n"
+	"      if (r.width == 0) return;\n"
+	"      if (r.left < s.left - 0.5 || r.right > s.right + 0.5 || r.top < s.top - 0.5 ||\n"
+	"          r.bottom > s.bottom + 0.5)\n"
+	"        bad.push('chart ' + i + ': \"' + t.textContent + '\" outside');\n"
+	"      boxes.forEach(function (b) {\n"
+	"        if (r.left < b[0].right - 1 && b[0].left < r.right - 1 &&\n"
+	"            r.top < b[0].bottom - 1 && b[0].top < r.bottom - 1)\n"
+	"          bad.push('chart ' + i + ': \"' + t.textContent + '\" over \"' + b[1] + '\"');\n"
+	"      });\n"
+	"      boxes.push([r, t.textContent]);\n"
+	"    });\n"
+	"  });\n"
+	"  var w = document.documentElement.scrollWidth;\n"
+	"  if (w > window.innerWidth) bad.push('page ' + w + ' px wide at ' + window.innerWidth);\n"
+	"  document.body.setAttribute('data-layout', bad.length ? bad.join('; ') : 'ok');\n"
+	"});\n"
+	"</script>\n";
+
+/* The page after the browser laid it out at 1280 x 1000 px, with the
+ * layout check added before </body>. */
+static char *browser_dom(const char *browser, const char *page)
+{
+	static const char flags[] = "--headless --no-sandbox --disable-gpu --disable-quic --no-first-run "
+				    "--disable-background-networking --disable-component-update "
+				    "--disable-sync --window-size=1280,1000";
+	char profile[] = "/tmp/pmlab-chromium-XXXXXX", cmd[4096];
+	const char *end = strstr(page, "</body>");
+	char *html, *dom, *d, *with;
+
+	assert_non_null(end);
+	with = malloc(strlen(page) + sizeof(layout_check));
+	assert_non_null(with);
+	sprintf(with, "%.*s%s%s", (int)(end - page), page, layout_check, end);
+	html = write_temp(with, ".html");
+	dom = write_temp("", ".html");
+	assert_non_null(mkdtemp(profile));
+	snprintf(cmd, sizeof(cmd), "timeout 120 %s %s --user-data-dir=%s --dump-dom file://%s > %s "
+		 "2>/dev/null", browser, flags, profile, html, dom);
+	assert_int_equal(system(cmd), 0);
+	d = slurp(dom);
+	assert_non_null(d);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", profile);
+	(void)!system(cmd);
+	unlink(html);
+	unlink(dom);
+	free(html);
+	free(dom);
+	free(with);
+	return d;
+}
+
+static void expect_layout_ok(const char *browser, const char *what, const char *page)
+{
+	char *d = browser_dom(browser, page), *at = strstr(d, "data-layout=\"");
+
+	if (!at)
+		fail_msg("%s: the layout check did not run: %.300s", what,
+			 strstr(d, "<body") ? strstr(d, "<body") : d);
+	at += strlen("data-layout=\"");
+	if (strncmp(at, "ok\"", 3) != 0)
+		fail_msg("%s: %.*s", what, (int)strcspn(at, "\""), at);
+	free(d);
+}
+
+/* The HTML pages of compare (long profile names, large figures), sweep and
+ * replay, laid out by a real browser at 1280 px: no label clipped or on
+ * another, nothing overflowing the page; readable axes; a title naming the
+ * machine and the workload. Skipped where there is no chromium. */
+static void test_html_layout_browser(void **state)
+{
+	const char *browser = chromium();
+	struct out o;
+
+	o = ok("compare --machine i7-4790 --workload pingpong --duration 0.2 --runs 2 --profiles "
+	       "none:pm_qos_latency_us=20,none:pm_qos_latency_us=20,cpufreq=performance,"
+	       "tuned-2.3/balanced:governor=conservative,none:cpufreq=powersave,tick_policy=legacy "
+	       "--format html");
+	/* Throughput near 50000 round trips/s: ticks in full, no exponent. */
+	assert_null(strstr(o.text, "e+0"));
+	assert_contains(o.text, "<title>pmlab compare: i7-4790, pingpong</title>");
+	if (!browser) {
+		out_free(&o);
+		print_message("chromium not installed (sh tools/install-deps.sh browser): layout "
+			      "check skipped\n");
+		skip();
+	}
+	expect_layout_ok(browser, "compare", o.text);
+	out_free(&o);
+	o = ok(SWEEP " --format html");
+	assert_null(strstr(o.text, "e+0"));
+	assert_contains(o.text, "<title>pmlab sweep: machine i7-4790, workload pingpong</title>");
+	expect_layout_ok(browser, "sweep", o.text);
+	out_free(&o);
+	o = ok("replay " PMLAB_SOURCE_ROOT "/data/traces/hackbench.dat --machine i7-4790 "
+	       "--format html");
+	assert_null(strstr(o.text, "e+0"));
+	assert_contains(o.text, ": machine i7-4790, workload replay</title>");
+	expect_layout_ok(browser, "replay", o.text);
+	out_free(&o);
+}
+
 /* One row per point: its number, the varied values, then pmlab sim's CSV
  * columns, the same as a sim of that point prints. */
 static void test_sweep_csv(void **state)
@@ -338,16 +475,17 @@ static void test_sweep_csv(void **state)
 	struct out o = ok(SWEEP);
 	struct out sim = ok("sim --machine i7-4790 --workload pingpong --duration 0.1 "
 			    "--cpufreq powersave --set pm_qos_latency_us=100 --format csv");
-	char *simrow = strchr(sim.text, '\n') + 1, *line;
+	char *data = csv_data(sim.text), *simrow = strchr(data, '\n') + 1, *line;
 
 	assert_int_equal(count_lines(o.text), 1 + 2 * 3);
 	assert_true(strncmp(o.text, "point,vary_cpufreq,vary_pm_qos_latency_us,machine,workload,", 59) == 0);
 	/* The header continues with sim's, unchanged. */
-	assert_true(strncmp(strstr(o.text, ",machine,") + 1, sim.text, (size_t)(strchr(sim.text, '\n') - sim.text)) == 0);
+	assert_true(strncmp(strstr(o.text, ",machine,") + 1, data, (size_t)(strchr(data, '\n') - data)) == 0);
 	/* Point 4: powersave (second of the first list), 100 (second of the last). */
 	line = strstr(o.text, "\n4,powersave,100,");
 	assert_non_null(line);
 	assert_true(strncmp(line + strlen("\n4,powersave,100,"), simrow, strlen(simrow)) == 0);
+	free(data);
 	out_free(&o);
 	out_free(&sim);
 }
@@ -589,6 +727,7 @@ static void test_sweep_html(void **state)
 
 /* ---- workers die with their parent ---- */
 
+
 static void sleep_ms(int ms)
 {
 	nanosleep(&(struct timespec){ ms / 1000, (ms % 1000) * 1000000L }, NULL);
@@ -630,27 +769,41 @@ static bool dead(pid_t pid)
 	return s && (s[2] == 'Z' || s[2] == 'X');
 }
 
-/* A sweep whose points run for tens of seconds, killed by pid: its workers
- * end with it, not at the end of their points. */
-static void kill_sweep(int sig)
+/* pmlab with argv, stdout to out (or /dev/null), SIGINT ignored if asked
+ * (as nohup or a script's background job starts it); back once its two
+ * workers run, their pids in w. */
+static pid_t start_with_workers(char *const argv[], int out, bool ignore_int, pid_t w[2])
 {
 	pid_t pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		int null = open("/dev/null", O_WRONLY);
-		dup2(null, 1);
+		dup2(out >= 0 ? out : null, 1);
 		dup2(null, 2);
-		execl(PMLAB_BIN, "pmlab", "sweep", "--machine", "i7-4790", "--workload", "tbench",
-		      "--duration", "200", "--vary", "seed=1,2", "--jobs", "2", (char *)NULL);
+		if (ignore_int)
+			signal(SIGINT, SIG_IGN);
+		execv(PMLAB_BIN, argv);
 		_exit(127);
 	}
-	pid_t w[4];
+	pid_t c[4];
 	int n = 0;
 	for (int i = 0; i < 500 && n < 2; i++) {
 		sleep_ms(10);
-		n = children(pid, w, 4);
+		n = children(pid, c, 4);
 	}
 	assert_int_equal(n, 2);
+	w[0] = c[0];
+	w[1] = c[1];
+	return pid;
+}
+
+/* A sweep or compare whose runs last tens of seconds, killed by pid: its
+ * workers end with it, not at the end of their runs. */
+static void kill_with_workers(char *const argv[], int sig)
+{
+	pid_t w[2];
+	int n = 2;
+	pid_t pid = start_with_workers(argv, -1, false, w);
 	sleep_ms(100);
 	kill(pid, sig);
 	int st;
@@ -665,12 +818,93 @@ static void kill_sweep(int sig)
 	}
 }
 
+
+/* A sweep's rows go out as its points complete, in point order: point 0's
+ * row is on stdout while point 1 still runs (every row waited for the end
+ * before, held in memory). */
+static void test_sweep_streams_rows(void **state)
+{
+	(void)state;
+	int fds[2];
+	assert_int_equal(pipe(fds), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+		dup2(fds[1], 1);
+		dup2(null, 2);
+		close(fds[0]);
+		execl(PMLAB_BIN, "pmlab", "sweep", "--machine", "i7-4790", "--workload", "tbench",
+		      "--vary", "duration=0.01,300", "--format", "json", "--jobs", "2", (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	fcntl(fds[0], F_SETFL, O_NONBLOCK);
+	char buf[65536];
+	size_t got = 0;
+	bool seen = false;
+	for (int i = 0; i < 3000 && !seen; i++) {
+		ssize_t n = read(fds[0], buf + got, sizeof(buf) - 1 - got);
+		if (n > 0) {
+			got += (size_t)n;
+			buf[got] = '\0';
+			seen = strstr(buf, "\"point\": 0,") && strstr(buf, "\n  }");
+		} else {
+			sleep_ms(10);
+		}
+	}
+	int st;
+	bool running = waitpid(pid, &st, WNOHANG) == 0;
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	close(fds[0]);
+	assert_true(seen);
+	assert_true(running); /* point 1 (300 s of tbench) was still running */
+	assert_null(strstr(buf, "\"point\": 1,"));
+}
+
 static void test_workers_die_with_parent(void **state)
 {
 	(void)state;
-	kill_sweep(SIGTERM);
-	kill_sweep(SIGINT);
-	kill_sweep(SIGKILL);
+	char *const sweep[] = { "pmlab", "sweep", "--machine", "i7-4790", "--workload", "tbench",
+				"--duration", "200", "--vary", "seed=1,2", "--jobs", "2", NULL };
+	char *const compare[] = { "pmlab", "compare", "--machine", "i7-4790", "--workload", "tbench",
+				  "--duration", "200", "--profiles", "none,powersave", "--runs", "1",
+				  "--jobs", "2", NULL };
+	kill_with_workers(sweep, SIGTERM);
+	kill_with_workers(sweep, SIGINT);
+	kill_with_workers(sweep, SIGKILL);
+	kill_with_workers(compare, SIGTERM);
+}
+
+/* A sweep started with SIGINT ignored (nohup, a script's background job)
+ * goes on through a SIGINT, and so do its workers: the signal was passed
+ * on to them and the sweep failed before. */
+static void test_ignored_sigint_ignored_by_workers(void **state)
+{
+	(void)state;
+	char *const sweep[] = { "pmlab", "sweep", "--machine", "i7-4790", "--workload", "tbench",
+				"--duration", "2", "--vary", "seed=1,2", "--jobs", "2", NULL };
+	char *csv = write_temp("", ".csv");
+	int out = open(csv, O_WRONLY | O_TRUNC);
+	assert_true(out >= 0);
+	pid_t w[2];
+	pid_t pid = start_with_workers(sweep, out, true, w);
+	close(out);
+	kill(pid, SIGINT);
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	char *text = slurp(csv);
+	assert_non_null(text);
+	int rows = 0;
+	for (const char *p = text; (p = strchr(p, '\n')); p++)
+		rows++;
+	assert_int_equal(rows, 3); /* the header and both points */
+	free(text);
+	unlink(csv);
+	free(csv);
 }
 
 int main(void)
@@ -684,10 +918,13 @@ int main(void)
 		cmocka_unit_test(test_compare_timeline),
 		cmocka_unit_test(test_compare_html_charts),
 		cmocka_unit_test(test_compare_html_browser),
+		cmocka_unit_test(test_html_layout_browser),
 		cmocka_unit_test(test_sweep_csv),
 		cmocka_unit_test(test_sweep_json),
 		cmocka_unit_test(test_sweep_html),
 		cmocka_unit_test(test_workers_die_with_parent),
+		cmocka_unit_test(test_ignored_sigint_ignored_by_workers),
+		cmocka_unit_test(test_sweep_streams_rows),
 		cmocka_unit_test(test_shards_merge),
 		cmocka_unit_test(test_empty_shard),
 		cmocka_unit_test(test_merge_checks_shards),

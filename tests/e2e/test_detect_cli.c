@@ -150,6 +150,7 @@ static void test_detect_intel_hwp(void **state)
 	expect_key(ini, "pstates", "4700000", "1100");
 	assert_int_equal(section_lines(ini, "pstates"), 2 + 44);
 	assert_non_null(strstr(ini, "# guessed: the driver has no table: steps of 100 MHz"));
+	expect_key(ini, "frequency", "hwp", "1");
 	expect_key(ini, "cstate C6", "exit_latency_us", "170");
 	expect_key(ini, "cstate C6", "target_residency_us", "600");
 	expect_key(ini, "cstate POLL", "poll", "1");
@@ -189,6 +190,8 @@ static void test_detect_amd_pstate(void **state)
 		assert_non_null(strstr(ini, "# guessed: the driver amd-pstate-epp is not modelled"));
 	assert_non_null(strstr(ini, "# guessed: sysfs shows no base frequency"));
 	expect_key(ini, "frequency", "base_khz", "5132000");
+	expect_key(ini, "frequency", "lowest_nonlinear_khz", "1800000");
+	assert_null(strstr(ini, "\nhwp = "));
 	/* The tree's flags lack aperfmperf: no invariance, as the kernel. */
 	assert_non_null(strstr(ini, "# no aperfmperf CPU flag"));
 	expect_key(ini, "frequency", "freq_invariance", "none");
@@ -205,7 +208,9 @@ static void test_detect_big_little(void **state)
 	char *ini = detect("arm-big-little");
 	check_file(ini, "arm-big-little");
 	expect_key(ini, "machine", "cpufreq_driver", "cpufreq-dt");
-	assert_non_null(strstr(ini, "# guessed: the driver psci_idle is not modelled"));
+	/* psci_idle is a cpuidle driver the simulator models (issue 16). */
+	expect_key(ini, "machine", "cpuidle_driver", "psci_idle");
+	assert_null(strstr(ini, "# guessed: the driver psci_idle is not modelled"));
 	expect_key(ini, "topology", "cores_per_package", "8");
 	expect_key(ini, "topology", "llc_cores", "8");
 	expect_key(ini, "cpu_type little", "cores", "4");
@@ -232,6 +237,33 @@ static void test_detect_big_little(void **state)
 	unlink(path);
 	free(path);
 	free(ini);
+}
+
+/* An Intel hybrid laptop without cpu_capacity (before Linux 6.12): the
+ * cpu_atom PMU names the E-cores, their capacity is guessed from the top
+ * frequencies. */
+static void test_detect_intel_hybrid(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/pmlab-detect-XXXXXX", cmd[2048];
+	assert_non_null(mkdtemp(dir));
+	snprintf(cmd, sizeof(cmd), "cp -r %sintel-hwp-laptop/. %s && mkdir -p %s/sys/devices/cpu_atom "
+		 "&& echo 2-3 > %s/sys/devices/cpu_atom/cpus && for p in 2 3; do echo 3600000 > "
+		 "%s/sys/devices/system/cpu/cpufreq/policy$p/cpuinfo_max_freq; done", FIX, dir, dir,
+		 dir, dir);
+	assert_int_equal(system(cmd), 0);
+	struct out o = runf("machines detect --root %s", dir);
+	assert_int_equal(o.status, 0);
+	check_file(o.text, "hybrid");
+	expect_key(o.text, "cpu_type pcore", "cores", "2");
+	expect_key(o.text, "cpu_type pcore", "capacity", "1024");
+	expect_key(o.text, "cpu_type ecore", "cores", "2");
+	expect_key(o.text, "cpu_type ecore", "capacity", "784");
+	assert_non_null(strstr(o.text, "# guessed: no cpu_capacity: the top frequencies' ratio"));
+	expect_key(o.text, "pstates ecore", "3600000", "1100");
+	out_free(&o);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
 }
 
 static void test_detect_errors(void **state)
@@ -307,6 +339,7 @@ int main(void)
 		cmocka_unit_test(test_detect_acpi_server),
 		cmocka_unit_test(test_detect_amd_pstate),
 		cmocka_unit_test(test_detect_big_little),
+		cmocka_unit_test(test_detect_intel_hybrid),
 		cmocka_unit_test(test_detect_errors),
 		cmocka_unit_test(test_replay_recorded_machine),
 	};

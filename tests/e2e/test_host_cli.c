@@ -159,7 +159,7 @@ static void test_monitor_vm(void **state)
 	assert_int_equal(count(o.err, "no cpufreq"), 1);
 	assert_int_equal(count(o.err, "no RAPL"), 1);
 	assert_int_equal(count(o.err, "no cpuidle states (driver none)"), 1);
-	assert_int_equal(count(o.text, " CPU   Busy% Avg_MHz Bzy_MHz   user%"), 2);
+	assert_int_equal(count(o.text, " CPU   Busy% Avg_MHz Bzy_MHz   %user %system"), 2);
 	assert_non_null(strstr(o.text, "\n   -     "));
 	out_free(&o);
 	assert_true(same_as_fixture(dir, "vm-no-cpufreq"));
@@ -172,9 +172,11 @@ static void test_monitor_formats(void **state)
 	char *dir = copy_tree("intel-hwp-laptop");
 	struct out o = runf("monitor --root %s --count 1 --interval 0.01 --format csv", dir);
 	assert_int_equal(o.status, 0);
-	assert_true(strncmp(o.text, "time_s,interval_s,cpu,busy_pct,avg_mhz,bzy_mhz,POLL_pct,"
-				    "POLL_usage,POLL_below,POLL_above,C1_pct,", 62) == 0);
-	assert_non_null(strstr(o.text, "user_pct,sys_pct,iowait_pct,steal_pct,idle_pct,pkg_w,cor_w,ram_w\n"));
+	/* pmlab sim's keys for the same figures */
+	assert_true(strncmp(o.text, "time_s,interval_s,cpu,busy_pct,avg_mhz,bzy_mhz,residency_POLL_pct,"
+				    "POLL_usage,POLL_below,POLL_above,residency_C1_pct,", 116) == 0);
+	assert_non_null(strstr(o.text, "util_user_pct,util_sys_pct,util_iowait_pct,util_steal_pct,"
+				       "util_idle_pct,package_power_w,core_power_w,ram_power_w\n"));
 	assert_int_equal(count(o.text, "\n"), 6); /* header, all, 4 CPUs */
 	assert_non_null(strstr(o.text, ",all,"));
 	out_free(&o);
@@ -188,9 +190,9 @@ static void test_monitor_formats(void **state)
 	json_t *sum = json_object_get(line, "summary"), *cpus = json_object_get(line, "cpus");
 	assert_non_null(sum);
 	assert_int_equal(json_array_size(cpus), 4);
-	assert_true(json_is_number(json_object_get(sum, "pkg_w")));
-	assert_true(json_is_null(json_object_get(sum, "ram_w"))); /* a laptop: no DRAM zone */
-	assert_true(json_is_number(json_object_get(sum, "C6_pct")));
+	assert_true(json_is_number(json_object_get(sum, "package_power_w")));
+	assert_true(json_is_null(json_object_get(sum, "ram_power_w"))); /* a laptop: no DRAM zone */
+	assert_true(json_is_number(json_object_get(sum, "residency_C6_pct")));
 	json_decref(line);
 	out_free(&o);
 
@@ -226,15 +228,18 @@ static void test_monitor_command(void **state)
 	o = runf("monitor --root %s --count 1 --interval 0.01", dir);
 	assert_int_equal(o.status, 0);
 	assert_null(strstr(o.text, "elapsed"));
-	assert_non_null(strstr(o.text, "steal%"));
+	assert_non_null(strstr(o.text, "%steal"));
 	out_free(&o);
 	o = runf("monitor --root %s --format csv sh -c 'exit 3'", dir);
 	assert_int_equal(o.status, 1);
 	assert_non_null(strstr(o.err, "pmlab: monitor: 'sh' exited with status 3"));
 	assert_non_null(strstr(o.text, "time_s,"));
 	out_free(&o);
+	/* a command that cannot be run is bad input: one line, exit 2, no
+	 * figures (exit 1 after a table and "exited with status 127" before) */
 	o = runf("monitor --root %s -- /nonexistent/pmlab-cmd", dir);
-	assert_int_equal(o.status, 1);
+	assert_usage_error(&o, "pmlab: monitor: cannot run '/nonexistent/pmlab-cmd': No such file");
+	assert_string_equal(o.text, "");
 	out_free(&o);
 	drop_tree(dir);
 }
@@ -247,6 +252,10 @@ static void test_monitor_bad_usage(void **state)
 	expect_usage_error("monitor --count 0", "--count 0");
 	expect_usage_error("monitor --count 2 -- true", "--count and a COMMAND");
 	expect_usage_error("monitor --root /nonexistent-pmlab", "--root /nonexistent-pmlab");
+	/* --root '' (an unset variable) is not this machine: it was */
+	expect_usage_error("monitor --count 1 --interval 0.01 --root ''", "--root '': an empty path");
+	expect_usage_error("profile apply --dry-run --root '' balanced", "--root '': an empty path");
+	expect_usage_error("info --root ''", "--root '': an empty path");
 	expect_usage_error("monitor --bogus", "unknown option '--bogus'");
 }
 
@@ -272,6 +281,7 @@ static void test_govd_refuses(void **state)
 	assert_int_equal(o.status, 1);
 	assert_non_null(strstr(o.err, "pmlab: govd: no cpufreq on this machine"));
 	assert_int_equal(count(o.err, "\n"), 1);
+	assert_string_equal(o.text, ""); /* no CSV header before the refusal */
 	out_free(&o);
 	assert_true(same_as_fixture(dir, "vm-no-cpufreq"));
 	drop_tree(dir);
@@ -411,7 +421,8 @@ static void test_bench(void **state)
 	o = runf("bench --root %s " PROFILES " --profiles balanced,powersave --runs 3 --format csv "
 		 "-- true", dir);
 	assert_int_equal(o.status, 0);
-	assert_true(strncmp(o.text, "profile,run,time_s,energy_j,pkg_w,busy_pct,bzy_mhz\n", 51) == 0);
+	assert_true(strncmp(o.text, "profile,run,time_s,energy_j,package_power_w,busy_pct,bzy_mhz\n",
+			    61) == 0);
 	assert_int_equal(count(o.text, "\n"), 7);
 	out_free(&o);
 	assert_true(same_as_fixture(dir, "acpi-cpufreq-server"));
@@ -430,6 +441,10 @@ static void test_bench_failures(void **state)
 	expect_usage_error("bench --profiles a,b", "no command");
 	expect_usage_error("bench --profiles a,a -- true", "given twice");
 	expect_usage_error("bench --profiles a,b --baseline c -- true", "--baseline c");
+	o = runf("bench --root %s --profiles balanced,powersave -- /nonexistent/pmlab-cmd", dir);
+	assert_usage_error(&o, "bench: cannot run '/nonexistent/pmlab-cmd': No such file");
+	out_free(&o);
+	assert_true(same_as_fixture(dir, "intel-hwp-laptop"));
 	/* the command fails: restored, exit 1 */
 	o = runf("bench --root %s --profiles balanced,powersave -- false", dir);
 	assert_int_equal(o.status, 1);

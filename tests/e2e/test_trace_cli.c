@@ -106,13 +106,17 @@ static void test_replay_formats(void **state)
 	out_free(&o);
 	unlink(js);
 	free(js);
-	/* CSV: one header line and one row. */
+	/* CSV: the inputs as "#" lines (the trace named), one header line and one row. */
 	o = ok("replay " FIX "trace-cmd-report-default.txt --format csv");
 	assert_non_null(strstr(o.text, "extra_dependencies_wakeups"));
+	assert_non_null(strstr(o.text, "\n# trace: " FIX "trace-cmd-report-default.txt\n"));
+	assert_non_null(strstr(o.text, "\n# command: pmlab replay " FIX "trace-cmd-report-default.txt "));
+	char *data = csv_data(o.text);
 	int lines = 0;
-	for (const char *c = o.text; *c; c++)
+	for (const char *c = data; *c; c++)
 		lines += *c == '\n';
 	assert_int_equal(lines, 2);
+	free(data);
 	out_free(&o);
 }
 
@@ -538,7 +542,12 @@ static void test_export_filters(void **state)
 	expect_usage_error("sim -m i7-4790 -w pingpong --timeline /tmp/x.json --window soon",
 			   "--window soon");
 	expect_usage_error("sim -m i7-4790 -w pingpong --trace /tmp/x.dat --trace-cpus 8",
-			   "CPU 8, but the machine has 8 CPUs");
+			   "--trace-cpus 8: CPU 8, but the machine has 8 CPUs");
+	/* The option's own name, and plain decimal: no sign, no blanks. */
+	expect_usage_error("sim -m i7-4790 -w pingpong --trace /tmp/x.dat --trace-cpus +1",
+			   "--trace-cpus +1: expected a CPU list");
+	expect_usage_error("sim -m i7-4790 -w pingpong --trace /tmp/x.dat --trace-cpus 0-+3",
+			   "--trace-cpus 0-+3: expected a CPU list");
 	expect_usage_error("sim -m i7-4790 -w pingpong --window 1:2", "give one of them");
 	expect_usage_error("sim -m i7-4790 -w pingpong --timeline /tmp/x --trace /tmp/x",
 			   "the same file");

@@ -23,9 +23,12 @@ static void assert_contains(const char *text, const char *needle)
 		fail_msg("output lacks '%s':\n%s", needle, text);
 }
 
-/* Column `col` of the first data row of a compare CSV. */
+/* Column `col` of the first data row of a compare CSV (after its "#"
+ * lines, the inputs). */
 static double csv_field(const char *csv, const char *col)
 {
+	while (csv[0] == '#' && strchr(csv, '\n'))
+		csv = strchr(csv, '\n') + 1;
 	const char *hdr = csv, *row = strchr(csv, '\n');
 	int idx = 0;
 
@@ -277,6 +280,53 @@ static void test_errors_at_their_line(void **state)
 	free(path);
 }
 
+/* A key given twice, an indented line outside [notes] and numbers strtod
+ * alone would take: each refused at its line (the later value silently
+ * won, the indented line replaced the value above it, 0x10 was 16). */
+static void test_no_silent_values(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *text, *want;
+	} cases[] = {
+		{ "[experiment]\nmachine = i7-4790\nmachine = xeon-2s-quad\n",
+		  ":3: [experiment] machine: given twice (first at line 2)" },
+		{ "[experiment]\nmachine = i7-4790\n[row a]\nset = hz=250\ntarget.runtime_s = 1\n"
+		  "target.runtime_s = 2\n", ":6: [row a] target.runtime_s: given twice (first at line 5)" },
+		{ "[experiment]\nmachine = i7-4790\n[row a]\nprofile = balanced\nset = hz=250\n",
+		  ":5: [row a] profile = or set =: given twice (first at line 4)" },
+		{ "[experiment]\nmachine = i7-4790\n[calibration]\nagents = 2\nagents = 3\n",
+		  ":5: [calibration] agents: given twice" },
+		{ "[experiment]\nmachine = i7-4790\n  xeon-2s-quad\n", ":3: an indented line" },
+		{ "[experiment]\nmachine = i7-4790\n[row a]\nset = hz=250\ntarget.runtime_s = 0x10\n",
+		  ":5: target.runtime_s = 0x10: expected a number" },
+		{ "[experiment]\nduration = +5\n", ":2: duration = +5" },
+		{ "[experiment]\nruns = +5\n", ":2: runs = +5" },
+		{ "[experiment]\ntie_tolerance = inf\n", ":2: tie_tolerance = inf" },
+		{ "[experiment]\n[calibration]\nplatform_w = 0x10\n", ":3: platform_w = 0x10" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *path = write_temp(cases[i].text, ".ini"), args[512], want[256];
+		snprintf(args, sizeof(args), "validate --jobs 1 --data %s --write /dev/null", path);
+		snprintf(want, sizeof(want), "%s%s", path, cases[i].want);
+		struct out o = run(args);
+		assert_usage_error(&o, want);
+		out_free(&o);
+		unlink(path);
+		free(path);
+	}
+	/* a note's text goes on below its line, as before */
+	char *path = write_temp("[experiment]\nmachine = nosuch\n[notes]\ntopic = one\n  two\n",
+				".ini"), args[512], want[256];
+	snprintf(args, sizeof(args), "validate --jobs 1 --data %s --write /dev/null", path);
+	snprintf(want, sizeof(want), "%s:1: [experiment] needs machine, workload and baseline", path);
+	struct out o = run(args);
+	assert_usage_error(&o, want);
+	out_free(&o);
+	unlink(path);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -284,6 +334,7 @@ int main(void)
 		cmocka_unit_test(test_published_orderings),
 		cmocka_unit_test(test_bad_data),
 		cmocka_unit_test(test_errors_at_their_line),
+		cmocka_unit_test(test_no_silent_values),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

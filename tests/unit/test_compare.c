@@ -18,6 +18,7 @@
 #include "export/compare_html.h"
 #include "metrics/compare.h"
 #include "metrics/stats.h"
+#include "metrics/texttable.h"
 
 #define assert_near(a, b, eps)                                                        \
 	do {                                                                          \
@@ -154,14 +155,15 @@ static void test_figures_of_a_run(void **state)
 	pkg.all_idle_ns = 500 * NS_PER_MS;
 
 	assert_int_equal(cmp_init(&s, &mach, 1, 1), 0);
-	/* throughput, latency, power, freq, C0 C1 C6, Pkg0 both ways, 4 utilisation */
-	assert_int_equal(s.nmetrics, 13);
+	/* throughput, latency (mean, p50, p99), power (total, package), energy
+	 * per unit of work, freq, C0 C1 C6, Pkg0 both ways, 4 utilisation */
+	assert_int_equal(s.nmetrics, 17);
 	assert_true(s.nmetrics <= 64);
 	cmp_sample(&s, &r, v);
 	assert_near(v[metric(&s, "throughput")], 1234.5, 1e-9);
 	assert_near(v[metric(&s, "latency_ms")], 2, 0.05);
 	assert_near(v[metric(&s, "power_w")], 20, 1e-9);
-	assert_near(v[metric(&s, "bzy_ghz")], 2.0, 1e-9);
+	assert_near(v[metric(&s, "bzy_mhz")], 2000, 1e-9);
 	assert_near(v[metric(&s, "residency_C0_pct")], 40, 1e-9);
 	assert_near(v[metric(&s, "residency_C1_pct")], 0, 1e-9);
 	assert_near(v[metric(&s, "residency_C6_pct")], 60, 1e-9);
@@ -236,10 +238,10 @@ static char *row(char *text, const char *after, const char *name)
 	static char line[1024];
 
 	assert_non_null(at);
-	snprintf(key, sizeof(key), "\n %s ", name);
+	snprintf(key, sizeof(key), "\n  %s ", name);
 	at = strstr(at, key);
 	assert_non_null(at);
-	at += 2;
+	at += 3;
 	end = strchr(at, '\n');
 	snprintf(line, sizeof(line), "%.*s", (int)(end - at), at);
 	return line;
@@ -301,27 +303,48 @@ static void test_table(void **state)
 	assert_contains(t, "\n  fast     cpufreq performance, cpuidle menu; 2 settings\n"
 			   "  same     cpufreq ondemand, cpuidle menu\n"
 			   "(--format json and html list the options not modelled)\n");
-	/* Headings: the workload's unit under Throughput, a column per state. */
+	/* Headings: the workload's unit under Throughput, a column per state,
+	 * turbostat's and sar's names. */
 	assert_contains(t, "(tpm)");
-	assert_contains(t, "|     %C6     |");
-	assert_contains(t, "|  Pkg0 %idle |");
-	/* Absolute figures with their interval; rules between rows. */
-	assert_string_equal(row(t, "Throughput, latency and power", "base"),
-			    "base    | 100.0 \u00b1 2.0 | 0.00 \u00b1 0.00 | 100.2 \u00b1 0.2");
-	assert_contains(t, "\n ------");
+	assert_contains(t, "  C6%");
+	assert_contains(t, "  Busy%");
+	assert_contains(t, "  PkgWatt");
+	assert_contains(t, "  Pkg0 %all_idle");
+	assert_contains(t, "  %system");
+	/* Absolute figures with their interval, "constant" where every run
+	 * gave the same figure; one rule under the headings, none between rows. */
+	assert_contains(row(t, "Throughput, latency and power", "base"),
+			"base     100.0 \u00b1 2.0  0.00 constant");
+	assert_contains(t, "-\n  base ");
+	assert_null(strstr(t, "--\n  fast "));
 	/* Relative table: the baseline at 1.000, a significant difference
 	 * unmarked, an insignificant one marked, no ratio against 0. */
 	char *rel = strstr(t, "Relative to the baseline, base");
 	assert_non_null(rel);
 	assert_contains(rel, "Welch's t-test, p >= 0.05");
-	assert_contains(row(t, "Relative", "base"), "| 1.000 \u00b1 0.020   |");
-	assert_contains(row(t, "Relative", "fast"), "| 1.100 \u00b1 0.020   |");
-	assert_contains(row(t, "Relative", "same"), "| 1.005 \u00b1 0.020 ~ |");
-	/* CPU freq is 0 in the baseline: no ratio; the percentages are set
+	assert_contains(row(t, "Relative", "base"), "  1.000 \u00b1 0.020  ");
+	assert_contains(row(t, "Relative", "fast"), "  1.100 \u00b1 0.020  ");
+	assert_contains(row(t, "Relative", "same"), "  1.005 \u00b1 0.020 ~");
+	/* Bzy_MHz is 0 in the baseline: no ratio; the percentages are set
 	 * against the baseline in points, C6's 5 % against 0 among them. */
-	assert_string_equal(row(strstr(t, "Relative"), "P-state", "fast"),
-			    "fast    |      -   | +0.00 pt \u00b1 1.96 ~ | +0.00 pt \u00b1 0.00 ~ | "
-			    "+5.00 pt \u00b1 0.00   | +0.00 pt \u00b1 0.00 ~ | +0.00 pt \u00b1 0.00 ~");
+	assert_contains(row(strstr(t, "Relative"), "P-state", "fast"),
+			"fast         -    +0.00 pt \u00b1 1.96 ~");
+	assert_contains(row(strstr(t, "Relative"), "P-state", "fast"), "+5.00 pt constant");
+	/* hyperfine's summary: ratios of means, '(~)' when not significant;
+	 * energy per unit of work and p99 latency are 0 in the baseline. */
+	assert_contains(t, "\nSummary ((~): not significant)\n"
+			   "  fast: 1.10\u00d7 throughput, 1.10\u00d7 power vs base\n"
+			   "  same: 1.00\u00d7 throughput (~), 1.20\u00d7 power vs base\n");
+	/* Every line fits 100 columns. */
+	for (char *l = t; *l;) {
+		char *e = strchr(l, '\n'), one[1024];
+		size_t n = e ? (size_t)(e - l) : strlen(l);
+
+		snprintf(one, sizeof(one), "%.*s", (int)n, l);
+		if (text_cols(one) > 100)
+			fail_msg("line wider than 100 columns: %s", one);
+		l += n + (e != NULL);
+	}
 	/* No line ends in a space. */
 	assert_null(strstr(t, " \n"));
 	free(t);
@@ -339,8 +362,7 @@ static void test_single_run_has_no_intervals(void **state)
 	assert_null(strstr(t, " ~"));
 	assert_contains(t, "1 run of 10 s simulated per profile, seed 1\n");
 	assert_contains(t, "no intervals, no significance test");
-	assert_string_equal(row(t, "Throughput, latency and power", "fast"),
-			    "fast    |      110.0 |    0.00 | 110.0");
+	assert_contains(row(t, "Throughput, latency and power", "fast"), "fast          110.0     0.00  0.00  0.00  110.0");
 	free(t);
 	cmp_free(&s);
 }
@@ -438,6 +460,8 @@ static void test_html_is_self_contained(void **state)
 
 int main(void)
 {
+	/* The width tables fit, whatever the terminal or $COLUMNS. */
+	text_width_set(100);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mean_sd_interval),
 		cmocka_unit_test(test_t_quantiles),

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "engine/sim.h"
+#include "lab/runspec.h"
 #include "machine/energy_model.h"
 #include "metrics/result_writers.h"
 #include "simtest.h"
@@ -405,6 +406,54 @@ static void test_amd_pstate_active(void **state)
 	result_free(&perf.r);
 }
 
+/* Today's presets (issue 16) run under their default governors and each of
+ * today's policies that applies to them, with the engine's invariants
+ * checked after every event: the default (amd_pstate, intel_pstate with
+ * HWP, schedutil on cpufreq-dt, performance without a driver), schedutil
+ * (amd-pstate's passive mode), guided mode, amd_pstate's and
+ * intel_pstate's policies. On the server presets, whose FADT PM profile
+ * is a server's, amd-pstate-epp runs the performance policy: never below
+ * the nominal frequency. */
+static void test_todays_presets_run(void **state)
+{
+	static const struct { const char *machine, *gov, *set; } cases[] = {
+		{ "epyc-9555-2s", NULL, NULL },
+		{ "epyc-9555-2s", "schedutil", "amd_pstate=guided" },
+		{ "ryzen-7840u", NULL, NULL },
+		{ "ryzen-7840u", "schedutil", NULL },
+		{ "ryzen-7840u", "schedutil", "amd_pstate=guided" },
+		{ "ryzen-7840u", "amd_pstate", "energy_performance_preference=power" },
+		{ "i7-1260p", NULL, NULL },
+		{ "i7-1260p", "intel_pstate", "hwp_dynamic_boost=1" },
+		{ "i7-1260p", "intel_pstate", "scaling_governor=performance" },
+		{ "xeon-8480-2s", NULL, NULL },
+		{ "hikey960", NULL, NULL },
+		{ "epyc-vm-2c", NULL, NULL },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *ini = simtest_preset_text(cases[i].machine);
+		const char *gov = cases[i].gov;
+		struct machine m;
+		struct pm_diag d = { { 0 } };
+		const char *why;
+		assert_int_equal(machine_parse(&m, ini, cases[i].machine, &d), 0);
+		if (!gov)
+			gov = runspec_default_cpufreq(&m, 0, &why);
+		const char *sets[1] = { cases[i].set };
+		struct run r;
+		simtest_run_idle(&r, ini, 0, "tbench", gov, "menu", 0.02, 1, NULL, 0, sets,
+				 cases[i].set ? 1 : 0, true);
+		assert_true(r.r.work_done > 0);
+		if (strcmp(cases[i].machine, "epyc-9555-2s") == 0 && !cases[i].gov)
+			for (int c = 0; c < r.r.ncpus; c++)
+				for (int p = 0; p < result_cpu_npstates(&r.r, c); p++)
+					if (r.r.cpus[c].pstate_ns[p] > 0)
+						assert_true(result_cpu_pstate_khz(&r.r, c, p) >= 3200000);
+		result_free(&r.r);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -417,6 +466,7 @@ int main(void)
 		cmocka_unit_test(test_amd_pstate_lowest_nonlinear_floor),
 		cmocka_unit_test(test_amd_pstate_guided),
 		cmocka_unit_test(test_amd_pstate_active),
+		cmocka_unit_test(test_todays_presets_run),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

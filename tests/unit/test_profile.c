@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "engine/sim.h"
+#include "metrics/result.h"
 #include "profile/profile.h"
 #include "profile/profile_internal.h"
 
@@ -870,6 +871,102 @@ static void test_caller_governor(void **state)
 	profile_free(&p);
 }
 
+/* tuned under amd-pstate-epp (amd_pstate): its two policies take the
+ * profile's governor, EPP goes to amd_pstate's tunable (AMD's values),
+ * EPB and intel_pstate's files are skipped with the reason; an EPP above
+ * 0 under the performance policy is refused as the kernel refuses it. */
+static void test_amd_pstate_mapping(void **state)
+{
+	struct profile p;
+	static const struct profile_env amd = { .cpufreq = "amd_pstate", .cpufreq_fixed = true };
+	load_env(&p, FIXTURES "/throughput-performance", "ryzen-7840u", &amd);
+	assert_string_equal(p.driver, "amd-pstate-epp");
+	assert_setting(&p, "scaling_governor", "performance");
+	assert_skipped(&p, "[cpu] energy_perf_bias=performance", "AMD processors have no");
+	assert_skipped(&p, "[cpu] min_perf_pct=100", "intel_pstate only (amd-pstate");
+	profile_free(&p);
+	load_env(&p, FIXTURES "/throughput-performance:energy_performance_preference=power",
+		 "ryzen-7840u", &amd);
+	assert_skipped(&p, "[cpu] energy_performance_preference=power", "EBUSY");
+	assert_null(setting(&p, "energy_performance_preference"));
+	profile_free(&p);
+	load_env(&p, FIXTURES "/throughput-performance:governor=powersave,"
+		 "energy_performance_preference=balance_power", "ryzen-7840u", &amd);
+	assert_setting(&p, "scaling_governor", "powersave");
+	assert_setting(&p, "energy_performance_preference", "balance_power");
+	profile_free(&p);
+}
+
+/* power-profiles-daemon on a model: the intel_pstate laptop with HWP gets
+ * EPP (and the powersave policy ppd forces) and EPB; the amd-pstate-epp
+ * laptop EPP only; a VM without drivers nothing (ppd's placeholder). */
+static void test_ppd_on_models(void **state)
+{
+	static const char *const epp[] = { "power", "balance_performance", "performance" };
+	static const char *const epb[] = { "15", "6", "0" };
+	static const char *const names[] = { "ppd/power-saver", "ppd/balanced", "ppd/performance" };
+	static const struct profile_env intel_env = { .cpufreq = "intel_pstate" };
+	static const struct profile_env amd_env = { .cpufreq = "amd_pstate" };
+	static const struct profile_env none_env = { .cpufreq = "performance" };
+	struct profile p;
+	for (int i = 0; i < 3; i++) {
+		load_env(&p, names[i], "i7-1260p", &intel_env);
+		assert_setting(&p, "scaling_governor", "powersave");
+		assert_setting(&p, "energy_performance_preference", epp[i]);
+		assert_setting(&p, "energy_perf_bias", epb[i]);
+		profile_free(&p);
+		load_env(&p, names[i], "ryzen-7840u", &amd_env);
+		assert_setting(&p, "energy_performance_preference", epp[i]);
+		assert_null(setting(&p, "energy_perf_bias"));
+		profile_free(&p);
+		load_env(&p, names[i], "epyc-vm-2c", &none_env);
+		assert_int_equal(p.nsettings, 0);
+		assert_skipped(&p, names[i], "ppd writes nothing");
+		profile_free(&p);
+	}
+	/* intel_pstate without HWP has no EPP: EPB only. */
+	load_env(&p, "ppd/power-saver", "i7-4790", &intel_env);
+	assert_null(setting(&p, "energy_performance_preference"));
+	assert_setting(&p, "energy_perf_bias", "15");
+	profile_free(&p);
+	assert_contains(load_error("ppd/quiet", "i7-4790"), "not one of power-profiles-daemon's");
+}
+
+/* ppd's three profiles change the modelled hardware: on the hybrid laptop
+ * (intel_pstate, HWP) a video load runs at a higher average clock and draws
+ * more power from power-saver to balanced to performance. */
+static void test_ppd_runs(void **state)
+{
+	static const char *const names[] = { "ppd/power-saver", "ppd/balanced", "ppd/performance" };
+	double mhz[3], watts[3];
+	for (int i = 0; i < 3; i++) {
+		struct machine m;
+		struct profile p;
+		struct pm_diag d = { "" };
+		struct profile_env env = { .cpufreq = "intel_pstate" };
+		const char *sets[16];
+		struct sim_config cfg = { .machine = &m, .workload = "video", .cpufreq = env.cpufreq,
+					  .cpuidle = "menu", .duration = NS_PER_SEC, .seed = 1 };
+		struct sim *s = NULL;
+		struct run_result r;
+		machine(&m, "i7-1260p");
+		if (profile_load_env(&p, names[i], &m, &env, NULL, 0, &d))
+			fail_msg("%s: %s", names[i], d.msg);
+		assert_int_equal(profile_apply(&p, &cfg, false, NULL, 0, sets, 16, &d), 3);
+		if (sim_create(&s, &cfg, &d) != 0 || sim_run(s, &r, &d) != 0)
+			fail_msg("%s: %s", names[i], d.msg);
+		mhz[i] = result_bzy_mhz(&r);
+		watts[i] = result_energy_j(&r);
+		result_free(&r);
+		sim_destroy(s);
+		profile_free(&p);
+	}
+	for (int i = 1; i < 3; i++)
+		if (!(mhz[i] > mhz[i - 1] && watts[i] > watts[i - 1]))
+			fail_msg("%s: %.0f MHz %.3f J, %s: %.0f MHz %.3f J", names[i - 1], mhz[i - 1],
+				 watts[i - 1], names[i], mhz[i], watts[i]);
+}
+
 static void test_apply(void **state)
 {
 	struct profile p;
@@ -1293,6 +1390,9 @@ int main(void)
 		cmocka_unit_test(test_scheduler_and_modifiers),
 		cmocka_unit_test(test_devices_and_instances),
 		cmocka_unit_test(test_caller_governor),
+		cmocka_unit_test(test_amd_pstate_mapping),
+		cmocka_unit_test(test_ppd_on_models),
+		cmocka_unit_test(test_ppd_runs),
 		cmocka_unit_test(test_apply),
 		cmocka_unit_test(test_settings_are_valid_sets),
 		cmocka_unit_test(test_functions),

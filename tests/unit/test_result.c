@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "metrics/result.h"
+#include "metrics/texttable.h"
 
 #define assert_near(a, b, eps)                                                        \
 	do {                                                                          \
@@ -524,11 +525,24 @@ static void test_table(void **state)
 
 	(void)state;
 	assert_non_null(strstr(text, "tpm"));
-	assert_non_null(strstr(text, "%C0"));
-	assert_non_null(strstr(text, "%C1"));
-	assert_non_null(strstr(text, "%C1E"));
-	assert_non_null(strstr(text, "%C6"));
-	assert_non_null(strstr(text, "%PC6"));
+	assert_non_null(strstr(text, "Busy%"));
+	assert_non_null(strstr(text, " C1%"));
+	assert_non_null(strstr(text, " C1E%"));
+	assert_non_null(strstr(text, " C6%"));
+	assert_non_null(strstr(text, "Pkg%pc6"));
+	assert_non_null(strstr(text, "PkgWatt"));
+	assert_non_null(strstr(text, "%user  %system  %iowait  %idle"));
+	/* Every line fits 100 columns. */
+	for (const char *l = text; *l;) {
+		const char *e = strchr(l, '\n');
+		size_t n = e ? (size_t)(e - l) : strlen(l);
+		char one[512];
+
+		snprintf(one, sizeof(one), "%.*s", (int)n, l);
+		if (text_cols(one) > 100)
+			fail_msg("line wider than 100 columns: %s", one);
+		l += n + (e != NULL);
+	}
 	assert_non_null(strstr(text, "Avg_MHz"));
 	assert_non_null(strstr(text, "Bzy_MHz"));
 	assert_non_null(strstr(text, "transaction (ms)"));
@@ -536,7 +550,8 @@ static void test_table(void **state)
 	assert_non_null(strstr(text, "ondemand"));
 	assert_non_null(strstr(text, "menu"));
 	/* The summary figures appear as turbostat would print them. */
-	assert_non_null(strstr(text, "    600  40.00    1500  40.00"));
+	assert_non_null(strstr(text, "\n  Avg_MHz  Busy%  Bzy_MHz"));
+	assert_non_null(strstr(text, "\n      600  40.00     1500"));
 	/* Lines stay within 120 columns for a small machine. */
 	for (line = text; *line; ) {
 		const char *nl = strchr(line, '\n');
@@ -610,6 +625,7 @@ static void test_result_free_is_safe_twice(void **state)
 
 int main(void)
 {
+	text_width_set(100);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_derived_figures),
 		cmocka_unit_test(test_zero_duration_gives_zeros),
