@@ -105,7 +105,7 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (cli_load_machine(&o, &m) == 0)
 		rc = compare_out(&o, &m, (const char *const *)w.profiles, w.nprofiles, w.baseline,
-				 (int)w.runs);
+				 (int)w.runs, NULL);
 out:
 	for (i = 0; i < w.nprofiles; i++)
 		free(w.profiles[i]);

@@ -9,6 +9,7 @@
 
 #include "../host/inventory.h"
 #include "../host/machine_kind.h"
+#include "../metrics/texttable.h"
 #include "cli.h"
 
 void usage_info(void)
@@ -127,7 +128,11 @@ static void other(const struct host_info *hi)
 
 static void can(bool yes, const char *what, const char *why)
 {
-	printf("  %-4s %s%s%s\n", yes ? "yes" : "no", what, why[0] ? ": " : "", why);
+	char first[16], text[512];
+
+	snprintf(first, sizeof(first), "  %-4s ", yes ? "yes" : "no");
+	snprintf(text, sizeof(text), "%s%s%s", what, why[0] ? ": " : "", why);
+	text_wrap(stdout, first, text, (int)strlen(first));
 }
 
 static void changes(const struct hostfs *fs, const struct host_info *hi)
@@ -207,7 +212,10 @@ int cmd_info(int argc, char **argv)
 	if (k.chassis)
 		printf("chassis: %d, %s%s\n", k.chassis, host_chassis_name(k.chassis),
 		       k.battery ? "; a battery" : "");
-	printf("recommended profile: %s (%s)\n", profile, why);
+	char rec[1100];
+
+	snprintf(rec, sizeof(rec), "%s (%s)", profile, why);
+	text_wrap(stdout, "recommended profile: ", rec, 4);
 	frequency(&hi);
 	idle(&fs, &hi);
 	other(&hi);

@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "../lab/runspec.h"
+#include "../metrics/texttable.h"
 #include "../profile/profile.h"
 #include "cli.h"
 
@@ -172,10 +173,15 @@ static void list_one(void *ctx, const struct profile_entry *e)
 		printf("%s%s:\n", s->n ? "\n" : "", e->dir);
 		snprintf(s->dir, sizeof(s->dir), "%s", e->dir);
 	}
-	if (e->hidden_by[0])
+	if (e->hidden_by[0]) {
 		printf("  %-32s (hidden by %s/%s)\n", e->name, e->hidden_by, e->name);
-	else
-		printf("  %-32s %s\n", e->name, e->summary[0] ? e->summary : "-");
+	} else {
+		char first[160];
+
+		/* the summary wrapped to the width, under itself */
+		snprintf(first, sizeof(first), "  %-32s ", e->name);
+		text_wrap(stdout, first, e->summary[0] ? e->summary : "-", (int)strlen(first));
+	}
 	s->n++;
 }
 

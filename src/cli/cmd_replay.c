@@ -126,17 +126,16 @@ struct print {
 };
 
 /* The inputs of a replay: the trace, and --pid and --comm as given. */
-static int replay_inputs(const struct print *k, struct run_inputs *in, const char **extra,
-			 char *pids, size_t size)
+static int replay_inputs(const struct cli_opts *o, const struct own *w, double duration_s,
+			 struct run_inputs *in, const char **extra, char *pids, size_t size)
 {
-	const struct own *w = k->w;
 	size_t n = 0;
 
-	if (cli_inputs(k->o, &w->r.m, in) < 0)
+	if (cli_inputs(o, &w->r.m, in) < 0)
 		return -1;
 	in->workload = NULL;
 	in->trace = w->r.file;
-	in->duration_s = k->duration_s;
+	in->duration_s = duration_s;
 	in->extra = extra;
 	pids[0] = '\0';
 	for (int i = 0; i < w->npids && n < size; i++)
@@ -162,6 +161,12 @@ static int print(void *ctx, struct sim *s, const struct run_result *r)
 		cli_note("replay: stopped at the --duration limit (%.3f s) with %llu of "
 			"%u tasks unfinished", (double)r->duration_ns * 1e-9,
 			(unsigned long long)(rp->rm.ntasks - r->tasks_finished), rp->rm.ntasks);
+	const char *extra[2 + 2 * KEEP_MAX];
+	char pids[KEEP_MAX * 12];
+	struct run_inputs in;
+
+	if (replay_inputs(k->o, k->w, k->duration_s, &in, extra, pids, sizeof(pids)) < 0)
+		return cli_bad("out of memory"), -1;
 	if (k->o->format == CLI_HTML) {
 		const struct run_result *runs[] = { r };
 		struct html_group g = { r->cpufreq, runs, 1 };
@@ -171,15 +176,9 @@ static int print(void *ctx, struct sim *s, const struct run_result *r)
 			 r->machine, r->workload);
 		snprintf(note, sizeof(note), "Trace %s replayed on %s under %s / %s.", rp->file,
 			 r->machine, r->cpufreq, r->cpuidle);
-		rc = html_report(stdout, title, note, 1, &g);
+		rc = html_report(stdout, title, note, &in, 1, &g);
 	} else {
-		const char *extra[2 + 2 * KEEP_MAX];
-		char pids[KEEP_MAX * 12];
-		struct run_inputs in;
-
-		rc = replay_inputs(k, &in, extra, pids, sizeof(pids));
-		if (rc == 0)
-			rc = result_write_inputs(stdout, r, (enum result_format)k->o->format, &in);
+		rc = result_write_inputs(stdout, r, (enum result_format)k->o->format, &in);
 	}
 	if (rc == 0 && k->o->format == CLI_TABLE)
 		replay_write_summary(stdout, &rp->rm, r);
@@ -246,8 +245,17 @@ static int run_profiles(const struct cli_opts *o, const struct own *w)
 	c.workload = w->r.workload;
 	if (!o->duration_arg)
 		c.duration = w->r.duration;
-	rc = compare_out(&c, &w->r.m, (const char *const *)profiles, n, NULL,
-			 w->runs ? (int)w->runs : 1);
+	/* The inputs as the user gave them, not the trace's own settings. */
+	const char *extra[2 + 2 * KEEP_MAX];
+	char pids[KEEP_MAX * 12];
+	struct run_inputs in;
+	rc = replay_inputs(o, w, (double)c.duration / NS_PER_SEC, &in, extra, pids, sizeof(pids));
+	if (rc < 0) {
+		rc = cli_bad("out of memory");
+	} else {
+		rc = compare_out(&c, &w->r.m, (const char *const *)profiles, n, NULL,
+				 w->runs ? (int)w->runs : 1, &in);
+	}
 	for (int i = 0; i < n; i++)
 		free(profiles[i]);
 	free(profiles);

@@ -66,7 +66,7 @@ static int baseline_of(const char *const *profiles, int n, const char *baseline)
 }
 
 int compare_out(const struct cli_opts *o, const struct machine *m, const char *const *profiles,
-		int n, const char *baseline, int runs)
+		int n, const char *baseline, int runs, const struct run_inputs *given)
 {
 	struct progress prog;
 	char what[64];
@@ -114,7 +114,9 @@ int compare_out(const struct cli_opts *o, const struct machine *m, const char *c
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
-	if (cli_inputs(o, m, &in) < 0) {
+	if (given) {
+		in = *given;
+	} else if (cli_inputs(o, m, &in) < 0) {
 		fprintf(stderr, "pmlab: %s: out of memory\n", o->cmd);
 		rc = EXIT_RUNTIME;
 		goto out;
@@ -122,7 +124,7 @@ int compare_out(const struct cli_opts *o, const struct machine *m, const char *c
 	in.profiles = profiles;
 	in.nprofiles = n;
 	in.runs = runs;
-	if (baseline) {
+	if (baseline && in.nextra == 0) {
 		extra[0] = "--baseline";
 		extra[1] = baseline;
 		in.extra = extra;

@@ -153,6 +153,9 @@ struct cpufreq_policy {
 	uint32_t lowest_nonlinear_khz;
 	enum cppc_mode amd_pstate; /* amd-pstate drives the policy in this mode */
 	bool pm_server;            /* the FADT's PM profile is a server's */
+	/* intel_pstate's balance_performance EPP for this model, which it also
+	 * writes at boot (intel_epp_default[], v6.x); 0: HWP_EPP_BALANCE_PERFORMANCE, 128. */
+	uint32_t epp_balance_perf;
 	enum cpufreq_hook hook;   /* set by the governor */
 	uint32_t hook_cycles;     /* CPU cycles the current update() call spent */
 	uint32_t hook_deferred;   /* kernel-thread runs it queued (irq_work + kworker) */

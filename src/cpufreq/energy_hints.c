@@ -18,7 +18,12 @@
 #define EPP_WORD(name, intel, amd) name "=" #intel,
 const char *const epb_words[] = { EPB_NAMES(EPB_WORD) NULL };
 #define AMD_EPP_WORD(name, intel, amd) name "=" #amd,
-const char *const epp_words[] = { EPP_PRESETS(EPP_WORD) "default=128", NULL };
+/* intel_pstate's balance_performance is model-specific (intel_epp_default[],
+ * v6.x: 102 on Alder Lake-L, 32 on Sapphire Rapids, else 0x80), and the
+ * boot EPP ("default") is that value: -1 stands for it, resolved by the
+ * driver from its policy's epp_balance_perf. */
+const char *const epp_words[] = { "performance=0", "balance_performance=-1", "balance_power=192",
+				  "power=255", "default=-1", NULL };
 const char *const amd_epp_words[] = { EPP_PRESETS(AMD_EPP_WORD) "default=128", NULL };
 
 static const struct {

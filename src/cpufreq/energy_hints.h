@@ -18,7 +18,9 @@
 
 /* The kernel's names as tunable words, "name=value", NULL-terminated. */
 extern const char *const epb_words[];
-/* intel_pstate's presets and "default" (the power-on value: modelled 128). */
+/* intel_pstate's presets and "default" (the boot value); balance_performance
+ * and default are -1: the model's balance_performance EPP (cpufreq_policy's
+ * epp_balance_perf). */
 extern const char *const epp_words[];
 /* amd-pstate's presets and "default" (epp_default off a server: 0x80). */
 extern const char *const amd_epp_words[];

@@ -465,6 +465,7 @@ int govtrace_create(struct govtrace **out, const struct govtrace_config *cfg, st
 	p->hwp = cfg->hwp;
 	p->perf_scaling_khz = cfg->perf_scaling_khz;
 	p->lowest_nonlinear_khz = cfg->lowest_nonlinear_khz;
+	p->epp_balance_perf = cfg->epp_balance_perf;
 	p->amd_pstate = strcmp(gov->name, "amd_pstate") == 0 ? CPPC_ACTIVE : CPPC_NONE;
 	p->gov = gov;
 	p->driver = cfg->no_util ? &gt_driver_no_util : &gt_driver;

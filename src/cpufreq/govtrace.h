@@ -69,6 +69,7 @@ struct govtrace_config {
 	 * kHz per performance unit, CPPC's lowest nonlinear frequency. */
 	bool hwp;
 	uint32_t perf_scaling_khz, lowest_nonlinear_khz;
+	uint32_t epp_balance_perf; /* intel_pstate's balance_performance EPP; 0: 128 */
 	const struct gov_registry *registry; /* plugins' governors; may be NULL */
 };
 

@@ -93,7 +93,9 @@ static const struct tunable pstate_tunables[] = {
 	  "(intel_pstate=no_hwp); -1: HWP where the machine has it",
 	  TUNABLE_FIELD(struct pstate_data, hwp), -1, -1, 1, NULL },
 	{ "energy_performance_preference", "EPP with hwp=1, 0 (performance) .. 255 (power) or "
-	  "a name", TUNABLE_FIELD(struct pstate_data, epp), 128, 0, 255, epp_words },
+	  "a name; -1 (balance_performance, default): the model's balance_performance EPP, 128 "
+	  "unless the machine gives epp_balance_performance",
+	  TUNABLE_FIELD(struct pstate_data, epp), -1, -1, 255, epp_words },
 	{ "energy_perf_bias", "EPB, 0 (performance) .. 15 (power) or a name (stored; no effect "
 	  "modelled)", TUNABLE_FIELD(struct pstate_data, epb), 6, 0, 15, epb_words },
 	{ "min_perf_pct", "lowest P-state, % of the highest turbo one (raised to the hardware's "
@@ -280,7 +282,10 @@ static void hwp_apply(struct cpufreq_policy *p, struct pstate_data *pd, struct p
 static void hwp_evaluate(struct cpufreq_policy *p, struct pstate_data *pd, struct pstate_cpu *c,
 			 int cpu, sim_ns time)
 {
-	int64_t epp = pd->policy == POLICY_PERFORMANCE ? 0 : pd->epp;
+	/* intel_epp_default[]: balance_performance, and the boot EPP, are the
+	 * model's value. */
+	int64_t balance_perf = p->epp_balance_perf ? p->epp_balance_perf : 128;
+	int64_t epp = pd->policy == POLICY_PERFORMANCE ? 0 : pd->epp < 0 ? balance_perf : pd->epp;
 	uint64_t target_khz = hw_auto_evaluate(&c->hwp, p, cpu, time, epp);
 	if (!target_khz)
 		return;

@@ -132,7 +132,8 @@ void cpu_arm_done(struct sim *s, struct sim_cpu *c)
 		return;
 	c->done_gen++;
 	c->done_at = at;
-	sim_post(s, at, EV_BURST_DONE, (uint32_t)c->id, c->done_gen, 0);
+	/* Moved in place: a sequence number from the queue, as a post takes. */
+	keyheap_set(&s->bursts, (uint32_t)c->id, at, s->q.next_seq++);
 }
 
 /* Mode changes move the core's and the package's counters, which change
@@ -431,6 +432,7 @@ void cpu_schedule(struct sim *s, struct sim_cpu *c)
 		cpu_sync(s, c);
 		c->done_gen++;
 		c->done_at = -1;
+		keyheap_cancel(&s->bursts, (uint32_t)c->id);
 		c->need_resched = false;
 		struct task *prev = c->curr;
 		bool preempted = false;

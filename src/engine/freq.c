@@ -319,6 +319,7 @@ int freq_init(struct sim *s, struct pm_diag *d)
 		p->lowest_nonlinear_khz = ty->t->lowest_nonlinear_khz;
 		p->amd_pstate = s->amd_pstate;
 		p->pm_server = machine_pm_profile_server(m->pm_profile);
+		p->epp_balance_perf = (uint32_t)m->epp_balance_perf;
 		p->kernel = s->kernel_version;
 		p->driver = &sim_driver;
 		p->driver_ctx = s;

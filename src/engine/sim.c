@@ -88,6 +88,10 @@ static const struct tunable engine_tunables[] = {
 	  "machine's freq_invariance reference; 0: it is not (running time counts fully); -1: as the "
 	  "machine says, and off for kernels before 5.7 (x86 invariance)",
 	  TUNABLE_FIELD(struct engine_params, freq_invariant), -1, -1, 1, NULL },
+	{ "freq_invariance_cores", "N: frequency invariance divides by the turbo frequency with N "
+	  "cores active (the 2020 x86 series' NC-turbo variants; 5.7 merged 4); 0: the machine's "
+	  "freq_invariance",
+	  TUNABLE_FIELD(struct engine_params, freq_invariance_cores), 0, 0, MACHINE_MAX_CPUS, NULL },
 	{ "pl1_w", "package power limit PL1 (RAPL long term; AMD slow PPT), W (-1: the machine's "
 	  "[power_limits]; 0: none)", TUNABLE_FIELD(struct engine_params, pl1_w), -1, -1, 100000, NULL },
 	{ "pl1_window_ms", "PL1's time window (the running average's time constant), ms (-1: the "
@@ -573,6 +577,13 @@ static void set_invariance(struct sim *s)
 			machine_type_invariance_khz(s->m, ct, (int)s->par.boost);
 		if (s->par.freq_invariant == 1 && !ty->fie_khz)
 			ty->fie_khz = s->par.boost ? ct->pstates[ct->npstates - 1].khz : ct->base_khz;
+		/* The patch series' "NC-turbo" (arch_max_freq_ratio from the
+		 * N-active-cores turbo ratio); with turbo off, the base, as
+		 * arch_set_max_freq_ratio(turbo_disabled()) makes it. */
+		if (ty->fie_khz && s->par.freq_invariance_cores > 0)
+			ty->fie_khz = s->par.boost ? machine_type_turbo_limit_khz(
+							     ct, (int)s->par.freq_invariance_cores)
+						   : ct->base_khz;
 	}
 }
 
@@ -606,7 +617,8 @@ static int build_topology(struct sim *s, struct pm_diag *d)
 	s->cpus = calloc((size_t)s->ncpus, sizeof(*s->cpus));
 	s->cores = calloc((size_t)s->ncores, sizeof(*s->cores));
 	s->pkgs = calloc((size_t)s->npkgs, sizeof(*s->pkgs));
-	if (!s->cpus || !s->cores || !s->pkgs || build_types(s) < 0)
+	if (!s->cpus || !s->cores || !s->pkgs || build_types(s) < 0 ||
+	    keyheap_init(&s->bursts, (uint32_t)s->ncpus) < 0)
 		return pm_fail(d, "out of memory");
 	s->demote_c1 = m->ncstates > 1 && m->cstates[0].poll ? 1 : 0;
 	s->demote_c3 = s->demote_c1;
@@ -980,9 +992,18 @@ int sim_run(struct sim *s, struct run_result *r, struct pm_diag *d)
 	sim_post(s, s->end, EV_END, 0, 0, 0);
 	struct event e;
 	for (;;) {
-		size_t len = s->q.len;
-		if (!eventq_pop(&s->q, &e))
+		size_t len = s->q.len + s->bursts.n;
+		const struct event *top = eventq_peek(&s->q);
+		if (s->bursts.n && (!top || keyheap_first_before(&s->bursts, top->time, top->seq))) {
+			/* A CPU's end of burst, always a live one. */
+			uint32_t cpu = s->bursts.heap[0];
+			e = (struct event){ .time = s->bursts.time[cpu], .seq = s->bursts.seq[cpu],
+					    .kind = EV_BURST_DONE, .obj = cpu,
+					    .gen = s->cpus[cpu].done_gen };
+			keyheap_cancel(&s->bursts, cpu);
+		} else if (!eventq_pop(&s->q, &e)) {
 			break;
+		}
 		s->now = e.time;
 		if (e.kind == EV_END)
 			break;
@@ -1053,5 +1074,6 @@ void sim_destroy(struct sim *s)
 	free(s->cf_tunables);
 	free(s->ci_tunables);
 	eventq_free(&s->q);
+	keyheap_free(&s->bursts);
 	free(s);
 }

@@ -6,6 +6,7 @@
 
 #include "../core/eventq.h"
 #include "../core/idmap.h"
+#include "../core/keyheap.h"
 #include "../core/rng.h"
 #include "../cpufreq/cpufreq.h"
 #include "../cpufreq/cppc_guided.h"
@@ -69,6 +70,7 @@ struct engine_params {
 	int64_t cpufreq_update_cost_ns; /* CPU time of one cpufreq_update_util() call */
 	int64_t turbo_eval_us;     /* period of the package's turbo-limit evaluation; 0: instant */
 	int64_t freq_invariant;    /* -1: the machine's (and the kernel's); 0: off; 1: on */
+	int64_t freq_invariance_cores; /* N: the N-active-cores turbo as reference; 0: the machine's */
 	int64_t cstate_auto_demotion; /* enum auto_demotion: the hardware's (BIOS option) */
 	int64_t sched_mc_power_savings; /* 0 spread, 1 pack when lightly loaded, 2 also wakeups */
 	int64_t sched_util_clamp_min;   /* sysctl: the largest uclamp.min any task gets */
@@ -245,6 +247,10 @@ struct sim {
 	bool stopped;
 	uint64_t seed;
 	struct eventq q;
+	/* Each CPU's end of burst (EV_BURST_DONE), moved in place at every
+	 * frequency, turbo or SMT sibling change (cpu_arm_done()); sim_run()
+	 * takes the earlier of it and the queue. */
+	struct keyheap bursts;
 	struct engine_params par;
 	sim_ns tick_ns;
 	sim_ns latency_limit_ns;

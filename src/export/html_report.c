@@ -21,10 +21,18 @@ static double mean(const struct html_group *g, double (*f)(const struct run_resu
 	return g->nruns ? s / g->nruns : 0;
 }
 
-/* %.*g, and 0 for what is not a number: a page never shows nan. */
+/* %.*g below 10^digits, whole numbers above (46853, not 4.685e+04), and 0
+ * for what is not a number: a page never shows nan or an exponent. */
 static const char *fmt(char *buf, size_t size, double v, int digits)
 {
-	snprintf(buf, size, "%.*g", digits, isfinite(v) ? v : 0.0);
+	if (!isfinite(v))
+		v = 0;
+	if (fabs(v) >= pow(10, digits))
+		snprintf(buf, size, "%.0f", v);
+	else if (v != 0 && fabs(v) < 1e-3)
+		snprintf(buf, size, "%.6f", v);
+	else
+		snprintf(buf, size, "%.*g", digits, v);
 	return buf;
 }
 
@@ -35,7 +43,7 @@ static double duration_s(const struct run_result *r) { return (double)r->duratio
 static void summary(struct html *h, int ng, const struct html_group *g)
 {
 	static const char *const head[] = { "configuration", "runs", "throughput", "unit",
-					    "latency (ms)", "power (W)", "package (W)", "energy (J)",
+					    "latency (ms)", "power (W)", "PkgWatt (W)", "energy (J)",
 					    "Avg_MHz", "Busy%", "Bzy_MHz", "duration (s)" };
 	enum { NC = sizeof(head) / sizeof(head[0]) };
 	char (*cell)[CELL] = calloc((size_t)ng * NC, CELL);
@@ -272,8 +280,8 @@ out:
 	free(labels);
 }
 
-int html_report(FILE *out, const char *title, const char *note, int ngroups,
-		const struct html_group *groups)
+int html_report(FILE *out, const char *title, const char *note, const struct run_inputs *in,
+		int ngroups, const struct html_group *groups)
 {
 	if (ngroups < 1 || groups[0].nruns < 1)
 		return -1;
@@ -287,6 +295,8 @@ int html_report(FILE *out, const char *title, const char *note, int ngroups,
 	html_text(h, line);
 	if (note)
 		html_text(h, note);
+	if (in)
+		html_inputs(h, in);
 	summary(h, ngroups, groups);
 	extras(h, ngroups, groups);
 	html_heading(h, "Power and throughput");

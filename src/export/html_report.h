@@ -19,7 +19,10 @@ struct html_group {
 
 /* Writes the page; `note` (may be NULL) is a paragraph under the title.
  * Every run must be of the same machine. -1 on a write error or OOM. */
-int html_report(FILE *out, const char *title, const char *note, int ngroups,
+struct run_inputs;
+/* in: what the runs were made from (metrics/inputs.h), or NULL. */
+int html_report(FILE *out, const char *title, const char *note, const struct run_inputs *in,
+		int ngroups,
 		const struct html_group *groups);
 
 #endif

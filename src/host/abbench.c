@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "../metrics/stats.h"
+#include "../metrics/texttable.h"
 #include "apply.h"
 #include "hostsig.h"
 #include "monitor.h"
@@ -232,26 +233,42 @@ int hbench_write(FILE *out, const struct hbench_config *c, const struct hbench *
 			free(y);
 			return -1;
 		}
-		fprintf(out, "%d run%s of each profile, interleaved; mean \xc2\xb1 95 %% interval; "
-			"ratio to %s (~: no significant difference, Welch p >= 0.05)\n\n", b->rounds,
-			b->rounds == 1 ? "" : "s", c->profiles[c->baseline]);
-		fprintf(out, "%-24s", "profile");
-		for (int i = 0; i < HB_NMETRICS; i++) {
-			char head[48];
-			snprintf(head, sizeof(head), "%s%s%s", metrics[i].head,
-				 metrics[i].unit[0] ? " " : "", metrics[i].unit);
-			fprintf(out, " %22s %7s", head, "ratio");
-		}
+		char text[512];
+		snprintf(text, sizeof(text), "%d run%s of each profile, interleaved; mean \xc2\xb1 95 %% "
+			 "interval; ratio to %s (~: no significant difference, Welch p >= 0.05)",
+			 b->rounds, b->rounds == 1 ? "" : "s", c->profiles[c->baseline]);
+		text_wrap(out, "", text, 2);
 		fputc('\n', out);
+		/* A column per figure and its ratio, cut to the width (texttable.h). */
+		struct text_table *t = ttab_new(1, 0);
+		if (!t) {
+			free(x);
+			free(y);
+			return -1;
+		}
+		ttab_col(t, "profile", NULL);
+		for (int i = 0; i < HB_NMETRICS; i++) {
+			ttab_group(t);
+			ttab_col(t, metrics[i].head, metrics[i].unit);
+			ttab_col(t, "ratio", NULL);
+		}
 		for (int p = 0; p < c->nprofiles; p++) {
-			fprintf(out, "%-24s", c->profiles[p]);
+			ttab_cell(t, c->profiles[p]);
 			for (int i = 0; i < HB_NMETRICS; i++) {
 				char cellv[64] = "-", cellr[32] = "-";
 				int n = present(b, p, i, x), nb = present(b, c->baseline, i, y);
 				if (n) {
 					double mean = stats_mean(x, n), ci = stats_ci_half(x, n, LEVEL);
 					int dec = metrics[i].decimals;
-					snprintf(cellv, sizeof(cellv), "%.*f \xc2\xb1 %.*f", dec, mean, dec, ci);
+					bool constant = n > 1;
+					for (int k = 1; k < n; k++)
+						constant &= x[k] == x[0];
+					/* every run the same: say so rather than "± 0.00" */
+					if (constant)
+						snprintf(cellv, sizeof(cellv), "%.*f constant", dec, mean);
+					else
+						snprintf(cellv, sizeof(cellv), "%.*f \xc2\xb1 %.*f", dec, mean,
+							 dec, ci);
 					double base = nb ? stats_mean(y, nb) : NAN;
 					if (p == c->baseline) {
 						snprintf(cellr, sizeof(cellr), "1");
@@ -261,10 +278,16 @@ int hbench_write(FILE *out, const struct hbench_config *c, const struct hbench *
 							 pv >= ALPHA || pv < 0 ? "~" : "");
 					}
 				}
-				/* the UTF-8 '±' is two bytes but one column */
-				fprintf(out, " %*s %7s", n ? 23 : 22, cellv, cellr);
+				ttab_cell(t, cellv);
+				ttab_cell(t, cellr);
 			}
-			fputc('\n', out);
+		}
+		int rc = ttab_write(out, t);
+		ttab_free(t);
+		if (rc < 0) {
+			free(x);
+			free(y);
+			return -1;
 		}
 		free(x);
 		free(y);

@@ -8,6 +8,8 @@
 
 #include <jansson.h>
 
+#include "../metrics/texttable.h"
+
 #define MAX_COLS (8 + 4 * HOST_MAX_CSTATES + 8)
 #define HEAD_MAX 48
 
@@ -108,32 +110,40 @@ static void cell(char *buf, size_t len, double v, int decimals, const char *abse
 		snprintf(buf, len, "%.*f", decimals, v);
 }
 
+/* turbostat's rows, cut to the width (metrics/texttable.h) in groups:
+ * the clock, each idle state's four columns, /proc/stat, RAPL. */
 static void write_table(struct mon_writer *w, const struct col *c, int n,
 			const struct mon_result *r)
 {
+	struct text_table *t = ttab_new(1, 0);
 	char buf[64];
-	int width[MAX_COLS];
+
 	if (w->header_done)
 		fputc('\n', w->out);
-	fprintf(w->out, "%4s", "CPU");
-	for (int k = 0; k < n; k++) {
-		width[k] = (int)strlen(c[k].head) < 7 ? 7 : (int)strlen(c[k].head);
-		fprintf(w->out, " %*s", width[k], c[k].head);
-	}
-	fputc('\n', w->out);
 	w->header_done = true;
-	int rows = w->summary_only ? 1 : r->nrows;
-	for (int i = 0; i < rows; i++) {
-		const struct mon_row *row = &r->rows[i];
-		if (row->cpu < 0)
-			fprintf(w->out, "%4s", "-");
-		else
-			fprintf(w->out, "%4d", row->cpu);
+	if (t) {
+		ttab_col(t, "CPU", NULL);
 		for (int k = 0; k < n; k++) {
-			cell(buf, sizeof(buf), value(&c[k], row), c[k].decimals, "-");
-			fprintf(w->out, " %*s", width[k], buf);
+			if (k > 0 && (c[k].kind != c[k - 1].kind || c[k].state != c[k - 1].state) &&
+			    (c[k].kind == COL_CS_PCT || c[k].kind == COL_USER || c[k].kind == COL_PKG))
+				ttab_group(t);
+			ttab_col(t, c[k].head, NULL);
 		}
-		fputc('\n', w->out);
+		int rows = w->summary_only ? 1 : r->nrows;
+		for (int i = 0; i < rows; i++) {
+			const struct mon_row *row = &r->rows[i];
+
+			if (row->cpu < 0)
+				ttab_cell(t, "-");
+			else
+				ttab_cellf(t, "%d", row->cpu);
+			for (int k = 0; k < n; k++) {
+				cell(buf, sizeof(buf), value(&c[k], row), c[k].decimals, "-");
+				ttab_cell(t, buf);
+			}
+		}
+		ttab_write(w->out, t);
+		ttab_free(t);
 	}
 	if (w->command)
 		fprintf(w->out, "\n%14.3f seconds time elapsed (%s)\n", r->interval_s, w->command);

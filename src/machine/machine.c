@@ -906,6 +906,10 @@ static int check_power(const struct machine *m, const struct machine_lines *ln,
 			    m->bg_timer_share * 100);
 	if (m->hwp != 0 && m->hwp != 1)
 		return FAIL(LN(hwp), "hwp = %d (expected 0 or 1)", m->hwp);
+	if (m->epp_balance_perf < 0 || m->epp_balance_perf > 255 ||
+	    (LN(epp_balance_perf) && m->epp_balance_perf == 0))
+		return FAIL(LN(epp_balance_perf), "epp_balance_performance = %d is out of range "
+			    "(expected 1..255)", m->epp_balance_perf);
 	if ((unsigned)m->turbo_control > TURBO_HARDWARE)
 		return FAIL(LN(turbo_control), "turbo %d is unknown (expected os or hardware)",
 			    (int)m->turbo_control);

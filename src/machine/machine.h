@@ -274,6 +274,9 @@ struct machine {
 	int hwp;
 	uint32_t lowest_nonlinear_khz;
 	uint32_t perf_scaling_khz;
+	/* intel_pstate's balance_performance EPP on this model
+	 * (intel_epp_default[]), also its boot EPP; 0: 128. */
+	int epp_balance_perf;
 	int npstates;
 	struct pstate pstates[MACHINE_MAX_PSTATES];
 	int nturbo;

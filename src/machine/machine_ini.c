@@ -100,6 +100,7 @@ static const struct key frequency_keys[] = {
 	MKEY("hwp", V_BOOL, hwp, hwp, "0|1", 0),
 	MKEY("lowest_nonlinear_khz", V_KHZ, lowest_nonlinear_khz, lowest_nonlinear, "<kHz>", 0),
 	MKEY("perf_scaling_khz", V_KHZ, perf_scaling_khz, perf_scaling, "<kHz per unit>", 0),
+	MKEY("epp_balance_performance", V_INT, epp_balance_perf, epp_balance_perf, "1..255", 0),
 };
 
 static const struct key power_keys[] = {
@@ -1331,6 +1332,8 @@ static void write_ini(FILE *f, const struct machine *m)
 		fprintf(f, "lowest_nonlinear_khz = %u\n", m->lowest_nonlinear_khz);
 	if (m->perf_scaling_khz)
 		fprintf(f, "perf_scaling_khz = %u\n", m->perf_scaling_khz);
+	if (m->epp_balance_perf)
+		fprintf(f, "epp_balance_performance = %d\n", m->epp_balance_perf);
 
 	fprintf(f, "\n[pstates]\n");
 	for (int i = 0; i < m->npstates && i < MACHINE_MAX_PSTATES; i++)

@@ -35,7 +35,7 @@ struct machine_lines {
 	int topology, packages, cores_per_package, threads_per_core, llc_cores;
 	int freq_domain, cluster_cores, online_cpus;
 	int frequency, base_khz, transition_latency, freq_invariance, turbo_control;
-	int hwp, lowest_nonlinear, perf_scaling;
+	int hwp, lowest_nonlinear, perf_scaling, epp_balance_perf;
 	int power_limits, pl1_w, pl2_w, pl1_window, pl2_window, pl_control;
 	int pstates, pstate[MACHINE_MAX_PSTATES]; /* parallel to m->pstates */
 	int turbo, turbo_bin[MACHINE_MAX_TURBO];  /* parallel to m->turbo */

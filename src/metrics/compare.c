@@ -288,7 +288,7 @@ void cmp_cell(const struct cmp_set *s, int p, int m, int rel, char *buf, size_t 
 	if (rel && sum.points) {
 		/* "+1.23 pt": signed, so that a fall reads as one */
 		char signed_pt[RESULT_NUM_MAX + 8];
-		snprintf(signed_pt, sizeof(signed_pt), "%s%s pt", v >= 0 ? "+" : "", a);
+		snprintf(signed_pt, sizeof(signed_pt), "%s%s pt", a[0] == '-' ? "" : "+", a);
 		snprintf(a, sizeof(a), "%.*s", (int)sizeof(a) - 1, signed_pt);
 	}
 	if (s->nruns < 2) {
@@ -336,7 +336,7 @@ static size_t ratio_text(const struct cmp_set *s, int p, enum cmp_what what, con
 	if (!sum.has_ratio)
 		return 0;
 	return (size_t)snprintf(buf, size, "%s%s\u00d7 %s%s", first ? "" : ", ",
-				result_fmt_num(a, sizeof(a), sum.ratio, 2), name,
+				result_fmt_num(a, sizeof(a), sum.ratio, 3), name,
 				sum.not_significant ? " (~)" : "");
 }
 

@@ -30,12 +30,6 @@ static int label_width(const struct cmp_set *s)
 	return w;
 }
 
-static void pad(FILE *out, int n)
-{
-	while (n-- > 0)
-		fputc(' ', out);
-}
-
 /* One block as a table that fits the width: a row per profile. */
 static int block(FILE *out, const struct cmp_set *s, enum cmp_block blk, int rel)
 {
@@ -89,12 +83,12 @@ int cmp_write_table(FILE *out, const struct cmp_set *s)
 		const struct cmp_profile *e = &s->profile[p];
 		char first[512];
 
-		snprintf(first, sizeof(first), "  %s", e->name);
+		/* the name padded to the longest, then its governors wrapped under themselves */
+		snprintf(first, sizeof(first), "  %s%*s", e->name,
+			 label_width(s) - text_cols(e->name) + 2, "");
 		snprintf(line, sizeof(line), "cpufreq %s, cpuidle %s%s%s", e->cpufreq, e->cpuidle,
 			 e->note[0] ? "; " : "", e->note);
-		fputs(first, out);
-		pad(out, label_width(s) - text_cols(e->name) + 2);
-		text_wrap(out, "", line, label_width(s) + 4);
+		text_wrap(out, first, line, label_width(s) + 4);
 		skipped |= e->skipped[0] != '\0';
 	}
 	if (skipped)

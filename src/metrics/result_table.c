@@ -37,7 +37,7 @@ static const char *why(char *buf, size_t size, const char *s, size_t max)
 	return buf;
 }
 
-static void header(FILE *out, const struct run_result *r)
+static void header(FILE *out, const struct run_result *r, const struct run_inputs *in)
 {
 	char d[RESULT_NUM_MAX], wf[RESULT_NAME_MAX + 4], wi[RESULT_NAME_MAX + 4], text[1024];
 
@@ -55,7 +55,11 @@ static void header(FILE *out, const struct run_result *r)
 		 r->placement[0] ? ", placement " : "",
 		 (int)strnlen(r->placement, sizeof(r->placement)), r->placement,
 		 r->seed, num(d, (double)r->duration_ns / NS_PER_SEC, 3));
-	text_wrap(out, "pmlab sim: ", text, 4);
+	char first[64];
+
+	/* "pmlab replay: ..." for a replay's run */
+	snprintf(first, sizeof(first), "pmlab %.32s: ", in && in->command ? in->command : "sim");
+	text_wrap(out, first, text, 4);
 }
 
 /* One row of the latency table: count, mean and quantiles in `unit`. */
@@ -359,7 +363,7 @@ static void per_task(FILE *out, const struct run_result *r)
 
 int result_write_table(FILE *out, const struct run_result *r, const struct run_inputs *in)
 {
-	header(out, r);
+	header(out, r, in);
 	if (in)
 		inputs_write_table(out, in);
 	performance(out, r);

@@ -70,7 +70,7 @@ void text_wrap(FILE *out, const char *first, const char *text, int indent)
 
 		if (w > 0 && col + cols_n(p, len) > w) {
 			/* The last ", " or "; " (else space) that keeps the line within w. */
-			for (i = 1; i < len && col + cols_n(p, i + 1) <= w; i++) {
+			for (i = 1; i < len && col + cols_n(p, i) <= w; i++) {
 				if (p[i] == ' ' && (p[i - 1] == ',' || p[i - 1] == ';'))
 					brk = i;
 				if (p[i] == ' ')

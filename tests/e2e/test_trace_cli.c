@@ -208,6 +208,9 @@ static void test_html_report(void **state)
 	assert_null(strstr(page, "src="));
 	assert_null(strstr(page, "<link"));
 	assert_null(strstr(page, "url("));
+	/* Its inputs, and a title naming the machine and the workload. */
+	assert_non_null(strstr(page, "to run it again: <code>pmlab replay "));
+	assert_non_null(strstr(page, ", workload replay</title>"));
 	/* Five charts: scatter, C-state bars per CPU, frequency bars, two spreads. */
 	assert_int_equal(count(page, "<svg class=\"chart\""), 5);
 	assert_int_equal(count(page, "class=\"point"), 1);
@@ -405,6 +408,9 @@ static void test_profiles(void **state)
 	/* The runs last as long as the trace's tasks take, not the limit. */
 	assert_non_null(strstr(o.text, "1 run per profile, each until the workload ended ("));
 	assert_non_null(strstr(o.text, "Run time"));
+	/* the command that runs it again names the trace, not the model's workload */
+	assert_non_null(strstr(o.text, "    pmlab replay " FIX "hackbench-default-sched-trace.txt "));
+	assert_null(strstr(o.text, "--workload"));
 	out_free(&o);
 
 	/* Each profile's run time and energy are those of the same replay

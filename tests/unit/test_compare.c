@@ -333,8 +333,8 @@ static void test_table(void **state)
 	/* hyperfine's summary: ratios of means, '(~)' when not significant;
 	 * energy per unit of work and p99 latency are 0 in the baseline. */
 	assert_contains(t, "\nSummary ((~): not significant)\n"
-			   "  fast: 1.10\u00d7 throughput, 1.10\u00d7 power vs base\n"
-			   "  same: 1.00\u00d7 throughput (~), 1.20\u00d7 power vs base\n");
+			   "  fast: 1.100\u00d7 throughput, 1.100\u00d7 power vs base\n"
+			   "  same: 1.005\u00d7 throughput (~), 1.200\u00d7 power vs base\n");
 	/* Every line fits 100 columns. */
 	for (char *l = t; *l;) {
 		char *e = strchr(l, '\n'), one[1024];

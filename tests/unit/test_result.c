@@ -623,6 +623,74 @@ static void test_result_free_is_safe_twice(void **state)
 	free(r);
 }
 
+/* A table wider than the width goes on in blocks that repeat the label
+ * column, breaking before a group that does not fit whole; numbers are
+ * right-aligned, labels left; no line ends in a space. */
+static void test_text_table(void **state)
+{
+	struct text_table *t = ttab_new(1, 2);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	(void)state;
+	assert_non_null(t);
+	ttab_col(t, "name", NULL);
+	ttab_col(t, "alpha", "(W)");
+	ttab_col(t, "beta", NULL);
+	ttab_group(t);
+	ttab_col(t, "gamma", NULL);
+	ttab_col(t, "delta", NULL);
+	ttab_cell(t, "first");
+	ttab_cell(t, "1.5");
+	ttab_cell(t, "22");
+	ttab_cell(t, "333");
+	ttab_cell(t, "4444");
+	ttab_cell(t, "second-row");
+	ttab_cellf(t, "%d", 7);
+	ttab_cell(t, "8");
+	ttab_cell(t, "9");
+	ttab_cell(t, "10 ");
+	/* Headings on the first line, units under them, the label's heading
+	 * beside the units. 2 + 10 + 2 + 5 + 2 + 4 = 25 fits, + 2 + 5 would
+	 * fit 32, but the group gamma..delta needs 39: it starts the next
+	 * block. A cell's trailing spaces (a mark's room) stay inside its
+	 * column, and are not written at the line's end. */
+	assert_int_equal(ttab_write_at(out, t, 32), 0);
+	fclose(out);
+	assert_string_equal(text,
+			    "              alpha  beta\n"
+			    "  name          (W)\n"
+			    "  -----------------------\n"
+			    "  first         1.5    22\n"
+			    "  second-row      7     8\n"
+			    "\n"
+			    "  name        gamma  delta\n"
+			    "  ------------------------\n"
+			    "  first         333   4444\n"
+			    "  second-row      9    10\n");
+	free(text);
+	/* Unlimited width (--wide): one block. */
+	text = NULL;
+	out = open_memstream(&text, &len);
+	assert_int_equal(ttab_write_at(out, t, 0), 0);
+	fclose(out);
+	assert_non_null(strstr(text, "              alpha  beta  gamma  delta\n"));
+	free(text);
+	ttab_free(t);
+	/* Wrapping: at ", " when that fills two thirds of the line, else at a
+	 * space; continuation lines indented. */
+	text = NULL;
+	out = open_memstream(&text, &len);
+	text_width_set(40);
+	text_wrap(out, "head: ", "one two three, four five six seven eight nine ten", 4);
+	text_width_set(100);
+	fclose(out);
+	assert_string_equal(text, "head: one two three, four five six seven\n"
+				  "    eight nine ten\n");
+	free(text);
+}
+
 int main(void)
 {
 	text_width_set(100);
@@ -634,6 +702,7 @@ int main(void)
 		cmocka_unit_test(test_csv),
 		cmocka_unit_test(test_csv_numbers_ignore_locale),
 		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_text_table),
 		cmocka_unit_test(test_write_error),
 		cmocka_unit_test(test_writers_without_machine),
 		cmocka_unit_test(test_result_free_is_safe_twice),

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Keyed deadlines (core/keyheap): set, moved and cancelled in place, they
+ * come out as a lazily cancelled event queue gives its live events. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "core/eventq.h"
+#include "core/keyheap.h"
+#include "core/rng.h"
+
+enum { KEYS = 16 };
+
+/* The next event of the lazy twin whose generation is current; 0 when
+ * none is left. */
+static int lazy_pop_live(struct eventq *q, const uint32_t *gen, struct event *e)
+{
+	while (eventq_pop(q, e))
+		if (e->gen == gen[e->obj])
+			return 1;
+	return 0;
+}
+
+/* Pops the earliest deadline: its key, time and sequence number. */
+static int keyed_pop(struct keyheap *h, uint32_t *key, sim_ns *time, uint64_t *seq)
+{
+	if (!h->n)
+		return 0;
+	*key = h->heap[0];
+	*time = h->time[*key];
+	*seq = h->seq[*key];
+	keyheap_cancel(h, *key);
+	return 1;
+}
+
+/* Random sets, moves, cancels and pops of 16 keys, many at equal times;
+ * the twin posts each set as a new event (sequence numbers from its own
+ * counter, which the keyed heap borrows) and ignores old generations. */
+static void test_same_as_lazy(void **state)
+{
+	struct keyheap h;
+	struct eventq lazy;
+	struct event b;
+	struct rng r;
+	uint32_t gen[KEYS] = { 0 };
+	uint32_t key = 0;
+	sim_ns now = 0;
+	sim_ns time = 0;
+	uint64_t seq = 0;
+	int pops = 0;
+
+	(void)state;
+	assert_int_equal(keyheap_init(&h, KEYS), 0);
+	eventq_init(&lazy);
+	rng_init(&r, 99, 3);
+	for (int i = 0; i < 200000; i++) {
+		uint32_t k = (uint32_t)rng_below(&r, KEYS);
+		sim_ns at = now + (sim_ns)rng_below(&r, 50);
+		switch (rng_below(&r, 3)) {
+		case 0: /* set or move key k */
+			gen[k]++;
+			keyheap_set(&h, k, at, lazy.next_seq);
+			assert_int_equal(eventq_push(&lazy, at, 0, k, gen[k], 0), 0);
+			assert_true(keyheap_has(&h, k));
+			break;
+		case 1: /* cancel key k */
+			gen[k]++;
+			keyheap_cancel(&h, k);
+			assert_false(keyheap_has(&h, k));
+			break;
+		default: /* pop the earliest from each */
+			if (!lazy_pop_live(&lazy, gen, &b)) {
+				assert_int_equal(h.n, 0);
+				break;
+			}
+			assert_int_equal(keyed_pop(&h, &key, &time, &seq), 1);
+			assert_int_equal(key, b.obj);
+			assert_int_equal(time, b.time);
+			assert_int_equal(seq, b.seq);
+			gen[key]++; /* fired */
+			now = time;
+			pops++;
+			break;
+		}
+	}
+	assert_true(pops > 10000);
+	for (;;) {
+		int got = lazy_pop_live(&lazy, gen, &b);
+		assert_int_equal(keyed_pop(&h, &key, &time, &seq), got);
+		if (!got)
+			break;
+		assert_int_equal(seq, b.seq);
+		gen[key]++;
+	}
+	keyheap_free(&h);
+	eventq_free(&lazy);
+}
+
+/* keyheap_first_before() orders a deadline against an event by time,
+ * then by sequence number. */
+static void test_first_before(void **state)
+{
+	struct keyheap h;
+
+	(void)state;
+	assert_int_equal(keyheap_init(&h, 3), 0);
+	keyheap_set(&h, 2, 100, 7);
+	keyheap_set(&h, 1, 50, 9);
+	assert_int_equal(h.heap[0], 1);
+	assert_true(keyheap_first_before(&h, 51, 0));
+	assert_true(keyheap_first_before(&h, 50, 10));
+	assert_false(keyheap_first_before(&h, 50, 8));
+	assert_false(keyheap_first_before(&h, 49, 100));
+	keyheap_set(&h, 1, 200, 11); /* moved later: key 2 is first */
+	assert_int_equal(h.heap[0], 2);
+	keyheap_cancel(&h, 2);
+	keyheap_cancel(&h, 2); /* not set: nothing */
+	assert_int_equal(h.n, 1);
+	assert_int_equal(h.heap[0], 1);
+	assert_false(keyheap_has(&h, 0));
+	keyheap_free(&h);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_same_as_lazy),
+		cmocka_unit_test(test_first_before),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
