@@ -132,6 +132,17 @@ static int shared(struct cli_opts *o, int opt, const char *arg)
 	}
 }
 
+static void cli_bad_empty(const char *cmd, int opt, const struct option *longopts)
+{
+	for (int i = 0; longopts[i].name; i++)
+		if (longopts[i].val == opt) {
+			cli_bad("%s: --%s '': an empty value (see pmlab %s --help)", cmd,
+				longopts[i].name, cmd);
+			return;
+		}
+	cli_bad("%s: -%c '': an empty value (see pmlab %s --help)", cmd, opt, cmd);
+}
+
 int cli_parse(struct cli_opts *o, int argc, char **argv, const char *shortopts,
 	      const struct option *longopts, cli_own_option own, void *ctx)
 {
@@ -142,6 +153,10 @@ int cli_parse(struct cli_opts *o, int argc, char **argv, const char *shortopts,
 	while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		if (opt == ':' || opt == '?')
 			return cli_bad_option(o->cmd, opt, argv[optind - 1]), -1;
+		/* No option takes an empty value: --cpufreq "$UNSET" would
+		 * otherwise run the default governor without a word. */
+		if (optarg && !*optarg)
+			return cli_bad_empty(o->cmd, opt, longopts), -1;
 		rc = own ? own(ctx, opt, optarg) : 1;
 		if (rc == 1)
 			rc = shared(o, opt, optarg);

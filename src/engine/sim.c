@@ -88,6 +88,10 @@ static const struct tunable engine_tunables[] = {
 	  "machine's freq_invariance reference; 0: it is not (running time counts fully); -1: as the "
 	  "machine says, and off for kernels before 5.7 (x86 invariance)",
 	  TUNABLE_FIELD(struct engine_params, freq_invariant), -1, -1, 1, NULL },
+	{ "freq_invariance_cores", "N: frequency invariance divides by the turbo frequency with N "
+	  "cores active (the 2020 x86 series' NC-turbo variants; 5.7 merged 4); 0: the machine's "
+	  "freq_invariance",
+	  TUNABLE_FIELD(struct engine_params, freq_invariance_cores), 0, 0, MACHINE_MAX_CPUS, NULL },
 	{ "pl1_w", "package power limit PL1 (RAPL long term; AMD slow PPT), W (-1: the machine's "
 	  "[power_limits]; 0: none)", TUNABLE_FIELD(struct engine_params, pl1_w), -1, -1, 100000, NULL },
 	{ "pl1_window_ms", "PL1's time window (the running average's time constant), ms (-1: the "
@@ -568,6 +572,13 @@ static void set_invariance(struct sim *s)
 			machine_type_invariance_khz(s->m, ct, (int)s->par.boost);
 		if (s->par.freq_invariant == 1 && !ty->fie_khz)
 			ty->fie_khz = s->par.boost ? ct->pstates[ct->npstates - 1].khz : ct->base_khz;
+		/* The patch series' "NC-turbo" (arch_max_freq_ratio from the
+		 * N-active-cores turbo ratio); with turbo off, the base, as
+		 * arch_set_max_freq_ratio(turbo_disabled()) makes it. */
+		if (ty->fie_khz && s->par.freq_invariance_cores > 0)
+			ty->fie_khz = s->par.boost ? machine_type_turbo_limit_khz(
+							     ct, (int)s->par.freq_invariance_cores)
+						   : ct->base_khz;
 	}
 }
 

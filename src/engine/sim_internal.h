@@ -70,6 +70,7 @@ struct engine_params {
 	int64_t cpufreq_update_cost_ns; /* CPU time of one cpufreq_update_util() call */
 	int64_t turbo_eval_us;     /* period of the package's turbo-limit evaluation; 0: instant */
 	int64_t freq_invariant;    /* -1: the machine's (and the kernel's); 0: off; 1: on */
+	int64_t freq_invariance_cores; /* N: the N-active-cores turbo as reference; 0: the machine's */
 	int64_t cstate_auto_demotion; /* enum auto_demotion: the hardware's (BIOS option) */
 	int64_t sched_mc_power_savings; /* 0 spread, 1 pack when lightly loaded, 2 also wakeups */
 	int64_t sched_util_clamp_min;   /* sysctl: the largest uclamp.min any task gets */

@@ -92,8 +92,10 @@ bool validation_fig_is_points(const char *fig)
 
 static int fig_known(const char *fig)
 {
-	static const char *const names[] = { "throughput_tpm", "latency_ms", "power_w", "freq_ghz",
-		"user", "sys", "iowait", "idle", "runtime_s", "energy_rel", "power_rel" };
+	static const char *const names[] = { "throughput_tpm", "throughput", "throughput_rel",
+		"latency_ms", "latency_us", "power_w", "pkg_power_w", "freq_ghz", "user", "sys",
+		"iowait", "idle", "runtime_s", "runtime_rel", "energy_rel", "power_rel",
+		"pkg_power_rel" };
 	int n = 0;
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -142,6 +144,14 @@ static int on_experiment(struct parse *ps, const char *name, const char *value)
 {
 	struct validation *e = ps->e;
 
+	if (strcmp(name, "source") == 0) {
+		/* several lines: the list, date, subject, author, address */
+		size_t len = strlen(e->source);
+		if (len + 2 + strlen(value) >= sizeof(e->source))
+			return bad(ps, "source: longer than %zu characters", sizeof(e->source) - 1);
+		snprintf(e->source + len, sizeof(e->source) - len, "%s%s", len ? " " : "", value);
+		return 1;
+	}
 	if (text_key(e, name, value, ps->line))
 		return 1;
 	if (strcmp(name, "duration") == 0) {
@@ -151,10 +161,11 @@ static int on_experiment(struct parse *ps, const char *name, const char *value)
 		    llround(e->duration * NS_PER_SEC) <= 0)
 			return bad(ps, "duration = %s: expected seconds above 0, at most 1000000",
 				   value);
-	} else if (strcmp(name, "tie_tolerance") == 0) {
-		if (!plain_number(value, &e->tie_tolerance) ||
-		    !(e->tie_tolerance >= 0 && e->tie_tolerance <= 100))
-			return bad(ps, "tie_tolerance = %s: expected 0..100 (%% or points)", value);
+	} else if (strcmp(name, "tie_tolerance") == 0 || strcmp(name, "order_margin") == 0) {
+		double *x = name[0] == 't' ? &e->tie_tolerance : &e->order_margin;
+
+		if (!plain_number(value, x) || !(*x >= 0 && *x <= 100))
+			return bad(ps, "%s = %s: expected 0..100 (%% or points)", name, value);
 	} else if (strcmp(name, "runs") == 0) {
 		uint64_t r;
 
@@ -194,27 +205,41 @@ static int on_calibration(struct parse *ps, const char *name, const char *value)
 	return 1;
 }
 
-/* TOPIC = text; indented lines below continue it (inih hands them over
- * under the same name). */
-static int on_note(struct parse *ps, const char *name, const char *value)
+/* The --set keys the source states: applied as calibration keys are,
+ * but not fitted. */
+static int on_setup(struct parse *ps, const char *name, const char *value)
 {
 	struct validation *e = ps->e;
-	struct vnote *k = e->nnotes ? &e->note[e->nnotes - 1] : NULL;
+
+	if (e->nsetup >= V_MAX)
+		return bad(ps, "too many setup keys");
+	snprintf(e->setup[e->nsetup].key, V_NAME, "%s", name);
+	snprintf(e->setup[e->nsetup].val, V_TEXT, "%s=%s", name, value);
+	e->setup[e->nsetup++].line = ps->line;
+	return 1;
+}
+
+/* KEY = text of [notes] and [missing]; indented lines below continue it
+ * (inih hands them over under the same name). */
+static int on_text(struct parse *ps, const char *section, struct vnote *list, int *n,
+		   const char *name, const char *value)
+{
+	struct vnote *k = *n ? &list[*n - 1] : NULL;
 
 	if (k && strcmp(k->key, name) == 0) {
 		size_t len = strlen(k->val);
 		if (len + 1 + strlen(value) >= V_NOTE)
-			return bad(ps, "[notes] %s: longer than %d characters", name, V_NOTE - 1);
+			return bad(ps, "[%s] %s: longer than %d characters", section, name, V_NOTE - 1);
 		snprintf(k->val + len, V_NOTE - len, " %s", value);
 		return 1;
 	}
-	if (e->nnotes >= V_MAX)
-		return bad(ps, "too many notes");
+	if (*n >= V_MAX)
+		return bad(ps, "[%s]: too many keys", section);
 	if (strlen(name) >= V_NAME || strlen(value) >= V_NOTE)
-		return bad(ps, "[notes] %s: too long", name);
-	snprintf(e->note[e->nnotes].key, V_NAME, "%s", name);
-	snprintf(e->note[e->nnotes].val, V_NOTE, "%s", value);
-	e->note[e->nnotes++].line = ps->line;
+		return bad(ps, "[%s] %s: too long", section, name);
+	snprintf(list[*n].key, V_NAME, "%s", name);
+	snprintf(list[*n].val, V_NOTE, "%s", value);
+	list[(*n)++].line = ps->line;
 	return 1;
 }
 
@@ -304,15 +329,17 @@ static int on_value(void *user, const char *section, const char *name, const cha
 	if (ps->failed)
 		return 0;
 	/* inih hands an indented line over as more of the previous value:
-	 * only a note's text goes on that way; elsewhere it would silently
-	 * replace the value above it. */
+	 * only text goes on that way (a note, what is missing, the source);
+	 * elsewhere it would silently replace the value above it. */
 	snprintf(here, sizeof(here), "%.*s\n%.*s", V_NAME - 1, section, V_NAME - 1, name);
 	bool continued = (ps->lbuf[0] == ' ' || ps->lbuf[0] == '\t') && strcmp(here, ps->last) == 0;
+	bool text = strcmp(section, "notes") == 0 || strcmp(section, "missing") == 0 ||
+		    (strcmp(section, "experiment") == 0 && strcmp(name, "source") == 0);
 	memcpy(ps->last, here, sizeof(here));
-	if (strcmp(section, "notes") != 0 && continued)
-		return bad(ps, "an indented line: only a [notes] topic goes on below its line "
-			   "(expected KEY = VALUE at the start of the line)");
-	if (strcmp(section, "notes") != 0 && strcmp(section, "orderings") != 0) {
+	if (!text && continued)
+		return bad(ps, "an indented line: only a text ([notes], [missing], source) goes on "
+			   "below its line (expected KEY = VALUE at the start of the line)");
+	if (!continued && strcmp(section, "notes") != 0 && strcmp(section, "orderings") != 0) {
 		int first = given_before(ps, section, name);
 		if (first < 0)
 			return bad(ps, "out of memory");
@@ -324,16 +351,23 @@ static int on_value(void *user, const char *section, const char *name, const cha
 	}
 	if (strcmp(section, "experiment") == 0)
 		return on_experiment(ps, name, value);
+	if (strcmp(section, "setup") == 0)
+		return on_setup(ps, name, value);
 	if (strcmp(section, "calibration") == 0)
 		return on_calibration(ps, name, value);
 	if (strcmp(section, "notes") == 0)
-		return on_note(ps, name, value);
+		return on_text(ps, section, ps->e->note, &ps->e->nnotes, name, value);
+	if (strcmp(section, "missing") == 0) {
+		if (!fig_known(name))
+			return bad(ps, "[missing]: unknown figure '%s'", name);
+		return on_text(ps, section, ps->e->missing, &ps->e->nmissing, name, value);
+	}
 	if (strcmp(section, "orderings") == 0)
 		return on_ordering(ps, name, value);
 	if (strncmp(section, "row ", 4) == 0 && section[4])
 		return on_row(ps, section, name, value);
-	return bad(ps, "unknown section [%s] (experiment, calibration, row NAME, orderings, notes)",
-		   section);
+	return bad(ps, "unknown section [%s] (experiment, setup, calibration, row NAME, orderings, "
+		   "missing, notes)", section);
 }
 
 int validation_row(const struct validation *e, const char *name)
@@ -344,15 +378,28 @@ int validation_row(const struct validation *e, const char *name)
 	return -1;
 }
 
-/* A '~' pair: the model's values differ by no more than the tolerance,
- * in the figure's own unit (points, or % of the larger value). */
-static int within_tolerance(const struct validation *e, const char *fig, double a, double b)
+/* The model's values differ by no more than tol, in the figure's own unit
+ * (points, or % of the larger value). */
+static int within(const char *fig, double a, double b, double tol)
 {
 	double diff = fabs(a - b);
 	if (validation_fig_is_points(fig))
-		return diff <= e->tie_tolerance;
+		return diff <= tol;
 	double big = fmax(fabs(a), fabs(b));
-	return big == 0 || diff / big * 100 <= e->tie_tolerance;
+	return big == 0 || diff / big * 100 <= tol;
+}
+
+/* A '~' pair: within the experiment's tie tolerance. */
+static int within_tolerance(const struct validation *e, const char *fig, double a, double b)
+{
+	return within(fig, a, b, e->tie_tolerance);
+}
+
+/* A '>' pair: more, and by more than order_margin when one is given (a
+ * source whose own spread would make a smaller difference a toss-up). */
+static int clearly_more(const struct validation *e, const char *fig, double a, double b)
+{
+	return a > b && (e->order_margin == 0 || !within(fig, a, b, e->order_margin));
 }
 
 static int split_chain(const char *s, char names[][V_NAME], char *rel, int max)
@@ -393,6 +440,26 @@ static int check(const struct validation *e, int last_line, struct pm_diag *d)
 	if (validation_row(e, e->baseline) < 0)
 		return pm_fail_at(d, e->path, e->line_baseline, "baseline = %s: no [row %s]",
 				  e->baseline, e->baseline);
+	/* Setup and calibration keys are set after a row's own: a row may not
+	 * name one of them, or the row's value would be lost. */
+	for (int i = 0; i < e->nrows; i++) {
+		const char *key = strncmp(e->row[i].policy, "none:", 5) == 0 ? e->row[i].policy + 5 : "";
+
+		while (*key) {
+			size_t len = strcspn(key, "=,");
+
+			for (int k = 0; k < e->nsetup + e->nsets; k++) {
+				const struct vkeyed *x = k < e->nsetup ? &e->setup[k] : &e->set[k - e->nsetup];
+
+				if (strlen(x->key) == len && strncmp(x->key, key, len) == 0)
+					return pm_fail_at(d, e->path, e->row[i].line,
+							  "[row %s]: %s is also a %s key", e->row[i].name,
+							  x->key, k < e->nsetup ? "[setup]" : "[calibration]");
+			}
+			key += strcspn(key, ",");
+			key += *key == ',';
+		}
+	}
 	for (int i = 0; i < e->norders; i++) {
 		const struct vkeyed *o = &e->order[i];
 		char names[V_MAX][V_NAME];
@@ -401,7 +468,7 @@ static int check(const struct validation *e, int last_line, struct pm_diag *d)
 
 		if (n < 2)
 			return pm_fail_at(d, e->path, o->line, "%s: expected 'ROW > ROW [> ROW...]' "
-					  "('~' between rows the seed cannot tell apart)", o->key);
+					  "('~' between rows the source cannot tell apart)", o->key);
 		for (int k = 0; k + 1 < n; k++)
 			if (rel[k] == '~' && e->tie_tolerance == 0)
 				return pm_fail_at(d, e->path, o->line, "%s: '~' needs tie_tolerance = in "
@@ -467,12 +534,25 @@ double validation_model_value(const struct validation *e, const struct cmp_set *
 	int found = 0, b = validation_row(e, e->baseline);
 	double v;
 
-	if (strcmp(fig, "throughput_tpm") == 0)
+	if (strcmp(fig, "throughput_tpm") == 0 || strcmp(fig, "throughput") == 0)
 		return mean_of(s, p, "throughput", &found);
+	if (strcmp(fig, "throughput_rel") == 0)
+		return mean_of(s, p, "throughput", &found) / mean_of(s, b, "throughput", &found);
+	if (strcmp(fig, "runtime_rel") == 0) /* a fixed amount of work: time ~ 1 / throughput */
+		return mean_of(s, b, "throughput", &found) / mean_of(s, p, "throughput", &found);
 	if (strcmp(fig, "latency_ms") == 0)
 		return mean_of(s, p, "latency_ms", &found);
+	if (strcmp(fig, "latency_us") == 0)
+		return 1000 * mean_of(s, p, "latency_ms", &found);
 	if (strcmp(fig, "power_w") == 0)
 		return mean_of(s, p, "power_w", &found);
+	/* The packages alone, as RAPL reads them (turbostat PkgWatt): the
+	 * platform is a constant the machine adds at the wall. */
+	if (strcmp(fig, "pkg_power_w") == 0)
+		return mean_of(s, p, "power_w", &found) - e->platform_run;
+	if (strcmp(fig, "pkg_power_rel") == 0)
+		return (mean_of(s, p, "power_w", &found) - e->platform_run) /
+		       (mean_of(s, b, "power_w", &found) - e->platform_run);
 	if (strcmp(fig, "freq_ghz") == 0)
 		return mean_of(s, p, "bzy_mhz", &found) / 1000;
 	if (strcmp(fig, "runtime_s") == 0) {
@@ -517,6 +597,19 @@ double validation_model_value(const struct validation *e, const struct cmp_set *
 	}
 	snprintf(key, sizeof(key), "util_%s_pct", fig);
 	return mean_of(s, p, key, &found);
+}
+
+bool validation_cell_within(const char *fig, double err)
+{
+	return fabs(err) <= (validation_fig_is_points(fig) ? 3.0 : 5.0);
+}
+
+const char *validation_missing(const struct validation *v, const char *fig)
+{
+	for (int i = 0; i < v->nmissing; i++)
+		if (strcmp(v->missing[i].key, fig) == 0)
+			return v->missing[i].val;
+	return NULL;
 }
 
 /* Error of a cell: relative % or points; NAN when not comparable. */
@@ -573,7 +666,7 @@ static bool order_holds(const struct validation *v, const struct cmp_set *s, con
 		double a = validation_model_value(v, s, validation_row(v, names[k]), o->key);
 		double c = validation_model_value(v, s, validation_row(v, names[k + 1]), o->key);
 
-		if (rel[k] == '>' ? !(a > c) : !within_tolerance(v, o->key, a, c))
+		if (rel[k] == '>' ? !clearly_more(v, o->key, a, c) : !within_tolerance(v, o->key, a, c))
 			return false;
 	}
 	return true;
@@ -597,6 +690,7 @@ void validation_score(const struct validation *v, const struct cmp_set *s, struc
 			if (isnan(err))
 				continue;
 			out->ncells++;
+			out->nwithin += validation_cell_within(figs[f], err);
 			sum += fabs(err);
 			if (fabs(err) > out->max_err)
 				out->max_err = fabs(err);
@@ -619,7 +713,7 @@ static int at_line(const struct validation *v, int line, const char *key, const 
 }
 
 /* What every row shares -- the workload, the governors, the kernel, each
- * calibration key -- built one at a time onto a plain run, so that what
+ * setup and calibration key -- built one at a time onto a plain run, so that what
  * the simulator refuses is reported at the line that gave it (it was all
  * reported at the first row). */
 static int check_common(const struct validation *v, const struct machine *m, struct pm_diag *d)
@@ -653,21 +747,45 @@ static int check_common(const struct validation *v, const struct machine *m, str
 		else if (runspec_check(&rs, d) < 0)
 			rc = at_line(v, v->line_kernel, "kernel", v->kernel, d);
 	}
-	for (int k = 0; k < v->nsets && rc == 0; k++) {
-		if (runspec_set(&rs, v->set[k].val) < 0)
+	for (int k = 0; k < v->nsetup + v->nsets && rc == 0; k++) {
+		const struct vkeyed *x = k < v->nsetup ? &v->setup[k] : &v->set[k - v->nsetup];
+
+		if (runspec_set(&rs, x->val) < 0)
 			rc = pm_fail(d, "out of memory");
 		else if (runspec_check(&rs, d) < 0)
-			rc = at_line(v, v->set[k].line, v->set[k].key,
-				     v->set[k].val + strlen(v->set[k].key) + 1, d);
+			rc = at_line(v, x->line, x->key, x->val + strlen(x->key) + 1, d);
 	}
 	runspec_free(&rs);
 	return rc;
 }
 
-int validation_run(const struct validation *v, int workers, struct cmp_set *set, bool *bad_input,
+void validation_summarize(const struct validation *v, const struct vscore *sc,
+			  struct vsummary *out)
+{
+	memset(out, 0, sizeof(*out));
+	snprintf(out->name, sizeof(out->name), "%s", v->name);
+	out->ncells = sc->ncells;
+	out->nwithin = sc->nwithin;
+	out->norders = v->norders;
+	out->nmatch = sc->nmatch;
+	for (int i = 0; i < v->norders; i++) {
+		const char *why;
+		int k;
+
+		if (sc->order_ok[i])
+			continue;
+		k = out->nfailed++;
+		why = validation_missing(v, v->order[i].key);
+		out->failed[k] = v->order[i];
+		out->explained[k] = why != NULL;
+		snprintf(out->why[k], V_NOTE, "%s", why ? why : "");
+	}
+}
+
+int validation_run(struct validation *v, int workers, struct cmp_set *set, bool *bad_input,
 		   struct pm_diag *d)
 {
-	const char *policy[V_MAX], *label[V_MAX], *sets[V_MAX + 1];
+	const char *policy[V_MAX], *label[V_MAX], *sets[2 * V_MAX + 1];
 	char kernel[V_NAME + 8];
 	struct machine m;
 	struct comparison c = {
@@ -686,9 +804,12 @@ int validation_run(const struct validation *v, int workers, struct cmp_set *set,
 		return at_line(v, v->line_cpus, "cpus", v->cpus, d);
 	if (v->platform_w > 0)
 		m.platform_w = v->platform_w;
+	v->platform_run = m.platform_w;
 	snprintf(kernel, sizeof(kernel), "kernel=%s", v->kernel);
 	if (v->kernel[0])
 		sets[c.nsets++] = kernel;
+	for (int k = 0; k < v->nsetup; k++)
+		sets[c.nsets++] = v->setup[k].val;
 	for (int k = 0; k < v->nsets; k++)
 		sets[c.nsets++] = v->set[k].val;
 	if (check_common(v, &m, d) < 0)

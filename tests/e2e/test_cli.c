@@ -445,6 +445,25 @@ static void test_empty_profile_list(void **state)
 			   "--profiles");
 }
 
+/* An option given an empty value (an unset shell variable) is refused
+ * naming it: --cpufreq, --cpuidle, --profile, --timeline and --trace ''
+ * ran the defaults, or wrote nothing, without a word. */
+static void test_empty_option_values(void **state)
+{
+	(void)state;
+	static const char *const opts[] = { "--cpufreq", "--cpuidle", "--profile", "--timeline",
+					    "--trace", "--machine", "--cpus", "--set", "--seed" };
+	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+		char args[256], want[64];
+		snprintf(args, sizeof(args), "sim --machine i7-4790 --workload pingpong -d 0.01 %s ''",
+			 opts[i]);
+		snprintf(want, sizeof(want), "sim: %s '': an empty value", opts[i]);
+		expect_usage_error(args, want);
+	}
+	expect_usage_error("compare --machine i7-4790 --workload pingpong --profiles none,powersave "
+			   "--runs=", "compare: --runs '': an empty value");
+}
+
 /* The placement the kernel would run, named in the header: EAS on a
  * big.LITTLE machine with cpufreq-dt and schedutil; the default CFS path
  * (no "placement") with sched_energy_aware=0 or another governor. The
@@ -584,6 +603,7 @@ int main(void)
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_integer_options_overflow),
 		cmocka_unit_test(test_empty_profile_list),
+		cmocka_unit_test(test_empty_option_values),
 		cmocka_unit_test(test_bad_machine_file_names_line),
 		cmocka_unit_test(test_sim_json),
 		cmocka_unit_test(test_determinism),

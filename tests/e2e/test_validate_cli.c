@@ -64,7 +64,7 @@ static void test_errors_and_orderings(void **state)
 	struct out a = run("compare " RUN " --profiles none:cpufreq=performance");
 	struct out b = run("compare " RUN " --profiles none:cpufreq=powersave");
 	char ini[4096], args[512], *path, *md, mdpath[] = "/tmp/pmlab-validate-XXXXXX";
-	double pa, pb, ca;
+	double pa, pb, ca, ta, tb;
 	int fd;
 
 	assert_int_equal(a.status, 0);
@@ -72,21 +72,31 @@ static void test_errors_and_orderings(void **state)
 	pa = csv_field(a.text, "power_w");
 	pb = csv_field(b.text, "power_w");
 	ca = csv_field(a.text, "residency_C0_pct");
+	ta = csv_field(a.text, "throughput");
+	tb = csv_field(b.text, "throughput");
 	assert_true(pa > pb);
-	/* Row perf: power exact (+0.00 %), C0 2 points above (-2.00 pt).
-	 * Row save: power target pb / 0.9 (-10.00 %). One ordering true,
-	 * one false; save2 runs as save does, so '~' holds between them but
-	 * not between perf and save (more than 3 % apart). */
+	assert_true(ta != tb);
+	/* Row perf: power exact (+0.00 %), C0 2 points above (-2.00 pt), the
+	 * packages' power exact (the preset's platform is 80 W). Row save:
+	 * power target pb / 0.9 (-10.00 %), throughput relative to perf
+	 * exact. One ordering true, one false; save2 runs as save does, so
+	 * '~' holds between them but not between perf and save (more than
+	 * 3 % apart). The two false ones name what they lack. */
 	snprintf(ini, sizeof(ini),
-		 "[experiment]\nname = tiny\nmachine = xeon-e5-2650l-v3\ncpus = 4\nworkload = oltp\n"
+		 "[experiment]\nname = tiny\nsource = a test,\n  two lines\n"
+		 "machine = xeon-e5-2650l-v3\ncpus = 4\nworkload = oltp\n"
 		 "duration = 0.5\nruns = 1\ncpuidle = menu\nbaseline = perf\ntie_tolerance = 3\n"
+		 "[setup]\nwarehouses = 16\n"
 		 "[calibration]\nagents = 4\n"
 		 "[row perf]\nset = cpufreq=performance\ntarget.power_w = %.17g\ntarget.C0 = %.17g\n"
+		 "target.pkg_power_w = %.17g\n"
 		 "[row save]\nset = cpufreq=powersave\ntarget.power_w = %.17g\n"
+		 "target.throughput_rel = %.17g\n"
 		 "[row save2]\nset = cpufreq=powersave\n"
 		 "[orderings]\npower_w: perf > save\nthroughput_tpm: save > perf\n"
-		 "power_w: perf > save ~ save2\npower_w: perf ~ save\n",
-		 pa, ca + 2, pb / 0.9);
+		 "power_w: perf > save ~ save2\npower_w: perf ~ save\n"
+		 "[missing]\nthroughput_tpm = mechanism X\npower_w = mechanism Y,\n  on two lines\n",
+		 pa, ca + 2, pa - 80, pb / 0.9, tb / ta);
 	path = write_temp(ini, ".ini");
 	fd = mkstemp(mdpath);
 	assert_true(fd >= 0);
@@ -95,10 +105,21 @@ static void test_errors_and_orderings(void **state)
 	struct out v = run(args);
 	if (v.status != 0)
 		fail_msg("exit %d: %s", v.status, v.err);
-	assert_string_equal(v.text, "tiny: max error 10.00, mean error 4.00, orderings 2/4 match\n");
+	assert_string_equal(v.text, "tiny: max error 10.00, mean error 2.40, orderings 2/4 match\n");
 	md = slurp(mdpath);
-	assert_contains(md, "| perf | +0.00 % | -2.00 pt |");
-	assert_contains(md, "| save | -10.00 % | |");
+	assert_contains(md, "| perf | +0.00 % | -2.00 pt | +0.00 % | |");
+	assert_contains(md, "| save | -10.00 % | | | +0.00 % |");
+	assert_contains(md, "Source: a test, two lines\n");
+	assert_contains(md, "Setup (--set, as the source ran it; not fitted): `warehouses=16`");
+	assert_contains(md, "Calibration (--set, fitted on the baseline row): `agents=4`");
+	/* The summary on top: 4 of 5 cells within 5 % / 3 pt, 2 of 4
+	 * orderings, and the mechanisms the false ones lack. */
+	assert_contains(md, "| [tiny](#tiny) | 4/5 | 2/4 | partly reproduced; missing: mechanism X; "
+			"mechanism Y, on two lines |");
+	assert_contains(md, "- **mechanism X**: tiny `throughput_tpm: save > perf`.");
+	assert_contains(md, "- **mechanism Y, on two lines**: tiny `power_w: perf ~ save`.");
+	assert_contains(md, "- ✗ `throughput_tpm: save > perf` -- missing: mechanism X");
+	assert_true(strstr(md, "## Summary") < strstr(md, "## tiny"));
 	assert_contains(md, "- ✓ `power_w: perf > save`");
 	assert_contains(md, "- ✗ `throughput_tpm: save > perf`");
 	assert_contains(md, "- ✓ `power_w: perf > save ~ save2`");
@@ -113,19 +134,45 @@ static void test_errors_and_orderings(void **state)
 	out_free(&v);
 }
 
-/* The seed orderings pmlab reproduces, checked on every change (the issue's
- * rule: they must keep holding). The ones it misses are reported, with
- * their reasons, in docs/validation.md; add each here once it holds. */
-static void test_seed_orderings(void **state)
+/* The section of the report about one experiment: from its heading to the
+ * next experiment's (a copy, NUL-terminated). */
+static char *section_of(const char *md, const char *name)
+{
+	char head[128];
+	const char *from, *to;
+
+	snprintf(head, sizeof(head), "\n## %s\n", name);
+	from = strstr(md, head);
+	if (!from)
+		fail_msg("report has no section %s", name);
+	to = strstr(from + strlen(head), "\n## ");
+	return strndup(from, to ? (size_t)(to - from) : strlen(from));
+}
+
+/* The published orderings pmlab reproduces, checked on every change (the
+ * issue's rule: they must keep holding). The ones it misses are listed in
+ * docs/validation.md with the mechanism each lacks ([missing] in its data
+ * file); add each here once it holds. Left out although it holds today:
+ * tuned-balanced-conservative's throughput_tpm ordering, whose
+ * latency-performance > throughput-performance step the model takes by a
+ * few hundredths of a percent (a toss-up its notes explain). */
+static void test_published_orderings(void **state)
 {
 	(void)state;
-	static const char *const held[] = {
-		"- ✓ `latency_ms: balanced ~ powersave > balanced-conservative > latency-performance`",
-		"- ✓ `pkg0_cpu_idle: sched_mc=0 > sched_mc=1 > sched_mc=2`",
-		"- ✓ `pkg1_cpu_idle: sched_mc=2 > sched_mc=1 > sched_mc=0`",
-		"- ✓ `power_rel: sched_mc=0 > sched_mc=2 ~ sched_mc=1`",
+	static const struct {
+		const char *experiment, *ordering;
+	} held[] = {
+		{ "tuned-balanced-conservative",
+		  "`latency_ms: balanced ~ powersave > balanced-conservative > latency-performance`" },
+		{ "sched-mc-power-savings", "`pkg0_cpu_idle: sched_mc=0 > sched_mc=1 > sched_mc=2`" },
+		{ "sched-mc-power-savings", "`pkg1_cpu_idle: sched_mc=2 > sched_mc=1 > sched_mc=0`" },
+		{ "sched-mc-power-savings", "`power_rel: sched_mc=0 > sched_mc=2 ~ sched_mc=1`" },
+		{ "freqinv-tbench8-haswell", "`throughput: intel_pstate > 1C-turbo > baseline`" },
+		{ "freqinv-gitsource-skylake", "`runtime_rel: 4C-turbo ~ 1C-turbo`" },
+		{ "idle-pingpong-fast-2023", "`latency_us: ladder > teo ~ menu`" },
+		{ "idle-pingpong-medium-2023", "`latency_us: ladder > menu ~ teo`" },
 	};
-	char args[512], mdpath[] = "/tmp/pmlab-seeds-XXXXXX";
+	char args[512], line[512], mdpath[] = "/tmp/pmlab-published-XXXXXX";
 	int fd = mkstemp(mdpath);
 
 	assert_true(fd >= 0);
@@ -136,8 +183,21 @@ static void test_seed_orderings(void **state)
 	if (v.status != 0)
 		fail_msg("exit %d: %s", v.status, v.err);
 	char *md = slurp(mdpath);
-	for (size_t i = 0; i < sizeof(held) / sizeof(held[0]); i++)
-		assert_contains(md, held[i]);
+	for (size_t i = 0; i < sizeof(held) / sizeof(held[0]); i++) {
+		char *sec = section_of(md, held[i].experiment);
+
+		snprintf(line, sizeof(line), "- ✓ %s\n", held[i].ordering);
+		if (!strstr(sec, line))
+			fail_msg("%s: no longer holds: %s", held[i].experiment, held[i].ordering);
+		free(sec);
+	}
+	/* At least eight experiments, each a row of the summary on top. */
+	char *top = strndup(md, (size_t)(strstr(md, "\n## Where the model") - md));
+	int rows = 0;
+	for (const char *p = top; (p = strstr(p, "\n| [")); p++)
+		rows++;
+	assert_true(rows >= 8);
+	free(top);
 	free(md);
 	unlink(mdpath);
 	out_free(&v);
@@ -152,6 +212,10 @@ static void test_bad_data(void **state)
 	expect_usage_error("validate --data " FIX "/nosuch", "no such file");
 	expect_usage_error("validate --data " FIX "/bad/bad-tie.ini",
 			   "bad-tie.ini:14: power_w: '~' needs tie_tolerance =");
+	expect_usage_error("validate --data " FIX "/bad/bad-row-setup.ini",
+			   "bad-row-setup.ini:11: [row a]: hz is also a [setup] key");
+	expect_usage_error("validate --data " FIX "/bad/bad-unknown-missing.ini",
+			   "bad-unknown-missing.ini:11: [missing]: unknown figure 'watts'");
 }
 
 
@@ -267,7 +331,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_errors_and_orderings),
-		cmocka_unit_test(test_seed_orderings),
+		cmocka_unit_test(test_published_orderings),
 		cmocka_unit_test(test_bad_data),
 		cmocka_unit_test(test_errors_at_their_line),
 		cmocka_unit_test(test_no_silent_values),

@@ -822,6 +822,62 @@ static void test_pelt_invariance_reference(void **state)
 	result_free(&b.r);
 }
 
+/* The 2020 x86 series' NC-turbo variants (--set freq_invariance_cores=N)
+ * divide by the N-active-cores turbo frequency whatever the machine's
+ * freq_invariance says. The i7-4790's 1-core turbo is its highest P-state
+ * and its 4-core turbo its reference: N = 1 must run exactly as
+ * freq_invariance = max, N = 4 on that machine exactly as the preset, and
+ * with turbo off every N falls back to the base frequency. */
+static void test_pelt_invariance_cores(void **state)
+{
+	static const char *const one[] = { "tasks=1", "period_us=4000", "run_us=3100",
+					   "jitter_pct=0", "freq_invariant=1",
+					   "freq_invariance_cores=1" };
+	static const char *const four[] = { "tasks=1", "period_us=4000", "run_us=3100",
+					    "jitter_pct=0", "freq_invariant=1",
+					    "freq_invariance_cores=4" };
+	static const char *const own[] = { "tasks=1", "period_us=4000", "run_us=3100",
+					   "jitter_pct=0", "freq_invariant=1" };
+	static const char *const off_n[] = { "tasks=1", "period_us=4000", "run_us=3100",
+					     "jitter_pct=0", "freq_invariant=1", "boost=0",
+					     "freq_invariance_cores=1" };
+	static const char *const off[] = { "tasks=1", "period_us=4000", "run_us=3100",
+					   "jitter_pct=0", "freq_invariant=1", "boost=0" };
+	const char *ini = simtest_preset_text("i7-4790");
+	const char *key = strstr(ini, "freq_invariance = turbo_4c");
+	assert_non_null(key);
+	char max_ini[16384];
+	assert_true(strlen(ini) < sizeof(max_ini));
+	snprintf(max_ini, sizeof(max_ini), "%.*sfreq_invariance = max%s", (int)(key - ini), ini,
+		 key + strlen("freq_invariance = turbo_4c"));
+	const struct {
+		const char *ini_a, *ini_b;
+		const char *const *a, *const *b;
+		int na, nb;
+		bool same;
+	} pairs[] = {
+		{ ini, max_ini, one, own, 6, 5, true },
+		{ max_ini, ini, four, own, 6, 5, true },
+		{ ini, ini, off_n, off, 7, 6, true },
+		{ ini, ini, one, own, 6, 5, false },
+	};
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		struct run a, b;
+		simtest_run(&a, pairs[i].ini_a, 1, "periodic", "schedutil", 1, 1, NULL, 0, pairs[i].a,
+			    pairs[i].na, true);
+		simtest_run(&b, pairs[i].ini_b, 1, "periodic", "schedutil", 1, 1, NULL, 0, pairs[i].b,
+			    pairs[i].nb, true);
+		bool same = a.r.cpus[0].c0_mhz_ns == b.r.cpus[0].c0_mhz_ns &&
+			    a.r.freq_transitions == b.r.freq_transitions;
+		if (same != pairs[i].same)
+			fail_msg("pair %zu: runs %s (C0 MHz-ns %.0f and %.0f)", i,
+				 same ? "alike" : "differ", (double)a.r.cpus[0].c0_mhz_ns,
+				 (double)b.r.cpus[0].c0_mhz_ns);
+		result_free(&a.r);
+		result_free(&b.r);
+	}
+}
+
 /* ---- the idle loop, the tick and background wakeups (issue 13) ---- */
 
 /* Linux 4.16's tick_nohz_stop_sched_tick(): the legacy idle loop stops
@@ -1148,6 +1204,7 @@ int main(void)
 		cmocka_unit_test(test_cpufreq_hook_cost_model),
 		cmocka_unit_test(test_new_task_util_is_half_the_spare_capacity),
 		cmocka_unit_test(test_pelt_invariance_reference),
+		cmocka_unit_test(test_pelt_invariance_cores),
 		cmocka_unit_test(test_legacy_tick_keeps_tick_for_near_timer),
 		cmocka_unit_test(test_background_wakeups),
 		cmocka_unit_test(test_background_moves_ladder),

@@ -42,7 +42,7 @@ static void load_preset(struct machine *m, const char *name)
 static void test_presets_parse_and_validate(void **state)
 {
 	(void)state;
-	assert_int_equal(machine_preset_count(), 11);
+	assert_int_equal(machine_preset_count(), 15);
 	for (int i = 0; i < machine_preset_count(); i++) {
 		struct machine m;
 		struct pm_diag d = { "" };
@@ -615,9 +615,10 @@ static void test_load_errors(void **state)
 	(void)state;
 	assert_int_equal(machine_load(&m, "nosuch", &d), -1);
 	assert_string_equal(d.msg, "unknown machine 'nosuch' (expected one of: epyc-9555-2s, "
-			    "epyc-vm-2c, hikey960, i7-1260p, i7-4790, power9-2n128, ryzen-7840u, "
-			    "xeon-2s-harpertown, xeon-2s-quad, xeon-8480-2s, xeon-e5-2650l-v3 or a path to "
-			    "an .ini file)");
+			    "epyc-vm-2c, hikey960, i5-10600k, i7-1260p, i7-4790, power9-2n128, "
+			    "ryzen-7840u, xeon-2s-harpertown, xeon-2s-quad, xeon-8480-2s, "
+			    "xeon-e3-1240-v5, xeon-e5-2650l-v3, xeon-e5-2670-v3-2s, xeon-e5-2698-v4-2s "
+			    "or a path to an .ini file)");
 	assert_int_equal(machine_load(&m, "/nonexistent/x.ini", &d), -1);
 	assert_string_equal(d.msg, "/nonexistent/x.ini: cannot read: No such file or directory");
 	/* ".ini" makes it a path even without a '/' */
