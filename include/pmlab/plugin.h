@@ -11,9 +11,10 @@
  * (or $(pkg-config --cflags pmlab)) and loaded with  pmlab sim --plugin
  * ./mygov.so  or every *.so of the directories (or files) that
  * PMLAB_PLUGIN_PATH lists, ':'-separated; from C, pmlab_lab_load_plugin().
- * From then on its governors are used like the built-in ones: by name
- * (--cpuidle NAME, --cpufreq NAME), in pmlab governors, compare, sweep,
- * idletrace and govtrace, their tunables set with --set KEY=VALUE.
+ * From then on its governors and workload are used like the built-in ones:
+ * by name (--cpuidle NAME, --cpufreq NAME, --workload NAME), in pmlab
+ * governors, workloads, compare, sweep, idletrace and govtrace, their
+ * tunables and parameters set with --set KEY=VALUE.
  *
  * pmlab checks `abi` against PMLAB_PLUGIN_ABI and every required operation
  * before using anything; a plugin that fails a check is refused with a
@@ -163,16 +164,73 @@ struct pmlab_freq_governor {
 	void (*update)(struct pmlab_freq_policy *p, int cpu, int64_t now_ns, unsigned flags);
 };
 
+/* ---- workload (pmlab's struct workload_ops) ---- */
+
+/* What a task does next, once it has finished what it was doing. */
+enum pmlab_action_kind {
+	PMLAB_ACT_RUN,   /* run cycles (scale with the clock) + stall_ns (do not) */
+	PMLAB_ACT_SLEEP, /* sleep until until_ns (absolute) */
+	PMLAB_ACT_BLOCK, /* block until another task or a timer() wakes it */
+	PMLAB_ACT_EXIT,
+	PMLAB_ACT_YIELD, /* sched_yield() */
+};
+
+struct pmlab_action {
+	enum pmlab_action_kind kind;
+	bool sys;        /* RUN: as system time, not user */
+	bool iowait;     /* BLOCK: waiting on I/O (counts as iowait) */
+	double cycles;   /* RUN */
+	double stall_ns; /* RUN */
+	int64_t until_ns;/* SLEEP */
+};
+
+/* A run as its workload sees it: the parameters' values, the workload's
+ * own data, and the calls it may make. Passed to every operation. */
+struct pmlab_run_ctx {
+	const int64_t *params;
+	void *data;        /* data_size bytes, zeroed at start */
+	uint32_t base_khz; /* the machine's base frequency: cycles = us * khz / 1000 */
+	int ncpus;         /* online CPUs */
+	uint64_t seed;     /* the run's seed: draw random numbers from it */
+	int64_t (*now)(const struct pmlab_run_ctx *c);
+	/* A new task, runnable at start_ns (init only, or from next/timer to
+	 * fork one): its id, or -1 if none could be made. */
+	int (*task_new)(struct pmlab_run_ctx *c, const char *name, int64_t start_ns);
+	/* Wakes a blocked task (a pipe write, a lock release). */
+	void (*wake)(struct pmlab_run_ctx *c, int task);
+	/* A device's event (an I/O completion): timer(c, arg) at when_ns. */
+	int (*post_timer)(struct pmlab_run_ctx *c, int64_t when_ns, uint32_t arg);
+	/* The workload's latency metric, and completed work (throughput). */
+	void (*record_latency)(struct pmlab_run_ctx *c, int64_t ns);
+	void (*add_work)(struct pmlab_run_ctx *c, double units);
+	void *pmlab; /* pmlab's own; do not touch */
+};
+
+struct pmlab_workload {
+	const char *name;             /* --workload NAME */
+	const char *summary;
+	const char *throughput_unit;  /* of add_work() per second: "requests/s" */
+	const char *latency_what;     /* what record_latency() measures */
+	const struct pmlab_tunable *params; /* set with --set, like a built-in's */
+	int nparams;
+	size_t data_size;
+	/* Required: create the tasks. 0, or -1 with a message. */
+	int (*init)(struct pmlab_run_ctx *c, char *err, size_t errlen);
+	/* Required: what task does next, into *a (which starts as EXIT). */
+	void (*next)(struct pmlab_run_ctx *c, int task, struct pmlab_action *a);
+	/* Optional: a post_timer() event. */
+	void (*timer)(struct pmlab_run_ctx *c, uint32_t arg);
+};
+
 /* ---- the plugin ---- */
 
-struct pmlab_workload;  /* reserved for the workload seam */
 struct pmlab_placement; /* reserved for the placement seam */
 
 struct pmlab_plugin {
 	unsigned abi;                               /* PMLAB_PLUGIN_ABI */
 	const struct pmlab_idle_governor *idle;     /* NULL: none */
 	const struct pmlab_freq_governor *freq;     /* NULL: none */
-	const struct pmlab_workload *workload;      /* must be NULL in ABI 1 */
+	const struct pmlab_workload *workload;      /* NULL: none */
 	const struct pmlab_placement *placement;    /* must be NULL in ABI 1 */
 };
 

@@ -160,20 +160,37 @@ int cmd_governors(int argc, char **argv)
 
 void usage_workloads(void)
 {
-	printf("usage: pmlab workloads\n\n"
+	printf("usage: pmlab workloads [--plugin FILE]...\n\n"
 	       "List the workload models with their parameters (set with --set NAME=VALUE),\n"
-	       "their throughput unit and what their latency measures.\n");
+	       "their throughput unit and what their latency measures; the workloads of plugins\n"
+	       "(--plugin, PMLAB_PLUGIN_PATH) after the built-in ones, with their file.\n");
 }
 
 int cmd_workloads(int argc, char **argv)
 {
-	if (argc != 1)
-		return cli_bad("workloads: takes no arguments");
-	for (int i = 0; i < workload_count(); i++) {
-		const struct workload_ops *w = workload_at(i);
-		print_named(12, w->name, w->summary);
+	static const struct option opts[] = { CLI_OPTION_PLUGIN, { 0, 0, 0, 0 } };
+	struct plugin_set set = { .n = 0 };
+	struct cli_opts o;
+	char text[512];
+	int i;
+
+	if (cli_opts_init(&o, "workloads", 0, argc) < 0)
+		return cli_bad("out of memory");
+	i = cli_parse(&o, argc, argv, ":", opts, NULL, NULL);
+	if (i < 0 || cli_no_operands(&o, i, argc, argv) < 0 || cli_load_plugins(&o, &set) < 0) {
+		plugin_set_free(&set);
+		cli_opts_free(&o);
+		return EXIT_USAGE;
+	}
+	for (i = 0; i < registry_workload_count(&set.reg); i++) {
+		const struct workload_ops *w = registry_workload_at(&set.reg, i);
+		snprintf(text, sizeof(text), "%s (plugin %s)", w->summary,
+			 w->plugin ? plugin_set_origin_of(&set, w->name) : "");
+		print_named(12, w->name, w->plugin ? text : w->summary);
 		printf("      throughput in %s; latency: %s\n", w->throughput_unit, w->latency_what);
 		print_tunables(w->params, w->nparams);
 	}
+	plugin_set_free(&set);
+	cli_opts_free(&o);
 	return EXIT_OK;
 }

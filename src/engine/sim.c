@@ -153,6 +153,11 @@ const char *sim_workload_arg(const struct sim *s) { return s->wl_arg; }
 uint64_t sim_seed(const struct sim *s) { return s->seed; }
 int sim_ncpus(const struct sim *s) { return s->ncpus; }
 const struct machine *sim_machine(const struct sim *s) { return s->m; }
+
+const struct workload_ops *sim_workload_ops(const struct sim *s)
+{
+	return s->wl;
+}
 void sim_record_latency(struct sim *s, sim_ns latency) { hist_add(&s->latency, latency); }
 void sim_add_work(struct sim *s, double units) { s->work_done += units; }
 void sim_stop(struct sim *s) { s->stopped = true; }
@@ -707,11 +712,11 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 	s->wl_arg = colon ? colon + 1 : NULL;
 	struct suggest near;
 	char mean[96];
-	s->wl = workload_find(s->wl_name);
+	s->wl = registry_workload_find(cfg->registry, s->wl_name);
 	if (!s->wl) {
 		suggest_init(&near, s->wl_name);
-		for (int i = 0; i < workload_count(); i++)
-			suggest_offer(&near, workload_at(i)->name);
+		for (int i = 0; i < registry_workload_count(cfg->registry); i++)
+			suggest_offer(&near, registry_workload_at(cfg->registry, i)->name);
 		return pm_fail(d, "unknown workload '%s'%s (see pmlab workloads)", s->wl_name,
 			       suggest_text(&near, mean, sizeof(mean)));
 	}

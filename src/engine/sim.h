@@ -97,6 +97,8 @@ sim_ns sim_now(const struct sim *s);
 uint64_t sim_seed(const struct sim *s);
 int sim_ncpus(const struct sim *s);
 const struct machine *sim_machine(const struct sim *s);
+/* The workload running (a plugin's adapter finds its plugin there). */
+const struct workload_ops *sim_workload_ops(const struct sim *s);
 /* A new task whose first wakeup happens at `start` (>= now). NULL on OOM.
  * Once the workload hands it ACT_EXIT, the task is freed when the current
  * event is handled (unless keep_finished_tasks): drop every pointer to it. */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../plugin/registry.h"
 #include "../workload/workload.h"
 #include "batch.h"
 
@@ -118,7 +119,7 @@ int comparison_setup(struct comparison *c, struct cmp_set *set, int *bad, struct
 	    !(c->spec = calloc((size_t)c->npolicies, sizeof(*c->spec))))
 		return pm_fail(d, "out of memory");
 	snprintf(set->workload, sizeof(set->workload), "%s", c->workload);
-	const struct workload_ops *w = workload_find_spec(c->workload);
+	const struct workload_ops *w = registry_workload_find_spec(c->registry, c->workload);
 	if (w && w->ends_run)
 		cmp_add_run_figures(set);
 	set->duration_s = (double)c->duration / NS_PER_SEC;

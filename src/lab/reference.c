@@ -79,7 +79,7 @@ static int run_reference(const struct runspec *rs, const struct workload_ops *w,
 
 int reference_apply(const struct runspec *rs, struct run_result *r, struct pm_diag *d)
 {
-	const struct workload_ops *w = workload_find_spec(rs->workload);
+	const struct workload_ops *w = registry_workload_find_spec(rs->registry, rs->workload);
 	struct run_result ref;
 
 	if (!w || !w->reference_cpufreq || !w->against_reference)

@@ -9,6 +9,7 @@
 #include "../../include/pmlab/plugin.h"
 #include "../cpufreq/cpufreq.h"
 #include "../cpuidle/cpuidle.h"
+#include "../workload/workload.h"
 #include "guard.h"
 
 struct idle_plugin {
@@ -26,6 +27,18 @@ struct freq_plugin {
 	struct tunable *tunables;
 	size_t view_off, data_off;
 };
+
+struct workload_plugin {
+	struct workload_ops wl;
+	struct plugin_site site;
+	const struct pmlab_workload *ops;
+	struct tunable *params;
+	size_t ctx_off, data_off;
+};
+
+int workload_plugin_init(struct workload_plugin *wp, const struct pmlab_workload *ops,
+			 const char *path);
+void workload_plugin_fini(struct workload_plugin *wp);
 
 /* Fills ip from ops (checked by the loader). -1 on OOM. */
 int idle_plugin_init(struct idle_plugin *ip, const struct pmlab_idle_governor *ops,

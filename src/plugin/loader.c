@@ -15,6 +15,7 @@ struct plugin_lib {
 	void *handle;   /* dlopen's; NULL for governors of this process */
 	struct idle_plugin *idle;
 	struct freq_plugin *freq;
+	struct workload_plugin *wl;
 };
 
 /* A governor's name: what --cpuidle and --set accept, and a file name. */
@@ -57,6 +58,37 @@ static int check_tunables(const char *origin, const char *kind, const char *name
 	return 0;
 }
 
+/* Where a workload of that name already comes from, or NULL. */
+static const char *workload_taken(const struct plugin_set *s, const char *name)
+{
+	if (workload_find(name))
+		return "pmlab (built in)";
+	for (int i = 0; i < s->n; i++)
+		if (s->lib[i]->wl && !strcmp(s->lib[i]->wl->wl.name, name))
+			return s->lib[i]->origin;
+	return NULL;
+}
+
+static int check_workload(const struct plugin_set *s, const struct pmlab_workload *w,
+			  const char *origin, struct pm_diag *d)
+{
+	const char *other;
+
+	if (!good_name(w->name) || strchr(w->name, ':'))
+		return pm_fail(d, "plugin %s: workload name '%s' (expected [a-z0-9_-], under 64 "
+			       "characters)", origin, w->name ? w->name : "(null)");
+	if (!w->init || !w->next)
+		return pm_fail(d, "plugin %s: workload '%s' has no %s", origin, w->name,
+			       !w->init ? "init()" : "next()");
+	if ((other = workload_taken(s, w->name)))
+		return pm_fail(d, "plugin %s: workload '%s' is already defined by %s", origin, w->name,
+			       other);
+	if (w->data_size > (256u << 20))
+		return pm_fail(d, "plugin %s: workload '%s': data_size %zu (expected at most 256 MiB)",
+			       origin, w->name, w->data_size);
+	return check_tunables(origin, "workload", w->name, w->params, w->nparams, d);
+}
+
 /* Where a governor of that name already comes from, or NULL. */
 static const char *taken(const struct plugin_set *s, bool idle, const char *name)
 {
@@ -81,12 +113,14 @@ static int check(const struct plugin_set *s, const struct pmlab_plugin *p, const
 		return pm_fail(d, "plugin %s: built for plugin ABI %u, this pmlab has ABI %d (rebuild "
 			       "it against this pmlab's pmlab/plugin.h)", origin, p->abi,
 			       PMLAB_PLUGIN_ABI);
-	if (p->workload || p->placement)
-		return pm_fail(d, "plugin %s: provides a %s, which plugin ABI %d does not load",
-			       origin, p->workload ? "workload" : "placement policy",
-			       PMLAB_PLUGIN_ABI);
-	if (!ig && !fg)
-		return pm_fail(d, "plugin %s: provides no governor (.idle and .freq are NULL)", origin);
+	if (p->placement)
+		return pm_fail(d, "plugin %s: provides a placement policy, which plugin ABI %d does "
+			       "not load", origin, PMLAB_PLUGIN_ABI);
+	if (!ig && !fg && !p->workload)
+		return pm_fail(d, "plugin %s: provides no governor or workload (.idle, .freq and "
+			       ".workload are NULL)", origin);
+	if (p->workload && check_workload(s, p->workload, origin, d) < 0)
+		return -1;
 	if (ig) {
 		if (!good_name(ig->name))
 			return pm_fail(d, "plugin %s: idle governor name '%s' (expected [a-z0-9_-], "
@@ -133,8 +167,11 @@ static void lib_free(struct plugin_lib *l)
 		idle_plugin_fini(l->idle);
 	if (l->freq)
 		freq_plugin_fini(l->freq);
+	if (l->wl)
+		workload_plugin_fini(l->wl);
 	free(l->idle);
 	free(l->freq);
+	free(l->wl);
 	if (l->handle)
 		dlclose(l->handle);
 	free(l->origin);
@@ -147,6 +184,7 @@ static int add(struct plugin_set *s, struct plugin_lib *l)
 	struct plugin_lib **libs = realloc(s->lib, (size_t)(s->n + 1) * sizeof(*libs));
 	const struct cpuidle_governor **ci;
 	const struct cpufreq_governor **cf;
+	const struct workload_ops **wl;
 
 	if (!libs)
 		return -1;
@@ -159,11 +197,17 @@ static int add(struct plugin_set *s, struct plugin_lib *l)
 	if (!cf)
 		return -1;
 	s->reg.cpufreq = cf;
+	wl = realloc(s->reg.workload, (size_t)(s->reg.nworkload + 1) * sizeof(*wl));
+	if (!wl)
+		return -1;
+	s->reg.workload = wl;
 	s->lib[s->n++] = l;
 	if (l->idle)
 		s->reg.cpuidle[s->reg.ncpuidle++] = &l->idle->gov;
 	if (l->freq)
 		s->reg.cpufreq[s->reg.ncpufreq++] = &l->freq->gov;
+	if (l->wl)
+		s->reg.workload[s->reg.nworkload++] = &l->wl->wl;
 	return 0;
 }
 
@@ -186,6 +230,9 @@ static int adopt(struct plugin_set *s, const struct pmlab_plugin *p, const char 
 		rc = -1;
 	if (rc == 0 && p->freq && (!(l->freq = malloc(sizeof(*l->freq))) ||
 				   freq_plugin_init(l->freq, p->freq, l->origin) < 0))
+		rc = -1;
+	if (rc == 0 && p->workload && (!(l->wl = malloc(sizeof(*l->wl))) ||
+				       workload_plugin_init(l->wl, p->workload, l->origin) < 0))
 		rc = -1;
 	if (rc == 0)
 		rc = add(s, l);
@@ -304,7 +351,8 @@ const char *plugin_set_origin_of(const struct plugin_set *s, const char *governo
 {
 	for (int i = 0; s && i < s->n; i++)
 		if ((s->lib[i]->idle && !strcmp(s->lib[i]->idle->gov.name, governor)) ||
-		    (s->lib[i]->freq && !strcmp(s->lib[i]->freq->gov.name, governor)))
+		    (s->lib[i]->freq && !strcmp(s->lib[i]->freq->gov.name, governor)) ||
+		    (s->lib[i]->wl && !strcmp(s->lib[i]->wl->wl.name, governor)))
 			return s->lib[i]->origin;
 	return NULL;
 }
@@ -316,5 +364,6 @@ void plugin_set_free(struct plugin_set *s)
 	free(s->lib);
 	free(s->reg.cpuidle);
 	free(s->reg.cpufreq);
+	free(s->reg.workload);
 	memset(s, 0, sizeof(*s));
 }

@@ -42,3 +42,31 @@ const struct cpuidle_governor *registry_cpuidle_at(const struct gov_registry *r,
 	int n = cpuidle_governor_count();
 	return i < n ? cpuidle_governor_at(i) : r->cpuidle[i - n];
 }
+
+const struct workload_ops *registry_workload_find(const struct gov_registry *r, const char *name)
+{
+	for (int i = 0; r && i < r->nworkload; i++)
+		if (strcmp(r->workload[i]->name, name) == 0)
+			return r->workload[i];
+	return workload_find(name);
+}
+
+const struct workload_ops *registry_workload_find_spec(const struct gov_registry *r,
+						       const char *spec)
+{
+	for (int i = 0; r && i < r->nworkload; i++)
+		if (strcmp(r->workload[i]->name, spec) == 0)
+			return r->workload[i];
+	return workload_find_spec(spec);
+}
+
+int registry_workload_count(const struct gov_registry *r)
+{
+	return workload_count() + (r ? r->nworkload : 0);
+}
+
+const struct workload_ops *registry_workload_at(const struct gov_registry *r, int i)
+{
+	int n = workload_count();
+	return i < n ? workload_at(i) : r->workload[i - n];
+}

@@ -9,11 +9,13 @@
 
 #include "../cpufreq/cpufreq.h"
 #include "../cpuidle/cpuidle.h"
+#include "../workload/workload.h"
 
 struct gov_registry {
-	int ncpufreq, ncpuidle;
+	int ncpufreq, ncpuidle, nworkload;
 	const struct cpufreq_governor **cpufreq; /* plugins' */
 	const struct cpuidle_governor **cpuidle;
+	const struct workload_ops **workload;
 };
 
 const struct cpufreq_governor *registry_cpufreq_find(const struct gov_registry *r,
@@ -27,11 +29,18 @@ const struct cpuidle_governor *registry_cpuidle_find(const struct gov_registry *
 int registry_cpuidle_count(const struct gov_registry *r);
 const struct cpuidle_governor *registry_cpuidle_at(const struct gov_registry *r, int i);
 
+/* Workloads likewise; _find_spec takes "NAME[:ARG]" as --workload does. */
+const struct workload_ops *registry_workload_find(const struct gov_registry *r, const char *name);
+const struct workload_ops *registry_workload_find_spec(const struct gov_registry *r,
+						       const char *spec);
+int registry_workload_count(const struct gov_registry *r);
+const struct workload_ops *registry_workload_at(const struct gov_registry *r, int i);
+
 /* Whether r holds any plugin's governor: runs that use r then go to a
  * worker process (plugin/guard.h). */
 static inline bool registry_has_plugins(const struct gov_registry *r)
 {
-	return r && (r->ncpufreq > 0 || r->ncpuidle > 0);
+	return r && (r->ncpufreq > 0 || r->ncpuidle > 0 || r->nworkload > 0);
 }
 
 #endif

@@ -60,6 +60,9 @@ struct workload_ops {
 	 * trace): how long it took is a result, not the --duration limit. */
 	bool ends_run;
 	void (*against_reference)(struct run_result *r, const struct run_result *ref);
+	/* A plugin's workload: what its adapter calls (plugin/workload_adapter.c);
+	 * NULL for the built-in ones. */
+	const void *plugin;
 };
 
 const struct workload_ops *workload_find(const char *name);

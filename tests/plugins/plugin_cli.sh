@@ -17,7 +17,7 @@ ok() { n=$((n + 1)); }
 build() { # NAME SOURCE [CFLAGS...]: what the README shows, from the source tree
 	name=$1 file=$2
 	shift 2
-	(cd "$src" && cc -shared -fPIC -O2 -Iinclude "$@" "$file" -o "$tmp/$name.so") ||
+	(cd "$src" && cc -shared -fPIC -O2 -Iinclude "$file" -o "$tmp/$name.so" "$@") ||
 		fail "cannot build $file"
 }
 sim() { "$pmlab" sim --machine i7-4790 --duration 0.3 "$@"; }
@@ -29,10 +29,13 @@ build lastidle examples/plugins/lastidle.c -Wall -Werror
 build stepfreq examples/plugins/stepfreq.c -Wall -Werror
 build ladder_copy tests/plugins/ladder_copy.c -Wall -Werror
 build performance_copy tests/plugins/performance_copy.c -Wall -Werror
+build bursts examples/plugins/bursts.c -Wall -Werror -lm
+build BAD_WL_NONEXT tests/plugins/bad_workload.c -DBAD_WL_NONEXT
+build BAD_WL_ACTION tests/plugins/bad_workload.c -DBAD_WL_ACTION
 for b in BAD_ABI BAD_NOSELECT BAD_CRASH BAD_STATE BAD_BUILTIN BAD_NONE NOT_PLUGIN; do
 	build "$b" tests/plugins/bad.c "-D$b"
 done
-for f in examples/plugins/lastidle.c examples/plugins/stepfreq.c; do
+for f in examples/plugins/lastidle.c examples/plugins/stepfreq.c examples/plugins/bursts.c; do
 	[ "$(wc -l <"$src/$f")" -lt 100 ] || fail "$f has 100 lines or more"
 done
 ok
@@ -159,5 +162,27 @@ if "$pmlab" idletrace --plugin ./BAD_CRASH.so --governor crashy --machine i7-479
 fi
 grep -q "^pmlab: idletrace: plugin ./BAD_CRASH.so: idle governor 'crashy' crashed in select (SIGSEGV)$" err.txt ||
 	fail "crash in idletrace: $(cat err.txt)"
+ok
+# A workload from a plugin: listed, run, its parameters set, compared, refused when broken.
+"$pmlab" workloads --plugin ./bursts.so >wl.txt
+grep -q "^  bursts " wl.txt || fail "workloads does not list bursts"
+grep -q "^      think_us  *default 5000 " wl.txt || fail "workloads does not list think_us"
+sim --plugin ./bursts.so --workload bursts --set bursts_tasks=8 --format json >b8.json
+sim --plugin ./bursts.so --workload bursts --set bursts_tasks=2 --format json >b2.json
+grep -q '"throughput_unit": "bursts/s"' b8.json || fail "bursts: $(head -c 300 b8.json)"
+python3 -c 'import json, sys; a, b = (json.load(open(f)) for f in sys.argv[1:])
+sys.exit(0 if a["throughput"] > 2 * b["throughput"] > 0 else 1)' b8.json b2.json ||
+	fail "8 bursts tasks do not do more than twice the work of 2"
+"$pmlab" compare --plugin ./bursts.so --machine i7-4790 --workload bursts --duration 0.2 \
+	--runs 1 --profiles none:cpuidle=menu,none:cpuidle=teo --format csv >wlcmp.csv ||
+	fail "compare with a plugin's workload failed"
+if sim --plugin ./BAD_WL_NONEXT.so --workload badwl >/dev/null 2>err.txt; then
+	fail "a workload without next() was accepted"
+fi
+grep -q "^pmlab: sim: plugin ./BAD_WL_NONEXT.so: workload 'badwl' has no next()$" err.txt ||
+	fail "no next: $(cat err.txt)"
+expect_failed sim --plugin ./BAD_WL_ACTION.so --workload badwl
+grep -q "workload 'badwl': next: action kind 9 (expected 0..4)" err.txt ||
+	fail "bad action: $(cat err.txt)"
 ok
 echo "plugin test: $n groups passed"
