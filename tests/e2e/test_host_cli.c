@@ -265,9 +265,9 @@ static void test_monitor_bad_usage(void **state)
 	expect_usage_error("monitor --count 2 -- true", "--count and a COMMAND");
 	expect_usage_error("monitor --root /nonexistent-pmlab", "--root /nonexistent-pmlab");
 	/* --root '' (an unset variable) is not this machine: it was */
-	expect_usage_error("monitor --count 1 --interval 0.01 --root ''", "--root '': an empty value");
-	expect_usage_error("profile apply --dry-run --root '' balanced", "--root '': an empty value");
-	expect_usage_error("info --root ''", "--root '': an empty value");
+	expect_usage_error("monitor --count 1 --interval 0.01 --root ''", "--root '': an empty");
+	expect_usage_error("profile apply --dry-run --root '' balanced", "--root '': an empty");
+	expect_usage_error("info --root ''", "--root '': an empty");
 	expect_usage_error("monitor --bogus", "unknown option '--bogus'");
 }
 
