@@ -41,7 +41,7 @@ extern "C" {
  * older header may no longer link or behave (a removed or changed
  * function or structure), MINOR when functions are added. */
 #define PMLAB_API_VERSION_MAJOR 1
-#define PMLAB_API_VERSION_MINOR 0
+#define PMLAB_API_VERSION_MINOR 1
 #define PMLAB_API_VERSION (PMLAB_API_VERSION_MAJOR * 1000 + PMLAB_API_VERSION_MINOR)
 
 /* The API version of the library actually linked (PMLAB_API_VERSION of its
@@ -110,6 +110,13 @@ PMLAB_API pmlab_status pmlab_lab_add_plugin(pmlab_lab *lab, const struct pmlab_p
  * default). Turn it off for governors of this process that cannot run
  * after a fork (Python's), at the price of a crash taking the caller. */
 PMLAB_API void pmlab_lab_isolate(pmlab_lab *lab, int on);
+/* Whether the runs that go to worker processes (comparisons, sweeps, runs
+ * with plugins) may take over the process's signals while they run:
+ * SIGINT and SIGTERM stop the workers, then the caller, and SIGPIPE is
+ * ignored, as a command-line program wants. Off by default: the caller's
+ * dispositions are left alone and SIGPIPE is blocked in the calling
+ * thread only. */
+PMLAB_API void pmlab_lab_signals(pmlab_lab *lab, int on);
 
 /* What the lab offers, as one JSON document (release with pmlab_free):
  *   {"cpufreq":[{"name","summary","plugin":bool,"tunables":[{"name","default",
@@ -242,7 +249,9 @@ PMLAB_API pmlab_status pmlab_sweep_option(pmlab_sweep *s, const char *name, cons
 PMLAB_API pmlab_status pmlab_sweep_set(pmlab_sweep *s, const char *key_value, pmlab_error *err);
 /* A dimension, "KEY=V1,V2,..."; the last one varies fastest. */
 PMLAB_API pmlab_status pmlab_sweep_vary(pmlab_sweep *s, const char *key_values, pmlab_error *err);
-/* Runs only the points whose number modulo n is i (0 <= i < n). */
+/* The most points a sweep may have. */
+#define PMLAB_SWEEP_MAX_POINTS 10000000L
+/* Runs only the points whose number modulo n is i (0 <= i < n <= PMLAB_SWEEP_MAX_POINTS). */
 PMLAB_API pmlab_status pmlab_sweep_shard(pmlab_sweep *s, long i, long n, pmlab_error *err);
 PMLAB_API pmlab_status pmlab_sweep_jobs(pmlab_sweep *s, int jobs, pmlab_error *err);
 PMLAB_API void pmlab_sweep_on_progress(pmlab_sweep *s, void (*fn)(void *ctx, int done, int total),
@@ -250,8 +259,15 @@ PMLAB_API void pmlab_sweep_on_progress(pmlab_sweep *s, void (*fn)(void *ctx, int
 /* The form of the rows: PMLAB_CSV (the default), PMLAB_JSON or PMLAB_HTML
  * (a page drawn from the CSV rows). */
 PMLAB_API pmlab_status pmlab_sweep_format(pmlab_sweep *s, pmlab_format f, pmlab_error *err);
+/* Checks every point of the sweep (of this shard) without running any. */
+PMLAB_API pmlab_status pmlab_sweep_validate(pmlab_sweep *s, pmlab_error *err);
 /* Runs the points; the rows are the result's text in that form. */
 PMLAB_API pmlab_status pmlab_sweep_exec(pmlab_sweep *s, pmlab_result **out, pmlab_error *err);
+/* Runs the points and writes the rows to out as pmlab sweep prints them:
+ * CSV and JSON rows in point order as points complete, so that memory
+ * does not grow with the number of points; HTML once all are done.
+ * PMLAB_ERR_IO if out cannot be written. */
+PMLAB_API pmlab_status pmlab_sweep_write(pmlab_sweep *s, FILE *out, pmlab_error *err);
 
 #ifdef __cplusplus
 }

@@ -5,10 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lab/comparison.h"
 #include "cli.h"
 #include "compare_out.h"
+#include "lab_client.h"
 #include "options.h"
+#include "progress.h"
 
 void usage_compare(void)
 {
@@ -77,6 +78,68 @@ static int own_option(void *ctx, int opt, const char *arg)
 	}
 }
 
+static void job_done(void *ctx, int done, int total)
+{
+	progress_update(ctx, done, total);
+}
+
+/* The comparison the options describe, on lab and m. -1 after the message. */
+static int describe(const struct cli_opts *o, const struct own *w, const pmlab_lab *lab,
+		    const pmlab_machine *m, pmlab_compare **c)
+{
+	pmlab_error err = { PMLAB_OK, "" };
+	int bad;
+
+	if (pmlab_compare_new(lab, m, o->workload, c, &err) != PMLAB_OK)
+		return cli_bad("compare: %s", err.message), -1;
+	bad = pmlab_compare_cpufreq(*c, o->cpufreq, &err) != PMLAB_OK ||
+	      pmlab_compare_cpuidle(*c, o->cpuidle, &err) != PMLAB_OK ||
+	      pmlab_compare_baseline(*c, w->baseline, &err) != PMLAB_OK ||
+	      pmlab_compare_timeline(*c, o->timeline, &err) != PMLAB_OK ||
+	      pmlab_compare_duration(*c, o->duration, &err) != PMLAB_OK ||
+	      pmlab_compare_runs(*c, (int)w->runs, &err) != PMLAB_OK ||
+	      pmlab_compare_jobs(*c, o->jobs, &err) != PMLAB_OK;
+	for (int i = 0; !bad && i < w->nprofiles; i++)
+		bad = pmlab_compare_policy(*c, w->profiles[i], NULL, &err) != PMLAB_OK;
+	for (int i = 0; !bad && i < o->nsets; i++)
+		bad = pmlab_compare_set(*c, o->sets[i], &err) != PMLAB_OK;
+	if (bad)
+		return cli_bad("compare: %s", err.message), -1;
+	pmlab_compare_seed(*c, o->seed);
+	return 0;
+}
+
+/* Runs the comparison and prints it in --format. Exit code. */
+static int run(const struct cli_opts *o, pmlab_compare *c)
+{
+	static const pmlab_format formats[] = {
+		[CLI_TABLE] = PMLAB_TABLE, [CLI_CSV] = PMLAB_CSV, [CLI_JSON] = PMLAB_JSON,
+		[CLI_HTML] = PMLAB_HTML,
+	};
+	pmlab_error err = { PMLAB_OK, "" };
+	pmlab_result *res = NULL;
+	struct progress prog;
+	int rc = EXIT_OK;
+
+	/* Every policy's run is checked before the progress line starts. */
+	if (pmlab_compare_validate(c, &err) != PMLAB_OK)
+		return cli_lib_error(o, &err);
+	pmlab_compare_on_progress(c, job_done, &prog);
+	progress_start(&prog, "compare: runs");
+	if (pmlab_compare_exec(c, &res, &err) != PMLAB_OK) {
+		progress_end(&prog);
+		return cli_lib_error(o, &err);
+	}
+	progress_end(&prog);
+	if (fputs(pmlab_result_text(res, formats[o->format]), stdout) < 0 || fflush(stdout) != 0 ||
+	    ferror(stdout)) {
+		fprintf(stderr, "pmlab: compare: cannot write the result to standard output\n");
+		rc = EXIT_RUNTIME;
+	}
+	pmlab_result_free(res);
+	return rc;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -89,7 +152,9 @@ int cmd_compare(int argc, char **argv)
 	};
 	struct own w = { .runs = 3 };
 	struct cli_opts o;
-	struct machine m;
+	pmlab_lab *lab = NULL;
+	pmlab_machine *m = NULL;
+	pmlab_compare *c = NULL;
 	int i, rc = EXIT_USAGE;
 
 	if (cli_opts_init(&o, "compare", CLI_FORMAT_BIT(CLI_TABLE) | CLI_FORMAT_BIT(CLI_CSV) |
@@ -103,10 +168,13 @@ int cmd_compare(int argc, char **argv)
 			"(see pmlab compare --help)");
 		goto out;
 	}
-	if (cli_load_machine(&o, &m) == 0)
-		rc = compare_out(&o, &m, (const char *const *)w.profiles, w.nprofiles, w.baseline,
-				 (int)w.runs, NULL);
+	if (cli_machine(&o, &m) == 0 && cli_lab(&o, &lab) == 0 &&
+	    describe(&o, &w, lab, m, &c) == 0)
+		rc = run(&o, c);
 out:
+	pmlab_compare_free(c);
+	pmlab_machine_free(m);
+	pmlab_lab_free(lab);
 	for (i = 0; i < w.nprofiles; i++)
 		free(w.profiles[i]);
 	free(w.profiles);

@@ -9,6 +9,7 @@
 #include <pmlab/pmlab.h>
 
 #include "cli.h"
+#include "lab_client.h"
 #include "options.h"
 
 void usage_sim(void)
@@ -56,23 +57,6 @@ static void show_progress(void *ctx, double done)
 static void show_warning(void *ctx, const char *msg)
 {
 	fprintf(stderr, "pmlab: sim: %s\n", msg);
-}
-
-/* The machine --machine and --cpus give. -1 after the message. */
-static int load_machine(const struct cli_opts *o, pmlab_machine **m)
-{
-	pmlab_error err;
-	uint64_t n;
-
-	if (pmlab_machine_load(o->machine, m, &err) != PMLAB_OK)
-		return cli_bad("sim: %s", err.message), -1;
-	if (!o->cpus)
-		return 0;
-	if (cli_parse_u64(o->cpus, &n) < 0 || n > MACHINE_MAX_CPUS)
-		return cli_bad("sim: --cpus %s: expected a CPU count", o->cpus), -1;
-	if (pmlab_machine_set_cpus(*m, (int)n, &err) != PMLAB_OK)
-		return cli_bad("sim: --cpus: %s", err.message), -1;
-	return 0;
 }
 
 /* What --timeline, --trace, --window and --trace-cpus ask for. -1 after
@@ -146,26 +130,7 @@ int cmd_sim(int argc, char **argv)
 		cli_bad("sim: --machine and --workload are required (see pmlab sim --help)");
 		goto out;
 	}
-	if (pmlab_lab_new(&lab, &err) != PMLAB_OK) {
-		cli_bad("%s", err.message);
-		goto out;
-	}
-	for (i = 0; i < o.ndirs; i++)
-		if (pmlab_lab_profile_dir(lab, o.dirs[i], &err) != PMLAB_OK) {
-			cli_bad("sim: %s", err.message);
-			goto out;
-		}
-	if (getenv("PMLAB_PLUGIN_PATH") &&
-	    pmlab_lab_load_plugin_list(lab, getenv("PMLAB_PLUGIN_PATH"), &err) != PMLAB_OK) {
-		cli_bad("sim: %s", err.message);
-		goto out;
-	}
-	for (i = 0; i < o.nplugins; i++)
-		if (pmlab_lab_load_plugin(lab, o.plugins[i], &err) != PMLAB_OK) {
-			cli_bad("sim: %s", err.message);
-			goto out;
-		}
-	if (load_machine(&o, &m) < 0)
+	if (cli_lab(&o, &lab) < 0 || cli_machine(&o, &m) < 0)
 		goto out;
 	if (pmlab_run_new(lab, m, o.workload, &run, &err) != PMLAB_OK) {
 		cli_bad("sim: %s", err.message);

@@ -7,10 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../export/sweep_html.h"
-#include "../lab/sweep.h"
-#include "../plugin/loader.h"
 #include "cli.h"
+#include "lab_client.h"
 #include "options.h"
 #include "progress.h"
 
@@ -52,7 +50,7 @@ void usage_sweep(void)
 	       "On a terminal, progress goes to standard error; in a pipe, nothing but the result.\n");
 }
 
-/* "I/N", each a decimal within 0 <= I < N <= SWEEP_MAX_POINTS. */
+/* "I/N", each a decimal within 0 <= I < N <= PMLAB_SWEEP_MAX_POINTS. */
 static int parse_shard(const char *arg, long *idx, long *n)
 {
 	char part[32];
@@ -64,27 +62,32 @@ static int parse_shard(const char *arg, long *idx, long *n)
 	memcpy(part, arg, (size_t)(slash - arg));
 	part[slash - arg] = '\0';
 	if (cli_parse_u64(part, &i) < 0 || cli_parse_u64(slash + 1, &k) < 0 || k < 1 ||
-	    k > SWEEP_MAX_POINTS || i >= k)
+	    k > PMLAB_SWEEP_MAX_POINTS || i >= k)
 		return -1;
 	*idx = (long)i;
 	*n = (long)k;
 	return 0;
 }
 
+struct own {
+	pmlab_sweep *s;
+};
+
 static int own_option(void *ctx, int opt, const char *arg)
 {
-	struct sweep *s = ctx;
-	struct pm_diag d = { { 0 } };
+	struct own *w = ctx;
+	pmlab_error err;
+	long i, n;
 
 	switch (opt) {
 	case 'v':
-		if (sweep_vary(s, arg, &d) < 0)
-			return cli_bad("sweep: %s", d.msg), -1;
+		if (pmlab_sweep_vary(w->s, arg, &err) != PMLAB_OK)
+			return cli_bad("sweep: %s", err.message), -1;
 		return 0;
 	case 'H':
-		if (parse_shard(arg, &s->shard, &s->nshards) < 0)
+		if (parse_shard(arg, &i, &n) < 0 || pmlab_sweep_shard(w->s, i, n, &err) != PMLAB_OK)
 			return cli_bad("sweep: --shard %s: expected I/N with 0 <= I < N <= %ld", arg,
-				       SWEEP_MAX_POINTS), -1;
+				       PMLAB_SWEEP_MAX_POINTS), -1;
 		return 0;
 	default:
 		return 1;
@@ -96,51 +99,53 @@ static void job_done(void *ctx, int done, int total)
 	progress_update(ctx, done, total);
 }
 
-/* Runs the sweep s describes and prints it: rows as they complete, in
- * point order (HTML, drawn from all of them, at the end). Exit code. */
-static int run(struct sweep *s, bool html)
+/* The fixed options of the sweep: those given. -1 after the message. */
+static int describe(const struct cli_opts *o, pmlab_sweep *s)
 {
-	struct sweep_out o = { 0 };
-	struct sweep_stream st = { 0 };
-	struct progress prog;
-	struct pm_diag d = { { 0 } };
-	int rc = EXIT_RUNTIME;
+	static const pmlab_format formats[] = {
+		[CLI_CSV] = PMLAB_CSV, [CLI_JSON] = PMLAB_JSON, [CLI_HTML] = PMLAB_HTML,
+	};
+	const char *const given[][2] = {
+		{ "machine", o->machine }, { "workload", o->workload }, { "cpus", o->cpus },
+		{ "cpufreq", o->cpufreq }, { "cpuidle", o->cpuidle }, { "profile", o->profile },
+		{ "duration", o->duration_arg }, { "seed", o->seed_arg },
+	};
+	pmlab_error err = { PMLAB_OK, "" };
+	int bad = 0;
 
-	if (sweep_setup(s, &d) < 0) {
-		sweep_out_free(&o);
-		return cli_bad("sweep: %s", d.msg);
-	}
-	if (!html && sweep_stream_start(&st, stdout, s->format, &d) < 0) {
-		fprintf(stderr, "pmlab: sweep: %s\n", d.msg);
-		return EXIT_RUNTIME;
-	}
-	s->done = job_done;
-	s->done_ctx = &prog;
+	for (size_t i = 0; !bad && i < sizeof(given) / sizeof(given[0]); i++)
+		bad = given[i][1] && pmlab_sweep_option(s, given[i][0], given[i][1], &err) != PMLAB_OK;
+	for (int i = 0; !bad && i < o->nsets; i++)
+		bad = pmlab_sweep_set(s, o->sets[i], &err) != PMLAB_OK;
+	bad = bad || pmlab_sweep_jobs(s, o->jobs, &err) != PMLAB_OK ||
+	      pmlab_sweep_format(s, formats[o->format], &err) != PMLAB_OK;
+	if (bad)
+		return cli_bad("sweep: %s", err.message), -1;
+	return 0;
+}
+
+/* Runs the sweep and prints it: rows as they complete, in point order
+ * (HTML, drawn from all of them, at the end). Exit code. */
+static int run(const struct cli_opts *o, pmlab_sweep *s)
+{
+	pmlab_error err = { PMLAB_OK, "" };
+	struct progress prog;
+
+	/* Every point is checked before the progress line starts. */
+	if (pmlab_sweep_validate(s, &err) != PMLAB_OK)
+		return cli_lib_error(o, &err);
+	pmlab_sweep_on_progress(s, job_done, &prog);
 	progress_start(&prog, "sweep: points");
-	if (sweep_run(s, html ? &o : NULL, html ? NULL : &st, &d) < 0) {
+	if (pmlab_sweep_write(s, stdout, &err) != PMLAB_OK) {
 		progress_end(&prog);
-		fprintf(stderr, "pmlab: %s\n", d.msg);
-		goto out;
+		return cli_lib_error(o, &err);
 	}
 	progress_end(&prog);
-	/* The page's title names what was swept. */
-	char title[256];
-	snprintf(title, sizeof(title), "pmlab sweep: machine %s, workload %s",
-		 s->machine ? s->machine : "-", s->workload ? s->workload : "-");
-	if (html ? sweep_out_write_html(stdout, &o, title, &d) < 0
-		 : sweep_stream_end(&st, &d) < 0) {
-		fprintf(stderr, "pmlab: sweep: %s\n", d.msg);
-		goto out;
-	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "pmlab: sweep: cannot write the result to standard output\n");
-		goto out;
+		return EXIT_RUNTIME;
 	}
-	rc = EXIT_OK;
-out:
-	sweep_stream_free(&st);
-	sweep_out_free(&o);
-	return rc;
+	return EXIT_OK;
 }
 
 int cmd_sweep(int argc, char **argv)
@@ -153,36 +158,27 @@ int cmd_sweep(int argc, char **argv)
 		{ "shard", required_argument, 0, 'H' },
 		{ 0, 0, 0, 0 },
 	};
-	struct sweep s = { .nshards = 1 };
-	struct plugin_set plugins = { .n = 0 };
+	struct own w = { NULL };
+	pmlab_lab *lab = NULL;
+	pmlab_error err;
 	struct cli_opts o;
 	int i, rc = EXIT_USAGE;
 
 	if (cli_opts_init(&o, "sweep", CLI_FORMAT_BIT(CLI_CSV) | CLI_FORMAT_BIT(CLI_JSON) |
 			  CLI_FORMAT_BIT(CLI_HTML), argc) < 0)
 		return cli_bad("out of memory");
-	i = cli_parse(&o, argc, argv, ":m:w:v:c:d:s:j:f:", opts, own_option, &s);
-	if (i >= 0 && cli_no_operands(&o, i, argc, argv) == 0 && cli_load_plugins(&o, &plugins) == 0) {
-		s.registry = &plugins.reg;
-		s.machine = o.machine;
-		s.workload = o.workload;
-		s.cpus = o.cpus;
-		s.cpufreq = o.cpufreq;
-		s.cpuidle = o.cpuidle;
-		s.profile = o.profile;
-		s.duration = o.duration_arg;
-		s.seed = o.seed_arg;
-		s.sets = o.sets;
-		s.nsets = o.nsets;
-		s.dirs = o.dirs;
-		s.ndirs = o.ndirs;
-		s.workers = o.jobs;
-		/* HTML is drawn from the rows gathered as CSV cells. */
-		s.format = o.format == CLI_JSON ? SWEEP_JSON : SWEEP_CSV;
-		rc = run(&s, o.format == CLI_HTML);
+	/* The lab is filled once the options are read: --vary is checked as it comes. */
+	if (pmlab_lab_new(&lab, &err) != PMLAB_OK || pmlab_sweep_new(lab, &w.s, &err) != PMLAB_OK) {
+		cli_bad("sweep: %s", err.message);
+		goto out;
 	}
-	sweep_free(&s);
-	plugin_set_free(&plugins);
+	i = cli_parse(&o, argc, argv, ":m:w:v:c:d:s:j:f:", opts, own_option, &w);
+	if (i >= 0 && cli_no_operands(&o, i, argc, argv) == 0 && cli_lab_setup(&o, lab) == 0 &&
+	    describe(&o, w.s) == 0)
+		rc = run(&o, w.s);
+out:
+	pmlab_sweep_free(w.s);
+	pmlab_lab_free(lab);
 	cli_opts_free(&o);
 	return rc;
 }

@@ -7,11 +7,14 @@
 #include "../export/compare_html.h"
 #include "../lab/comparison.h"
 #include "../lab/runspec.h"
+#include "../metrics/inputs.h"
 #include "lib.h"
 
 struct pmlab_compare {
 	const pmlab_lab *lab;
 	struct machine m;
+	char *spec;   /* the machine as loaded (pmlab_machine) */
+	bool cpus_set;
 	char *workload, *cpufreq, *cpuidle, *timeline, *baseline;
 	struct lib_strings policy, label, sets;
 	sim_ns duration;
@@ -32,12 +35,13 @@ pmlab_status pmlab_compare_new(const pmlab_lab *lab, const pmlab_machine *m, con
 	if (!workload || !*workload)
 		return lib_fail(err, PMLAB_ERR_INPUT, "compare: expected a workload");
 	c = calloc(1, sizeof(*c));
-	if (!c || !(c->workload = strdup(workload))) {
-		free(c);
+	if (!c || !(c->workload = strdup(workload)) || lib_strdup_into(&c->spec, m->spec) < 0) {
+		pmlab_compare_free(c);
 		return lib_fail(err, PMLAB_ERR_NOMEM, "out of memory");
 	}
 	c->lab = lab;
 	c->m = m->m;
+	c->cpus_set = m->cpus_set;
 	c->duration = RUNSPEC_DEFAULT_DURATION;
 	c->seed = RUNSPEC_DEFAULT_SEED;
 	c->runs = 3;
@@ -50,6 +54,7 @@ void pmlab_compare_free(pmlab_compare *c)
 {
 	if (!c)
 		return;
+	free(c->spec);
 	free(c->workload);
 	free(c->cpufreq);
 	free(c->cpuidle);
@@ -176,7 +181,7 @@ static pmlab_status setup(pmlab_compare *c, struct comparison *k, struct cmp_set
 		.policy = (const char *const *)c->policy.s, .label = (const char *const *)c->label.s,
 		.npolicies = c->policy.n, .baseline = baseline, .timeline = c->timeline,
 		.workers = c->jobs, .done = c->progress, .done_ctx = c->progress_ctx,
-		.registry = &c->lab->plugins.reg, .keep_signals = true,
+		.registry = &c->lab->plugins.reg, .keep_signals = !c->lab->signals,
 	};
 	if (comparison_setup(k, set, &bad, &d) < 0)
 		return lib_fail_diag(err, PMLAB_ERR_INPUT, &d);
@@ -223,6 +228,32 @@ static int write_html(void *ctx, FILE *out, struct pm_diag *d)
 	return 0;
 }
 
+/* What the comparison is made from, as pmlab compare records it: the
+ * command line that makes it again names --baseline only when given.
+ * extra holds 2 strings. -1 on OOM. */
+static int compare_inputs(const pmlab_compare *c, struct run_inputs *in, const char **extra)
+{
+	if (lib_inputs(in, "compare", &c->m, c->spec, c->cpus_set) < 0)
+		return -1;
+	in->workload = c->workload;
+	in->cpufreq = c->cpufreq;
+	in->cpuidle = c->cpuidle;
+	in->sets = (const char *const *)c->sets.s;
+	in->nsets = c->sets.n;
+	in->seed = c->seed;
+	in->duration_s = (double)c->duration / NS_PER_SEC;
+	in->profiles = (const char *const *)c->policy.s;
+	in->nprofiles = c->policy.n;
+	in->runs = c->runs;
+	if (c->baseline) {
+		extra[0] = "--baseline";
+		extra[1] = c->baseline;
+		in->extra = extra;
+		in->nextra = 2;
+	}
+	return 0;
+}
+
 pmlab_status pmlab_compare_exec(pmlab_compare *c, pmlab_result **out, pmlab_error *err)
 {
 	static int (*const writers[])(void *, FILE *, struct pm_diag *) = {
@@ -233,12 +264,17 @@ pmlab_status pmlab_compare_exec(pmlab_compare *c, pmlab_result **out, pmlab_erro
 	struct cmp_set set = { .nmetrics = 0 };
 	struct pm_diag d = { { 0 } };
 	struct pmlab_result *res = NULL;
+	struct run_inputs in;
+	const char *extra[2];
 	pmlab_status rc;
 
 	*out = NULL;
 	rc = setup(c, &k, &set, err);
 	if (rc == PMLAB_OK && comparison_run(&k, &set, &d) < 0)
 		rc = lib_fail_diag(err, PMLAB_ERR_RUN, &d);
+	if (rc == PMLAB_OK && compare_inputs(c, &in, extra) < 0)
+		rc = lib_fail(err, PMLAB_ERR_NOMEM, "out of memory");
+	set.inputs = &in;
 	if (rc == PMLAB_OK && !(res = lib_result_new()))
 		rc = lib_fail(err, PMLAB_ERR_NOMEM, "out of memory");
 	for (int f = PMLAB_TABLE; rc == PMLAB_OK && f <= PMLAB_HTML; f++)

@@ -152,6 +152,11 @@ void pmlab_lab_isolate(pmlab_lab *lab, int on)
 	lab->isolate = on != 0;
 }
 
+void pmlab_lab_signals(pmlab_lab *lab, int on)
+{
+	lab->signals = on != 0;
+}
+
 pmlab_status pmlab_lab_profile_dir(pmlab_lab *lab, const char *dir, pmlab_error *err)
 {
 	struct lib_strings dirs = { lab->ndirs, lab->dirs };

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Machine models: the presets, INI files and INI text. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "../lab/runspec.h"
+#include "../metrics/inputs.h"
 #include "lib.h"
 
 int pmlab_machine_preset_count(void)
@@ -19,7 +21,7 @@ static pmlab_status made(pmlab_machine *pm, int rc, pmlab_machine **out, const s
 			 pmlab_error *err)
 {
 	if (rc < 0) {
-		free(pm);
+		pmlab_machine_free(pm);
 		return lib_fail_diag(err, PMLAB_ERR_INPUT, d);
 	}
 	*out = pm;
@@ -29,11 +31,13 @@ static pmlab_status made(pmlab_machine *pm, int rc, pmlab_machine **out, const s
 pmlab_status pmlab_machine_load(const char *spec, pmlab_machine **out, pmlab_error *err)
 {
 	struct pm_diag d = { { 0 } };
-	pmlab_machine *pm = malloc(sizeof(*pm));
+	pmlab_machine *pm = calloc(1, sizeof(*pm));
 
 	*out = NULL;
-	if (!pm)
+	if (!pm || (spec && !(pm->spec = strdup(spec)))) {
+		free(pm);
 		return lib_fail(err, PMLAB_ERR_NOMEM, "out of memory");
+	}
 	if (!spec || !*spec)
 		return made(pm, pm_fail(&d, "machine: expected a preset name or an INI file"), out,
 			    &d, err);
@@ -44,7 +48,7 @@ pmlab_status pmlab_machine_parse(const char *text, const char *where, pmlab_mach
 				 pmlab_error *err)
 {
 	struct pm_diag d = { { 0 } };
-	pmlab_machine *pm = malloc(sizeof(*pm));
+	pmlab_machine *pm = calloc(1, sizeof(*pm));
 
 	*out = NULL;
 	if (!pm)
@@ -59,6 +63,7 @@ pmlab_status pmlab_machine_set_cpus(pmlab_machine *m, int n, pmlab_error *err)
 
 	if (machine_set_online(&m->m, n, &d) < 0)
 		return lib_fail_diag(err, PMLAB_ERR_INPUT, &d);
+	m->cpus_set = true;
 	return lib_ok(err);
 }
 
@@ -79,5 +84,18 @@ char *pmlab_machine_ini(const pmlab_machine *m)
 
 void pmlab_machine_free(pmlab_machine *m)
 {
+	if (m)
+		free(m->spec);
 	free(m);
+}
+
+int lib_inputs(struct run_inputs *in, const char *command, const struct machine *m,
+	       const char *spec, bool cpus_set)
+{
+	memset(in, 0, sizeof(*in));
+	in->command = command;
+	in->version = pmlab_version();
+	in->machine_arg = spec;
+	in->cpus = cpus_set ? m->online_cpus : 0;
+	return inputs_set_machine(in, m);
 }

@@ -18,6 +18,8 @@
 struct pmlab_run {
 	const pmlab_lab *lab;
 	struct machine m;
+	char *spec;   /* the machine as loaded (pmlab_machine) */
+	bool cpus_set;
 	char *workload, *cpufreq, *cpuidle, *profile, *timeline, *trace;
 	struct lib_strings sets;
 	sim_ns duration;
@@ -41,12 +43,13 @@ pmlab_status pmlab_run_new(const pmlab_lab *lab, const pmlab_machine *m, const c
 	if (!workload || !*workload)
 		return lib_fail(err, PMLAB_ERR_INPUT, "run: expected a workload");
 	run = calloc(1, sizeof(*run));
-	if (!run || !(run->workload = strdup(workload))) {
-		free(run);
+	if (!run || !(run->workload = strdup(workload)) || lib_strdup_into(&run->spec, m->spec) < 0) {
+		pmlab_run_free(run);
 		return lib_fail(err, PMLAB_ERR_NOMEM, "out of memory");
 	}
 	run->lab = lab;
 	run->m = m->m;
+	run->cpus_set = m->cpus_set;
 	run->duration = RUNSPEC_DEFAULT_DURATION;
 	run->seed = RUNSPEC_DEFAULT_SEED;
 	export_filter_all(&run->filter);
@@ -58,6 +61,7 @@ void pmlab_run_free(pmlab_run *run)
 {
 	if (!run)
 		return;
+	free(run->spec);
 	free(run->workload);
 	free(run->cpufreq);
 	free(run->cpuidle);
@@ -209,10 +213,8 @@ struct capture {
  * (metrics/inputs.h): the command line's names of it. -1 on OOM. */
 static int run_inputs(const pmlab_run *run, struct run_inputs *in)
 {
-	memset(in, 0, sizeof(*in));
-	in->command = "sim";
-	in->version = pmlab_version();
-	in->cpus = run->m.online_cpus < machine_possible_cpus(&run->m) ? run->m.online_cpus : 0;
+	if (lib_inputs(in, "sim", &run->m, run->spec, run->cpus_set) < 0)
+		return -1;
 	in->workload = run->workload;
 	in->cpufreq = run->cpufreq;
 	in->cpuidle = run->cpuidle;
@@ -221,7 +223,7 @@ static int run_inputs(const pmlab_run *run, struct run_inputs *in)
 	in->nsets = run->sets.n;
 	in->seed = run->seed;
 	in->duration_s = (double)run->duration / NS_PER_SEC;
-	return inputs_set_machine(in, &run->m);
+	return 0;
 }
 
 /* Every text form of the result, while the simulation still exists. */
@@ -309,7 +311,7 @@ static int run_isolated(const pmlab_run *run, const struct runspec *rs,
 	struct runner r = {
 		.njobs = 1, .workers = 1, .job = isolated_job, .ctx = &k, .name = isolated_name,
 		.deliver = isolated_deliver, .isolate = true, .worker_init = plugin_guard_arm,
-		.death_note = plugin_guard_note, .init_ctx = g, .keep_signals = true,
+		.death_note = plugin_guard_note, .init_ctx = g, .keep_signals = !run->lab->signals,
 	};
 	int rc;
 

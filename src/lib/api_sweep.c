@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Sweeps: the points of a Cartesian product of settings, as pmlab sweep
  * (lab/sweep.c); the rows in the form pmlab sweep --format prints. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../export/sweep_html.h"
 #include "../lab/sweep.h"
 #include "lib.h"
+
+_Static_assert(PMLAB_SWEEP_MAX_POINTS == SWEEP_MAX_POINTS, "pmlab.h's limit is lab/sweep.h's");
 
 /* The options pmlab_sweep_option takes, as struct sweep names them. */
 enum { OPT_MACHINE, OPT_WORKLOAD, OPT_CPUS, OPT_CPUFREQ, OPT_CPUIDLE, OPT_PROFILE, OPT_DURATION,
@@ -88,7 +91,7 @@ static int describe(const pmlab_sweep *s, int nvary, struct sweep *w, struct pm_
 		.shard = s->shard, .nshards = s->nshards,
 		.format = s->format == PMLAB_JSON ? SWEEP_JSON : SWEEP_CSV, .workers = s->jobs,
 		.done = s->progress, .done_ctx = s->progress_ctx,
-		.registry = &s->lab->plugins.reg, .keep_signals = true,
+		.registry = &s->lab->plugins.reg, .keep_signals = !s->lab->signals,
 	};
 	for (int i = 0; i < nvary; i++)
 		if (sweep_vary(w, s->vary.s[i], d) < 0) {
@@ -149,28 +152,66 @@ void pmlab_sweep_on_progress(pmlab_sweep *s, void (*fn)(void *ctx, int done, int
 	s->progress_ctx = ctx;
 }
 
-struct rows {
-	struct sweep *w;
-	bool html;
-};
-
-/* Runs the sweep, writing its rows to out as pmlab sweep does. */
-static int run_rows(void *ctx, FILE *out, struct pm_diag *d)
+/* Runs the sweep w describes (set up), writing its rows to out as pmlab
+ * sweep does: in point order as they complete, or, as HTML, a page drawn
+ * from all of them at the end. -1 with the reason in d: a run's, or
+ * "sweep: ..." when out cannot be written (*io set). */
+static int run_rows(struct sweep *w, bool html, FILE *out, bool *io, struct pm_diag *d)
 {
-	struct rows *x = ctx;
 	struct sweep_out o = { 0 };
 	struct sweep_stream st = { 0 };
-	int rc;
+	int rc = -1;
 
-	if (x->html)
-		rc = sweep_run(x->w, &o, NULL, d) < 0 ||
-		     sweep_out_write_html(out, &o, "pmlab sweep", d) < 0 ? -1 : 0;
-	else
-		rc = sweep_stream_start(&st, out, x->w->format, d) < 0 ||
-		     sweep_run(x->w, NULL, &st, d) < 0 || sweep_stream_end(&st, d) < 0 ? -1 : 0;
+	*io = false;
+	if (!html && sweep_stream_start(&st, out, w->format, d) < 0) {
+		*io = true;
+		goto out;
+	}
+	if (sweep_run(w, html ? &o : NULL, html ? NULL : &st, d) < 0)
+		goto out;
+	/* The page's title names what was swept. */
+	char title[256];
+	snprintf(title, sizeof(title), "pmlab sweep: machine %s, workload %s",
+		 w->machine ? w->machine : "-", w->workload ? w->workload : "-");
+	*io = true;
+	if (html ? sweep_out_write_html(out, &o, title, d) < 0 : sweep_stream_end(&st, d) < 0)
+		goto out;
+	rc = 0;
+out:
+	if (rc < 0 && *io) {
+		char why[PM_DIAG_MAX];
+		snprintf(why, sizeof(why), "%s", d->msg);
+		pm_fail(d, "sweep: %.*s", PM_DIAG_MAX - 16, why);
+	}
 	sweep_stream_free(&st);
 	sweep_out_free(&o);
 	return rc;
+}
+
+struct rows {
+	struct sweep *w;
+	bool html, io;
+};
+
+static int capture_rows(void *ctx, FILE *out, struct pm_diag *d)
+{
+	struct rows *x = ctx;
+
+	return run_rows(x->w, x->html, out, &x->io, d);
+}
+
+/* The sweep s describes, set up (every point checked) into w. */
+static pmlab_status setup(const pmlab_sweep *s, struct sweep *w, pmlab_error *err)
+{
+	struct pm_diag d = { { 0 } };
+
+	if (describe(s, s->vary.n, w, &d) < 0)
+		return lib_fail_diag(err, PMLAB_ERR_INPUT, &d);
+	if (sweep_setup(w, &d) < 0) {
+		sweep_free(w);
+		return lib_fail_diag(err, PMLAB_ERR_INPUT, &d);
+	}
+	return lib_ok(err);
 }
 
 pmlab_status pmlab_sweep_exec(pmlab_sweep *s, pmlab_result **out, pmlab_error *err)
@@ -178,21 +219,18 @@ pmlab_status pmlab_sweep_exec(pmlab_sweep *s, pmlab_result **out, pmlab_error *e
 	struct sweep w;
 	struct pm_diag d = { { 0 } };
 	struct pmlab_result *res;
-	struct rows x = { &w, s->format == PMLAB_HTML };
-	pmlab_status rc = PMLAB_OK;
+	struct rows x = { &w, s->format == PMLAB_HTML, false };
+	pmlab_status rc;
 
 	*out = NULL;
-	if (describe(s, s->vary.n, &w, &d) < 0)
-		return lib_fail_diag(err, PMLAB_ERR_INPUT, &d);
-	if (sweep_setup(&w, &d) < 0) {
-		sweep_free(&w);
-		return lib_fail_diag(err, PMLAB_ERR_INPUT, &d);
-	}
+	rc = setup(s, &w, err);
+	if (rc != PMLAB_OK)
+		return rc;
 	res = lib_result_new();
 	if (!res)
 		rc = lib_fail(err, PMLAB_ERR_NOMEM, "out of memory");
-	else if (lib_result_capture(res, s->format, run_rows, &x, &d) < 0)
-		rc = lib_fail_diag(err, PMLAB_ERR_RUN, &d);
+	else if (lib_result_capture(res, s->format, capture_rows, &x, &d) < 0)
+		rc = lib_fail_diag(err, x.io ? PMLAB_ERR_IO : PMLAB_ERR_RUN, &d);
 	sweep_free(&w);
 	if (rc != PMLAB_OK) {
 		pmlab_result_free(res);
@@ -200,4 +238,32 @@ pmlab_status pmlab_sweep_exec(pmlab_sweep *s, pmlab_result **out, pmlab_error *e
 	}
 	*out = res;
 	return lib_ok(err);
+}
+
+pmlab_status pmlab_sweep_write(pmlab_sweep *s, FILE *out, pmlab_error *err)
+{
+	struct sweep w;
+	struct pm_diag d = { { 0 } };
+	bool io;
+	pmlab_status rc;
+
+	if (!out)
+		return lib_fail(err, PMLAB_ERR_INPUT, "sweep: expected a stream to write to");
+	rc = setup(s, &w, err);
+	if (rc != PMLAB_OK)
+		return rc;
+	if (run_rows(&w, s->format == PMLAB_HTML, out, &io, &d) < 0)
+		rc = lib_fail_diag(err, io ? PMLAB_ERR_IO : PMLAB_ERR_RUN, &d);
+	sweep_free(&w);
+	return rc == PMLAB_OK ? lib_ok(err) : rc;
+}
+
+pmlab_status pmlab_sweep_validate(pmlab_sweep *s, pmlab_error *err)
+{
+	struct sweep w;
+	pmlab_status rc = setup(s, &w, err);
+
+	if (rc == PMLAB_OK)
+		sweep_free(&w);
+	return rc;
 }

@@ -17,11 +17,22 @@ struct pmlab_lab {
 	char **dirs;                 /* profile directories, searched first */
 	struct plugin_set plugins;   /* the governors of the plugins loaded */
 	bool isolate;                /* runs with plugins go to a worker process */
+	bool signals;                /* batches take SIGINT/SIGTERM/SIGPIPE (pmlab_lab_signals) */
 };
 
 struct pmlab_machine {
 	struct machine m;
+	char *spec;    /* as loaded: a preset's name or a path; NULL: parsed from text */
+	bool cpus_set; /* pmlab_machine_set_cpus limited it */
 };
+
+struct run_inputs;
+/* The inputs (metrics/inputs.h) every result of `command` on m records:
+ * pmlab's version, the machine as the caller named it (spec: a preset or
+ * a path; NULL: m's name) and its hash, the CPUs online when cpus_set
+ * (pmlab_machine_set_cpus limited them); the rest zero. -1 on OOM. */
+int lib_inputs(struct run_inputs *in, const char *command, const struct machine *m,
+	       const char *spec, bool cpus_set);
 
 /* A list of owned strings. */
 struct lib_strings {

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -263,6 +264,54 @@ static void test_compare(void **state)
 	pmlab_machine_free(m);
 }
 
+/* A comparison records what it was made from, as pmlab compare does: the
+ * machine as it was named (a path stays a path), --cpus only when the
+ * caller limited them, --baseline only when given. */
+static void test_compare_inputs(void **state)
+{
+	pmlab_machine *m = NULL;
+	pmlab_compare *c = NULL;
+	pmlab_result *res = NULL;
+	pmlab_error err;
+	const char *csv;
+
+	assert_int_equal(pmlab_machine_load("tests/fixtures/machines/good-minimal.ini", &m, &err),
+			 PMLAB_OK);
+	assert_int_equal(pmlab_compare_new(lab, m, "batch", &c, &err), PMLAB_OK);
+	assert_int_equal(pmlab_compare_policy(c, "none", NULL, &err), PMLAB_OK);
+	assert_int_equal(pmlab_compare_policy(c, "none:cpufreq=powersave", NULL, &err), PMLAB_OK);
+	assert_int_equal(pmlab_compare_runs(c, 1, &err), PMLAB_OK);
+	assert_int_equal(pmlab_compare_duration(c, 50 * MS, &err), PMLAB_OK);
+	assert_int_equal(pmlab_compare_exec(c, &res, &err), PMLAB_OK);
+	csv = pmlab_result_text(res, PMLAB_CSV);
+	assert_non_null(strstr(csv, "# command: pmlab compare --machine "
+				    "tests/fixtures/machines/good-minimal.ini --workload batch "
+				    "--profiles none,none:cpufreq=powersave --runs 1"));
+	assert_null(strstr(csv, "--baseline"));
+	assert_null(strstr(csv, "--cpus"));
+	pmlab_result_free(res);
+	pmlab_compare_free(c);
+	pmlab_machine_free(m);
+
+	assert_int_equal(pmlab_machine_load("i7-4790", &m, &err), PMLAB_OK);
+	assert_int_equal(pmlab_machine_set_cpus(m, 4, &err), PMLAB_OK);
+	assert_int_equal(pmlab_compare_new(lab, m, "pingpong", &c, &err), PMLAB_OK);
+	assert_int_equal(pmlab_compare_policy(c, "none", NULL, &err), PMLAB_OK);
+	assert_int_equal(pmlab_compare_policy(c, "none:cpuidle=teo", NULL, &err), PMLAB_OK);
+	assert_int_equal(pmlab_compare_baseline(c, "none:cpuidle=teo", &err), PMLAB_OK);
+	assert_int_equal(pmlab_compare_runs(c, 1, &err), PMLAB_OK);
+	assert_int_equal(pmlab_compare_duration(c, 50 * MS, &err), PMLAB_OK);
+	assert_int_equal(pmlab_compare_exec(c, &res, &err), PMLAB_OK);
+	assert_non_null(strstr(pmlab_result_text(res, PMLAB_CSV),
+			       "# command: pmlab compare --machine i7-4790 --cpus 4 --workload pingpong "
+			       "--profiles none,none:cpuidle=teo --runs 1 --baseline none:cpuidle=teo "
+			       "--seed 1 --duration 0.05\n"));
+	assert_non_null(strstr(pmlab_result_text(res, PMLAB_JSON), "\"baseline\""));
+	pmlab_result_free(res);
+	pmlab_compare_free(c);
+	pmlab_machine_free(m);
+}
+
 static int count_lines(const char *s)
 {
 	int n = 0;
@@ -305,6 +354,59 @@ static void test_sweep(void **state)
 	pmlab_result_free(res);
 	assert_int_equal(pmlab_sweep_option(s, "machine", "no-such-machine", &err), PMLAB_OK);
 	expect(pmlab_sweep_exec(s, &res, &err), &err, PMLAB_ERR_INPUT, "no-such-machine");
+	pmlab_sweep_free(s);
+}
+
+/* What pmlab_sweep_write streams, f's text; the caller frees it. */
+static char *sweep_written(pmlab_sweep *s, pmlab_format f)
+{
+	pmlab_error err;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	assert_non_null(out);
+	assert_int_equal(pmlab_sweep_format(s, f, &err), PMLAB_OK);
+	if (pmlab_sweep_write(s, out, &err) != PMLAB_OK)
+		fail_msg("sweep: %s", err.message);
+	assert_int_equal(fclose(out), 0);
+	return buf;
+}
+
+/* Streamed rows are the result's text byte for byte, in every form; a
+ * bad point is found before any runs. */
+static void test_sweep_write(void **state)
+{
+	static const pmlab_format forms[] = { PMLAB_CSV, PMLAB_JSON, PMLAB_HTML };
+	pmlab_sweep *s = NULL;
+	pmlab_result *res = NULL;
+	pmlab_error err;
+
+	assert_int_equal(pmlab_sweep_new(lab, &s, &err), PMLAB_OK);
+	assert_int_equal(pmlab_sweep_option(s, "machine", "i7-4790", &err), PMLAB_OK);
+	assert_int_equal(pmlab_sweep_option(s, "workload", "pingpong", &err), PMLAB_OK);
+	assert_int_equal(pmlab_sweep_option(s, "duration", "0.02", &err), PMLAB_OK);
+	assert_int_equal(pmlab_sweep_vary(s, "cpufreq=performance,nosuch", &err), PMLAB_OK);
+	expect(pmlab_sweep_validate(s, &err), &err, PMLAB_ERR_INPUT, "nosuch");
+	expect(pmlab_sweep_write(s, NULL, &err), &err, PMLAB_ERR_INPUT, "stream");
+	pmlab_sweep_free(s);
+
+	assert_int_equal(pmlab_sweep_new(lab, &s, &err), PMLAB_OK);
+	assert_int_equal(pmlab_sweep_option(s, "machine", "i7-4790", &err), PMLAB_OK);
+	assert_int_equal(pmlab_sweep_option(s, "workload", "pingpong", &err), PMLAB_OK);
+	assert_int_equal(pmlab_sweep_option(s, "duration", "0.02", &err), PMLAB_OK);
+	assert_int_equal(pmlab_sweep_vary(s, "seed=1,2,3", &err), PMLAB_OK);
+	assert_int_equal(pmlab_sweep_jobs(s, 2, &err), PMLAB_OK);
+	assert_int_equal(pmlab_sweep_validate(s, &err), PMLAB_OK);
+	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+		char *text = sweep_written(s, forms[i]);
+		assert_int_equal(pmlab_sweep_exec(s, &res, &err), PMLAB_OK);
+		assert_string_equal(text, pmlab_result_text(res, forms[i]));
+		if (forms[i] == PMLAB_HTML)
+			assert_non_null(strstr(text, "machine i7-4790, workload pingpong"));
+		pmlab_result_free(res);
+		free(text);
+	}
 	pmlab_sweep_free(s);
 }
 
@@ -421,6 +523,7 @@ int main(void)
 		cmocka_unit_test(test_determinism), cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_machine_text), cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_compare),     cmocka_unit_test(test_sweep),
+		cmocka_unit_test(test_compare_inputs), cmocka_unit_test(test_sweep_write),
 		cmocka_unit_test(test_catalog),     cmocka_unit_test(test_plugin_in_process),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
