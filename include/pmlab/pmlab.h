@@ -269,6 +269,122 @@ PMLAB_API pmlab_status pmlab_sweep_exec(pmlab_sweep *s, pmlab_result **out, pmla
  * PMLAB_ERR_IO if out cannot be written. */
 PMLAB_API pmlab_status pmlab_sweep_write(pmlab_sweep *s, FILE *out, pmlab_error *err);
 
+/* ---- traces: recorded traces, and governors driven by them ---- */
+
+/* What a trace holds. */
+typedef enum pmlab_trace_kind {
+	PMLAB_TRACE_ANY = 0,    /* to a loader: tell by the content */
+	PMLAB_TRACE_EVENTS = 1, /* a kernel trace: trace.dat (pmlab record, trace-cmd) or
+				   ftrace text (tracefs's trace, trace-cmd report) */
+	PMLAB_TRACE_IDLE = 2,   /* idle periods of one CPU, CSV: next_timer_us,idle_us
+				   [,latency_limit_us] (pmlab idletrace --input) */
+	PMLAB_TRACE_UTIL = 3,   /* scheduler util-hook calls of one CPU, CSV: t_us,busy_us,
+				   iowait_us,idle_us[,util][,iowait_wakeup] (pmlab govtrace) */
+} pmlab_trace_kind;
+
+typedef struct pmlab_trace pmlab_trace;
+
+/* The file at path as a trace of that kind; PMLAB_TRACE_ANY: a trace.dat
+ * by its magic, a CSV by its header's first column (next_timer_us, t_us),
+ * else ftrace text. PMLAB_ERR_INPUT naming the file and line (or record)
+ * if it cannot be read or is not such a trace. */
+PMLAB_API pmlab_status pmlab_trace_load(const char *path, pmlab_trace_kind kind,
+					pmlab_trace **out, pmlab_error *err);
+/* The same from text in memory (len bytes, NUL not needed); where names it
+ * in messages ("<stdin>"). A trace.dat must be loaded from its file. */
+PMLAB_API pmlab_status pmlab_trace_parse(const char *text, size_t len, const char *where,
+					 pmlab_trace_kind kind, pmlab_trace **out,
+					 pmlab_error *err);
+PMLAB_API void pmlab_trace_free(pmlab_trace *t);
+PMLAB_API pmlab_trace_kind pmlab_trace_kind_of(const pmlab_trace *t);
+/* "trace.dat", "ftrace text", "trace-cmd report", "idletrace CSV", "govtrace CSV". */
+PMLAB_API const char *pmlab_trace_format(const pmlab_trace *t);
+/* Events (EVENTS) or rows (IDLE, UTIL). */
+PMLAB_API size_t pmlab_trace_count(const pmlab_trace *t);
+/* CPUs the trace names (its header's count, or the highest CPU + 1); 1
+ * for the CSV traces. */
+PMLAB_API int pmlab_trace_cpus(const pmlab_trace *t);
+/* Events the kernel reported lost (EVENTS; else 0). */
+PMLAB_API uint64_t pmlab_trace_lost(const pmlab_trace *t);
+/* The trace as CSV (release with pmlab_free; NULL on OOM). EVENTS, one row
+ * per event in file order:
+ *   ts_ns,cpu,event,pid,comm,pid2,comm2,prev_state,value,target_cpu,ctx_pid,irq_ctx,where
+ * ts_ns as recorded; cpu the buffer's; event the tracepoint (sched_switch,
+ * sched_waking, sched_wakeup, sched_wakeup_new, sched_process_fork,
+ * sched_process_exit, sched_migrate_task, cpu_frequency, cpu_idle,
+ * timer_expire_entry, timer_expire_exit, lost, other); pid/comm the task
+ * the event is about (sched_switch: prev; fork: parent) and pid2/comm2 the
+ * other one (next; child); prev_state R, S, D or X; value cpu_frequency's
+ * kHz, cpu_idle's state (-1: exit) or the events lost; target_cpu the CPU
+ * a cpu_frequency, cpu_idle or migration is about; ctx_pid the task
+ * running when it was logged; irq_ctx task, softirq or hardirq where the
+ * trace says; where the line or record number. IDLE and UTIL: the rows
+ * as read, in the commands' input form (microseconds). */
+PMLAB_API char *pmlab_trace_csv(const pmlab_trace *t);
+
+/* An idle governor driven by an IDLE trace, as pmlab idletrace: CPU 0's
+ * C-states of machine m (copied), the tick on a 1/HZ grid, no busy time
+ * between periods. */
+typedef struct pmlab_idletrace pmlab_idletrace;
+
+PMLAB_API pmlab_status pmlab_idletrace_new(const pmlab_lab *lab, const pmlab_machine *m,
+					   const char *governor, pmlab_idletrace **out,
+					   pmlab_error *err);
+PMLAB_API void pmlab_idletrace_free(pmlab_idletrace *it);
+/* A governor tunable, "KEY=VALUE"; repeatable. */
+PMLAB_API pmlab_status pmlab_idletrace_set(pmlab_idletrace *it, const char *key_value,
+					   pmlab_error *err);
+/* "legacy", "governor" (the default) or "periodic". */
+PMLAB_API pmlab_status pmlab_idletrace_tick_policy(pmlab_idletrace *it, const char *policy,
+						   pmlab_error *err);
+/* 100, 250 (the default), 300 or 1000. */
+PMLAB_API pmlab_status pmlab_idletrace_hz(pmlab_idletrace *it, int hz, pmlab_error *err);
+/* Checks the governor and its tunables. */
+PMLAB_API pmlab_status pmlab_idletrace_validate(pmlab_idletrace *it, pmlab_error *err);
+/* Runs the trace t (PMLAB_TRACE_IDLE). The result's CSV is pmlab
+ * idletrace's output (idx,state,stop_tick,above,below per period, then
+ * "# states: ..."); its JSON {"periods": [{"idx", "state", "stop_tick",
+ * "above", "below"}], "states": {NAME: count}, "above", "below",
+ * "tick_stopped"}. A plugin's governor runs in a worker process unless
+ * pmlab_lab_isolate turned that off: a crash in it is reported as the
+ * plugin's (PMLAB_ERR_PLUGIN). */
+PMLAB_API pmlab_status pmlab_idletrace_exec(pmlab_idletrace *it, const pmlab_trace *t,
+					    pmlab_result **out, pmlab_error *err);
+
+/* A frequency governor driven by a UTIL trace, as pmlab govtrace: one CPU
+ * with its own small cpufreq driver. */
+typedef struct pmlab_govtrace pmlab_govtrace;
+
+/* The highest frequency a table may hold, in kHz. */
+#define PMLAB_GOVTRACE_MAX_KHZ 10000000u
+
+PMLAB_API pmlab_status pmlab_govtrace_new(const pmlab_lab *lab, const char *governor,
+					  pmlab_govtrace **out, pmlab_error *err);
+PMLAB_API void pmlab_govtrace_free(pmlab_govtrace *g);
+/* The frequency table, "KHZ,KHZ,..." (distinct; the highest is cpuinfo max). */
+PMLAB_API pmlab_status pmlab_govtrace_freqs(pmlab_govtrace *g, const char *khz_list,
+					    pmlab_error *err);
+/* The highest non-turbo entry (0: the highest). */
+PMLAB_API pmlab_status pmlab_govtrace_base_khz(pmlab_govtrace *g, uint32_t khz, pmlab_error *err);
+/* The tick rate: 100, 250 (the default), 300 or 1000. */
+PMLAB_API pmlab_status pmlab_govtrace_hz(pmlab_govtrace *g, int hz, pmlab_error *err);
+/* The hardware's transition latency in us (0, the default: unknown). */
+PMLAB_API pmlab_status pmlab_govtrace_transition_latency(pmlab_govtrace *g, int64_t us,
+							 pmlab_error *err);
+PMLAB_API pmlab_status pmlab_govtrace_set(pmlab_govtrace *g, const char *key_value,
+					  pmlab_error *err);
+/* Checks the table, the governor and its tunables; with a trace t (may be
+ * NULL), also that the governor starts on it (schedutil needs its util
+ * column). */
+PMLAB_API pmlab_status pmlab_govtrace_validate(pmlab_govtrace *g, const pmlab_trace *t,
+					       pmlab_error *err);
+/* Runs the trace t (PMLAB_TRACE_UTIL). The result's CSV is pmlab
+ * govtrace's output, t_us,freq_khz at each change of the target (the
+ * first at 0); its JSON {"changes": [{"t_us", "freq_khz"}]}. Plugins'
+ * governors run in a worker process as pmlab_idletrace_exec says. */
+PMLAB_API pmlab_status pmlab_govtrace_exec(pmlab_govtrace *g, const pmlab_trace *t,
+					   pmlab_result **out, pmlab_error *err);
+
 #ifdef __cplusplus
 }
 #endif

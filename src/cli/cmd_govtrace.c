@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../cpufreq/govtrace.h"
-#include "../plugin/guard.h"
-#include "../plugin/loader.h"
+#include <pmlab/pmlab.h>
+
 #include "cli.h"
+#include "lab_client.h"
 #include "options.h"
 
 void usage_govtrace(void)
@@ -34,40 +34,11 @@ void usage_govtrace(void)
 	       "      --plugin FILE           load the governors of a plugin (pmlab/plugin.h)\n");
 }
 
-static int run(const struct govtrace_config *cfg, const struct govtrace_input *in,
-	       const char *name)
-{
-	struct pm_diag d = { { 0 } };
-	struct govtrace *g;
-	if (govtrace_create(&g, cfg, &d) < 0)
-		return cli_bad("govtrace: %s", d.msg);
-	for (size_t i = 0; i < in->nrows; i++) {
-		if (govtrace_step(g, 0, &in->rows[i], &d) < 0) {
-			govtrace_destroy(g);
-			return cli_bad("%s:%d: %s", name, in->rows[i].line, d.msg);
-		}
-	}
-	if (plugin_fault_take(&d) < 0) {
-		govtrace_destroy(g);
-		fprintf(stderr, "pmlab: govtrace: %s\n", d.msg);
-		return EXIT_RUNTIME;
-	}
-	size_t n;
-	const struct govtrace_change *c = govtrace_changes(g, &n);
-	printf("t_us,freq_khz\n");
-	for (size_t i = 0; i < n; i++)
-		printf("%lld,%u\n", (long long)c[i].t_us, c[i].khz);
-	govtrace_destroy(g);
-	if (fflush(stdout) != 0) {
-		fprintf(stderr, "pmlab: govtrace: cannot write to standard output\n");
-		return EXIT_RUNTIME;
-	}
-	return EXIT_OK;
-}
-
 struct own {
-	struct govtrace_config cfg;
-	const char *freqs, *input;
+	const char *governor, *freqs, *input;
+	uint32_t base_khz;
+	int hz;
+	int64_t transition_latency_us;
 };
 
 static int own_option(void *ctx, int opt, const char *arg)
@@ -76,50 +47,79 @@ static int own_option(void *ctx, int opt, const char *arg)
 	uint64_t v;
 
 	switch (opt) {
-	case 'g': w->cfg.governor = arg; return 0;
+	case 'g': w->governor = arg; return 0;
 	case 'F': w->freqs = arg; return 0;
 	case 'i': w->input = arg; return 0;
 	case 'B':
-		if (cli_parse_u64(arg, &v) < 0 || v < 1 || v > GOVTRACE_MAX_KHZ)
+		if (cli_parse_u64(arg, &v) < 0 || v < 1 || v > PMLAB_GOVTRACE_MAX_KHZ)
 			return cli_bad("govtrace: --base-khz %s: expected kHz 1..%u", arg,
-				       GOVTRACE_MAX_KHZ), -1;
-		w->cfg.base_khz = (uint32_t)v;
+				       PMLAB_GOVTRACE_MAX_KHZ), -1;
+		w->base_khz = (uint32_t)v;
 		return 0;
 	case 'H':
 		if (cli_parse_u64(arg, &v) < 0 || v > 100000)
 			return cli_bad("govtrace: --hz %s: expected 100, 250, 300 or 1000", arg), -1;
-		w->cfg.hz = (int)v;
+		w->hz = (int)v;
 		return 0;
 	case 'L':
 		if (cli_parse_u64(arg, &v) < 0 || v > 10000000)
 			return cli_bad("govtrace: --transition-latency-us %s: expected 0..10000000",
 				       arg), -1;
-		w->cfg.transition_latency_us = (int64_t)v;
+		w->transition_latency_us = (int64_t)v;
 		return 0;
 	default:
 		return 1;
 	}
 }
 
-/* Reads the trace and runs it. Exit code. */
-static int trace(struct own *w)
+/* The run the options describe, checked. -1 after the message. */
+static int describe(const struct cli_opts *o, const struct own *w, const pmlab_lab *lab,
+		    pmlab_govtrace **g)
 {
-	struct govtrace_input in = { 0 };
-	struct pm_diag d = { { 0 } };
+	pmlab_error err = { PMLAB_OK, "" };
+	int bad;
+
+	if (pmlab_govtrace_new(lab, w->governor, g, &err) != PMLAB_OK)
+		return cli_bad("govtrace: %s", err.message), -1;
+	bad = pmlab_govtrace_base_khz(*g, w->base_khz, &err) != PMLAB_OK ||
+	      pmlab_govtrace_hz(*g, w->hz, &err) != PMLAB_OK ||
+	      pmlab_govtrace_transition_latency(*g, w->transition_latency_us, &err) != PMLAB_OK;
+	for (int i = 0; !bad && i < o->nsets; i++)
+		bad = pmlab_govtrace_set(*g, o->sets[i], &err) != PMLAB_OK;
+	if (bad || pmlab_govtrace_freqs(*g, w->freqs, &err) != PMLAB_OK ||
+	    pmlab_govtrace_validate(*g, NULL, &err) != PMLAB_OK)
+		return cli_bad("govtrace: %s", err.message), -1;
+	return 0;
+}
+
+/* Reads the trace, runs it and prints each change of frequency. Exit code. */
+static int run(const struct own *w, pmlab_govtrace *g)
+{
+	pmlab_error err = { PMLAB_OK, "" };
+	pmlab_trace *t = NULL;
+	pmlab_result *res = NULL;
 	const char *name;
 	char *text = NULL;
 	size_t len;
-	int rc;
+	int rc = EXIT_OK;
 
 	if (cli_read_input("govtrace", w->input, &text, &len, &name) < 0)
 		return EXIT_USAGE;
-	if (govtrace_parse(text, len, name, &in, &d) < 0) {
-		rc = cli_bad("%s", d.msg);
-	} else {
-		w->cfg.no_util = !in.has_util;
-		rc = run(&w->cfg, &in, name);
+	if (pmlab_trace_parse(text, len, name, PMLAB_TRACE_UTIL, &t, &err) != PMLAB_OK)
+		rc = cli_bad("%s", err.message);
+	else if (pmlab_govtrace_validate(g, t, &err) != PMLAB_OK)
+		rc = cli_bad("govtrace: %s", err.message);
+	else if (pmlab_govtrace_exec(g, t, &res, &err) != PMLAB_OK) {
+		if (err.code == PMLAB_ERR_INPUT)
+			rc = cli_bad("%s", err.message);
+		else
+			fprintf(stderr, "pmlab: %s\n", err.message), rc = EXIT_RUNTIME;
+	} else if (fputs(pmlab_result_text(res, PMLAB_CSV), stdout) < 0 || fflush(stdout) != 0) {
+		fprintf(stderr, "pmlab: govtrace: cannot write to standard output\n");
+		rc = EXIT_RUNTIME;
 	}
-	govtrace_input_free(&in);
+	pmlab_result_free(res);
+	pmlab_trace_free(t);
 	free(text);
 	return rc;
 }
@@ -136,11 +136,10 @@ int cmd_govtrace(int argc, char **argv)
 		{ "input", required_argument, 0, 'i' },
 		{ 0, 0, 0, 0 },
 	};
-	struct own w = { .cfg = { .hz = 250, .ncpus = 1 }, .input = "-" };
-	struct pm_diag d = { { 0 } };
-	struct plugin_set plugins = { .n = 0 };
-	uint32_t *table = NULL;
+	struct own w = { .hz = 250, .input = "-" };
 	struct cli_opts o;
+	pmlab_lab *lab = NULL;
+	pmlab_govtrace *g = NULL;
 	int i, rc = EXIT_USAGE;
 
 	if (cli_opts_init(&o, "govtrace", 0, argc) < 0)
@@ -148,27 +147,15 @@ int cmd_govtrace(int argc, char **argv)
 	i = cli_parse(&o, argc, argv, ":g:i:", opts, own_option, &w);
 	if (i < 0 || cli_no_operands(&o, i, argc, argv) < 0)
 		goto out;
-	if (!w.cfg.governor || !w.freqs) {
+	if (!w.governor || !w.freqs) {
 		cli_bad("govtrace: --governor and --freqs are required (see pmlab govtrace --help)");
 		goto out;
 	}
-	w.cfg.sets = o.sets;
-	w.cfg.nsets = o.nsets;
-	if (cli_load_plugins(&o, &plugins) < 0)
-		goto out;
-	w.cfg.registry = &plugins.reg;
-	if (registry_has_plugins(&plugins.reg))
-		plugin_guard_arm_stderr("govtrace");
-	if (govtrace_parse_freqs(w.freqs, &table, &w.cfg.nfreqs, &d) == 0) {
-		w.cfg.freqs = table;
-		if (govtrace_check(&w.cfg, &d) == 0)
-			rc = trace(&w);
-	}
-	if (d.msg[0])
-		cli_bad("govtrace: %s", d.msg);
+	if (cli_lab(&o, &lab) == 0 && describe(&o, &w, lab, &g) == 0)
+		rc = run(&w, g);
 out:
-	free(table);
-	plugin_set_free(&plugins);
+	pmlab_govtrace_free(g);
+	pmlab_lab_free(lab);
 	cli_opts_free(&o);
 	return rc;
 }

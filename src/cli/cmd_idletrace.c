@@ -1,17 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* pmlab idletrace: one idle governor driven by a CSV trace of idle periods;
  * the model is src/cpuidle/idletrace.h. */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../cpuidle/idletrace.h"
-#include "../machine/machine.h"
-#include "../plugin/guard.h"
-#include "../plugin/loader.h"
+#include <pmlab/pmlab.h>
+
 #include "cli.h"
+#include "lab_client.h"
 #include "options.h"
 
 void usage_idletrace(void)
@@ -44,37 +42,9 @@ void usage_idletrace(void)
 	       "reflect(), and the period ends there.\n");
 }
 
-static int run_trace(struct idletrace_sim *s, const struct idletrace *t)
-{
-	uint64_t count[MACHINE_MAX_CSTATES] = { 0 }, above = 0, below = 0, stopped = 0;
-	const struct cpuidle_device *dev = &s->dev;
-
-	printf("idx,state,stop_tick,above,below\n");
-	for (int i = 0; i < t->nrows; i++) {
-		struct idletrace_step st;
-		idletrace_sim_step(s, &t->rows[i], &st);
-		int a = st.miss == CPUIDLE_ABOVE, b = st.miss == CPUIDLE_BELOW;
-		printf("%d,%s,%d,%d,%d\n", i, dev->states[st.state].name, st.tick_stopped, a, b);
-		count[st.state]++;
-		above += (uint64_t)a;
-		below += (uint64_t)b;
-		stopped += st.tick_stopped;
-	}
-	printf("# states:");
-	for (int i = 0; i < dev->nstates; i++)
-		printf(" %s=%llu", dev->states[i].name, (unsigned long long)count[i]);
-	printf("; above=%llu below=%llu tick_stopped=%llu\n", (unsigned long long)above,
-	       (unsigned long long)below, (unsigned long long)stopped);
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "pmlab: idletrace: cannot write to standard output\n");
-		return EXIT_RUNTIME;
-	}
-	return EXIT_OK;
-}
-
 struct own {
-	struct idletrace_config cfg;
-	const char *input;
+	const char *governor, *tick_policy, *input;
+	int hz;
 };
 
 static int own_option(void *ctx, int opt, const char *arg)
@@ -83,40 +53,67 @@ static int own_option(void *ctx, int opt, const char *arg)
 	uint64_t hz;
 
 	switch (opt) {
-	case 'g': w->cfg.governor = arg; return 0;
+	case 'g': w->governor = arg; return 0;
 	case 'i': w->input = arg; return 0;
 	case 'T':
-		if (tick_policy_parse(arg, &w->cfg.tick_policy) < 0)
-			return cli_bad("idletrace: --tick-policy %s: expected legacy, governor or "
-				       "periodic", arg), -1;
+		/* checked when the run is described, in option order with --hz */
+		w->tick_policy = arg;
 		return 0;
 	case 'H':
 		if (cli_parse_u64(arg, &hz) < 0 || (hz != 100 && hz != 250 && hz != 300 && hz != 1000))
 			return cli_bad("idletrace: --hz %s: expected 100, 250, 300 or 1000", arg), -1;
-		w->cfg.hz = (int)hz;
+		w->hz = (int)hz;
 		return 0;
 	default:
 		return 1;
 	}
 }
 
-/* Reads the trace and runs it on sim. Exit code. */
-static int trace(struct idletrace_sim *sim, const char *input)
+/* The run the options describe. -1 after the message. */
+static int describe(const struct cli_opts *o, const struct own *w, const pmlab_lab *lab,
+		    const pmlab_machine *m, pmlab_idletrace **it)
 {
-	struct idletrace t = { 0 };
-	struct pm_diag d = { { 0 } };
+	pmlab_error err = { PMLAB_OK, "" };
+	int bad;
+
+	if (pmlab_idletrace_new(lab, m, w->governor, it, &err) != PMLAB_OK)
+		return cli_bad("%s", err.message), -1;
+	bad = pmlab_idletrace_hz(*it, w->hz, &err) != PMLAB_OK ||
+	      (w->tick_policy && pmlab_idletrace_tick_policy(*it, w->tick_policy, &err) != PMLAB_OK);
+	for (int i = 0; !bad && i < o->nsets; i++)
+		bad = pmlab_idletrace_set(*it, o->sets[i], &err) != PMLAB_OK;
+	if (bad || pmlab_idletrace_validate(*it, &err) != PMLAB_OK)
+		return cli_bad("idletrace: %s", err.message), -1;
+	return 0;
+}
+
+/* Reads the trace, runs it and prints the periods. Exit code. */
+static int run(const struct own *w, pmlab_idletrace *it)
+{
+	pmlab_error err = { PMLAB_OK, "" };
+	pmlab_trace *t = NULL;
+	pmlab_result *res = NULL;
 	const char *name;
 	char *text = NULL;
 	size_t len;
-	int rc;
+	int rc = EXIT_OK;
 
-	if (cli_read_input("idletrace", input, &text, &len, &name) < 0)
+	if (cli_read_input("idletrace", w->input, &text, &len, &name) < 0)
 		return EXIT_USAGE;
-	if (idletrace_parse(&t, text, len, name, &d) < 0)
-		rc = cli_bad("%s", d.msg);
-	else
-		rc = run_trace(sim, &t);
-	idletrace_free(&t);
+	if (pmlab_trace_parse(text, len, name, PMLAB_TRACE_IDLE, &t, &err) != PMLAB_OK) {
+		rc = cli_bad("%s", err.message);
+	} else if (pmlab_idletrace_exec(it, t, &res, &err) != PMLAB_OK) {
+		if (err.code == PMLAB_ERR_INPUT)
+			rc = cli_bad("%s", err.message);
+		else
+			fprintf(stderr, "pmlab: %s\n", err.message), rc = EXIT_RUNTIME;
+	} else if (fputs(pmlab_result_text(res, PMLAB_CSV), stdout) < 0 || fflush(stdout) != 0 ||
+		   ferror(stdout)) {
+		fprintf(stderr, "pmlab: idletrace: cannot write to standard output\n");
+		rc = EXIT_RUNTIME;
+	}
+	pmlab_result_free(res);
+	pmlab_trace_free(t);
 	free(text);
 	return rc;
 }
@@ -131,12 +128,11 @@ int cmd_idletrace(int argc, char **argv)
 		{ "hz", required_argument, 0, 'H' },
 		{ 0, 0, 0, 0 },
 	};
-	struct own w = { .cfg = { .tick_policy = TICK_GOVERNOR, .hz = 250 }, .input = "-" };
-	struct idletrace_sim sim = { 0 };
-	struct pm_diag d = { { 0 } };
-	struct plugin_set plugins = { .n = 0 };
+	struct own w = { .hz = 250, .input = "-" };
 	struct cli_opts o;
-	struct machine m;
+	pmlab_lab *lab = NULL;
+	pmlab_machine *m = NULL;
+	pmlab_idletrace *it = NULL;
 	int i, rc = EXIT_USAGE;
 
 	if (cli_opts_init(&o, "idletrace", 0, argc) < 0)
@@ -144,29 +140,16 @@ int cmd_idletrace(int argc, char **argv)
 	i = cli_parse(&o, argc, argv, ":g:m:i:", opts, own_option, &w);
 	if (i < 0 || cli_no_operands(&o, i, argc, argv) < 0)
 		goto out;
-	if (!w.cfg.governor || !o.machine) {
+	if (!w.governor || !o.machine) {
 		cli_bad("idletrace: --governor and --machine are required (see pmlab idletrace --help)");
 		goto out;
 	}
-	w.cfg.sets = o.sets;
-	w.cfg.nsets = o.nsets;
-	if (cli_load_machine(&o, &m) < 0 || cli_load_plugins(&o, &plugins) < 0)
-		goto out;
-	w.cfg.registry = &plugins.reg;
-	if (registry_has_plugins(&plugins.reg))
-		plugin_guard_arm_stderr("idletrace");
-	if (idletrace_sim_init(&sim, &m, &w.cfg, &d) < 0) {
-		cli_bad("idletrace: %s", d.msg);
-		goto out;
-	}
-	rc = trace(&sim, w.input);
-	if (rc == EXIT_OK && plugin_fault_take(&d) < 0) {
-		fprintf(stderr, "pmlab: idletrace: %s\n", d.msg);
-		rc = EXIT_RUNTIME;
-	}
+	if (cli_machine(&o, &m) == 0 && cli_lab(&o, &lab) == 0 && describe(&o, &w, lab, m, &it) == 0)
+		rc = run(&w, it);
 out:
-	idletrace_sim_destroy(&sim);
-	plugin_set_free(&plugins);
+	pmlab_idletrace_free(it);
+	pmlab_machine_free(m);
+	pmlab_lab_free(lab);
 	cli_opts_free(&o);
 	return rc;
 }
