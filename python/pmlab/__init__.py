@@ -20,7 +20,7 @@ from ._lib import Error
 from ._governor import IdleGovernor
 
 __all__ = ["Error", "IdleGovernor", "Result", "sim", "compare", "sweep", "machines", "governors",
-           "catalog", "version"]
+           "catalog", "version", "Trace", "load_trace", "idletrace", "govtrace"]
 
 
 def version():
@@ -251,3 +251,6 @@ def governors(plugins=()):
     and tunables (name, default, min, max, help), plugins' included."""
     c = catalog(plugins)
     return {"cpufreq": c["cpufreq"], "cpuidle": c["cpuidle"]}
+
+
+from ._trace import Trace, load_trace, idletrace, govtrace  # noqa: E402 (uses the above)

@@ -410,6 +410,156 @@ static void test_sweep_write(void **state)
 	pmlab_sweep_free(s);
 }
 
+/* How many times needle occurs in hay. */
+static int occurrences(const char *hay, const char *needle)
+{
+	int n = 0;
+	for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+		n++;
+	return n;
+}
+
+static char *file_text(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	int c;
+
+	assert_non_null(f);
+	assert_non_null(out);
+	while ((c = fgetc(f)) != EOF)
+		fputc(c, out);
+	fclose(f);
+	fclose(out);
+	return buf;
+}
+
+/* Kernel traces as events: each tracepoint of the text once per line of
+ * it, a trace.dat by its magic; bad files named with their line. */
+static void test_trace_events(void **state)
+{
+	const char *path = "tests/fixtures/traces/tracefs-one-of-each.txt";
+	char *text = file_text(path), *csv;
+	pmlab_trace *t = NULL;
+	pmlab_error err;
+
+	assert_int_equal(pmlab_trace_load(path, PMLAB_TRACE_ANY, &t, &err), PMLAB_OK);
+	assert_int_equal(pmlab_trace_kind_of(t), PMLAB_TRACE_EVENTS);
+	assert_int_equal(pmlab_trace_cpus(t), 2); /* its header's #P:2 */
+	csv = pmlab_trace_csv(t);
+	assert_non_null(csv);
+	assert_int_equal(count_lines(csv), 1 + (int)pmlab_trace_count(t));
+	assert_int_equal(occurrences(csv, ",sched_switch,"), occurrences(text, " sched_switch: "));
+	assert_int_equal(occurrences(csv, ",cpu_idle,"), occurrences(text, " cpu_idle: "));
+	assert_int_equal(occurrences(csv, ",sched_process_fork,"),
+			 occurrences(text, " sched_process_fork: "));
+	assert_int_equal(occurrences(csv, ",timer_expire_entry,"),
+			 occurrences(text, " hrtimer_expire_entry: "));
+	pmlab_free(csv);
+	pmlab_trace_free(t);
+	/* the same text from memory */
+	assert_int_equal(pmlab_trace_parse(text, strlen(text), "mem", PMLAB_TRACE_EVENTS, &t, &err),
+			 PMLAB_OK);
+	assert_true(pmlab_trace_count(t) > 0);
+	pmlab_trace_free(t);
+	free(text);
+
+	assert_int_equal(pmlab_trace_load("data/traces/hackbench.dat", PMLAB_TRACE_ANY, &t, &err),
+			 PMLAB_OK);
+	assert_string_equal(pmlab_trace_format(t), "trace.dat");
+	csv = pmlab_trace_csv(t);
+	assert_int_equal(count_lines(csv), 1 + (int)pmlab_trace_count(t));
+	assert_true(occurrences(csv, ",sched_switch,") > 0);
+	pmlab_free(csv);
+	pmlab_trace_free(t);
+
+	expect(pmlab_trace_load("tests/fixtures/traces/bad-line.txt", PMLAB_TRACE_ANY, &t, &err), &err,
+	       PMLAB_ERR_INPUT, "bad-line.txt:");
+	assert_null(t);
+	expect(pmlab_trace_load("no/such/trace.dat", PMLAB_TRACE_ANY, &t, &err), &err,
+	       PMLAB_ERR_INPUT, "no/such/trace.dat");
+	text = file_text("data/traces/hackbench.dat");
+	expect(pmlab_trace_parse(text, 64, "mem.dat", PMLAB_TRACE_ANY, &t, &err), &err,
+	       PMLAB_ERR_INPUT, "pmlab_trace_load");
+	free(text);
+}
+
+/* The CSV traces: read by header, written back in the same form, and
+ * driving governors as pmlab idletrace and govtrace do. */
+static void test_trace_governors(void **state)
+{
+	pmlab_trace *t = NULL, *again = NULL;
+	pmlab_machine *m = NULL;
+	pmlab_idletrace *it = NULL;
+	pmlab_govtrace *g = NULL;
+	pmlab_result *res = NULL, *res2 = NULL;
+	pmlab_error err;
+	char *csv;
+
+	assert_int_equal(pmlab_trace_load("data/samples/idletrace-video.csv", PMLAB_TRACE_ANY, &t,
+					  &err), PMLAB_OK);
+	assert_int_equal(pmlab_trace_kind_of(t), PMLAB_TRACE_IDLE);
+	csv = pmlab_trace_csv(t);
+	assert_int_equal(pmlab_trace_parse(csv, strlen(csv), "again", PMLAB_TRACE_ANY, &again, &err),
+			 PMLAB_OK);
+	assert_int_equal(pmlab_trace_count(again), pmlab_trace_count(t));
+	pmlab_free(csv);
+
+	assert_int_equal(pmlab_machine_load("i7-4790", &m, &err), PMLAB_OK);
+	assert_int_equal(pmlab_idletrace_new(lab, m, "nosuch", &it, &err), PMLAB_OK);
+	expect(pmlab_idletrace_validate(it, &err), &err, PMLAB_ERR_INPUT, "nosuch");
+	pmlab_idletrace_free(it);
+	assert_int_equal(pmlab_idletrace_new(lab, m, "teo", &it, &err), PMLAB_OK);
+	expect(pmlab_idletrace_hz(it, 200, &err), &err, PMLAB_ERR_INPUT, "200");
+	expect(pmlab_idletrace_tick_policy(it, "sometimes", &err), &err, PMLAB_ERR_INPUT, "sometimes");
+	assert_int_equal(pmlab_idletrace_validate(it, &err), PMLAB_OK);
+	assert_int_equal(pmlab_idletrace_exec(it, t, &res, &err), PMLAB_OK);
+	assert_int_equal(pmlab_idletrace_exec(it, again, &res2, &err), PMLAB_OK);
+	/* the trace written back drives the governor to the same choices */
+	assert_string_equal(pmlab_result_text(res, PMLAB_CSV), pmlab_result_text(res2, PMLAB_CSV));
+	/* one row per period plus header and summary; JSON agrees with CSV */
+	assert_int_equal(count_lines(pmlab_result_text(res, PMLAB_CSV)),
+			 2 + (int)pmlab_trace_count(t));
+	assert_true(number(res, "above") == occurrences(pmlab_result_text(res, PMLAB_CSV), ",1,0\n"));
+	assert_true(number(res, "below") == occurrences(pmlab_result_text(res, PMLAB_CSV), ",0,1\n"));
+	pmlab_result_free(res2);
+	pmlab_result_free(res);
+
+	/* a trace of the other kind is refused, naming it */
+	pmlab_trace_free(again);
+	assert_int_equal(pmlab_trace_load("data/samples/govtrace-load-steps.csv", PMLAB_TRACE_ANY,
+					  &again, &err), PMLAB_OK);
+	assert_int_equal(pmlab_trace_kind_of(again), PMLAB_TRACE_UTIL);
+	expect(pmlab_idletrace_exec(it, again, &res, &err), &err, PMLAB_ERR_INPUT,
+	       "govtrace-load-steps.csv");
+
+	assert_int_equal(pmlab_govtrace_new(lab, "ondemand", &g, &err), PMLAB_OK);
+	expect(pmlab_govtrace_validate(g, NULL, &err), &err, PMLAB_ERR_INPUT, "--freqs");
+	expect(pmlab_govtrace_freqs(g, "1200000,x", &err), &err, PMLAB_ERR_INPUT, "'x'");
+	assert_int_equal(pmlab_govtrace_freqs(g, "1800000,1200000,2400000", &err), PMLAB_OK);
+	assert_int_equal(pmlab_govtrace_exec(g, again, &res, &err), PMLAB_OK);
+	csv = (char *)pmlab_result_text(res, PMLAB_CSV);
+	/* the CPU starts at the highest frequency, and the idle trace moves it */
+	assert_int_equal(strncmp(csv, "t_us,freq_khz\n0,2400000\n", 24), 0);
+	assert_true(count_lines(csv) > 2);
+	assert_true(number(res, "changes.0.freq_khz") == 2400000);
+	expect(pmlab_govtrace_exec(g, t, &res2, &err), &err, PMLAB_ERR_INPUT, "idletrace-video.csv");
+	pmlab_result_free(res);
+	pmlab_govtrace_free(g);
+	/* schedutil needs the util column this trace has; ondemand's does not */
+	assert_int_equal(pmlab_govtrace_new(lab, "schedutil", &g, &err), PMLAB_OK);
+	assert_int_equal(pmlab_govtrace_freqs(g, "1200000,2400000", &err), PMLAB_OK);
+	assert_int_equal(pmlab_govtrace_validate(g, again, &err), PMLAB_OK);
+	pmlab_govtrace_free(g);
+
+	pmlab_idletrace_free(it);
+	pmlab_machine_free(m);
+	pmlab_trace_free(again);
+	pmlab_trace_free(t);
+}
+
 static void test_catalog(void **state)
 {
 	char *cat = pmlab_lab_catalog(lab);
@@ -524,6 +674,7 @@ int main(void)
 		cmocka_unit_test(test_machine_text), cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_compare),     cmocka_unit_test(test_sweep),
 		cmocka_unit_test(test_compare_inputs), cmocka_unit_test(test_sweep_write),
+		cmocka_unit_test(test_trace_events), cmocka_unit_test(test_trace_governors),
 		cmocka_unit_test(test_catalog),     cmocka_unit_test(test_plugin_in_process),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
