@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/readall.h"
 #include "../lab/runspec.h"
 
 bool cli_quiet;
@@ -51,40 +52,21 @@ int cli_parse_u64(const char *s, uint64_t *out)
 	return runspec_parse_u64(s, out);
 }
 
-#define MAX_INPUT_BYTES ((size_t)1 << 30)
-
 int cli_read_input(const char *cmd, const char *path, char **text, size_t *len,
 		   const char **name)
 {
 	bool in = strcmp(path, "-") == 0;
 	FILE *f = in ? stdin : fopen(path, "rb");
-	size_t cap = 1 << 16, n = 0;
-	char *buf;
+	const char *why;
 
 	*name = in ? "<stdin>" : path;
 	if (!f)
 		return cli_bad("%s: cannot read %s: %s", cmd, *name, strerror(errno)), -1;
-	buf = malloc(cap);
-	while (buf) {
-		n += fread(buf + n, 1, cap - n, f);
-		if (n < cap || cap >= MAX_INPUT_BYTES)
-			break;
-		char *grown = realloc(buf, cap * 2);
-		if (!grown)
-			free(buf);
-		buf = grown;
-		cap *= 2;
-	}
-	bool failed = !buf || ferror(f) || n == cap;
+	why = read_whole(f, text, len);
 	if (!in)
 		fclose(f);
-	if (failed) {
-		free(buf);
-		return cli_bad("%s: cannot read %s: %s", cmd, *name,
-			       !buf ? "out of memory" : n == cap ? "larger than 1 GiB" : "read error"), -1;
-	}
-	*text = buf;
-	*len = n;
+	if (why)
+		return cli_bad("%s: cannot read %s: %s", cmd, *name, why), -1;
 	return 0;
 }
 

@@ -9,15 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/readall.h"
 #include "../cpufreq/govtrace.h"
 #include "../cpuidle/idletrace.h"
 #include "../trace/ftrace_text.h"
 #include "../trace/trace_read.h"
 #include "../trace/tracedat.h"
 #include "lib_trace.h"
-
-/* Inputs larger than this are refused, as the command line refuses them. */
-#define TRACE_MAX_BYTES (1024UL * 1024 * 1024)
 
 struct events {
 	struct pmlab_trace *t;
@@ -121,35 +119,16 @@ pmlab_status pmlab_trace_parse(const char *text, size_t len, const char *where,
 }
 
 /* The whole file at path into *text; -1 with the reason in d. */
-static int read_all(const char *path, char **text, size_t *len, struct pm_diag *d)
+static int read_file(const char *path, char **text, size_t *len, struct pm_diag *d)
 {
 	FILE *f = fopen(path, "rb");
-	size_t cap = 1 << 16, n = 0;
-	char *buf;
+	const char *why;
 
 	if (!f)
 		return pm_fail_at(d, path, 0, "cannot open: %s", strerror(errno));
-	buf = malloc(cap);
-	while (buf) {
-		n += fread(buf + n, 1, cap - n, f);
-		if (n < cap || cap >= TRACE_MAX_BYTES)
-			break;
-		char *grown = realloc(buf, cap * 2);
-		if (!grown)
-			free(buf);
-		buf = grown;
-		cap *= 2;
-	}
-	bool failed = !buf || ferror(f) || n == cap;
+	why = read_whole(f, text, len);
 	fclose(f);
-	if (failed) {
-		free(buf);
-		return pm_fail_at(d, path, 0, "cannot read: %s",
-				  !buf ? "out of memory" : n == cap ? "larger than 1 GiB" : "read error");
-	}
-	*text = buf;
-	*len = n;
-	return 0;
+	return why ? pm_fail_at(d, path, 0, "cannot read: %s", why) : 0;
 }
 
 pmlab_status pmlab_trace_load(const char *path, pmlab_trace_kind kind, pmlab_trace **out,
@@ -181,7 +160,7 @@ pmlab_status pmlab_trace_load(const char *path, pmlab_trace_kind kind, pmlab_tra
 			t->format = t->info.format ? t->info.format : "trace.dat";
 		return rc;
 	}
-	if (read_all(path, &text, &len, &d) < 0)
+	if (read_file(path, &text, &len, &d) < 0)
 		return lib_fail_diag(err, PMLAB_ERR_INPUT, &d);
 	rc = pmlab_trace_parse(text, len, path, kind, out, err);
 	free(text);
