@@ -83,12 +83,14 @@ static const struct key machine_keys[] = {
 	MKEY("cpufreq_driver", V_CPUFREQ_DRIVER, cpufreq_driver, cpufreq_driver, "acpi-cpufreq", 0),
 	MKEY("cpuidle_driver", V_CPUIDLE_DRIVER, cpuidle_driver, cpuidle_driver, "acpi_idle", 0),
 	MKEY("pm_profile", V_PM_PROFILE, pm_profile, pm_profile, "desktop|mobile|workstation|"
-	     "enterprise_server|soho_server|appliance_pc|performance_server|tablet|unspecified", K_IF_SET),
+	     "enterprise_server|soho_server|appliance_pc|performance_server|tablet|unspecified",
+	     K_IF_SET),
 };
 
 static const struct key topology_keys[] = {
 	MKEY("packages", V_INT, packages, packages, "<count>", K_REQUIRED),
-	MKEY("cores_per_package", V_INT, cores_per_package, cores_per_package, "<count>", K_REQUIRED),
+	MKEY("cores_per_package", V_INT, cores_per_package, cores_per_package, "<count>",
+	     K_REQUIRED),
 	MKEY("threads_per_core", V_INT, threads_per_core, threads_per_core, "<count>", K_REQUIRED),
 	MKEY("llc_cores", V_INT, llc_cores, llc_cores, "<count>", 0),
 	MKEY("freq_domain", V_DOMAIN, freq_domain, freq_domain, "core|cluster|package", K_REQUIRED),
