@@ -1075,7 +1075,8 @@ static int finish(struct parser *p)
 			continue;
 		snprintf(sec, sizeof(sec), "[%s]", sd->name);
 		for (int i = 0; i < sd->nkeys; i++)
-			if ((sd->keys[i].flags & K_REQUIRED) && !*(int *)((char *)ln + sd->keys[i].line))
+			if ((sd->keys[i].flags & K_REQUIRED) &&
+			    !*(int *)((char *)ln + sd->keys[i].line))
 				return missing(p, sec, secline, &sd->keys[i], "");
 	}
 	if (m->freq_domain == FREQ_DOMAIN_CLUSTER && !ln->cluster_cores)
