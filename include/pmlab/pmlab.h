@@ -234,6 +234,11 @@ PMLAB_API void pmlab_compare_on_progress(pmlab_compare *c,
 /* Checks every policy's run without running any. */
 PMLAB_API pmlab_status pmlab_compare_validate(pmlab_compare *c, pmlab_error *err);
 PMLAB_API pmlab_status pmlab_compare_exec(pmlab_compare *c, pmlab_result **out, pmlab_error *err);
+/* Runs it and writes the result to out in form f only, as pmlab compare
+ * --format prints it: what a program that prints one form needs, without
+ * rendering the others. PMLAB_ERR_IO if out cannot be written. */
+PMLAB_API pmlab_status pmlab_compare_write(pmlab_compare *c, FILE *out, pmlab_format f,
+					   pmlab_error *err);
 
 /* ---- sweeps: the Cartesian product of some settings, as pmlab sweep ---- */
 
@@ -350,6 +355,10 @@ PMLAB_API pmlab_status pmlab_idletrace_validate(pmlab_idletrace *it, pmlab_error
  * plugin's (PMLAB_ERR_PLUGIN). */
 PMLAB_API pmlab_status pmlab_idletrace_exec(pmlab_idletrace *it, const pmlab_trace *t,
 					    pmlab_result **out, pmlab_error *err);
+/* Runs it and writes form f (PMLAB_CSV or PMLAB_JSON) only to out, as
+ * pmlab idletrace prints the CSV. PMLAB_ERR_IO if out cannot be written. */
+PMLAB_API pmlab_status pmlab_idletrace_write(pmlab_idletrace *it, const pmlab_trace *t, FILE *out,
+					     pmlab_format f, pmlab_error *err);
 
 /* A frequency governor driven by a UTIL trace, as pmlab govtrace: one CPU
  * with its own small cpufreq driver. */
@@ -384,6 +393,9 @@ PMLAB_API pmlab_status pmlab_govtrace_validate(pmlab_govtrace *g, const pmlab_tr
  * governors run in a worker process as pmlab_idletrace_exec says. */
 PMLAB_API pmlab_status pmlab_govtrace_exec(pmlab_govtrace *g, const pmlab_trace *t,
 					   pmlab_result **out, pmlab_error *err);
+/* Runs it and writes form f (PMLAB_CSV or PMLAB_JSON) only to out. */
+PMLAB_API pmlab_status pmlab_govtrace_write(pmlab_govtrace *g, const pmlab_trace *t, FILE *out,
+					    pmlab_format f, pmlab_error *err);
 
 #ifdef __cplusplus
 }

@@ -109,6 +109,12 @@ static int describe(const struct cli_opts *o, const struct own *w, const pmlab_l
 	return 0;
 }
 
+static int run_failed(const char *msg)
+{
+	fprintf(stderr, "pmlab: %s\n", msg);
+	return EXIT_RUNTIME;
+}
+
 /* Runs the comparison and prints it in --format. Exit code. */
 static int run(const struct cli_opts *o, pmlab_compare *c)
 {
@@ -117,27 +123,23 @@ static int run(const struct cli_opts *o, pmlab_compare *c)
 		[CLI_HTML] = PMLAB_HTML,
 	};
 	pmlab_error err = { PMLAB_OK, "" };
-	pmlab_result *res = NULL;
 	struct progress prog;
-	int rc = EXIT_OK;
 
 	/* Every policy's run is checked before the progress line starts. */
 	if (pmlab_compare_validate(c, &err) != PMLAB_OK)
 		return cli_lib_error(o, &err);
 	pmlab_compare_on_progress(c, job_done, &prog);
 	progress_start(&prog, "compare: runs");
-	if (pmlab_compare_exec(c, &res, &err) != PMLAB_OK) {
+	if (pmlab_compare_write(c, stdout, formats[o->format], &err) != PMLAB_OK) {
 		progress_end(&prog);
+		if (err.code == PMLAB_ERR_IO)
+			return run_failed("compare: cannot write the result to standard output");
 		return cli_lib_error(o, &err);
 	}
 	progress_end(&prog);
-	if (fputs(pmlab_result_text(res, formats[o->format]), stdout) < 0 || fflush(stdout) != 0 ||
-	    ferror(stdout)) {
-		fprintf(stderr, "pmlab: compare: cannot write the result to standard output\n");
-		rc = EXIT_RUNTIME;
-	}
-	pmlab_result_free(res);
-	return rc;
+	if (fflush(stdout) != 0 || ferror(stdout))
+		return run_failed("compare: cannot write the result to standard output");
+	return EXIT_OK;
 }
 
 int cmd_compare(int argc, char **argv)

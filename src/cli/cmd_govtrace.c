@@ -97,7 +97,6 @@ static int run(const struct own *w, pmlab_govtrace *g)
 {
 	pmlab_error err = { PMLAB_OK, "" };
 	pmlab_trace *t = NULL;
-	pmlab_result *res = NULL;
 	const char *name;
 	char *text = NULL;
 	size_t len;
@@ -109,16 +108,17 @@ static int run(const struct own *w, pmlab_govtrace *g)
 		rc = cli_bad("%s", err.message);
 	else if (pmlab_govtrace_validate(g, t, &err) != PMLAB_OK)
 		rc = cli_bad("govtrace: %s", err.message);
-	else if (pmlab_govtrace_exec(g, t, &res, &err) != PMLAB_OK) {
+	else if (pmlab_govtrace_write(g, t, stdout, PMLAB_CSV, &err) != PMLAB_OK) {
 		if (err.code == PMLAB_ERR_INPUT)
 			rc = cli_bad("%s", err.message);
+		else if (err.code == PMLAB_ERR_IO)
+			fprintf(stderr, "pmlab: govtrace: cannot write to standard output\n"), rc = EXIT_RUNTIME;
 		else
 			fprintf(stderr, "pmlab: %s\n", err.message), rc = EXIT_RUNTIME;
-	} else if (fputs(pmlab_result_text(res, PMLAB_CSV), stdout) < 0 || fflush(stdout) != 0) {
+	} else if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "pmlab: govtrace: cannot write to standard output\n");
 		rc = EXIT_RUNTIME;
 	}
-	pmlab_result_free(res);
 	pmlab_trace_free(t);
 	free(text);
 	return rc;

@@ -92,7 +92,6 @@ static int run(const struct own *w, pmlab_idletrace *it)
 {
 	pmlab_error err = { PMLAB_OK, "" };
 	pmlab_trace *t = NULL;
-	pmlab_result *res = NULL;
 	const char *name;
 	char *text = NULL;
 	size_t len;
@@ -102,17 +101,17 @@ static int run(const struct own *w, pmlab_idletrace *it)
 		return EXIT_USAGE;
 	if (pmlab_trace_parse(text, len, name, PMLAB_TRACE_IDLE, &t, &err) != PMLAB_OK) {
 		rc = cli_bad("%s", err.message);
-	} else if (pmlab_idletrace_exec(it, t, &res, &err) != PMLAB_OK) {
+	} else if (pmlab_idletrace_write(it, t, stdout, PMLAB_CSV, &err) != PMLAB_OK) {
 		if (err.code == PMLAB_ERR_INPUT)
 			rc = cli_bad("%s", err.message);
+		else if (err.code == PMLAB_ERR_IO)
+			fprintf(stderr, "pmlab: idletrace: cannot write to standard output\n"), rc = EXIT_RUNTIME;
 		else
 			fprintf(stderr, "pmlab: %s\n", err.message), rc = EXIT_RUNTIME;
-	} else if (fputs(pmlab_result_text(res, PMLAB_CSV), stdout) < 0 || fflush(stdout) != 0 ||
-		   ferror(stdout)) {
+	} else if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "pmlab: idletrace: cannot write to standard output\n");
 		rc = EXIT_RUNTIME;
 	}
-	pmlab_result_free(res);
 	pmlab_trace_free(t);
 	free(text);
 	return rc;

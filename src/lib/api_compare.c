@@ -254,38 +254,77 @@ static int compare_inputs(const pmlab_compare *c, struct run_inputs *in, const c
 	return 0;
 }
 
-pmlab_status pmlab_compare_exec(pmlab_compare *c, pmlab_result **out, pmlab_error *err)
-{
-	static int (*const writers[])(void *, FILE *, struct pm_diag *) = {
-		[PMLAB_TABLE] = write_table, [PMLAB_CSV] = write_csv, [PMLAB_JSON] = write_json,
-		[PMLAB_HTML] = write_html,
-	};
-	struct comparison k = { .spec = NULL };
-	struct cmp_set set = { .nmetrics = 0 };
-	struct pm_diag d = { { 0 } };
-	struct pmlab_result *res = NULL;
+static int (*const writers[])(void *, FILE *, struct pm_diag *) = {
+	[PMLAB_TABLE] = write_table, [PMLAB_CSV] = write_csv, [PMLAB_JSON] = write_json,
+	[PMLAB_HTML] = write_html,
+};
+
+/* A comparison run: its figures, and the inputs they were made from. */
+struct ran {
+	struct comparison k;
+	struct cmp_set set;
 	struct run_inputs in;
 	const char *extra[2];
+};
+
+/* Sets up and runs the comparison into r (freed by ran_free whatever
+ * happens). */
+static pmlab_status run(pmlab_compare *c, struct ran *r, pmlab_error *err)
+{
+	struct pm_diag d = { { 0 } };
+	pmlab_status rc;
+
+	r->k = (struct comparison){ .spec = NULL };
+	r->set = (struct cmp_set){ .nmetrics = 0 };
+	rc = setup(c, &r->k, &r->set, err);
+	if (rc == PMLAB_OK && comparison_run(&r->k, &r->set, &d) < 0)
+		rc = lib_fail_diag(err, PMLAB_ERR_RUN, &d);
+	if (rc == PMLAB_OK && compare_inputs(c, &r->in, r->extra) < 0)
+		rc = lib_fail(err, PMLAB_ERR_NOMEM, "out of memory");
+	r->set.inputs = &r->in;
+	return rc;
+}
+
+static void ran_free(struct ran *r)
+{
+	comparison_free(&r->k);
+	cmp_free(&r->set);
+}
+
+pmlab_status pmlab_compare_exec(pmlab_compare *c, pmlab_result **out, pmlab_error *err)
+{
+	struct ran r;
+	struct pm_diag d = { { 0 } };
+	struct pmlab_result *res = NULL;
 	pmlab_status rc;
 
 	*out = NULL;
-	rc = setup(c, &k, &set, err);
-	if (rc == PMLAB_OK && comparison_run(&k, &set, &d) < 0)
-		rc = lib_fail_diag(err, PMLAB_ERR_RUN, &d);
-	if (rc == PMLAB_OK && compare_inputs(c, &in, extra) < 0)
-		rc = lib_fail(err, PMLAB_ERR_NOMEM, "out of memory");
-	set.inputs = &in;
+	rc = run(c, &r, err);
 	if (rc == PMLAB_OK && !(res = lib_result_new()))
 		rc = lib_fail(err, PMLAB_ERR_NOMEM, "out of memory");
 	for (int f = PMLAB_TABLE; rc == PMLAB_OK && f <= PMLAB_HTML; f++)
-		if (lib_result_capture(res, (pmlab_format)f, writers[f], &set, &d) < 0)
+		if (lib_result_capture(res, (pmlab_format)f, writers[f], &r.set, &d) < 0)
 			rc = lib_fail_diag(err, PMLAB_ERR_IO, &d);
-	comparison_free(&k);
-	cmp_free(&set);
+	ran_free(&r);
 	if (rc != PMLAB_OK) {
 		pmlab_result_free(res);
 		return rc;
 	}
 	*out = res;
 	return lib_ok(err);
+}
+
+pmlab_status pmlab_compare_write(pmlab_compare *c, FILE *out, pmlab_format f, pmlab_error *err)
+{
+	struct ran r;
+	struct pm_diag d = { { 0 } };
+	pmlab_status rc;
+
+	if (!out || (unsigned)f > PMLAB_HTML)
+		return lib_fail(err, PMLAB_ERR_INPUT, "compare: expected a stream and a format");
+	rc = run(c, &r, err);
+	if (rc == PMLAB_OK && writers[f](&r.set, out, &d) < 0)
+		rc = lib_fail(err, PMLAB_ERR_IO, "compare: %s", d.msg);
+	ran_free(&r);
+	return rc == PMLAB_OK ? lib_ok(err) : rc;
 }

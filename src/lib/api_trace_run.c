@@ -17,16 +17,19 @@
 
 /* ---- what both share: texts computed here or in a worker ---- */
 
-/* Computes res's texts; on failure, *code says what kind and d why. */
-typedef int (*compute_fn)(const void *ctx, struct pmlab_result *res, pmlab_status *code,
-			  struct pm_diag *d);
+/* Computes res's texts of the forms in `forms` (FORM() bits); on
+ * failure, *code says what kind and d why. */
+typedef int (*compute_fn)(const void *ctx, struct pmlab_result *res, unsigned forms,
+			  pmlab_status *code, struct pm_diag *d);
 
+#define FORM(f) (1u << (f))
 static const pmlab_format computed[] = { PMLAB_CSV, PMLAB_JSON };
 #define NCOMPUTED (sizeof(computed) / sizeof(computed[0]))
 
 struct isolated {
 	compute_fn compute;
 	const void *ctx;
+	unsigned forms;
 	const char *name; /* "idletrace": names a crash */
 	struct pmlab_result *res;
 	pmlab_status code; /* the worker's failure */
@@ -51,13 +54,13 @@ static int isolated_job(void *ctx, int i, FILE *out, struct pm_diag *d)
 
 	if (!res)
 		return pm_fail(d, "out of memory");
-	if (k->compute(k->ctx, res, &code, d) < 0)
+	if (k->compute(k->ctx, res, k->forms, &code, d) < 0)
 		rc = -1;
 	c = rc < 0 ? (int32_t)code : PMLAB_OK;
 	if (fwrite(&c, sizeof(c), 1, out) != 1)
 		rc = -2;
 	for (size_t f = 0; rc == 0 && f < NCOMPUTED; f++)
-		if (send_text(out, res->text[computed[f]]) < 0)
+		if ((k->forms & FORM(computed[f])) && send_text(out, res->text[computed[f]]) < 0)
 			rc = -2;
 	if (rc == -1 && send_text(out, d->msg) < 0)
 		rc = -2;
@@ -101,7 +104,8 @@ static int isolated_deliver(void *ctx, int i, const char *data, size_t len, stru
 		return 0;
 	}
 	for (size_t f = 0; f < NCOMPUTED; f++)
-		if (take_text(data, len, &at, &k->res->text[computed[f]], d) < 0)
+		if ((k->forms & FORM(computed[f])) &&
+		    take_text(data, len, &at, &k->res->text[computed[f]], d) < 0)
 			return -1;
 	return 0;
 }
@@ -116,7 +120,8 @@ static void isolated_name(void *ctx, int i, char *buf, size_t size)
  * plugins and has some. Failures: bad input as compute says; a plugin's
  * broken promise or crash as PMLAB_ERR_PLUGIN, "NAME: ...". */
 static pmlab_status run_computed(const pmlab_lab *lab, const char *name, compute_fn compute,
-				 const void *ctx, pmlab_result **out, pmlab_error *err)
+				 const void *ctx, unsigned forms, pmlab_result **out,
+				 pmlab_error *err)
 {
 	struct pmlab_result *res = lib_result_new();
 	struct pm_diag d = { { 0 } };
@@ -126,7 +131,7 @@ static pmlab_status run_computed(const pmlab_lab *lab, const char *name, compute
 	if (!res)
 		return lib_fail(err, PMLAB_ERR_NOMEM, "out of memory");
 	if (lab->isolate && registry_has_plugins(&lab->plugins.reg)) {
-		struct isolated k = { compute, ctx, name, res, PMLAB_OK, "" };
+		struct isolated k = { compute, ctx, forms, name, res, PMLAB_OK, "" };
 		struct plugin_guard *g = plugin_guard_new();
 		struct runner r = {
 			.njobs = 1, .workers = 1, .job = isolated_job, .ctx = &k,
@@ -145,7 +150,7 @@ static pmlab_status run_computed(const pmlab_lab *lab, const char *name, compute
 		plugin_guard_free(g);
 	} else {
 		pmlab_status why = PMLAB_OK;
-		if (compute(ctx, res, &why, &d) < 0)
+		if (compute(ctx, res, forms, &why, &d) < 0)
 			code = lib_fail_diag(err, why, &d);
 	}
 	if (code != PMLAB_OK) {
@@ -318,8 +323,8 @@ struct idle_ctx {
 	const struct idletrace *t;
 };
 
-static int idle_compute(const void *ctx, struct pmlab_result *res, pmlab_status *code,
-			struct pm_diag *d)
+static int idle_compute(const void *ctx, struct pmlab_result *res, unsigned forms,
+			pmlab_status *code, struct pm_diag *d)
 {
 	const struct idle_ctx *c = ctx;
 	struct idle_run k = { c->it, c->t, NULL, NULL, { 0 }, 0, 0, 0 };
@@ -348,12 +353,12 @@ static int idle_compute(const void *ctx, struct pmlab_result *res, pmlab_status 
 	if (fault("idletrace", code, d) < 0)
 		goto out;
 	*code = PMLAB_ERR_NOMEM;
-	if (!(json = idle_json(&k))) {
+	if ((forms & FORM(PMLAB_JSON)) && !(json = idle_json(&k))) {
 		pm_fail(d, "out of memory");
 		goto out;
 	}
-	if (lib_result_capture(res, PMLAB_CSV, idle_csv, &k, d) < 0 ||
-	    lib_result_capture(res, PMLAB_JSON, dump_json, json, d) < 0)
+	if (((forms & FORM(PMLAB_CSV)) && lib_result_capture(res, PMLAB_CSV, idle_csv, &k, d) < 0) ||
+	    ((forms & FORM(PMLAB_JSON)) && lib_result_capture(res, PMLAB_JSON, dump_json, json, d) < 0))
 		goto out;
 	rc = 0;
 out:
@@ -372,7 +377,40 @@ pmlab_status pmlab_idletrace_exec(pmlab_idletrace *it, const pmlab_trace *t, pml
 				"(PMLAB_TRACE_IDLE), not %s", t ? t->name : "(none)",
 				t ? t->format : "nothing");
 	return run_computed(it->lab, "idletrace", idle_compute, &(struct idle_ctx){ it, &t->idle },
-			    out, err);
+			    FORM(PMLAB_CSV) | FORM(PMLAB_JSON), out, err);
+}
+
+/* One form of a computed result to out; the result freed. */
+static pmlab_status write_form(const char *name, pmlab_result *res, pmlab_format f, FILE *out,
+			       pmlab_error *err)
+{
+	int bad = fputs(res->text[f], out) < 0;
+
+	pmlab_result_free(res);
+	return bad ? lib_fail(err, PMLAB_ERR_IO, "%s: cannot write the result", name) : lib_ok(err);
+}
+
+/* The form a write asks for, among those computed. */
+static pmlab_status writable(const char *name, FILE *out, pmlab_format f, pmlab_error *err)
+{
+	if (!out || (f != PMLAB_CSV && f != PMLAB_JSON))
+		return lib_fail(err, PMLAB_ERR_INPUT, "%s: expected a stream, and CSV or JSON", name);
+	return lib_ok(err);
+}
+
+pmlab_status pmlab_idletrace_write(pmlab_idletrace *it, const pmlab_trace *t, FILE *out,
+				   pmlab_format f, pmlab_error *err)
+{
+	pmlab_result *res;
+	pmlab_status rc = writable("idletrace", out, f, err);
+
+	if (rc != PMLAB_OK)
+		return rc;
+	if (!t || t->kind != PMLAB_TRACE_IDLE)
+		return pmlab_idletrace_exec(it, t, &res, err); /* says what is wrong */
+	rc = run_computed(it->lab, "idletrace", idle_compute, &(struct idle_ctx){ it, &t->idle },
+			  FORM(f), &res, err);
+	return rc != PMLAB_OK ? rc : write_form("idletrace", res, f, out, err);
 }
 
 /* ---- frequency governors ---- */
@@ -522,8 +560,8 @@ static int gov_csv(void *ctx, FILE *out, struct pm_diag *d)
 	return 0;
 }
 
-static int gov_compute(const void *ctx, struct pmlab_result *res, pmlab_status *code,
-		       struct pm_diag *d)
+static int gov_compute(const void *ctx, struct pmlab_result *res, unsigned forms,
+		       pmlab_status *code, struct pm_diag *d)
 {
 	const struct gov_ctx *c = ctx;
 	const struct govtrace_input *in = &c->t->util;
@@ -547,6 +585,10 @@ static int gov_compute(const void *ctx, struct pmlab_result *res, pmlab_status *
 		goto out;
 	*code = PMLAB_ERR_NOMEM;
 	k.c = govtrace_changes(gt, &k.n);
+	if (!(forms & FORM(PMLAB_JSON))) {
+		rc = lib_result_capture(res, PMLAB_CSV, gov_csv, &k, d);
+		goto out;
+	}
 	json = json_object();
 	changes = json_array();
 	if (json && changes && json_object_set(json, "changes", changes) < 0)
@@ -559,7 +601,7 @@ static int gov_compute(const void *ctx, struct pmlab_result *res, pmlab_status *
 		pm_fail(d, "out of memory");
 		goto out;
 	}
-	if (lib_result_capture(res, PMLAB_CSV, gov_csv, &k, d) < 0 ||
+	if (((forms & FORM(PMLAB_CSV)) && lib_result_capture(res, PMLAB_CSV, gov_csv, &k, d) < 0) ||
 	    lib_result_capture(res, PMLAB_JSON, dump_json, json, d) < 0)
 		goto out;
 	rc = 0;
@@ -580,5 +622,22 @@ pmlab_status pmlab_govtrace_exec(pmlab_govtrace *g, const pmlab_trace *t, pmlab_
 	rc = pmlab_govtrace_validate(g, t, err);
 	if (rc != PMLAB_OK)
 		return rc;
-	return run_computed(g->lab, "govtrace", gov_compute, &(struct gov_ctx){ g, t }, out, err);
+	return run_computed(g->lab, "govtrace", gov_compute, &(struct gov_ctx){ g, t },
+			    FORM(PMLAB_CSV) | FORM(PMLAB_JSON), out, err);
+}
+
+pmlab_status pmlab_govtrace_write(pmlab_govtrace *g, const pmlab_trace *t, FILE *out,
+				  pmlab_format f, pmlab_error *err)
+{
+	pmlab_result *res;
+	pmlab_status rc = writable("govtrace", out, f, err);
+
+	if (rc == PMLAB_OK)
+		rc = t ? pmlab_govtrace_validate(g, t, err)
+		       : lib_fail(err, PMLAB_ERR_INPUT, "govtrace: expected a trace");
+	if (rc != PMLAB_OK)
+		return rc;
+	rc = run_computed(g->lab, "govtrace", gov_compute, &(struct gov_ctx){ g, t }, FORM(f), &res,
+			  err);
+	return rc != PMLAB_OK ? rc : write_form("govtrace", res, f, out, err);
 }

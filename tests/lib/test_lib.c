@@ -357,6 +357,104 @@ static void test_sweep(void **state)
 	pmlab_sweep_free(s);
 }
 
+/* What write(ctx, out) writes, as a string the caller frees. */
+static char *written(pmlab_status (*write)(void *ctx, FILE *out), void *ctx)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	assert_non_null(out);
+	assert_int_equal(write(ctx, out), PMLAB_OK);
+	assert_int_equal(fclose(out), 0);
+	return buf;
+}
+
+struct form_of {
+	void *h;
+	const pmlab_trace *t;
+	pmlab_format f;
+};
+
+static pmlab_status compare_form(void *ctx, FILE *out)
+{
+	struct form_of *x = ctx;
+	return pmlab_compare_write(x->h, out, x->f, NULL);
+}
+
+static pmlab_status idletrace_form(void *ctx, FILE *out)
+{
+	struct form_of *x = ctx;
+	return pmlab_idletrace_write(x->h, x->t, out, x->f, NULL);
+}
+
+static pmlab_status govtrace_form(void *ctx, FILE *out)
+{
+	struct form_of *x = ctx;
+	return pmlab_govtrace_write(x->h, x->t, out, x->f, NULL);
+}
+
+/* A form written alone is the result's text of that form, byte for byte. */
+static void test_write_one_form(void **state)
+{
+	pmlab_machine *m = NULL;
+	pmlab_compare *c = NULL;
+	pmlab_idletrace *it = NULL;
+	pmlab_govtrace *g = NULL;
+	pmlab_trace *idle = NULL, *util = NULL;
+	pmlab_result *res = NULL;
+	pmlab_error err;
+	char *text;
+
+	assert_int_equal(pmlab_machine_load("i7-4790", &m, &err), PMLAB_OK);
+	assert_int_equal(pmlab_compare_new(lab, m, "pingpong", &c, &err), PMLAB_OK);
+	assert_int_equal(pmlab_compare_policy(c, "none", NULL, &err), PMLAB_OK);
+	assert_int_equal(pmlab_compare_policy(c, "none:cpuidle=teo", NULL, &err), PMLAB_OK);
+	assert_int_equal(pmlab_compare_runs(c, 2, &err), PMLAB_OK);
+	assert_int_equal(pmlab_compare_duration(c, 30 * MS, &err), PMLAB_OK);
+	assert_int_equal(pmlab_compare_exec(c, &res, &err), PMLAB_OK);
+	for (int f = PMLAB_TABLE; f <= PMLAB_HTML; f++) {
+		text = written(compare_form, &(struct form_of){ c, NULL, (pmlab_format)f });
+		assert_string_equal(text, pmlab_result_text(res, (pmlab_format)f));
+		free(text);
+	}
+	expect(pmlab_compare_write(c, NULL, PMLAB_CSV, &err), &err, PMLAB_ERR_INPUT, "stream");
+	pmlab_result_free(res);
+
+	assert_int_equal(pmlab_trace_load("data/samples/idletrace-video.csv", PMLAB_TRACE_IDLE, &idle,
+					  &err), PMLAB_OK);
+	assert_int_equal(pmlab_idletrace_new(lab, m, "menu", &it, &err), PMLAB_OK);
+	assert_int_equal(pmlab_idletrace_exec(it, idle, &res, &err), PMLAB_OK);
+	for (int f = PMLAB_CSV; f <= PMLAB_JSON; f++) {
+		text = written(idletrace_form, &(struct form_of){ it, idle, (pmlab_format)f });
+		assert_string_equal(text, pmlab_result_text(res, (pmlab_format)f));
+		free(text);
+	}
+	expect(pmlab_idletrace_write(it, idle, stdout, PMLAB_HTML, &err), &err, PMLAB_ERR_INPUT, "CSV");
+	pmlab_result_free(res);
+
+	assert_int_equal(pmlab_trace_load("data/samples/govtrace-load-steps.csv", PMLAB_TRACE_UTIL,
+					  &util, &err), PMLAB_OK);
+	assert_int_equal(pmlab_govtrace_new(lab, "conservative", &g, &err), PMLAB_OK);
+	assert_int_equal(pmlab_govtrace_freqs(g, "1200000,1800000,2400000", &err), PMLAB_OK);
+	assert_int_equal(pmlab_govtrace_exec(g, util, &res, &err), PMLAB_OK);
+	for (int f = PMLAB_CSV; f <= PMLAB_JSON; f++) {
+		text = written(govtrace_form, &(struct form_of){ g, util, (pmlab_format)f });
+		assert_string_equal(text, pmlab_result_text(res, (pmlab_format)f));
+		free(text);
+	}
+	expect(pmlab_govtrace_write(g, idle, stdout, PMLAB_CSV, &err), &err, PMLAB_ERR_INPUT,
+	       "idletrace-video.csv");
+	pmlab_result_free(res);
+
+	pmlab_govtrace_free(g);
+	pmlab_idletrace_free(it);
+	pmlab_trace_free(util);
+	pmlab_trace_free(idle);
+	pmlab_compare_free(c);
+	pmlab_machine_free(m);
+}
+
 /* What pmlab_sweep_write streams, f's text; the caller frees it. */
 static char *sweep_written(pmlab_sweep *s, pmlab_format f)
 {
@@ -675,6 +773,7 @@ int main(void)
 		cmocka_unit_test(test_compare),     cmocka_unit_test(test_sweep),
 		cmocka_unit_test(test_compare_inputs), cmocka_unit_test(test_sweep_write),
 		cmocka_unit_test(test_trace_events), cmocka_unit_test(test_trace_governors),
+		cmocka_unit_test(test_write_one_form),
 		cmocka_unit_test(test_catalog),     cmocka_unit_test(test_plugin_in_process),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
