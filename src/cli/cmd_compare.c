@@ -125,9 +125,8 @@ static int run(const struct cli_opts *o, pmlab_compare *c)
 	pmlab_error err = { PMLAB_OK, "" };
 	struct progress prog;
 
-	/* Every policy's run is checked before the progress line starts. */
-	if (pmlab_compare_validate(c, &err) != PMLAB_OK)
-		return cli_lib_error(o, &err);
+	/* Every policy's run is checked before any runs (and before the
+	 * progress line shows anything): bad input is PMLAB_ERR_INPUT. */
 	pmlab_compare_on_progress(c, job_done, &prog);
 	progress_start(&prog, "compare: runs");
 	if (pmlab_compare_write(c, stdout, formats[o->format], &err) != PMLAB_OK) {

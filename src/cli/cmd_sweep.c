@@ -131,9 +131,8 @@ static int run(const struct cli_opts *o, pmlab_sweep *s)
 	pmlab_error err = { PMLAB_OK, "" };
 	struct progress prog;
 
-	/* Every point is checked before the progress line starts. */
-	if (pmlab_sweep_validate(s, &err) != PMLAB_OK)
-		return cli_lib_error(o, &err);
+	/* Every point is checked before any runs (and before the progress
+	 * line shows anything): bad input is PMLAB_ERR_INPUT. */
 	pmlab_sweep_on_progress(s, job_done, &prog);
 	progress_start(&prog, "sweep: points");
 	if (pmlab_sweep_write(s, stdout, &err) != PMLAB_OK) {
