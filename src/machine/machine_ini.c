@@ -112,6 +112,7 @@ static const struct key power_keys[] = {
 	MKEY("smt_throughput", V_DOUBLE, smt_throughput, smt_throughput, "<share>", 0),
 	MKEY("uncore_w", V_DOUBLE, uncore_w, uncore_w, "<watts>", 1),
 	MKEY("platform_w", V_DOUBLE, platform_w, platform_w, "<watts>", 1),
+	MKEY("vr_slew_mv_per_us", V_DOUBLE, vr_slew_mv_per_us, vr_slew, "<mV/us>", 0),
 };
 
 static const struct key power_limit_keys[] = {
@@ -194,6 +195,7 @@ static const struct key cstate_keys[] = {
 	CKEY("power_mw", V_MW, power_w, power, "<mW>", 1),
 	CKEY("poll", V_BOOL, poll, poll, "0|1", 0),
 	CKEY("turbo_active", V_BOOL, turbo_active, turbo_active, "0|1", 0),
+	CKEY("lowest_pstate", V_BOOL, lowest_pstate, lowest_pstate, "0|1", 0),
 };
 
 /* [cstate STATE TYPE]: a type's own figures for one of the machine's
@@ -1357,6 +1359,8 @@ static void write_ini(FILE *f, const struct machine *m)
 			fprintf(f, "poll = %d\n", c->poll);
 		if (c->turbo_active)
 			fprintf(f, "turbo_active = %d\n", c->turbo_active);
+		if (c->lowest_pstate)
+			fprintf(f, "lowest_pstate = %d\n", c->lowest_pstate);
 	}
 	for (int i = 0; i < m->npkg_cstates && i < MACHINE_MAX_PKG_CSTATES; i++) {
 		const struct pkg_cstate *pc = &m->pkg_cstates[i];
@@ -1376,6 +1380,8 @@ static void write_ini(FILE *f, const struct machine *m)
 	put_key_double(f, "smt_throughput", m->smt_throughput);
 	put_key_double(f, "uncore_w", m->uncore_w);
 	put_key_double(f, "platform_w", m->platform_w);
+	if (m->vr_slew_mv_per_us)
+		put_key_double(f, "vr_slew_mv_per_us", m->vr_slew_mv_per_us);
 
 	if (m->pl1_w > 0 || m->pl2_w > 0 || m->pl_control_ns) {
 		fprintf(f, "\n[power_limits]\n");

@@ -12,7 +12,7 @@
 #include "machine.h"
 
 struct cstate_lines {
-	int section, desc, exit, residency, wake, power, poll, turbo_active;
+	int section, desc, exit, residency, wake, power, poll, turbo_active, lowest_pstate;
 };
 
 struct pkg_cstate_lines {
@@ -42,7 +42,7 @@ struct machine_lines {
 	struct cstate_lines cstate[MACHINE_MAX_CSTATES];
 	struct pkg_cstate_lines pkg[MACHINE_MAX_PKG_CSTATES];
 	int power, ceff_nf, leak_w, leak_beta, smt_activity, smt_throughput;
-	int uncore_w, platform_w;
+	int uncore_w, platform_w, vr_slew;
 	int cache, refill, share_stall_cut, share_window;
 	int costs, syscall, context_switch, wakeup_ipi, fork, exec;
 	int tick_cost, tick_stop, tick_restart, idle_entry, idle_exit;

@@ -2,7 +2,7 @@
 /* The models around the cores (issue 21), each rule on its own: the
  * uncore clock and its power, the memory stall at the present clocks and
  * cross-package coherence, the energy/performance bias on C-state
- * demotion and turbo, the platform's DRAM, disk, fans and power supply,
+ * demotion and turbo, the exit ramp after C1E, the platform's DRAM, disk, fans and power supply,
  * tuned's dynamic PM QoS on the kernel's load average, and the flusher's
  * writeback pattern. */
 #include <math.h>
@@ -275,6 +275,71 @@ static void test_epb_turbo_delay(void **state)
 	result_free(&b.r);
 }
 
+/* ---- the exit ramp after C1E ---- */
+
+static void test_exit_ramp_rule(void **state)
+{
+	struct machine m = parse(TWO);
+	assert_int_equal(exit_ramp_ns(&m, 800, 1000), 0); /* no slew rate: instant */
+	m.vr_slew_mv_per_us = 10;
+	assert_int_equal(exit_ramp_ns(&m, 800, 1000), 20 * NS_PER_US);
+	assert_int_equal(exit_ramp_ns(&m, 800, 850), 5 * NS_PER_US);
+	assert_int_equal(exit_ramp_ns(&m, 1000, 800), 0); /* nothing to ramp */
+	assert_contains(parse_error(TWO "[cstate C7]\nexit_latency_us = 200\n"
+				    "target_residency_us = 600\npower_mw = 0\nlowest_pstate = 2\n"),
+			"lowest_pstate: '2' is not 0 or 1");
+	assert_contains(parse_error("[machine]\nname = p\n[topology]\npackages = 1\n"
+				    "cores_per_package = 1\nthreads_per_core = 1\nfreq_domain = core\n"
+				    "[frequency]\nbase_khz = 1000000\n[pstates]\n1000000 = 900\n"
+				    "[cstate POLL]\nexit_latency_us = 0\ntarget_residency_us = 0\n"
+				    "power_mw = 0\npoll = 1\nlowest_pstate = 1\n[power]\nceff_nf = 1\n"
+				    "leak_w = 1\nuncore_w = 1\nplatform_w = 1\n"),
+			"lowest_pstate = 1 on a polling state");
+	assert_contains(parse_error("[machine]\nname = p\n[topology]\npackages = 1\n"
+				    "cores_per_package = 1\nthreads_per_core = 1\nfreq_domain = core\n"
+				    "[frequency]\nbase_khz = 1000000\n[pstates]\n1000000 = 900\n"
+				    "[cstate C1]\nexit_latency_us = 1\ntarget_residency_us = 1\n"
+				    "power_mw = 0\n[power]\nceff_nf = 1\nleak_w = 1\nuncore_w = 1\n"
+				    "platform_w = 1\nvr_slew_mv_per_us = -1\n"),
+			"vr_slew_mv_per_us = -1 is out of range");
+}
+
+/* A core woken from C1E runs at its lowest P-state (1 GHz) while its
+ * voltage climbs back to the 2 GHz point: (1000 - 800) mV at 10 mV/us, 20
+ * us a wakeup; without the ramp (no slew rate, or a state that keeps the
+ * clock) it never leaves 2 GHz. */
+static void test_exit_ramp_after_c1e(void **state)
+{
+#define C1E_MACHINE(flag, slew)                                                                \
+	"[machine]\nname = c1e\n[topology]\npackages = 1\ncores_per_package = 1\n"           \
+	"threads_per_core = 1\nfreq_domain = core\n[frequency]\nbase_khz = 2000000\n"           \
+	"transition_latency_us = 0\n[pstates]\n1000000 = 800\n2000000 = 1000\n"                \
+	"[cstate C1E]\nexit_latency_us = 10\ntarget_residency_us = 20\nwake_us = 2\n"          \
+	"power_mw = 100\nturbo_active = 1\nlowest_pstate = " flag "\n"                            \
+	"[power]\nceff_nf = 1\nleak_w = 1\nleak_beta = 0\nuncore_w = 1\nplatform_w = 1\n"      \
+	"vr_slew_mv_per_us = " slew "\n"
+	const char *with = C1E_MACHINE("1", "10"), *flat = C1E_MACHINE("0", "10");
+	const char *noslew = C1E_MACHINE("1", "0");
+#undef C1E_MACHINE
+	const char *sets[] = { "tasks=1", "period_us=1000", "run_us=400", "jitter_pct=0" };
+	struct run a, b, c;
+	simtest_run(&a, with, 0, "periodic", "performance", 0.2, 1, quiet, 4, sets, 4, true);
+	simtest_run(&b, flat, 0, "periodic", "performance", 0.2, 1, quiet, 4, sets, 4, true);
+	simtest_run(&c, noslew, 0, "periodic", "performance", 0.2, 1, quiet, 4, sets, 4, true);
+	uint64_t wakeups = a.r.cpus[0].cstate_usage[0];
+	assert_true(wakeups >= 190);
+	sim_ns low = a.r.cpus[0].pstate_ns[0];
+	assert_true(low >= (sim_ns)(wakeups - 2) * 20 * NS_PER_US);
+	assert_true(low <= (sim_ns)(wakeups + 2) * 20 * NS_PER_US);
+	assert_true(b.r.cpus[0].pstate_ns[0] == 0);
+	assert_true(c.r.cpus[0].pstate_ns[0] == 0);
+	/* The work at 1 GHz takes longer: more C0 time, the same work done. */
+	assert_true(a.r.cpus[0].c0_ns > b.r.cpus[0].c0_ns + (sim_ns)wakeups * 5 * NS_PER_US);
+	result_free(&a.r);
+	result_free(&b.r);
+	result_free(&c.r);
+}
+
 /* ---- the platform ---- */
 
 static void test_platform_rules(void **state)
@@ -378,6 +443,8 @@ int main(void)
 		cmocka_unit_test(test_epb_rules),
 		cmocka_unit_test(test_epb_demotion),
 		cmocka_unit_test(test_epb_turbo_delay),
+		cmocka_unit_test(test_exit_ramp_rule),
+		cmocka_unit_test(test_exit_ramp_after_c1e),
 		cmocka_unit_test(test_platform_rules),
 		cmocka_unit_test(test_platform_energy),
 		cmocka_unit_test(test_pmqos_dynamic),
