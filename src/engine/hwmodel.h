@@ -19,6 +19,9 @@ double uncore_power_w(const struct machine *m, uint32_t khz);
 double memory_latency_scale(const struct machine *m, double core_ghz, double uncore_ghz);
 /* A miss's latency, ns, at these clocks. */
 double memory_latency_ns(const struct machine *m, double core_ghz, double uncore_ghz);
+/* How much a stall stretches when a package's tasks ask demand_gbps of a
+ * memory that gives peak_gbps (0: no limit): 1, or demand / peak. */
+double memory_saturation(double demand_gbps, double peak_gbps);
 /* How many target residencies of previous idle a deep C-state request
  * needs before the hardware grants it, at bias epb (0..15). */
 double epb_demotion_x(const struct machine *m, int epb);

@@ -432,7 +432,11 @@ double uncore_running_w(const struct sim *s, int pkg);
 
 /* engine/memory.c: a burst's memory stall at the present clocks */
 double memory_stall_factor(struct sim *s, const struct sim_cpu *c, const struct task *t);
-void memory_account(struct sim *s, const struct sim_cpu *c, double stall_ns);
+void memory_account(struct sim *s, const struct sim_cpu *c, const struct task *t, double stall_ns);
+/* The stretch of a burst's stall by its package's memory bandwidth (>= 1);
+ * records what the burst asks of memory in t->mem_gbps. */
+double memory_bandwidth_factor(struct sim *s, const struct sim_cpu *c, struct task *t,
+			       double cycles, double stall_ns);
 
 /* engine/exit_ramp.c: the lowest P-state after a C1E wakeup, while the
  * voltage ramps back */

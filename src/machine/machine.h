@@ -188,6 +188,9 @@ struct machine_memory {
 	double snoop_share;
 	double snoop_x;
 	double size_mb; /* installed memory: what vm.dirty_*ratio are shares of (0: 16384) */
+	/* A package's memory bandwidth, GB/s (engine/memory.c: a burst's stall
+	 * stretches while its package's running tasks ask for more); 0: none. */
+	double peak_gbps;
 };
 
 /* [platform] Wall power that follows the work (engine/platform_power.c):

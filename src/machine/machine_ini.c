@@ -167,6 +167,7 @@ static const struct key memory_keys[] = {
 	MKEY("snoop_pct", V_PCT, mem.snoop_share, mem_snoop_share, "<0..100>", 0),
 	MKEY("snoop_x", V_DOUBLE, mem.snoop_x, mem_snoop_x, "<factor>", 0),
 	MKEY("size_mb", V_DOUBLE, mem.size_mb, mem_size, "<MiB>", 0),
+	MKEY("peak_gbps", V_DOUBLE, mem.peak_gbps, mem_peak, "<GB/s>", 0),
 };
 
 static const struct key platform_keys[] = {
@@ -1431,6 +1432,8 @@ static void write_ini(FILE *f, const struct machine *m)
 		put_key_double(f, "snoop_pct", m->mem.snoop_share * 100);
 		put_key_double(f, "snoop_x", m->mem.snoop_x);
 		put_key_double(f, "size_mb", m->mem.size_mb);
+		if (m->mem.peak_gbps)
+			put_key_double(f, "peak_gbps", m->mem.peak_gbps);
 	}
 	const struct machine_platform *pl = &m->plat;
 	if (pl->psu_w || pl->disk_active_w || pl->nic_packet_uj || pl->disk_mbps || pl->fan_max_w) {

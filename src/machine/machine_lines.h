@@ -48,7 +48,7 @@ struct machine_lines {
 	int tick_cost, tick_stop, tick_restart, idle_entry, idle_exit;
 	int background, bg_wakeups, bg_jitter, bg_timer, bg_handler;
 	int uncore, unc_min_khz, unc_max_khz, unc_min_mv, unc_max_mv, unc_static, unc_epb;
-	int memory, mem_core, mem_uncore, mem_dram, mem_mlp, mem_line, mem_snoop_share, mem_snoop_x, mem_size;
+	int memory, mem_core, mem_uncore, mem_dram, mem_mlp, mem_line, mem_snoop_share, mem_snoop_x, mem_size, mem_peak;
 	int platform, psu_w, psu_eff[4], disk_active, nic_packet, disk_mbps, fan_min, fan_max;
 	int energy_bias, epb_demotion, epb_turbo_delay;
 	struct cpu_type_lines type[MACHINE_MAX_TYPES];

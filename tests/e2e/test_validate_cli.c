@@ -174,6 +174,7 @@ static void test_published_orderings(void **state)
 		{ "freqinv-gitsource-skylake", "`runtime_rel: 4C-turbo ~ 1C-turbo`" },
 		{ "idle-pingpong-fast-2023", "`latency_us: ladder > teo ~ menu`" },
 		{ "idle-pingpong-medium-2023", "`latency_us: ladder > menu ~ teo`" },
+		{ "membw-haswell-ep", "`throughput_rel: turbo ~ 1.2GHz`" },
 	};
 	char args[512], line[512], mdpath[] = "/tmp/pmlab-published-XXXXXX";
 	int fd = mkstemp(mdpath);

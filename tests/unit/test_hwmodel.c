@@ -201,6 +201,41 @@ static void test_memory_scaling_haswell_preset(void **state)
 	assert_true(coupled > 1.25);
 }
 
+/* Bandwidth: a package's tasks that ask for more than peak_gbps stretch
+ * their stall by demand / peak. */
+static void test_memory_saturation_rule(void **state)
+{
+	assert_near(memory_saturation(10, 0), 1, 1e-12); /* no limit */
+	assert_near(memory_saturation(10, 20), 1, 1e-12);
+	assert_near(memory_saturation(30, 20), 1.5, 1e-12);
+	assert_contains(parse_error(TWO MEMORY "peak_gbps = -1\n"), "peak_gbps = -1 is out of range");
+}
+
+/* Two fully memory-bound tasks on two cores at 2 GHz (a miss: 15 + 10 +
+ * 40 ns), each asking mlp 4 x 64 B per 65 ns = 3.94 GB/s: under a 6 GB/s
+ * memory they take 7.88 / 6 times as long as under a 10 GB/s one; one
+ * task alone is not limited. */
+static void test_memory_bandwidth_shared(void **state)
+{
+	const char *sets[] = { "tasks=2", "work_ms=60", "stall_pct=100", "mlp=4" };
+	const char *one[] = { "tasks=1", "work_ms=60", "stall_pct=100", "mlp=4" };
+	struct run wide, narrow, alone;
+	simtest_run(&wide, TWO MEMORY "peak_gbps = 10\n", 0, "batch", "performance", 2, 1, quiet,
+		    4, sets, 4, true);
+	simtest_run(&narrow, TWO MEMORY "peak_gbps = 6\n", 0, "batch", "performance", 2, 1, quiet,
+		    4, sets, 4, true);
+	simtest_run(&alone, TWO MEMORY "peak_gbps = 6\n", 0, "batch", "performance", 2, 1, quiet,
+		    4, one, 4, true);
+	double t_wide = wide.r.extra[0].value;
+	assert_near(narrow.r.extra[0].value, t_wide * (2 * 4 * 64 / 65.0) / 6, 0.01);
+	assert_near(alone.r.extra[0].value, t_wide, 0.02);
+	/* The lines moved do not depend on the limit. */
+	assert_near(narrow.r.platform.dram_j, wide.r.platform.dram_j, 1e-6);
+	result_free(&wide.r);
+	result_free(&narrow.r);
+	result_free(&alone.r);
+}
+
 /* Coherence: a sharing group spread over two packages pays snoops on the
  * share of its misses, the same group on one package does not. */
 static void test_coherence_across_packages(void **state)
@@ -458,6 +493,8 @@ int main(void)
 		cmocka_unit_test(test_memory_latency_rule),
 		cmocka_unit_test(test_memory_stall_scales_with_clocks),
 		cmocka_unit_test(test_memory_scaling_haswell_preset),
+		cmocka_unit_test(test_memory_saturation_rule),
+		cmocka_unit_test(test_memory_bandwidth_shared),
 		cmocka_unit_test(test_coherence_across_packages),
 		cmocka_unit_test(test_epb_rules),
 		cmocka_unit_test(test_epb_demotion),
