@@ -35,7 +35,7 @@ pmlab_status pmlab_compare_new(const pmlab_lab *lab, const pmlab_machine *m, con
 	if (!workload || !*workload)
 		return lib_fail(err, PMLAB_ERR_INPUT, "compare: expected a workload");
 	c = calloc(1, sizeof(*c));
-	if (!c || !(c->workload = strdup(workload)) || lib_strdup_into(&c->spec, m->spec) < 0) {
+	if (!c || !(c->workload = strdup(workload)) || lib_strdup_into(&c->spec, m->source) < 0) {
 		pmlab_compare_free(c);
 		return lib_fail(err, PMLAB_ERR_NOMEM, "out of memory");
 	}
@@ -233,7 +233,7 @@ static int write_html(void *ctx, FILE *out, struct pm_diag *d)
  * extra holds 2 strings. -1 on OOM. */
 static int compare_inputs(const pmlab_compare *c, struct run_inputs *in, const char **extra)
 {
-	if (lib_inputs(in, "compare", &c->m, c->spec, c->cpus_set) < 0)
+	if (lib_inputs(in, "compare", c->lab, &c->m, c->spec, c->cpus_set) < 0)
 		return -1;
 	in->workload = c->workload;
 	in->cpufreq = c->cpufreq;

@@ -21,7 +21,7 @@ static pmlab_status made(pmlab_machine *pm, int rc, pmlab_machine **out, const s
 			 pmlab_error *err)
 {
 	if (rc < 0) {
-		pmlab_machine_free(pm);
+		free(pm);
 		return lib_fail_diag(err, PMLAB_ERR_INPUT, d);
 	}
 	*out = pm;
@@ -34,14 +34,20 @@ pmlab_status pmlab_machine_load(const char *spec, pmlab_machine **out, pmlab_err
 	pmlab_machine *pm = calloc(1, sizeof(*pm));
 
 	*out = NULL;
-	if (!pm || (spec && !(pm->spec = strdup(spec)))) {
-		free(pm);
+	if (!pm)
 		return lib_fail(err, PMLAB_ERR_NOMEM, "out of memory");
-	}
 	if (!spec || !*spec)
 		return made(pm, pm_fail(&d, "machine: expected a preset name or an INI file"), out,
 			    &d, err);
-	return made(pm, runspec_load_machine(&pm->m, spec, NULL, &d), out, &d, err);
+	pm->source = NULL;
+	if (runspec_load_machine(&pm->m, spec, NULL, &d) < 0)
+		return made(pm, -1, out, &d, err);
+	/* for the inputs of its results: the command line names it so */
+	if (!(pm->source = strdup(spec))) {
+		free(pm);
+		return lib_fail(err, PMLAB_ERR_NOMEM, "out of memory");
+	}
+	return made(pm, 0, out, &d, err);
 }
 
 pmlab_status pmlab_machine_parse(const char *text, const char *where, pmlab_machine **out,
@@ -53,6 +59,7 @@ pmlab_status pmlab_machine_parse(const char *text, const char *where, pmlab_mach
 	*out = NULL;
 	if (!pm)
 		return lib_fail(err, PMLAB_ERR_NOMEM, "out of memory");
+	pm->source = NULL;
 	return made(pm, machine_parse(&pm->m, text ? text : "", where ? where : "machine", &d), out,
 		    &d, err);
 }
@@ -85,17 +92,24 @@ char *pmlab_machine_ini(const pmlab_machine *m)
 void pmlab_machine_free(pmlab_machine *m)
 {
 	if (m)
-		free(m->spec);
+		free(m->source);
 	free(m);
 }
 
-int lib_inputs(struct run_inputs *in, const char *command, const struct machine *m,
-	       const char *spec, bool cpus_set)
+int lib_inputs(struct run_inputs *in, const char *command, const pmlab_lab *lab,
+	       const struct machine *m, const char *source, bool cpus_set)
 {
 	memset(in, 0, sizeof(*in));
 	in->command = command;
 	in->version = pmlab_version();
-	in->machine_arg = spec;
+	in->machine_arg = source;
 	in->cpus = cpus_set ? m->online_cpus : 0;
+	in->dirs = (const char *const *)lab->dirs;
+	in->ndirs = lab->ndirs;
+	in->plugins = (const char *const *)lab->given.s;
+	in->nplugins = lab->given.n;
+	in->plugin_path = lab->plugin_path;
+	in->path_plugins = (const char *const *)lab->listed.s;
+	in->npath_plugins = lab->listed.n;
 	return inputs_set_machine(in, m);
 }

@@ -18,8 +18,7 @@
 struct pmlab_run {
 	const pmlab_lab *lab;
 	struct machine m;
-	char *spec;   /* the machine as loaded (pmlab_machine) */
-	bool cpus_set;
+	char *machine_source; /* pmlab_machine's source */
 	char *workload, *cpufreq, *cpuidle, *profile, *timeline, *trace;
 	struct lib_strings sets;
 	sim_ns duration;
@@ -43,13 +42,17 @@ pmlab_status pmlab_run_new(const pmlab_lab *lab, const pmlab_machine *m, const c
 	if (!workload || !*workload)
 		return lib_fail(err, PMLAB_ERR_INPUT, "run: expected a workload");
 	run = calloc(1, sizeof(*run));
-	if (!run || !(run->workload = strdup(workload)) || lib_strdup_into(&run->spec, m->spec) < 0) {
-		pmlab_run_free(run);
+	if (!run || !(run->workload = strdup(workload))) {
+		free(run);
 		return lib_fail(err, PMLAB_ERR_NOMEM, "out of memory");
 	}
 	run->lab = lab;
 	run->m = m->m;
-	run->cpus_set = m->cpus_set;
+	if (m->source && !(run->machine_source = strdup(m->source))) {
+		free(run->workload);
+		free(run);
+		return lib_fail(err, PMLAB_ERR_NOMEM, "out of memory");
+	}
 	run->duration = RUNSPEC_DEFAULT_DURATION;
 	run->seed = RUNSPEC_DEFAULT_SEED;
 	export_filter_all(&run->filter);
@@ -61,7 +64,7 @@ void pmlab_run_free(pmlab_run *run)
 {
 	if (!run)
 		return;
-	free(run->spec);
+	free(run->machine_source);
 	free(run->workload);
 	free(run->cpufreq);
 	free(run->cpuidle);
@@ -213,8 +216,11 @@ struct capture {
  * (metrics/inputs.h): the command line's names of it. -1 on OOM. */
 static int run_inputs(const pmlab_run *run, struct run_inputs *in)
 {
-	if (lib_inputs(in, "sim", &run->m, run->spec, run->cpus_set) < 0)
-		return -1;
+	memset(in, 0, sizeof(*in));
+	in->command = "sim";
+	in->version = pmlab_version();
+	in->machine_arg = run->machine_source;
+	in->cpus = run->m.online_cpus < machine_possible_cpus(&run->m) ? run->m.online_cpus : 0;
 	in->workload = run->workload;
 	in->cpufreq = run->cpufreq;
 	in->cpuidle = run->cpuidle;
@@ -223,7 +229,14 @@ static int run_inputs(const pmlab_run *run, struct run_inputs *in)
 	in->nsets = run->sets.n;
 	in->seed = run->seed;
 	in->duration_s = (double)run->duration / NS_PER_SEC;
-	return 0;
+	in->dirs = (const char *const *)run->lab->dirs;
+	in->ndirs = run->lab->ndirs;
+	in->plugins = (const char *const *)run->lab->given.s;
+	in->nplugins = run->lab->given.n;
+	in->plugin_path = run->lab->plugin_path;
+	in->path_plugins = (const char *const *)run->lab->listed.s;
+	in->npath_plugins = run->lab->listed.n;
+	return inputs_set_machine(in, &run->m);
 }
 
 /* Every text form of the result, while the simulation still exists. */

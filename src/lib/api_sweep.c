@@ -163,7 +163,7 @@ static int run_rows(struct sweep *w, bool html, FILE *out, bool *io, struct pm_d
 	int rc = -1;
 
 	*io = false;
-	if (!html && sweep_stream_start(&st, out, w->format, d) < 0) {
+	if (!html && sweep_stream_start(&st, out, w->format, sweep_inputs(w), d) < 0) {
 		*io = true;
 		goto out;
 	}
@@ -200,13 +200,24 @@ static int capture_rows(void *ctx, FILE *out, struct pm_diag *d)
 	return run_rows(x->w, x->html, out, &x->io, d);
 }
 
-/* The sweep s describes, set up (every point checked) into w. */
-static pmlab_status setup(const pmlab_sweep *s, struct sweep *w, pmlab_error *err)
+/* The sweep s describes, set up (every point checked) into w, its outputs
+ * recording base (filled here: pmlab's version and the lab's plugins)
+ * besides the sweep's own options. */
+static pmlab_status setup(const pmlab_sweep *s, struct sweep *w, struct run_inputs *base,
+			  pmlab_error *err)
 {
 	struct pm_diag d = { { 0 } };
 
+	*base = (struct run_inputs){
+		.version = pmlab_version(),
+		.plugins = (const char *const *)s->lab->given.s, .nplugins = s->lab->given.n,
+		.plugin_path = s->lab->plugin_path,
+		.path_plugins = (const char *const *)s->lab->listed.s,
+		.npath_plugins = s->lab->listed.n,
+	};
 	if (describe(s, s->vary.n, w, &d) < 0)
 		return lib_fail_diag(err, PMLAB_ERR_INPUT, &d);
+	w->base = base;
 	if (sweep_setup(w, &d) < 0) {
 		sweep_free(w);
 		return lib_fail_diag(err, PMLAB_ERR_INPUT, &d);
@@ -220,10 +231,12 @@ pmlab_status pmlab_sweep_exec(pmlab_sweep *s, pmlab_result **out, pmlab_error *e
 	struct pm_diag d = { { 0 } };
 	struct pmlab_result *res;
 	struct rows x = { &w, s->format == PMLAB_HTML, false };
+	struct run_inputs base;
 	pmlab_status rc;
 
+
 	*out = NULL;
-	rc = setup(s, &w, err);
+	rc = setup(s, &w, &base, err);
 	if (rc != PMLAB_OK)
 		return rc;
 	res = lib_result_new();
@@ -244,12 +257,13 @@ pmlab_status pmlab_sweep_write(pmlab_sweep *s, FILE *out, pmlab_error *err)
 {
 	struct sweep w;
 	struct pm_diag d = { { 0 } };
+	struct run_inputs base;
 	bool io;
 	pmlab_status rc;
 
 	if (!out)
 		return lib_fail(err, PMLAB_ERR_INPUT, "sweep: expected a stream to write to");
-	rc = setup(s, &w, err);
+	rc = setup(s, &w, &base, err);
 	if (rc != PMLAB_OK)
 		return rc;
 	if (run_rows(&w, s->format == PMLAB_HTML, out, &io, &d) < 0)
@@ -261,7 +275,8 @@ pmlab_status pmlab_sweep_write(pmlab_sweep *s, FILE *out, pmlab_error *err)
 pmlab_status pmlab_sweep_validate(pmlab_sweep *s, pmlab_error *err)
 {
 	struct sweep w;
-	pmlab_status rc = setup(s, &w, err);
+	struct run_inputs base;
+	pmlab_status rc = setup(s, &w, &base, err);
 
 	if (rc == PMLAB_OK)
 		sweep_free(&w);

@@ -12,33 +12,40 @@
 #include "../machine/machine.h"
 #include "../plugin/loader.h"
 
-struct pmlab_lab {
-	int ndirs;
-	char **dirs;                 /* profile directories, searched first */
-	struct plugin_set plugins;   /* the governors of the plugins loaded */
-	bool isolate;                /* runs with plugins go to a worker process */
-	bool signals;                /* batches take SIGINT/SIGTERM/SIGPIPE (pmlab_lab_signals) */
-};
-
-struct pmlab_machine {
-	struct machine m;
-	char *spec;    /* as loaded: a preset's name or a path; NULL: parsed from text */
-	bool cpus_set; /* pmlab_machine_set_cpus limited it */
-};
-
-struct run_inputs;
-/* The inputs (metrics/inputs.h) every result of `command` on m records:
- * pmlab's version, the machine as the caller named it (spec: a preset or
- * a path; NULL: m's name) and its hash, the CPUs online when cpus_set
- * (pmlab_machine_set_cpus limited them); the rest zero. -1 on OOM. */
-int lib_inputs(struct run_inputs *in, const char *command, const struct machine *m,
-	       const char *spec, bool cpus_set);
-
 /* A list of owned strings. */
 struct lib_strings {
 	int n;
 	char **s;
 };
+
+struct pmlab_lab {
+	int ndirs;
+	char **dirs;                 /* profile directories, searched first */
+	struct plugin_set plugins;   /* the governors of the plugins loaded */
+	bool isolate;                /* runs with plugins go to a worker process */
+	/* For the inputs of results (metrics/inputs.h): the files loaded one
+	 * by one (pmlab sim --plugin), the lists given (PMLAB_PLUGIN_PATH,
+	 * joined by ':') and the files they loaded. */
+	struct lib_strings given, listed;
+	char *plugin_path;
+	bool signals; /* batches take SIGINT/SIGTERM/SIGPIPE (pmlab_lab_signals) */
+};
+
+struct pmlab_machine {
+	struct machine m;
+	char *source; /* the preset name or file it was loaded from; NULL: parsed text */
+	bool cpus_set; /* pmlab_machine_set_cpus limited it */
+};
+
+struct run_inputs;
+/* The inputs (metrics/inputs.h) a result of `command` on m records, as the
+ * command line's: pmlab's version, the machine as named (source; NULL:
+ * m's name) and its hash, the CPUs online when cpus_set, the lab's
+ * profile directories and plugins; the rest zero. Pointers into lab. -1
+ * on OOM. */
+int lib_inputs(struct run_inputs *in, const char *command, const pmlab_lab *lab,
+	       const struct machine *m, const char *source, bool cpus_set);
+
 
 /* -1 on OOM. */
 int lib_strings_add(struct lib_strings *l, const char *s);
