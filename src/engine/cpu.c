@@ -161,7 +161,11 @@ static void cpu_set_mode(struct sim *s, struct sim_cpu *c, enum cpu_mode mode)
 	core->nbusy += is_busy - was_busy;
 	if ((before == 0) != (core->nbusy == 0))
 		pkg_core_busy(s, c->pkg, core->nbusy ? 1 : -1);
-	core_update(s, c->core);
+	/* Waking and running are both C0 at the same P-state: the core's
+	 * power, its turbo activity and the uncore's clock stay as they are
+	 * (its energy is integrated at the next real change). */
+	if (was_busy != is_busy)
+		core_update(s, c->core);
 	if (was_run != is_run && core->ncpus > 1) {
 		for (int i = 0; i < core->ncpus; i++) {
 			struct sim_cpu *sib = &s->cpus[core->cpus[i]];
