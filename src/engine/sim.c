@@ -996,11 +996,9 @@ int sim_run(struct sim *s, struct run_result *r, struct pm_diag *d)
 		const struct event *top = eventq_peek(&s->q);
 		if (s->bursts.n && (!top || keyheap_first_before(&s->bursts, top->time, top->seq))) {
 			/* A CPU's end of burst, always a live one. */
-			uint32_t cpu = s->bursts.heap[0];
-			e = (struct event){ .time = s->bursts.time[cpu], .seq = s->bursts.seq[cpu],
-					    .kind = EV_BURST_DONE, .obj = cpu,
-					    .gen = s->cpus[cpu].done_gen };
-			keyheap_cancel(&s->bursts, cpu);
+			struct keyheap_node b = keyheap_pop(&s->bursts);
+			e = (struct event){ .time = b.time, .seq = b.seq, .kind = EV_BURST_DONE,
+					    .obj = b.key, .gen = s->cpus[b.key].done_gen };
 		} else if (!eventq_pop(&s->q, &e)) {
 			break;
 		}
