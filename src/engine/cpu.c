@@ -45,11 +45,9 @@ static inline uint64_t weighted(sim_ns dt, uint32_t weight)
  * PELT clock (update_rq_clock()), residency, CPU times, the running task's
  * execution and burst. PELT's signals move only where the kernel updates
  * them (engine/load_avg.c). */
-void cpu_sync(struct sim *s, struct sim_cpu *c)
+void cpu_sync_from(struct sim *s, struct sim_cpu *c)
 {
 	sim_ns dt = s->now - c->seg_start;
-	if (dt <= 0)
-		return;
 	clock_pelt_advance(s, c, dt);
 	c->seg_start = s->now;
 	struct cpu_result *a = &c->acct;

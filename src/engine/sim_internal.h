@@ -351,7 +351,13 @@ struct sim {
 };
 
 /* engine/cpu.c */
-void cpu_sync(struct sim *s, struct sim_cpu *c);
+void cpu_sync_from(struct sim *s, struct sim_cpu *c);
+/* Accounts the CPU's time up to now (cpu.c); most calls find it done. */
+static inline void cpu_sync(struct sim *s, struct sim_cpu *c)
+{
+	if (s->now > c->seg_start)
+		cpu_sync_from(s, c);
+}
 void cpu_set_speed(struct sim *s, struct sim_cpu *c);
 void cpu_schedule(struct sim *s, struct sim_cpu *c);
 void cpu_kick(struct sim *s, struct sim_cpu *c);
