@@ -2,7 +2,6 @@
 /* The per-CPU state machine: running a task, idle in a C-state, waking up;
  * accounting of time, work and vruntime between state changes; the tick
  * and CFS's slice preemption. */
-#include <math.h>
 #include <stdlib.h>
 
 #include "sim_internal.h"
@@ -123,7 +122,11 @@ void cpu_arm_done(struct sim *s, struct sim_cpu *c)
 	if (c->mode != CPU_RUNNING || !t || !t->in_burst || c->in_dispatch)
 		return;
 	double total = t->rem_cycles / c->speed + t->rem_stall_ns;
-	sim_ns at = s->now + (sim_ns)ceil(total);
+	/* ceil(total) for the non-negative time left, without libm's call:
+	 * the truncation, plus one where it dropped a fraction. */
+	sim_ns left = (sim_ns)total;
+	left += (double)left < total;
+	sim_ns at = s->now + left;
 	/* Speed changes that leave the end of the burst where it was (another
 	 * core's turbo move, say) keep the event already queued. */
 	if (at == c->done_at)
