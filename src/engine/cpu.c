@@ -86,14 +86,12 @@ void cpu_sync_from(struct sim *s, struct sim_cpu *c)
 void cpu_set_speed(struct sim *s, struct sim_cpu *c)
 {
 	const struct sim_type *ty = cpu_type_of(s, c);
-	double khz = cpu_khz(s, c);
-	if (s->obs && s->obs->cpu_freq && (uint32_t)khz != c->obs_khz) {
-		c->obs_khz = (uint32_t)khz;
+	int idx = cpu_effective_idx(s, c);
+	if (s->obs && s->obs->cpu_freq && ty->khz[idx] != c->obs_khz) {
+		c->obs_khz = ty->khz[idx];
 		s->obs->cpu_freq(s->obs->ctx, c->id, s->now, c->obs_khz);
 	}
-	double speed = khz / 1e6; /* cycles per ns */
-	if (ty->work_per_cycle != 1.0)
-		speed *= ty->work_per_cycle; /* a smaller type's cycles do less */
+	double speed = ty->speed[idx];
 	if (s->cores[c->core].nrunning > 1)
 		speed *= ty->t->smt_throughput;
 	c->speed = speed;

@@ -562,6 +562,14 @@ static int build_types(struct sim *s)
 		uint32_t top = ty->khz[ty->npstates - 1];
 		ty->work_per_cycle = top == ref_khz && ct->capacity == CAPACITY_SCALE ? 1.0 :
 				     (double)ct->capacity / CAPACITY_SCALE * ref_khz / top;
+		ty->speed = calloc((size_t)ct->npstates, sizeof(*ty->speed));
+		if (!ty->speed)
+			return -1;
+		for (int i = 0; i < ct->npstates; i++) {
+			ty->speed[i] = ty->khz[i] / 1e6; /* cycles per ns */
+			if (ty->work_per_cycle != 1.0)
+				ty->speed[i] *= ty->work_per_cycle; /* a smaller type's cycles do less */
+		}
 	}
 	return 0;
 }
@@ -1057,6 +1065,7 @@ void sim_destroy(struct sim *s)
 	perf_domains_free(s);
 	for (int t = 0; s->types && t < s->ntypes; t++) {
 		free(s->types[t].khz);
+		free(s->types[t].speed);
 		free(s->types[t].os_khz);
 		free(s->types[t].turbo_cap_idx);
 		free(s->types[t].dyn_w);

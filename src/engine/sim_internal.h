@@ -215,6 +215,7 @@ struct sim_type {
 	/* Work per cycle against the first type of capacity 1024: a type of
 	 * capacity C and highest frequency F does C/1024 of its work at F. */
 	double work_per_cycle;
+	double *speed;         /* by P-state: work per ns of one thread alone (cpu_set_speed()) */
 	double *dyn_w;         /* by P-state: Ceff V^2 f of one busy thread (power_tables()) */
 	double *leak_w;        /* by P-state: leakage at its voltage */
 	double *activity_by_busy; /* by threads in C0: the SMT activity factor */
