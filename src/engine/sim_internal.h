@@ -218,6 +218,7 @@ struct sim_type {
 	/* Work per cycle against the first type of capacity 1024: a type of
 	 * capacity C and highest frequency F does C/1024 of its work at F. */
 	double work_per_cycle;
+	double *speed;         /* by P-state: work per ns of one thread alone (cpu_set_speed()) */
 	double *dyn_w;         /* by P-state: Ceff V^2 f of one busy thread (power_tables()) */
 	double *leak_w;        /* by P-state: leakage at its voltage */
 	double *activity_by_busy; /* by threads in C0: the SMT activity factor */
@@ -354,7 +355,13 @@ struct sim {
 };
 
 /* engine/cpu.c */
-void cpu_sync(struct sim *s, struct sim_cpu *c);
+void cpu_sync_from(struct sim *s, struct sim_cpu *c);
+/* Accounts the CPU's time up to now (cpu.c); most calls find it done. */
+static inline void cpu_sync(struct sim *s, struct sim_cpu *c)
+{
+	if (s->now > c->seg_start)
+		cpu_sync_from(s, c);
+}
 void cpu_set_speed(struct sim *s, struct sim_cpu *c);
 void cpu_schedule(struct sim *s, struct sim_cpu *c);
 void cpu_kick(struct sim *s, struct sim_cpu *c);
