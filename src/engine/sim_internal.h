@@ -77,6 +77,7 @@ struct engine_params {
 	int64_t sched_util_clamp_max;   /* sysctl: the largest uclamp.max any task gets */
 	int64_t sched_energy_aware;     /* sysctl: 1 lets EAS run where it can */
 	int64_t sched_itmt_enabled;     /* sysctl: 1 lets ITMT (asym packing) run where it can */
+	int64_t amd_prefcore;           /* amd_prefcore=disable on the command line: 0 */
 	int64_t pl1_w, pl2_w;      /* package power limits, W; -1: the machine's; 0: none */
 	int64_t pl1_window_ms;     /* PL1's time window; -1: the machine's */
 	int64_t energy_perf_bias;  /* IA32_ENERGY_PERF_BIAS, 0..15 (engine/epb.c) */
@@ -163,6 +164,7 @@ struct sim_core {
 	int cpus[8];
 	int nbusy;             /* threads in C0 (running or waking) */
 	bool turbo_active;     /* counts toward the package's active cores for turbo */
+	int own_cap_idx;       /* its own highest P-state (the machine's [highest_perf]) */
 	int nrunning;          /* threads running a task */
 	double p_dyn, p_static;
 	sim_ns last;
@@ -394,11 +396,14 @@ void load_avg_nohz_enter(struct sim *s, struct sim_cpu *c);
 void load_avg_busy_tick(struct sim *s, struct sim_cpu *c);
 
 /* The P-state a CPU runs at in C0: its policy's, under its package's
- * turbo ceiling for its type. */
+ * turbo ceiling for its type and its core's own top. */
 static inline int cpu_effective_idx(const struct sim *s, const struct sim_cpu *c)
 {
 	int idx = s->policies[c->policy].cur_idx;
 	int cap = s->pkgs[c->pkg].cap_idx[c->type];
+	int own = s->cores[c->core].own_cap_idx;
+	if (own < cap)
+		cap = own;
 	return idx < cap ? idx : cap;
 }
 

@@ -537,6 +537,55 @@ static void write_processor(struct detect *x, const uint32_t *khz, int n)
 			"lowest_nonlinear_khz = %lld\n", p->id, lnl);
 }
 
+/* amd-pstate's preferred-core ranking (v6.9+): each core's CPPC highest
+ * performance, policyN/amd_pstate_prefcore_ranking
+ * (Documentation/admin-guide/pm/amd-pstate.rst), as [highest_perf] by the
+ * model's core index (package ordinal x cores per package + the core's
+ * place in its package). Nothing when a core has none, or with core types
+ * (the model numbers those by type). amd_pstate/prefcore "disabled" is
+ * the kernel parameter amd_prefcore=disable: a run's --set. */
+static void write_highest_perf(struct detect *x)
+{
+	int n = x->ncores, *perf = calloc((size_t)n, sizeof(int));
+	if (!perf)
+		return;
+	int ok = x->ntypes == 1;
+	for (int k = 0; k < n && ok; k++) {
+		char rel[HOSTFS_PATH_MAX], buf[32], *end;
+		struct pm_diag ignore;
+		const struct host_policy *p = x->cores[k].pol;
+		ok = p && host_policy_path(rel, sizeof(rel), p->id,
+					   "amd_pstate_prefcore_ranking") == 0 &&
+		     hostfs_read_str(x->fs, rel, buf, sizeof(buf), &ignore) == 0;
+		long v = ok ? strtol(buf, &end, 10) : 0;
+		ok = ok && end != buf && !*end && v >= 1 && v <= 254;
+		perf[k] = (int)v;
+	}
+	if (ok) {
+		int per_pkg = n / x->npkgs;
+		fprintf(x->out, "\n# policyN/amd_pstate_prefcore_ranking: each core's CPPC highest "
+			"performance\n[highest_perf]\n");
+		for (int k = 0; k < n; k++) {
+			int ord = 0, place = 0; /* the package's ordinal, the core's place in it */
+			for (int j = 0; j < n; j++) {
+				bool first = true;
+				for (int i = 0; i < j && first; i++)
+					first = x->cores[i].pkg != x->cores[j].pkg;
+				ord += first && x->cores[j].pkg < x->cores[k].pkg;
+				place += j < k && x->cores[j].pkg == x->cores[k].pkg;
+			}
+			fprintf(x->out, "%d = %d\n", ord * per_pkg + place, perf[k]);
+		}
+		char buf[32];
+		struct pm_diag ignore;
+		if (hostfs_read_str(x->fs, HOST_CPU_DIR "/amd_pstate/prefcore", buf, sizeof(buf),
+				    &ignore) == 0 && strcmp(buf, "disabled") == 0)
+			fprintf(x->out, "# amd_pstate/prefcore: disabled (amd_prefcore=disable): "
+				"run with --set amd_prefcore=0\n");
+	}
+	free(perf);
+}
+
 static void write_cstates(struct detect *x, double leak_w)
 {
 	const struct host_info *hi = &x->hi;
@@ -761,6 +810,7 @@ static void write_ini(struct detect *x)
 	}
 	write_processor(x, khz, n);
 	write_pstates(x, "pstates", khz, n, tguess);
+	write_highest_perf(x);
 
 	write_cstates(x, GUESS_LEAK_W * t0->capacity / CAPACITY_SCALE);
 

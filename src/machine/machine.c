@@ -999,7 +999,7 @@ int machine_check(const struct machine *m, const struct machine_lines *ln,
 	    check_frequency(m, ln, where, d) ||
 	    check_power(m, ln, where, d) || check_cstates(m, ln, where, d) ||
 	    check_pkg_cstates(m, ln, where, d) || check_types(m, ln, where, d) ||
-	    machine_check_platform(m, ln, where, d))
+	    machine_check_platform(m, ln, where, d) || machine_check_cppc(m, ln, where, d))
 		return -1;
 	return 0;
 }

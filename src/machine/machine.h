@@ -345,6 +345,12 @@ struct machine {
 	 * NAME]: 0 for a machine of one implicit type (the fields above). */
 	int ntypes;
 	struct cpu_type types[MACHINE_MAX_TYPES];
+	/* [highest_perf]: each core's CPPC highest performance (ACPI _CPC,
+	 * AMD's MSR_AMD_CPPC_CAP1), by global core index (package-major), on
+	 * CPPC's abstract scale, linear in frequency; 0 for every core when the
+	 * file has none (machine_cppc.c). Cores of one part differ when the
+	 * firmware ranks its preferred cores (amd-pstate's prefcore_ranking). */
+	uint8_t highest_perf[MACHINE_MAX_CPUS];
 };
 
 /* Defaults of the optional keys above, for files that leave them out:
@@ -380,6 +386,17 @@ void machine_type_get(const struct machine *m, int t, struct cpu_type *out);
 void machine_types_resolve(struct machine *m);
 /* The P-states of the CPU's type (the machine's own without types). */
 const struct pstate *machine_cpu_pstates(const struct machine *m, int cpu, int *n);
+
+/* machine_cppc.c: the per-core highest performance ([highest_perf]). */
+bool machine_has_highest_perf(const struct machine *m);
+/* Whether two cores' highest performance differ: amd_detect_prefcore()
+ * (arch/x86/kernel/acpi/cppc.c, v6.12) finds preferred cores. */
+bool machine_highest_perf_differs(const struct machine *m);
+/* The core's own top frequency: its type's highest P-state scaled by its
+ * highest performance over the greatest of its type (CPPC's linear scale:
+ * perf_to_freq(), drivers/cpufreq/amd-pstate.c v6.15); without
+ * [highest_perf], the type's highest P-state. */
+uint32_t machine_core_max_khz(const struct machine *m, int core);
 
 /* Total logical CPUs the topology has, ignoring online_cpus. */
 int machine_possible_cpus(const struct machine *m);

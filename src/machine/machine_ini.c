@@ -230,7 +230,7 @@ static const struct key pkg_cstate_keys[] = {
 };
 
 enum section_kind { S_PLAIN, S_PSTATES, S_TURBO, S_CSTATE, S_PKG_CSTATE, S_CPU_TYPE,
-		   S_CSTATE_TYPE };
+		   S_CSTATE_TYPE, S_HIGHEST_PERF };
 
 struct section {
 	const char *name;
@@ -250,6 +250,7 @@ static const struct section sections[] = {
 	SECTION("frequency", S_PLAIN, frequency_keys, frequency),
 	{ "pstates", S_PSTATES, NULL, 0, offsetof(struct machine_lines, pstates) },
 	{ "turbo", S_TURBO, NULL, 0, offsetof(struct machine_lines, turbo) },
+	{ "highest_perf", S_HIGHEST_PERF, NULL, 0, offsetof(struct machine_lines, highest_perf) },
 	SECTION("cstate", S_CSTATE, cstate_keys, machine), /* line unused */
 	SECTION("package_cstate", S_PKG_CSTATE, pkg_cstate_keys, machine),
 	SECTION("power", S_PLAIN, power_keys, power),
@@ -525,7 +526,7 @@ static int begin_section(struct parser *p, const char *s, size_t n)
 	}
 	return fail(p, p->line, "unknown section [%.*s] (expected machine, topology, frequency, "
 		    "pstates, turbo, cstate NAME, package_cstate NAME, power, power_limits, cache, "
-		    "costs, background or cpu_type NAME)", (int)(b - a), a);
+		    "costs, background, highest_perf or cpu_type NAME)", (int)(b - a), a);
 }
 
 /* The ini_reader: one line per call, as fgets would, after taking out what
@@ -846,6 +847,11 @@ static int on_value(void *user, const char *section, const char *name, const cha
 		     "header first)", name);
 	else if (p->sec->kind == S_PSTATES || p->sec->kind == S_TURBO)
 		table_line(p, name, value);
+	else if (p->sec->kind == S_HIGHEST_PERF) {
+		char msg[PM_DIAG_MAX];
+		if (machine_cppc_line(p->m, &p->ln, p->line, name, value, msg, sizeof(msg)))
+			fail(p, p->line, "%s", msg);
+	}
 	else
 		keyed_line(p, name, value);
 	return 1;
@@ -1342,6 +1348,7 @@ static void write_ini(FILE *f, const struct machine *m)
 		fprintf(f, "\n[turbo]\n");
 	for (int i = 0; i < m->nturbo && i < MACHINE_MAX_TURBO; i++)
 		fprintf(f, "%u = %u\n", m->turbo[i].khz, m->turbo[i].max_active_cores);
+	machine_cppc_write(f, m);
 
 	for (int i = 0; i < m->ncstates && i < MACHINE_MAX_CSTATES; i++) {
 		const struct cstate *c = &m->cstates[i];

@@ -11,6 +11,9 @@
 
 #include "machine.h"
 
+#include <stddef.h>
+#include <stdio.h>
+
 struct cstate_lines {
 	int section, desc, exit, residency, wake, power, poll, turbo_active;
 };
@@ -52,12 +55,23 @@ struct machine_lines {
 	int platform, psu_w, psu_eff[4], disk_active, nic_packet, disk_mbps, fan_min, fan_max;
 	int energy_bias, epb_demotion, epb_turbo_delay;
 	struct cpu_type_lines type[MACHINE_MAX_TYPES];
+	int highest_perf, highest_perf_core[MACHINE_MAX_CPUS]; /* [highest_perf], per core */
 };
 
 /* machine_platform.c: the rules of [uncore], [memory], [platform] and
  * [energy_bias]. */
 int machine_check_platform(const struct machine *m, const struct machine_lines *ln,
 			   const char *where, struct pm_diag *d);
+
+/* machine_cppc.c: one "CORE = PERF" or "FIRST-LAST = PERF" line of
+ * [highest_perf] on `line`; 0, or -1 with "what (expected ...)" in msg. */
+int machine_cppc_line(struct machine *m, struct machine_lines *ln, int line, const char *name,
+		      const char *value, char *msg, size_t size);
+/* Every core given once and none beyond the topology's. */
+int machine_check_cppc(const struct machine *m, const struct machine_lines *ln,
+		       const char *where, struct pm_diag *d);
+/* [highest_perf] in runs of equal values, nothing without one. */
+void machine_cppc_write(FILE *f, const struct machine *m);
 
 /* Checks every invariant of `m`; `ln` may be NULL. */
 int machine_check(const struct machine *m, const struct machine_lines *ln,

@@ -147,12 +147,47 @@ static void test_itmt_prefers_p_cores(void **state)
 	result_free(&off.r);
 }
 
+/* Mean frequency of CPU `cpu` in C0, kHz. */
+static double busy_khz(const struct run_result *r, int cpu)
+{
+	const struct cpu_result *a = &r->cpus[cpu];
+	return a->c0_ns > 0 ? a->c0_mhz_ns / (double)a->c0_ns * 1000 : 0;
+}
+
+/* amd-pstate's preferred cores (v6.9+) on tests/fixtures/machines/
+ * prefcore.ini (core 2 ranked best, 4 GHz; core 0, where the task starts,
+ * lowest, 3 GHz): ITMT moves a lone busy task to CPU 2 and it runs at
+ * the best core's top; with amd_prefcore=0 (amd_prefcore=disable) the
+ * scheduler leaves it on CPU 0, which boosts only to its own 3 GHz. */
+static void test_amd_prefcore_prefers_best_core(void **state)
+{
+	const char *ini = slurp(FIXTURES "prefcore.ini");
+	const char *json = "{ \"global\": { \"duration\": 1 }, \"tasks\": { \"hog\": {"
+			   " \"loop\": 1, \"phases\": {"
+			   " \"start\": { \"cpus\": [ 0 ], \"run\": 20000 },"
+			   " \"free\": { \"run\": 2000000 } } } } }";
+	static const char *const sets[] = { "amd_prefcore=0" };
+	struct run on, off;
+	run_rtapp(&on, ini, json, "amd_pstate", 1, NULL, 0);
+	run_rtapp(&off, ini, json, "amd_pstate", 1, sets, 1);
+	assert_string_equal(on.r.placement, "itmt");
+	assert_string_equal(off.r.placement, "");
+	assert_true(busy_s(&on.r, 2, 3) > 0.9);
+	assert_true(busy_s(&off.r, 0, 1) > 0.9);
+	assert_true(busy_khz(&on.r, 2) > 3900000);
+	assert_true(busy_khz(&off.r, 0) <= 3000000);
+	assert_true(busy_khz(&off.r, 0) > 2900000);
+	result_free(&on.r);
+	result_free(&off.r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_eas_saves_energy_on_light_load),
 		cmocka_unit_test(test_misfit_moves_to_big),
 		cmocka_unit_test(test_itmt_prefers_p_cores),
+		cmocka_unit_test(test_amd_prefcore_prefers_best_core),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

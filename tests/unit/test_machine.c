@@ -878,7 +878,45 @@ static const struct bad_case bad_cases[] = {
 	{ 0, 0, "[cpu_type a]\ncores = 2\n[cpu_type b]\ncores = 2\nfreq_domain = cluster\n"
 	  "cluster_cores = 3", 41, "cpu_type b: cluster_cores = 3 does not divide its cores = 2",
 	  NULL },
+	{ 0, 0, "[highest_perf]\n0-3 = 255", 37, "not a highest performance", "1..254" },
+	{ 0, 0, "[highest_perf]\nx = 5", 37, "'x': not a core or a range", NULL },
+	{ 0, 0, "[highest_perf]\n3-1 = 150", 37, "cores 3-1: not a range of cores", NULL },
+	{ 0, 0, "[highest_perf]\n0-2 = 150\n1 = 150", 38, "core 1 given twice, first on line 37",
+	  NULL },
+	{ 0, 0, "[highest_perf]\n0-2 = 150", 36, "gives no value for core 3", "every core 0-3" },
+	{ 0, 0, "[highest_perf]\n0-4 = 150", 37, "core 4: the machine has 4 cores", "cores 0-3" },
+	{ 0, 0, "[highest_perf]\n0-3 = 150\n[highest_perf]", 38,
+	  "duplicate section [highest_perf], first on line 36", NULL },
 };
+
+/* [highest_perf]: each core's own top frequency by CPPC's linear scale
+ * (the best core at the table's top), preferred cores found when two
+ * differ, and the writer's ranges read back alike. */
+static void test_highest_perf(void **state)
+{
+	(void)state;
+	char *text = mutate(0, 0, "[highest_perf]\n0 = 150\n1-2 = 200\n3 = 100");
+	struct machine m, back;
+	struct pm_diag d = { "" };
+	if (machine_parse(&m, text, "t.ini", &d) != 0)
+		fail_msg("%s", d.msg);
+	free(text);
+	assert_true(machine_highest_perf_differs(&m));
+	assert_int_equal(machine_core_max_khz(&m, 1), 2400000);
+	assert_int_equal(machine_core_max_khz(&m, 0), 1800000);
+	assert_int_equal(machine_core_max_khz(&m, 3), 1200000);
+	char *ini = machine_to_ini(&m);
+	assert_non_null(strstr(ini, "\n[highest_perf]\n0 = 150\n1-2 = 200\n3 = 100\n"));
+	if (machine_parse(&back, ini, "back", &d) != 0)
+		fail_msg("%s", d.msg);
+	free(ini);
+	assert_memory_equal(back.highest_perf, m.highest_perf, sizeof(m.highest_perf));
+	text = mutate(0, 0, "[highest_perf]\n0-3 = 166");
+	assert_int_equal(machine_parse(&m, text, "t.ini", &d), 0);
+	free(text);
+	assert_false(machine_highest_perf_differs(&m));
+	assert_int_equal(machine_core_max_khz(&m, 2), 2400000);
+}
 
 static void test_bad_inline(void **state)
 {
@@ -1066,6 +1104,7 @@ int main(void)
 		cmocka_unit_test(test_set_online),
 		cmocka_unit_test(test_load_errors),
 		cmocka_unit_test(test_bad_inline),
+		cmocka_unit_test(test_highest_perf),
 		cmocka_unit_test(test_bad_fixtures),
 		cmocka_unit_test(test_too_many_entries),
 		cmocka_unit_test(test_validate_in_code),
