@@ -885,6 +885,11 @@ static void sort_tables(struct pstate *ps, int nps, int *pl, struct turbo_bin *t
 static int missing(struct parser *p, const char *sec, int line, const struct key *k,
 		   const char *why)
 {
+	/* No such section at all: the place is the end of the file. */
+	if (!line)
+		return fail(p, p->line, "the file ends without a %s section, which needs %s "
+			    "(expected %s with %s = %s%s)", sec, k->name, sec, k->name,
+			    k->example, why);
 	return fail(p, line, "%s is missing %s (expected %s = %s%s)", sec, k->name,
 		    k->name, k->example, why);
 }
@@ -1131,8 +1136,14 @@ int machine_load_file(struct machine *m, const char *path, struct pm_diag *d)
 	else if (n > MAX_FILE_BYTES)
 		rc = pm_fail_at(d, path, 0, "file is too large (expected at most %d bytes)",
 				MAX_FILE_BYTES);
-	else if (memchr(buf, '\0', n))
-		rc = pm_fail_at(d, path, 0, "contains a NUL byte (expected a text file)");
+	else if (memchr(buf, '\0', n)) {
+		const char *nul = memchr(buf, '\0', n);
+		int line = 1;
+		for (const char *q = buf; q < nul; q++)
+			line += *q == '\n';
+		rc = pm_fail_at(d, path, line, "a NUL byte, byte %zu of the file (expected a "
+				"text file)", (size_t)(nul - buf) + 1);
+	}
 	fclose(f);
 	if (rc == 0) {
 		buf[n] = '\0';

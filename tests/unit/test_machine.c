@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/rng.h"
 #include "machine/machine.h"
@@ -626,6 +627,18 @@ static void test_load_errors(void **state)
 	assert_string_equal(d.msg, "i7-4790.ini: cannot read: No such file or directory");
 	assert_int_equal(machine_load(&m, PMLAB_SOURCE_ROOT "/data/machines", &d), -1);
 	assert_non_null(strstr(d.msg, "cannot read"));
+	/* A NUL byte is refused at its line. */
+	char path[] = "/tmp/pmlab-nul-XXXXXX.ini";
+	int fd = mkstemps(path, 4);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "[machine]\nname = a\0b\n", 21), 21);
+	close(fd);
+	assert_int_equal(machine_load(&m, path, &d), -1);
+	char want[64];
+	snprintf(want, sizeof(want), "%s:2: a NUL byte, byte 19 of the file", path);
+	if (strncmp(d.msg, want, strlen(want)) != 0)
+		fail_msg("got '%s', expected '%s...'", d.msg, want);
+	unlink(path);
 }
 
 /* ---- bad input: exact line, key words ---- */
@@ -835,7 +848,9 @@ static const struct bad_case bad_cases[] = {
 	{ 33, 33, "", 30, "[power] is missing smt_throughput", "threads_per_core > 1" },
 	{ 20, 20, "", 17, "[cstate C1] is missing power_mw", NULL },
 	{ 26, 26, "", 25, "[package_cstate PC6] is missing requires", NULL },
-	{ 30, 35, "", 0, "[power] is missing ceff_nf", NULL },
+	/* No [power] at all: the place is the end of the file (line 30). */
+	{ 30, 35, "", 30, "the file ends without a [power] section, which needs ceff_nf",
+	  "[power] with ceff_nf" },
 	/* power limits and who picks turbo (issue 16) */
 	{ 0, 0, "[power_limits]\npl1_w = -3", 37, "pl1_w = -3 is out of range", NULL },
 	{ 0, 0, "[power_limits]\npl1_w = 30", 36, "pl1_window_us is out of range",
