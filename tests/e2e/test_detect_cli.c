@@ -227,6 +227,48 @@ static void test_detect_prefcore_variants(void **state)
 	drop_tree(dir);
 }
 
+/* Every CPU's cpuidle states are read: the big cores' own latencies
+ * become [cstate STATE big]; states the model cannot hold are a warning
+ * naming the CPU (in the file and on stderr), with the first CPU's kept. */
+static void test_detect_cstates_per_cpu(void **state)
+{
+	(void)state;
+	char *ini = detect("arm-big-little");
+	expect_key(ini, "cstate cpu-sleep big", "exit_latency_us", "250");
+	expect_key(ini, "cstate cpu-sleep big", "target_residency_us", "1500");
+	expect_key(ini, "cstate cpu-sleep", "exit_latency_us", "150");
+	assert_null(strstr(ini, "[cstate cpu-sleep little]"));
+	assert_null(strstr(ini, "[cstate cluster-sleep big]"));
+	free(ini);
+
+	char *dir = copy_tree("arm-big-little");
+	tree_put(dir, "sys/devices/system/cpu/cpu6/cpuidle/state1/latency", "300\n");
+	struct out o = runf("machines detect --root %s", dir);
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.text, "# warning: cpu6's cpuidle cpu-sleep is not cpu4's"));
+	assert_non_null(strstr(o.err, "warning: cpu6's cpuidle cpu-sleep is not cpu4's"));
+	expect_key(o.text, "cstate cpu-sleep big", "exit_latency_us", "250");
+	out_free(&o);
+	tree_put(dir, "sys/devices/system/cpu/cpu4/cpuidle/state2/name", "big-sleep\n");
+	o = runf("machines detect --root %s", dir);
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.err, "cpu4's cpuidle states are not cpu0's (state2: 'big-sleep', "
+				      "not 'cluster-sleep')"));
+	assert_null(strstr(o.text, "[cstate cpu-sleep big]"));
+	out_free(&o);
+	drop_tree(dir);
+
+	/* One kind of core: a CPU that differs cannot have its own figures. */
+	dir = copy_tree("amd-pstate-epp-laptop");
+	tree_put(dir, "sys/devices/system/cpu/cpu2/cpuidle/state2/residency", "99\n");
+	o = runf("machines detect --root %s", dir);
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.err, "warning: cpu2's cpuidle "));
+	assert_non_null(strstr(o.err, "is not cpu0's, a core of its kind: the model takes cpu0's"));
+	out_free(&o);
+	drop_tree(dir);
+}
+
 /* Arm big.LITTLE: two types by cpu_capacity, each cluster one clock
  * (policy0, policy4), one L3; the detected machine runs EAS, as the
  * kernel would there (cpufreq-dt, schedutil, asymmetric capacities). */
@@ -368,6 +410,7 @@ int main(void)
 		cmocka_unit_test(test_detect_amd_pstate),
 		cmocka_unit_test(test_detect_prefcore_variants),
 		cmocka_unit_test(test_detect_big_little),
+		cmocka_unit_test(test_detect_cstates_per_cpu),
 		cmocka_unit_test(test_detect_intel_hybrid),
 		cmocka_unit_test(test_detect_errors),
 		cmocka_unit_test(test_replay_recorded_machine),
