@@ -262,6 +262,8 @@ struct sim {
 	bool nohz_has_blocked; /* one of them may have blocked load (nohz.has_blocked) */
 	sim_ns nohz_next_blocked; /* not before this jiffy (nohz.next_blocked) */
 	int cpuidle_stop_tick_default;
+	int cluster_cstate;    /* the first cluster C-state (engine/cluster_idle.c); -1 none */
+	bool cluster_power;    /* clusters draw power of their own (cluster_w) or go down */
 
 	int ncpus;
 	struct sim_cpu *cpus;
@@ -424,6 +426,16 @@ int background_init(struct sim *s, struct pm_diag *d);
 void background_fire(struct sim *s, struct sim_cpu *c);
 /* The CPU's next background wakeup if it is a timer, else SIM_NS_MAX. */
 sim_ns background_next_timer(const struct sim *s, const struct sim_cpu *c);
+
+/* engine/cluster_idle.c: cluster power-down (PSCI platform-coordinated) */
+void cluster_idle_init(struct sim *s);
+/* Every CPU of the clock domain `policy` idle in a cluster state. */
+bool cluster_is_down(const struct sim *s, int policy);
+/* The clusters of package `pkg` that are up: their cluster_w. */
+double cluster_power_w(const struct sim *s, int pkg);
+/* The time CPU c takes to leave its idle state: a cluster state's while
+ * the cluster is down, else the core state's before it. */
+sim_ns cluster_wake_ns(const struct sim *s, const struct sim_cpu *c);
 
 /* engine/uncore.c: the uncore clock and its power */
 void uncore_init(struct sim *s);

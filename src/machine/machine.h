@@ -138,6 +138,14 @@ struct cstate {
 	/* 1: a core here still counts as active for the turbo bins (Intel
 	 * counts cores in C0 and C1/C1E; C3 and deeper are inactive). */
 	int turbo_active;
+	/* 1: a cluster power-down state (INI: cluster), as a device tree lists
+	 * one in cpu-idle-states under PSCI's platform-coordinated mode
+	 * (drivers/cpuidle/cpuidle-psci.c, v6.x): each CPU asks for it as for
+	 * any state; the core powers down, and the cluster's shared logic
+	 * (its power: cluster_w) goes down once every CPU of the cluster (its
+	 * clock domain) is in it. Until then a CPU wakes as from the state
+	 * before it (engine/cluster_idle.c). */
+	int cluster;
 };
 
 struct pkg_cstate {
@@ -240,6 +248,7 @@ struct cpu_type {
 	struct turbo_bin turbo[MACHINE_MAX_TURBO];
 	struct cstate cstates[MACHINE_MAX_CSTATES]; /* the machine's ncstates */
 	double ceff_nf, leak_w, leak_beta, smt_activity, smt_throughput;
+	double cluster_w; /* as the machine's: each cluster's shared logic while it is up */
 };
 
 struct machine {
@@ -296,6 +305,10 @@ struct machine {
 	double smt_throughput; /* per-thread share of the core's cycles with all threads busy */
 	double uncore_w;
 	double platform_w;
+	/* The shared logic of each cluster (its clock domain: L2, snoop
+	 * control) while the cluster is up, counted with the uncore; 0 W with
+	 * a `cluster` C-state down (INI: cluster_w; absent: 0, no such power). */
+	double cluster_w;
 
 	/* [cache] */
 	sim_ns refill_ns; /* extra stall paid by a task that changes last-level cache */

@@ -112,6 +112,7 @@ static const struct key power_keys[] = {
 	MKEY("smt_throughput", V_DOUBLE, smt_throughput, smt_throughput, "<share>", 0),
 	MKEY("uncore_w", V_DOUBLE, uncore_w, uncore_w, "<watts>", 1),
 	MKEY("platform_w", V_DOUBLE, platform_w, platform_w, "<watts>", 1),
+	MKEY("cluster_w", V_DOUBLE, cluster_w, cluster_w, "<watts>", 0),
 };
 
 static const struct key power_limit_keys[] = {
@@ -194,6 +195,7 @@ static const struct key cstate_keys[] = {
 	CKEY("power_mw", V_MW, power_w, power, "<mW>", 1),
 	CKEY("poll", V_BOOL, poll, poll, "0|1", 0),
 	CKEY("turbo_active", V_BOOL, turbo_active, turbo_active, "0|1", 0),
+	CKEY("cluster", V_BOOL, cluster, cluster, "0|1", 0),
 };
 
 /* [cstate STATE TYPE]: a type's own figures for one of the machine's
@@ -220,6 +222,7 @@ static const struct key type_keys[] = {
 	TKEY("leak_beta", V_DOUBLE, leak_beta, leak_beta, "<per volt>", 0),
 	TKEY("smt_activity", V_DOUBLE, smt_activity, smt_activity, "<factor>", 0),
 	TKEY("smt_throughput", V_DOUBLE, smt_throughput, smt_throughput, "<share>", 0),
+	TKEY("cluster_w", V_DOUBLE, cluster_w, cluster_w, "<watts>", 0),
 };
 
 static const struct key pkg_cstate_keys[] = {
@@ -969,6 +972,8 @@ static int resolve_types(struct parser *p)
 			ty->leak_w = m->leak_w;
 		if (!tl->leak_beta)
 			ty->leak_beta = m->leak_beta;
+		if (!tl->cluster_w)
+			ty->cluster_w = m->cluster_w;
 		bool same_smt = ty->threads_per_core == m->threads_per_core;
 		if (!tl->smt_activity)
 			ty->smt_activity = same_smt ? m->smt_activity : 1.0;
@@ -1283,6 +1288,7 @@ static void write_type(FILE *f, const struct machine *m, const struct cpu_type *
 		{ "leak_beta", t->leak_beta, m->leak_beta },
 		{ "smt_activity", t->smt_activity, same_smt ? m->smt_activity : 1.0 },
 		{ "smt_throughput", t->smt_throughput, same_smt ? m->smt_throughput : 1.0 },
+		{ "cluster_w", t->cluster_w, m->cluster_w },
 	};
 	for (size_t i = 0; i < sizeof(figures) / sizeof(figures[0]); i++)
 		if (figures[i].v != figures[i].inherited)
@@ -1375,6 +1381,8 @@ static void write_ini(FILE *f, const struct machine *m)
 			fprintf(f, "poll = %d\n", c->poll);
 		if (c->turbo_active)
 			fprintf(f, "turbo_active = %d\n", c->turbo_active);
+		if (c->cluster)
+			fprintf(f, "cluster = %d\n", c->cluster);
 	}
 	for (int i = 0; i < m->npkg_cstates && i < MACHINE_MAX_PKG_CSTATES; i++) {
 		const struct pkg_cstate *pc = &m->pkg_cstates[i];
@@ -1394,6 +1402,8 @@ static void write_ini(FILE *f, const struct machine *m)
 	put_key_double(f, "smt_throughput", m->smt_throughput);
 	put_key_double(f, "uncore_w", m->uncore_w);
 	put_key_double(f, "platform_w", m->platform_w);
+	if (m->cluster_w)
+		put_key_double(f, "cluster_w", m->cluster_w);
 
 	if (m->pl1_w > 0 || m->pl2_w > 0 || m->pl_control_ns) {
 		fprintf(f, "\n[power_limits]\n");

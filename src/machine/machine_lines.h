@@ -15,7 +15,7 @@
 #include <stdio.h>
 
 struct cstate_lines {
-	int section, desc, exit, residency, wake, power, poll, turbo_active;
+	int section, desc, exit, residency, wake, power, poll, turbo_active, cluster;
 };
 
 struct pkg_cstate_lines {
@@ -27,7 +27,7 @@ struct pkg_cstate_lines {
 struct cpu_type_lines {
 	int section, cores, threads_per_core, capacity, freq_domain, cluster_cores, base_khz;
 	int lowest_nonlinear, perf_scaling;
-	int ceff_nf, leak_w, leak_beta, smt_activity, smt_throughput;
+	int ceff_nf, leak_w, leak_beta, smt_activity, smt_throughput, cluster_w;
 	int pstates, pstate[MACHINE_MAX_PSTATES];
 	int turbo, turbo_bin[MACHINE_MAX_TURBO];
 	struct cstate_lines cstate[MACHINE_MAX_CSTATES];
@@ -44,7 +44,7 @@ struct machine_lines {
 	int turbo, turbo_bin[MACHINE_MAX_TURBO];  /* parallel to m->turbo */
 	struct cstate_lines cstate[MACHINE_MAX_CSTATES];
 	struct pkg_cstate_lines pkg[MACHINE_MAX_PKG_CSTATES];
-	int power, ceff_nf, leak_w, leak_beta, smt_activity, smt_throughput;
+	int power, ceff_nf, leak_w, leak_beta, smt_activity, smt_throughput, cluster_w;
 	int uncore_w, platform_w;
 	int cache, refill, share_stall_cut, share_window;
 	int costs, syscall, context_switch, wakeup_ipi, fork, exec;

@@ -893,6 +893,12 @@ static const struct bad_case bad_cases[] = {
 	{ 0, 0, "[cpu_type a]\ncores = 2\n[cpu_type b]\ncores = 2\nfreq_domain = cluster\n"
 	  "cluster_cores = 3", 41, "cpu_type b: cluster_cores = 3 does not divide its cores = 2",
 	  NULL },
+	{ 20, 20, "power_mw = 500\ncluster = 1", 21, "C-state C1: cluster = 1 on the first state",
+	  NULL },
+	{ 0, 0, "[cstate C7]\nexit_latency_us = 200\ntarget_residency_us = 800\npower_mw = 5\n"
+	  "cluster = 1\n[cstate C8]\nexit_latency_us = 300\ntarget_residency_us = 900\n"
+	  "power_mw = 1", 41, "C-state C8: a core state after the cluster state C7", NULL },
+	{ 35, 35, "platform_w = 20\ncluster_w = -1", 36, "cluster_w = -1 is out of range", NULL },
 	{ 0, 0, "[highest_perf]\n0-3 = 255", 37, "not a highest performance", "1..254" },
 	{ 0, 0, "[highest_perf]\nx = 5", 37, "'x': not a core or a range", NULL },
 	{ 0, 0, "[highest_perf]\n3-1 = 150", 37, "cores 3-1: not a range of cores", NULL },
