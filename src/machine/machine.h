@@ -146,6 +146,12 @@ struct cstate {
 	 * clock domain) is in it. Until then a CPU wakes as from the state
 	 * before it (engine/cluster_idle.c). */
 	int cluster;
+	/* 1: the core's clock and voltage drop to its lowest P-state here
+	 * (Intel's C1E: "the processor automatically transitions to the lowest
+	 * supported core clock frequency, followed by a reduction in voltage");
+	 * after the wakeup it runs at that P-state while the voltage ramps back
+	 * at [power] vr_slew_mv_per_us (engine/exit_ramp.c). */
+	int lowest_pstate;
 };
 
 struct pkg_cstate {
@@ -190,6 +196,9 @@ struct machine_memory {
 	double snoop_share;
 	double snoop_x;
 	double size_mb; /* installed memory: what vm.dirty_*ratio are shares of (0: 16384) */
+	/* A package's memory bandwidth, GB/s (engine/memory.c: a burst's stall
+	 * stretches while its package's running tasks ask for more); 0: none. */
+	double peak_gbps;
 };
 
 /* [platform] Wall power that follows the work (engine/platform_power.c):
@@ -309,6 +318,9 @@ struct machine {
 	 * control) while the cluster is up, counted with the uncore; 0 W with
 	 * a `cluster` C-state down (INI: cluster_w; absent: 0, no such power). */
 	double cluster_w;
+	/* The core voltage regulator's slew rate, mV per us, up from a
+	 * lowest_pstate C-state (engine/exit_ramp.c); 0: instant. */
+	double vr_slew_mv_per_us;
 
 	/* [cache] */
 	sim_ns refill_ns; /* extra stall paid by a task that changes last-level cache */
