@@ -104,8 +104,10 @@ void usage_governors(void)
 	printf("usage: pmlab governors [--plugin FILE]...\n\n"
 	       "List the frequency (cpufreq) and idle (cpuidle) governors, each with its tunables,\n"
 	       "their defaults and units, and the engine's own tunables. Set any of them with\n"
-	       "'pmlab sim --set NAME=VALUE'. The governors of plugins (--plugin, and every *.so\n"
-	       "of PMLAB_PLUGIN_PATH) are listed after the built-in ones, with their file.\n");
+	       "'pmlab sim --set NAME=VALUE'; and the task placement policies: a built-in one runs\n"
+	       "as the kernel's settings select it, a plugin's with --set placement=NAME. The\n"
+	       "governors and policies of plugins (--plugin, and every *.so of PMLAB_PLUGIN_PATH)\n"
+	       "are listed after the built-in ones, with their file.\n");
 }
 
 /* "  NAME  SUMMARY", wrapped, and the plugin's file for a plugin's governor. */
@@ -146,6 +148,13 @@ int cmd_governors(int argc, char **argv)
 		print_governor(&set, g->name, g->summary, g->plugin != NULL);
 		print_tunables(g->tunables, g->ntunables);
 	}
+	printf("\nplacement policies (--set placement=NAME; a built-in one where the kernel's "
+	       "settings select it):\n");
+	for (i = 0; i < registry_placement_count(&set.reg); i++) {
+		const struct placement_ops *p = registry_placement_at(&set.reg, i);
+		print_governor(&set, p->name, p->summary, p->plugin != NULL);
+		print_tunables(p->tunables, p->ntunables);
+	}
 	plugin_set_free(&set);
 	cli_opts_free(&o);
 	printf("\nengine tunables (--set):\n");
@@ -153,6 +162,8 @@ int cmd_governors(int argc, char **argv)
 		print_tunables(sim_engine_tunable_at(i), 1);
 	print_tunable("cstate_disable", "none", "comma-separated C-state names to disable "
 		      "(stateN/disable)");
+	print_tunable("placement", "kernel", "a plugin's placement policy, or the built-in "
+		      "one the kernel's settings select (pmlab governors lists them)");
 	print_tunable("kernel", "current", "MAJOR.MINOR: tick policy and governor rules of that "
 		      "kernel (ondemand 3.10/3.11, conservative <4.8, menu 3.10); later keys override");
 	return EXIT_OK;

@@ -61,6 +61,10 @@ struct sim_config {
 	uint64_t seed;
 	int nsets;
 	const char *const *sets; /* "KEY=VALUE": engine, workload and governor tunables */
+	/* Per set, may be NULL: true leaves out a key that neither the engine
+	 * nor this run's workload, governors or placement policy has (a sweep
+	 * varies a governor's tunable over points of other governors). */
+	const bool *sets_soft;
 	bool check_invariants;   /* verify invariants after every event (tests) */
 	/* Keep finished tasks until sim_destroy() (per-task reports after the
 	 * run); otherwise a task is freed once the event that ended it is
@@ -91,6 +95,9 @@ int sim_kernel_version(const char *v);
 /* Every --set key the engine itself knows, for help texts. */
 int sim_engine_tunable_count(void);
 const struct tunable *sim_engine_tunable_at(int i);
+/* Whether KEY is one of the engine's --set keys: a tunable above, or one
+ * of kernel, cstate_disable, pm_qos_dynamic and placement. */
+bool sim_engine_key(const char *key);
 
 /* --- Calls for workloads --- */
 sim_ns sim_now(const struct sim *s);
