@@ -343,9 +343,8 @@ void sim_task_set_uclamp(struct sim *s, struct task *t, int util_min, int util_m
 		cpu_util_changed(&s->cpus[t->cpu]);
 }
 
-/* Offer KEY=VALUE to each owner of tunables in turn; a soft one that no
- * owner has is left out. */
-static int apply_set(struct sim *s, const char *kv, bool soft, struct pm_diag *d)
+/* Offer KEY=VALUE to each owner of tunables in turn. */
+static int apply_set(struct sim *s, const char *kv, struct pm_diag *d)
 {
 	char key[128];
 	const char *val;
@@ -390,8 +389,6 @@ static int apply_set(struct sim *s, const char *kv, bool soft, struct pm_diag *d
 		if (r != 0)
 			return r < 0 ? -1 : 0;
 	}
-	if (soft)
-		return 0;
 	struct suggest near;
 	char mean[96];
 	suggest_init(&near, key);
@@ -819,7 +816,7 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 	if (resolve_placement(s, cfg, d) < 0 || apply_kernel(s, cfg, d) < 0)
 		return -1;
 	for (int i = 0; i < cfg->nsets; i++)
-		if (apply_set(s, cfg->sets[i], cfg->sets_soft && cfg->sets_soft[i], d) < 0)
+		if (apply_set(s, cfg->sets[i], d) < 0)
 			return -1;
 	if (s->par.hz != 100 && s->par.hz != 250 && s->par.hz != 300 && s->par.hz != 1000)
 		return pm_fail(d, "--set hz=%lld: not a CONFIG_HZ choice (expected 100, 250, 300 or 1000)",

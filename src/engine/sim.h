@@ -61,10 +61,6 @@ struct sim_config {
 	uint64_t seed;
 	int nsets;
 	const char *const *sets; /* "KEY=VALUE": engine, workload and governor tunables */
-	/* Per set, may be NULL: true leaves out a key that neither the engine
-	 * nor this run's workload, governors or placement policy has (a sweep
-	 * varies a governor's tunable over points of other governors). */
-	const bool *sets_soft;
 	bool check_invariants;   /* verify invariants after every event (tests) */
 	/* Keep finished tasks until sim_destroy() (per-task reports after the
 	 * run); otherwise a task is freed once the event that ended it is

@@ -123,3 +123,19 @@ bool registry_key_known(const struct gov_registry *r, const char *key)
 			return true;
 	return false;
 }
+
+bool registry_run_has_key(const struct gov_registry *r, const char *cpufreq, const char *cpuidle,
+			  const char *placement, const char *workload, const char *key)
+{
+	const struct cpufreq_governor *cf = registry_cpufreq_find(r, cpufreq);
+	const struct cpuidle_governor *ci = registry_cpuidle_find(r, cpuidle);
+	const struct workload_ops *wl = registry_workload_find_spec(r, workload);
+	const struct placement_ops *pl = placement ? registry_placement_find(r, placement) : NULL;
+
+	if (!cf || !ci || !wl || (placement && !pl) || sim_engine_key(key))
+		return true;
+	return in_table(cf->tunables, cf->ntunables, key) ||
+	       in_table(ci->tunables, ci->ntunables, key) ||
+	       in_table(wl->params, wl->nparams, key) ||
+	       (pl && in_table(pl->tunables, pl->ntunables, key));
+}

@@ -47,6 +47,11 @@ const struct placement_ops *registry_placement_at(const struct gov_registry *r, 
 /* Whether KEY is a --set key of some run: the engine's, or a tunable of a
  * governor, placement policy or workload parameter, built in or r's. */
 bool registry_key_known(const struct gov_registry *r, const char *key);
+/* Whether KEY is a --set key of a run of these governors, placement
+ * policy (NULL: a built-in one) and workload ("NAME[:ARG]"): the engine's
+ * or one of theirs. True for a name r does not know (the run reports it). */
+bool registry_run_has_key(const struct gov_registry *r, const char *cpufreq, const char *cpuidle,
+			  const char *placement, const char *workload, const char *key);
 
 /* Whether r holds any plugin's governor: runs that use r then go to a
  * worker process (plugin/guard.h). */

@@ -90,6 +90,23 @@ done
 "$pmlab" sweep --plugin ./lastidle.so --machine i7-4790 --workload pingpong --duration 0.1 \
 	--vary cpuidle=lastidle,menu --vary seed=1,2 >sweep.csv
 [ "$(grep -c ',lastidle,' sweep.csv)" -ge 2 ] || fail "sweep has no lastidle rows"
+# A plugin's tunable varied beside governors that lack it: applied where the point's governor
+# has it, left out elsewhere (the menu points run as menu does); a key no one has is refused.
+"$pmlab" sweep --plugin ./lastidle.so --machine i7-4790 --workload pingpong --duration 0.1 \
+	--vary cpuidle=lastidle,menu --vary lastidle_weight=1,8 >sweepw.csv ||
+	fail "sweep of lastidle_weight beside menu failed"
+[ "$(grep -c '^[0-9]*,menu,[18],' sweepw.csv)" = 2 ] || fail "sweep: $(cat sweepw.csv)"
+menu1=$(grep '^2,menu,1,' sweepw.csv | cut -d, -f4-)
+menu8=$(grep '^3,menu,8,' sweepw.csv | cut -d, -f4-)
+[ -n "$menu1" ] && [ "$menu1" = "$menu8" ] || fail "menu's points differ by lastidle_weight"
+[ "$(grep '^0,lastidle,1,' sweepw.csv | cut -d, -f4-)" != \
+	"$(grep '^1,lastidle,8,' sweepw.csv | cut -d, -f4-)" ] ||
+	fail "lastidle_weight changes nothing in the sweep"
+"$pmlab" sweep --plugin ./lastidle.so --machine i7-4790 --workload pingpong --duration 0.1 \
+	--vary cpuidle=lastidle,menu --vary lastidle_wieght=1,8 >/dev/null 2>err.txt &&
+	fail "a misspelt varied key was accepted"
+grep -q "unknown key 'lastidle_wieght'; did you mean 'lastidle_weight'" err.txt ||
+	fail "misspelt varied key: $(cat err.txt)"
 ok
 
 # idletrace and govtrace drive them from CSV traces.
@@ -212,6 +229,16 @@ grep -q "^run,none:placement=shallowidle," plcmp.csv || fail "compare: $(cat plc
 "$pmlab" sweep --plugin ./shallowidle.so --machine xeon-2s-harpertown --workload oltp \
 	--duration 0.1 --vary placement=spread,shallowidle >plsweep.csv || fail "sweep placement"
 [ "$(grep -c ',shallowidle,' plsweep.csv)" = 1 ] || fail "sweep: $(cat plsweep.csv)"
+# Its word tunable varied too: left out of the spread points.
+"$pmlab" sweep --plugin ./shallowidle.so --machine xeon-2s-harpertown --workload oltp \
+	--duration 0.3 --vary placement=spread,shallowidle --vary shallowidle_scope=llc,machine \
+	>plsweep2.csv || fail "sweep of a word tunable failed"
+[ "$(grep '^0,spread,llc,' plsweep2.csv | cut -d, -f4-)" = \
+	"$(grep '^1,spread,machine,' plsweep2.csv | cut -d, -f4-)" ] ||
+	fail "spread's points differ by shallowidle_scope: $(cat plsweep2.csv)"
+[ "$(grep '^2,shallowidle,llc,' plsweep2.csv | cut -d, -f4-)" != \
+	"$(grep '^3,shallowidle,machine,' plsweep2.csv | cut -d, -f4-)" ] ||
+	fail "shallowidle_scope changes nothing in the sweep"
 ok
 
 # The kernel's policies as a plugin that hands every decision back through the seam: the
