@@ -139,6 +139,29 @@ class Plugin(ctypes.Structure):
                 ("placement", ctypes.c_void_p)]
 
 
+class _PythonGovernor:
+    """What the Python governors share: the plugin they register, and the
+    first exception raised inside them, held until the run is over."""
+
+    _pending = None
+
+    def _plugin_ref(self):
+        return ctypes.cast(ctypes.pointer(self._plugin), ctypes.c_void_p)
+
+    def _fail(self, e):
+        if self._pending is None:
+            self._pending = e
+
+    def _raise_pending(self):
+        e, self._pending = self._pending, None
+        self._forget()
+        if e is not None:
+            raise e
+
+    def _forget(self):
+        """Drops what the run left (per-CPU or per-policy objects)."""
+
+
 class Device:
     """What select() and reflect() see of a CPU: cpu, states (a list of
     (name, exit_latency_ns, target_residency_ns, polling)), disabled (a
@@ -164,7 +187,7 @@ class Device:
         return self
 
 
-class IdleGovernor:
+class IdleGovernor(_PythonGovernor):
     """An idle governor written in Python.
 
     select(dev, latency_limit_ns) returns a state index, or (index, stop_tick);
@@ -177,25 +200,12 @@ class IdleGovernor:
     def __init__(self, name, select, reflect=None, tunables=(), summary="a Python idle governor"):
         self.name, self.select, self.reflect = name, select, reflect
         self._tun = _Tunables(tunables)
-        self._pending = None
         self._devices = {}
         self._cb = (INIT(self._init), SELECT(self._select),
                     REFLECT(self._reflect) if reflect else REFLECT())
         self._ops = IdleGovernorOps(name.encode(), summary.encode(), self._tun.table,
                                     self._tun.n, 0, *self._cb)
         self._plugin = Plugin(PLUGIN_ABI, ctypes.pointer(self._ops), None, None, None)
-
-    def _plugin_ref(self):
-        return ctypes.cast(ctypes.pointer(self._plugin), ctypes.c_void_p)
-
-    def _fail(self, e):
-        if self._pending is None:
-            self._pending = e
-
-    def _raise_pending(self):
-        e, self._pending = self._pending, None
-        if e is not None:
-            raise e
 
     def _init(self, dev, err, errlen):
         self._devices[dev.contents.cpu] = Device(self, dev.contents)
@@ -276,7 +286,7 @@ class Policy:
         self._p.contents.use_hook(self._p, bool(on))
 
 
-class FreqGovernor:
+class FreqGovernor(_PythonGovernor):
     """A frequency (cpufreq) governor written in Python.
 
     limits(policy) is called at start and whenever the policy's limits
@@ -294,7 +304,6 @@ class FreqGovernor:
         self.name, self.limits, self.update = name, limits, update
         self.start, self.stop = start, stop
         self._tun = _Tunables(tunables)
-        self._pending = None
         self._policies = {}
         self._cb = (START(self._start), STOP(self._stop), LIMITS(self._limits),
                     UPDATE(self._update) if update else UPDATE())
@@ -302,18 +311,8 @@ class FreqGovernor:
                                     self._tun.n, 0, *self._cb)
         self._plugin = Plugin(PLUGIN_ABI, None, ctypes.pointer(self._ops), None, None)
 
-    def _plugin_ref(self):
-        return ctypes.cast(ctypes.pointer(self._plugin), ctypes.c_void_p)
-
-    def _fail(self, e):
-        if self._pending is None:
-            self._pending = e
-
-    def _raise_pending(self):
-        e, self._pending = self._pending, None
+    def _forget(self):
         self._policies = {}
-        if e is not None:
-            raise e
 
     def _policy(self, p):
         return self._policies[p.contents.id]._update(p)

@@ -279,12 +279,14 @@ ok
 
 # The kernel's policies as a plugin that hands every decision back through the seam: the
 # same bytes as each built-in one (spread; pack, itmt and eas where the settings select them).
-# The JSON without what names the policy: its key, the --set placement= and the command.
+# The JSON without what names the policy: its key, the --set placement=, the plugin's file
+# and the command.
 without_placement() {
 	python3 -c 'import json, sys
 r = json.load(sys.stdin)
 r.pop("placement", None)
 r["inputs"].pop("command")
+r["inputs"].pop("plugins", None)
 r["inputs"]["sets"] = [x for x in r["inputs"]["sets"] if not x.startswith("placement=")]
 json.dump(r, sys.stdout, indent=1)'
 }

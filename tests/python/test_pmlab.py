@@ -137,6 +137,19 @@ class Package(unittest.TestCase):
             self.assertTrue(out.strip().endswith("i7-4790"))
 
 
+def assert_same_but_governor(test, a, b, kind, name):
+    """Runs a (under the Python governor name) and b (the built-in one) are
+    the same but for what names the governor: its key, the run's inputs
+    (the command line with it) and why the default ran."""
+    test.assertEqual(a.pop(kind), name)
+    b.pop(kind)
+    test.assertEqual(a.pop("inputs")[kind], name)
+    b.pop("inputs")
+    a.pop(kind + "_why", None)
+    b.pop(kind + "_why", None)
+    test.assertEqual(a, b)
+
+
 def deepest(dev, limit):
     """src/cpuidle/deepest.c in Python: the deepest enabled state the limit allows."""
     best = 0
@@ -151,14 +164,7 @@ class PythonGovernor(unittest.TestCase):
         g = pmlab.IdleGovernor("pydeepest", deepest)
         a = pmlab.sim("i7-4790", "video", cpuidle=g, duration=0.3)
         b = pmlab.sim("i7-4790", "video", cpuidle="deepest", duration=0.3)
-        self.assertEqual(a.pop("cpuidle"), "pydeepest")
-        b.pop("cpuidle")
-        # The run's inputs name the governor (and the command line with it).
-        self.assertEqual(a.pop("inputs")["cpuidle"], "pydeepest")
-        b.pop("inputs")
-        a.pop("cpuidle_why", None)
-        b.pop("cpuidle_why", None)
-        self.assertEqual(a, b)
+        assert_same_but_governor(self, a, b, "cpuidle", "pydeepest")
 
     def test_tunables_and_learning(self):
         seen = []
@@ -208,13 +214,7 @@ class PythonFreqGovernor(unittest.TestCase):
         g = pmlab.FreqGovernor("pyperformance", performance)
         a = pmlab.sim("i7-4790", "oltp", cpufreq=g, duration=0.3)
         b = pmlab.sim("i7-4790", "oltp", cpufreq="performance", duration=0.3)
-        self.assertEqual(a.pop("cpufreq"), "pyperformance")
-        b.pop("cpufreq")
-        self.assertEqual(a.pop("inputs")["cpufreq"], "pyperformance")
-        b.pop("inputs")
-        a.pop("cpufreq_why", None)
-        b.pop("cpufreq_why", None)
-        self.assertEqual(a, b)
+        assert_same_but_governor(self, a, b, "cpufreq", "pyperformance")
 
     def test_hook_words_and_calls(self):
         calls = {"update": 0, "limits": 0}
