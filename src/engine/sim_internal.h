@@ -302,6 +302,10 @@ struct sim {
 	const struct cpuidle_governor *ci_gov;
 	void *ci_tunables;
 	const struct placement_ops *placement;
+	/* --set placement=NAME: a plugin's policy (with its run data), or a
+	 * built-in one's name, checked against the one the knobs select. */
+	const struct placement_ops *placement_named;
+	void *placement_data;
 	/* Energy Aware Scheduling (engine/perf_domain.c): the root domain's
 	 * performance domains, none when it cannot run (and why). */
 	int npds;
