@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* pmlab machines detect: this machine (or a tree under --root) as a
  * machine file (src/host/machine_detect.c). Reads only. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,30 +8,24 @@
 #include "../host/hostfs.h"
 #include "../host/machine_detect.h"
 #include "cli.h"
+#include "options.h"
 
-int cmd_machines_detect(int argc, char **argv)
+/* -o FILE, the command's own option; --root is a shared one. */
+static int detect_option(void *ctx, int opt, const char *arg)
 {
-	static const struct option opts[] = {
-		{ "root", required_argument, 0, 'r' },
-		{ "output", required_argument, 0, 'o' },
-		{ 0, 0, 0, 0 },
-	};
-	const char *root = NULL, *output = NULL;
-	int opt;
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":o:", opts, NULL)) != -1) {
-		if (opt == 'r')
-			root = optarg;
-		else if (opt == 'o')
-			output = optarg;
-		else
-			return cli_bad_option("machines detect", opt, argv[optind - 1]);
-	}
-	if (optind < argc)
-		return cli_bad("machines detect: takes no argument, got '%s'", argv[optind]);
+	if (opt != 'o')
+		return 1;
+	*(const char **)ctx = arg;
+	return 0;
+}
+
+/* The machine file of the tree under root, written to output (NULL:
+ * standard output). */
+static int detect(const char *root, const char *output)
+{
 	struct hostfs fs;
 	struct pm_diag d = { { 0 } };
+
 	if (hostfs_open(&fs, root, &d) < 0)
 		return cli_bad("machines detect: %s", d.msg);
 	char *ini = machine_detect_ini(&fs, &d);
@@ -50,4 +43,26 @@ int cmd_machines_detect(int argc, char **argv)
 	if (bad)
 		return cli_bad("machines detect: %s: cannot write", output ? output : "standard output");
 	return EXIT_OK;
+}
+
+int cmd_machines_detect(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		CLI_OPTION_ROOT,
+		{ "output", required_argument, 0, 'o' },
+		{ 0, 0, 0, 0 },
+	};
+	const char *output = NULL;
+	struct cli_opts o;
+	int i;
+
+	if (cli_opts_init(&o, "machines detect", 0, argc) < 0)
+		return cli_bad("out of memory");
+	i = cli_parse(&o, argc, argv, ":o:", opts, detect_option, &output);
+	cli_opts_free(&o);
+	if (i < 0)
+		return EXIT_USAGE;
+	if (i < argc)
+		return cli_bad("machines detect: takes no argument, got '%s'", argv[i]);
+	return detect(o.root, output);
 }

@@ -60,7 +60,12 @@ struct key {
 	size_t size; /* of a string field */
 	size_t line; /* int in the section's line record */
 	const char *example; /* a value, for "missing key" messages */
-	int required;
+	unsigned flags;      /* K_REQUIRED, K_IF_SET */
+};
+
+enum {
+	K_REQUIRED = 1, /* the parser refuses a section without it */
+	K_IF_SET = 2,   /* written only when not zero, empty or the enum's first value */
 };
 
 #define FIELD(rec, lrec, name, type, field, lfield, example, req) \
@@ -72,46 +77,50 @@ struct key {
 #define TKEY(...) FIELD(cpu_type, cpu_type_lines, __VA_ARGS__)
 
 static const struct key machine_keys[] = {
-	MKEY("name", V_NAME, name, name, "<name>", 1),
-	MKEY("description", V_TEXT, description, description, "<text>", 0),
+	MKEY("name", V_NAME, name, name, "<name>", K_REQUIRED),
+	MKEY("description", V_TEXT, description, description, "<text>", K_IF_SET),
 	MKEY("tdp_w", V_DOUBLE, tdp_w, tdp_w, "<watts>", 0),
 	MKEY("cpufreq_driver", V_CPUFREQ_DRIVER, cpufreq_driver, cpufreq_driver, "acpi-cpufreq", 0),
 	MKEY("cpuidle_driver", V_CPUIDLE_DRIVER, cpuidle_driver, cpuidle_driver, "acpi_idle", 0),
 	MKEY("pm_profile", V_PM_PROFILE, pm_profile, pm_profile, "desktop|mobile|workstation|"
-	     "enterprise_server|soho_server|appliance_pc|performance_server|tablet|unspecified", 0),
+	     "enterprise_server|soho_server|appliance_pc|performance_server|tablet|unspecified",
+	     K_IF_SET),
 };
 
 static const struct key topology_keys[] = {
-	MKEY("packages", V_INT, packages, packages, "<count>", 1),
-	MKEY("cores_per_package", V_INT, cores_per_package, cores_per_package, "<count>", 1),
-	MKEY("threads_per_core", V_INT, threads_per_core, threads_per_core, "<count>", 1),
+	MKEY("packages", V_INT, packages, packages, "<count>", K_REQUIRED),
+	MKEY("cores_per_package", V_INT, cores_per_package, cores_per_package, "<count>",
+	     K_REQUIRED),
+	MKEY("threads_per_core", V_INT, threads_per_core, threads_per_core, "<count>", K_REQUIRED),
 	MKEY("llc_cores", V_INT, llc_cores, llc_cores, "<count>", 0),
-	MKEY("freq_domain", V_DOMAIN, freq_domain, freq_domain, "core|cluster|package", 1),
-	MKEY("cluster_cores", V_INT, cluster_cores, cluster_cores, "<count>", 0),
+	MKEY("freq_domain", V_DOMAIN, freq_domain, freq_domain, "core|cluster|package", K_REQUIRED),
+	MKEY("cluster_cores", V_INT, cluster_cores, cluster_cores, "<count>", K_IF_SET),
 	MKEY("online_cpus", V_INT, online_cpus, online_cpus, "<count>", 0),
 };
 
 static const struct key frequency_keys[] = {
-	MKEY("base_khz", V_KHZ, base_khz, base_khz, "<kHz>", 1),
+	MKEY("base_khz", V_KHZ, base_khz, base_khz, "<kHz>", K_REQUIRED),
 	MKEY("transition_latency_us", V_US, transition_latency_ns, transition_latency, "<us>", 0),
 	MKEY("freq_invariance", V_FIE, freq_invariance, freq_invariance,
 	     "max|turbo_4c|turbo_1c|base|none", 0),
-	MKEY("turbo", V_TURBO, turbo_control, turbo_control, "os|hardware", 0),
-	MKEY("hwp", V_BOOL, hwp, hwp, "0|1", 0),
-	MKEY("lowest_nonlinear_khz", V_KHZ, lowest_nonlinear_khz, lowest_nonlinear, "<kHz>", 0),
-	MKEY("perf_scaling_khz", V_KHZ, perf_scaling_khz, perf_scaling, "<kHz per unit>", 0),
-	MKEY("epp_balance_performance", V_INT, epp_balance_perf, epp_balance_perf, "1..255", 0),
+	MKEY("turbo", V_TURBO, turbo_control, turbo_control, "os|hardware", K_IF_SET),
+	MKEY("hwp", V_BOOL, hwp, hwp, "0|1", K_IF_SET),
+	MKEY("lowest_nonlinear_khz", V_KHZ, lowest_nonlinear_khz, lowest_nonlinear, "<kHz>",
+	     K_IF_SET),
+	MKEY("perf_scaling_khz", V_KHZ, perf_scaling_khz, perf_scaling, "<kHz per unit>", K_IF_SET),
+	MKEY("epp_balance_performance", V_INT, epp_balance_perf, epp_balance_perf, "1..255",
+	     K_IF_SET),
 };
 
 static const struct key power_keys[] = {
-	MKEY("ceff_nf", V_DOUBLE, ceff_nf, ceff_nf, "<nF>", 1),
-	MKEY("leak_w", V_DOUBLE, leak_w, leak_w, "<watts>", 1),
+	MKEY("ceff_nf", V_DOUBLE, ceff_nf, ceff_nf, "<nF>", K_REQUIRED),
+	MKEY("leak_w", V_DOUBLE, leak_w, leak_w, "<watts>", K_REQUIRED),
 	MKEY("leak_beta", V_DOUBLE, leak_beta, leak_beta, "<per volt>", 0),
 	MKEY("smt_activity", V_DOUBLE, smt_activity, smt_activity, "<factor>", 0),
 	/* required when threads_per_core > 1, see finish() */
 	MKEY("smt_throughput", V_DOUBLE, smt_throughput, smt_throughput, "<share>", 0),
-	MKEY("uncore_w", V_DOUBLE, uncore_w, uncore_w, "<watts>", 1),
-	MKEY("platform_w", V_DOUBLE, platform_w, platform_w, "<watts>", 1),
+	MKEY("uncore_w", V_DOUBLE, uncore_w, uncore_w, "<watts>", K_REQUIRED),
+	MKEY("platform_w", V_DOUBLE, platform_w, platform_w, "<watts>", K_REQUIRED),
 };
 
 static const struct key power_limit_keys[] = {
@@ -149,18 +158,18 @@ static const struct key background_keys[] = {
 };
 
 static const struct key uncore_keys[] = {
-	MKEY("min_khz", V_KHZ, unc.min_khz, unc_min_khz, "<kHz>", 1),
-	MKEY("max_khz", V_KHZ, unc.max_khz, unc_max_khz, "<kHz>", 1),
-	MKEY("min_mv", V_INT, unc.min_mv, unc_min_mv, "<mV>", 1),
-	MKEY("max_mv", V_INT, unc.max_mv, unc_max_mv, "<mV>", 1),
-	MKEY("static_w", V_DOUBLE, unc.static_w, unc_static, "<watts>", 1),
+	MKEY("min_khz", V_KHZ, unc.min_khz, unc_min_khz, "<kHz>", K_REQUIRED),
+	MKEY("max_khz", V_KHZ, unc.max_khz, unc_max_khz, "<kHz>", K_REQUIRED),
+	MKEY("min_mv", V_INT, unc.min_mv, unc_min_mv, "<mV>", K_REQUIRED),
+	MKEY("max_mv", V_INT, unc.max_mv, unc_max_mv, "<mV>", K_REQUIRED),
+	MKEY("static_w", V_DOUBLE, unc.static_w, unc_static, "<watts>", K_REQUIRED),
 	MKEY("epb_max_clock", V_INT, unc.epb_max_clock, unc_epb, "<0..15>", 0),
 };
 
 static const struct key memory_keys[] = {
-	MKEY("core_cycles", V_DOUBLE, mem.core_cycles, mem_core, "<cycles>", 1),
-	MKEY("uncore_cycles", V_DOUBLE, mem.uncore_cycles, mem_uncore, "<cycles>", 1),
-	MKEY("dram_ns", V_DOUBLE, mem.dram_ns, mem_dram, "<ns>", 1),
+	MKEY("core_cycles", V_DOUBLE, mem.core_cycles, mem_core, "<cycles>", K_REQUIRED),
+	MKEY("uncore_cycles", V_DOUBLE, mem.uncore_cycles, mem_uncore, "<cycles>", K_REQUIRED),
+	MKEY("dram_ns", V_DOUBLE, mem.dram_ns, mem_dram, "<ns>", K_REQUIRED),
 	MKEY("mlp", V_DOUBLE, mem.mlp, mem_mlp, "<misses in flight>", 0),
 	MKEY("line_nj", V_DOUBLE, mem.line_nj, mem_line, "<nJ>", 0),
 	MKEY("snoop_pct", V_PCT, mem.snoop_share, mem_snoop_share, "<0..100>", 0),
@@ -187,13 +196,13 @@ static const struct key energy_bias_keys[] = {
 };
 
 static const struct key cstate_keys[] = {
-	CKEY("desc", V_TEXT, desc, desc, "<text>", 0),
-	CKEY("exit_latency_us", V_US, exit_ns, exit, "<us>", 1),
-	CKEY("target_residency_us", V_US, residency_ns, residency, "<us>", 1),
-	CKEY("wake_us", V_US, wake_ns, wake, "<us>", 0),
-	CKEY("power_mw", V_MW, power_w, power, "<mW>", 1),
-	CKEY("poll", V_BOOL, poll, poll, "0|1", 0),
-	CKEY("turbo_active", V_BOOL, turbo_active, turbo_active, "0|1", 0),
+	CKEY("desc", V_TEXT, desc, desc, "<text>", K_IF_SET),
+	CKEY("exit_latency_us", V_US, exit_ns, exit, "<us>", K_REQUIRED),
+	CKEY("target_residency_us", V_US, residency_ns, residency, "<us>", K_REQUIRED),
+	CKEY("wake_us", V_US, wake_ns, wake, "<us>", K_IF_SET),
+	CKEY("power_mw", V_MW, power_w, power, "<mW>", K_REQUIRED),
+	CKEY("poll", V_BOOL, poll, poll, "0|1", K_IF_SET),
+	CKEY("turbo_active", V_BOOL, turbo_active, turbo_active, "0|1", K_IF_SET),
 };
 
 /* [cstate STATE TYPE]: a type's own figures for one of the machine's
@@ -207,7 +216,7 @@ static const struct key cstate_type_keys[] = {
 
 /* [cpu_type NAME]: what is left out is the machine's (resolve_types()). */
 static const struct key type_keys[] = {
-	TKEY("cores", V_INT, cores, cores, "<cores per package>", 1),
+	TKEY("cores", V_INT, cores, cores, "<cores per package>", K_REQUIRED),
 	TKEY("threads_per_core", V_INT, threads_per_core, threads_per_core, "<count>", 0),
 	TKEY("capacity", V_U32, capacity, capacity, "<1..1024>", 0),
 	TKEY("freq_domain", V_DOMAIN, freq_domain, freq_domain, "core|cluster|package", 0),
@@ -223,10 +232,10 @@ static const struct key type_keys[] = {
 };
 
 static const struct key pkg_cstate_keys[] = {
-	PKEY("requires", V_REQUIRES, requires, requires, "<C-state name>", 1),
-	PKEY("exit_latency_us", V_US, exit_ns, exit, "<us>", 1),
-	PKEY("target_residency_us", V_US, residency_ns, residency, "<us>", 1),
-	PKEY("power_mw", V_MW, power_w, power, "<mW>", 1),
+	PKEY("requires", V_REQUIRES, requires, requires, "<C-state name>", K_REQUIRED),
+	PKEY("exit_latency_us", V_US, exit_ns, exit, "<us>", K_REQUIRED),
+	PKEY("target_residency_us", V_US, residency_ns, residency, "<us>", K_REQUIRED),
+	PKEY("power_mw", V_MW, power_w, power, "<mW>", K_REQUIRED),
 };
 
 enum section_kind { S_PLAIN, S_PSTATES, S_TURBO, S_CSTATE, S_PKG_CSTATE, S_CPU_TYPE,
@@ -238,29 +247,63 @@ struct section {
 	const struct key *keys;
 	int nkeys;
 	size_t line; /* int in machine_lines holding the header's line (plain sections) */
+	/* Whether the writer writes the section; NULL: always. */
+	bool (*present)(const struct machine *m);
 };
 
 #define SECTION(name, kind, keys, lfield) \
 	{ name, kind, keys, ARRAY_SIZE(keys), \
-	  offsetof(struct machine_lines, lfield) }
+	  offsetof(struct machine_lines, lfield), NULL }
+#define SECTION_IF(name, keys, lfield, present) \
+	{ name, S_PLAIN, keys, ARRAY_SIZE(keys), \
+	  offsetof(struct machine_lines, lfield), present }
+
+/* The optional sections are written when they hold something. */
+static bool has_power_limits(const struct machine *m)
+{
+	return m->pl1_w > 0 || m->pl2_w > 0 || m->pl_control_ns;
+}
+
+static bool has_uncore(const struct machine *m)
+{
+	return m->unc.max_khz;
+}
+
+static bool has_memory(const struct machine *m)
+{
+	return m->mem.core_cycles + m->mem.uncore_cycles + m->mem.dram_ns > 0;
+}
+
+static bool has_platform(const struct machine *m)
+{
+	const struct machine_platform *pl = &m->plat;
+
+	return pl->psu_w || pl->disk_active_w || pl->nic_packet_uj || pl->disk_mbps ||
+	       pl->fan_max_w;
+}
+
+static bool has_energy_bias(const struct machine *m)
+{
+	return m->epb.demotion_x || m->epb.turbo_delay_ns;
+}
 
 static const struct section sections[] = {
 	SECTION("machine", S_PLAIN, machine_keys, machine),
 	SECTION("topology", S_PLAIN, topology_keys, topology),
 	SECTION("frequency", S_PLAIN, frequency_keys, frequency),
-	{ "pstates", S_PSTATES, NULL, 0, offsetof(struct machine_lines, pstates) },
-	{ "turbo", S_TURBO, NULL, 0, offsetof(struct machine_lines, turbo) },
+	{ "pstates", S_PSTATES, NULL, 0, offsetof(struct machine_lines, pstates), NULL },
+	{ "turbo", S_TURBO, NULL, 0, offsetof(struct machine_lines, turbo), NULL },
 	SECTION("cstate", S_CSTATE, cstate_keys, machine), /* line unused */
 	SECTION("package_cstate", S_PKG_CSTATE, pkg_cstate_keys, machine),
 	SECTION("power", S_PLAIN, power_keys, power),
-	SECTION("power_limits", S_PLAIN, power_limit_keys, power_limits),
+	SECTION_IF("power_limits", power_limit_keys, power_limits, has_power_limits),
 	SECTION("cache", S_PLAIN, cache_keys, cache),
 	SECTION("costs", S_PLAIN, costs_keys, costs),
 	SECTION("background", S_PLAIN, background_keys, background),
-	SECTION("uncore", S_PLAIN, uncore_keys, uncore),
-	SECTION("memory", S_PLAIN, memory_keys, memory),
-	SECTION("platform", S_PLAIN, platform_keys, platform),
-	SECTION("energy_bias", S_PLAIN, energy_bias_keys, energy_bias),
+	SECTION_IF("uncore", uncore_keys, uncore, has_uncore),
+	SECTION_IF("memory", memory_keys, memory, has_memory),
+	SECTION_IF("platform", platform_keys, platform, has_platform),
+	SECTION_IF("energy_bias", energy_bias_keys, energy_bias, has_energy_bias),
 	SECTION("cpu_type", S_CPU_TYPE, type_keys, machine), /* line unused */
 };
 #define NSECTIONS ARRAY_SIZE(sections)
@@ -594,26 +637,88 @@ static int parse_double(const char *s, double *out)
 	return *end || !isfinite(*out) ? -1 : 0;
 }
 
-/* cpufreq_driver and cpuidle_driver: a kernel driver's name. */
-static int set_driver(struct parser *p, const struct key *k, const char *v, void *field,
-		      const char *where)
+static const char *domain_name(enum freq_domain_kind k)
 {
-	bool freq = k->type == V_CPUFREQ_DRIVER;
-	int n = freq ? CPUFREQ_NDRIVERS : CPUIDLE_NDRIVERS;
+	switch (k) {
+	case FREQ_DOMAIN_CORE:
+		return "core";
+	case FREQ_DOMAIN_CLUSTER:
+		return "cluster";
+	case FREQ_DOMAIN_PACKAGE:
+		return "package";
+	}
+	return "?";
+}
+
+static const char *domain_word(int v)
+{
+	return domain_name((enum freq_domain_kind)v);
+}
+
+static const char *cpufreq_driver_word(int v)
+{
+	return machine_cpufreq_driver_name((enum cpufreq_driver_kind)v);
+}
+
+static const char *cpuidle_driver_word(int v)
+{
+	return machine_cpuidle_driver_name((enum cpuidle_driver_kind)v);
+}
+
+static const char *invariance_word(int v)
+{
+	return machine_invariance_name((enum freq_invariance)v);
+}
+
+static const char *pm_profile_word(int v)
+{
+	return machine_pm_profile_name((enum pm_profile)v);
+}
+
+static const char *turbo_word(int v)
+{
+	return machine_turbo_control_name((enum turbo_control)v);
+}
+
+/* The keys whose value is one of an enum's names. */
+static const struct enum_key {
+	enum vtype type;
+	const char *(*word)(int v); /* the name of value v, first..last */
+	int first, last;
+	const char *what;           /* "'x' is not WHAT" */
+	bool list_names;            /* expected: the names, else the key's example */
+} enum_keys[] = {
+	{ V_DOMAIN, domain_word, FREQ_DOMAIN_CORE, FREQ_DOMAIN_PACKAGE, "a domain kind", true },
+	{ V_CPUFREQ_DRIVER, cpufreq_driver_word, 0, CPUFREQ_NDRIVERS - 1,
+	  "a driver pmlab knows", true },
+	{ V_CPUIDLE_DRIVER, cpuidle_driver_word, 0, CPUIDLE_NDRIVERS - 1,
+	  "a driver pmlab knows", true },
+	{ V_FIE, invariance_word, FIE_MAX, FIE_NONE, "a frequency invariance reference", false },
+	{ V_PM_PROFILE, pm_profile_word, PM_PROFILE_UNSPECIFIED, PM_NPROFILES - 1,
+	  "an ACPI PM profile", false },
+	{ V_TURBO, turbo_word, TURBO_OS, TURBO_HARDWARE, "who picks turbo frequencies", false },
+};
+
+/* A value given by its name: drivers, clock domains, enums. */
+static int set_enum(struct parser *p, const struct key *k, const char *v, void *field,
+		    const char *where)
+{
+	const struct enum_key *e = enum_keys;
 	char names[160] = "";
 
-	for (int d = 0; d < n; d++) {
-		const char *name = freq ? machine_cpufreq_driver_name((enum cpufreq_driver_kind)d)
-					: machine_cpuidle_driver_name((enum cpuidle_driver_kind)d);
+	while (e->type != k->type)
+		e++;
+	for (int i = e->first; i <= e->last; i++) {
+		const char *name = e->word(i);
 		if (strcmp(v, name) == 0) {
-			*(int *)field = d;
+			*(int *)field = i;
 			return 0;
 		}
 		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
-			 d == 0 ? "" : d + 1 == n ? " or " : ", ", name);
+			 i == e->first ? "" : i == e->last ? " or " : ", ", name);
 	}
-	return fail(p, p->line, "%s %s: '%.40s' is not a driver pmlab knows (expected %s)", where,
-		    k->name, v, names);
+	return fail(p, p->line, "%s %s: '%.40s' is not %s (expected %s)", where, k->name, v,
+		    e->what, e->list_names ? names : k->example);
 }
 
 static int set_value(struct parser *p, const struct key *k, void *field, const char *v)
@@ -695,46 +800,12 @@ static int set_value(struct parser *p, const struct key *k, void *field, const c
 		*(int *)field = v[0] == '1';
 		return 0;
 	case V_DOMAIN:
-		if (strcmp(v, "core") == 0)
-			*(enum freq_domain_kind *)field = FREQ_DOMAIN_CORE;
-		else if (strcmp(v, "cluster") == 0)
-			*(enum freq_domain_kind *)field = FREQ_DOMAIN_CLUSTER;
-		else if (strcmp(v, "package") == 0)
-			*(enum freq_domain_kind *)field = FREQ_DOMAIN_PACKAGE;
-		else
-			return fail(p, p->line, "%s %s: '%.40s' is not a domain kind "
-				    "(expected core, cluster or package)", where, k->name, v);
-		return 0;
 	case V_CPUFREQ_DRIVER:
 	case V_CPUIDLE_DRIVER:
-		return set_driver(p, k, v, field, where);
 	case V_FIE:
-		for (int f = FIE_MAX; f <= FIE_NONE; f++) {
-			if (strcmp(v, machine_invariance_name((enum freq_invariance)f)) == 0) {
-				*(enum freq_invariance *)field = (enum freq_invariance)f;
-				return 0;
-			}
-		}
-		return fail(p, p->line, "%s %s: '%.40s' is not a frequency invariance reference "
-			    "(expected %s)", where, k->name, v, k->example);
 	case V_PM_PROFILE:
-		for (int f = PM_PROFILE_UNSPECIFIED; f < PM_NPROFILES; f++) {
-			if (strcmp(v, machine_pm_profile_name((enum pm_profile)f)) == 0) {
-				*(enum pm_profile *)field = (enum pm_profile)f;
-				return 0;
-			}
-		}
-		return fail(p, p->line, "%s %s: '%.40s' is not an ACPI PM profile (expected %s)",
-			    where, k->name, v, k->example);
 	case V_TURBO:
-		for (int t = TURBO_OS; t <= TURBO_HARDWARE; t++) {
-			if (strcmp(v, machine_turbo_control_name((enum turbo_control)t)) == 0) {
-				*(enum turbo_control *)field = (enum turbo_control)t;
-				return 0;
-			}
-		}
-		return fail(p, p->line, "%s %s: '%.40s' is not who picks turbo frequencies "
-			    "(expected %s)", where, k->name, v, k->example);
+		return set_enum(p, k, v, field, where);
 	}
 	return -1;
 }
@@ -1004,7 +1075,8 @@ static int finish(struct parser *p)
 			continue;
 		snprintf(sec, sizeof(sec), "[%s]", sd->name);
 		for (int i = 0; i < sd->nkeys; i++)
-			if (sd->keys[i].required && !*(int *)((char *)ln + sd->keys[i].line))
+			if ((sd->keys[i].flags & K_REQUIRED) &&
+			    !*(int *)((char *)ln + sd->keys[i].line))
 				return missing(p, sec, secline, &sd->keys[i], "");
 	}
 	if (m->freq_domain == FREQ_DOMAIN_CLUSTER && !ln->cluster_cores)
@@ -1017,7 +1089,7 @@ static int finish(struct parser *p)
 			       " with threads_per_core > 1");
 	for (int i = 0; i < m->ncstates; i++)
 		for (int k = 0; k < ARRAY_SIZE(cstate_keys); k++)
-			if (cstate_keys[k].required &&
+			if ((cstate_keys[k].flags & K_REQUIRED) &&
 			    !*(int *)((char *)&ln->cstate[i] + cstate_keys[k].line)) {
 				snprintf(sec, sizeof(sec), "[cstate %s]", m->cstates[i].name);
 				return missing(p, sec, ln->cstate[i].section, &cstate_keys[k], "");
@@ -1026,7 +1098,7 @@ static int finish(struct parser *p)
 		struct pkg_cstate *pc = &m->pkg_cstates[i];
 		snprintf(sec, sizeof(sec), "[package_cstate %s]", pc->name);
 		for (int k = 0; k < ARRAY_SIZE(pkg_cstate_keys); k++)
-			if (pkg_cstate_keys[k].required &&
+			if ((pkg_cstate_keys[k].flags & K_REQUIRED) &&
 			    !*(int *)((char *)&ln->pkg[i] + pkg_cstate_keys[k].line))
 				return missing(p, sec, ln->pkg[i].section, &pkg_cstate_keys[k], "");
 		pc->requires = machine_cstate_index(m, p->requires[i]);
@@ -1194,26 +1266,6 @@ static void put_key_double(FILE *f, const char *key, double x)
 	fputc('\n', f);
 }
 
-static void put_key_us(FILE *f, const char *key, sim_ns ns)
-{
-	fprintf(f, "%s = ", key);
-	put_us(f, ns);
-	fputc('\n', f);
-}
-
-static const char *domain_name(enum freq_domain_kind k)
-{
-	switch (k) {
-	case FREQ_DOMAIN_CORE:
-		return "core";
-	case FREQ_DOMAIN_CLUSTER:
-		return "cluster";
-	case FREQ_DOMAIN_PACKAGE:
-		return "package";
-	}
-	return "?";
-}
-
 static bool same_pstates(const struct pstate *a, int na, const struct pstate *b, int nb)
 {
 	if (na != nb)
@@ -1232,6 +1284,104 @@ static bool same_turbo(const struct turbo_bin *a, int na, const struct turbo_bin
 		if (a[i].khz != b[i].khz || a[i].max_active_cores != b[i].max_active_cores)
 			return false;
 	return true;
+}
+
+/* What a key's field holds, for the writer: 0 when it is zero, empty or
+ * the enum's first value (K_IF_SET keys are then left out). */
+static bool key_is_set(const struct key *k, const void *field)
+{
+	switch (k->type) {
+	case V_NAME:
+	case V_TEXT:
+		return *(const char *)field != '\0';
+	case V_U32:
+	case V_KHZ:
+		return *(const uint32_t *)field != 0;
+	case V_DOUBLE:
+	case V_MW:
+	case V_PCT:
+		return *(const double *)field != 0;
+	case V_US:
+		return *(const sim_ns *)field != 0;
+	default: /* int and enums */
+		return *(const int *)field != 0;
+	}
+}
+
+/* Whether two records hold the same value of k (a type's C-state against
+ * the machine's). */
+static bool key_same(const struct key *k, const void *a, const void *b)
+{
+	switch (k->type) {
+	case V_DOUBLE:
+	case V_MW:
+	case V_PCT:
+		return *(const double *)a == *(const double *)b;
+	case V_US:
+		return *(const sim_ns *)a == *(const sim_ns *)b;
+	case V_NAME:
+	case V_TEXT:
+		return strncmp(a, b, k->size) == 0;
+	default:
+		return memcmp(a, b, k->size) == 0;
+	}
+}
+
+/* "key = value" as the parser reads it back to the same value. */
+static void put_key(FILE *f, const struct machine *m, const struct key *k, const void *field)
+{
+	fprintf(f, "%s = ", k->name);
+	switch (k->type) {
+	case V_NAME:
+	case V_TEXT:
+		fprintf(f, "%.*s", (int)k->size, (const char *)field);
+		break;
+	case V_INT:
+	case V_BOOL:
+		fprintf(f, "%d", *(const int *)field);
+		break;
+	case V_U32:
+	case V_KHZ:
+		fprintf(f, "%u", *(const uint32_t *)field);
+		break;
+	case V_DOUBLE:
+		put_double(f, *(const double *)field);
+		break;
+	case V_US:
+		put_us(f, *(const sim_ns *)field);
+		break;
+	case V_MW:
+		put_double(f, mw_of(*(const double *)field));
+		break;
+	case V_PCT:
+		put_double(f, *(const double *)field * 100);
+		break;
+	case V_DOMAIN:
+		fputs(domain_name(*(const enum freq_domain_kind *)field), f);
+		break;
+	case V_CPUFREQ_DRIVER:
+		fputs(machine_cpufreq_driver_name(*(const enum cpufreq_driver_kind *)field), f);
+		break;
+	case V_CPUIDLE_DRIVER:
+		fputs(machine_cpuidle_driver_name(*(const enum cpuidle_driver_kind *)field), f);
+		break;
+	case V_FIE:
+		fputs(machine_invariance_name(*(const enum freq_invariance *)field), f);
+		break;
+	case V_PM_PROFILE:
+		fputs(machine_pm_profile_name(*(const enum pm_profile *)field), f);
+		break;
+	case V_TURBO:
+		fputs(machine_turbo_control_name(*(const enum turbo_control *)field), f);
+		break;
+	case V_REQUIRES: {
+		int req = *(const int *)field;
+		fprintf(f, "%.*s", CSTATE_NAME_MAX,
+			req >= 0 && req < m->ncstates ? m->cstates[req].name : "?");
+		break;
+	}
+	}
+	fputc('\n', f);
 }
 
 /* A [cpu_type] and its tables, saying only what differs from what the
@@ -1281,172 +1431,86 @@ static void write_type(FILE *f, const struct machine *m, const struct cpu_type *
 		for (int i = 0; i < ntb; i++)
 			fprintf(f, "%u = %u\n", t->turbo[i].khz, t->turbo[i].max_active_cores);
 	}
+	/* A type's C-state figures where they are not the machine's. */
+	const struct section *cs = &cstate_type_section;
 	for (int i = 0; i < m->ncstates && i < MACHINE_MAX_CSTATES; i++) {
-		const struct cstate *c = &t->cstates[i], *mc = &m->cstates[i];
-		if (c->exit_ns == mc->exit_ns && c->residency_ns == mc->residency_ns &&
-		    c->wake_ns == mc->wake_ns && c->power_w == mc->power_w)
+		const char *c = (const char *)&t->cstates[i], *mc = (const char *)&m->cstates[i];
+		bool own = false;
+		for (int k = 0; k < cs->nkeys; k++)
+			own |= !key_same(&cs->keys[k], c + cs->keys[k].off, mc + cs->keys[k].off);
+		if (!own)
 			continue;
-		fprintf(f, "\n[cstate %.*s %.*s]\n", CSTATE_NAME_MAX, mc->name, CPU_TYPE_NAME_MAX,
-			t->name);
-		if (c->exit_ns != mc->exit_ns)
-			put_key_us(f, "exit_latency_us", c->exit_ns);
-		if (c->residency_ns != mc->residency_ns)
-			put_key_us(f, "target_residency_us", c->residency_ns);
-		if (c->wake_ns != mc->wake_ns)
-			put_key_us(f, "wake_us", c->wake_ns);
-		if (c->power_w != mc->power_w)
-			put_key_double(f, "power_mw", mw_of(c->power_w));
+		fprintf(f, "\n[cstate %.*s %.*s]\n", CSTATE_NAME_MAX, m->cstates[i].name,
+			CPU_TYPE_NAME_MAX, t->name);
+		for (int k = 0; k < cs->nkeys; k++)
+			if (!key_same(&cs->keys[k], c + cs->keys[k].off, mc + cs->keys[k].off))
+				put_key(f, m, &cs->keys[k], c + cs->keys[k].off);
 	}
 }
 
+/* A section's keys from its record, in the table's order. */
+static void put_keys(FILE *f, const struct machine *m, const struct section *sec,
+		     const void *rec)
+{
+	for (int i = 0; i < sec->nkeys; i++) {
+		const struct key *k = &sec->keys[i];
+		const void *field = (const char *)rec + k->off;
+		if (!(k->flags & K_IF_SET) || key_is_set(k, field))
+			put_key(f, m, k, field);
+	}
+}
+
+/* One section of the file: its header and keys, a table, or one header
+ * per C-state, package C-state or CPU type. */
+static void write_section(FILE *f, const struct machine *m, const struct section *sec)
+{
+	switch (sec->kind) {
+	case S_PLAIN:
+		if (sec->present && !sec->present(m))
+			return;
+		fprintf(f, "\n[%s]\n", sec->name);
+		put_keys(f, m, sec, m);
+		return;
+	case S_PSTATES:
+		fprintf(f, "\n[pstates]\n");
+		for (int i = 0; i < m->npstates && i < MACHINE_MAX_PSTATES; i++)
+			fprintf(f, "%u = %u\n", m->pstates[i].khz, m->pstates[i].mv);
+		return;
+	case S_TURBO:
+		if (m->nturbo > 0)
+			fprintf(f, "\n[turbo]\n");
+		for (int i = 0; i < m->nturbo && i < MACHINE_MAX_TURBO; i++)
+			fprintf(f, "%u = %u\n", m->turbo[i].khz, m->turbo[i].max_active_cores);
+		return;
+	case S_CSTATE:
+		for (int i = 0; i < m->ncstates && i < MACHINE_MAX_CSTATES; i++) {
+			fprintf(f, "\n[cstate %.*s]\n", CSTATE_NAME_MAX, m->cstates[i].name);
+			put_keys(f, m, sec, &m->cstates[i]);
+		}
+		return;
+	case S_PKG_CSTATE:
+		for (int i = 0; i < m->npkg_cstates && i < MACHINE_MAX_PKG_CSTATES; i++) {
+			fprintf(f, "\n[package_cstate %.*s]\n", CSTATE_NAME_MAX,
+				m->pkg_cstates[i].name);
+			put_keys(f, m, sec, &m->pkg_cstates[i]);
+		}
+		return;
+	case S_CPU_TYPE:
+		for (int t = 0; t < m->ntypes && t < MACHINE_MAX_TYPES; t++)
+			write_type(f, m, &m->types[t]);
+		return;
+	case S_CSTATE_TYPE: /* written by write_type() */
+		return;
+	}
+}
+
+/* The canonical form: every section in the parser's table order. */
 static void write_ini(FILE *f, const struct machine *m)
 {
 	fprintf(f, "# pmlab machine %.*s, canonical form (comments of the source are not "
-		"kept)\n\n", MACHINE_NAME_MAX, m->name);
-	fprintf(f, "[machine]\nname = %.*s\n", MACHINE_NAME_MAX, m->name);
-	if (m->description[0])
-		fprintf(f, "description = %.*s\n", MACHINE_DESC_MAX, m->description);
-	put_key_double(f, "tdp_w", m->tdp_w);
-	fprintf(f, "cpufreq_driver = %s\ncpuidle_driver = %s\n",
-		machine_cpufreq_driver_name(m->cpufreq_driver),
-		machine_cpuidle_driver_name(m->cpuidle_driver));
-	if (m->pm_profile != PM_PROFILE_UNSPECIFIED)
-		fprintf(f, "pm_profile = %s\n", machine_pm_profile_name(m->pm_profile));
-
-	fprintf(f, "\n[topology]\npackages = %d\ncores_per_package = %d\n"
-		"threads_per_core = %d\nllc_cores = %d\nfreq_domain = %s\n",
-		m->packages, m->cores_per_package, m->threads_per_core, m->llc_cores,
-		domain_name(m->freq_domain));
-	if (m->cluster_cores)
-		fprintf(f, "cluster_cores = %d\n", m->cluster_cores);
-	fprintf(f, "online_cpus = %d\n", m->online_cpus);
-
-	fprintf(f, "\n[frequency]\nbase_khz = %u\n", m->base_khz);
-	put_key_us(f, "transition_latency_us", m->transition_latency_ns);
-	fprintf(f, "freq_invariance = %s\n", machine_invariance_name(m->freq_invariance));
-	if (m->turbo_control != TURBO_OS)
-		fprintf(f, "turbo = %s\n", machine_turbo_control_name(m->turbo_control));
-	if (m->hwp)
-		fprintf(f, "hwp = %d\n", m->hwp);
-	if (m->lowest_nonlinear_khz)
-		fprintf(f, "lowest_nonlinear_khz = %u\n", m->lowest_nonlinear_khz);
-	if (m->perf_scaling_khz)
-		fprintf(f, "perf_scaling_khz = %u\n", m->perf_scaling_khz);
-	if (m->epp_balance_perf)
-		fprintf(f, "epp_balance_performance = %d\n", m->epp_balance_perf);
-
-	fprintf(f, "\n[pstates]\n");
-	for (int i = 0; i < m->npstates && i < MACHINE_MAX_PSTATES; i++)
-		fprintf(f, "%u = %u\n", m->pstates[i].khz, m->pstates[i].mv);
-	if (m->nturbo > 0)
-		fprintf(f, "\n[turbo]\n");
-	for (int i = 0; i < m->nturbo && i < MACHINE_MAX_TURBO; i++)
-		fprintf(f, "%u = %u\n", m->turbo[i].khz, m->turbo[i].max_active_cores);
-
-	for (int i = 0; i < m->ncstates && i < MACHINE_MAX_CSTATES; i++) {
-		const struct cstate *c = &m->cstates[i];
-		fprintf(f, "\n[cstate %.*s]\n", CSTATE_NAME_MAX, c->name);
-		if (c->desc[0])
-			fprintf(f, "desc = %.*s\n", CSTATE_DESC_MAX, c->desc);
-		put_key_us(f, "exit_latency_us", c->exit_ns);
-		put_key_us(f, "target_residency_us", c->residency_ns);
-		if (c->wake_ns)
-			put_key_us(f, "wake_us", c->wake_ns);
-		put_key_double(f, "power_mw", mw_of(c->power_w));
-		if (c->poll)
-			fprintf(f, "poll = %d\n", c->poll);
-		if (c->turbo_active)
-			fprintf(f, "turbo_active = %d\n", c->turbo_active);
-	}
-	for (int i = 0; i < m->npkg_cstates && i < MACHINE_MAX_PKG_CSTATES; i++) {
-		const struct pkg_cstate *pc = &m->pkg_cstates[i];
-		int req = pc->requires >= 0 && pc->requires < m->ncstates ? pc->requires : -1;
-		fprintf(f, "\n[package_cstate %.*s]\nrequires = %.*s\n", CSTATE_NAME_MAX,
-			pc->name, CSTATE_NAME_MAX, req >= 0 ? m->cstates[req].name : "?");
-		put_key_us(f, "exit_latency_us", pc->exit_ns);
-		put_key_us(f, "target_residency_us", pc->residency_ns);
-		put_key_double(f, "power_mw", mw_of(pc->power_w));
-	}
-
-	fprintf(f, "\n[power]\n");
-	put_key_double(f, "ceff_nf", m->ceff_nf);
-	put_key_double(f, "leak_w", m->leak_w);
-	put_key_double(f, "leak_beta", m->leak_beta);
-	put_key_double(f, "smt_activity", m->smt_activity);
-	put_key_double(f, "smt_throughput", m->smt_throughput);
-	put_key_double(f, "uncore_w", m->uncore_w);
-	put_key_double(f, "platform_w", m->platform_w);
-
-	if (m->pl1_w > 0 || m->pl2_w > 0 || m->pl_control_ns) {
-		fprintf(f, "\n[power_limits]\n");
-		put_key_double(f, "pl1_w", m->pl1_w);
-		put_key_us(f, "pl1_window_us", m->pl1_window_ns);
-		put_key_double(f, "pl2_w", m->pl2_w);
-		put_key_us(f, "pl2_window_us", m->pl2_window_ns);
-		put_key_us(f, "control_us", m->pl_control_ns);
-	}
-
-	fprintf(f, "\n[cache]\n");
-	put_key_us(f, "refill_us", m->refill_ns);
-	put_key_double(f, "share_stall_cut", m->share_stall_cut);
-	put_key_us(f, "share_window_us", m->share_window_ns);
-
-	fprintf(f, "\n[costs]\n");
-	put_key_us(f, "syscall_us", m->syscall_ns);
-	put_key_us(f, "context_switch_us", m->context_switch_ns);
-	put_key_us(f, "wakeup_ipi_us", m->wakeup_ipi_ns);
-	put_key_us(f, "fork_us", m->fork_ns);
-	put_key_us(f, "exec_us", m->exec_ns);
-	put_key_us(f, "tick_us", m->tick_cost_ns);
-	put_key_us(f, "tick_stop_us", m->tick_stop_ns);
-	put_key_us(f, "tick_restart_us", m->tick_restart_ns);
-	put_key_us(f, "idle_entry_us", m->idle_entry_ns);
-	put_key_us(f, "idle_exit_us", m->idle_exit_ns);
-
-	fprintf(f, "\n[background]\n");
-	put_key_double(f, "wakeups_per_s", m->bg_wakeups_per_s);
-	put_key_double(f, "jitter_pct", m->bg_jitter * 100);
-	put_key_double(f, "timer_pct", m->bg_timer_share * 100);
-	put_key_us(f, "handler_us", m->bg_handler_ns);
-
-	if (m->unc.max_khz) {
-		fprintf(f, "\n[uncore]\nmin_khz = %u\nmax_khz = %u\nmin_mv = %d\nmax_mv = %d\n",
-			m->unc.min_khz, m->unc.max_khz, m->unc.min_mv, m->unc.max_mv);
-		put_key_double(f, "static_w", m->unc.static_w);
-		fprintf(f, "epb_max_clock = %d\n", m->unc.epb_max_clock);
-	}
-	if (m->mem.core_cycles + m->mem.uncore_cycles + m->mem.dram_ns > 0) {
-		fprintf(f, "\n[memory]\n");
-		put_key_double(f, "core_cycles", m->mem.core_cycles);
-		put_key_double(f, "uncore_cycles", m->mem.uncore_cycles);
-		put_key_double(f, "dram_ns", m->mem.dram_ns);
-		put_key_double(f, "mlp", m->mem.mlp);
-		put_key_double(f, "line_nj", m->mem.line_nj);
-		put_key_double(f, "snoop_pct", m->mem.snoop_share * 100);
-		put_key_double(f, "snoop_x", m->mem.snoop_x);
-		put_key_double(f, "size_mb", m->mem.size_mb);
-	}
-	const struct machine_platform *pl = &m->plat;
-	if (pl->psu_w || pl->disk_active_w || pl->nic_packet_uj || pl->disk_mbps || pl->fan_max_w) {
-		static const char *const eff[] = { "psu_eff_10_pct", "psu_eff_20_pct",
-						   "psu_eff_50_pct", "psu_eff_100_pct" };
-		fprintf(f, "\n[platform]\n");
-		put_key_double(f, "psu_w", pl->psu_w);
-		for (int i = 0; i < 4; i++)
-			put_key_double(f, eff[i], pl->psu_eff[i] * 100);
-		put_key_double(f, "disk_active_w", pl->disk_active_w);
-		put_key_double(f, "nic_packet_uj", pl->nic_packet_uj);
-		put_key_double(f, "disk_mbps", pl->disk_mbps);
-		put_key_double(f, "fan_min_w", pl->fan_min_w);
-		put_key_double(f, "fan_max_w", pl->fan_max_w);
-	}
-	if (m->epb.demotion_x || m->epb.turbo_delay_ns) {
-		fprintf(f, "\n[energy_bias]\n");
-		put_key_double(f, "demotion_x", m->epb.demotion_x);
-		put_key_us(f, "turbo_delay_us", m->epb.turbo_delay_ns);
-	}
-	for (int t = 0; t < m->ntypes && t < MACHINE_MAX_TYPES; t++)
-		write_type(f, m, &m->types[t]);
+		"kept)\n", MACHINE_NAME_MAX, m->name);
+	for (int s = 0; s < NSECTIONS; s++)
+		write_section(f, m, &sections[s]);
 }
 
 char *machine_to_ini(const struct machine *m)

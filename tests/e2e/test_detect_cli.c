@@ -273,6 +273,12 @@ static void test_detect_errors(void **state)
 	expect_usage_error("machines detect --root " FIX "profiles", "no online CPUs");
 	expect_usage_error("machines detect extra", "takes no argument, got 'extra'");
 	expect_usage_error("machines detect --bogus", "--bogus");
+	/* The shared option parser's wording, as every command's. */
+	expect_usage_error("machines detect --root ''", "--root '': an empty value");
+	expect_usage_error("machines detect -o ''", "--output '': an empty value");
+	expect_usage_error("machines detect --output ''", "--output '': an empty value");
+	expect_usage_error("machines detect -o", "-o needs a value");
+	expect_usage_error("machines detect -r /", "unknown option '-r'");
 	expect_usage_error("machines detect --root " FIX "vm-no-cpufreq -o /nonexistent/dir/x.ini",
 			   "/nonexistent/dir/x.ini: cannot write");
 
