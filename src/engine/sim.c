@@ -570,6 +570,14 @@ static int build_types(struct sim *s)
 		uint32_t top = ty->khz[ty->npstates - 1];
 		ty->work_per_cycle = top == ref_khz && ct->capacity == CAPACITY_SCALE ? 1.0 :
 				     (double)ct->capacity / CAPACITY_SCALE * ref_khz / top;
+		ty->speed = calloc((size_t)ct->npstates, sizeof(*ty->speed));
+		if (!ty->speed)
+			return -1;
+		for (int i = 0; i < ct->npstates; i++) {
+			ty->speed[i] = ty->khz[i] / 1e6; /* cycles per ns */
+			if (ty->work_per_cycle != 1.0)
+				ty->speed[i] *= ty->work_per_cycle; /* a smaller type's cycles do less */
+		}
 	}
 	return 0;
 }
@@ -923,6 +931,11 @@ static bool handle(struct sim *s, const struct event *e)
 	case EV_WRITEBACK:
 		writeback_run(s);
 		return true;
+	case EV_RAMP_END:
+		if (e->gen != s->cores[e->obj].ramp_gen || !s->cores[e->obj].ramping)
+			return false;
+		exit_ramp_end(s, (int)e->obj);
+		return true;
 	case EV_WL_TIMER:
 		if (s->wl->timer)
 			s->wl->timer(s, s->wl_data, e->arg);
@@ -1004,11 +1017,9 @@ int sim_run(struct sim *s, struct run_result *r, struct pm_diag *d)
 		const struct event *top = eventq_peek(&s->q);
 		if (s->bursts.n && (!top || keyheap_first_before(&s->bursts, top->time, top->seq))) {
 			/* A CPU's end of burst, always a live one. */
-			uint32_t cpu = s->bursts.heap[0];
-			e = (struct event){ .time = s->bursts.time[cpu], .seq = s->bursts.seq[cpu],
-					    .kind = EV_BURST_DONE, .obj = cpu,
-					    .gen = s->cpus[cpu].done_gen };
-			keyheap_cancel(&s->bursts, cpu);
+			struct keyheap_node b = keyheap_pop(&s->bursts);
+			e = (struct event){ .time = b.time, .seq = b.seq, .kind = EV_BURST_DONE,
+					    .obj = b.key, .gen = s->cpus[b.key].done_gen };
 		} else if (!eventq_pop(&s->q, &e)) {
 			break;
 		}
@@ -1067,6 +1078,7 @@ void sim_destroy(struct sim *s)
 	perf_domains_free(s);
 	for (int t = 0; s->types && t < s->ntypes; t++) {
 		free(s->types[t].khz);
+		free(s->types[t].speed);
 		free(s->types[t].os_khz);
 		free(s->types[t].turbo_cap_idx);
 		free(s->types[t].dyn_w);

@@ -33,6 +33,7 @@ enum event_kind {
 	EV_LOADAVG,     /* the kernel's load-average sample (engine/pmqos_dynamic.c) */
 	EV_PMQOS_DYNAMIC, /* tuned's dynamic PM QoS re-evaluation (engine/pmqos_dynamic.c) */
 	EV_WRITEBACK,   /* the flusher's periodic writeback (engine/writeback.c) */
+	EV_RAMP_END,    /* obj = core: its voltage is back up after C1E (engine/exit_ramp.c) */
 	EV_END,
 };
 
@@ -165,6 +166,8 @@ struct sim_core {
 	int cpus[8];
 	int nbusy;             /* threads in C0 (running or waking) */
 	bool turbo_active;     /* counts toward the package's active cores for turbo */
+	bool ramping;          /* at its lowest P-state after C1E (engine/exit_ramp.c) */
+	uint32_t ramp_gen;     /* its EV_RAMP_END's generation */
 	int nrunning;          /* threads running a task */
 	double p_dyn, p_static;
 	sim_ns last;
@@ -217,6 +220,7 @@ struct sim_type {
 	/* Work per cycle against the first type of capacity 1024: a type of
 	 * capacity C and highest frequency F does C/1024 of its work at F. */
 	double work_per_cycle;
+	double *speed;         /* by P-state: work per ns of one thread alone (cpu_set_speed()) */
 	double *dyn_w;         /* by P-state: Ceff V^2 f of one busy thread (power_tables()) */
 	double *leak_w;        /* by P-state: leakage at its voltage */
 	double *activity_by_busy; /* by threads in C0: the SMT activity factor */
@@ -353,7 +357,13 @@ struct sim {
 };
 
 /* engine/cpu.c */
-void cpu_sync(struct sim *s, struct sim_cpu *c);
+void cpu_sync_from(struct sim *s, struct sim_cpu *c);
+/* Accounts the CPU's time up to now (cpu.c); most calls find it done. */
+static inline void cpu_sync(struct sim *s, struct sim_cpu *c)
+{
+	if (s->now > c->seg_start)
+		cpu_sync_from(s, c);
+}
 void cpu_set_speed(struct sim *s, struct sim_cpu *c);
 void cpu_schedule(struct sim *s, struct sim_cpu *c);
 void cpu_kick(struct sim *s, struct sim_cpu *c);
@@ -399,6 +409,8 @@ void load_avg_busy_tick(struct sim *s, struct sim_cpu *c);
  * turbo ceiling for its type. */
 static inline int cpu_effective_idx(const struct sim *s, const struct sim_cpu *c)
 {
+	if (s->cores[c->core].ramping)
+		return 0; /* the exit ramp after C1E (engine/exit_ramp.c) */
 	int idx = s->policies[c->policy].cur_idx;
 	int cap = s->pkgs[c->pkg].cap_idx[c->type];
 	return idx < cap ? idx : cap;
@@ -429,7 +441,16 @@ double uncore_running_w(const struct sim *s, int pkg);
 
 /* engine/memory.c: a burst's memory stall at the present clocks */
 double memory_stall_factor(struct sim *s, const struct sim_cpu *c, const struct task *t);
-void memory_account(struct sim *s, const struct sim_cpu *c, double stall_ns);
+void memory_account(struct sim *s, const struct sim_cpu *c, const struct task *t, double stall_ns);
+/* The stretch of a burst's stall by its package's memory bandwidth (>= 1);
+ * records what the burst asks of memory in t->mem_gbps. */
+double memory_bandwidth_factor(struct sim *s, const struct sim_cpu *c, struct task *t,
+			       double cycles, double stall_ns);
+
+/* engine/exit_ramp.c: the lowest P-state after a C1E wakeup, while the
+ * voltage ramps back */
+void exit_ramp_begin(struct sim *s, struct sim_cpu *c); /* c leaves its C-state */
+void exit_ramp_end(struct sim *s, int core);
 
 /* engine/epb.c: the energy/performance bias acting on hardware */
 double epb_demotion_factor(const struct sim *s);
