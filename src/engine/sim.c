@@ -51,6 +51,10 @@ static const struct tunable engine_tunables[] = {
 	{ "tick_restart_cost_ns", "CPU time to restart a stopped tick when a task leaves idle, ns "
 	  "(-1: the machine's tick_restart_us)",
 	  TUNABLE_FIELD(struct engine_params, tick_restart_cost_ns), -1, -1, 1000000, NULL },
+	{ "idle_polling_wakeup", "1: waking a task on a CPU idle in the polling state or an MWAIT "
+	  "state only sets TIF_NEED_RESCHED, no IPI (Linux 3.13+); 0: every remote wakeup of an "
+	  "idle CPU sends one (before 3.13)",
+	  TUNABLE_FIELD(struct engine_params, idle_polling_wakeup), 1, 0, 1, NULL },
 	{ "background_wakeups", "background wakeups (timers, RCU, kworkers, interrupts) per CPU "
 	  "per second (-1: the machine's [background] wakeups_per_s; 0: none)",
 	  TUNABLE_FIELD(struct engine_params, background_wakeups), -1, -1, 1000000, NULL },
@@ -460,6 +464,10 @@ static int apply_kernel(struct sim *s, const struct sim_config *cfg, struct pm_d
 				return pm_fail(d, "--set %s: the %s governor %s arrived in Linux %d.%d",
 					       cfg->sets[i], gov[g].kind, gov[g].name,
 					       gov[g].since / 1000, gov[g].since % 1000);
+		/* The idle loop kept the polling flag set in poll_idle() and
+		 * MWAIT states from v3.13 (commit ea8117478918): from then on
+		 * their remote wakeups need no IPI. */
+		s->par.idle_polling_wakeup = version >= 3013;
 		/* The tick left to the governor came with v4.17. */
 		s->par.tick_policy = version < 4017 ? TICK_LEGACY : TICK_GOVERNOR;
 		/* x86 frequency invariance (APERF/MPERF, arch_scale_freq_tick())
