@@ -190,8 +190,8 @@ PMLAB_API pmlab_status pmlab_run_exec(pmlab_run *run, pmlab_result **out, pmlab_
  * NULL if this result has no such form (a run has no HTML). Owned by res. */
 PMLAB_API const char *pmlab_result_text(const pmlab_result *res, pmlab_format f);
 /* A number of the JSON form (docs/json-schema.md) by its path: keys
- * separated by '.', array elements by index ("energy_j.total",
- * "cpus.0.busy_pct", "profiles.1.metrics.throughput.mean"). PMLAB_ERR_INPUT
+ * separated by '.', array elements by index ("energy_j",
+ * "per_cpu.0.busy_pct", "points.1.result.power_w" of a sweep). PMLAB_ERR_INPUT
  * if there is no number there. */
 PMLAB_API pmlab_status pmlab_result_number(const pmlab_result *res, const char *path, double *out,
 					   pmlab_error *err);

@@ -350,6 +350,9 @@ static int inputs_machines(struct sweep *s, struct pm_diag *d)
 	}
 	in->machines = s->in_machine;
 	in->nmachines = nm * nc;
+	/* --cpus given (not varied) for varied machines: in the command too */
+	if (nc == 1 && cs[0])
+		in->cpus = machine_for(s, ms[0], cs[0], d)->online_cpus;
 	return 0;
 }
 

@@ -71,7 +71,7 @@ static void test_errors_and_orderings(void **state)
 	assert_int_equal(b.status, 0);
 	pa = csv_field(a.text, "power_w");
 	pb = csv_field(b.text, "power_w");
-	ca = csv_field(a.text, "residency_C0_pct");
+	ca = csv_field(a.text, "busy_pct");
 	ta = csv_field(a.text, "throughput");
 	tb = csv_field(b.text, "throughput");
 	assert_true(pa > pb);
