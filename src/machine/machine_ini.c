@@ -650,53 +650,40 @@ static const char *domain_name(enum freq_domain_kind k)
 	return "?";
 }
 
-static const char *domain_word(int v)
+/* The name of value v of an enum-valued key's type. */
+static const char *enum_word(enum vtype type, int v)
 {
-	return domain_name((enum freq_domain_kind)v);
-}
-
-static const char *cpufreq_driver_word(int v)
-{
-	return machine_cpufreq_driver_name((enum cpufreq_driver_kind)v);
-}
-
-static const char *cpuidle_driver_word(int v)
-{
-	return machine_cpuidle_driver_name((enum cpuidle_driver_kind)v);
-}
-
-static const char *invariance_word(int v)
-{
-	return machine_invariance_name((enum freq_invariance)v);
-}
-
-static const char *pm_profile_word(int v)
-{
-	return machine_pm_profile_name((enum pm_profile)v);
-}
-
-static const char *turbo_word(int v)
-{
-	return machine_turbo_control_name((enum turbo_control)v);
+	switch (type) {
+	case V_DOMAIN:
+		return domain_name((enum freq_domain_kind)v);
+	case V_CPUFREQ_DRIVER:
+		return machine_cpufreq_driver_name((enum cpufreq_driver_kind)v);
+	case V_CPUIDLE_DRIVER:
+		return machine_cpuidle_driver_name((enum cpuidle_driver_kind)v);
+	case V_FIE:
+		return machine_invariance_name((enum freq_invariance)v);
+	case V_PM_PROFILE:
+		return machine_pm_profile_name((enum pm_profile)v);
+	case V_TURBO:
+		return machine_turbo_control_name((enum turbo_control)v);
+	default:
+		return "?";
+	}
 }
 
 /* The keys whose value is one of an enum's names. */
 static const struct enum_key {
 	enum vtype type;
-	const char *(*word)(int v); /* the name of value v, first..last */
-	int first, last;
+	int first, last;            /* its values (enum_word()) */
 	const char *what;           /* "'x' is not WHAT" */
 	bool list_names;            /* expected: the names, else the key's example */
 } enum_keys[] = {
-	{ V_DOMAIN, domain_word, FREQ_DOMAIN_CORE, FREQ_DOMAIN_PACKAGE, "a domain kind", true },
-	{ V_CPUFREQ_DRIVER, cpufreq_driver_word, 0, CPUFREQ_NDRIVERS - 1,
-	  "a driver pmlab knows", true },
-	{ V_CPUIDLE_DRIVER, cpuidle_driver_word, 0, CPUIDLE_NDRIVERS - 1,
-	  "a driver pmlab knows", true },
-	{ V_FIE, invariance_word, FIE_MAX, FIE_NONE, "a frequency invariance reference", false },
-	{ V_PM_PROFILE, pm_profile_word, PM_PROFILE_UNSPECIFIED, PM_NPROFILES - 1,
-	  "an ACPI PM profile", false },
-	{ V_TURBO, turbo_word, TURBO_OS, TURBO_HARDWARE, "who picks turbo frequencies", false },
+	{ V_DOMAIN, FREQ_DOMAIN_CORE, FREQ_DOMAIN_PACKAGE, "a domain kind", true },
+	{ V_CPUFREQ_DRIVER, 0, CPUFREQ_NDRIVERS - 1, "a driver pmlab knows", true },
+	{ V_CPUIDLE_DRIVER, 0, CPUIDLE_NDRIVERS - 1, "a driver pmlab knows", true },
+	{ V_FIE, FIE_MAX, FIE_NONE, "a frequency invariance reference", false },
+	{ V_PM_PROFILE, PM_PROFILE_UNSPECIFIED, PM_NPROFILES - 1, "an ACPI PM profile", false },
+	{ V_TURBO, TURBO_OS, TURBO_HARDWARE, "who picks turbo frequencies", false },
 };
 
 /* A value given by its name: drivers, clock domains, enums. */
@@ -709,7 +696,7 @@ static int set_enum(struct parser *p, const struct key *k, const char *v, void *
 	while (e->type != k->type)
 		e++;
 	for (int i = e->first; i <= e->last; i++) {
-		const char *name = e->word(i);
+		const char *name = enum_word(k->type, i);
 		if (strcmp(v, name) == 0) {
 			*(int *)field = i;
 			return 0;
@@ -1397,22 +1384,12 @@ static void put_key(FILE *f, const struct machine *m, const struct key *k, const
 		put_double(f, *(const double *)field * 100);
 		break;
 	case V_DOMAIN:
-		fputs(domain_name(*(const enum freq_domain_kind *)field), f);
-		break;
 	case V_CPUFREQ_DRIVER:
-		fputs(machine_cpufreq_driver_name(*(const enum cpufreq_driver_kind *)field), f);
-		break;
 	case V_CPUIDLE_DRIVER:
-		fputs(machine_cpuidle_driver_name(*(const enum cpuidle_driver_kind *)field), f);
-		break;
 	case V_FIE:
-		fputs(machine_invariance_name(*(const enum freq_invariance *)field), f);
-		break;
 	case V_PM_PROFILE:
-		fputs(machine_pm_profile_name(*(const enum pm_profile *)field), f);
-		break;
 	case V_TURBO:
-		fputs(machine_turbo_control_name(*(const enum turbo_control *)field), f);
+		fputs(enum_word(k->type, *(const int *)field), f);
 		break;
 	case V_REQUIRES: {
 		int req = *(const int *)field;
