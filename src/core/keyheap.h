@@ -15,11 +15,17 @@
 
 #include "simtime.h"
 
+/* A deadline in the heap carries its order with it, so a sift compares
+ * neighbouring nodes without looking each key's deadline up. */
+struct keyheap_node {
+	sim_ns time;
+	uint64_t seq;
+	uint32_t key;
+};
+
 struct keyheap {
-	sim_ns *time;   /* by key */
-	uint64_t *seq;  /* by key */
+	struct keyheap_node *heap; /* earliest first */
 	uint32_t *pos;  /* by key: index in heap, or UINT32_MAX when not set */
-	uint32_t *heap; /* keys, earliest first */
 	uint32_t n, nkeys;
 };
 
@@ -30,6 +36,8 @@ void keyheap_free(struct keyheap *h);
 void keyheap_set(struct keyheap *h, uint32_t key, sim_ns time, uint64_t seq);
 /* Takes key's deadline out, if it has one. */
 void keyheap_cancel(struct keyheap *h, uint32_t key);
+/* Takes the earliest deadline out (there must be one). */
+struct keyheap_node keyheap_pop(struct keyheap *h);
 
 /* Whether key has a deadline set. */
 static inline bool keyheap_has(const struct keyheap *h, uint32_t key)
@@ -41,8 +49,8 @@ static inline bool keyheap_has(const struct keyheap *h, uint32_t key)
  * event at (time, seq). */
 static inline bool keyheap_first_before(const struct keyheap *h, sim_ns time, uint64_t seq)
 {
-	uint32_t k = h->heap[0];
-	return h->time[k] < time || (h->time[k] == time && h->seq[k] < seq);
+	const struct keyheap_node *f = &h->heap[0];
+	return f->time < time || (f->time == time && f->seq < seq);
 }
 
 #endif

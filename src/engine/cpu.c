@@ -2,7 +2,6 @@
 /* The per-CPU state machine: running a task, idle in a C-state, waking up;
  * accounting of time, work and vruntime between state changes; the tick
  * and CFS's slice preemption. */
-#include <math.h>
 #include <stdlib.h>
 
 #include "sim_internal.h"
@@ -45,11 +44,9 @@ static inline uint64_t weighted(sim_ns dt, uint32_t weight)
  * PELT clock (update_rq_clock()), residency, CPU times, the running task's
  * execution and burst. PELT's signals move only where the kernel updates
  * them (engine/load_avg.c). */
-void cpu_sync(struct sim *s, struct sim_cpu *c)
+void cpu_sync_from(struct sim *s, struct sim_cpu *c)
 {
 	sim_ns dt = s->now - c->seg_start;
-	if (dt <= 0)
-		return;
 	clock_pelt_advance(s, c, dt);
 	c->seg_start = s->now;
 	struct cpu_result *a = &c->acct;
@@ -89,14 +86,12 @@ void cpu_sync(struct sim *s, struct sim_cpu *c)
 void cpu_set_speed(struct sim *s, struct sim_cpu *c)
 {
 	const struct sim_type *ty = cpu_type_of(s, c);
-	double khz = cpu_khz(s, c);
-	if (s->obs && s->obs->cpu_freq && (uint32_t)khz != c->obs_khz) {
-		c->obs_khz = (uint32_t)khz;
+	int idx = cpu_effective_idx(s, c);
+	if (s->obs && s->obs->cpu_freq && ty->khz[idx] != c->obs_khz) {
+		c->obs_khz = ty->khz[idx];
 		s->obs->cpu_freq(s->obs->ctx, c->id, s->now, c->obs_khz);
 	}
-	double speed = khz / 1e6; /* cycles per ns */
-	if (ty->work_per_cycle != 1.0)
-		speed *= ty->work_per_cycle; /* a smaller type's cycles do less */
+	double speed = ty->speed[idx];
 	if (s->cores[c->core].nrunning > 1)
 		speed *= ty->t->smt_throughput;
 	c->speed = speed;
@@ -125,7 +120,11 @@ void cpu_arm_done(struct sim *s, struct sim_cpu *c)
 	if (c->mode != CPU_RUNNING || !t || !t->in_burst || c->in_dispatch)
 		return;
 	double total = t->rem_cycles / c->speed + t->rem_stall_ns;
-	sim_ns at = s->now + (sim_ns)ceil(total);
+	/* ceil(total) for the non-negative time left, without libm's call:
+	 * the truncation, plus one where it dropped a fraction. */
+	sim_ns left = (sim_ns)total;
+	left += (double)left < total;
+	sim_ns at = s->now + left;
 	/* Speed changes that leave the end of the burst where it was (another
 	 * core's turbo move, say) keep the event already queued. */
 	if (at == c->done_at)
@@ -161,7 +160,11 @@ static void cpu_set_mode(struct sim *s, struct sim_cpu *c, enum cpu_mode mode)
 	core->nbusy += is_busy - was_busy;
 	if ((before == 0) != (core->nbusy == 0))
 		pkg_core_busy(s, c->pkg, core->nbusy ? 1 : -1);
-	core_update(s, c->core);
+	/* Waking and running are both C0 at the same P-state: the core's
+	 * power, its turbo activity and the uncore's clock stay as they are
+	 * (its energy is integrated at the next real change). */
+	if (was_busy != is_busy)
+		core_update(s, c->core);
 	if (was_run != is_run && core->ncpus > 1) {
 		for (int i = 0; i < core->ncpus; i++) {
 			struct sim_cpu *sib = &s->cpus[core->cpus[i]];
@@ -330,13 +333,13 @@ static void cpu_wake(struct sim *s, struct sim_cpu *c, sim_ns extra)
 	if (c->mode != CPU_IDLE)
 		return;
 	const struct sim_pkg *pkg = &s->pkgs[c->pkg];
-	const struct cstate *cs = &c->idle.states[c->cstate];
-	sim_ns exit = cs->wake_ns ? cs->wake_ns : cs->exit_ns;
+	sim_ns exit = cluster_wake_ns(s, c);
 	if (pkg->pkg_cstate >= 0)
 		exit += s->m->pkg_cstates[pkg->pkg_cstate].exit_ns;
 	if (c->idle_busy_until > s->now)
 		exit += c->idle_busy_until - s->now;
 	exit += s->m->idle_exit_ns;
+	exit_ramp_begin(s, c);
 	cpu_set_mode(s, c, CPU_WAKING);
 	if (s->obs && s->obs->cpu_waking)
 		s->obs->cpu_waking(s->obs->ctx, c->id, s->now);

@@ -79,6 +79,10 @@ static const struct tunable engine_tunables[] = {
 	  "work to the CPUs of highest priority (the P-cores of a hybrid part) where the machine "
 	  "has them; 0 treats every CPU alike",
 	  TUNABLE_FIELD(struct engine_params, sched_itmt_enabled), 1, 0, 1, NULL },
+	{ "amd_prefcore", "amd-pstate's preferred cores (v6.9+): 1 gives each CPU the CPPC "
+	  "highest performance of its core ([highest_perf]) as its ITMT priority where the cores' "
+	  "differ; 0 is the kernel parameter amd_prefcore=disable (each core still boosts to its "
+	  "own top)", TUNABLE_FIELD(struct engine_params, amd_prefcore), 1, 0, 1, NULL },
 	{ "cstate_auto_demotion", "Intel's hardware C-state auto-demotion (BIOS options): off, c1 "
 	  "(C3 and deeper requests to C1), c3 (C6 and deeper to C3) or both, while the CPU's previous "
 	  "idle period was shorter than the requested state's target residency",
@@ -486,7 +490,7 @@ static int build_sched(struct sim *s, struct pm_diag *d)
 {
 	const struct engine_params *p = &s->par;
 	enum sched_asym mode = sched_asym_mode(s->m, &s->topo, s->kernel_version,
-					       p->sched_itmt_enabled != 0);
+					       p->sched_itmt_enabled != 0, p->amd_prefcore != 0);
 	if (sched_topology_set_asym(&s->topo, s->m, mode, d) < 0 || perf_domains_build(s, d) < 0)
 		return -1;
 	s->knobs = (struct sched_knobs){
@@ -562,6 +566,14 @@ static int build_types(struct sim *s)
 		uint32_t top = ty->khz[ty->npstates - 1];
 		ty->work_per_cycle = top == ref_khz && ct->capacity == CAPACITY_SCALE ? 1.0 :
 				     (double)ct->capacity / CAPACITY_SCALE * ref_khz / top;
+		ty->speed = calloc((size_t)ct->npstates, sizeof(*ty->speed));
+		if (!ty->speed)
+			return -1;
+		for (int i = 0; i < ct->npstates; i++) {
+			ty->speed[i] = ty->khz[i] / 1e6; /* cycles per ns */
+			if (ty->work_per_cycle != 1.0)
+				ty->speed[i] *= ty->work_per_cycle; /* a smaller type's cycles do less */
+		}
 	}
 	return 0;
 }
@@ -635,6 +647,10 @@ static int build_topology(struct sim *s, struct pm_diag *d)
 	for (int i = 0; i < s->ncores; i++) {
 		s->cores[i].pkg = i / m->cores_per_package;
 		s->cores[i].type = machine_core_type(m, i);
+		/* The core's own top ([highest_perf]): the hardware boosts each
+		 * core only to what its CPPC highest performance says. */
+		s->cores[i].own_cap_idx = machine_type_pstate_at_most(
+			&m->types[s->cores[i].type], machine_core_max_khz(m, i));
 	}
 	for (int c = 0; c < s->ncpus; c++) {
 		struct sim_cpu *cpu = &s->cpus[c];
@@ -915,6 +931,11 @@ static bool handle(struct sim *s, const struct event *e)
 	case EV_WRITEBACK:
 		writeback_run(s);
 		return true;
+	case EV_RAMP_END:
+		if (e->gen != s->cores[e->obj].ramp_gen || !s->cores[e->obj].ramping)
+			return false;
+		exit_ramp_end(s, (int)e->obj);
+		return true;
 	case EV_WL_TIMER:
 		if (s->wl->timer)
 			s->wl->timer(s, s->wl_data, e->arg);
@@ -996,11 +1017,9 @@ int sim_run(struct sim *s, struct run_result *r, struct pm_diag *d)
 		const struct event *top = eventq_peek(&s->q);
 		if (s->bursts.n && (!top || keyheap_first_before(&s->bursts, top->time, top->seq))) {
 			/* A CPU's end of burst, always a live one. */
-			uint32_t cpu = s->bursts.heap[0];
-			e = (struct event){ .time = s->bursts.time[cpu], .seq = s->bursts.seq[cpu],
-					    .kind = EV_BURST_DONE, .obj = cpu,
-					    .gen = s->cpus[cpu].done_gen };
-			keyheap_cancel(&s->bursts, cpu);
+			struct keyheap_node b = keyheap_pop(&s->bursts);
+			e = (struct event){ .time = b.time, .seq = b.seq, .kind = EV_BURST_DONE,
+					    .obj = b.key, .gen = s->cpus[b.key].done_gen };
 		} else if (!eventq_pop(&s->q, &e)) {
 			break;
 		}
@@ -1059,6 +1078,7 @@ void sim_destroy(struct sim *s)
 	perf_domains_free(s);
 	for (int t = 0; s->types && t < s->ntypes; t++) {
 		free(s->types[t].khz);
+		free(s->types[t].speed);
 		free(s->types[t].os_khz);
 		free(s->types[t].turbo_cap_idx);
 		free(s->types[t].dyn_w);

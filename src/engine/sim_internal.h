@@ -33,6 +33,7 @@ enum event_kind {
 	EV_LOADAVG,     /* the kernel's load-average sample (engine/pmqos_dynamic.c) */
 	EV_PMQOS_DYNAMIC, /* tuned's dynamic PM QoS re-evaluation (engine/pmqos_dynamic.c) */
 	EV_WRITEBACK,   /* the flusher's periodic writeback (engine/writeback.c) */
+	EV_RAMP_END,    /* obj = core: its voltage is back up after C1E (engine/exit_ramp.c) */
 	EV_END,
 };
 
@@ -77,6 +78,7 @@ struct engine_params {
 	int64_t sched_util_clamp_max;   /* sysctl: the largest uclamp.max any task gets */
 	int64_t sched_energy_aware;     /* sysctl: 1 lets EAS run where it can */
 	int64_t sched_itmt_enabled;     /* sysctl: 1 lets ITMT (asym packing) run where it can */
+	int64_t amd_prefcore;           /* amd_prefcore=disable on the command line: 0 */
 	int64_t pl1_w, pl2_w;      /* package power limits, W; -1: the machine's; 0: none */
 	int64_t pl1_window_ms;     /* PL1's time window; -1: the machine's */
 	int64_t energy_perf_bias;  /* IA32_ENERGY_PERF_BIAS, 0..15 (engine/epb.c) */
@@ -163,6 +165,9 @@ struct sim_core {
 	int cpus[8];
 	int nbusy;             /* threads in C0 (running or waking) */
 	bool turbo_active;     /* counts toward the package's active cores for turbo */
+	int own_cap_idx;       /* its own highest P-state (the machine's [highest_perf]) */
+	bool ramping;          /* at its lowest P-state after C1E (engine/exit_ramp.c) */
+	uint32_t ramp_gen;     /* its EV_RAMP_END's generation */
 	int nrunning;          /* threads running a task */
 	double p_dyn, p_static;
 	sim_ns last;
@@ -215,6 +220,7 @@ struct sim_type {
 	/* Work per cycle against the first type of capacity 1024: a type of
 	 * capacity C and highest frequency F does C/1024 of its work at F. */
 	double work_per_cycle;
+	double *speed;         /* by P-state: work per ns of one thread alone (cpu_set_speed()) */
 	double *dyn_w;         /* by P-state: Ceff V^2 f of one busy thread (power_tables()) */
 	double *leak_w;        /* by P-state: leakage at its voltage */
 	double *activity_by_busy; /* by threads in C0: the SMT activity factor */
@@ -260,6 +266,8 @@ struct sim {
 	bool nohz_has_blocked; /* one of them may have blocked load (nohz.has_blocked) */
 	sim_ns nohz_next_blocked; /* not before this jiffy (nohz.next_blocked) */
 	int cpuidle_stop_tick_default;
+	int cluster_cstate;    /* the first cluster C-state (engine/cluster_idle.c); -1 none */
+	bool cluster_power;    /* clusters draw power of their own (cluster_w) or go down */
 
 	int ncpus;
 	struct sim_cpu *cpus;
@@ -351,7 +359,13 @@ struct sim {
 };
 
 /* engine/cpu.c */
-void cpu_sync(struct sim *s, struct sim_cpu *c);
+void cpu_sync_from(struct sim *s, struct sim_cpu *c);
+/* Accounts the CPU's time up to now (cpu.c); most calls find it done. */
+static inline void cpu_sync(struct sim *s, struct sim_cpu *c)
+{
+	if (s->now > c->seg_start)
+		cpu_sync_from(s, c);
+}
 void cpu_set_speed(struct sim *s, struct sim_cpu *c);
 void cpu_schedule(struct sim *s, struct sim_cpu *c);
 void cpu_kick(struct sim *s, struct sim_cpu *c);
@@ -394,11 +408,16 @@ void load_avg_nohz_enter(struct sim *s, struct sim_cpu *c);
 void load_avg_busy_tick(struct sim *s, struct sim_cpu *c);
 
 /* The P-state a CPU runs at in C0: its policy's, under its package's
- * turbo ceiling for its type. */
+ * turbo ceiling for its type and its core's own top. */
 static inline int cpu_effective_idx(const struct sim *s, const struct sim_cpu *c)
 {
+	if (s->cores[c->core].ramping)
+		return 0; /* the exit ramp after C1E (engine/exit_ramp.c) */
 	int idx = s->policies[c->policy].cur_idx;
 	int cap = s->pkgs[c->pkg].cap_idx[c->type];
+	int own = s->cores[c->core].own_cap_idx;
+	if (own < cap)
+		cap = own;
 	return idx < cap ? idx : cap;
 }
 
@@ -420,6 +439,16 @@ void background_fire(struct sim *s, struct sim_cpu *c);
 /* The CPU's next background wakeup if it is a timer, else SIM_NS_MAX. */
 sim_ns background_next_timer(const struct sim *s, const struct sim_cpu *c);
 
+/* engine/cluster_idle.c: cluster power-down (PSCI platform-coordinated) */
+void cluster_idle_init(struct sim *s);
+/* Every CPU of the clock domain `policy` idle in a cluster state. */
+bool cluster_is_down(const struct sim *s, int policy);
+/* The clusters of package `pkg` that are up: their cluster_w. */
+double cluster_power_w(const struct sim *s, int pkg);
+/* The time CPU c takes to leave its idle state: a cluster state's while
+ * the cluster is down, else the core state's before it. */
+sim_ns cluster_wake_ns(const struct sim *s, const struct sim_cpu *c);
+
 /* engine/uncore.c: the uncore clock and its power */
 void uncore_init(struct sim *s);
 void uncore_follow(struct sim *s, int pkg);   /* re-evaluate after a core changed */
@@ -427,7 +456,16 @@ double uncore_running_w(const struct sim *s, int pkg);
 
 /* engine/memory.c: a burst's memory stall at the present clocks */
 double memory_stall_factor(struct sim *s, const struct sim_cpu *c, const struct task *t);
-void memory_account(struct sim *s, const struct sim_cpu *c, double stall_ns);
+void memory_account(struct sim *s, const struct sim_cpu *c, const struct task *t, double stall_ns);
+/* The stretch of a burst's stall by its package's memory bandwidth (>= 1);
+ * records what the burst asks of memory in t->mem_gbps. */
+double memory_bandwidth_factor(struct sim *s, const struct sim_cpu *c, struct task *t,
+			       double cycles, double stall_ns);
+
+/* engine/exit_ramp.c: the lowest P-state after a C1E wakeup, while the
+ * voltage ramps back */
+void exit_ramp_begin(struct sim *s, struct sim_cpu *c); /* c leaves its C-state */
+void exit_ramp_end(struct sim *s, int core);
 
 /* engine/epb.c: the energy/performance bias acting on hardware */
 double epb_demotion_factor(const struct sim *s);

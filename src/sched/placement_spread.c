@@ -38,9 +38,15 @@ static bool spread_newidle(struct sim *s, int cpu)
 	struct task *t = NULL;
 	if (sv_nr_queued(s) == 0)
 		return misfit_pull(s, cpu); /* nothing waits anywhere: skip the scans */
-	int from = busiest_in(s, &topo->llc[c->llc], cpu, &t);
-	if (from < 0)
-		from = busiest_in(s, &topo->pkg[c->pkg], cpu, &t);
+	int from = -1;
+	/* Nothing stealable in its own package: neither its cache nor the
+	 * rest of the package has a task to give (busiest_in() would say so
+	 * twice). */
+	if (sv_pkg_stealable(s, c->pkg)) {
+		from = busiest_in(s, &topo->llc[c->llc], cpu, &t);
+		if (from < 0 && topo->pkg[c->pkg].n > topo->llc[c->llc].n)
+			from = busiest_in(s, &topo->pkg[c->pkg], cpu, &t);
+	}
 	for (int p = 0; p < topo->npkgs && from < 0; p++)
 		if (p != c->pkg)
 			from = busiest_in(s, &topo->pkg[p], cpu, &t);

@@ -28,10 +28,10 @@ static int keyed_pop(struct keyheap *h, uint32_t *key, sim_ns *time, uint64_t *s
 {
 	if (!h->n)
 		return 0;
-	*key = h->heap[0];
-	*time = h->time[*key];
-	*seq = h->seq[*key];
-	keyheap_cancel(h, *key);
+	struct keyheap_node first = keyheap_pop(h);
+	*key = first.key;
+	*time = first.time;
+	*seq = first.seq;
 	return 1;
 }
 
@@ -108,17 +108,17 @@ static void test_first_before(void **state)
 	assert_int_equal(keyheap_init(&h, 3), 0);
 	keyheap_set(&h, 2, 100, 7);
 	keyheap_set(&h, 1, 50, 9);
-	assert_int_equal(h.heap[0], 1);
+	assert_int_equal(h.heap[0].key, 1);
 	assert_true(keyheap_first_before(&h, 51, 0));
 	assert_true(keyheap_first_before(&h, 50, 10));
 	assert_false(keyheap_first_before(&h, 50, 8));
 	assert_false(keyheap_first_before(&h, 49, 100));
 	keyheap_set(&h, 1, 200, 11); /* moved later: key 2 is first */
-	assert_int_equal(h.heap[0], 2);
+	assert_int_equal(h.heap[0].key, 2);
 	keyheap_cancel(&h, 2);
 	keyheap_cancel(&h, 2); /* not set: nothing */
 	assert_int_equal(h.n, 1);
-	assert_int_equal(h.heap[0], 1);
+	assert_int_equal(h.heap[0].key, 1);
 	assert_false(keyheap_has(&h, 0));
 	keyheap_free(&h);
 }
