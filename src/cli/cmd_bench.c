@@ -8,6 +8,7 @@
 
 #include "../host/abbench.h"
 #include "../host/runcmd.h"
+#include "../metrics/inputs.h"
 #include "cli.h"
 #include "options.h"
 
@@ -25,7 +26,8 @@ void usage_bench(void)
 	       "The table gives each figure's mean with its 95 %% confidence interval and the\n"
 	       "ratio to the baseline, marked ~ where Welch's t-test finds no difference at\n"
 	       "5 %%. The machine is restored at the end, on failure and on Ctrl-C; a profile\n"
-	       "active before is applied again. Exit 1 if COMMAND fails.\n\n"
+	       "active before is applied again. Exit 1 if COMMAND fails. The output starts\n"
+	       "with its inputs and the command that repeats it (a paragraph, CSV '#' lines).\n\n"
 	       "options:\n"
 	       "  -p, --profiles LIST    profiles to compare, comma-separated (at least two)\n"
 	       "  -n, --runs N           rounds (default 5)\n"
@@ -39,6 +41,8 @@ struct own {
 	char *list;
 	const char *root, *baseline;
 	struct hbench_config c;
+	struct run_inputs in; /* what the output records */
+	const char *extra[2];
 };
 
 static int own_option(void *ctx, int opt, const char *arg)
@@ -112,9 +116,18 @@ static int bench(struct own *w, bool csv)
 	} else if (r < 0) {
 		fprintf(stderr, "pmlab: bench: %s\n", d.msg);
 		rc = EXIT_RUNTIME;
-	} else if (hbench_write(stdout, &w->c, &b, csv) < 0) {
-		fprintf(stderr, "pmlab: bench: cannot write to standard output\n");
-		rc = EXIT_RUNTIME;
+	} else {
+		/* the inputs first: "#" lines before the CSV, a paragraph above the table */
+		if (csv) {
+			inputs_write_csv(stdout, &w->in);
+		} else {
+			inputs_write_table(stdout, &w->in);
+			fputc('\n', stdout);
+		}
+		if (hbench_write(stdout, &w->c, &b, csv) < 0) {
+			fprintf(stderr, "pmlab: bench: cannot write to standard output\n");
+			rc = EXIT_RUNTIME;
+		}
 	}
 	hbench_free(&b);
 	return rc;
@@ -149,6 +162,16 @@ int cmd_bench(int argc, char **argv)
 	w.c.dirs = o.dirs;
 	w.c.ndirs = o.ndirs;
 	w.c.argv = argv + i;
+	w.in = (struct run_inputs){
+		.command = "bench", .version = PMLAB_VERSION, .host = true, .root = cli_host_root(&o),
+		.profiles = w.c.profiles, .nprofiles = w.c.nprofiles, .runs = w.c.runs,
+		.dirs = o.dirs, .ndirs = o.ndirs, .argv = w.c.argv, .extra = w.extra,
+	};
+	if (w.baseline) {
+		w.extra[0] = "--baseline";
+		w.extra[1] = w.baseline;
+		w.in.nextra = 2;
+	}
 	rc = bench(&w, o.format == CLI_CSV);
 out:
 	free(w.list);

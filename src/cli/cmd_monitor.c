@@ -13,6 +13,7 @@
 #include "../host/apply.h"
 #include "../host/monitor_out.h"
 #include "../host/runcmd.h"
+#include "../metrics/inputs.h"
 #include "cli.h"
 #include "options.h"
 
@@ -29,7 +30,8 @@ void usage_monitor(void)
 	       "machine lacks shows '-' and is named once on standard error. With a COMMAND,\n"
 	       "measure over its run instead, as turbostat COMMAND does (exit 1 if it fails,\n"
 	       "2 if it cannot be run), and end with its elapsed time, as perf stat does\n"
-	       "(JSON: elapsed_s).\n\n"
+	       "(JSON: elapsed_s). The output starts with its inputs and the command that\n"
+	       "repeats it (a paragraph, CSV '#' lines, a first JSON line {\"inputs\": ...}).\n\n"
 	       "options:\n"
 	       "  -i, --interval S    seconds between rows (default 5)\n"
 	       "  -n, --count N       stop after N intervals (default: until interrupted)\n"
@@ -115,6 +117,8 @@ struct mon_args {
 	sim_ns interval;
 	uint64_t count; /* 0: until interrupted */
 	bool summary_only;
+	const char *interval_arg, *count_arg; /* as given, for the inputs */
+	const char *root;                     /* the root read, for the inputs */
 };
 
 static int own_option(void *ctx, int opt, const char *arg)
@@ -126,14 +130,39 @@ static int own_option(void *ctx, int opt, const char *arg)
 		a->interval = cli_parse_seconds(arg);
 		if (a->interval < 1000000 || a->interval > 86400 * NS_PER_SEC)
 			return cli_bad("monitor: --interval %s: expected seconds 0.001..86400", arg), -1;
+		a->interval_arg = arg;
 		return 0;
 	case 'n':
 		if (cli_parse_u64(arg, &a->count) < 0 || a->count == 0 || a->count > 100000000)
 			return cli_bad("monitor: --count %s: expected 1..100000000", arg), -1;
+		a->count_arg = arg;
 		return 0;
 	case 'S': a->summary_only = true; return 0;
 	default: return 1;
 	}
+}
+
+/* What the output records: the options that change what is measured
+ * (the interval as it ran, the default included), the root, the wrapped
+ * command. extra holds room for 5 words. */
+static void monitor_inputs(const char *root, const struct mon_args *a, char **cmd,
+			   const char **extra, struct run_inputs *in)
+{
+	int n = 0;
+
+	*in = (struct run_inputs){ .command = "monitor", .version = PMLAB_VERSION, .host = true,
+				   .root = root, .argv = cmd, .extra = extra };
+	if (!cmd) {
+		extra[n++] = "--interval";
+		extra[n++] = a->interval_arg ? a->interval_arg : "5";
+	}
+	if (a->count_arg) {
+		extra[n++] = "--count";
+		extra[n++] = a->count_arg;
+	}
+	if (a->summary_only)
+		extra[n++] = "--summary";
+	in->nextra = n;
 }
 
 /* Opens root and monitors it: every interval, or over cmd's run. Exit
@@ -159,6 +188,10 @@ static int monitor(const char *root, struct mon_writer *w, const struct mon_args
 	hostfs_print_refused(&fs, stderr);
 	w->m = &m;
 	w->command = cmd ? cmd[0] : NULL;
+	const char *extra[5];
+	struct run_inputs in;
+	monitor_inputs(a->root, a, cmd, extra, &in);
+	w->inputs = &in;
 	if (host_signals_install() < 0) {
 		fprintf(stderr, "pmlab: monitor: cannot install signal handlers\n");
 		rc = EXIT_RUNTIME;
@@ -201,6 +234,7 @@ int cmd_monitor(int argc, char **argv)
 			"the one interval)");
 		goto out;
 	}
+	a.root = cli_host_root(&o);
 	rc = monitor(o.root, &w, &a, cmd);
 out:
 	cli_opts_free(&o);

@@ -9,6 +9,7 @@
 
 #include "../export/sweep_html.h"
 #include "../lab/sweep.h"
+#include "../metrics/inputs.h"
 #include "../plugin/loader.h"
 #include "cli.h"
 #include "options.h"
@@ -19,8 +20,12 @@ void usage_sweep(void)
 	printf("usage: pmlab sweep --machine M --workload W --vary KEY=V1,V2,... [options]\n\n"
 	       "Run one simulation per point of the Cartesian product of the --vary lists and\n"
 	       "print one row per point: its number, the varied values, then the columns of\n"
-	       "'pmlab sim --format csv' (CSV), or a JSON array of objects {\"point\", \"vary\",\n"
-	       "\"result\"} where result is the 'pmlab sim --format json' object.\n\n"
+	       "'pmlab sim --format csv' (CSV), or a JSON object {\"schema\": \"pmlab-sweep\",\n"
+	       "\"version\": 2, \"inputs\", \"points\"}, points an array of objects {\"point\",\n"
+	       "\"vary\", \"result\"} where result is the 'pmlab sim --format json' object.\n"
+	       "Every format records the inputs (as pmlab sim: CSV '#' lines, the JSON\n"
+	       "\"inputs\", HTML), the --vary axes among them, with the command that runs the\n"
+	       "whole sweep again.\n\n"
 	       "Points are numbered from 0 in the order of the --vary options, the last one\n"
 	       "varying fastest. KEY is machine, workload, profile, cpufreq, cpuidle, seed,\n"
 	       "cpus, duration, or any --set key (pmlab governors, pmlab workloads); values\n"
@@ -110,7 +115,7 @@ static int run(struct sweep *s, bool html)
 		sweep_out_free(&o);
 		return cli_bad("sweep: %s", d.msg);
 	}
-	if (!html && sweep_stream_start(&st, stdout, s->format, &d) < 0) {
+	if (!html && sweep_stream_start(&st, stdout, s->format, sweep_inputs(s), &d) < 0) {
 		fprintf(stderr, "pmlab: sweep: %s\n", d.msg);
 		return EXIT_RUNTIME;
 	}
@@ -155,6 +160,8 @@ int cmd_sweep(int argc, char **argv)
 	};
 	struct sweep s = { .nshards = 1 };
 	struct plugin_set plugins = { .n = 0 };
+	/* what every output records besides the sweep's own options */
+	struct run_inputs base = { .version = PMLAB_VERSION };
 	struct cli_opts o;
 	int i, rc = EXIT_USAGE;
 
@@ -162,7 +169,8 @@ int cmd_sweep(int argc, char **argv)
 			  CLI_FORMAT_BIT(CLI_HTML), argc) < 0)
 		return cli_bad("out of memory");
 	i = cli_parse(&o, argc, argv, ":m:w:v:c:d:s:j:f:", opts, own_option, &s);
-	if (i >= 0 && cli_no_operands(&o, i, argc, argv) == 0 && cli_load_plugins(&o, &plugins) == 0) {
+	if (i >= 0 && cli_no_operands(&o, i, argc, argv) == 0 && cli_load_plugins(&o, &plugins) == 0 &&
+	    cli_inputs_plugins(&o, &plugins, &base) == 0) {
 		s.registry = &plugins.reg;
 		s.machine = o.machine;
 		s.workload = o.workload;
@@ -177,11 +185,13 @@ int cmd_sweep(int argc, char **argv)
 		s.dirs = o.dirs;
 		s.ndirs = o.ndirs;
 		s.workers = o.jobs;
+		s.base = &base;
 		/* HTML is drawn from the rows gathered as CSV cells. */
 		s.format = o.format == CLI_JSON ? SWEEP_JSON : SWEEP_CSV;
 		rc = run(&s, o.format == CLI_HTML);
 	}
 	sweep_free(&s);
+	free((void *)base.path_plugins);
 	plugin_set_free(&plugins);
 	cli_opts_free(&o);
 	return rc;

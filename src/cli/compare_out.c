@@ -121,6 +121,11 @@ int compare_out(const struct cli_opts *o, const struct machine *m, const char *c
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
+	if (cli_inputs_plugins(o, &plugins, &in) < 0) {
+		fprintf(stderr, "pmlab: %s: out of memory\n", o->cmd);
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
 	in.profiles = profiles;
 	in.nprofiles = n;
 	in.runs = runs;
@@ -138,6 +143,7 @@ int compare_out(const struct cli_opts *o, const struct machine *m, const char *c
 		fprintf(stderr, "pmlab: %s: cannot write the result to standard output\n", o->cmd);
 		rc = EXIT_RUNTIME;
 	}
+	free((void *)in.path_plugins);
 out:
 	comparison_free(&c);
 	cmp_free(&set);

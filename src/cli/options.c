@@ -224,7 +224,7 @@ int cli_inputs(const struct cli_opts *o, const struct machine *m, struct run_inp
 	in->command = o->cmd;
 	in->version = PMLAB_VERSION;
 	in->machine_arg = o->machine;
-	in->cpus = o->cpus ? m->online_cpus : 0;
+	in->cpus = o->cpus && m ? m->online_cpus : 0;
 	in->workload = o->workload;
 	in->cpufreq = o->cpufreq;
 	in->cpuidle = o->cpuidle;
@@ -233,5 +233,36 @@ int cli_inputs(const struct cli_opts *o, const struct machine *m, struct run_inp
 	in->nsets = o->nsets;
 	in->seed = o->seed;
 	in->duration_s = (double)o->duration / NS_PER_SEC;
-	return inputs_set_machine(in, m);
+	in->dirs = o->dirs;
+	in->ndirs = o->ndirs;
+	in->plugins = o->plugins;
+	in->nplugins = o->nplugins;
+	return m ? inputs_set_machine(in, m) : 0;
+}
+
+const char *cli_host_root(const struct cli_opts *o)
+{
+	const char *env = getenv("PMLAB_ROOT");
+
+	return o->root ? o->root : env && *env ? env : NULL;
+}
+
+int cli_inputs_plugins(const struct cli_opts *o, const struct plugin_set *set,
+		       struct run_inputs *in)
+{
+	const char *path = getenv("PMLAB_PLUGIN_PATH");
+	/* cli_load_plugins loads the path's files first, then one per --plugin */
+	int n = set->n - o->nplugins;
+	const char **files = n > 0 ? calloc((size_t)n, sizeof(*files)) : NULL;
+
+	in->plugins = o->plugins;
+	in->nplugins = o->nplugins;
+	in->plugin_path = path && *path ? path : NULL;
+	in->path_plugins = files;
+	in->npath_plugins = 0;
+	if (n > 0 && !files)
+		return -1;
+	for (int i = 0; i < n; i++)
+		files[in->npath_plugins++] = plugin_set_file(set, i);
+	return 0;
 }

@@ -112,9 +112,17 @@ struct plugin_set;
  * (empty at first). -1 after the message. */
 int cli_load_plugins(const struct cli_opts *o, struct plugin_set *set);
 struct run_inputs;
-/* The inputs the options name (metrics/inputs.h), on machine m, for
- * command o->cmd; pointers into o. -1 on OOM. */
+/* The inputs the options name (metrics/inputs.h), on machine m (NULL: the
+ * machine is varied), for command o->cmd; pointers into o. -1 on OOM. */
 int cli_inputs(const struct cli_opts *o, const struct machine *m, struct run_inputs *in);
+/* The plugins in the inputs: --plugin as given, $PMLAB_PLUGIN_PATH and the
+ * files of set (cli_load_plugins's) it loaded, in in->path_plugins
+ * (malloc'd: free it; pointers into set). -1 on OOM. */
+int cli_inputs_plugins(const struct cli_opts *o, const struct plugin_set *set,
+		       struct run_inputs *in);
+/* The root a host command reads: --root, else $PMLAB_ROOT when set and
+ * not empty, else NULL (/), for the inputs. */
+const char *cli_host_root(const struct cli_opts *o);
 /* --format's value among the allowed ones; -1 after the message. */
 int cli_parse_format(const char *cmd, const char *arg, unsigned allowed, enum cli_format *out);
 /* A count from lo to hi (--runs, --jobs); -1 after the message. */

@@ -340,6 +340,7 @@ static void cpu_wake(struct sim *s, struct sim_cpu *c, sim_ns extra)
 	if (c->idle_busy_until > s->now)
 		exit += c->idle_busy_until - s->now;
 	exit += s->m->idle_exit_ns;
+	exit_ramp_begin(s, c);
 	cpu_set_mode(s, c, CPU_WAKING);
 	if (s->obs && s->obs->cpu_waking)
 		s->obs->cpu_waking(s->obs->ctx, c->id, s->now);

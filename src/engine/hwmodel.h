@@ -19,11 +19,17 @@ double uncore_power_w(const struct machine *m, uint32_t khz);
 double memory_latency_scale(const struct machine *m, double core_ghz, double uncore_ghz);
 /* A miss's latency, ns, at these clocks. */
 double memory_latency_ns(const struct machine *m, double core_ghz, double uncore_ghz);
+/* How much a stall stretches when a package's tasks ask demand_gbps of a
+ * memory that gives peak_gbps (0: no limit): 1, or demand / peak. */
+double memory_saturation(double demand_gbps, double peak_gbps);
 /* How many target residencies of previous idle a deep C-state request
  * needs before the hardware grants it, at bias epb (0..15). */
 double epb_demotion_x(const struct machine *m, int epb);
 /* How long a request into the turbo range waits at bias epb. */
 sim_ns epb_turbo_delay(const struct machine *m, int epb);
+/* How long a core runs at its lowest P-state after a lowest_pstate
+ * C-state (C1E) while its voltage ramps from from_mv to to_mv. */
+sim_ns exit_ramp_ns(const struct machine *m, uint32_t from_mv, uint32_t to_mv);
 /* Fans at the packages' mean power pkg_w; wall power for a DC load. */
 double platform_fan_w(const struct machine *m, double pkg_w, int packages);
 double platform_wall_w(const struct machine *m, double dc_w);

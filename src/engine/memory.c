@@ -8,8 +8,16 @@
  * are the same at any clock, so the stall scales as the latency:
  *   stall = stall_ref * (core_cycles / f_core + uncore_cycles / f_uncore + dram_ns)
  *                     / (core_cycles / 3 GHz + uncore_cycles / 3 GHz + dram_ns).
- * Bandwidth-bound stall (a saturated memory controller) is not modelled:
- * the seeds' workloads move a few percent of the machines' bandwidth.
+ * Bandwidth-bound stall: a task stalled on memory asks for mlp lines per
+ * miss latency (its own mlp, a streaming loop's line-fill buffers, or the
+ * machine's); while the package's running tasks together ask for more than
+ * its memory gives ([memory] peak_gbps, the data sheet's bandwidth), a
+ * burst that starts has its stall stretched by demand / peak, so the
+ * package moves at most peak_gbps. Each burst's demand is its stall share
+ * times its stall's rate; the factor is taken at the burst's start (as the
+ * clocks are), which is exact for fully memory-bound bursts and an upper
+ * bound for partly bound ones. The seeds' workloads move a few percent of
+ * their machines' bandwidth, so this is for streaming work.
  *
  * Coherence: while a task's sharing group (the jobs of one build) also
  * runs on another package, snoop_pct of its misses find their line there
@@ -60,10 +68,43 @@ double memory_stall_factor(struct sim *s, const struct sim_cpu *c, const struct 
 	return f;
 }
 
-void memory_account(struct sim *s, const struct sim_cpu *c, double stall_ns)
+static double task_mlp(const struct sim *s, const struct task *t)
+{
+	return t->mlp > 0 ? t->mlp : s->m->mem.mlp;
+}
+
+void memory_account(struct sim *s, const struct sim_cpu *c, const struct task *t, double stall_ns)
 {
 	if (!has_model(s->m) || !(stall_ns > 0))
 		return;
 	double fu, fc = clocks(s, c, &fu);
-	s->dram_lines += stall_ns * s->m->mem.mlp / memory_latency_ns(s->m, fc, fu);
+	s->dram_lines += stall_ns * task_mlp(s, t) / memory_latency_ns(s->m, fc, fu);
+}
+
+double memory_saturation(double demand_gbps, double peak_gbps)
+{
+	if (!(peak_gbps > 0) || demand_gbps <= peak_gbps)
+		return 1.0;
+	return demand_gbps / peak_gbps;
+}
+
+double memory_bandwidth_factor(struct sim *s, const struct sim_cpu *c, struct task *t,
+			       double cycles, double stall_ns)
+{
+	t->mem_gbps = 0;
+	double peak = s->m->mem.peak_gbps;
+	if (!has_model(s->m) || !(peak > 0) || !(stall_ns > 0))
+		return 1.0;
+	double fu, fc = clocks(s, c, &fu);
+	double busy = (cycles > 0 ? cycles / fc : 0) + stall_ns; /* fc: cycles per ns */
+	/* 64-byte lines per latency while it stalls, bytes per ns = GB/s */
+	t->mem_gbps = stall_ns / busy * task_mlp(s, t) * 64.0 / memory_latency_ns(s->m, fc, fu);
+	double demand = t->mem_gbps;
+	const struct cpu_group *g = &s->topo.pkg[c->pkg];
+	for (int i = 0; i < g->n; i++) {
+		const struct sim_cpu *o = &s->cpus[g->cpu[i]];
+		if (o != c && o->mode == CPU_RUNNING && o->curr && o->curr->in_burst)
+			demand += o->curr->mem_gbps;
+	}
+	return memory_saturation(demand, peak);
 }

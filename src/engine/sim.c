@@ -923,6 +923,11 @@ static bool handle(struct sim *s, const struct event *e)
 	case EV_WRITEBACK:
 		writeback_run(s);
 		return true;
+	case EV_RAMP_END:
+		if (e->gen != s->cores[e->obj].ramp_gen || !s->cores[e->obj].ramping)
+			return false;
+		exit_ramp_end(s, (int)e->obj);
+		return true;
 	case EV_WL_TIMER:
 		if (s->wl->timer)
 			s->wl->timer(s, s->wl_data, e->arg);

@@ -33,6 +33,7 @@ enum event_kind {
 	EV_LOADAVG,     /* the kernel's load-average sample (engine/pmqos_dynamic.c) */
 	EV_PMQOS_DYNAMIC, /* tuned's dynamic PM QoS re-evaluation (engine/pmqos_dynamic.c) */
 	EV_WRITEBACK,   /* the flusher's periodic writeback (engine/writeback.c) */
+	EV_RAMP_END,    /* obj = core: its voltage is back up after C1E (engine/exit_ramp.c) */
 	EV_END,
 };
 
@@ -163,6 +164,8 @@ struct sim_core {
 	int cpus[8];
 	int nbusy;             /* threads in C0 (running or waking) */
 	bool turbo_active;     /* counts toward the package's active cores for turbo */
+	bool ramping;          /* at its lowest P-state after C1E (engine/exit_ramp.c) */
+	uint32_t ramp_gen;     /* its EV_RAMP_END's generation */
 	int nrunning;          /* threads running a task */
 	double p_dyn, p_static;
 	sim_ns last;
@@ -404,6 +407,8 @@ void load_avg_busy_tick(struct sim *s, struct sim_cpu *c);
  * turbo ceiling for its type. */
 static inline int cpu_effective_idx(const struct sim *s, const struct sim_cpu *c)
 {
+	if (s->cores[c->core].ramping)
+		return 0; /* the exit ramp after C1E (engine/exit_ramp.c) */
 	int idx = s->policies[c->policy].cur_idx;
 	int cap = s->pkgs[c->pkg].cap_idx[c->type];
 	return idx < cap ? idx : cap;
@@ -434,7 +439,16 @@ double uncore_running_w(const struct sim *s, int pkg);
 
 /* engine/memory.c: a burst's memory stall at the present clocks */
 double memory_stall_factor(struct sim *s, const struct sim_cpu *c, const struct task *t);
-void memory_account(struct sim *s, const struct sim_cpu *c, double stall_ns);
+void memory_account(struct sim *s, const struct sim_cpu *c, const struct task *t, double stall_ns);
+/* The stretch of a burst's stall by its package's memory bandwidth (>= 1);
+ * records what the burst asks of memory in t->mem_gbps. */
+double memory_bandwidth_factor(struct sim *s, const struct sim_cpu *c, struct task *t,
+			       double cycles, double stall_ns);
+
+/* engine/exit_ramp.c: the lowest P-state after a C1E wakeup, while the
+ * voltage ramps back */
+void exit_ramp_begin(struct sim *s, struct sim_cpu *c); /* c leaves its C-state */
+void exit_ramp_end(struct sim *s, int core);
 
 /* engine/epb.c: the energy/performance bias acting on hardware */
 double epb_demotion_factor(const struct sim *s);

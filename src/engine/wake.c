@@ -345,7 +345,10 @@ bool task_dispatch(struct sim *s, struct sim_cpu *c)
 			stall *= memory_stall_factor(s, c, t);
 			if (t->share_group)
 				stall *= share_stall_factor(s, t, c->llc);
-			memory_account(s, c, stall);
+			memory_account(s, c, t, stall);
+			/* Then the package's memory bandwidth, shared with the bursts
+			 * running beside it (engine/memory.c). */
+			stall *= memory_bandwidth_factor(s, c, t, a.cycles, stall);
 			t->rem_cycles = a.cycles > 0 ? a.cycles : 0;
 			t->rem_stall_ns = stall + t->pending_stall_ns;
 			t->pending_stall_ns = 0;

@@ -597,13 +597,12 @@ int html_end(struct html *h)
 
 void html_inputs(struct html *h, const struct run_inputs *in)
 {
-	char *cmd = inputs_command(in);
+	char *cmd = inputs_command(in), text[1024];
 
-	fputs("<p class=\"inputs\">Inputs: pmlab ", h->out);
-	html_escape(h->out, in->version);
-	fputs(", machine ", h->out);
-	html_escape(h->out, in->machine);
-	fprintf(h->out, " (INI fnv1a64 %s); to run it again: <code>", in->machine_hash);
+	inputs_describe(text, sizeof(text), in);
+	fputs("<p class=\"inputs\">Inputs: ", h->out);
+	html_escape(h->out, text);
+	fputs("; to run it again: <code>", h->out);
 	html_escape(h->out, cmd ? cmd : "");
 	fputs("</code></p>\n", h->out);
 	free(cmd);

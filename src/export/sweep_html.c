@@ -88,6 +88,8 @@ int sweep_out_write_html(FILE *out, struct sweep_out *o, const char *title, stru
 		html_text(h, "One row per point; the chart shows each point's power against its "
 			     "throughput and joins the points no other point beats on both (the "
 			     "Pareto front).");
+		if (o->in)
+			html_inputs(h, o->in);
 		char ylabel[96];
 		snprintf(ylabel, sizeof(ylabel), "throughput (%s)",
 			 o->n ? cell(&o->row[0], "throughput_unit") : "");

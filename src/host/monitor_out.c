@@ -8,8 +8,11 @@
 
 #include <jansson.h>
 
+#include "../metrics/inputs.h"
 #include "../metrics/texttable.h"
 
+/* 10 significant digits, as every pmlab JSON: 0.022, not 0.021999999999999999 */
+#define MON_JSON_FLAGS (JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10))
 #define MAX_COLS (8 + 4 * HOST_MAX_CSTATES + 8)
 #define HEAD_MAX 48
 
@@ -215,16 +218,49 @@ static int write_json(struct mon_writer *w, const struct col *c, int n,
 	for (int i = 1; !w->summary_only && i < r->nrows; i++)
 		json_array_append_new(cpus, json_row(c, n, &r->rows[i]));
 	json_object_set_new(root, "cpus", cpus);
-	int rc = json_dumpf(root, w->out, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	int rc = json_dumpf(root, w->out, MON_JSON_FLAGS);
 	json_decref(root);
 	fputc('\n', w->out);
 	return rc;
+}
+
+/* The inputs, once, before the first interval. */
+static int write_inputs(struct mon_writer *w)
+{
+	json_t *root, *in;
+
+	switch (w->format) {
+	case MON_TABLE:
+		inputs_write_table(w->out, w->inputs);
+		fputc('\n', w->out);
+		return 0;
+	case MON_CSV:
+		inputs_write_csv(w->out, w->inputs);
+		return 0;
+	case MON_JSON:
+		root = json_object();
+		in = inputs_json(w->inputs);
+		if (!root || !in || json_object_set_new(root, "inputs", in) != 0) {
+			json_decref(root);
+			return -1;
+		}
+		int rc = json_dumpf(root, w->out, JSON_COMPACT | JSON_PRESERVE_ORDER);
+		json_decref(root);
+		fputc('\n', w->out);
+		return rc;
+	}
+	return 0;
 }
 
 int mon_write(struct mon_writer *w, const struct mon_result *r, double t_s)
 {
 	struct col c[MAX_COLS];
 	int n = columns(w->m, c);
+	if (w->inputs && !w->inputs_done) {
+		w->inputs_done = true;
+		if (write_inputs(w) < 0)
+			return -1;
+	}
 	switch (w->format) {
 	case MON_TABLE:
 		write_table(w, c, n, r);

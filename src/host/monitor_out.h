@@ -13,6 +13,8 @@
 
 #include "monitor.h"
 
+struct run_inputs;
+
 enum mon_format { MON_TABLE, MON_CSV, MON_JSON };
 
 struct mon_writer {
@@ -25,6 +27,11 @@ struct mon_writer {
 	 * the table's "seconds time elapsed" line as perf stat prints it; the
 	 * interval is then the command's run. NULL: periodic sampling. */
 	const char *command;
+	/* What the output records of how it was made (metrics/inputs.h),
+	 * before the first interval: the table's "inputs:" paragraph, CSV
+	 * "#" lines, a first JSON line {"inputs": {...}}. NULL: none. */
+	const struct run_inputs *inputs;
+	bool inputs_done;
 };
 
 /* t_s: seconds since the monitor started, at the end of the interval. */

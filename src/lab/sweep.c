@@ -240,6 +240,102 @@ static void identify(struct sweep *s)
 	snprintf(s->id, sizeof(s->id), "%016llx/%ld", (unsigned long long)h, s->nshards);
 }
 
+static int inputs_machines(struct sweep *s, struct pm_diag *d);
+
+/* The sweep's inputs: the caller's base, then what the sweep was given. */
+static int build_inputs(struct sweep *s, struct pm_diag *d)
+{
+	struct run_inputs *in = &s->in;
+
+	*in = *s->base;
+	in->command = "sweep";
+	in->machine_arg = s->machine;
+	in->workload = s->workload;
+	in->cpufreq = s->cpufreq;
+	in->cpuidle = s->cpuidle;
+	in->profile = s->profile;
+	in->sets = s->sets;
+	in->nsets = s->nsets;
+	in->dirs = s->dirs;
+	in->ndirs = s->ndirs;
+	if (s->seed && runspec_parse_u64(s->seed, &in->seed) < 0)
+		return pm_fail(d, "seed %s: expected a non-negative integer", s->seed);
+	if (!s->seed)
+		in->seed = RUNSPEC_DEFAULT_SEED;
+	in->duration_s = (double)(s->duration ? runspec_parse_seconds(s->duration)
+					      : RUNSPEC_DEFAULT_DURATION) / NS_PER_SEC;
+	s->vary_arg = calloc((size_t)s->ndims + 1, sizeof(*s->vary_arg));
+	if (!s->vary_arg)
+		return pm_fail(d, "out of memory");
+	for (int i = 0; i < s->ndims; i++) {
+		size_t n = strlen(s->dim[i].key) + 2;
+		for (int k = 0; k < s->dim[i].n; k++)
+			n += strlen(s->dim[i].val[k]) + 1;
+		if (!(s->vary_arg[i] = malloc(n)))
+			return pm_fail(d, "out of memory");
+		n = (size_t)sprintf(s->vary_arg[i], "%s=", s->dim[i].key);
+		for (int k = 0; k < s->dim[i].n; k++)
+			n += (size_t)sprintf(s->vary_arg[i] + n, "%s%s", k ? "," : "", s->dim[i].val[k]);
+	}
+	in->vary = (const char *const *)s->vary_arg;
+	in->nvary = s->ndims;
+	if (s->nshards > 1) {
+		snprintf(s->shard_arg, sizeof(s->shard_arg), "%ld/%ld", s->shard, s->nshards);
+		in->shard = s->shard_arg;
+	}
+	return inputs_machines(s, d);
+}
+
+/* The values of special key k over the whole sweep (not this shard's
+ * points: every shard records the same inputs). */
+static const char *const *values_of(const struct sweep *s, int k, const char **one, int *n)
+{
+	for (int i = 0; i < s->ndims; i++)
+		if (strcmp(s->dim[i].key, special[k]) == 0) {
+			*n = s->dim[i].n;
+			return (const char *const *)s->dim[i].val;
+		}
+	*one = fixed(s, k);
+	*n = 1;
+	return one;
+}
+
+/* The machines of the sweep: one, with the usual keys; several (a varied
+ * machine or --cpus), each with its hash, in the order of the values. */
+static int inputs_machines(struct sweep *s, struct pm_diag *d)
+{
+	const char *m1, *c1;
+	int nm, nc;
+	const char *const *ms = values_of(s, MACHINE, &m1, &nm);
+	const char *const *cs = values_of(s, CPUS, &c1, &nc);
+	struct run_inputs *in = &s->in;
+
+	s->in_machine = calloc((size_t)(nm * nc), sizeof(*s->in_machine));
+	if (!s->in_machine)
+		return pm_fail(d, "out of memory");
+	for (int i = 0; i < nm; i++)
+		for (int k = 0; k < nc; k++) {
+			const struct machine *m = machine_for(s, ms[i], cs[k], d);
+			if (!m)
+				return -1;
+			if (inputs_machine_of(&s->in_machine[i * nc + k], ms[i], cs[k], m) < 0)
+				return pm_fail(d, "out of memory");
+		}
+	if (nm * nc == 1) {
+		const struct machine *m = machine_for(s, ms[0], cs[0], d);
+		in->cpus = cs[0] ? m->online_cpus : 0;
+		return inputs_set_machine(in, m) < 0 ? pm_fail(d, "out of memory") : 0;
+	}
+	in->machines = s->in_machine;
+	in->nmachines = nm * nc;
+	return 0;
+}
+
+const struct run_inputs *sweep_inputs(const struct sweep *s)
+{
+	return s->base ? &s->in : NULL;
+}
+
 int sweep_setup(struct sweep *s, struct pm_diag *d)
 {
 	long nshards = s->nshards > 0 ? s->nshards : 1;
@@ -263,6 +359,8 @@ int sweep_setup(struct sweep *s, struct pm_diag *d)
 			return pm_fail(d, "%s: %.*s", where, PM_DIAG_MAX - 520, why);
 		}
 	}
+	if (s->base && build_inputs(s, d) < 0)
+		return -1;
 	return 0;
 }
 
@@ -378,8 +476,10 @@ int sweep_run(struct sweep *s, struct sweep_out *o, struct sweep_stream *st, str
 		.done = done, .ctx = &k, .keep_signals = s->keep_signals,
 	};
 
-	if (o)
+	if (o) {
 		o->format = s->format;
+		o->in = sweep_inputs(s);
+	}
 	return batch_run(&b, d);
 }
 
@@ -399,5 +499,9 @@ void sweep_free(struct sweep *s)
 		free(s->dim[i].key);
 	}
 	free(s->dim);
+	for (int i = 0; s->vary_arg && s->vary_arg[i]; i++)
+		free(s->vary_arg[i]);
+	free(s->vary_arg);
+	free(s->in_machine);
 	memset(s, 0, sizeof(*s));
 }

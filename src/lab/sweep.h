@@ -10,6 +10,7 @@
 #include <stdbool.h>
 
 #include "../core/diag.h"
+#include "../metrics/inputs.h"
 #include "../metrics/sweep_out.h"
 #include "runspec.h"
 
@@ -44,7 +45,15 @@ struct sweep {
 	void *done_ctx;
 	const struct gov_registry *registry; /* plugins' governors; may be NULL */
 	bool keep_signals; /* lab/runner.h */
+	/* The caller's part of the inputs every output records (version,
+	 * plugins; metrics/inputs.h): sweep_setup adds the sweep's options,
+	 * --vary axes, shard and machines. NULL: no inputs are written. */
+	const struct run_inputs *base;
 	/* Private. */
+	struct run_inputs in;
+	char **vary_arg;      /* "KEY=V1,V2", one per dimension */
+	struct inputs_machine *in_machine;
+	char shard_arg[48];
 	int ndims;
 	struct sweep_dim *dim;
 	long npoints;
@@ -60,6 +69,9 @@ int sweep_vary(struct sweep *s, const char *arg, struct pm_diag *d);
 /* Builds and checks every point of this shard: bad input is found before
  * any run. -1 with the reason in d. */
 int sweep_setup(struct sweep *s, struct pm_diag *d);
+/* The inputs of the sweep sweep_setup prepared, for sweep_stream_start
+ * and sweep_out's HTML; NULL without s->base. */
+const struct run_inputs *sweep_inputs(const struct sweep *s);
 /* Runs the points and adds their rows, in point order as they complete,
  * to st (written out as they come), or else to o (o->format set; kept).
  * -1 with the reason in d. */

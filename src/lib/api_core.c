@@ -110,6 +110,9 @@ void pmlab_lab_free(pmlab_lab *lab)
 		return;
 	struct lib_strings dirs = { lab->ndirs, lab->dirs };
 	lib_strings_free(&dirs);
+	lib_strings_free(&lab->given);
+	lib_strings_free(&lab->listed);
+	free(lab->plugin_path);
 	plugin_set_free(&lab->plugins);
 	free(lab);
 }
@@ -128,14 +131,43 @@ pmlab_status pmlab_lab_load_plugin(pmlab_lab *lab, const char *path, pmlab_error
 
 	if (!path || !*path)
 		return lib_fail(err, PMLAB_ERR_PLUGIN, "plugin: expected the path of a shared object");
-	return plugin_status(plugin_set_load(&lab->plugins, path, &d), &d, err);
+	if (plugin_set_load(&lab->plugins, path, &d) < 0)
+		return plugin_status(-1, &d, err);
+	if (lib_strings_add(&lab->given, path) < 0)
+		return lib_fail(err, PMLAB_ERR_NOMEM, "out of memory");
+	return lib_ok(err);
+}
+
+/* Notes the list and the files it loaded (from the set's index first on)
+ * for the inputs. -1 on OOM. */
+static int note_list(pmlab_lab *lab, const char *list, int first)
+{
+	size_t n = lab->plugin_path ? strlen(lab->plugin_path) : 0;
+	char *joined;
+
+	if (!*list)
+		return 0;
+	joined = realloc(lab->plugin_path, n + strlen(list) + 2);
+	if (!joined)
+		return -1;
+	lab->plugin_path = joined;
+	sprintf(joined + n, "%s%s", n ? ":" : "", list);
+	for (int i = first; i < lab->plugins.n; i++)
+		if (lib_strings_add(&lab->listed, plugin_set_file(&lab->plugins, i)) < 0)
+			return -1;
+	return 0;
 }
 
 pmlab_status pmlab_lab_load_plugin_list(pmlab_lab *lab, const char *list, pmlab_error *err)
 {
 	struct pm_diag d = { { 0 } };
+	int first = lab->plugins.n;
 
-	return plugin_status(plugin_set_load_list(&lab->plugins, list ? list : "", &d), &d, err);
+	if (plugin_set_load_list(&lab->plugins, list ? list : "", &d) < 0)
+		return plugin_status(-1, &d, err);
+	if (note_list(lab, list ? list : "", first) < 0)
+		return lib_fail(err, PMLAB_ERR_NOMEM, "out of memory");
+	return lib_ok(err);
 }
 
 pmlab_status pmlab_lab_add_plugin(pmlab_lab *lab, const struct pmlab_plugin *p, const char *origin,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Machine models: the presets, INI files and INI text. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "../lab/runspec.h"
 #include "lib.h"
@@ -37,7 +38,15 @@ pmlab_status pmlab_machine_load(const char *spec, pmlab_machine **out, pmlab_err
 	if (!spec || !*spec)
 		return made(pm, pm_fail(&d, "machine: expected a preset name or an INI file"), out,
 			    &d, err);
-	return made(pm, runspec_load_machine(&pm->m, spec, NULL, &d), out, &d, err);
+	pm->source = NULL;
+	if (runspec_load_machine(&pm->m, spec, NULL, &d) < 0)
+		return made(pm, -1, out, &d, err);
+	/* for the inputs of its results: the command line names it so */
+	if (!(pm->source = strdup(spec))) {
+		free(pm);
+		return lib_fail(err, PMLAB_ERR_NOMEM, "out of memory");
+	}
+	return made(pm, 0, out, &d, err);
 }
 
 pmlab_status pmlab_machine_parse(const char *text, const char *where, pmlab_machine **out,
@@ -49,6 +58,7 @@ pmlab_status pmlab_machine_parse(const char *text, const char *where, pmlab_mach
 	*out = NULL;
 	if (!pm)
 		return lib_fail(err, PMLAB_ERR_NOMEM, "out of memory");
+	pm->source = NULL;
 	return made(pm, machine_parse(&pm->m, text ? text : "", where ? where : "machine", &d), out,
 		    &d, err);
 }
@@ -79,5 +89,7 @@ char *pmlab_machine_ini(const pmlab_machine *m)
 
 void pmlab_machine_free(pmlab_machine *m)
 {
+	if (m)
+		free(m->source);
 	free(m);
 }

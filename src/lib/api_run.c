@@ -18,6 +18,7 @@
 struct pmlab_run {
 	const pmlab_lab *lab;
 	struct machine m;
+	char *machine_source; /* pmlab_machine's source */
 	char *workload, *cpufreq, *cpuidle, *profile, *timeline, *trace;
 	struct lib_strings sets;
 	sim_ns duration;
@@ -47,6 +48,11 @@ pmlab_status pmlab_run_new(const pmlab_lab *lab, const pmlab_machine *m, const c
 	}
 	run->lab = lab;
 	run->m = m->m;
+	if (m->source && !(run->machine_source = strdup(m->source))) {
+		free(run->workload);
+		free(run);
+		return lib_fail(err, PMLAB_ERR_NOMEM, "out of memory");
+	}
 	run->duration = RUNSPEC_DEFAULT_DURATION;
 	run->seed = RUNSPEC_DEFAULT_SEED;
 	export_filter_all(&run->filter);
@@ -58,6 +64,7 @@ void pmlab_run_free(pmlab_run *run)
 {
 	if (!run)
 		return;
+	free(run->machine_source);
 	free(run->workload);
 	free(run->cpufreq);
 	free(run->cpuidle);
@@ -212,6 +219,7 @@ static int run_inputs(const pmlab_run *run, struct run_inputs *in)
 	memset(in, 0, sizeof(*in));
 	in->command = "sim";
 	in->version = pmlab_version();
+	in->machine_arg = run->machine_source;
 	in->cpus = run->m.online_cpus < machine_possible_cpus(&run->m) ? run->m.online_cpus : 0;
 	in->workload = run->workload;
 	in->cpufreq = run->cpufreq;
@@ -221,6 +229,13 @@ static int run_inputs(const pmlab_run *run, struct run_inputs *in)
 	in->nsets = run->sets.n;
 	in->seed = run->seed;
 	in->duration_s = (double)run->duration / NS_PER_SEC;
+	in->dirs = (const char *const *)run->lab->dirs;
+	in->ndirs = run->lab->ndirs;
+	in->plugins = (const char *const *)run->lab->given.s;
+	in->nplugins = run->lab->given.n;
+	in->plugin_path = run->lab->plugin_path;
+	in->path_plugins = (const char *const *)run->lab->listed.s;
+	in->npath_plugins = run->lab->listed.n;
 	return inputs_set_machine(in, &run->m);
 }
 

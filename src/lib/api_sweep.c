@@ -166,7 +166,7 @@ static int run_rows(void *ctx, FILE *out, struct pm_diag *d)
 		rc = sweep_run(x->w, &o, NULL, d) < 0 ||
 		     sweep_out_write_html(out, &o, "pmlab sweep", d) < 0 ? -1 : 0;
 	else
-		rc = sweep_stream_start(&st, out, x->w->format, d) < 0 ||
+		rc = sweep_stream_start(&st, out, x->w->format, sweep_inputs(x->w), d) < 0 ||
 		     sweep_run(x->w, NULL, &st, d) < 0 || sweep_stream_end(&st, d) < 0 ? -1 : 0;
 	sweep_stream_free(&st);
 	sweep_out_free(&o);
@@ -181,9 +181,19 @@ pmlab_status pmlab_sweep_exec(pmlab_sweep *s, pmlab_result **out, pmlab_error *e
 	struct rows x = { &w, s->format == PMLAB_HTML };
 	pmlab_status rc = PMLAB_OK;
 
+	/* what its outputs record besides the sweep's own options */
+	const struct run_inputs base = {
+		.version = pmlab_version(),
+		.plugins = (const char *const *)s->lab->given.s, .nplugins = s->lab->given.n,
+		.plugin_path = s->lab->plugin_path,
+		.path_plugins = (const char *const *)s->lab->listed.s,
+		.npath_plugins = s->lab->listed.n,
+	};
+
 	*out = NULL;
 	if (describe(s, s->vary.n, &w, &d) < 0)
 		return lib_fail_diag(err, PMLAB_ERR_INPUT, &d);
+	w.base = &base;
 	if (sweep_setup(&w, &d) < 0) {
 		sweep_free(&w);
 		return lib_fail_diag(err, PMLAB_ERR_INPUT, &d);

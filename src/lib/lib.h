@@ -12,22 +12,29 @@
 #include "../machine/machine.h"
 #include "../plugin/loader.h"
 
-struct pmlab_lab {
-	int ndirs;
-	char **dirs;                 /* profile directories, searched first */
-	struct plugin_set plugins;   /* the governors of the plugins loaded */
-	bool isolate;                /* runs with plugins go to a worker process */
-};
-
-struct pmlab_machine {
-	struct machine m;
-};
-
 /* A list of owned strings. */
 struct lib_strings {
 	int n;
 	char **s;
 };
+
+struct pmlab_lab {
+	int ndirs;
+	char **dirs;                 /* profile directories, searched first */
+	struct plugin_set plugins;   /* the governors of the plugins loaded */
+	bool isolate;                /* runs with plugins go to a worker process */
+	/* For the inputs of results (metrics/inputs.h): the files loaded one
+	 * by one (pmlab sim --plugin), the lists given (PMLAB_PLUGIN_PATH,
+	 * joined by ':') and the files they loaded. */
+	struct lib_strings given, listed;
+	char *plugin_path;
+};
+
+struct pmlab_machine {
+	struct machine m;
+	char *source; /* the preset name or file it was loaded from; NULL: parsed text */
+};
+
 
 /* -1 on OOM. */
 int lib_strings_add(struct lib_strings *l, const char *s);

@@ -764,6 +764,12 @@ static int check_cstates(const struct machine *m, const struct machine_lines *ln
 		if (c->turbo_active != 0 && c->turbo_active != 1)
 			return FAIL(l.turbo_active, "C-state %s: turbo_active = %d (expected 0 or 1)",
 				    c->name, c->turbo_active);
+		if (c->lowest_pstate != 0 && c->lowest_pstate != 1)
+			return FAIL(l.lowest_pstate, "C-state %s: lowest_pstate = %d (expected 0 or 1)",
+				    c->name, c->lowest_pstate);
+		if (c->lowest_pstate && c->poll)
+			return FAIL(l.lowest_pstate, "C-state %s: lowest_pstate = 1 on a polling "
+				    "state (expected 0: a polling core keeps its clock)", c->name);
 		if (c->poll && i > 0)
 			return FAIL(l.poll, "C-state %s: only the first C-state may poll "
 				    "(expected poll = 0 here)", c->name);
@@ -871,6 +877,9 @@ static int check_power(const struct machine *m, const struct machine_lines *ln,
 	if (!in_range(m->platform_w, 0, MAX_WATTS))
 		return FAIL(LN(platform_w), "platform_w = %g is out of range (expected W >= 0)",
 			    m->platform_w);
+	if (!in_range(m->vr_slew_mv_per_us, 0, 1e6))
+		return FAIL(LN(vr_slew), "vr_slew_mv_per_us = %g is out of range "
+			    "(expected mV/us >= 0; 0: instant)", m->vr_slew_mv_per_us);
 	if (m->refill_ns < 0 || m->refill_ns > MAX_LATENCY_NS)
 		return FAIL(LN(refill), "refill_us is out of range (expected 0..1000000000 us)");
 	if (!in_range(m->share_stall_cut, 0, 1))
@@ -961,7 +970,8 @@ static int check_types(const struct machine *m, const struct machine_lines *ln,
 			if (ln)
 				l = ln->type[t].cstate[i];
 			if (strncmp(cs->name, mc->name, CSTATE_NAME_MAX) != 0 || cs->poll != mc->poll ||
-			    cs->turbo_active != mc->turbo_active)
+			    cs->turbo_active != mc->turbo_active ||
+			    cs->lowest_pstate != mc->lowest_pstate)
 				return FAIL(l.section, "cpu_type %s: C-state %d is not the machine's "
 					    "%s (expected the machine's states, names and flags, "
 					    "with figures of its own)", ty->name, i, mc->name);

@@ -138,6 +138,12 @@ struct cstate {
 	/* 1: a core here still counts as active for the turbo bins (Intel
 	 * counts cores in C0 and C1/C1E; C3 and deeper are inactive). */
 	int turbo_active;
+	/* 1: the core's clock and voltage drop to its lowest P-state here
+	 * (Intel's C1E: "the processor automatically transitions to the lowest
+	 * supported core clock frequency, followed by a reduction in voltage");
+	 * after the wakeup it runs at that P-state while the voltage ramps back
+	 * at [power] vr_slew_mv_per_us (engine/exit_ramp.c). */
+	int lowest_pstate;
 };
 
 struct pkg_cstate {
@@ -182,6 +188,9 @@ struct machine_memory {
 	double snoop_share;
 	double snoop_x;
 	double size_mb; /* installed memory: what vm.dirty_*ratio are shares of (0: 16384) */
+	/* A package's memory bandwidth, GB/s (engine/memory.c: a burst's stall
+	 * stretches while its package's running tasks ask for more); 0: none. */
+	double peak_gbps;
 };
 
 /* [platform] Wall power that follows the work (engine/platform_power.c):
@@ -296,6 +305,9 @@ struct machine {
 	double smt_throughput; /* per-thread share of the core's cycles with all threads busy */
 	double uncore_w;
 	double platform_w;
+	/* The core voltage regulator's slew rate, mV per us, up from a
+	 * lowest_pstate C-state (engine/exit_ramp.c); 0: instant. */
+	double vr_slew_mv_per_us;
 
 	/* [cache] */
 	sim_ns refill_ns; /* extra stall paid by a task that changes last-level cache */

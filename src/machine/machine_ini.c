@@ -121,6 +121,7 @@ static const struct key power_keys[] = {
 	MKEY("smt_throughput", V_DOUBLE, smt_throughput, smt_throughput, "<share>", 0),
 	MKEY("uncore_w", V_DOUBLE, uncore_w, uncore_w, "<watts>", K_REQUIRED),
 	MKEY("platform_w", V_DOUBLE, platform_w, platform_w, "<watts>", K_REQUIRED),
+	MKEY("vr_slew_mv_per_us", V_DOUBLE, vr_slew_mv_per_us, vr_slew, "<mV/us>", K_IF_SET),
 };
 
 static const struct key power_limit_keys[] = {
@@ -175,6 +176,7 @@ static const struct key memory_keys[] = {
 	MKEY("snoop_pct", V_PCT, mem.snoop_share, mem_snoop_share, "<0..100>", 0),
 	MKEY("snoop_x", V_DOUBLE, mem.snoop_x, mem_snoop_x, "<factor>", 0),
 	MKEY("size_mb", V_DOUBLE, mem.size_mb, mem_size, "<MiB>", 0),
+	MKEY("peak_gbps", V_DOUBLE, mem.peak_gbps, mem_peak, "<GB/s>", K_IF_SET),
 };
 
 static const struct key platform_keys[] = {
@@ -203,6 +205,7 @@ static const struct key cstate_keys[] = {
 	CKEY("power_mw", V_MW, power_w, power, "<mW>", K_REQUIRED),
 	CKEY("poll", V_BOOL, poll, poll, "0|1", K_IF_SET),
 	CKEY("turbo_active", V_BOOL, turbo_active, turbo_active, "0|1", K_IF_SET),
+	CKEY("lowest_pstate", V_BOOL, lowest_pstate, lowest_pstate, "0|1", K_IF_SET),
 };
 
 /* [cstate STATE TYPE]: a type's own figures for one of the machine's

@@ -12,7 +12,7 @@
 #include "machine.h"
 
 struct cstate_lines {
-	int section, desc, exit, residency, wake, power, poll, turbo_active;
+	int section, desc, exit, residency, wake, power, poll, turbo_active, lowest_pstate;
 };
 
 struct pkg_cstate_lines {
@@ -42,13 +42,13 @@ struct machine_lines {
 	struct cstate_lines cstate[MACHINE_MAX_CSTATES];
 	struct pkg_cstate_lines pkg[MACHINE_MAX_PKG_CSTATES];
 	int power, ceff_nf, leak_w, leak_beta, smt_activity, smt_throughput;
-	int uncore_w, platform_w;
+	int uncore_w, platform_w, vr_slew;
 	int cache, refill, share_stall_cut, share_window;
 	int costs, syscall, context_switch, wakeup_ipi, fork, exec;
 	int tick_cost, tick_stop, tick_restart, idle_entry, idle_exit;
 	int background, bg_wakeups, bg_jitter, bg_timer, bg_handler;
 	int uncore, unc_min_khz, unc_max_khz, unc_min_mv, unc_max_mv, unc_static, unc_epb;
-	int memory, mem_core, mem_uncore, mem_dram, mem_mlp, mem_line, mem_snoop_share, mem_snoop_x, mem_size;
+	int memory, mem_core, mem_uncore, mem_dram, mem_mlp, mem_line, mem_snoop_share, mem_snoop_x, mem_size, mem_peak;
 	int platform, psu_w, psu_eff[4], disk_active, nic_packet, disk_mbps, fan_min, fan_max;
 	int energy_bias, epb_demotion, epb_turbo_delay;
 	struct cpu_type_lines type[MACHINE_MAX_TYPES];

@@ -65,6 +65,9 @@ static int check_memory(const struct machine *m, const struct machine_lines *ln,
 	if (!within(mm->size_mb, 0, 1e9))
 		return FAIL(LN(mem_size), "[memory] size_mb = %g is out of range (expected MiB >= 0)",
 			    mm->size_mb);
+	if (!within(mm->peak_gbps, 0, 1e6))
+		return FAIL(LN(mem_peak), "[memory] peak_gbps = %g is out of range (expected GB/s "
+			    ">= 0; 0: no limit)", mm->peak_gbps);
 	if (!within(mm->snoop_x, 1, 100))
 		return FAIL(LN(mem_snoop_x), "[memory] snoop_x = %g is out of range (expected "
 			    "1..100 times a local miss)", mm->snoop_x);

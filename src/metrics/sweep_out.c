@@ -8,6 +8,7 @@
 
 #include "../core/jsonpos.h"
 #include "csvread.h"
+#include "inputs.h"
 #include "result.h"
 
 #define JSON_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10))
@@ -122,6 +123,66 @@ static int same_sweep(struct sweep_out *o, int file, long line, const char *id, 
 		       line, id, o->id);
 }
 
+/* A file's inputs (version 2: its "#" lines or its "inputs" object,
+ * without "shard"; version 1: none) against the first file's: merge joins
+ * the shards of one sweep made by one pmlab. Takes csv and json. */
+static int same_inputs(struct sweep_out *o, int file, int version, char *csv, json_t *json,
+		       struct pm_diag *d)
+{
+	const char *path = o->files[file];
+	int rc = 0;
+
+	if (!o->inputs_known) {
+		o->inputs_known = true;
+		o->version = version;
+		o->inputs_file = file;
+		o->inputs_csv = csv;
+		o->inputs_json = json;
+		return 0;
+	}
+	if (version != o->version)
+		rc = pm_fail(d, "%s: the output of a pmlab sweep of version %d (%s), %s is of "
+			     "version %d: merge joins the shards of one pmlab", path, version,
+			     version == 1 ? "no inputs" : "with its inputs", o->files[o->inputs_file],
+			     o->version);
+	else if (csv && o->inputs_csv && strcmp(csv, o->inputs_csv) != 0) {
+		/* the first line that differs, by its number */
+		long line = 1;
+		size_t k = 0;
+		while (csv[k] && csv[k] == o->inputs_csv[k])
+			line += csv[k++] == '\n';
+		rc = pm_fail(d, "%s:%ld: the inputs differ from those of %s (another pmlab version, "
+			     "other options or --vary lists?)", path, line, o->files[o->inputs_file]);
+	} else if (json && o->inputs_json && !json_equal(json, o->inputs_json))
+		rc = pm_fail(d, "%s: \"inputs\" differ from those of %s (another pmlab version, "
+			     "other options or --vary lists?)", path, o->files[o->inputs_file]);
+	free(csv);
+	json_decref(json);
+	return rc;
+}
+
+/* The "#" lines a CSV file starts with, without "# shard:", into *out
+ * (malloc'd; NULL when there are none); *pos past them. -1 on OOM. */
+static int csv_comments(const char *text, size_t len, size_t *pos, char **out)
+{
+	size_t n = 0;
+
+	*out = NULL;
+	while (*pos < len && text[*pos] == '#') {
+		const char *nl = memchr(text + *pos, '\n', len - *pos);
+		size_t k = nl ? (size_t)(nl - (text + *pos)) + 1 : len - *pos;
+
+		if (!*out && !(*out = calloc(1, len + 1)))
+			return -1;
+		if (strncmp(text + *pos, "# shard: ", 9) != 0) {
+			memcpy(*out + n, text + *pos, k);
+			n += k;
+		}
+		*pos += k;
+	}
+	return 0;
+}
+
 /* The line of byte `at` of text. */
 static long line_at(const char *text, size_t at)
 {
@@ -139,10 +200,17 @@ static int read_csv(struct sweep_out *o, int file, const char *text, size_t len,
 	size_t pos = 0, counted = 0;
 	long line = 1;
 	int rc, i, pcol = -1, scol = -1;
+	char *comments;
 
+	if (csv_comments(text, len, &pos, &comments) < 0)
+		return pm_fail(d, "out of memory");
+	if (same_inputs(o, file, comments ? 2 : 1, comments, NULL, d) < 0)
+		return -1;
+	line = line_at(text, pos);
+	counted = pos;
 	rc = csv_read_record(text, len, &pos, &head);
 	if (rc <= 0)
-		return rc == 0 ? 0 : pm_fail(d, "%s:1: malformed CSV header", path);
+		return rc == 0 ? 0 : pm_fail(d, "%s:%ld: malformed CSV header", path, line);
 	for (i = 0; i < head.n; i++) {
 		if (strcmp(head.field[i], "point") == 0)
 			pcol = i;
@@ -151,7 +219,8 @@ static int read_csv(struct sweep_out *o, int file, const char *text, size_t len,
 	}
 	if (pcol < 0) {
 		csv_record_free(&head);
-		return pm_fail(d, "%s:1: no 'point' column (expected the CSV of pmlab sweep)", path);
+		return pm_fail(d, "%s:%ld: no 'point' column (expected the CSV of pmlab sweep)", path,
+			       line);
 	}
 	rc = 0;
 	while (rc == 0) {
@@ -192,12 +261,44 @@ static int read_csv(struct sweep_out *o, int file, const char *text, size_t len,
 	return rc;
 }
 
+/* Version 2's object: its inputs (without "shard") checked, its points
+ * returned (borrowed); version 1's array is its points. NULL after the
+ * message in d. */
+static json_t *json_points(struct sweep_out *o, int file, json_t *root, struct pm_diag *d)
+{
+	const char *path = o->files[file];
+	json_t *schema = json_object_get(root, "schema"), *version = json_object_get(root, "version");
+	json_t *points = json_object_get(root, "points"), *in = json_object_get(root, "inputs");
+
+	if (json_is_array(root))
+		return same_inputs(o, file, 1, NULL, NULL, d) < 0 ? NULL : root;
+	if (!json_is_object(root) || !json_is_string(schema) ||
+	    strcmp(json_string_value(schema), "pmlab-sweep") != 0) {
+		pm_fail(d, "%s:1: expected the JSON of pmlab sweep (an object with \"schema\": "
+			"\"pmlab-sweep\")", path);
+		return NULL;
+	}
+	if (!json_is_integer(version) || json_integer_value(version) != 2) {
+		pm_fail(d, "%s:1: pmlab-sweep version %s: this pmlab reads versions 1 and 2", path,
+			json_is_integer(version) ? "other than 2" : "missing");
+		return NULL;
+	}
+	if (!json_is_array(points) || !(json_is_object(in) || json_is_null(in))) {
+		pm_fail(d, "%s:1: expected \"inputs\" and a \"points\" array", path);
+		return NULL;
+	}
+	in = json_is_object(in) ? json_deep_copy(in) : NULL;
+	if (in)
+		json_object_del(in, "shard"); /* merged output is the whole sweep's */
+	return same_inputs(o, file, 2, NULL, in, d) < 0 ? NULL : points;
+}
+
 static int read_json(struct sweep_out *o, int file, const char *text, size_t len,
 		     struct pm_diag *d)
 {
 	const char *path = o->files[file];
 	json_error_t err;
-	json_t *root = json_loadb(text, len, 0, &err), *v;
+	json_t *root = json_loadb(text, len, 0, &err), *v, *points;
 	struct json_pos pos;
 	size_t i;
 	int rc = 0;
@@ -205,9 +306,10 @@ static int read_json(struct sweep_out *o, int file, const char *text, size_t len
 	if (!root)
 		return pm_fail(d, "%s:%d: %s", path, err.line, err.text);
 	json_pos_build(&pos, text, len, root);
-	if (!json_is_array(root))
-		rc = pm_fail(d, "%s:1: expected a JSON array (the output of pmlab sweep)", path);
-	json_array_foreach(root, i, v) {
+	points = json_points(o, file, root, d);
+	if (!points)
+		rc = -1;
+	json_array_foreach(points, i, v) {
 		json_t *p = json_object_get(v, "point"), *id = json_object_get(v, "sweep");
 		long line = json_pos_line(&pos, v);
 
@@ -271,7 +373,7 @@ int sweep_out_read(struct sweep_out *o, const char *path, struct pm_diag *d)
 		free(text);
 		return 0;
 	}
-	fmt = text[k] == '[' ? SWEEP_JSON : SWEEP_CSV;
+	fmt = text[k] == '[' || text[k] == '{' ? SWEEP_JSON : SWEEP_CSV;
 	if (o->format_known && fmt != o->format) {
 		free(text);
 		return pm_fail(d, "%s: %s, the files before it are %s", path,
@@ -367,6 +469,57 @@ static void csv_row(FILE *out, struct columns *c, const char **cells, int ncells
 	fputc('\n', out);
 }
 
+/* The inputs before everything: an own sweep's, or those merge read. */
+static void csv_inputs(FILE *out, const struct run_inputs *in, const char *text)
+{
+	if (in)
+		inputs_write_csv(out, in);
+	else if (text)
+		fputs(text, out);
+}
+
+/* Version 2's JSON: the object's start, each point, its end. */
+static int json_head(FILE *out, const struct run_inputs *in, json_t *read)
+{
+	json_t *o = in ? inputs_json(in) : json_incref(read);
+	char *text = o ? json_dumps(o, JSON_FLAGS) : NULL;
+
+	json_decref(o);
+	if ((in || read) && !text)
+		return -1;
+	fputs("{\n  \"schema\": \"pmlab-sweep\",\n  \"version\": 2,\n  \"inputs\": ", out);
+	for (const char *p = text ? text : "null"; *p; p++) {
+		fputc(*p, out);
+		if (*p == '\n')
+			fputs("  ", out);
+	}
+	fputs(",\n  \"points\": [", out);
+	free(text);
+	return 0;
+}
+
+/* A point, indented as an element of "points"; n: the points before it. */
+static int json_point(FILE *out, json_t *obj, long n)
+{
+	char *text = json_dumps(obj, JSON_FLAGS);
+
+	if (!text)
+		return -1;
+	fputs(n ? ",\n    " : "\n    ", out);
+	for (const char *p = text; *p; p++) {
+		fputc(*p, out);
+		if (*p == '\n')
+			fputs("    ", out);
+	}
+	free(text);
+	return 0;
+}
+
+static void json_tail(FILE *out, long n)
+{
+	fputs(n ? "\n  ]\n}\n" : "]\n}\n", out);
+}
+
 static int write_csv(FILE *out, struct sweep_out *o)
 {
 	struct columns c = { 0 };
@@ -385,6 +538,7 @@ static int write_csv(FILE *out, struct sweep_out *o)
 		free(c.name);
 		return -1;
 	}
+	csv_inputs(out, o->in, o->inputs_csv);
 	csv_header(out, &c);
 	for (i = 0; i < o->n; i++)
 		csv_row(out, &c, cells, o->row[i].ncells, o->row[i].name, o->row[i].value);
@@ -395,9 +549,20 @@ static int write_csv(FILE *out, struct sweep_out *o)
 
 static int write_json(FILE *out, struct sweep_out *o)
 {
-	json_t *a = json_array();
+	json_t *a;
 	int i, rc;
 
+	if (o->in || !o->inputs_known || o->version == 2) {
+		if (json_head(out, o->in, o->inputs_json) < 0)
+			return -1;
+		for (i = 0; i < o->n; i++)
+			if (json_point(out, o->row[i].obj, i) < 0)
+				return -1;
+		json_tail(out, o->n);
+		return 0;
+	}
+	/* version 1's shards merge into version 1's array */
+	a = json_array();
 	if (!a)
 		return -1;
 	for (i = 0; i < o->n; i++)
@@ -456,6 +621,8 @@ void sweep_out_free(struct sweep_out *o)
 	for (int i = 0; i < o->nfiles; i++)
 		free(o->files[i]);
 	free(o->files);
+	free(o->inputs_csv);
+	json_decref(o->inputs_json);
 	memset(o, 0, sizeof(*o));
 }
 
@@ -466,11 +633,15 @@ struct sweep_columns {
 };
 
 int sweep_stream_start(struct sweep_stream *st, FILE *out, enum sweep_format format,
-		       struct pm_diag *d)
+		       const struct run_inputs *in, struct pm_diag *d)
 {
-	*st = (struct sweep_stream){ .out = out, .format = format };
-	if (format == SWEEP_JSON)
+	*st = (struct sweep_stream){ .out = out, .format = format, .in = in };
+	if (format == SWEEP_JSON) {
+		if (json_head(out, in, NULL) < 0)
+			return pm_fail(d, "out of memory");
 		return 0;
+	}
+	csv_inputs(out, in, NULL);
 	st->cols = calloc(1, sizeof(*st->cols));
 	st->spill = tmpfile();
 	if (!st->cols || !st->spill) {
@@ -526,18 +697,10 @@ int sweep_stream_csv(struct sweep_stream *st, long point, int ncells, const char
 
 int sweep_stream_json(struct sweep_stream *st, json_t *obj, struct pm_diag *d)
 {
-	/* An element of the array jansson would print: indented one level. */
-	char *text = json_dumps(obj, JSON_FLAGS);
+	int rc = json_point(st->out, obj, st->n);
 	json_decref(obj);
-	if (!text)
+	if (rc < 0)
 		return pm_fail(d, "out of memory");
-	fputs(st->n ? ",\n  " : "[\n  ", st->out);
-	for (const char *p = text; *p; p++) {
-		fputc(*p, st->out);
-		if (*p == '\n')
-			fputs("  ", st->out);
-	}
-	free(text);
 	st->n++;
 	/* out at once, not when a pipe's buffer fills */
 	if (fflush(st->out) != 0)
@@ -548,7 +711,7 @@ int sweep_stream_json(struct sweep_stream *st, json_t *obj, struct pm_diag *d)
 int sweep_stream_end(struct sweep_stream *st, struct pm_diag *d)
 {
 	if (st->format == SWEEP_JSON) {
-		fputs(st->n ? "\n]\n" : "[]\n", st->out);
+		json_tail(st->out, st->n);
 		return 0;
 	}
 	struct columns *c = &st->cols->c;

@@ -9,8 +9,15 @@
  * columns, in order of first appearance; a cell a row lacks is empty. An
  * empty cell read back is a cell the row lacks (the sim CSV writer never
  * writes an empty field), so the union is rebuilt exactly from shards.
- * JSON: an array of objects {"point", "vary", "result"}, in point order,
- * as jansson prints them with two-space indents. */
+ * JSON: an object {"schema": "pmlab-sweep", "version": 2, "inputs",
+ * "points"}, points an array of objects {"point", "vary", "result"} in
+ * point order, with two-space indents.
+ *
+ * Inputs (metrics/inputs.h): CSV "# KEY: VALUE" lines before the header,
+ * the JSON "inputs" object. A shard's carry "shard" (I/N) besides those of
+ * the whole sweep; merge checks that every file's are the same but for
+ * it, and writes them without it. Files of version 1 (a JSON array, a CSV
+ * without "#" lines) merge as before, into version 1. */
 #ifndef PMLAB_SWEEP_OUT_H
 #define PMLAB_SWEEP_OUT_H
 
@@ -19,6 +26,8 @@
 #include <stdio.h>
 
 #include "../core/diag.h"
+
+struct run_inputs;
 
 enum sweep_format { SWEEP_CSV, SWEEP_JSON };
 
@@ -45,6 +54,14 @@ struct sweep_out {
 	char **files;         /* the files read, for messages */
 	bool id_known;        /* set by the first file with rows */
 	char id[SWEEP_OUT_ID_MAX]; /* their sweep ("" none: not shards) */
+	const struct run_inputs *in; /* a sweep's own rows: its inputs, or NULL */
+	/* merge: the first file's inputs, without "shard": its "#" lines
+	 * (CSV) or its object (JSON); neither for version 1 */
+	bool inputs_known;
+	int version;          /* merge: the files' (1 or 2), once inputs_known */
+	int inputs_file;
+	char *inputs_csv;
+	json_t *inputs_json;
 };
 
 /* A CSV row: the point's cells, then every column of the CSV text (a
@@ -70,14 +87,17 @@ void sweep_out_free(struct sweep_out *o);
  * rows. */
 struct sweep_stream {
 	FILE *out;
+	const struct run_inputs *in;
 	enum sweep_format format;
 	long n;
 	FILE *spill;          /* CSV: each row's cells, until the end */
 	struct sweep_columns *cols;
 };
 
+/* Writes the inputs in (may be NULL: none) at once: CSV "#" lines, the
+ * JSON object's start. */
 int sweep_stream_start(struct sweep_stream *st, FILE *out, enum sweep_format format,
-		       struct pm_diag *d);
+		       const struct run_inputs *in, struct pm_diag *d);
 /* As sweep_out_add_csv / sweep_out_add_json, rows in point order. */
 int sweep_stream_csv(struct sweep_stream *st, long point, int ncells, const char *const *names,
 		     const char *const *values, const char *csv, size_t len, struct pm_diag *d);

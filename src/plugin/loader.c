@@ -347,6 +347,11 @@ int plugin_set_load_list(struct plugin_set *s, const char *list, struct pm_diag 
 	return rc;
 }
 
+const char *plugin_set_file(const struct plugin_set *s, int i)
+{
+	return s->lib[i]->origin;
+}
+
 const char *plugin_set_origin_of(const struct plugin_set *s, const char *governor)
 {
 	for (int i = 0; s && i < s->n; i++)

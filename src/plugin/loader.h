@@ -29,6 +29,8 @@ int plugin_set_load_list(struct plugin_set *s, const char *list, struct pm_diag 
  * be NULL. Checked as a plugin's are. */
 int plugin_set_add(struct plugin_set *s, const struct pmlab_plugin *p, const char *origin,
 		   struct pm_diag *d);
+/* The file of the i-th plugin loaded (0 <= i < s->n), as given. */
+const char *plugin_set_file(const struct plugin_set *s, int i);
 /* The files loaded, for messages and listings. */
 const char *plugin_set_origin_of(const struct plugin_set *s, const char *governor);
 void plugin_set_free(struct plugin_set *s);

@@ -77,6 +77,8 @@ struct task {
 	double cycles_requested, cycles_done;
 
 	uint32_t share_group; /* tasks sharing data (sim_share_group_new), 0: none */
+	double mlp;           /* misses in flight while it stalls; 0: the machine's [memory] mlp */
+	double mem_gbps;      /* what its present burst asks of memory (engine/memory.c) */
 	uint64_t *affinity;   /* bitmap of CPUs it may run on; NULL: all */
 
 	/* Owned by the workload. */

@@ -5,7 +5,8 @@
  * finishes. Throughput: tasks completed per hour; the completion time is
  * reported in seconds beside it. Latency: each task's completion time.
  * With share=1 the tasks share their data (one sharing group: see the
- * machine's share_stall_cut), as the jobs of one build do. */
+ * machine's share_stall_cut), as the jobs of one build do. mlp sets the
+ * misses its stall keeps in flight (engine/memory.c's bandwidth). */
 #include <stdio.h>
 
 #include "../engine/sim.h"
@@ -18,6 +19,7 @@ struct batch {
 	int64_t slice_us;
 	int64_t share;
 	int64_t pin_cpu;
+	int64_t mlp;
 	double cycles_per_slice, stall_per_slice;
 	int64_t slices;
 	int64_t left;
@@ -32,6 +34,8 @@ static const struct tunable batch_params[] = {
 	  TUNABLE_FIELD(struct batch, slice_us), 10000, 10, 100000000, NULL },
 	{ "share", "1: the tasks share data (one sharing group)", TUNABLE_FIELD(struct batch, share), 0, 0, 1, NULL },
 	{ "pin_cpu", "CPU every task is pinned to (taskset), -1: none", TUNABLE_FIELD(struct batch, pin_cpu), -1, -1, MACHINE_MAX_CPUS - 1, NULL },
+	{ "mlp", "misses in flight while a task stalls (a streaming loop: its line-fill buffers), 0: the machine's",
+	  TUNABLE_FIELD(struct batch, mlp), 0, 0, 64, NULL },
 };
 
 static int batch_init(struct sim *s, void *data, struct pm_diag *d)
@@ -56,6 +60,7 @@ static int batch_init(struct sim *s, void *data, struct pm_diag *d)
 		if (!t)
 			return pm_fail(d, "out of memory");
 		t->share_group = group;
+		t->mlp = (double)b->mlp;
 		int pin = (int)b->pin_cpu;
 		if (pin >= 0 && sim_task_set_affinity(s, t, &pin, 1, d) < 0)
 			return -1;
@@ -103,7 +108,7 @@ const struct workload_ops workload_batch = {
 	.throughput_unit = "tasks/h",
 	.latency_what = "task completion time",
 	.params = batch_params,
-	.nparams = 6,
+	.nparams = sizeof(batch_params) / sizeof(batch_params[0]),
 	.data_size = sizeof(struct batch),
 	.init = batch_init,
 	.next = batch_next,

@@ -476,15 +476,17 @@ static void test_sweep_csv(void **state)
 	struct out sim = ok("sim --machine i7-4790 --workload pingpong --duration 0.1 "
 			    "--cpufreq powersave --set pm_qos_latency_us=100 --format csv");
 	char *data = csv_data(sim.text), *simrow = strchr(data, '\n') + 1, *line;
+	char *rows = csv_data(o.text); /* after the inputs' "#" lines */
 
-	assert_int_equal(count_lines(o.text), 1 + 2 * 3);
-	assert_true(strncmp(o.text, "point,vary_cpufreq,vary_pm_qos_latency_us,machine,workload,", 59) == 0);
+	assert_int_equal(count_lines(rows), 1 + 2 * 3);
+	assert_true(strncmp(rows, "point,vary_cpufreq,vary_pm_qos_latency_us,machine,workload,", 59) == 0);
 	/* The header continues with sim's, unchanged. */
-	assert_true(strncmp(strstr(o.text, ",machine,") + 1, data, (size_t)(strchr(data, '\n') - data)) == 0);
+	assert_true(strncmp(strstr(rows, ",machine,") + 1, data, (size_t)(strchr(data, '\n') - data)) == 0);
 	/* Point 4: powersave (second of the first list), 100 (second of the last). */
-	line = strstr(o.text, "\n4,powersave,100,");
+	line = strstr(rows, "\n4,powersave,100,");
 	assert_non_null(line);
 	assert_true(strncmp(line + strlen("\n4,powersave,100,"), simrow, strlen(simrow)) == 0);
+	free(rows);
 	free(data);
 	out_free(&o);
 	out_free(&sim);
@@ -493,8 +495,10 @@ static void test_sweep_csv(void **state)
 static void test_sweep_json(void **state)
 {
 	struct out o = ok(SWEEP " --format json");
-	json_t *a = parse(o.text), *e;
+	json_t *root = parse(o.text), *a = json_object_get(root, "points"), *e;
 
+	assert_string_equal(json_string_value(json_object_get(root, "schema")), "pmlab-sweep");
+	assert_int_equal(json_integer_value(json_object_get(root, "version")), 2);
 	assert_int_equal(json_array_size(a), 6);
 	e = json_array_get(a, 5);
 	assert_int_equal(json_integer_value(json_object_get(e, "point")), 5);
@@ -505,7 +509,7 @@ static void test_sweep_json(void **state)
 			    "-1");
 	assert_string_equal(json_string_value(json_object_get(json_object_get(e, "result"), "cpufreq")),
 			    "powersave");
-	json_decref(a);
+	json_decref(root);
 	out_free(&o);
 }
 
@@ -541,13 +545,16 @@ static void test_shards_merge(void **state)
 			 * under the same header, each line as the whole has it after
 			 * the sweep's identity, the same in both shards. */
 			char id[64];
-			assert_int_equal(count_lines(s1.text), 1 + 3);
-			assert_true(strncmp(s0.text, "sweep,point,", 12) == 0);
-			const char *row1 = strchr(s1.text, '\n') + 1;
+			/* the rows, after the inputs' "#" lines */
+			struct out r0 = { csv_data(s0.text), NULL, 0 }, r1 = { csv_data(s1.text), NULL, 0 };
+			char *rall = csv_data(all.text);
+			assert_int_equal(count_lines(r1.text), 1 + 3);
+			assert_true(strncmp(r0.text, "sweep,point,", 12) == 0);
+			const char *row1 = strchr(r1.text, '\n') + 1;
 			snprintf(id, sizeof(id), "%.*s", (int)strcspn(row1, ","), row1);
 			assert_int_equal(strlen(id), 16 + 2); /* HASH/2 */
 			assert_true(strncmp(row1 + strlen(id), ",1,", 3) == 0);
-			for (struct out *sh = &s0; sh; sh = sh == &s0 ? &s1 : NULL)
+			for (struct out *sh = &r0; sh; sh = sh == &r0 ? &r1 : NULL)
 				for (char *at = sh->text; *at; at = strchr(at, '\n') + 1) {
 					char line[8192];
 					const char *rest = strchr(at, ',') + 1;
@@ -557,10 +564,13 @@ static void test_shards_merge(void **state)
 					snprintf(line, sizeof(line), "%s%.*s\n", at == sh->text ? "" : "\n",
 						 (int)(strchr(at, '\n') - rest), rest);
 					if (at == sh->text)
-						assert_true(strncmp(all.text, line, strlen(line)) == 0);
+						assert_true(strncmp(rall, line, strlen(line)) == 0);
 					else
-						assert_non_null(strstr(all.text, line));
+						assert_non_null(strstr(rall, line));
 				}
+			free(r0.text);
+			free(r1.text);
+			free(rall);
 		}
 		p0 = save(s0.text);
 		p1 = save(s1.text);
@@ -605,7 +615,8 @@ static void test_merge_checks_shards(void **state)
 
 	snprintf(args, sizeof(args), "merge %s %s", pa, pb);
 	struct out o = run(args);
-	snprintf(want, sizeof(want), "%s:2: a shard of another sweep", pb);
+	/* other --vary lists: the inputs differ (line 2, the command) */
+	snprintf(want, sizeof(want), "%s:2: the inputs differ from those of %s", pb, pa);
 	assert_usage_error(&o, want);
 	out_free(&o);
 	snprintf(args, sizeof(args), "merge %s %s", pa, pc); /* 0/2 and 1/3 */
@@ -622,18 +633,26 @@ static void test_merge_checks_shards(void **state)
 	/* a point twice: both places */
 	snprintf(args, sizeof(args), "merge %s %s", pj, pj);
 	o = run(args);
-	snprintf(want, sizeof(want), "%s:2: point 1 appears twice (first at %s:2", pj, pj);
+	long pline = 1;
+	for (const char *q = j.text; q < strstr(j.text, "\"points\""); q++)
+		pline += *q == '\n';
+	snprintf(want, sizeof(want), "%s:%ld: point 1 appears twice (first at %s:%ld", pj,
+		 pline + 1, pj, pline + 1);
 	assert_usage_error(&o, want);
 	out_free(&o);
 	/* a NUL byte in a cell */
 	FILE *f = fopen(pa, "r+b");
 	assert_non_null(f);
-	fseek(f, (long)(strchr(a.text, '\n') - a.text) + 3, SEEK_SET);
+	const char *head = strstr(a.text, "\nsweep,point,") + 1;
+	long aline = 1;
+	for (const char *q = a.text; q < head; q++)
+		aline += *q == '\n';
+	fseek(f, (long)(strchr(head, '\n') - a.text) + 3, SEEK_SET);
 	fputc('\0', f);
 	fclose(f);
 	snprintf(args, sizeof(args), "merge %s", pa);
 	o = run(args);
-	snprintf(want, sizeof(want), "%s:2: a NUL byte", pa);
+	snprintf(want, sizeof(want), "%s:%ld: a NUL byte", pa, aline + 1);
 	assert_usage_error(&o, want);
 	out_free(&o);
 	char *paths[] = { pa, pb, pc, pj, pall };
@@ -662,7 +681,11 @@ static void test_empty_shard(void **state)
 		s[i] = ok(args);
 		path[i] = save(s[i].text);
 	}
-	assert_string_equal(s[2].text, "");
+	/* no rows: the inputs only */
+	char *rows = csv_data(s[2].text);
+	assert_string_equal(rows, "");
+	free(rows);
+	assert_non_null(strstr(s[2].text, "# shard: 2/3\n"));
 	snprintf(args, sizeof(args), "merge %s %s %s", path[2], path[0], path[1]);
 	struct out m = ok(args);
 	assert_string_equal(m.text, all.text);
@@ -848,7 +871,7 @@ static void test_sweep_streams_rows(void **state)
 		if (n > 0) {
 			got += (size_t)n;
 			buf[got] = '\0';
-			seen = strstr(buf, "\"point\": 0,") && strstr(buf, "\n  }");
+			seen = strstr(buf, "\"point\": 0,") && strstr(buf, "\n    }");
 		} else {
 			sleep_ms(10);
 		}
@@ -896,8 +919,10 @@ static void test_ignored_sigint_ignored_by_workers(void **state)
 	assert_int_equal(waitpid(pid, &st, 0), pid);
 	assert_true(WIFEXITED(st));
 	assert_int_equal(WEXITSTATUS(st), 0);
-	char *text = slurp(csv);
-	assert_non_null(text);
+	char *all = slurp(csv);
+	assert_non_null(all);
+	char *text = csv_data(all);
+	free(all);
 	int rows = 0;
 	for (const char *p = text; (p = strchr(p, '\n')); p++)
 		rows++;

@@ -172,20 +172,26 @@ static void test_monitor_formats(void **state)
 	char *dir = copy_tree("intel-hwp-laptop");
 	struct out o = runf("monitor --root %s --count 1 --interval 0.01 --format csv", dir);
 	assert_int_equal(o.status, 0);
+	/* the inputs' "#" lines (tests/e2e/test_inputs_cli.c), then the rows */
+	assert_true(strncmp(o.text, "# pmlab_version: ", 17) == 0);
+	char *rows = csv_data(o.text);
 	/* pmlab sim's keys for the same figures */
-	assert_true(strncmp(o.text, "time_s,interval_s,cpu,busy_pct,avg_mhz,bzy_mhz,residency_POLL_pct,"
-				    "POLL_usage,POLL_below,POLL_above,residency_C1_pct,", 116) == 0);
-	assert_non_null(strstr(o.text, "util_user_pct,util_sys_pct,util_iowait_pct,util_steal_pct,"
-				       "util_idle_pct,package_power_w,core_power_w,ram_power_w\n"));
-	assert_int_equal(count(o.text, "\n"), 6); /* header, all, 4 CPUs */
-	assert_non_null(strstr(o.text, ",all,"));
+	assert_true(strncmp(rows, "time_s,interval_s,cpu,busy_pct,avg_mhz,bzy_mhz,residency_POLL_pct,"
+				  "POLL_usage,POLL_below,POLL_above,residency_C1_pct,", 116) == 0);
+	assert_non_null(strstr(rows, "util_user_pct,util_sys_pct,util_iowait_pct,util_steal_pct,"
+				     "util_idle_pct,package_power_w,core_power_w,ram_power_w\n"));
+	assert_int_equal(count(rows, "\n"), 6); /* header, all, 4 CPUs */
+	assert_non_null(strstr(rows, ",all,"));
+	free(rows);
 	out_free(&o);
 
 	o = runf("monitor --root %s --count 2 --interval 0.01 --format json", dir);
 	assert_int_equal(o.status, 0);
-	assert_int_equal(count(o.text, "\n"), 2);
+	assert_int_equal(count(o.text, "\n"), 1 + 2); /* the inputs, two intervals */
+	assert_true(strncmp(o.text, "{\"inputs\":{", 11) == 0);
 	json_error_t err;
-	json_t *line = json_loadb(o.text, (size_t)(strchr(o.text, '\n') - o.text), 0, &err);
+	const char *second = strchr(o.text, '\n') + 1;
+	json_t *line = json_loadb(second, (size_t)(strchr(second, '\n') - second), 0, &err);
 	assert_non_null(line);
 	json_t *sum = json_object_get(line, "summary"), *cpus = json_object_get(line, "cpus");
 	assert_non_null(sum);
@@ -212,14 +218,15 @@ static void test_monitor_command(void **state)
 	char *dir = copy_tree("acpi-cpufreq-server");
 	struct out o = runf("monitor --root %s -- true", dir);
 	assert_int_equal(o.status, 0);
-	assert_true(strncmp(o.text, "CPU ", 4) == 0);
+	assert_true(strncmp(o.text, "inputs: pmlab ", 14) == 0);
+	assert_non_null(strstr(o.text, " -- true\n\nCPU "));
 	assert_int_equal(count(o.text, " seconds time elapsed (true)\n"), 1);
 	out_free(&o);
 	/* The elapsed time is the command's: at least its 0.2 s sleep. */
 	o = runf("monitor --root %s --format json -- sleep 0.2", dir);
 	assert_int_equal(o.status, 0);
 	json_error_t err;
-	json_t *obj = json_loads(o.text, 0, &err);
+	json_t *obj = json_loads(strchr(o.text, '\n') + 1, 0, &err); /* after the inputs */
 	assert_non_null(obj);
 	assert_string_equal(json_string_value(json_object_get(obj, "command")), "sleep");
 	double el = json_number_value(json_object_get(obj, "elapsed_s"));
@@ -234,7 +241,7 @@ static void test_monitor_command(void **state)
 	assert_non_null(strstr(o.text, "%steal"));
 	/* 4 idle states x 4 columns: cut into blocks that fit 100 columns,
 	 * each repeating the CPU column. */
-	assert_true(count(o.text, "\nCPU ") + (strncmp(o.text, "CPU ", 4) == 0) >= 2);
+	assert_true(count(o.text, "\nCPU ") >= 2);
 	for (const char *l = o.text; *l;) {
 		const char *e = strchr(l, '\n');
 		assert_non_null(e);
@@ -442,9 +449,11 @@ static void test_bench(void **state)
 	o = runf("bench --root %s " PROFILES " --profiles balanced,powersave --runs 3 --format csv "
 		 "-- true", dir);
 	assert_int_equal(o.status, 0);
-	assert_true(strncmp(o.text, "profile,run,time_s,energy_j,package_power_w,busy_pct,bzy_mhz\n",
+	char *rows = csv_data(o.text); /* after the inputs' "#" lines */
+	assert_true(strncmp(rows, "profile,run,time_s,energy_j,package_power_w,busy_pct,bzy_mhz\n",
 			    61) == 0);
-	assert_int_equal(count(o.text, "\n"), 7);
+	assert_int_equal(count(rows, "\n"), 7);
+	free(rows);
 	out_free(&o);
 	assert_true(same_as_fixture(dir, "acpi-cpufreq-server"));
 	drop_tree(dir);

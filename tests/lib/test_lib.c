@@ -287,20 +287,25 @@ static void test_sweep(void **state)
 	expect(pmlab_sweep_vary(s, "cpufreq=schedutil", &err), &err, PMLAB_ERR_INPUT, "twice");
 	expect(pmlab_sweep_vary(s, "hz", &err), &err, PMLAB_ERR_INPUT, "KEY=VALUE");
 	assert_int_equal(pmlab_sweep_exec(s, &res, &err), PMLAB_OK);
-	assert_int_equal(count_lines(pmlab_result_text(res, PMLAB_CSV)), 1 + 6);
+	/* the inputs' "#" lines (9: no --set, --cpus or plugin), the header, 6 rows */
+	assert_int_equal(count_lines(pmlab_result_text(res, PMLAB_CSV)), 9 + 1 + 6);
+	assert_non_null(strstr(pmlab_result_text(res, PMLAB_CSV),
+			       "# vary: pm_qos_latency_us=-1,20,100\n"));
 	assert_null(pmlab_result_text(res, PMLAB_JSON));
 	pmlab_result_free(res);
 	assert_int_equal(pmlab_sweep_format(s, PMLAB_JSON, &err), PMLAB_OK);
 	assert_int_equal(pmlab_sweep_shard(s, 1, 2, &err), PMLAB_OK);
 	assert_int_equal(pmlab_sweep_exec(s, &res, &err), PMLAB_OK);
 	/* Shard 1 of 2 runs the odd points, each under the settings it names. */
-	assert_true(number(res, "0.point") == 1 && number(res, "2.point") == 5);
+	assert_true(number(res, "points.0.point") == 1 && number(res, "points.2.point") == 5);
 	assert_non_null(strstr(pmlab_result_text(res, PMLAB_JSON), "\"pm_qos_latency_us\": \"100\""));
-	assert_true(number(res, "0.result.duration_s") == 0.05);
+	assert_true(number(res, "points.0.result.duration_s") == 0.05);
+	assert_true(number(res, "inputs.duration_s") == 0.05);
 	{
 		pmlab_error e;
 		double v;
-		expect(pmlab_result_number(res, "3.point", &v, &e), &e, PMLAB_ERR_INPUT, "3.point");
+		expect(pmlab_result_number(res, "points.3.point", &v, &e), &e, PMLAB_ERR_INPUT,
+		       "points.3.point");
 	}
 	pmlab_result_free(res);
 	assert_int_equal(pmlab_sweep_option(s, "machine", "no-such-machine", &err), PMLAB_OK);

@@ -22,8 +22,13 @@ build() { # NAME SOURCE [CFLAGS...]: what the README shows, from the source tree
 }
 sim() { "$pmlab" sim --machine i7-4790 --duration 0.3 "$@"; }
 # The JSON of a run without the lines naming the governor (the only difference allowed:
-# the governor itself, and the command line in the run's inputs).
-json_without() { key=$1; shift; sim --format json "$@" | grep -v -e "^ *\"$key\": " -e '^ *"command": '; }
+# the governor itself, and the command line and plugin files in the run's inputs).
+json_without() {
+	key=$1
+	shift
+	sim --format json "$@" | grep -v -e "^ *\"$key\": " -e '^ *"command": ' \
+		-e '^ *"plugins": \[' -e '^ *"[^"]*\.so"$' -e '^    \],$'
+}
 
 build lastidle examples/plugins/lastidle.c -Wall -Werror
 build stepfreq examples/plugins/stepfreq.c -Wall -Werror
@@ -83,6 +88,37 @@ done
 "$pmlab" sweep --plugin ./lastidle.so --machine i7-4790 --workload pingpong --duration 0.1 \
 	--vary cpuidle=lastidle,menu --vary seed=1,2 >sweep.csv
 [ "$(grep -c ',lastidle,' sweep.csv)" -ge 2 ] || fail "sweep has no lastidle rows"
+ok
+
+# The inputs name every plugin, and the command they print runs the same thing again:
+# --plugin as given, PMLAB_PLUGIN_PATH as an assignment before it (its files listed).
+rerun() { # OUT: runs the "# command:" of the CSV OUT with this pmlab, into again.csv
+	cmd=$(sed -n 's/^# command: //p' "$1")
+	case $cmd in
+	PMLAB_PLUGIN_PATH=*)
+		env "${cmd%% pmlab *}" sh -c "\"\$0\" ${cmd#* pmlab } --format csv" "$pmlab" ;;
+	*) sh -c "\"\$0\" ${cmd#pmlab } --format csv" "$pmlab" ;;
+	esac >again.csv
+}
+sim --plugin ./lastidle.so --workload pingpong --cpuidle lastidle --format csv >p1.csv
+grep -q '^# plugin: \./lastidle\.so$' p1.csv || fail "no plugin in the inputs: $(head p1.csv)"
+grep -q '^# command: .* --plugin \./lastidle\.so ' p1.csv || fail "re-run without --plugin"
+rerun p1.csv
+cmp -s p1.csv again.csv || fail "the printed command does not run the same thing again"
+PMLAB_PLUGIN_PATH=$tmp/dir sim --plugin ./stepfreq.so --workload pingpong --cpuidle lastidle \
+	--cpufreq stepfreq --format csv >p2.csv
+grep -q "^# command: PMLAB_PLUGIN_PATH=$tmp/dir pmlab sim " p2.csv || fail "no path: $(head p2.csv)"
+grep -q "^# plugin_path_file: $tmp/dir/lastidle.so$" p2.csv || fail "path files: $(head p2.csv)"
+(unset PMLAB_PLUGIN_PATH; rerun p2.csv) || fail "the printed command failed"
+cmp -s p2.csv again.csv || { diff p2.csv again.csv >&2; fail "PMLAB_PLUGIN_PATH re-run differs"; }
+PMLAB_PLUGIN_PATH=$tmp/dir "$pmlab" sweep --plugin ./stepfreq.so --machine i7-4790 \
+	--workload pingpong --duration 0.1 --cpufreq stepfreq --vary cpuidle=lastidle,menu >p3.csv
+grep -q '^# command: PMLAB_PLUGIN_PATH=.* pmlab sweep .* --plugin \./stepfreq\.so ' p3.csv ||
+	fail "sweep: $(head p3.csv)"
+(unset PMLAB_PLUGIN_PATH; rerun p3.csv) && cmp -s p3.csv again.csv || fail "sweep re-run differs"
+"$pmlab" compare --plugin ./lastidle.so --machine i7-4790 --workload pingpong --duration 0.2 \
+	--runs 1 --format csv --profiles none:cpuidle=lastidle,none >p4.csv
+rerun p4.csv && cmp -s p4.csv again.csv || fail "compare re-run differs"
 ok
 
 # idletrace and govtrace drive them from CSV traces.

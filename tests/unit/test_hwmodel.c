@@ -2,7 +2,7 @@
 /* The models around the cores (issue 21), each rule on its own: the
  * uncore clock and its power, the memory stall at the present clocks and
  * cross-package coherence, the energy/performance bias on C-state
- * demotion and turbo, the platform's DRAM, disk, fans and power supply,
+ * demotion and turbo, the exit ramp after C1E, the platform's DRAM, disk, fans and power supply,
  * tuned's dynamic PM QoS on the kernel's load average, and the flusher's
  * writeback pattern. */
 #include <math.h>
@@ -183,6 +183,59 @@ static void test_memory_stall_scales_with_clocks(void **state)
 	result_free(&plain.r);
 }
 
+/* The rule on the Haswell-EP preset against what was measured there: a
+ * DRAM miss of ~87 ns at 2.5 GHz cores and a 3.0 GHz uncore (Hackenberg
+ * et al. 2015); with the uncore clocked apart from the cores (Haswell's
+ * Uncore Frequency Scaling at its top), a miss at 1.2 GHz cores costs
+ * only the core's few cycles more, so latency-bound work barely follows
+ * the core clock (Hofmann 2015: the same sustained bandwidth at 1.2 GHz
+ * as in turbo); with the uncore at the cores' clock (Sandy and Ivy
+ * Bridge) it costs over a quarter more. */
+static void test_memory_scaling_haswell_preset(void **state)
+{
+	struct machine m = parse(simtest_preset_text("xeon-e5-2650l-v3"));
+	assert_near(memory_latency_ns(&m, 2.5, 3.0), 87, 0.01);
+	double decoupled = memory_latency_ns(&m, 1.2, 3.0) / memory_latency_ns(&m, 2.5, 3.0);
+	double coupled = memory_latency_ns(&m, 1.2, 1.2) / memory_latency_ns(&m, 2.5, 2.5);
+	assert_true(decoupled > 1.0 && decoupled < 1.07);
+	assert_true(coupled > 1.25);
+}
+
+/* Bandwidth: a package's tasks that ask for more than peak_gbps stretch
+ * their stall by demand / peak. */
+static void test_memory_saturation_rule(void **state)
+{
+	assert_near(memory_saturation(10, 0), 1, 1e-12); /* no limit */
+	assert_near(memory_saturation(10, 20), 1, 1e-12);
+	assert_near(memory_saturation(30, 20), 1.5, 1e-12);
+	assert_contains(parse_error(TWO MEMORY "peak_gbps = -1\n"), "peak_gbps = -1 is out of range");
+}
+
+/* Two fully memory-bound tasks on two cores at 2 GHz (a miss: 15 + 10 +
+ * 40 ns), each asking mlp 4 x 64 B per 65 ns = 3.94 GB/s: under a 6 GB/s
+ * memory they take 7.88 / 6 times as long as under a 10 GB/s one; one
+ * task alone is not limited. */
+static void test_memory_bandwidth_shared(void **state)
+{
+	const char *sets[] = { "tasks=2", "work_ms=60", "stall_pct=100", "mlp=4" };
+	const char *one[] = { "tasks=1", "work_ms=60", "stall_pct=100", "mlp=4" };
+	struct run wide, narrow, alone;
+	simtest_run(&wide, TWO MEMORY "peak_gbps = 10\n", 0, "batch", "performance", 2, 1, quiet,
+		    4, sets, 4, true);
+	simtest_run(&narrow, TWO MEMORY "peak_gbps = 6\n", 0, "batch", "performance", 2, 1, quiet,
+		    4, sets, 4, true);
+	simtest_run(&alone, TWO MEMORY "peak_gbps = 6\n", 0, "batch", "performance", 2, 1, quiet,
+		    4, one, 4, true);
+	double t_wide = wide.r.extra[0].value;
+	assert_near(narrow.r.extra[0].value, t_wide * (2 * 4 * 64 / 65.0) / 6, 0.01);
+	assert_near(alone.r.extra[0].value, t_wide, 0.02);
+	/* The lines moved do not depend on the limit. */
+	assert_near(narrow.r.platform.dram_j, wide.r.platform.dram_j, 1e-6);
+	result_free(&wide.r);
+	result_free(&narrow.r);
+	result_free(&alone.r);
+}
+
 /* Coherence: a sharing group spread over two packages pays snoops on the
  * share of its misses, the same group on one package does not. */
 static void test_coherence_across_packages(void **state)
@@ -273,6 +326,71 @@ static void test_epb_turbo_delay(void **state)
 	assert_true(a.r.extra[0].value > b.r.extra[0].value);
 	result_free(&a.r);
 	result_free(&b.r);
+}
+
+/* ---- the exit ramp after C1E ---- */
+
+static void test_exit_ramp_rule(void **state)
+{
+	struct machine m = parse(TWO);
+	assert_int_equal(exit_ramp_ns(&m, 800, 1000), 0); /* no slew rate: instant */
+	m.vr_slew_mv_per_us = 10;
+	assert_int_equal(exit_ramp_ns(&m, 800, 1000), 20 * NS_PER_US);
+	assert_int_equal(exit_ramp_ns(&m, 800, 850), 5 * NS_PER_US);
+	assert_int_equal(exit_ramp_ns(&m, 1000, 800), 0); /* nothing to ramp */
+	assert_contains(parse_error(TWO "[cstate C7]\nexit_latency_us = 200\n"
+				    "target_residency_us = 600\npower_mw = 0\nlowest_pstate = 2\n"),
+			"lowest_pstate: '2' is not 0 or 1");
+	assert_contains(parse_error("[machine]\nname = p\n[topology]\npackages = 1\n"
+				    "cores_per_package = 1\nthreads_per_core = 1\nfreq_domain = core\n"
+				    "[frequency]\nbase_khz = 1000000\n[pstates]\n1000000 = 900\n"
+				    "[cstate POLL]\nexit_latency_us = 0\ntarget_residency_us = 0\n"
+				    "power_mw = 0\npoll = 1\nlowest_pstate = 1\n[power]\nceff_nf = 1\n"
+				    "leak_w = 1\nuncore_w = 1\nplatform_w = 1\n"),
+			"lowest_pstate = 1 on a polling state");
+	assert_contains(parse_error("[machine]\nname = p\n[topology]\npackages = 1\n"
+				    "cores_per_package = 1\nthreads_per_core = 1\nfreq_domain = core\n"
+				    "[frequency]\nbase_khz = 1000000\n[pstates]\n1000000 = 900\n"
+				    "[cstate C1]\nexit_latency_us = 1\ntarget_residency_us = 1\n"
+				    "power_mw = 0\n[power]\nceff_nf = 1\nleak_w = 1\nuncore_w = 1\n"
+				    "platform_w = 1\nvr_slew_mv_per_us = -1\n"),
+			"vr_slew_mv_per_us = -1 is out of range");
+}
+
+/* A core woken from C1E runs at its lowest P-state (1 GHz) while its
+ * voltage climbs back to the 2 GHz point: (1000 - 800) mV at 10 mV/us, 20
+ * us a wakeup; without the ramp (no slew rate, or a state that keeps the
+ * clock) it never leaves 2 GHz. */
+static void test_exit_ramp_after_c1e(void **state)
+{
+#define C1E_MACHINE(flag, slew)                                                                \
+	"[machine]\nname = c1e\n[topology]\npackages = 1\ncores_per_package = 1\n"           \
+	"threads_per_core = 1\nfreq_domain = core\n[frequency]\nbase_khz = 2000000\n"           \
+	"transition_latency_us = 0\n[pstates]\n1000000 = 800\n2000000 = 1000\n"                \
+	"[cstate C1E]\nexit_latency_us = 10\ntarget_residency_us = 20\nwake_us = 2\n"          \
+	"power_mw = 100\nturbo_active = 1\nlowest_pstate = " flag "\n"                            \
+	"[power]\nceff_nf = 1\nleak_w = 1\nleak_beta = 0\nuncore_w = 1\nplatform_w = 1\n"      \
+	"vr_slew_mv_per_us = " slew "\n"
+	const char *with = C1E_MACHINE("1", "10"), *flat = C1E_MACHINE("0", "10");
+	const char *noslew = C1E_MACHINE("1", "0");
+#undef C1E_MACHINE
+	const char *sets[] = { "tasks=1", "period_us=1000", "run_us=400", "jitter_pct=0" };
+	struct run a, b, c;
+	simtest_run(&a, with, 0, "periodic", "performance", 0.2, 1, quiet, 4, sets, 4, true);
+	simtest_run(&b, flat, 0, "periodic", "performance", 0.2, 1, quiet, 4, sets, 4, true);
+	simtest_run(&c, noslew, 0, "periodic", "performance", 0.2, 1, quiet, 4, sets, 4, true);
+	uint64_t wakeups = a.r.cpus[0].cstate_usage[0];
+	assert_true(wakeups >= 190);
+	sim_ns low = a.r.cpus[0].pstate_ns[0];
+	assert_true(low >= (sim_ns)(wakeups - 2) * 20 * NS_PER_US);
+	assert_true(low <= (sim_ns)(wakeups + 2) * 20 * NS_PER_US);
+	assert_true(b.r.cpus[0].pstate_ns[0] == 0);
+	assert_true(c.r.cpus[0].pstate_ns[0] == 0);
+	/* The work at 1 GHz takes longer: more C0 time, the same work done. */
+	assert_true(a.r.cpus[0].c0_ns > b.r.cpus[0].c0_ns + (sim_ns)wakeups * 5 * NS_PER_US);
+	result_free(&a.r);
+	result_free(&b.r);
+	result_free(&c.r);
 }
 
 /* ---- the platform ---- */
@@ -374,10 +492,15 @@ int main(void)
 		cmocka_unit_test(test_uncore_follows_cores_and_epb),
 		cmocka_unit_test(test_memory_latency_rule),
 		cmocka_unit_test(test_memory_stall_scales_with_clocks),
+		cmocka_unit_test(test_memory_scaling_haswell_preset),
+		cmocka_unit_test(test_memory_saturation_rule),
+		cmocka_unit_test(test_memory_bandwidth_shared),
 		cmocka_unit_test(test_coherence_across_packages),
 		cmocka_unit_test(test_epb_rules),
 		cmocka_unit_test(test_epb_demotion),
 		cmocka_unit_test(test_epb_turbo_delay),
+		cmocka_unit_test(test_exit_ramp_rule),
+		cmocka_unit_test(test_exit_ramp_after_c1e),
 		cmocka_unit_test(test_platform_rules),
 		cmocka_unit_test(test_platform_energy),
 		cmocka_unit_test(test_pmqos_dynamic),
