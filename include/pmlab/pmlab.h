@@ -112,10 +112,10 @@ PMLAB_API pmlab_status pmlab_lab_add_plugin(pmlab_lab *lab, const struct pmlab_p
 PMLAB_API void pmlab_lab_isolate(pmlab_lab *lab, int on);
 
 /* What the lab offers, as one JSON document (release with pmlab_free):
- *   {"cpufreq":[{"name","summary","plugin":bool,"tunables":[{"name","default",
- *     "min","max","help","choices":[...]}]}], "cpuidle":[...], "workloads":[{"name",
- *     "summary","throughput_unit","latency","parameters":[...]}], "engine":[...],
- *     "machines":["i7-4790", ...]}
+ *   {"cpufreq":[{"name","summary","plugin":bool,"origin","tunables":[{"name",
+ *     "default","min","max","help","choices":[...]}]}], "cpuidle":[...],
+ *     "placement":[...], "workloads":[{"name","summary","throughput_unit","latency",
+ *     "plugin","origin","parameters":[...]}], "engine":[...], "machines":["i7-4790", ...]}
  * Built-in ones and the lab's plugins alike. NULL on OOM. */
 PMLAB_API char *pmlab_lab_catalog(const pmlab_lab *lab);
 

@@ -32,6 +32,12 @@ static int detect(const char *root, const char *output)
 	hostfs_close(&fs);
 	if (!ini)
 		return cli_bad("machines detect: %s", d.msg);
+	/* What the model could not hold is in the file; say it here too. */
+	for (const char *w = strstr(ini, "# warning: "); w; w = strstr(w + 1, "# warning: ")) {
+		const char *eol = strchr(w, '\n');
+		fprintf(stderr, "pmlab: machines detect: warning: %.*s\n",
+			(int)((eol ? eol : w + strlen(w)) - w - 11), w + 11);
+	}
 	FILE *out = output ? fopen(output, "w") : stdout;
 	if (!out) {
 		free(ini);

@@ -46,9 +46,13 @@ static void print_table(const struct profile *p, const struct machine *m)
 	printf("summary  %s\n", p->summary[0] ? p->summary : "-");
 	printf("file     %s\n", p->path);
 	printf("machine  %s, %d CPUs, cpufreq driver %s\n", m->name, m->online_cpus, p->driver);
-	printf("uname    %s\n", p->uname);
-	printf("tuned    %d.%d (the version emulated; NAME:tuned=X.Y picks another)\n",
-	       p->tuned_version / 100, p->tuned_version % 100);
+	if (p->daemon[0]) { /* ppd/NAME: no tuned version, no uname_regex */
+		printf("daemon   %s\n", p->daemon);
+	} else {
+		printf("uname    %s\n", p->uname);
+		printf("tuned    %d.%d (the version emulated; NAME:tuned=X.Y picks another)\n",
+		       p->tuned_version / 100, p->tuned_version % 100);
+	}
 	if (p->cpufreq[0])
 		printf("governor %s\n  from %s\n", p->cpufreq,
 		       p->cpufreq_origin[0] ? p->cpufreq_origin : "the caller (--cpufreq)");
@@ -90,10 +94,15 @@ static int print_json(const struct profile *p, const struct machine *m)
 	put(root, "machine", json_string(m->name), &bad);
 	put(root, "cpus", json_integer(m->online_cpus), &bad);
 	put(root, "driver", json_string(p->driver), &bad);
-	put(root, "uname", json_string(p->uname), &bad);
-	char version[16];
-	snprintf(version, sizeof(version), "%d.%d", p->tuned_version / 100, p->tuned_version % 100);
-	put(root, "tuned_version", json_string(version), &bad);
+	if (p->daemon[0]) {
+		put(root, "daemon", json_string(p->daemon), &bad);
+	} else {
+		char version[16];
+		snprintf(version, sizeof(version), "%d.%d", p->tuned_version / 100,
+			 p->tuned_version % 100);
+		put(root, "uname", json_string(p->uname), &bad);
+		put(root, "tuned_version", json_string(version), &bad);
+	}
 	put(root, "cpufreq", json_string(p->cpufreq), &bad);
 	put(root, "cpufreq_origin", json_string(p->cpufreq_origin), &bad);
 	for (int i = 0; i < p->nsettings; i++) {

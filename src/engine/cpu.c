@@ -333,8 +333,7 @@ static void cpu_wake(struct sim *s, struct sim_cpu *c, sim_ns extra)
 	if (c->mode != CPU_IDLE)
 		return;
 	const struct sim_pkg *pkg = &s->pkgs[c->pkg];
-	const struct cstate *cs = &c->idle.states[c->cstate];
-	sim_ns exit = cs->wake_ns ? cs->wake_ns : cs->exit_ns;
+	sim_ns exit = cluster_wake_ns(s, c);
 	if (pkg->pkg_cstate >= 0)
 		exit += s->m->pkg_cstates[pkg->pkg_cstate].exit_ns;
 	if (c->idle_busy_until > s->now)

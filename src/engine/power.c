@@ -151,6 +151,8 @@ static void pkg_reevaluate(struct sim *s, int p)
 	pkg->pkg_cstate = pkg->nbusy_cores ? -1 : pkg_choose_cstate(s, p);
 	pkg->p_uncore = pkg->pkg_cstate >= 0 ? s->m->pkg_cstates[pkg->pkg_cstate].power_w
 					     : uncore_running_w(s, p);
+	if (s->cluster_power) /* the clusters' shared logic, counted with the uncore */
+		pkg->p_uncore += cluster_power_w(s, p);
 	if (pkg->ncores_online == 0)
 		pkg->p_uncore = 0;
 	if (s->obs && s->obs->uncore_power && pkg->p_uncore != pkg->obs_w) {
@@ -224,6 +226,7 @@ static void turbo_active_changed(struct sim *s, int p, int type, int delta)
 void power_init(struct sim *s)
 {
 	uncore_init(s);
+	cluster_idle_init(s);
 	for (int p = 0; p < s->npkgs; p++) {
 		struct sim_pkg *pkg = &s->pkgs[p];
 		for (int t = 0; t < s->ntypes; t++)

@@ -79,6 +79,10 @@ static const struct tunable engine_tunables[] = {
 	  "work to the CPUs of highest priority (the P-cores of a hybrid part) where the machine "
 	  "has them; 0 treats every CPU alike",
 	  TUNABLE_FIELD(struct engine_params, sched_itmt_enabled), 1, 0, 1, NULL },
+	{ "amd_prefcore", "amd-pstate's preferred cores (v6.9+): 1 gives each CPU the CPPC "
+	  "highest performance of its core ([highest_perf]) as its ITMT priority where the cores' "
+	  "differ; 0 is the kernel parameter amd_prefcore=disable (each core still boosts to its "
+	  "own top)", TUNABLE_FIELD(struct engine_params, amd_prefcore), 1, 0, 1, NULL },
 	{ "cstate_auto_demotion", "Intel's hardware C-state auto-demotion (BIOS options): off, c1 "
 	  "(C3 and deeper requests to C1), c3 (C6 and deeper to C3) or both, while the CPU's previous "
 	  "idle period was shorter than the requested state's target residency",
@@ -350,8 +354,8 @@ static int apply_set(struct sim *s, const char *kv, struct pm_diag *d)
 	const char *val;
 	if (kv_split(kv, key, sizeof(key), &val, d) < 0)
 		return -1;
-	/* Applied before every other key by apply_kernel(). */
-	if (strcmp(key, "kernel") == 0)
+	/* Applied before every other key by apply_kernel(), resolve_placement(). */
+	if (strcmp(key, "kernel") == 0 || strcmp(key, "placement") == 0)
 		return 0;
 	/* tuned's dynamic PM QoS as the profile mapper and the host planner
 	 * spell it: "LOW,HIGH,THRESHOLD" (us, us, load average). */
@@ -373,6 +377,8 @@ static int apply_set(struct sim *s, const char *kv, struct pm_diag *d)
 		{ s->wl->params, s->wl->nparams, s->wl_data },
 		{ s->cf_gov->tunables, s->cf_gov->ntunables, s->cf_tunables },
 		{ s->ci_gov->tunables, s->ci_gov->ntunables, s->ci_tunables },
+		{ s->placement_named ? s->placement_named->tunables : NULL,
+		  s->placement_named ? s->placement_named->ntunables : 0, s->placement_data },
 	};
 	for (size_t i = 0; i < sizeof(owners) / sizeof(owners[0]); i++) {
 		if (!owners[i].n)
@@ -395,10 +401,24 @@ static int apply_set(struct sim *s, const char *kv, struct pm_diag *d)
 			suggest_offer(&near, owners[i].t[k].name);
 	suggest_offer(&near, "kernel");
 	suggest_offer(&near, "cstate_disable");
+	suggest_offer(&near, "placement");
 	return pm_fail(d, "--set %s: unknown key '%s'%s (expected an engine, workload '%s', "
 		       "cpufreq '%s' or cpuidle '%s' tunable; see pmlab governors, pmlab workloads)",
 		       kv, key, suggest_text(&near, mean, sizeof(mean)), s->wl->name, s->cf_gov->name,
 		       s->ci_gov->name);
+}
+
+bool sim_engine_key(const char *key)
+{
+	static const char *const special[] = { "kernel", "cstate_disable", "pm_qos_dynamic",
+					       "placement" };
+	for (size_t i = 0; i < sizeof(special) / sizeof(special[0]); i++)
+		if (strcmp(special[i], key) == 0)
+			return true;
+	for (int i = 0; i < N_ENGINE_TUNABLES; i++)
+		if (strcmp(engine_tunables[i].name, key) == 0)
+			return true;
+	return false;
 }
 
 int sim_kernel_version(const char *v)
@@ -467,6 +487,48 @@ static void *alloc_tunables(size_t size, const struct tunable *t, int n)
 	return p;
 }
 
+/* --set placement=NAME (the last one counts), before the other keys so
+ * that a plugin's tunables can be set: a plugin's policy gets its run
+ * data; a built-in one is checked by build_sched(). */
+static int resolve_placement(struct sim *s, const struct sim_config *cfg, struct pm_diag *d)
+{
+	const char *name = NULL, *given = NULL;
+	for (int i = 0; i < cfg->nsets; i++) {
+		char key[128];
+		const char *val;
+		if (kv_split(cfg->sets[i], key, sizeof(key), &val, d) < 0)
+			return -1;
+		if (strcmp(key, "placement") == 0) {
+			name = val;
+			given = cfg->sets[i];
+		}
+	}
+	if (!name)
+		return 0;
+	s->placement_named = registry_placement_find(cfg->registry, name);
+	if (!s->placement_named) {
+		struct suggest near;
+		char mean[96], list[256] = "";
+		size_t used = 0;
+		suggest_init(&near, name);
+		for (int i = 0; i < registry_placement_count(cfg->registry); i++) {
+			const char *n = registry_placement_at(cfg->registry, i)->name;
+			suggest_offer(&near, n);
+			if (used < sizeof(list))
+				used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s",
+							 i ? ", " : "", n);
+		}
+		return pm_fail(d, "--set %s: unknown placement policy '%s'%s (expected %s; see pmlab "
+			       "governors)", given, name, suggest_text(&near, mean, sizeof(mean)), list);
+	}
+	if (!s->placement_named->plugin)
+		return 0;
+	s->placement_data = alloc_tunables(s->placement_named->data_size,
+					   s->placement_named->tunables,
+					   s->placement_named->ntunables);
+	return s->placement_data ? 0 : pm_fail(d, "out of memory");
+}
+
 /* 0 leaves a CFS knob at the kernel's default (sched/cfs_defaults.h). */
 static void default_sched_params(struct sim *s)
 {
@@ -486,7 +548,7 @@ static int build_sched(struct sim *s, struct pm_diag *d)
 {
 	const struct engine_params *p = &s->par;
 	enum sched_asym mode = sched_asym_mode(s->m, &s->topo, s->kernel_version,
-					       p->sched_itmt_enabled != 0);
+					       p->sched_itmt_enabled != 0, p->amd_prefcore != 0);
 	if (sched_topology_set_asym(&s->topo, s->m, mode, d) < 0 || perf_domains_build(s, d) < 0)
 		return -1;
 	s->knobs = (struct sched_knobs){
@@ -503,6 +565,18 @@ static int build_sched(struct sim *s, struct pm_diag *d)
 		.energy_enabled = s->npds > 0,
 	};
 	s->placement = placement_for(&s->knobs);
+	/* A built-in policy follows the kernel's settings: naming one checks
+	 * that they select it (so that sweeps and comparisons can name the
+	 * kernel's beside a plugin's). */
+	if (s->placement_named && !s->placement_named->plugin &&
+	    s->placement_named != s->placement)
+		return pm_fail(d, "--set placement=%s: the kernel's settings select %s here (the "
+			       "built-in policies follow sched_mc_power_savings (pack), "
+			       "sched_itmt_enabled (itmt) and sched_energy_aware (eas); "
+			       "placement= names a plugin's or the one they select)",
+			       s->placement_named->name, s->placement->name);
+	if (s->placement_named)
+		s->placement = s->placement_named;
 	return 0;
 }
 
@@ -643,6 +717,10 @@ static int build_topology(struct sim *s, struct pm_diag *d)
 	for (int i = 0; i < s->ncores; i++) {
 		s->cores[i].pkg = i / m->cores_per_package;
 		s->cores[i].type = machine_core_type(m, i);
+		/* The core's own top ([highest_perf]): the hardware boosts each
+		 * core only to what its CPPC highest performance says. */
+		s->cores[i].own_cap_idx = machine_type_pstate_at_most(
+			&m->types[s->cores[i].type], machine_core_max_khz(m, i));
 	}
 	for (int c = 0; c < s->ncpus; c++) {
 		struct sim_cpu *cpu = &s->cpus[c];
@@ -751,7 +829,7 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 	s->ci_tunables = alloc_tunables(s->ci_gov->data_size, s->ci_gov->tunables, s->ci_gov->ntunables);
 	if (!s->wl_data || !s->cf_tunables || !s->ci_tunables)
 		return pm_fail(d, "out of memory");
-	if (apply_kernel(s, cfg, d) < 0)
+	if (resolve_placement(s, cfg, d) < 0 || apply_kernel(s, cfg, d) < 0)
 		return -1;
 	for (int i = 0; i < cfg->nsets; i++)
 		if (apply_set(s, cfg->sets[i], d) < 0)
@@ -784,6 +862,8 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 	if (build_sched(s, d) < 0)
 		return -1;
 	default_sched_params(s);
+	if (s->placement->init && s->placement->init(s, s->placement, d) < 0)
+		return -1;
 	for (int c = 0; c < s->ncpus; c++)
 		if (s->ci_gov->init && s->ci_gov->init(&s->cpus[c].idle, d) < 0)
 			return -1;
@@ -1085,6 +1165,7 @@ void sim_destroy(struct sim *s)
 	free(s->wl_data);
 	free(s->cf_tunables);
 	free(s->ci_tunables);
+	free(s->placement_data);
 	eventq_free(&s->q);
 	keyheap_free(&s->bursts);
 	free(s);

@@ -78,6 +78,7 @@ struct engine_params {
 	int64_t sched_util_clamp_max;   /* sysctl: the largest uclamp.max any task gets */
 	int64_t sched_energy_aware;     /* sysctl: 1 lets EAS run where it can */
 	int64_t sched_itmt_enabled;     /* sysctl: 1 lets ITMT (asym packing) run where it can */
+	int64_t amd_prefcore;           /* amd_prefcore=disable on the command line: 0 */
 	int64_t pl1_w, pl2_w;      /* package power limits, W; -1: the machine's; 0: none */
 	int64_t pl1_window_ms;     /* PL1's time window; -1: the machine's */
 	int64_t energy_perf_bias;  /* IA32_ENERGY_PERF_BIAS, 0..15 (engine/epb.c) */
@@ -164,6 +165,7 @@ struct sim_core {
 	int cpus[8];
 	int nbusy;             /* threads in C0 (running or waking) */
 	bool turbo_active;     /* counts toward the package's active cores for turbo */
+	int own_cap_idx;       /* its own highest P-state (the machine's [highest_perf]) */
 	bool ramping;          /* at its lowest P-state after C1E (engine/exit_ramp.c) */
 	uint32_t ramp_gen;     /* its EV_RAMP_END's generation */
 	int nrunning;          /* threads running a task */
@@ -264,6 +266,8 @@ struct sim {
 	bool nohz_has_blocked; /* one of them may have blocked load (nohz.has_blocked) */
 	sim_ns nohz_next_blocked; /* not before this jiffy (nohz.next_blocked) */
 	int cpuidle_stop_tick_default;
+	int cluster_cstate;    /* the first cluster C-state (engine/cluster_idle.c); -1 none */
+	bool cluster_power;    /* clusters draw power of their own (cluster_w) or go down */
 
 	int ncpus;
 	struct sim_cpu *cpus;
@@ -298,6 +302,10 @@ struct sim {
 	const struct cpuidle_governor *ci_gov;
 	void *ci_tunables;
 	const struct placement_ops *placement;
+	/* --set placement=NAME: a plugin's policy (with its run data), or a
+	 * built-in one's name, checked against the one the knobs select. */
+	const struct placement_ops *placement_named;
+	void *placement_data;
 	/* Energy Aware Scheduling (engine/perf_domain.c): the root domain's
 	 * performance domains, none when it cannot run (and why). */
 	int npds;
@@ -404,13 +412,16 @@ void load_avg_nohz_enter(struct sim *s, struct sim_cpu *c);
 void load_avg_busy_tick(struct sim *s, struct sim_cpu *c);
 
 /* The P-state a CPU runs at in C0: its policy's, under its package's
- * turbo ceiling for its type. */
+ * turbo ceiling for its type and its core's own top. */
 static inline int cpu_effective_idx(const struct sim *s, const struct sim_cpu *c)
 {
 	if (s->cores[c->core].ramping)
 		return 0; /* the exit ramp after C1E (engine/exit_ramp.c) */
 	int idx = s->policies[c->policy].cur_idx;
 	int cap = s->pkgs[c->pkg].cap_idx[c->type];
+	int own = s->cores[c->core].own_cap_idx;
+	if (own < cap)
+		cap = own;
 	return idx < cap ? idx : cap;
 }
 
@@ -431,6 +442,16 @@ int background_init(struct sim *s, struct pm_diag *d);
 void background_fire(struct sim *s, struct sim_cpu *c);
 /* The CPU's next background wakeup if it is a timer, else SIM_NS_MAX. */
 sim_ns background_next_timer(const struct sim *s, const struct sim_cpu *c);
+
+/* engine/cluster_idle.c: cluster power-down (PSCI platform-coordinated) */
+void cluster_idle_init(struct sim *s);
+/* Every CPU of the clock domain `policy` idle in a cluster state. */
+bool cluster_is_down(const struct sim *s, int policy);
+/* The clusters of package `pkg` that are up: their cluster_w. */
+double cluster_power_w(const struct sim *s, int pkg);
+/* The time CPU c takes to leave its idle state: a cluster state's while
+ * the cluster is down, else the core state's before it. */
+sim_ns cluster_wake_ns(const struct sim *s, const struct sim_cpu *c);
 
 /* engine/uncore.c: the uncore clock and its power */
 void uncore_init(struct sim *s);

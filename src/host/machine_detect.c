@@ -64,9 +64,15 @@ struct detect {
 	double cpuinfo_mhz;
 	int ncores;
 	struct core *cores;
+	int *core_of;    /* each online CPU's (hi.cpus order) index in cores */
 	int npkgs;
 	int ntypes;
 	struct dtype types[MACHINE_MAX_TYPES];
+	/* Each type's cpuidle states as its first CPU has them, where their
+	 * names are the first CPU's but their figures differ: the type's own
+	 * [cstate STATE TYPE]. */
+	bool type_own_cstates[MACHINE_MAX_TYPES];
+	struct host_cstate type_cstates[MACHINE_MAX_TYPES][HOST_MAX_CSTATES];
 	FILE *out;
 };
 
@@ -227,7 +233,8 @@ static int read_cores(struct detect *x, struct pm_diag *d)
 	int natom;
 	int *atom = atom_cpus(x, &natom);
 	x->cores = calloc((size_t)hi->ncpus, sizeof(*x->cores));
-	if (!x->cores) {
+	x->core_of = calloc((size_t)hi->ncpus, sizeof(*x->core_of));
+	if (!x->cores || !x->core_of) {
 		free(atom);
 		return pm_fail(d, "out of memory");
 	}
@@ -259,6 +266,7 @@ static int read_cores(struct detect *x, struct pm_diag *d)
 			c->llc = cpu_llc(x, cpu);
 		}
 		c->threads++;
+		x->core_of[i] = (int)(c - x->cores);
 	}
 	free(atom);
 	return 0;
@@ -537,6 +545,179 @@ static void write_processor(struct detect *x, const uint32_t *khz, int n)
 			"lowest_nonlinear_khz = %lld\n", p->id, lnl);
 }
 
+/* amd-pstate's preferred-core ranking (v6.9+): each core's CPPC highest
+ * performance, policyN/amd_pstate_prefcore_ranking
+ * (Documentation/admin-guide/pm/amd-pstate.rst), as [highest_perf] by the
+ * model's core index (package ordinal x cores per package + the core's
+ * place in its package). Nothing when a core has none, or with core types
+ * (the model numbers those by type). amd_pstate/prefcore "disabled" is
+ * the kernel parameter amd_prefcore=disable: a run's --set. */
+static void write_highest_perf(struct detect *x)
+{
+	int n = x->ncores, *perf = calloc((size_t)n, sizeof(int));
+	if (!perf)
+		return;
+	int ok = x->ntypes == 1;
+	for (int k = 0; k < n && ok; k++) {
+		char rel[HOSTFS_PATH_MAX], buf[32], *end;
+		struct pm_diag ignore;
+		const struct host_policy *p = x->cores[k].pol;
+		ok = p && host_policy_path(rel, sizeof(rel), p->id,
+					   "amd_pstate_prefcore_ranking") == 0 &&
+		     hostfs_read_str(x->fs, rel, buf, sizeof(buf), &ignore) == 0;
+		long v = ok ? strtol(buf, &end, 10) : 0;
+		ok = ok && end != buf && !*end && v >= 1 && v <= 254;
+		perf[k] = (int)v;
+	}
+	if (ok) {
+		int per_pkg = n / x->npkgs;
+		fprintf(x->out, "\n# policyN/amd_pstate_prefcore_ranking: each core's CPPC highest "
+			"performance\n[highest_perf]\n");
+		for (int k = 0; k < n; k++) {
+			int ord = 0, place = 0; /* the package's ordinal, the core's place in it */
+			for (int j = 0; j < n; j++) {
+				bool first = true;
+				for (int i = 0; i < j && first; i++)
+					first = x->cores[i].pkg != x->cores[j].pkg;
+				ord += first && x->cores[j].pkg < x->cores[k].pkg;
+				place += j < k && x->cores[j].pkg == x->cores[k].pkg;
+			}
+			fprintf(x->out, "%d = %d\n", ord * per_pkg + place, perf[k]);
+		}
+		char buf[32];
+		struct pm_diag ignore;
+		if (hostfs_read_str(x->fs, HOST_CPU_DIR "/amd_pstate/prefcore", buf, sizeof(buf),
+				    &ignore) == 0 && strcmp(buf, "disabled") == 0)
+			fprintf(x->out, "# amd_pstate/prefcore: disabled (amd_prefcore=disable): "
+				"run with --set amd_prefcore=0\n");
+	}
+	free(perf);
+}
+
+/* A state's name cut to the machine file's limits and characters. */
+static void state_name(const char *in, char name[CSTATE_NAME_MAX])
+{
+	snprintf(name, CSTATE_NAME_MAX, "%.*s", CSTATE_NAME_MAX - 1, in);
+	for (char *p = name; *p; p++)
+		if (!(*p >= 'a' && *p <= 'z') && !(*p >= 'A' && *p <= 'Z') &&
+		    !(*p >= '0' && *p <= '9') && !strchr("._+-", *p))
+			*p = '_';
+}
+
+/* The [cstate STATE TYPE] of types whose states' figures are not the
+ * first CPU's (check_cpu_cstates()). */
+static void write_type_cstates(struct detect *x)
+{
+	const struct host_info *hi = &x->hi;
+	for (int t = 0; t < x->ntypes; t++) {
+		if (!x->type_own_cstates[t])
+			continue;
+		for (int i = 0; i < hi->ncstates && i < MACHINE_MAX_CSTATES; i++) {
+			const struct host_cstate *c = &x->type_cstates[t][i];
+			if (c->latency_us == hi->cstates[i].latency_us &&
+			    c->residency_us == hi->cstates[i].residency_us)
+				continue;
+			char name[CSTATE_NAME_MAX];
+			state_name(c->name, name);
+			fprintf(x->out, "\n# cpu%d's cpuidle/state%d\n[cstate %s %s]\n"
+				"exit_latency_us = %llu\ntarget_residency_us = %llu\n",
+				x->types[t].first_cpu, i, name, x->types[t].name,
+				(unsigned long long)c->latency_us, (unsigned long long)c->residency_us);
+		}
+	}
+}
+
+/* CPU `cpu`'s cpuidle states (cpuN/cpuidle/stateK, numbered from 0
+ * without gaps), as inventory.c reads the first CPU's. */
+static int read_cpu_cstates(const struct detect *x, int cpu, struct host_cstate *c)
+{
+	int n = 0;
+	for (; n < HOST_MAX_CSTATES; n++) {
+		char rel[HOSTFS_PATH_MAX];
+		struct pm_diag ignore;
+		memset(&c[n], 0, sizeof(c[n]));
+		host_cstate_path(rel, sizeof(rel), cpu, n, "name");
+		if (hostfs_read_str(x->fs, rel, c[n].name, sizeof(c[n].name), &ignore) < 0)
+			break;
+		host_cstate_path(rel, sizeof(rel), cpu, n, "latency");
+		hostfs_read_u64(x->fs, rel, &c[n].latency_us, &ignore);
+		host_cstate_path(rel, sizeof(rel), cpu, n, "residency");
+		hostfs_read_u64(x->fs, rel, &c[n].residency_us, &ignore);
+	}
+	return n;
+}
+
+/* The index of the first state whose name differs (or n when the tables
+ * name the same states), and of the first whose figures differ. */
+static int names_differ(const struct host_cstate *a, int na, const struct host_cstate *b, int nb)
+{
+	for (int i = 0; i < na || i < nb; i++)
+		if (i >= na || i >= nb || strcmp(a[i].name, b[i].name) != 0)
+			return i;
+	return -1;
+}
+
+static int figures_differ(const struct host_cstate *a, const struct host_cstate *b, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (a[i].latency_us != b[i].latency_us || a[i].residency_us != b[i].residency_us)
+			return i;
+	return -1;
+}
+
+/* Every online CPU's states against the first CPU's (the machine's
+ * [cstate] sections) and its type's first CPU's (they can differ: the
+ * clusters of an Arm big.LITTLE part, psci_idle's per-CPU device-tree
+ * states). Figures that differ by type become the type's own [cstate
+ * STATE TYPE]; what the model cannot hold (other states, cores of one
+ * type that differ, types on a machine of one type) is a "# warning:"
+ * line naming the CPU, and the model keeps the first CPU's or the type's
+ * first CPU's figures. */
+static void check_cpu_cstates(struct detect *x)
+{
+	const struct host_info *hi = &x->hi;
+	struct host_cstate own[HOST_MAX_CSTATES], rep[HOST_MAX_CSTATES];
+	for (int t = 0; t < x->ntypes; t++) {
+		int cpu0 = x->types[t].first_cpu;
+		int nr = read_cpu_cstates(x, cpu0, rep);
+		int at = names_differ(rep, nr, hi->cstates, hi->ncstates);
+		if (at >= 0) {
+			fprintf(x->out, "# warning: cpu%d's cpuidle states are not cpu%d's (state%d: "
+				"'%s', not '%s'): the model gives every CPU cpu%d's\n", cpu0,
+				hi->cpus[0], at, at < nr ? rep[at].name : "none",
+				at < hi->ncstates ? hi->cstates[at].name : "none", hi->cpus[0]);
+			return;
+		}
+		at = figures_differ(rep, hi->cstates, nr);
+		if (at >= 0 && x->ntypes == 1) {
+			fprintf(x->out, "# warning: cpu%d's %s (%llu us exit, %llu us residency) is "
+				"not cpu%d's: the model takes cpu%d's\n", cpu0, rep[at].name,
+				(unsigned long long)rep[at].latency_us,
+				(unsigned long long)rep[at].residency_us, hi->cpus[0], hi->cpus[0]);
+			return;
+		}
+		if (at >= 0) {
+			x->type_own_cstates[t] = true;
+			memcpy(x->type_cstates[t], rep, sizeof(rep));
+		}
+		for (int i = 0; i < hi->ncpus; i++) {
+			int cpu = hi->cpus[i];
+			if (cpu == cpu0 || x->cores[x->core_of[i]].type != t)
+				continue;
+			int n = read_cpu_cstates(x, cpu, own);
+			int bad = names_differ(own, n, rep, nr);
+			if (bad < 0)
+				bad = figures_differ(own, rep, n);
+			if (bad >= 0) {
+				fprintf(x->out, "# warning: cpu%d's cpuidle %s is not cpu%d's, a core "
+					"of its kind: the model takes cpu%d's\n", cpu,
+					bad < n ? own[bad].name : "states", cpu0, cpu0);
+				return;
+			}
+		}
+	}
+}
+
 static void write_cstates(struct detect *x, double leak_w)
 {
 	const struct host_info *hi = &x->hi;
@@ -553,16 +734,12 @@ static void write_cstates(struct detect *x, double leak_w)
 		fprintf(x->out, "power_mw = %.0f\n", leak_w * 300);
 		return;
 	}
+	check_cpu_cstates(x);
 	int shallow = 0;
 	for (int i = 0; i < hi->ncstates && i < MACHINE_MAX_CSTATES; i++) {
 		const struct host_cstate *c = &hi->cstates[i];
 		char name[CSTATE_NAME_MAX], desc[CSTATE_DESC_MAX];
-		/* Cut to the machine file's limits. */
-		snprintf(name, sizeof(name), "%.*s", CSTATE_NAME_MAX - 1, c->name);
-		for (char *p = name; *p; p++)
-			if (!(*p >= 'a' && *p <= 'z') && !(*p >= 'A' && *p <= 'Z') &&
-			    !(*p >= '0' && *p <= '9') && !strchr("._+-", *p))
-				*p = '_';
+		state_name(c->name, name);
 		snprintf(desc, sizeof(desc), "%.*s", CSTATE_DESC_MAX - 1, c->desc);
 		plain_text(desc);
 		int poll = strcmp(c->name, "POLL") == 0;
@@ -761,6 +938,7 @@ static void write_ini(struct detect *x)
 	}
 	write_processor(x, khz, n);
 	write_pstates(x, "pstates", khz, n, tguess);
+	write_highest_perf(x);
 
 	write_cstates(x, GUESS_LEAK_W * t0->capacity / CAPACITY_SCALE);
 
@@ -817,6 +995,7 @@ static void write_ini(struct detect *x)
 		snprintf(sec, sizeof(sec), "pstates %s", y->name);
 		write_pstates(x, sec, tk, tn, tg);
 	}
+	write_type_cstates(x);
 }
 
 char *machine_detect_ini(const struct hostfs *fs, struct pm_diag *d)
@@ -856,6 +1035,7 @@ char *machine_detect_ini(const struct hostfs *fs, struct pm_diag *d)
 	}
 out:
 	free(x.cores);
+	free(x.core_of);
 	free(x.flags);
 	host_info_free(&x.hi);
 	return text;

@@ -198,6 +198,7 @@ void machine_type_get(const struct machine *m, int t, struct cpu_type *out)
 	out->leak_beta = m->leak_beta;
 	out->smt_activity = m->smt_activity;
 	out->smt_throughput = m->smt_throughput;
+	out->cluster_w = m->cluster_w;
 }
 
 void machine_types_resolve(struct machine *m)
@@ -773,6 +774,15 @@ static int check_cstates(const struct machine *m, const struct machine_lines *ln
 		if (c->poll && i > 0)
 			return FAIL(l.poll, "C-state %s: only the first C-state may poll "
 				    "(expected poll = 0 here)", c->name);
+		/* A cluster state lets its CPUs sit in the state before it until
+		 * the cluster goes down: there must be one, and no deeper state
+		 * may be a core's own again. */
+		if (c->cluster && (i == 0 || c->poll))
+			return FAIL(l.cluster, "C-state %s: cluster = 1 on the first state (expected "
+				    "a core state before a cluster state)", c->name);
+		if (!c->cluster && i > 0 && c[-1].cluster)
+			return FAIL(l.section, "C-state %s: a core state after the cluster state %s "
+				    "(expected cluster states deepest)", c->name, c[-1].name);
 	}
 	return 0;
 }
@@ -874,6 +884,9 @@ static int check_power(const struct machine *m, const struct machine_lines *ln,
 	if (!in_range(m->uncore_w, 0, MAX_WATTS))
 		return FAIL(LN(uncore_w), "uncore_w = %g is out of range (expected W >= 0)",
 			    m->uncore_w);
+	if (!in_range(m->cluster_w, 0, MAX_WATTS))
+		return FAIL(LN(cluster_w), "cluster_w = %g is out of range (expected W >= 0)",
+			    m->cluster_w);
 	if (!in_range(m->platform_w, 0, MAX_WATTS))
 		return FAIL(LN(platform_w), "platform_w = %g is out of range (expected W >= 0)",
 			    m->platform_w);
@@ -998,6 +1011,9 @@ static int check_types(const struct machine *m, const struct machine_lines *ln,
 		};
 		if (check_core_power(&cp, where, d))
 			return -1;
+		if (!in_range(ty->cluster_w, 0, MAX_WATTS))
+			return FAIL(TL(t, cluster_w), "%scluster_w = %g is out of range (expected W "
+				    ">= 0)", who, ty->cluster_w);
 	}
 	return 0;
 }
@@ -1009,7 +1025,7 @@ int machine_check(const struct machine *m, const struct machine_lines *ln,
 	    check_frequency(m, ln, where, d) ||
 	    check_power(m, ln, where, d) || check_cstates(m, ln, where, d) ||
 	    check_pkg_cstates(m, ln, where, d) || check_types(m, ln, where, d) ||
-	    machine_check_platform(m, ln, where, d))
+	    machine_check_platform(m, ln, where, d) || machine_check_cppc(m, ln, where, d))
 		return -1;
 	return 0;
 }

@@ -138,6 +138,14 @@ struct cstate {
 	/* 1: a core here still counts as active for the turbo bins (Intel
 	 * counts cores in C0 and C1/C1E; C3 and deeper are inactive). */
 	int turbo_active;
+	/* 1: a cluster power-down state (INI: cluster), as a device tree lists
+	 * one in cpu-idle-states under PSCI's platform-coordinated mode
+	 * (drivers/cpuidle/cpuidle-psci.c, v6.x): each CPU asks for it as for
+	 * any state; the core powers down, and the cluster's shared logic
+	 * (its power: cluster_w) goes down once every CPU of the cluster (its
+	 * clock domain) is in it. Until then a CPU wakes as from the state
+	 * before it (engine/cluster_idle.c). */
+	int cluster;
 	/* 1: the core's clock and voltage drop to its lowest P-state here
 	 * (Intel's C1E: "the processor automatically transitions to the lowest
 	 * supported core clock frequency, followed by a reduction in voltage");
@@ -249,6 +257,7 @@ struct cpu_type {
 	struct turbo_bin turbo[MACHINE_MAX_TURBO];
 	struct cstate cstates[MACHINE_MAX_CSTATES]; /* the machine's ncstates */
 	double ceff_nf, leak_w, leak_beta, smt_activity, smt_throughput;
+	double cluster_w; /* as the machine's: each cluster's shared logic while it is up */
 };
 
 struct machine {
@@ -305,6 +314,10 @@ struct machine {
 	double smt_throughput; /* per-thread share of the core's cycles with all threads busy */
 	double uncore_w;
 	double platform_w;
+	/* The shared logic of each cluster (its clock domain: L2, snoop
+	 * control) while the cluster is up, counted with the uncore; 0 W with
+	 * a `cluster` C-state down (INI: cluster_w; absent: 0, no such power). */
+	double cluster_w;
 	/* The core voltage regulator's slew rate, mV per us, up from a
 	 * lowest_pstate C-state (engine/exit_ramp.c); 0: instant. */
 	double vr_slew_mv_per_us;
@@ -357,6 +370,12 @@ struct machine {
 	 * NAME]: 0 for a machine of one implicit type (the fields above). */
 	int ntypes;
 	struct cpu_type types[MACHINE_MAX_TYPES];
+	/* [highest_perf]: each core's CPPC highest performance (ACPI _CPC,
+	 * AMD's MSR_AMD_CPPC_CAP1), by global core index (package-major), on
+	 * CPPC's abstract scale, linear in frequency; 0 for every core when the
+	 * file has none (machine_cppc.c). Cores of one part differ when the
+	 * firmware ranks its preferred cores (amd-pstate's prefcore_ranking). */
+	uint8_t highest_perf[MACHINE_MAX_CPUS];
 };
 
 /* Defaults of the optional keys above, for files that leave them out:
@@ -392,6 +411,17 @@ void machine_type_get(const struct machine *m, int t, struct cpu_type *out);
 void machine_types_resolve(struct machine *m);
 /* The P-states of the CPU's type (the machine's own without types). */
 const struct pstate *machine_cpu_pstates(const struct machine *m, int cpu, int *n);
+
+/* machine_cppc.c: the per-core highest performance ([highest_perf]). */
+bool machine_has_highest_perf(const struct machine *m);
+/* Whether two cores' highest performance differ: amd_detect_prefcore()
+ * (arch/x86/kernel/acpi/cppc.c, v6.12) finds preferred cores. */
+bool machine_highest_perf_differs(const struct machine *m);
+/* The core's own top frequency: its type's highest P-state scaled by its
+ * highest performance over the greatest of its type (CPPC's linear scale:
+ * perf_to_freq(), drivers/cpufreq/amd-pstate.c v6.15); without
+ * [highest_perf], the type's highest P-state. */
+uint32_t machine_core_max_khz(const struct machine *m, int core);
 
 /* Total logical CPUs the topology has, ignoring online_cpus. */
 int machine_possible_cpus(const struct machine *m);

@@ -122,6 +122,7 @@ static const struct key power_keys[] = {
 	MKEY("uncore_w", V_DOUBLE, uncore_w, uncore_w, "<watts>", K_REQUIRED),
 	MKEY("platform_w", V_DOUBLE, platform_w, platform_w, "<watts>", K_REQUIRED),
 	MKEY("vr_slew_mv_per_us", V_DOUBLE, vr_slew_mv_per_us, vr_slew, "<mV/us>", K_IF_SET),
+	MKEY("cluster_w", V_DOUBLE, cluster_w, cluster_w, "<watts>", K_IF_SET),
 };
 
 static const struct key power_limit_keys[] = {
@@ -206,6 +207,7 @@ static const struct key cstate_keys[] = {
 	CKEY("poll", V_BOOL, poll, poll, "0|1", K_IF_SET),
 	CKEY("turbo_active", V_BOOL, turbo_active, turbo_active, "0|1", K_IF_SET),
 	CKEY("lowest_pstate", V_BOOL, lowest_pstate, lowest_pstate, "0|1", K_IF_SET),
+	CKEY("cluster", V_BOOL, cluster, cluster, "0|1", K_IF_SET),
 };
 
 /* [cstate STATE TYPE]: a type's own figures for one of the machine's
@@ -232,6 +234,7 @@ static const struct key type_keys[] = {
 	TKEY("leak_beta", V_DOUBLE, leak_beta, leak_beta, "<per volt>", 0),
 	TKEY("smt_activity", V_DOUBLE, smt_activity, smt_activity, "<factor>", 0),
 	TKEY("smt_throughput", V_DOUBLE, smt_throughput, smt_throughput, "<share>", 0),
+	TKEY("cluster_w", V_DOUBLE, cluster_w, cluster_w, "<watts>", 0),
 };
 
 static const struct key pkg_cstate_keys[] = {
@@ -242,7 +245,7 @@ static const struct key pkg_cstate_keys[] = {
 };
 
 enum section_kind { S_PLAIN, S_PSTATES, S_TURBO, S_CSTATE, S_PKG_CSTATE, S_CPU_TYPE,
-		   S_CSTATE_TYPE };
+		   S_CSTATE_TYPE, S_HIGHEST_PERF };
 
 struct section {
 	const char *name;
@@ -296,6 +299,8 @@ static const struct section sections[] = {
 	SECTION("frequency", S_PLAIN, frequency_keys, frequency),
 	{ "pstates", S_PSTATES, NULL, 0, offsetof(struct machine_lines, pstates), NULL },
 	{ "turbo", S_TURBO, NULL, 0, offsetof(struct machine_lines, turbo), NULL },
+	{ "highest_perf", S_HIGHEST_PERF, NULL, 0, offsetof(struct machine_lines, highest_perf),
+	  NULL },
 	SECTION("cstate", S_CSTATE, cstate_keys, machine), /* line unused */
 	SECTION("package_cstate", S_PKG_CSTATE, pkg_cstate_keys, machine),
 	SECTION("power", S_PLAIN, power_keys, power),
@@ -571,7 +576,7 @@ static int begin_section(struct parser *p, const char *s, size_t n)
 	}
 	return fail(p, p->line, "unknown section [%.*s] (expected machine, topology, frequency, "
 		    "pstates, turbo, cstate NAME, package_cstate NAME, power, power_limits, cache, "
-		    "costs, background or cpu_type NAME)", (int)(b - a), a);
+		    "costs, background, highest_perf or cpu_type NAME)", (int)(b - a), a);
 }
 
 /* The ini_reader: one line per call, as fgets would, after taking out what
@@ -920,6 +925,11 @@ static int on_value(void *user, const char *section, const char *name, const cha
 		     "header first)", name);
 	else if (p->sec->kind == S_PSTATES || p->sec->kind == S_TURBO)
 		table_line(p, name, value);
+	else if (p->sec->kind == S_HIGHEST_PERF) {
+		char msg[PM_DIAG_MAX];
+		if (machine_cppc_line(p->m, &p->ln, p->line, name, value, msg, sizeof(msg)))
+			fail(p, p->line, "%s", msg);
+	}
 	else
 		keyed_line(p, name, value);
 	return 1;
@@ -953,6 +963,11 @@ static void sort_tables(struct pstate *ps, int nps, int *pl, struct turbo_bin *t
 static int missing(struct parser *p, const char *sec, int line, const struct key *k,
 		   const char *why)
 {
+	/* No such section at all: the place is the end of the file. */
+	if (!line)
+		return fail(p, p->line, "the file ends without a %s section, which needs %s "
+			    "(expected %s with %s = %s%s)", sec, k->name, sec, k->name,
+			    k->example, why);
 	return fail(p, line, "%s is missing %s (expected %s = %s%s)", sec, k->name,
 		    k->name, k->example, why);
 }
@@ -1032,6 +1047,8 @@ static int resolve_types(struct parser *p)
 			ty->leak_w = m->leak_w;
 		if (!tl->leak_beta)
 			ty->leak_beta = m->leak_beta;
+		if (!tl->cluster_w)
+			ty->cluster_w = m->cluster_w;
 		bool same_smt = ty->threads_per_core == m->threads_per_core;
 		if (!tl->smt_activity)
 			ty->smt_activity = same_smt ? m->smt_activity : 1.0;
@@ -1200,8 +1217,14 @@ int machine_load_file(struct machine *m, const char *path, struct pm_diag *d)
 	else if (n > MAX_FILE_BYTES)
 		rc = pm_fail_at(d, path, 0, "file is too large (expected at most %d bytes)",
 				MAX_FILE_BYTES);
-	else if (memchr(buf, '\0', n))
-		rc = pm_fail_at(d, path, 0, "contains a NUL byte (expected a text file)");
+	else if (memchr(buf, '\0', n)) {
+		const char *nul = memchr(buf, '\0', n);
+		int line = 1;
+		for (const char *q = buf; q < nul; q++)
+			line += *q == '\n';
+		rc = pm_fail_at(d, path, line, "a NUL byte, byte %zu of the file (expected a "
+				"text file)", (size_t)(nul - buf) + 1);
+	}
 	fclose(f);
 	if (rc == 0) {
 		buf[n] = '\0';
@@ -1419,6 +1442,7 @@ static void write_type(FILE *f, const struct machine *m, const struct cpu_type *
 		{ "leak_beta", t->leak_beta, m->leak_beta },
 		{ "smt_activity", t->smt_activity, same_smt ? m->smt_activity : 1.0 },
 		{ "smt_throughput", t->smt_throughput, same_smt ? m->smt_throughput : 1.0 },
+		{ "cluster_w", t->cluster_w, m->cluster_w },
 	};
 	for (size_t i = 0; i < sizeof(figures) / sizeof(figures[0]); i++)
 		if (figures[i].v != figures[i].inherited)
@@ -1503,6 +1527,9 @@ static void write_section(FILE *f, const struct machine *m, const struct section
 			write_type(f, m, &m->types[t]);
 		return;
 	case S_CSTATE_TYPE: /* written by write_type() */
+		return;
+	case S_HIGHEST_PERF:
+		machine_cppc_write(f, m);
 		return;
 	}
 }

@@ -11,8 +11,11 @@
 
 #include "machine.h"
 
+#include <stddef.h>
+#include <stdio.h>
+
 struct cstate_lines {
-	int section, desc, exit, residency, wake, power, poll, turbo_active, lowest_pstate;
+	int section, desc, exit, residency, wake, power, poll, turbo_active, lowest_pstate, cluster;
 };
 
 struct pkg_cstate_lines {
@@ -24,7 +27,7 @@ struct pkg_cstate_lines {
 struct cpu_type_lines {
 	int section, cores, threads_per_core, capacity, freq_domain, cluster_cores, base_khz;
 	int lowest_nonlinear, perf_scaling;
-	int ceff_nf, leak_w, leak_beta, smt_activity, smt_throughput;
+	int ceff_nf, leak_w, leak_beta, smt_activity, smt_throughput, cluster_w;
 	int pstates, pstate[MACHINE_MAX_PSTATES];
 	int turbo, turbo_bin[MACHINE_MAX_TURBO];
 	struct cstate_lines cstate[MACHINE_MAX_CSTATES];
@@ -41,7 +44,7 @@ struct machine_lines {
 	int turbo, turbo_bin[MACHINE_MAX_TURBO];  /* parallel to m->turbo */
 	struct cstate_lines cstate[MACHINE_MAX_CSTATES];
 	struct pkg_cstate_lines pkg[MACHINE_MAX_PKG_CSTATES];
-	int power, ceff_nf, leak_w, leak_beta, smt_activity, smt_throughput;
+	int power, ceff_nf, leak_w, leak_beta, smt_activity, smt_throughput, cluster_w;
 	int uncore_w, platform_w, vr_slew;
 	int cache, refill, share_stall_cut, share_window;
 	int costs, syscall, context_switch, wakeup_ipi, fork, exec;
@@ -52,12 +55,23 @@ struct machine_lines {
 	int platform, psu_w, psu_eff[4], disk_active, nic_packet, disk_mbps, fan_min, fan_max;
 	int energy_bias, epb_demotion, epb_turbo_delay;
 	struct cpu_type_lines type[MACHINE_MAX_TYPES];
+	int highest_perf, highest_perf_core[MACHINE_MAX_CPUS]; /* [highest_perf], per core */
 };
 
 /* machine_platform.c: the rules of [uncore], [memory], [platform] and
  * [energy_bias]. */
 int machine_check_platform(const struct machine *m, const struct machine_lines *ln,
 			   const char *where, struct pm_diag *d);
+
+/* machine_cppc.c: one "CORE = PERF" or "FIRST-LAST = PERF" line of
+ * [highest_perf] on `line`; 0, or -1 with "what (expected ...)" in msg. */
+int machine_cppc_line(struct machine *m, struct machine_lines *ln, int line, const char *name,
+		      const char *value, char *msg, size_t size);
+/* Every core given once and none beyond the topology's. */
+int machine_check_cppc(const struct machine *m, const struct machine_lines *ln,
+		       const char *where, struct pm_diag *d);
+/* [highest_perf] in runs of equal values, nothing without one. */
+void machine_cppc_write(FILE *f, const struct machine *m);
 
 /* Checks every invariant of `m`; `ln` may be NULL. */
 int machine_check(const struct machine *m, const struct machine_lines *ln,

@@ -298,13 +298,15 @@ static int read_json(struct sweep_out *o, int file, const char *text, size_t len
 {
 	const char *path = o->files[file];
 	json_error_t err;
-	json_t *root = json_loadb(text, len, 0, &err), *v, *points;
+	/* A key twice in one row would leave one of its values silently out. */
+	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err), *v, *points;
 	struct json_pos pos;
 	size_t i;
 	int rc = 0;
 
 	if (!root)
-		return pm_fail(d, "%s:%d: %s", path, err.line, err.text);
+		return pm_fail(d, "%s:%d: %s at column %d (expected the JSON of pmlab sweep, each "
+			       "key once per row)", path, err.line, err.text, err.column);
 	json_pos_build(&pos, text, len, root);
 	points = json_points(o, file, root, d);
 	if (!points)

@@ -51,7 +51,10 @@ struct profile {
 	char driver[32];              /* cpufreq driver: "acpi-cpufreq" or "intel_pstate" modelled,
 					 or profile_env.driver */
 	char uname[PROFILE_TEXT_MAX]; /* what uname_regex was matched against */
-	int tuned_version;            /* emulated, major * 100 + minor */
+	int tuned_version;            /* emulated, major * 100 + minor; 0: not tuned's */
+	/* Not tuned's: the daemon whose code the profile follows, version and
+	 * driver file (power-profiles-daemon's ppd/NAME); "" for tuned's. */
+	char daemon[PROFILE_TEXT_MAX];
 };
 
 /* The CPUs tuned's built-in functions see (cpulist_online,

@@ -46,6 +46,8 @@ int pf_ppd_profile(struct profile *p, const char *spec, const struct machine *m,
 	snprintf(p->path, sizeof(p->path), "built-in");
 	snprintf(p->summary, sizeof(p->summary), "power-profiles-daemon's %s, as ppd 0.12 (0.13 for "
 		 "amd-pstate) writes it on this machine", ppd_profile_name(which));
+	snprintf(p->daemon, sizeof(p->daemon), "power-profiles-daemon %s",
+		 intel_epp || amd_epp || epb ? file : "ppd-driver-placeholder.c");
 	snprintf(p->driver, sizeof(p->driver), "%s", amd_epp ? "amd-pstate-epp" :
 		 is(gov, "intel_pstate") ? "intel_pstate" : machine_cpufreq_driver_name(k));
 	if (intel_epp || amd_epp) {

@@ -36,9 +36,26 @@ static bool capacities_differ(const struct machine *m, const struct sched_topolo
 	return false;
 }
 
-enum sched_asym sched_asym_mode(const struct machine *m, const struct sched_topology *t,
-				int kernel, bool itmt)
+static bool amd_pstate(enum cpufreq_driver_kind k)
 {
+	return k == CPUFREQ_DRIVER_AMD_PSTATE || k == CPUFREQ_DRIVER_AMD_PSTATE_EPP;
+}
+
+bool sched_amd_prefcore(const struct machine *m, int kernel, bool amd_prefcore)
+{
+	return amd_prefcore && amd_pstate(m->cpufreq_driver) && (kernel == 0 || kernel >= 6009) &&
+	       machine_highest_perf_differs(m);
+}
+
+enum sched_asym sched_asym_mode(const struct machine *m, const struct sched_topology *t,
+				int kernel, bool itmt, bool amd_prefcore)
+{
+	/* amd-pstate's preferred cores (v6.9+): amd_pstate_init_prefcore()
+	 * sets each CPU's ITMT priority to its CPPC highest performance and
+	 * sched_set_itmt_support() turns ITMT on, where amd_detect_prefcore()
+	 * found two values and amd_prefcore=disable was not given. */
+	if (sched_amd_prefcore(m, kernel, amd_prefcore))
+		return itmt ? SCHED_ASYM_PACKING : SCHED_ASYM_NONE;
 	if (!capacities_differ(m, t))
 		return SCHED_ASYM_NONE;
 	if (!x86_driver(m->cpufreq_driver))
@@ -113,12 +130,18 @@ int sched_topology_set_asym(struct sched_topology *t, const struct machine *m,
 	if (!t->capacity || !t->asym_prio)
 		return pm_fail(d, "out of memory");
 	t->asym = mode;
+	/* Packing from amd-pstate's ranking rather than a hybrid part's types;
+	 * then SD_ASYM_PACKING is on MC only: x86_die_flags() gives it to the
+	 * DIE domain on hybrid parts alone (v6.6-v6.12). */
+	bool prefcore = mode == SCHED_ASYM_PACKING && amd_pstate(m->cpufreq_driver) &&
+			machine_highest_perf_differs(m);
 	t->min_capacity = CAPACITY_SCALE;
 	t->rd->max_cpu_capacity = 0;
 	for (int c = 0; c < t->ncpus; c++) {
 		uint32_t cap = type_capacity(m, c);
 		t->capacity[c] = mode == SCHED_ASYM_CPUCAPACITY ? cap : CAPACITY_SCALE;
-		t->asym_prio[c] = mode == SCHED_ASYM_PACKING ? (int)cap : 0;
+		t->asym_prio[c] = mode != SCHED_ASYM_PACKING ? 0 :
+				  prefcore ? m->highest_perf[t->cpu[c].core] : (int)cap;
 		if (t->capacity[c] < t->min_capacity)
 			t->min_capacity = t->capacity[c];
 		if (t->capacity[c] > t->rd->max_cpu_capacity)
@@ -130,7 +153,7 @@ int sched_topology_set_asym(struct sched_topology *t, const struct machine *m,
 			struct sched_domain *sd = &t->dom[l][i];
 			classify(t, sd);
 			sd->asym_packing = mode == SCHED_ASYM_PACKING &&
-					   (l == SDL_MC || l == SDL_DIE);
+					   (l == SDL_MC || (l == SDL_DIE && !prefcore));
 		}
 	}
 	return 0;

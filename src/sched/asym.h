@@ -19,6 +19,9 @@
  *    kernel.sched_itmt_enabled is 1. x86 puts the flag on the MC and DIE
  *    domains, not on SMT (v6.5's "Remove SD_ASYM_PACKING from the SMT
  *    domain flags"), and gives the SMT siblings of a core one priority.
+ *    On AMD under amd-pstate (v6.9+) the same ITMT runs from the
+ *    firmware's preferred-core ranking (each core's CPPC highest_perf):
+ *    one capacity, priorities per core, SD_ASYM_PACKING on MC only.
  *  - none.
  *
  * The priority of a CPU here is its type's capacity: both come from the
@@ -41,9 +44,16 @@
 struct machine;
 
 /* What the kernel (MAJOR * 1000 + MINOR; 0: current) builds on the online
- * CPUs of `m` whose topology is `t`, with sched_itmt_enabled `itmt`. */
+ * CPUs of `m` whose topology is `t`, with sched_itmt_enabled `itmt` and
+ * amd-pstate's preferred cores allowed (`amd_prefcore`: the kernel
+ * parameter amd_prefcore=disable clears it). */
 enum sched_asym sched_asym_mode(const struct machine *m, const struct sched_topology *t,
-				int kernel, bool itmt);
+				int kernel, bool itmt, bool amd_prefcore);
+/* Whether amd-pstate ranks preferred cores (v6.9+, amd_pstate_prefcore):
+ * an amd-pstate driver, cores whose highest performance differ, and the
+ * feature not disabled. The priorities are then the cores' highest
+ * performance ([highest_perf]), the sysfs amd_pstate_prefcore_ranking. */
+bool sched_amd_prefcore(const struct machine *m, int kernel, bool amd_prefcore);
 /* Sets the topology's capacities, priorities and flags for `mode`; -1
  * with a message on out of memory. */
 int sched_topology_set_asym(struct sched_topology *t, const struct machine *m,

@@ -640,6 +640,28 @@ static void test_merge_checks_shards(void **state)
 		 pline + 1, pj, pline + 1);
 	assert_usage_error(&o, want);
 	out_free(&o);
+	/* a key twice in a row of a JSON shard: refused at its line */
+	{
+		const char *row = strstr(j.text, "\"point\"");
+		assert_non_null(row);
+		size_t at = (size_t)(row - j.text);
+		char *dup = malloc(strlen(j.text) + 32);
+		assert_non_null(dup);
+		snprintf(dup, strlen(j.text) + 32, "%.*s\"point\": 7, %s", (int)at, j.text, row);
+		int line = 1;
+		for (size_t k = 0; k < at; k++)
+			line += j.text[k] == '\n';
+		char *pd = save(dup);
+		snprintf(args, sizeof(args), "merge %s", pd);
+		o = run(args);
+		snprintf(want, sizeof(want), "%s:%d: duplicate object key", pd, line);
+		assert_usage_error(&o, want);
+		assert_non_null(strstr(o.err, "each key once per row"));
+		out_free(&o);
+		unlink(pd);
+		free(pd);
+		free(dup);
+	}
 	/* a NUL byte in a cell */
 	FILE *f = fopen(pa, "r+b");
 	assert_non_null(f);

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "pmlab_run.h"
+#include "../host_trees.h"
 
 #define FIX PMLAB_SOURCE_ROOT "/tests/fixtures/host/"
 #define TRACES PMLAB_SOURCE_ROOT "/tests/fixtures/traces/"
@@ -196,7 +197,76 @@ static void test_detect_amd_pstate(void **state)
 	assert_non_null(strstr(ini, "# no aperfmperf CPU flag"));
 	expect_key(ini, "frequency", "freq_invariance", "none");
 	expect_key(ini, "cstate C3", "exit_latency_us", "350");
+	/* amd-pstate's preferred-core ranking, each policy's file by core. */
+	expect_key(ini, "highest_perf", "0", "186");
+	expect_key(ini, "highest_perf", "1", "196");
+	expect_key(ini, "highest_perf", "3", "181");
+	assert_null(strstr(ini, "amd_prefcore=disable"));
 	free(ini);
+}
+
+/* The preferred-core ranking on a copy of the laptop tree: booted with
+ * amd_prefcore=disable (amd_pstate/prefcore says so) the file tells how to
+ * run it so; a core without a ranking file leaves [highest_perf] out. */
+static void test_detect_prefcore_variants(void **state)
+{
+	(void)state;
+	char *dir = copy_tree("amd-pstate-epp-laptop");
+	tree_put(dir, "sys/devices/system/cpu/amd_pstate/prefcore", "disabled\n");
+	struct out o = runf("machines detect --root %s", dir);
+	assert_int_equal(o.status, 0);
+	expect_key(o.text, "highest_perf", "2", "191");
+	assert_non_null(strstr(o.text, "run with --set amd_prefcore=0"));
+	out_free(&o);
+	assert_int_equal(sh("rm %s/sys/devices/system/cpu/cpufreq/policy2/"
+			    "amd_pstate_prefcore_ranking", dir), 0);
+	o = runf("machines detect --root %s", dir);
+	assert_int_equal(o.status, 0);
+	assert_null(strstr(o.text, "[highest_perf]"));
+	out_free(&o);
+	drop_tree(dir);
+}
+
+/* Every CPU's cpuidle states are read: the big cores' own latencies
+ * become [cstate STATE big]; states the model cannot hold are a warning
+ * naming the CPU (in the file and on stderr), with the first CPU's kept. */
+static void test_detect_cstates_per_cpu(void **state)
+{
+	(void)state;
+	char *ini = detect("arm-big-little");
+	expect_key(ini, "cstate cpu-sleep big", "exit_latency_us", "250");
+	expect_key(ini, "cstate cpu-sleep big", "target_residency_us", "1500");
+	expect_key(ini, "cstate cpu-sleep", "exit_latency_us", "150");
+	assert_null(strstr(ini, "[cstate cpu-sleep little]"));
+	assert_null(strstr(ini, "[cstate cluster-sleep big]"));
+	free(ini);
+
+	char *dir = copy_tree("arm-big-little");
+	tree_put(dir, "sys/devices/system/cpu/cpu6/cpuidle/state1/latency", "300\n");
+	struct out o = runf("machines detect --root %s", dir);
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.text, "# warning: cpu6's cpuidle cpu-sleep is not cpu4's"));
+	assert_non_null(strstr(o.err, "warning: cpu6's cpuidle cpu-sleep is not cpu4's"));
+	expect_key(o.text, "cstate cpu-sleep big", "exit_latency_us", "250");
+	out_free(&o);
+	tree_put(dir, "sys/devices/system/cpu/cpu4/cpuidle/state2/name", "big-sleep\n");
+	o = runf("machines detect --root %s", dir);
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.err, "cpu4's cpuidle states are not cpu0's (state2: 'big-sleep', "
+				      "not 'cluster-sleep')"));
+	assert_null(strstr(o.text, "[cstate cpu-sleep big]"));
+	out_free(&o);
+	drop_tree(dir);
+
+	/* One kind of core: a CPU that differs cannot have its own figures. */
+	dir = copy_tree("amd-pstate-epp-laptop");
+	tree_put(dir, "sys/devices/system/cpu/cpu2/cpuidle/state2/residency", "99\n");
+	o = runf("machines detect --root %s", dir);
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.err, "warning: cpu2's cpuidle "));
+	assert_non_null(strstr(o.err, "is not cpu0's, a core of its kind: the model takes cpu0's"));
+	out_free(&o);
+	drop_tree(dir);
 }
 
 /* Arm big.LITTLE: two types by cpu_capacity, each cluster one clock
@@ -344,7 +414,9 @@ int main(void)
 		cmocka_unit_test(test_detect_intel_hwp),
 		cmocka_unit_test(test_detect_acpi_server),
 		cmocka_unit_test(test_detect_amd_pstate),
+		cmocka_unit_test(test_detect_prefcore_variants),
 		cmocka_unit_test(test_detect_big_little),
+		cmocka_unit_test(test_detect_cstates_per_cpu),
 		cmocka_unit_test(test_detect_intel_hybrid),
 		cmocka_unit_test(test_detect_errors),
 		cmocka_unit_test(test_replay_recorded_machine),

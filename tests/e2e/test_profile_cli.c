@@ -75,6 +75,32 @@ static void test_show_table(void **state)
 	out_free(&o);
 }
 
+/* power-profiles-daemon's profiles are not tuned's: show names the
+ * daemon and its driver file instead of a tuned version and a uname. */
+static void test_show_ppd(void **state)
+{
+	struct out o = ok("profile show ppd/balanced --machine ryzen-7840u");
+	assert_contains(o.text, "daemon   power-profiles-daemon 0.13 ppd-driver-amd-pstate.c\n");
+	assert_null(strstr(o.text, "\ntuned "));
+	assert_null(strstr(o.text, "\nuname "));
+	out_free(&o);
+	o = ok("profile show ppd/power-saver --machine i7-4790");
+	assert_contains(o.text, "daemon   power-profiles-daemon 0.12 ppd-driver-intel-pstate.c\n");
+	out_free(&o);
+	o = ok("profile show ppd/performance --machine hikey960");
+	assert_contains(o.text, "daemon   power-profiles-daemon ppd-driver-placeholder.c\n");
+	out_free(&o);
+	o = ok("profile show balanced");
+	assert_contains(o.text, "\ntuned    2.");
+	assert_null(strstr(o.text, "\ndaemon "));
+	out_free(&o);
+	json_t *p = json_of("profile show ppd/balanced --machine i7-1260p --format json");
+	assert_contains(str(p, "daemon"), "power-profiles-daemon 0.12");
+	assert_null(json_object_get(p, "tuned_version"));
+	assert_null(json_object_get(p, "uname"));
+	json_decref(p);
+}
+
 static json_t *setting(json_t *p, const char *key)
 {
 	size_t i;
@@ -273,6 +299,7 @@ int main(void)
 		cmocka_unit_test(test_sim_user_wins),
 		cmocka_unit_test(test_sim_table_header),
 		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_show_ppd),
 		cmocka_unit_test(test_help),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -342,7 +342,7 @@ static int shallow_select(struct pmlab_idle_device *dev, int64_t limit, bool *st
 }
 
 static const struct pmlab_tunable shallow_tunables[] = {
-	{ "shallow_stop_tick", "1: stop the tick", 1, 0, 1 },
+	{ "shallow_stop_tick", "1: stop the tick", 1, 0, 1, NULL },
 };
 static const struct pmlab_idle_governor shallow = {
 	.name = "shallow", .summary = "the shallowest enabled state", .tunables = shallow_tunables,
@@ -375,7 +375,7 @@ static char *json_of(pmlab_lab *l, const char *cpuidle, const char *set, pmlab_e
  * and in this one alike; broken ones refused or failing as the plugin's. */
 static void test_plugin_in_process(void **state)
 {
-	static const struct pmlab_plugin wrong_abi = { .abi = PMLAB_PLUGIN_ABI + 7, .idle = &shallow };
+	static const struct pmlab_plugin wrong_abi = { .abi = 8, .idle = &shallow };
 	pmlab_lab *l = NULL;
 	pmlab_error err;
 	char *isolated, *here, *ticking, *cat;

@@ -45,7 +45,7 @@ static enum sched_asym mode_of(struct machine m, int kernel, bool itmt)
 	struct sched_topology t;
 	struct pm_diag d = { { 0 } };
 	assert_int_equal(sched_topology_build(&t, &m, &d), 0);
-	enum sched_asym mode = sched_asym_mode(&m, &t, kernel, itmt);
+	enum sched_asym mode = sched_asym_mode(&m, &t, kernel, itmt, true);
 	sched_topology_free(&t);
 	return mode;
 }

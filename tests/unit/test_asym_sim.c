@@ -5,6 +5,7 @@
  * the capacity-aware CFS path it replaces, misfit migration, and ITMT on
  * a hybrid part. The figures come from the runs; the tests assert the
  * orderings the kernel's rules imply. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -147,12 +148,85 @@ static void test_itmt_prefers_p_cores(void **state)
 	result_free(&off.r);
 }
 
+/* Mean frequency of CPU `cpu` in C0, kHz. */
+static double busy_khz(const struct run_result *r, int cpu)
+{
+	const struct cpu_result *a = &r->cpus[cpu];
+	return a->c0_ns > 0 ? a->c0_mhz_ns / (double)a->c0_ns * 1000 : 0;
+}
+
+/* amd-pstate's preferred cores (v6.9+) on tests/fixtures/machines/
+ * prefcore.ini (core 2 ranked best, 4 GHz; core 0, where the task starts,
+ * lowest, 3 GHz): ITMT moves a lone busy task to CPU 2 and it runs at
+ * the best core's top; with amd_prefcore=0 (amd_prefcore=disable) the
+ * scheduler leaves it on CPU 0, which boosts only to its own 3 GHz. */
+static void test_amd_prefcore_prefers_best_core(void **state)
+{
+	const char *ini = slurp(FIXTURES "prefcore.ini");
+	const char *json = "{ \"global\": { \"duration\": 1 }, \"tasks\": { \"hog\": {"
+			   " \"loop\": 1, \"phases\": {"
+			   " \"start\": { \"cpus\": [ 0 ], \"run\": 20000 },"
+			   " \"free\": { \"run\": 2000000 } } } } }";
+	static const char *const sets[] = { "amd_prefcore=0" };
+	struct run on, off;
+	run_rtapp(&on, ini, json, "amd_pstate", 1, NULL, 0);
+	run_rtapp(&off, ini, json, "amd_pstate", 1, sets, 1);
+	assert_string_equal(on.r.placement, "itmt");
+	assert_string_equal(off.r.placement, "");
+	assert_true(busy_s(&on.r, 2, 3) > 0.9);
+	assert_true(busy_s(&off.r, 0, 1) > 0.9);
+	assert_true(busy_khz(&on.r, 2) > 3900000);
+	assert_true(busy_khz(&off.r, 0) <= 3000000);
+	assert_true(busy_khz(&off.r, 0) > 2900000);
+	result_free(&on.r);
+	result_free(&off.r);
+}
+
+/* Cluster sleep on the HiKey960 (PSCI platform-coordinated: each CPU asks
+ * for CLUSTER_SLEEP, the cluster goes down with its last CPU), under the
+ * deepest-state idle policy. A periodic task on big CPU 4 wakes from
+ * CLUSTER_SLEEP: with its cluster down it pays the state's 2.9 ms; with a
+ * hog keeping big CPU 5 busy the cluster stays up and CPU 4 was only
+ * powered down as a core, waking as from CPU_SLEEP (0.55 ms). With
+ * CLUSTER_SLEEP disabled the clusters' shared logic (cluster_w: 70 mW big,
+ * 25 mW little) never stops: the uncore energy is that plus the uncore's
+ * 0.3 W over the run, exactly; with it, the idle clusters save much of it. */
+static void test_hikey960_cluster_sleep(void **state)
+{
+	const char *ini = simtest_preset_text("hikey960");
+	const char *tick = "{ \"global\": { \"duration\": 1 }, \"tasks\": { \"t\": {"
+			   " \"cpus\": [ 4 ], \"run\": 200,"
+			   " \"timer\": { \"ref\": \"unique\", \"period\": 20000 } } } }";
+	const char *with_hog = "{ \"global\": { \"duration\": 1 }, \"tasks\": { \"t\": {"
+			       " \"cpus\": [ 4 ], \"run\": 200,"
+			       " \"timer\": { \"ref\": \"unique\", \"period\": 20000 } },"
+			       " \"hog\": { \"cpus\": [ 5 ], \"run\": 2000000 } } }";
+	static const char *const off[] = { "cstate_disable=CLUSTER_SLEEP" };
+	struct run down, up, none;
+	run_rtapp(&down, ini, tick, "performance", 1, NULL, 0);
+	run_rtapp(&up, ini, with_hog, "performance", 1, NULL, 0);
+	run_rtapp(&none, ini, tick, "performance", 1, off, 1);
+	/* Medians: background wakeups of CPUs 5-7 keep the cluster up at times. */
+	double lat_down = hist_quantile(&down.r.tasks[0].wakeup_latency, 0.5) / 1e3;
+	double lat_up = hist_quantile(&up.r.tasks[0].wakeup_latency, 0.5) / 1e3;
+	assert_true(lat_down > 2500 && lat_down < 3500);
+	assert_true(lat_up > 550 && lat_up < 1000);
+	double t = (double)none.r.duration_ns / 1e9;
+	assert_true(fabs(none.r.energy_uncore_j - (0.3 + 0.070 + 0.025) * t) < 1e-6);
+	assert_true(down.r.energy_uncore_j < none.r.energy_uncore_j - 0.04 * t);
+	result_free(&down.r);
+	result_free(&up.r);
+	result_free(&none.r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_eas_saves_energy_on_light_load),
 		cmocka_unit_test(test_misfit_moves_to_big),
 		cmocka_unit_test(test_itmt_prefers_p_cores),
+		cmocka_unit_test(test_amd_prefcore_prefers_best_core),
+		cmocka_unit_test(test_hikey960_cluster_sleep),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

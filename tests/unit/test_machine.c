@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/rng.h"
 #include "machine/machine.h"
@@ -626,6 +627,18 @@ static void test_load_errors(void **state)
 	assert_string_equal(d.msg, "i7-4790.ini: cannot read: No such file or directory");
 	assert_int_equal(machine_load(&m, PMLAB_SOURCE_ROOT "/data/machines", &d), -1);
 	assert_non_null(strstr(d.msg, "cannot read"));
+	/* A NUL byte is refused at its line. */
+	char path[] = "/tmp/pmlab-nul-XXXXXX.ini";
+	int fd = mkstemps(path, 4);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "[machine]\nname = a\0b\n", 21), 21);
+	close(fd);
+	assert_int_equal(machine_load(&m, path, &d), -1);
+	char want[64];
+	snprintf(want, sizeof(want), "%s:2: a NUL byte, byte 19 of the file", path);
+	if (strncmp(d.msg, want, strlen(want)) != 0)
+		fail_msg("got '%s', expected '%s...'", d.msg, want);
+	unlink(path);
 }
 
 /* ---- bad input: exact line, key words ---- */
@@ -835,7 +848,9 @@ static const struct bad_case bad_cases[] = {
 	{ 33, 33, "", 30, "[power] is missing smt_throughput", "threads_per_core > 1" },
 	{ 20, 20, "", 17, "[cstate C1] is missing power_mw", NULL },
 	{ 26, 26, "", 25, "[package_cstate PC6] is missing requires", NULL },
-	{ 30, 35, "", 0, "[power] is missing ceff_nf", NULL },
+	/* No [power] at all: the place is the end of the file (line 30). */
+	{ 30, 35, "", 30, "the file ends without a [power] section, which needs ceff_nf",
+	  "[power] with ceff_nf" },
 	/* power limits and who picks turbo (issue 16) */
 	{ 0, 0, "[power_limits]\npl1_w = -3", 37, "pl1_w = -3 is out of range", NULL },
 	{ 0, 0, "[power_limits]\npl1_w = 30", 36, "pl1_window_us is out of range",
@@ -878,7 +893,51 @@ static const struct bad_case bad_cases[] = {
 	{ 0, 0, "[cpu_type a]\ncores = 2\n[cpu_type b]\ncores = 2\nfreq_domain = cluster\n"
 	  "cluster_cores = 3", 41, "cpu_type b: cluster_cores = 3 does not divide its cores = 2",
 	  NULL },
+	{ 20, 20, "power_mw = 500\ncluster = 1", 21, "C-state C1: cluster = 1 on the first state",
+	  NULL },
+	{ 0, 0, "[cstate C7]\nexit_latency_us = 200\ntarget_residency_us = 800\npower_mw = 5\n"
+	  "cluster = 1\n[cstate C8]\nexit_latency_us = 300\ntarget_residency_us = 900\n"
+	  "power_mw = 1", 41, "C-state C8: a core state after the cluster state C7", NULL },
+	{ 35, 35, "platform_w = 20\ncluster_w = -1", 36, "cluster_w = -1 is out of range", NULL },
+	{ 0, 0, "[highest_perf]\n0-3 = 255", 37, "not a highest performance", "1..254" },
+	{ 0, 0, "[highest_perf]\nx = 5", 37, "'x': not a core or a range", NULL },
+	{ 0, 0, "[highest_perf]\n3-1 = 150", 37, "cores 3-1: not a range of cores", NULL },
+	{ 0, 0, "[highest_perf]\n0-2 = 150\n1 = 150", 38, "core 1 given twice, first on line 37",
+	  NULL },
+	{ 0, 0, "[highest_perf]\n0-2 = 150", 36, "gives no value for core 3", "every core 0-3" },
+	{ 0, 0, "[highest_perf]\n0-4 = 150", 37, "core 4: the machine has 4 cores", "cores 0-3" },
+	{ 0, 0, "[highest_perf]\n0-3 = 150\n[highest_perf]", 38,
+	  "duplicate section [highest_perf], first on line 36", NULL },
 };
+
+/* [highest_perf]: each core's own top frequency by CPPC's linear scale
+ * (the best core at the table's top), preferred cores found when two
+ * differ, and the writer's ranges read back alike. */
+static void test_highest_perf(void **state)
+{
+	(void)state;
+	char *text = mutate(0, 0, "[highest_perf]\n0 = 150\n1-2 = 200\n3 = 100");
+	struct machine m, back;
+	struct pm_diag d = { "" };
+	if (machine_parse(&m, text, "t.ini", &d) != 0)
+		fail_msg("%s", d.msg);
+	free(text);
+	assert_true(machine_highest_perf_differs(&m));
+	assert_int_equal(machine_core_max_khz(&m, 1), 2400000);
+	assert_int_equal(machine_core_max_khz(&m, 0), 1800000);
+	assert_int_equal(machine_core_max_khz(&m, 3), 1200000);
+	char *ini = machine_to_ini(&m);
+	assert_non_null(strstr(ini, "\n[highest_perf]\n0 = 150\n1-2 = 200\n3 = 100\n"));
+	if (machine_parse(&back, ini, "back", &d) != 0)
+		fail_msg("%s", d.msg);
+	free(ini);
+	assert_memory_equal(back.highest_perf, m.highest_perf, sizeof(m.highest_perf));
+	text = mutate(0, 0, "[highest_perf]\n0-3 = 166");
+	assert_int_equal(machine_parse(&m, text, "t.ini", &d), 0);
+	free(text);
+	assert_false(machine_highest_perf_differs(&m));
+	assert_int_equal(machine_core_max_khz(&m, 2), 2400000);
+}
 
 static void test_bad_inline(void **state)
 {
@@ -1066,6 +1125,7 @@ int main(void)
 		cmocka_unit_test(test_set_online),
 		cmocka_unit_test(test_load_errors),
 		cmocka_unit_test(test_bad_inline),
+		cmocka_unit_test(test_highest_perf),
 		cmocka_unit_test(test_bad_fixtures),
 		cmocka_unit_test(test_too_many_entries),
 		cmocka_unit_test(test_validate_in_code),
