@@ -3,9 +3,10 @@
 # make install's promise: the installed pmlab finds everything it reads.
 # Installs the build into a temporary DESTDIR and runs the installed binary
 # from a directory outside the source tree.
-# usage: tests/install_test.sh BUILD_DIR
+# usage: tests/install_test.sh BUILD_DIR SOURCE_DIR
 set -eu
 build=$1
+src=$2
 dest=$(mktemp -d "${TMPDIR:-/tmp}/pmlab-install-XXXXXX")
 trap 'rm -rf "$dest"' EXIT
 fail() { echo "install test: $*" >&2; exit 1; }
@@ -34,9 +35,15 @@ grep -q "^pmlab sim: machine i7-4790" sim.txt || fail "sim printed no table"
 "$bin" profile list >list.txt || fail "installed profile list failed"
 grep -q "^  balanced " list.txt || fail "the installed profiles are not found"
 grep -q "^  tuned-2.3/balanced " list.txt || fail "the installed tuned-2.3 profiles are not found"
-"$bin" validate --jobs 2 >validate.txt || fail "installed validate failed (exit $?)"
-grep -q "^tuned-balanced-conservative: max error" validate.txt ||
+# Two of the installed experiments, found without --data (every one of
+# them is run from the tree by tests/e2e/test_validate_cli.c).
+"$bin" validate --jobs 2 idle-pingpong-slow-2023 sched-mc-power-savings >validate.txt ||
+	fail "installed validate failed (exit $?)"
+grep -q "^idle-pingpong-slow-2023: max error" validate.txt ||
 	fail "installed validate did not run the installed experiments"
 grep -q "^sched-mc-power-savings: max error" validate.txt ||
 	fail "installed validate did not run the installed experiments"
+n=$(ls "$share/pmlab/validation/"*.ini | wc -l)
+[ "$n" -eq "$(ls "$src"/data/validation/*.ini | wc -l)" ] ||
+	fail "share/pmlab/validation holds $n experiments, data/validation more"
 echo "install test: the installed pmlab ran sim, profile list and validate from $dest"

@@ -11,10 +11,11 @@
  * (or $(pkg-config --cflags pmlab)) and loaded with  pmlab sim --plugin
  * ./mygov.so  or every *.so of the directories (or files) that
  * PMLAB_PLUGIN_PATH lists, ':'-separated; from C, pmlab_lab_load_plugin().
- * From then on its governors and workload are used like the built-in ones:
- * by name (--cpuidle NAME, --cpufreq NAME, --workload NAME), in pmlab
- * governors, workloads, compare, sweep, idletrace and govtrace, their
- * tunables and parameters set with --set KEY=VALUE.
+ * From then on its governors, placement policy and workload are used like
+ * the built-in ones: by name (--cpuidle NAME, --cpufreq NAME, --set
+ * placement=NAME, --workload NAME), in pmlab governors, workloads,
+ * compare, sweep, idletrace and govtrace, their tunables and parameters
+ * set with --set KEY=VALUE.
  *
  * pmlab checks `abi` against PMLAB_PLUGIN_ABI and every required operation
  * before using anything; a plugin that fails a check is refused with a
@@ -23,7 +24,8 @@
  * plugin's (its file, governor and operation), never as pmlab's.
  *
  * Everything here is plain C data with fixed types: a plugin built against
- * this header works with any pmlab of the same PMLAB_PLUGIN_ABI.
+ * this header works with any pmlab of the same PMLAB_PLUGIN_ABI, and pmlab
+ * still loads plugins built for ABI 1 (see PMLAB_PLUGIN_ABI).
  * Times are nanoseconds (int64_t), frequencies kHz (uint32_t).
  */
 #ifndef PMLAB_PLUGIN_H
@@ -37,19 +39,30 @@
 extern "C" {
 #endif
 
-/* Changed whenever a structure below changes incompatibly. */
-#define PMLAB_PLUGIN_ABI 1
+/* Changed whenever a structure below changes incompatibly. ABI 2 added
+ * `words` to struct pmlab_tunable and the placement seam; pmlab loads
+ * plugins of ABI 1 (no words, no placement) and 2. */
+#define PMLAB_PLUGIN_ABI 2
+#define PMLAB_PLUGIN_ABI_OLDEST 1
 
 #define PMLAB_PLUGIN_EXPORT __attribute__((visibility("default")))
 
-/* A named integer knob, set with --set NAME=VALUE (range-checked by
- * pmlab). Its value is in the `tunables` array of the device or policy, in
- * the order of the governor's table. Names are unique across the engine,
- * the workload and both governors of a run. */
+/* A named knob, set with --set NAME=VALUE (checked by pmlab). Its value
+ * is in the `tunables` array of the device or policy, in the order of the
+ * governor's table. Names are unique across the engine, the workload and
+ * the governors and placement policy of a run.
+ *
+ * A number by default, in min..max. With `words` (ABI 2), a NULL-terminated
+ * list of at most 32 words, it takes one of them instead:
+ *  - plain words ("gentle", "aggressive"): the value is the word's index;
+ *    min must be 0 and max the last index. --set mygov_mode=aggressive.
+ *  - named numbers ("low=10", "high=90"): each word names a number in
+ *    min..max, and the knob takes either a name or a plain number. */
 struct pmlab_tunable {
 	const char *name;
 	const char *help; /* one line, with the unit */
 	int64_t def, min, max;
+	const char *const *words; /* NULL: a number */
 };
 
 /* ---- idle governor (the kernel's struct cpuidle_governor) ---- */
@@ -222,16 +235,92 @@ struct pmlab_workload {
 	void (*timer)(struct pmlab_run_ctx *c, uint32_t arg);
 };
 
-/* ---- the plugin ---- */
+/* ---- placement policy (the kernel's select_task_rq() and balancers) ---- */
 
-struct pmlab_placement; /* reserved for the placement seam */
+/* Where a CPU sits; fixed for the run. */
+struct pmlab_cpu_place {
+	int pkg;                /* package (socket) */
+	int llc;                /* last-level cache */
+	int core;               /* core: SMT siblings share it */
+	unsigned long capacity; /* 1024 for the biggest CPUs of the machine */
+};
+
+/* What a CPU is chosen for (the kernel's WF_TTWU, WF_FORK, WF_EXEC). */
+enum pmlab_select_kind {
+	PMLAB_SELECT_WAKE = 0, /* try_to_wake_up() */
+	PMLAB_SELECT_FORK = 1, /* wake_up_new_task() */
+	PMLAB_SELECT_EXEC = 2, /* sched_exec() */
+	PMLAB_SELECT_MOVE = 3, /* its affinity no longer allows the CPU it is on */
+};
+
+/* One request for a CPU. */
+struct pmlab_select {
+	enum pmlab_select_kind kind;
+	int task;     /* the task's id (creation order) */
+	int prev_cpu; /* the CPU it last ran on; -1 for a task that never ran */
+	int this_cpu; /* the CPU the request runs on (the waker's, the parent's); -1 unknown */
+	bool sync;    /* WF_SYNC: the waker is about to sleep */
+};
+
+/* The scheduler as a placement policy sees it: the CPUs, what it may read
+ * of them, and the calls it may make. Passed to every operation. The
+ * default_* calls do what the built-in policy the kernel's settings select
+ * would do (spread; pack under sched_mc_power_savings, itmt, eas), so a
+ * policy can change one decision and leave the rest to the kernel's. */
+struct pmlab_sched {
+	int ncpus;
+	const struct pmlab_cpu_place *cpus;
+	const int64_t *tunables; /* the policy's tunables' values */
+	void *data;              /* data_size bytes of the policy's, zeroed at start */
+	int64_t (*now)(const struct pmlab_sched *s);
+	/* Nothing to run and no task running (available_idle_cpu()). */
+	bool (*cpu_idle)(const struct pmlab_sched *s, int cpu);
+	/* Tasks on the CPU: queued plus the running one. */
+	int (*nr_running)(const struct pmlab_sched *s, int cpu);
+	/* The exit latency of the C-state an idle CPU is in (0 when busy). */
+	int64_t (*exit_latency_ns)(const struct pmlab_sched *s, int cpu);
+	/* cpu_util_cfs(): the CPU's utilization, 0..1024. */
+	unsigned long (*cpu_util)(struct pmlab_sched *s, int cpu);
+	/* In select_cpu(): whether the task being placed may run on cpu. */
+	bool (*allowed)(const struct pmlab_sched *s, int cpu);
+	/* In select_cpu(): the CPU the kernel's policy would choose. */
+	int (*default_cpu)(struct pmlab_sched *s, const struct pmlab_select *w);
+	/* In the balancers: move a task queued on `from` that may run on `to`
+	 * (the one the kernel's balancer would take); false if none may. */
+	bool (*pull)(struct pmlab_sched *s, int from, int to);
+	/* The kernel's balancers, for a policy that balances as they do. */
+	bool (*default_newidle)(struct pmlab_sched *s, int cpu);
+	void (*default_tick)(struct pmlab_sched *s, int cpu);
+	void *pmlab; /* pmlab's own; do not touch */
+};
+
+struct pmlab_placement {
+	const char *name;               /* --set placement=NAME; [a-z0-9_-], unique */
+	const char *summary;
+	const struct pmlab_tunable *tunables;
+	int ntunables;
+	size_t data_size;               /* per run */
+	/* Optional: once before the run; 0, or -1 with a message. */
+	int (*init)(struct pmlab_sched *s, char *err, size_t errlen);
+	/* Required: the CPU for the task (select_task_rq()): one it is
+	 * allowed on (pmlab checks). */
+	int (*select_cpu)(struct pmlab_sched *s, const struct pmlab_select *w);
+	/* Optional: `cpu` is about to go idle; pull work to it, and say whether
+	 * it did. NULL: the kernel's (default_newidle). */
+	bool (*newidle_balance)(struct pmlab_sched *s, int cpu);
+	/* Optional: periodic balancing from a busy CPU's tick. NULL: the
+	 * kernel's (default_tick). */
+	void (*tick_balance)(struct pmlab_sched *s, int cpu);
+};
+
+/* ---- the plugin ---- */
 
 struct pmlab_plugin {
 	unsigned abi;                               /* PMLAB_PLUGIN_ABI */
 	const struct pmlab_idle_governor *idle;     /* NULL: none */
 	const struct pmlab_freq_governor *freq;     /* NULL: none */
 	const struct pmlab_workload *workload;      /* NULL: none */
-	const struct pmlab_placement *placement;    /* must be NULL in ABI 1 */
+	const struct pmlab_placement *placement;    /* NULL: none (ABI 2) */
 };
 
 #ifdef __cplusplus

@@ -119,10 +119,10 @@ PMLAB_API void pmlab_lab_isolate(pmlab_lab *lab, int on);
 PMLAB_API void pmlab_lab_signals(pmlab_lab *lab, int on);
 
 /* What the lab offers, as one JSON document (release with pmlab_free):
- *   {"cpufreq":[{"name","summary","plugin":bool,"tunables":[{"name","default",
- *     "min","max","help","choices":[...]}]}], "cpuidle":[...], "workloads":[{"name",
- *     "summary","throughput_unit","latency","parameters":[...]}], "engine":[...],
- *     "machines":["i7-4790", ...]}
+ *   {"cpufreq":[{"name","summary","plugin":bool,"origin","tunables":[{"name",
+ *     "default","min","max","help","choices":[...]}]}], "cpuidle":[...],
+ *     "placement":[...], "workloads":[{"name","summary","throughput_unit","latency",
+ *     "plugin","origin","parameters":[...]}], "engine":[...], "machines":["i7-4790", ...]}
  * Built-in ones and the lab's plugins alike. NULL on OOM. */
 PMLAB_API char *pmlab_lab_catalog(const pmlab_lab *lab);
 
@@ -197,8 +197,8 @@ PMLAB_API pmlab_status pmlab_run_exec(pmlab_run *run, pmlab_result **out, pmlab_
  * NULL if this result has no such form (a run has no HTML). Owned by res. */
 PMLAB_API const char *pmlab_result_text(const pmlab_result *res, pmlab_format f);
 /* A number of the JSON form (docs/json-schema.md) by its path: keys
- * separated by '.', array elements by index ("energy_j.total",
- * "cpus.0.busy_pct", "profiles.1.metrics.throughput.mean"). PMLAB_ERR_INPUT
+ * separated by '.', array elements by index ("energy_j",
+ * "per_cpu.0.busy_pct", "points.1.result.power_w" of a sweep). PMLAB_ERR_INPUT
  * if there is no number there. */
 PMLAB_API pmlab_status pmlab_result_number(const pmlab_result *res, const char *path, double *out,
 					   pmlab_error *err);

@@ -8,8 +8,9 @@
 
 compare() and sweep() return a pandas.DataFrame when pandas is installed,
 else a list of dicts (one per row). Errors raise pmlab.Error with libpmlab's
-one-line message. A Python callable can be an idle governor
-(pmlab.IdleGovernor): slower than a C plugin, for quick experiments.
+one-line message. Python callables can be an idle governor
+(pmlab.IdleGovernor) or a frequency governor (pmlab.FreqGovernor): slower
+than a C plugin, for quick experiments.
 """
 import csv
 import io
@@ -17,9 +18,9 @@ import json
 
 from . import _lib
 from ._lib import Error
-from ._governor import IdleGovernor
+from ._governor import FreqGovernor, IdleGovernor
 
-__all__ = ["Error", "IdleGovernor", "Result", "sim", "compare", "sweep", "machines", "governors",
+__all__ = ["Error", "FreqGovernor", "IdleGovernor", "Result", "sim", "compare", "sweep", "machines", "governors",
            "catalog", "version", "Trace", "load_trace", "idletrace", "govtrace"]
 
 
@@ -103,16 +104,26 @@ class Result(dict):
         self.csv = _lib.lib.pmlab_result_text(res, _lib.CSV).decode()
 
 
+def _python_governors(cpufreq, cpuidle, governors):
+    """A FreqGovernor or IdleGovernor given as cpufreq or cpuidle: its name,
+    and the governor registered with the others."""
+    governors = tuple(governors)
+    if isinstance(cpufreq, FreqGovernor):
+        governors, cpufreq = governors + (cpufreq,), cpufreq.name
+    if isinstance(cpuidle, IdleGovernor):
+        governors, cpuidle = governors + (cpuidle,), cpuidle.name
+    return cpufreq, cpuidle, governors
+
+
 def sim(machine, workload, *, cpus=None, cpufreq=None, cpuidle=None, profile=None,
         settings=None, duration=10.0, seed=1, plugins=(), governors=(), profile_dirs=(),
         timeline=None, trace=None):
     """One run, as pmlab sim: machine (a preset name, an INI file, or INI
     text), workload (a name or "rtapp:FILE"), the governors (a name, or a
-    pmlab.IdleGovernor for cpuidle), a tuned profile, settings ({"hz": 100}
-    or ["hz=100"]), duration in seconds, seed. Returns a Result."""
-    if isinstance(cpuidle, IdleGovernor):
-        governors = tuple(governors) + (cpuidle,)
-        cpuidle = cpuidle.name
+    pmlab.FreqGovernor for cpufreq, a pmlab.IdleGovernor for cpuidle), a
+    tuned profile, settings ({"hz": 100} or ["hz=100"]), duration in
+    seconds, seed. Returns a Result."""
+    cpufreq, cpuidle, governors = _python_governors(cpufreq, cpuidle, governors)
     with _Lab(plugins, profile_dirs, governors) as lab:
         m = _machine(machine, cpus)
         run = handle = None
@@ -168,6 +179,7 @@ def compare(machine, workload, profiles, *, runs=3, jobs=1, baseline=None, cpus=
     or (entry, label) pairs, each run `runs` times. Returns the rows of
     pmlab compare --format csv (a DataFrame or a list of dicts); with
     form="table", "csv", "json" or "html", that text."""
+    cpufreq, cpuidle, governors = _python_governors(cpufreq, cpuidle, governors)
     with _Lab(plugins, profile_dirs, governors) as lab:
         m = _machine(machine, cpus)
         c = res = None
@@ -203,6 +215,7 @@ def sweep(machine, workload, vary, *, cpus=None, cpufreq=None, cpuidle=None, pro
     """The Cartesian product of vary ({"cpufreq": ["performance", "schedutil"],
     "hz": [100, 1000]}; the last key varies fastest), one run per point, as
     pmlab sweep. Returns its CSV rows: a DataFrame, or a list of dicts."""
+    cpufreq, cpuidle, governors = _python_governors(cpufreq, cpuidle, governors)
     with _Lab(plugins, profile_dirs, governors) as lab:
         s = _lib.new(_lib.lib.pmlab_sweep_new, lab.h)
         res = None
@@ -247,10 +260,11 @@ def machines():
 
 
 def governors(plugins=()):
-    """{"cpufreq": [...], "cpuidle": [...]}: each governor with its summary
-    and tunables (name, default, min, max, help), plugins' included."""
+    """{"cpufreq": [...], "cpuidle": [...], "placement": [...]}: each governor
+    and placement policy with its summary and tunables (name, default, min,
+    max, help, and choices for one that takes words), plugins' included."""
     c = catalog(plugins)
-    return {"cpufreq": c["cpufreq"], "cpuidle": c["cpuidle"]}
+    return {"cpufreq": c["cpufreq"], "cpuidle": c["cpuidle"], "placement": c["placement"]}
 
 
 from ._trace import Trace, load_trace, idletrace, govtrace  # noqa: E402 (uses the above)

@@ -81,12 +81,22 @@ static void print_tunable(const char *name, const char *def, const char *help)
 	text_wrap(stdout, first, help, (int)strlen(first));
 }
 
-static void print_tunables(const struct tunable *t, int n)
+/* A plugin's tunable that takes words says which after its help (the
+ * built-in ones' help texts name theirs). */
+static void print_tunables(const struct tunable *t, int n, bool plugin)
 {
 	for (int i = 0; i < n; i++) {
-		char def[64];
+		char def[64], help[1024];
+		size_t used;
 		tunable_format_value(&t[i], t[i].def, def, sizeof(def));
-		print_tunable(t[i].name, def, t[i].help);
+		used = (size_t)snprintf(help, sizeof(help), "%s", t[i].help);
+		for (int k = 0; plugin && t[i].words && t[i].words[k] && used < sizeof(help); k++)
+			used += (size_t)snprintf(help + used, sizeof(help) - used, "%s%.*s",
+						 k ? "|" : " (", (int)strcspn(t[i].words[k], "="),
+						 t[i].words[k]);
+		if (plugin && t[i].words && used < sizeof(help))
+			snprintf(help + used, sizeof(help) - used, ")");
+		print_tunable(t[i].name, def, help);
 	}
 }
 
@@ -104,8 +114,10 @@ void usage_governors(void)
 	printf("usage: pmlab governors [--plugin FILE]...\n\n"
 	       "List the frequency (cpufreq) and idle (cpuidle) governors, each with its tunables,\n"
 	       "their defaults and units, and the engine's own tunables. Set any of them with\n"
-	       "'pmlab sim --set NAME=VALUE'. The governors of plugins (--plugin, and every *.so\n"
-	       "of PMLAB_PLUGIN_PATH) are listed after the built-in ones, with their file.\n");
+	       "'pmlab sim --set NAME=VALUE'; and the task placement policies: a built-in one runs\n"
+	       "as the kernel's settings select it, a plugin's with --set placement=NAME. The\n"
+	       "governors and policies of plugins (--plugin, and every *.so of PMLAB_PLUGIN_PATH)\n"
+	       "are listed after the built-in ones, with their file.\n");
 }
 
 /* "  NAME  SUMMARY", wrapped, and the plugin's file for a plugin's governor. */
@@ -138,21 +150,30 @@ int cmd_governors(int argc, char **argv)
 	for (i = 0; i < registry_cpufreq_count(&set.reg); i++) {
 		const struct cpufreq_governor *g = registry_cpufreq_at(&set.reg, i);
 		print_governor(&set, g->name, g->summary, g->plugin != NULL);
-		print_tunables(g->tunables, g->ntunables);
+		print_tunables(g->tunables, g->ntunables, g->plugin != NULL);
 	}
 	printf("\ncpuidle governors (--cpuidle):\n");
 	for (i = 0; i < registry_cpuidle_count(&set.reg); i++) {
 		const struct cpuidle_governor *g = registry_cpuidle_at(&set.reg, i);
 		print_governor(&set, g->name, g->summary, g->plugin != NULL);
-		print_tunables(g->tunables, g->ntunables);
+		print_tunables(g->tunables, g->ntunables, g->plugin != NULL);
+	}
+	printf("\nplacement policies (--set placement=NAME; a built-in one where the kernel's "
+	       "settings select it):\n");
+	for (i = 0; i < registry_placement_count(&set.reg); i++) {
+		const struct placement_ops *p = registry_placement_at(&set.reg, i);
+		print_governor(&set, p->name, p->summary, p->plugin != NULL);
+		print_tunables(p->tunables, p->ntunables, p->plugin != NULL);
 	}
 	plugin_set_free(&set);
 	cli_opts_free(&o);
 	printf("\nengine tunables (--set):\n");
 	for (i = 0; i < sim_engine_tunable_count(); i++)
-		print_tunables(sim_engine_tunable_at(i), 1);
+		print_tunables(sim_engine_tunable_at(i), 1, false);
 	print_tunable("cstate_disable", "none", "comma-separated C-state names to disable "
 		      "(stateN/disable)");
+	print_tunable("placement", "kernel", "a plugin's placement policy, or the built-in "
+		      "one the kernel's settings select (pmlab governors lists them)");
 	print_tunable("kernel", "current", "MAJOR.MINOR: tick policy and governor rules of that "
 		      "kernel (ondemand 3.10/3.11, conservative <4.8, menu 3.10); later keys override");
 	return EXIT_OK;
@@ -188,7 +209,7 @@ int cmd_workloads(int argc, char **argv)
 			 w->plugin ? plugin_set_origin_of(&set, w->name) : "");
 		print_named(12, w->name, w->plugin ? text : w->summary);
 		printf("      throughput in %s; latency: %s\n", w->throughput_unit, w->latency_what);
-		print_tunables(w->params, w->nparams);
+		print_tunables(w->params, w->nparams, w->plugin != NULL);
 	}
 	plugin_set_free(&set);
 	cli_opts_free(&o);

@@ -16,9 +16,10 @@
 
 void usage_validate(void)
 {
-	printf("usage: pmlab validate [--data DIR|FILE] [--write FILE.md] [--jobs N]\n\n"
+	printf("usage: pmlab validate [--data DIR|FILE] [--write FILE.md] [--jobs N] [NAME...]\n\n"
 	       "Run every published experiment described in DIR (every *.ini; default\n"
-	       "data/validation, else the installed share/pmlab/validation) or in FILE: each\n"
+	       "data/validation, else the installed share/pmlab/validation) or in FILE, or\n"
+	       "only those NAMEd (a file's name without .ini, e.g. sched-mc-power-savings): each\n"
 	       "row's policy on the experiment's machine and workload, with the experiment's\n"
 	       "setup and calibration, and set the model's figures against the measured ones:\n"
 	       "relative error (%%) for throughput, latency, power, frequency, runtime and\n"
@@ -82,6 +83,44 @@ static int list_files(const char *data, char ***out)
 	}
 	*out = paths;
 	return n;
+}
+
+/* The experiment a path holds: its file name without .ini. */
+static int is_named(const char *path, const char *name)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	size_t len = strlen(base) > 4 ? strlen(base) - 4 : strlen(base);
+
+	return strlen(name) == len && strncmp(base, name, len) == 0;
+}
+
+/* Keeps of paths[0..*n) those names[0..nnames) name (all without names),
+ * in their order there. -1 after the message: a name that is none of them. */
+static int keep_named(char **paths, int *n, char **names, int nnames, const char *data)
+{
+	int kept = 0;
+
+	if (nnames == 0)
+		return 0;
+	for (int j = 0; j < nnames; j++) {
+		int found = 0;
+		for (int i = 0; i < *n && !found; i++)
+			found = is_named(paths[i], names[j]);
+		if (!found)
+			return cli_bad("validate: %s: no experiment %s.ini (see pmlab validate --help)",
+				       data, names[j]), -1;
+	}
+	for (int i = 0; i < *n; i++) {
+		int wanted = 0;
+		for (int j = 0; j < nnames && !wanted; j++)
+			wanted = is_named(paths[i], names[j]);
+		if (wanted)
+			paths[kept++] = paths[i];
+		else
+			free(paths[i]);
+	}
+	*n = kept;
+	return 0;
 }
 
 /* One experiment: its summary line, its summary for the report's top,
@@ -156,7 +195,7 @@ int cmd_validate(int argc, char **argv)
 		return cli_bad("out of memory");
 	}
 	i = cli_parse(&o, argc, argv, ":j:", opts, own_option, &w);
-	if (i < 0 || cli_no_operands(&o, i, argc, argv) < 0)
+	if (i < 0)
 		goto out;
 	/* data/validation, or the installed share/pmlab/validation. */
 	if (!w.data && datadir_find("validation", found, sizeof(found)) == 0)
@@ -166,7 +205,8 @@ int cmd_validate(int argc, char **argv)
 			"DIR|FILE)");
 		goto out;
 	}
-	if ((n = list_files(w.data, &paths)) < 0)
+	if ((n = list_files(w.data, &paths)) < 0 ||
+	    keep_named(paths, &n, argv + i, argc - i, w.data) < 0)
 		goto out;
 	/* Every file checked before any run. */
 	for (i = 0, rc = EXIT_OK; i < n && rc == EXIT_OK; i++)

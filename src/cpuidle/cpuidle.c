@@ -58,6 +58,11 @@ int cpuidle_deepest_allowed(const struct cpuidle_device *dev, sim_ns latency_lim
 /* The kernel caches the result in dev->poll_limit_ns (and resets the cache
  * when a state is disabled); computing it each time gives the same value
  * and leaves poll_limit_ns to haltpoll. */
+bool cpuidle_state_polls_flags(const struct cstate *cs)
+{
+	return cs->poll || strstr(cs->desc, "MWAIT") != NULL;
+}
+
 sim_ns cpuidle_poll_time(const struct cpuidle_device *dev)
 {
 	if (dev->poll_limit_ns)

@@ -86,6 +86,20 @@ static inline bool cpuidle_state_enabled(const struct cpuidle_device *dev, int i
 	return !dev->disabled[i];
 }
 
+/* Whether a CPU idle in `cs` watches its thread flags, TIF_POLLING_NRFLAG
+ * set, so that a remote wakeup only sets TIF_NEED_RESCHED and sends no IPI
+ * (send_call_function_single_ipi() and resched_curr() -> set_nr_if_polling(),
+ * kernel/sched/core.c): the polling state (poll_idle(), set polling and
+ * spin on the flags) and every state entered with MWAIT, whose
+ * mwait_idle_with_hints() (arch/x86/include/asm/mwait.h) sets polling and
+ * MONITORs the flags' cache line, so the store wakes the core. Since
+ * Linux 3.13 (commit ea8117478918, "sched, idle: Fix the idle polling state
+ * logic"); before, the idle loop cleared polling before any cpuidle state.
+ * HLT, I/O-port (ACPI IOPORT), WFI and POWER stop states need the IPI.
+ * Which instruction a state uses is what its driver's desc says ("MWAIT
+ * 0x20", "ACPI FFH MWAIT 0x0", "ACPI HLT", "ACPI IOPORT 0x414"). */
+bool cpuidle_state_polls_flags(const struct cstate *cs);
+
 /* The kernel's cpuidle_poll_time(): how long a polling state may spin
  * before the idle loop asks the governor again. */
 sim_ns cpuidle_poll_time(const struct cpuidle_device *dev);

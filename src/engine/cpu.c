@@ -295,8 +295,9 @@ void cpu_enter_idle(struct sim *s, struct sim_cpu *c)
 	 * if this entry stops it (tick_nohz_stop_sched_tick(); not again while
 	 * it stays stopped): C0 time that delays a wakeup arriving before it
 	 * is done. */
-	c->idle_busy_until = s->now + s->m->idle_entry_ns +
+	c->idle_busy_until = s->now + c->switch_out_ns + s->m->idle_entry_ns +
 			     (stop_tick && c->tick_on ? s->par.tick_stop_cost_ns : 0);
+	c->switch_out_ns = 0;
 	if (stop_tick)
 		cpu_stop_tick(c);
 	else
@@ -405,12 +406,31 @@ static void update_min_vruntime(struct sim_cpu *c)
 		c->rq.min_vruntime = v;
 }
 
-/* Switch `next` in: counters, cache refill and wakeup latency. */
+/* A switch through the idle task is split over two CPUs, as __schedule()
+ * runs it (kernel/sched/core.c, v6.18): the CPU whose task blocks does
+ * the switching out (deactivate, pick the idle task, context_switch() to
+ * it: no mm switch, the idle task borrows the mm) on its way into idle,
+ * in parallel with the wakeup; the CPU that leaves idle does the switching
+ * in (the wakeup's enqueue from its wake list, pick, switch_mm() and
+ * switch_to()) before the woken task runs. context_switch_us is measured
+ * on one CPU, both halves in a row (lat_ctx, pinned pipe ping-pong:
+ * docs/sources.md 2.7); each half is taken as half of it (an ESTIMATE:
+ * the two paths are of about the same length). */
+static sim_ns switch_out_half(const struct sim *s)
+{
+	return s->m->context_switch_ns / 2;
+}
+
+/* Switch `next` in: counters, cache refill and wakeup latency. From idle
+ * only the switching-in half is left (the other was paid going idle). */
 static void switch_in(struct sim *s, struct sim_cpu *c, struct task *next)
 {
 	s->ctx_switches++;
 	c->acct.ctx_switches++;
-	next->pending_stall_ns += (double)s->m->context_switch_ns;
+	sim_ns cost = s->m->context_switch_ns;
+	if (c->mode != CPU_RUNNING)
+		cost -= switch_out_half(s);
+	next->pending_stall_ns += (double)cost;
 	/* A task that changes last-level cache refetches its working set, but
 	 * not the part its sharing group keeps warm in the new one (cc1's
 	 * code and the headers of one build: engine/share.c). */
@@ -459,6 +479,7 @@ void cpu_schedule(struct sim *s, struct sim_cpu *c)
 			if (prev) {
 				s->ctx_switches++;
 				c->acct.ctx_switches++;
+				c->switch_out_ns = switch_out_half(s);
 			}
 			load_avg_cpu_goes_idle(s, c);
 			c->curr = NULL;

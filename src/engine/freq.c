@@ -233,11 +233,11 @@ static int set_amd_pstate_mode(struct sim *s, struct pm_diag *d)
 	return 0;
 }
 
-int freq_init(struct sim *s, struct pm_diag *d)
+/* One policy per clock domain, in the order of their first CPUs; each
+ * CPU's place in its policy and its utilization-update flags. */
+static int build_policies(struct sim *s, struct pm_diag *d)
 {
 	const struct machine *m = s->m;
-	if (set_amd_pstate_mode(s, d) < 0)
-		return -1;
 	int ndom = machine_freq_domains(m);
 	int *map = malloc((size_t)ndom * sizeof(*map));
 	if (!map)
@@ -292,47 +292,62 @@ int freq_init(struct sim *s, struct pm_diag *d)
 		s->cpus[c].util_dirty = &sp->util_dirty[slot / 64];
 		s->cpus[c].util_dirty_bit = UINT64_C(1) << (slot % 64);
 	}
+	return 0;
+}
 
-	for (int pi = 0; pi < s->npolicies; pi++) {
-		struct sim_policy *sp = &s->policies[pi];
-		struct cpufreq_policy *p = &sp->p;
-		const struct sim_type *ty = &s->types[sp->type];
-		uint32_t hw_max = s->par.boost ? ty->khz[ty->npstates - 1] : ty->khz[ty->base_idx];
-		p->id = pi;
-		p->cpus = sp->cpus;
-		p->table = ty->os_khz;
-		p->ntable = ty->os_npstates;
-		p->cpuinfo_min = ty->khz[0];
-		p->cpuinfo_max = hw_max;
-		p->base_khz = ty->khz[ty->base_idx];
-		p->tick_ns = s->tick_ns;
-		p->transition_delay_ns = 0;
-		p->min = p->cpuinfo_min;
-		p->max = p->cpuinfo_max;
-		/* Firmware hands over at the base frequency. */
-		sp->cur_idx = ty->base_idx;
-		p->cur = ty->khz[ty->base_idx];
-		p->transition_latency_ns = m->transition_latency_ns;
-		p->freq_invariant = ty->fie_khz != 0;
-		p->hwp = s->m->hwp != 0;
-		p->perf_scaling_khz = ty->t->perf_scaling_khz;
-		p->lowest_nonlinear_khz = ty->t->lowest_nonlinear_khz;
-		p->amd_pstate = s->amd_pstate;
-		p->pm_server = machine_pm_profile_server(m->pm_profile);
-		p->epp_balance_perf = (uint32_t)m->epp_balance_perf;
-		p->kernel = s->kernel_version;
-		p->driver = &sim_driver;
-		p->driver_ctx = s;
-		p->gov = s->cf_gov;
-		if (s->cf_gov->data_size) {
-			p->gov_data = malloc(s->cf_gov->data_size);
-			if (!p->gov_data)
-				return pm_fail(d, "out of memory");
-			memcpy(p->gov_data, s->cf_tunables, s->cf_gov->data_size);
-		}
-		if (guided(p) && cppc_guided_init(&sp->guided, p, d) < 0)
-			return -1;
+/* A policy's limits, tables and driver as the machine gives them, and
+ * its governor's data. */
+static int setup_policy(struct sim *s, int pi, struct pm_diag *d)
+{
+	const struct machine *m = s->m;
+	struct sim_policy *sp = &s->policies[pi];
+	struct cpufreq_policy *p = &sp->p;
+	const struct sim_type *ty = &s->types[sp->type];
+	uint32_t hw_max = s->par.boost ? ty->khz[ty->npstates - 1] : ty->khz[ty->base_idx];
+	p->id = pi;
+	p->cpus = sp->cpus;
+	p->table = ty->os_khz;
+	p->ntable = ty->os_npstates;
+	p->cpuinfo_min = ty->khz[0];
+	p->cpuinfo_max = hw_max;
+	p->base_khz = ty->khz[ty->base_idx];
+	p->tick_ns = s->tick_ns;
+	p->transition_delay_ns = 0;
+	p->min = p->cpuinfo_min;
+	p->max = p->cpuinfo_max;
+	/* Firmware hands over at the base frequency. */
+	sp->cur_idx = ty->base_idx;
+	p->cur = ty->khz[ty->base_idx];
+	p->transition_latency_ns = m->transition_latency_ns;
+	p->freq_invariant = ty->fie_khz != 0;
+	p->hwp = s->m->hwp != 0;
+	p->perf_scaling_khz = ty->t->perf_scaling_khz;
+	p->lowest_nonlinear_khz = ty->t->lowest_nonlinear_khz;
+	p->amd_pstate = s->amd_pstate;
+	p->pm_server = machine_pm_profile_server(m->pm_profile);
+	p->epp_balance_perf = (uint32_t)m->epp_balance_perf;
+	p->kernel = s->kernel_version;
+	p->driver = &sim_driver;
+	p->driver_ctx = s;
+	p->gov = s->cf_gov;
+	if (s->cf_gov->data_size) {
+		p->gov_data = malloc(s->cf_gov->data_size);
+		if (!p->gov_data)
+			return pm_fail(d, "out of memory");
+		memcpy(p->gov_data, s->cf_tunables, s->cf_gov->data_size);
 	}
+	if (guided(p) && cppc_guided_init(&sp->guided, p, d) < 0)
+		return -1;
+	return 0;
+}
+
+int freq_init(struct sim *s, struct pm_diag *d)
+{
+	if (set_amd_pstate_mode(s, d) < 0 || build_policies(s, d) < 0)
+		return -1;
+	for (int pi = 0; pi < s->npolicies; pi++)
+		if (setup_policy(s, pi, d) < 0)
+			return -1;
 	for (int pi = 0; pi < s->npolicies; pi++) {
 		struct cpufreq_policy *p = &s->policies[pi].p;
 		uint32_t lo = s->par.scaling_min_khz ? (uint32_t)s->par.scaling_min_khz

@@ -120,3 +120,8 @@ void sv_migrate_running(struct sim *s, int from, int to)
 {
 	task_move_running(s, &s->cpus[from], &s->cpus[to]);
 }
+
+void *sv_placement_data(const struct sim *s)
+{
+	return s->placement_data;
+}

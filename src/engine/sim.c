@@ -51,6 +51,10 @@ static const struct tunable engine_tunables[] = {
 	{ "tick_restart_cost_ns", "CPU time to restart a stopped tick when a task leaves idle, ns "
 	  "(-1: the machine's tick_restart_us)",
 	  TUNABLE_FIELD(struct engine_params, tick_restart_cost_ns), -1, -1, 1000000, NULL },
+	{ "idle_polling_wakeup", "1: waking a task on a CPU idle in the polling state or an MWAIT "
+	  "state only sets TIF_NEED_RESCHED, no IPI (Linux 3.13+); 0: every remote wakeup of an "
+	  "idle CPU sends one (before 3.13)",
+	  TUNABLE_FIELD(struct engine_params, idle_polling_wakeup), 1, 0, 1, NULL },
 	{ "background_wakeups", "background wakeups (timers, RCU, kworkers, interrupts) per CPU "
 	  "per second (-1: the machine's [background] wakeups_per_s; 0: none)",
 	  TUNABLE_FIELD(struct engine_params, background_wakeups), -1, -1, 1000000, NULL },
@@ -354,8 +358,8 @@ static int apply_set(struct sim *s, const char *kv, struct pm_diag *d)
 	const char *val;
 	if (kv_split(kv, key, sizeof(key), &val, d) < 0)
 		return -1;
-	/* Applied before every other key by apply_kernel(). */
-	if (strcmp(key, "kernel") == 0)
+	/* Applied before every other key by apply_kernel(), resolve_placement(). */
+	if (strcmp(key, "kernel") == 0 || strcmp(key, "placement") == 0)
 		return 0;
 	/* tuned's dynamic PM QoS as the profile mapper and the host planner
 	 * spell it: "LOW,HIGH,THRESHOLD" (us, us, load average). */
@@ -377,6 +381,8 @@ static int apply_set(struct sim *s, const char *kv, struct pm_diag *d)
 		{ s->wl->params, s->wl->nparams, s->wl_data },
 		{ s->cf_gov->tunables, s->cf_gov->ntunables, s->cf_tunables },
 		{ s->ci_gov->tunables, s->ci_gov->ntunables, s->ci_tunables },
+		{ s->placement_named ? s->placement_named->tunables : NULL,
+		  s->placement_named ? s->placement_named->ntunables : 0, s->placement_data },
 	};
 	for (size_t i = 0; i < sizeof(owners) / sizeof(owners[0]); i++) {
 		if (!owners[i].n)
@@ -399,10 +405,24 @@ static int apply_set(struct sim *s, const char *kv, struct pm_diag *d)
 			suggest_offer(&near, owners[i].t[k].name);
 	suggest_offer(&near, "kernel");
 	suggest_offer(&near, "cstate_disable");
+	suggest_offer(&near, "placement");
 	return pm_fail(d, "--set %s: unknown key '%s'%s (expected an engine, workload '%s', "
 		       "cpufreq '%s' or cpuidle '%s' tunable; see pmlab governors, pmlab workloads)",
 		       kv, key, suggest_text(&near, mean, sizeof(mean)), s->wl->name, s->cf_gov->name,
 		       s->ci_gov->name);
+}
+
+bool sim_engine_key(const char *key)
+{
+	static const char *const special[] = { "kernel", "cstate_disable", "pm_qos_dynamic",
+					       "placement" };
+	for (size_t i = 0; i < sizeof(special) / sizeof(special[0]); i++)
+		if (strcmp(special[i], key) == 0)
+			return true;
+	for (int i = 0; i < N_ENGINE_TUNABLES; i++)
+		if (strcmp(engine_tunables[i].name, key) == 0)
+			return true;
+	return false;
 }
 
 int sim_kernel_version(const char *v)
@@ -444,6 +464,10 @@ static int apply_kernel(struct sim *s, const struct sim_config *cfg, struct pm_d
 				return pm_fail(d, "--set %s: the %s governor %s arrived in Linux %d.%d",
 					       cfg->sets[i], gov[g].kind, gov[g].name,
 					       gov[g].since / 1000, gov[g].since % 1000);
+		/* The idle loop kept the polling flag set in poll_idle() and
+		 * MWAIT states from v3.13 (commit ea8117478918): from then on
+		 * their remote wakeups need no IPI. */
+		s->par.idle_polling_wakeup = version >= 3013;
 		/* The tick left to the governor came with v4.17. */
 		s->par.tick_policy = version < 4017 ? TICK_LEGACY : TICK_GOVERNOR;
 		/* x86 frequency invariance (APERF/MPERF, arch_scale_freq_tick())
@@ -469,6 +493,48 @@ static void *alloc_tunables(size_t size, const struct tunable *t, int n)
 	if (p)
 		tunables_set_defaults(t, n, p);
 	return p;
+}
+
+/* --set placement=NAME (the last one counts), before the other keys so
+ * that a plugin's tunables can be set: a plugin's policy gets its run
+ * data; a built-in one is checked by build_sched(). */
+static int resolve_placement(struct sim *s, const struct sim_config *cfg, struct pm_diag *d)
+{
+	const char *name = NULL, *given = NULL;
+	for (int i = 0; i < cfg->nsets; i++) {
+		char key[128];
+		const char *val;
+		if (kv_split(cfg->sets[i], key, sizeof(key), &val, d) < 0)
+			return -1;
+		if (strcmp(key, "placement") == 0) {
+			name = val;
+			given = cfg->sets[i];
+		}
+	}
+	if (!name)
+		return 0;
+	s->placement_named = registry_placement_find(cfg->registry, name);
+	if (!s->placement_named) {
+		struct suggest near;
+		char mean[96], list[256] = "";
+		size_t used = 0;
+		suggest_init(&near, name);
+		for (int i = 0; i < registry_placement_count(cfg->registry); i++) {
+			const char *n = registry_placement_at(cfg->registry, i)->name;
+			suggest_offer(&near, n);
+			if (used < sizeof(list))
+				used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s",
+							 i ? ", " : "", n);
+		}
+		return pm_fail(d, "--set %s: unknown placement policy '%s'%s (expected %s; see pmlab "
+			       "governors)", given, name, suggest_text(&near, mean, sizeof(mean)), list);
+	}
+	if (!s->placement_named->plugin)
+		return 0;
+	s->placement_data = alloc_tunables(s->placement_named->data_size,
+					   s->placement_named->tunables,
+					   s->placement_named->ntunables);
+	return s->placement_data ? 0 : pm_fail(d, "out of memory");
 }
 
 /* 0 leaves a CFS knob at the kernel's default (sched/cfs_defaults.h). */
@@ -507,6 +573,18 @@ static int build_sched(struct sim *s, struct pm_diag *d)
 		.energy_enabled = s->npds > 0,
 	};
 	s->placement = placement_for(&s->knobs);
+	/* A built-in policy follows the kernel's settings: naming one checks
+	 * that they select it (so that sweeps and comparisons can name the
+	 * kernel's beside a plugin's). */
+	if (s->placement_named && !s->placement_named->plugin &&
+	    s->placement_named != s->placement)
+		return pm_fail(d, "--set placement=%s: the kernel's settings select %s here (the "
+			       "built-in policies follow sched_mc_power_savings (pack), "
+			       "sched_itmt_enabled (itmt) and sched_energy_aware (eas); "
+			       "placement= names a plugin's or the one they select)",
+			       s->placement_named->name, s->placement->name);
+	if (s->placement_named)
+		s->placement = s->placement_named;
 	return 0;
 }
 
@@ -759,7 +837,7 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 	s->ci_tunables = alloc_tunables(s->ci_gov->data_size, s->ci_gov->tunables, s->ci_gov->ntunables);
 	if (!s->wl_data || !s->cf_tunables || !s->ci_tunables)
 		return pm_fail(d, "out of memory");
-	if (apply_kernel(s, cfg, d) < 0)
+	if (resolve_placement(s, cfg, d) < 0 || apply_kernel(s, cfg, d) < 0)
 		return -1;
 	for (int i = 0; i < cfg->nsets; i++)
 		if (apply_set(s, cfg->sets[i], d) < 0)
@@ -792,6 +870,8 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 	if (build_sched(s, d) < 0)
 		return -1;
 	default_sched_params(s);
+	if (s->placement->init && s->placement->init(s, s->placement, d) < 0)
+		return -1;
 	for (int c = 0; c < s->ncpus; c++)
 		if (s->ci_gov->init && s->ci_gov->init(&s->cpus[c].idle, d) < 0)
 			return -1;
@@ -1093,6 +1173,7 @@ void sim_destroy(struct sim *s)
 	free(s->wl_data);
 	free(s->cf_tunables);
 	free(s->ci_tunables);
+	free(s->placement_data);
 	eventq_free(&s->q);
 	keyheap_free(&s->bursts);
 	free(s);

@@ -91,6 +91,9 @@ int sim_kernel_version(const char *v);
 /* Every --set key the engine itself knows, for help texts. */
 int sim_engine_tunable_count(void);
 const struct tunable *sim_engine_tunable_at(int i);
+/* Whether KEY is one of the engine's --set keys: a tunable above, or one
+ * of kernel, cstate_disable, pm_qos_dynamic and placement. */
+bool sim_engine_key(const char *key);
 
 /* --- Calls for workloads --- */
 sim_ns sim_now(const struct sim *s);

@@ -66,6 +66,7 @@ struct engine_params {
 	int64_t tick_cost_ns;      /* CPU time of one tick interrupt; -1: the machine's */
 	int64_t tick_stop_cost_ns; /* stopping the tick (nohz); -1: the machine's */
 	int64_t tick_restart_cost_ns; /* restarting it on leaving idle; -1: the machine's */
+	int64_t idle_polling_wakeup; /* 1: no IPI to a CPU idle in POLL or MWAIT (3.13+) */
 	int64_t background_wakeups;/* per CPU per second; -1: the machine's [background] */
 	int64_t cpufreq_updates;   /* enum cpufreq_updates */
 	int64_t cpufreq_update_cost_ns; /* CPU time of one cpufreq_update_util() call */
@@ -149,6 +150,7 @@ struct sim_cpu {
 	uint64_t util_dirty_bit; /* ...and its bit there */
 	bool util_decayed;     /* the run queue's PELT moved since the last cpufreq hook call */
 	sim_ns idle_busy_until;/* the idle entry path (and tick stop) runs until then */
+	sim_ns switch_out_ns;  /* the switch to idle of the task that just left (cpu_schedule()) */
 	bool tick_woke;        /* the tick ended the current idle period */
 	struct cpuidle_device idle;
 	struct eventq timers;  /* armed sleep timers of tasks that slept here */
@@ -302,6 +304,10 @@ struct sim {
 	const struct cpuidle_governor *ci_gov;
 	void *ci_tunables;
 	const struct placement_ops *placement;
+	/* --set placement=NAME: a plugin's policy (with its run data), or a
+	 * built-in one's name, checked against the one the knobs select. */
+	const struct placement_ops *placement_named;
+	void *placement_data;
 	/* Energy Aware Scheduling (engine/perf_domain.c): the root domain's
 	 * performance domains, none when it cannot run (and why). */
 	int npds;

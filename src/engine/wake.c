@@ -129,6 +129,24 @@ static struct select_ctx select_ctx(const struct sim *s, enum select_kind kind, 
 				    .sync = sync };
 }
 
+/* Waking a task on another CPU costs the waker an IPI, unless that CPU is
+ * idle (or on its way out of idle) in a state that watches its thread
+ * flags: then setting TIF_NEED_RESCHED is the whole wakeup (set_nr_if_polling(),
+ * kernel/sched/core.c, Linux 3.13 to v6.18; cpuidle_state_polls_flags()).
+ * The idle CPU then runs the queued wakeup itself (sched_ttwu_pending() from
+ * flush_smp_call_function_queue() in do_idle()), which the context switch
+ * into the woken task stands for. Before 3.13 the idle loop cleared the
+ * polling flag for every cpuidle state: an IPI each time
+ * (idle_polling_wakeup=0, which --set kernel=3.12 or older selects). */
+static bool wake_sends_ipi(const struct sim *s, const struct sim_cpu *target)
+{
+	if (target->mode == CPU_RUNNING)
+		return true;
+	if (!s->par.idle_polling_wakeup)
+		return true;
+	return !cpuidle_state_polls_flags(&target->idle.states[target->req_cstate]);
+}
+
 void task_wake(struct sim *s, struct task *t, int waker_cpu, bool sync)
 {
 	enum select_kind kind = t->state == TASK_NEW ? SELECT_FORK : SELECT_WAKE;
@@ -144,8 +162,7 @@ void task_wake(struct sim *s, struct task *t, int waker_cpu, bool sync)
 	}
 	struct select_ctx w = select_ctx(s, kind, waker_cpu, sync);
 	int cpu = s->placement->select_cpu(s, t, &w);
-	/* Waking a task on another CPU costs the waker an IPI. */
-	if (waker_cpu >= 0 && cpu != waker_cpu)
+	if (waker_cpu >= 0 && cpu != waker_cpu && wake_sends_ipi(s, &s->cpus[cpu]))
 		cpu_charge(s, &s->cpus[waker_cpu], NULL, s->m->wakeup_ipi_ns);
 	if (s->obs && s->obs->task_wakeup) {
 		const struct sim_cpu *wc = waker_cpu >= 0 ? &s->cpus[waker_cpu] : NULL;

@@ -850,24 +850,35 @@ static int llc_cores(const struct detect *x, int cores_per_pkg, int *guessed)
 	return n;
 }
 
-static void write_ini(struct detect *x)
+/* The power limits (they give tdp_w), written into a buffer of their own
+ * for [power]; NULL (and tdp_w 0) when there is no memory for it. */
+static char *power_limits_text(struct detect *x, double *tdp_w)
+{
+	FILE *o = x->out;
+	char *pl = NULL;
+	size_t pl_len = 0;
+
+	x->out = open_memstream(&pl, &pl_len);
+	*tdp_w = 0;
+	if (x->out) {
+		write_power_limits(x, tdp_w);
+		if (fclose(x->out) != 0) {
+			free(pl);
+			pl = NULL;
+			*tdp_w = 0;
+		}
+	}
+	x->out = o;
+	return pl;
+}
+
+/* The header, [machine] and its tdp_w (the package's PL1). */
+static void write_machine(struct detect *x, int cores_per_pkg, int threads, double tdp_w)
 {
 	FILE *o = x->out;
 	const struct host_info *hi = &x->hi;
-	int cores_per_pkg = 0, threads = 1, llc_guessed;
-	for (int t = 0; t < x->ntypes; t++) {
-		cores_per_pkg += x->types[t].cores;
-		threads = x->types[t].threads > threads ? x->types[t].threads : threads;
-	}
 	const char *fwhy, *iwhy;
 	const char *fdrv = cpufreq_driver(x, &fwhy), *idrv = cpuidle_driver(x, &iwhy);
-	int has_cpufreq = hi->npolicies > 0 && x->types[0].pol;
-	struct dtype *t0 = &x->types[0];
-	uint32_t khz[MACHINE_MAX_PSTATES];
-	int tguess, bguess;
-	int n = table(x, t0->pol, khz, &tguess);
-	uint32_t base = type_base(t0->pol, khz, n, &bguess);
-	double tdp_w;
 
 	fprintf(o, "# pmlab machines detect: a model of %s, read from sysfs and /proc/cpuinfo%s%s%s.\n"
 		"# Figures after a \"# guessed:\" line have no source there: replace them with\n"
@@ -885,26 +896,16 @@ static void write_ini(struct detect *x)
 	if (iwhy)
 		guess(x, "the driver %s is not modelled: %s with its states", iwhy, idrv);
 	fprintf(o, "cpuidle_driver = %s\n", idrv);
-
-	/* Power limits first (they give tdp_w), into their own buffer. */
-	char *pl = NULL;
-	size_t pl_len = 0;
-	x->out = open_memstream(&pl, &pl_len);
-	tdp_w = 0;
-	if (x->out) {
-		write_power_limits(x, &tdp_w);
-		if (fclose(x->out) != 0) {
-			free(pl);
-			pl = NULL;
-			tdp_w = 0;
-		}
-	}
-	x->out = o;
 	if (tdp_w > 0)
 		fprintf(o, "# tdp_w: the package's PL1\ntdp_w = %g\n", tdp_w);
+}
 
-	int cluster;
-	const char *dom = domain_word(policy_cores(x, 0) / x->npkgs, t0->cores, &cluster);
+static void write_topology(struct detect *x, int cores_per_pkg, int threads, int has_cpufreq)
+{
+	FILE *o = x->out;
+	int cluster, llc_guessed;
+	const char *dom = domain_word(policy_cores(x, 0) / x->npkgs, x->types[0].cores, &cluster);
+
 	fprintf(o, "\n[topology]\npackages = %d\ncores_per_package = %d\nthreads_per_core = %d\n",
 		x->npkgs, cores_per_pkg, threads);
 	int llc = llc_cores(x, cores_per_pkg, &llc_guessed);
@@ -917,8 +918,17 @@ static void write_ini(struct detect *x)
 	fprintf(o, "freq_domain = %s\n", has_cpufreq ? dom : "package");
 	if (has_cpufreq && cluster)
 		fprintf(o, "cluster_cores = %d\n", cluster);
-	if (hi->ncpus != x->npkgs * cores_per_pkg * threads)
-		fprintf(o, "online_cpus = %d\n", hi->ncpus);
+	if (x->hi.ncpus != x->npkgs * cores_per_pkg * threads)
+		fprintf(o, "online_cpus = %d\n", x->hi.ncpus);
+}
+
+/* [frequency] up to the processor's own keys (write_processor()). */
+static void write_frequency(struct detect *x, int has_cpufreq, const uint32_t *khz, int n)
+{
+	FILE *o = x->out;
+	const struct dtype *t0 = &x->types[0];
+	int bguess;
+	uint32_t base = type_base(t0->pol, khz, n, &bguess);
 
 	fprintf(o, "\n[frequency]\n");
 	if (!has_cpufreq && x->cpuinfo_mhz > 0)
@@ -936,11 +946,14 @@ static void write_ini(struct detect *x)
 		guess(x, "the turbo range is not in sysfs: the model's turbo is the entry itself");
 		fprintf(o, "turbo = hardware\n");
 	}
-	write_processor(x, khz, n);
-	write_pstates(x, "pstates", khz, n, tguess);
-	write_highest_perf(x);
+}
 
-	write_cstates(x, GUESS_LEAK_W * t0->capacity / CAPACITY_SCALE);
+/* [power] (guessed) and the power limits' text (pl) after it. */
+static void write_power(struct detect *x, int threads, const uint32_t *khz, int n,
+			const char *pl)
+{
+	FILE *o = x->out;
+	const struct dtype *t0 = &x->types[0];
 
 	fprintf(o, "\n[power]\n");
 	guess(x, "power coefficients: the biggest core busy at its top P-state draws %g W "
@@ -957,13 +970,19 @@ static void write_ini(struct detect *x)
 	fprintf(o, "uncore_w = %g\nplatform_w = 0\n", GUESS_UNCORE_W);
 	if (pl)
 		fputs(pl, o);
-	free(pl);
 
 	fprintf(o, "\n[costs]\n");
 	guess(x, "kernel costs: the i7-4790 preset's (Haswell); the tick's and the idle "
 	      "loop's are the defaults");
 	fprintf(o, "syscall_us = 0.1\ncontext_switch_us = 1.3\nwakeup_ipi_us = 0.8\n"
 		"fork_us = 60\nexec_us = 200\n");
+}
+
+/* A [cpu_type] and its [pstates] for each kind of core, when there are
+ * several. */
+static void write_types(struct detect *x)
+{
+	FILE *o = x->out;
 
 	if (x->ntypes == 1)
 		return;
@@ -996,6 +1015,35 @@ static void write_ini(struct detect *x)
 		write_pstates(x, sec, tk, tn, tg);
 	}
 	write_type_cstates(x);
+}
+
+static void write_ini(struct detect *x)
+{
+	const struct host_info *hi = &x->hi;
+	int cores_per_pkg = 0, threads = 1;
+	for (int t = 0; t < x->ntypes; t++) {
+		cores_per_pkg += x->types[t].cores;
+		threads = x->types[t].threads > threads ? x->types[t].threads : threads;
+	}
+	int has_cpufreq = hi->npolicies > 0 && x->types[0].pol;
+	struct dtype *t0 = &x->types[0];
+	uint32_t khz[MACHINE_MAX_PSTATES];
+	int tguess;
+	int n = table(x, t0->pol, khz, &tguess);
+	double tdp_w;
+	char *pl = power_limits_text(x, &tdp_w);
+
+	write_machine(x, cores_per_pkg, threads, tdp_w);
+	write_topology(x, cores_per_pkg, threads, has_cpufreq);
+	write_frequency(x, has_cpufreq, khz, n);
+	write_processor(x, khz, n);
+	write_pstates(x, "pstates", khz, n, tguess);
+	write_highest_perf(x);
+
+	write_cstates(x, GUESS_LEAK_W * t0->capacity / CAPACITY_SCALE);
+	write_power(x, threads, khz, n, pl);
+	free(pl);
+	write_types(x);
 }
 
 char *machine_detect_ini(const struct hostfs *fs, struct pm_diag *d)

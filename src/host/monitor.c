@@ -334,6 +334,51 @@ static void blank_row(struct mon_row *r, int cpu)
 		r->cs_pct[k] = r->cs_usage[k] = r->cs_above[k] = r->cs_below[k] = NAN;
 }
 
+/* A CPU's C-state figures over us microseconds, added to the summary
+ * (sum; residency into cs_pct, averaged by the caller). */
+static void cstate_row(struct mon_row *row, struct mon_row *sum, double *cs_pct, int ncs,
+		       const struct mon_cpu_sample *x, const struct mon_cpu_sample *y, double us)
+{
+	for (int s = 0; s < ncs; s++) {
+		row->cs_pct[s] = 100.0 * (double)sub(y->cs[s][CS_TIME], x->cs[s][CS_TIME]) / us;
+		if (row->cs_pct[s] > 100.0)
+			row->cs_pct[s] = 100.0; /* updated at exit: may lag a sample */
+		row->cs_usage[s] = (double)sub(y->cs[s][CS_USAGE], x->cs[s][CS_USAGE]);
+		row->cs_above[s] = (double)sub(y->cs[s][CS_ABOVE], x->cs[s][CS_ABOVE]);
+		row->cs_below[s] = (double)sub(y->cs[s][CS_BELOW], x->cs[s][CS_BELOW]);
+		cs_pct[s] += row->cs_pct[s];
+		sum->cs_usage[s] = (isnan(sum->cs_usage[s]) ? 0 : sum->cs_usage[s]) +
+				   row->cs_usage[s];
+		sum->cs_above[s] = (isnan(sum->cs_above[s]) ? 0 : sum->cs_above[s]) +
+				   row->cs_above[s];
+		sum->cs_below[s] = (isnan(sum->cs_below[s]) ? 0 : sum->cs_below[s]) +
+				   row->cs_below[s];
+	}
+}
+
+/* RAPL's package, core and DRAM watts over us microseconds. */
+static void rapl_watts(const struct monitor *m, const struct mon_sample *a,
+		       const struct mon_sample *b, double us, struct mon_row *sum)
+{
+	double w[3] = { 0, 0, 0 };
+	bool have[3] = { false, false, false };
+
+	for (int z = 0; z < m->hi.nzones; z++) {
+		const struct host_zone *zone = &m->hi.zones[z];
+		int k = zone->kind == ZONE_PACKAGE ? 0 : zone->kind == ZONE_CORE ? 1
+						      : zone->kind == ZONE_DRAM ? 2 : -1;
+		if (k < 0 || !a->energy_ok[z] || !b->energy_ok[z])
+			continue;
+		uint64_t uj = monitor_energy_delta(a->energy_uj[z], b->energy_uj[z],
+						   zone->max_range_uj);
+		w[k] += (double)uj / us; /* uJ per us = W */
+		have[k] = true;
+	}
+	sum->pkg_w = have[0] ? w[0] : NAN;
+	sum->cor_w = have[1] ? w[1] : NAN;
+	sum->ram_w = have[2] ? w[2] : NAN;
+}
+
 int monitor_compute(const struct monitor *m, const struct mon_sample *a,
 		    const struct mon_sample *b, struct mon_result *r, struct pm_diag *d)
 {
@@ -388,21 +433,7 @@ int monitor_compute(const struct monitor *m, const struct mon_sample *a,
 			navg++;
 		}
 		if (x->cs_ok && y->cs_ok) {
-			for (int s = 0; s < ncs; s++) {
-				row->cs_pct[s] = 100.0 * (double)sub(y->cs[s][CS_TIME], x->cs[s][CS_TIME]) / us;
-				if (row->cs_pct[s] > 100.0)
-					row->cs_pct[s] = 100.0; /* updated at exit: may lag a sample */
-				row->cs_usage[s] = (double)sub(y->cs[s][CS_USAGE], x->cs[s][CS_USAGE]);
-				row->cs_above[s] = (double)sub(y->cs[s][CS_ABOVE], x->cs[s][CS_ABOVE]);
-				row->cs_below[s] = (double)sub(y->cs[s][CS_BELOW], x->cs[s][CS_BELOW]);
-				cs_pct[s] += row->cs_pct[s];
-				sum->cs_usage[s] = (isnan(sum->cs_usage[s]) ? 0 : sum->cs_usage[s]) +
-						   row->cs_usage[s];
-				sum->cs_above[s] = (isnan(sum->cs_above[s]) ? 0 : sum->cs_above[s]) +
-						   row->cs_above[s];
-				sum->cs_below[s] = (isnan(sum->cs_below[s]) ? 0 : sum->cs_below[s]) +
-						   row->cs_below[s];
-			}
+			cstate_row(row, sum, cs_pct, ncs, x, y, us);
 			ncs_ok++;
 		}
 	}
@@ -422,24 +453,8 @@ int monitor_compute(const struct monitor *m, const struct mon_sample *a,
 	for (int s = 0; ncs_ok && s < ncs; s++)
 		sum->cs_pct[s] = cs_pct[s] / ncs_ok;
 	util_row(sum, a->stat_ok ? &a->stat.all : NULL, b->stat_ok ? &b->stat.all : NULL);
-	if (m->have_rapl) {
-		double w[3] = { 0, 0, 0 };
-		bool have[3] = { false, false, false };
-		for (int z = 0; z < m->hi.nzones; z++) {
-			const struct host_zone *zone = &m->hi.zones[z];
-			int k = zone->kind == ZONE_PACKAGE ? 0 : zone->kind == ZONE_CORE ? 1
-							      : zone->kind == ZONE_DRAM ? 2 : -1;
-			if (k < 0 || !a->energy_ok[z] || !b->energy_ok[z])
-				continue;
-			uint64_t uj = monitor_energy_delta(a->energy_uj[z], b->energy_uj[z],
-							   zone->max_range_uj);
-			w[k] += (double)uj / us; /* uJ per us = W */
-			have[k] = true;
-		}
-		sum->pkg_w = have[0] ? w[0] : NAN;
-		sum->cor_w = have[1] ? w[1] : NAN;
-		sum->ram_w = have[2] ? w[2] : NAN;
-	}
+	if (m->have_rapl)
+		rapl_watts(m, a, b, us, sum);
 	return 0;
 }
 

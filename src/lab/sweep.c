@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../plugin/registry.h"
 #include "batch.h"
 
 /* Keys that name an option rather than a --set tunable. */
@@ -128,15 +129,36 @@ static const struct machine *machine_for(struct sweep *s, const char *spec, cons
 	return &slot->m;
 }
 
-/* The varied --set keys of point p, after the fixed ones. */
+/* The placement policy point p names (--set or --vary placement=), or NULL. */
+static const char *placement_of(const struct sweep *s, long p, const struct runspec *rs)
+{
+	const char *v = varied(s, p, "placement");
+
+	for (int i = rs->nsets - 1; !v && i >= 0; i--)
+		if (strncmp(rs->sets[i], "placement=", 10) == 0)
+			v = rs->sets[i] + 10;
+	return v;
+}
+
+/* The varied --set keys of point p, after the fixed ones. A key that is
+ * some governor's, placement policy's or workload's, but not one of this
+ * point's (--vary cpuidle=mine,menu --vary mine_weight=1,4: the menu
+ * points), is left out of the point: its run, inputs and command are
+ * those without it. A key no one has goes on, for the run to refuse. */
 static int set_varied(const struct sweep *s, long p, struct runspec *rs, struct pm_diag *d)
 {
+	const char *placement = placement_of(s, p, rs);
+
 	for (int i = 0; i < s->ndims; i++) {
 		const char *v = varied(s, p, s->dim[i].key);
 		char *kv;
 		int rc;
 
 		if (is_special(s->dim[i].key))
+			continue;
+		if (registry_key_known(s->registry, s->dim[i].key) &&
+		    !registry_run_has_key(s->registry, runspec_cpufreq(rs, NULL), rs->cpuidle,
+					  placement, rs->workload, s->dim[i].key))
 			continue;
 		kv = malloc(strlen(s->dim[i].key) + strlen(v) + 2);
 		if (!kv)
@@ -328,6 +350,9 @@ static int inputs_machines(struct sweep *s, struct pm_diag *d)
 	}
 	in->machines = s->in_machine;
 	in->nmachines = nm * nc;
+	/* --cpus given (not varied) for varied machines: in the command too */
+	if (nc == 1 && cs[0])
+		in->cpus = machine_for(s, ms[0], cs[0], d)->online_cpus;
 	return 0;
 }
 

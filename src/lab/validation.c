@@ -541,9 +541,9 @@ double validation_model_value(const struct validation *e, const struct cmp_set *
 	if (strcmp(fig, "runtime_rel") == 0) /* a fixed amount of work: time ~ 1 / throughput */
 		return mean_of(s, b, "throughput", &found) / mean_of(s, p, "throughput", &found);
 	if (strcmp(fig, "latency_ms") == 0)
-		return mean_of(s, p, "latency_ms", &found);
+		return mean_of(s, p, "latency_mean_ms", &found);
 	if (strcmp(fig, "latency_us") == 0)
-		return 1000 * mean_of(s, p, "latency_ms", &found);
+		return 1000 * mean_of(s, p, "latency_mean_ms", &found);
 	if (strcmp(fig, "power_w") == 0)
 		return mean_of(s, p, "power_w", &found);
 	/* The packages alone, as RAPL reads them (turbostat PkgWatt): the
@@ -579,7 +579,7 @@ double validation_model_value(const struct validation *e, const struct cmp_set *
 		if (strcmp(spec, "-") == 0)
 			return NAN;
 		if (strcmp(spec, "C0") == 0)
-			return mean_of(s, p, "residency_C0_pct", &found);
+			return mean_of(s, p, "busy_pct", &found);
 		snprintf(buf, sizeof(buf), "%s", spec);
 		v = 0;
 		for (tok = strtok_r(buf, "+ ", &save); tok; tok = strtok_r(NULL, "+ ", &save)) {

@@ -44,8 +44,8 @@ static int add(json_t *list, json_t *item)
 char *pmlab_lab_catalog(const pmlab_lab *lab)
 {
 	json_t *cf = json_array(), *ci = json_array(), *wl = json_array(), *eng = json_array(),
-	       *ms = json_array(), *doc;
-	int rc = cf && ci && wl && eng && ms ? 0 : -1;
+	       *ms = json_array(), *pl = json_array(), *doc;
+	int rc = cf && ci && wl && eng && ms && pl ? 0 : -1;
 	const struct gov_registry *reg = &lab->plugins.reg;
 	char *text;
 
@@ -64,12 +64,20 @@ char *pmlab_lab_catalog(const pmlab_lab *lab)
 				       g->plugin ? plugin_set_origin_of(&lab->plugins, g->name) : NULL,
 				       "tunables", tunables(g->tunables, g->ntunables)));
 	}
-	for (int i = 0; rc == 0 && i < workload_count(); i++) {
-		const struct workload_ops *w = workload_at(i);
-		rc = add(wl, json_pack("{s:s, s:s, s:s, s:s, s:b, s:o*}", "name", w->name, "summary",
-				       w->summary, "throughput_unit", w->throughput_unit, "latency",
-				       w->latency_what, "plugin", 0, "parameters",
-				       tunables(w->params, w->nparams)));
+	for (int i = 0; rc == 0 && i < registry_placement_count(reg); i++) {
+		const struct placement_ops *p = registry_placement_at(reg, i);
+		rc = add(pl, json_pack("{s:s, s:s, s:b, s:s*, s:o*}", "name", p->name, "summary",
+				       p->summary, "plugin", p->plugin != NULL, "origin",
+				       p->plugin ? plugin_set_origin_of(&lab->plugins, p->name) : NULL,
+				       "tunables", tunables(p->tunables, p->ntunables)));
+	}
+	for (int i = 0; rc == 0 && i < registry_workload_count(reg); i++) {
+		const struct workload_ops *w = registry_workload_at(reg, i);
+		rc = add(wl, json_pack("{s:s, s:s, s:s, s:s, s:b, s:s*, s:o*}", "name", w->name,
+				       "summary", w->summary, "throughput_unit", w->throughput_unit,
+				       "latency", w->latency_what, "plugin", w->plugin != NULL, "origin",
+				       w->plugin ? plugin_set_origin_of(&lab->plugins, w->name) : NULL,
+				       "parameters", tunables(w->params, w->nparams)));
 	}
 	for (int i = 0; rc == 0 && i < sim_engine_tunable_count(); i++) {
 		json_t *one = tunables(sim_engine_tunable_at(i), 1);
@@ -84,10 +92,11 @@ char *pmlab_lab_catalog(const pmlab_lab *lab)
 		json_decref(wl);
 		json_decref(eng);
 		json_decref(ms);
+		json_decref(pl);
 		return NULL;
 	}
-	doc = json_pack("{s:o, s:o, s:o, s:o, s:o}", "cpufreq", cf, "cpuidle", ci, "workloads", wl,
-			"engine", eng, "machines", ms);
+	doc = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "cpufreq", cf, "cpuidle", ci, "placement",
+			pl, "workloads", wl, "engine", eng, "machines", ms);
 	text = doc ? json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER) : NULL;
 	json_decref(doc);
 	return text;

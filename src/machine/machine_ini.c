@@ -658,53 +658,40 @@ static const char *domain_name(enum freq_domain_kind k)
 	return "?";
 }
 
-static const char *domain_word(int v)
+/* The name of value v of an enum-valued key's type. */
+static const char *enum_word(enum vtype type, int v)
 {
-	return domain_name((enum freq_domain_kind)v);
-}
-
-static const char *cpufreq_driver_word(int v)
-{
-	return machine_cpufreq_driver_name((enum cpufreq_driver_kind)v);
-}
-
-static const char *cpuidle_driver_word(int v)
-{
-	return machine_cpuidle_driver_name((enum cpuidle_driver_kind)v);
-}
-
-static const char *invariance_word(int v)
-{
-	return machine_invariance_name((enum freq_invariance)v);
-}
-
-static const char *pm_profile_word(int v)
-{
-	return machine_pm_profile_name((enum pm_profile)v);
-}
-
-static const char *turbo_word(int v)
-{
-	return machine_turbo_control_name((enum turbo_control)v);
+	switch (type) {
+	case V_DOMAIN:
+		return domain_name((enum freq_domain_kind)v);
+	case V_CPUFREQ_DRIVER:
+		return machine_cpufreq_driver_name((enum cpufreq_driver_kind)v);
+	case V_CPUIDLE_DRIVER:
+		return machine_cpuidle_driver_name((enum cpuidle_driver_kind)v);
+	case V_FIE:
+		return machine_invariance_name((enum freq_invariance)v);
+	case V_PM_PROFILE:
+		return machine_pm_profile_name((enum pm_profile)v);
+	case V_TURBO:
+		return machine_turbo_control_name((enum turbo_control)v);
+	default:
+		return "?";
+	}
 }
 
 /* The keys whose value is one of an enum's names. */
 static const struct enum_key {
 	enum vtype type;
-	const char *(*word)(int v); /* the name of value v, first..last */
-	int first, last;
+	int first, last;            /* its values (enum_word()) */
 	const char *what;           /* "'x' is not WHAT" */
 	bool list_names;            /* expected: the names, else the key's example */
 } enum_keys[] = {
-	{ V_DOMAIN, domain_word, FREQ_DOMAIN_CORE, FREQ_DOMAIN_PACKAGE, "a domain kind", true },
-	{ V_CPUFREQ_DRIVER, cpufreq_driver_word, 0, CPUFREQ_NDRIVERS - 1,
-	  "a driver pmlab knows", true },
-	{ V_CPUIDLE_DRIVER, cpuidle_driver_word, 0, CPUIDLE_NDRIVERS - 1,
-	  "a driver pmlab knows", true },
-	{ V_FIE, invariance_word, FIE_MAX, FIE_NONE, "a frequency invariance reference", false },
-	{ V_PM_PROFILE, pm_profile_word, PM_PROFILE_UNSPECIFIED, PM_NPROFILES - 1,
-	  "an ACPI PM profile", false },
-	{ V_TURBO, turbo_word, TURBO_OS, TURBO_HARDWARE, "who picks turbo frequencies", false },
+	{ V_DOMAIN, FREQ_DOMAIN_CORE, FREQ_DOMAIN_PACKAGE, "a domain kind", true },
+	{ V_CPUFREQ_DRIVER, 0, CPUFREQ_NDRIVERS - 1, "a driver pmlab knows", true },
+	{ V_CPUIDLE_DRIVER, 0, CPUIDLE_NDRIVERS - 1, "a driver pmlab knows", true },
+	{ V_FIE, FIE_MAX, FIE_NONE, "a frequency invariance reference", false },
+	{ V_PM_PROFILE, PM_PROFILE_UNSPECIFIED, PM_NPROFILES - 1, "an ACPI PM profile", false },
+	{ V_TURBO, TURBO_OS, TURBO_HARDWARE, "who picks turbo frequencies", false },
 };
 
 /* A value given by its name: drivers, clock domains, enums. */
@@ -717,7 +704,7 @@ static int set_enum(struct parser *p, const struct key *k, const char *v, void *
 	while (e->type != k->type)
 		e++;
 	for (int i = e->first; i <= e->last; i++) {
-		const char *name = e->word(i);
+		const char *name = enum_word(k->type, i);
 		if (strcmp(v, name) == 0) {
 			*(int *)field = i;
 			return 0;
@@ -729,11 +716,63 @@ static int set_enum(struct parser *p, const struct key *k, const char *v, void *
 		    e->what, e->list_names ? names : k->example);
 }
 
+/* V_INT, V_U32, V_KHZ. */
+static int set_integer(struct parser *p, const struct key *k, const char *v, void *field,
+		       const char *where)
+{
+	long long i;
+
+	if (parse_int(v, &i) && k->type == V_KHZ)
+		return fail(p, p->line, "%s %s: '%.40s' is not an integer "
+			    "(expected kHz)", where, k->name, v);
+	if (k->type == V_KHZ && (i < 0 || i > UINT32_MAX))
+		return fail(p, p->line, "%s %s = %lld: %s", where, k->name, i,
+			    machine_khz_problem(i));
+	if (k->type == V_KHZ) {
+		*(uint32_t *)field = (uint32_t)i;
+		return 0;
+	}
+	if (parse_int(v, &i))
+		return fail(p, p->line, "%s %s: '%.40s' is not an integer "
+			    "(expected %s = %s)", where, k->name, v, k->name, k->example);
+	if (k->type == V_INT ? i < -MAX_INT || i > MAX_INT : i < 0 || i > UINT32_MAX)
+		return fail(p, p->line, "%s %s: %lld is out of range (expected %s = %s)",
+			    where, k->name, i, k->name, k->example);
+	if (k->type == V_INT)
+		*(int *)field = (int)i;
+	else
+		*(uint32_t *)field = (uint32_t)i;
+	return 0;
+}
+
+/* V_DOUBLE and the units the file gives in other terms than the struct:
+ * V_US (sim_ns), V_MW (watts), V_PCT (a share). */
+static int set_number(struct parser *p, const struct key *k, const char *v, void *field,
+		      const char *where)
+{
+	double x;
+
+	if (parse_double(v, &x))
+		return fail(p, p->line, "%s %s: '%.40s' is not a number (expected %s = %s)",
+			    where, k->name, v, k->name, k->example);
+	if (k->type == V_DOUBLE) {
+		*(double *)field = x;
+	} else if (k->type == V_MW) {
+		*(double *)field = x / 1000;
+	} else if (k->type == V_PCT) {
+		*(double *)field = x / 100;
+	} else {
+		if (fabs(x) > MAX_US)
+			return fail(p, p->line, "%s %s = %g is out of range "
+				    "(expected 0..1000000000 us)", where, k->name, x);
+		*(sim_ns *)field = llround(x * 1000);
+	}
+	return 0;
+}
+
 static int set_value(struct parser *p, const struct key *k, void *field, const char *v)
 {
 	char where[64];
-	long long i;
-	double x;
 
 	label(p, where, sizeof(where));
 	switch (k->type) {
@@ -752,55 +791,14 @@ static int set_value(struct parser *p, const struct key *k, void *field, const c
 		return 0;
 	}
 	case V_INT:
-		if (parse_int(v, &i))
-			return fail(p, p->line, "%s %s: '%.40s' is not an integer "
-				    "(expected %s = %s)", where, k->name, v, k->name, k->example);
-		if (i < -MAX_INT || i > MAX_INT)
-			return fail(p, p->line, "%s %s: %lld is out of range (expected %s = %s)",
-				    where, k->name, i, k->name, k->example);
-		*(int *)field = (int)i;
-		return 0;
 	case V_U32:
-		if (parse_int(v, &i))
-			return fail(p, p->line, "%s %s: '%.40s' is not an integer "
-				    "(expected %s = %s)", where, k->name, v, k->name, k->example);
-		if (i < 0 || i > UINT32_MAX)
-			return fail(p, p->line, "%s %s: %lld is out of range (expected %s = %s)",
-				    where, k->name, i, k->name, k->example);
-		*(uint32_t *)field = (uint32_t)i;
-		return 0;
-	case V_KHZ: {
-		const char *why;
-		if (parse_int(v, &i))
-			return fail(p, p->line, "%s %s: '%.40s' is not an integer "
-				    "(expected kHz)", where, k->name, v);
-		if (i < 0 || i > UINT32_MAX) {
-			why = machine_khz_problem(i);
-			return fail(p, p->line, "%s %s = %lld: %s", where, k->name, i, why);
-		}
-		*(uint32_t *)field = (uint32_t)i;
-		return 0;
-	}
+	case V_KHZ:
+		return set_integer(p, k, v, field, where);
 	case V_DOUBLE:
 	case V_US:
 	case V_MW:
 	case V_PCT:
-		if (parse_double(v, &x))
-			return fail(p, p->line, "%s %s: '%.40s' is not a number (expected %s = %s)",
-				    where, k->name, v, k->name, k->example);
-		if (k->type == V_DOUBLE) {
-			*(double *)field = x;
-		} else if (k->type == V_MW) {
-			*(double *)field = x / 1000;
-		} else if (k->type == V_PCT) {
-			*(double *)field = x / 100;
-		} else {
-			if (fabs(x) > MAX_US)
-				return fail(p, p->line, "%s %s = %g is out of range "
-					    "(expected 0..1000000000 us)", where, k->name, x);
-			*(sim_ns *)field = llround(x * 1000);
-		}
-		return 0;
+		return set_number(p, k, v, field, where);
 	case V_BOOL:
 		if (strcmp(v, "0") && strcmp(v, "1"))
 			return fail(p, p->line, "%s %s: '%.40s' is not 0 or 1 (expected %s = 0 "
@@ -980,105 +978,116 @@ static const struct key *find_key(const struct key *keys, int n, const char *nam
 	return NULL;
 }
 
-/* What each [cpu_type] leaves out is the machine's: threads, clock
- * domain, base and tables (turbo bins only with the machine's P-states),
- * C-state figures, power coefficients (the SMT ones only with the
- * machine's threads per core). Then the types' default online CPUs. */
-static int resolve_types(struct parser *p)
+/* What a [cpu_type] leaves out is the machine's: threads, clock domain,
+ * base and tables (turbo bins only with the machine's P-states), C-state
+ * figures, power coefficients (the SMT ones only with the machine's
+ * threads per core). */
+static int resolve_type(struct parser *p, int t)
 {
 	struct machine *m = p->m;
+	struct cpu_type *ty = &m->types[t];
+	struct cpu_type_lines *tl = &p->ln.type[t];
 	char sec[CPU_TYPE_NAME_MAX + 16];
 
+	snprintf(sec, sizeof(sec), "[cpu_type %s]", ty->name);
+	if (!tl->cores)
+		return missing(p, sec, tl->section, &type_keys[0], "");
+	if (!tl->threads_per_core)
+		ty->threads_per_core = m->threads_per_core;
+	if (!tl->capacity)
+		ty->capacity = CAPACITY_SCALE;
+	if (!tl->freq_domain) {
+		ty->freq_domain = m->freq_domain;
+		if (!tl->cluster_cores)
+			ty->cluster_cores = m->cluster_cores;
+	} else if (ty->freq_domain == FREQ_DOMAIN_CLUSTER && !tl->cluster_cores) {
+		return missing(p, sec, tl->section,
+			       find_key(type_keys, ARRAY_SIZE(type_keys), "cluster_cores"),
+			       " with freq_domain = cluster");
+	}
+	if (tl->pstates && !tl->base_khz)
+		return missing(p, sec, tl->section,
+			       find_key(type_keys, ARRAY_SIZE(type_keys), "base_khz"),
+			       " with its own [pstates NAME]");
+	if (!tl->perf_scaling)
+		ty->perf_scaling_khz = m->perf_scaling_khz;
+	if (!tl->pstates && !tl->lowest_nonlinear)
+		ty->lowest_nonlinear_khz = m->lowest_nonlinear_khz;
+	if (!tl->pstates) {
+		ty->npstates = m->npstates;
+		memcpy(ty->pstates, m->pstates, sizeof(ty->pstates));
+		if (!tl->base_khz)
+			ty->base_khz = m->base_khz;
+		if (!tl->turbo) {
+			ty->nturbo = m->nturbo;
+			memcpy(ty->turbo, m->turbo, sizeof(ty->turbo));
+		}
+	}
+	sort_tables(ty->pstates, ty->npstates, tl->pstate, ty->turbo, ty->nturbo,
+		    tl->turbo_bin);
+	/* [cstate STATE TYPE]: the keys given, over the machine's state. */
+	const struct section *cs = &cstate_type_section;
+	for (int i = 0; i < m->ncstates; i++) {
+		const struct cstate own = ty->cstates[i];
+		ty->cstates[i] = m->cstates[i];
+		for (int k = 0; k < cs->nkeys; k++)
+			if (*(const int *)((const char *)&tl->cstate[i] + cs->keys[k].line))
+				memcpy((char *)&ty->cstates[i] + cs->keys[k].off,
+				       (const char *)&own + cs->keys[k].off, cs->keys[k].size);
+	}
+	if (!tl->ceff_nf)
+		ty->ceff_nf = m->ceff_nf;
+	if (!tl->leak_w)
+		ty->leak_w = m->leak_w;
+	if (!tl->leak_beta)
+		ty->leak_beta = m->leak_beta;
+	if (!tl->cluster_w)
+		ty->cluster_w = m->cluster_w;
+	bool same_smt = ty->threads_per_core == m->threads_per_core;
+	if (!tl->smt_activity)
+		ty->smt_activity = same_smt ? m->smt_activity : 1.0;
+	if (!tl->smt_throughput && !same_smt && ty->threads_per_core > 1)
+		return missing(p, sec, tl->section,
+			       find_key(type_keys, ARRAY_SIZE(type_keys), "smt_throughput"),
+			       " with threads_per_core > 1");
+	if (!tl->smt_throughput)
+		ty->smt_throughput = same_smt ? m->smt_throughput : 1.0;
+	return 0;
+}
+
+/* The CPUs the types make, when online_cpus is not given: counted once
+ * the types are known to fit (machine_check()). */
+static int types_cpus(const struct machine *m)
+{
+	long long cpus = 0;
+
 	for (int t = 0; t < m->ntypes; t++) {
-		struct cpu_type *ty = &m->types[t];
-		struct cpu_type_lines *tl = &p->ln.type[t];
-		snprintf(sec, sizeof(sec), "[cpu_type %s]", ty->name);
-		if (!tl->cores)
-			return missing(p, sec, tl->section, &type_keys[0], "");
-		if (!tl->threads_per_core)
-			ty->threads_per_core = m->threads_per_core;
-		if (!tl->capacity)
-			ty->capacity = CAPACITY_SCALE;
-		if (!tl->freq_domain) {
-			ty->freq_domain = m->freq_domain;
-			if (!tl->cluster_cores)
-				ty->cluster_cores = m->cluster_cores;
-		} else if (ty->freq_domain == FREQ_DOMAIN_CLUSTER && !tl->cluster_cores) {
-			return missing(p, sec, tl->section,
-				       find_key(type_keys, ARRAY_SIZE(type_keys), "cluster_cores"),
-				       " with freq_domain = cluster");
-		}
-		if (tl->pstates && !tl->base_khz)
-			return missing(p, sec, tl->section,
-				       find_key(type_keys, ARRAY_SIZE(type_keys), "base_khz"),
-				       " with its own [pstates NAME]");
-		if (!tl->perf_scaling)
-			ty->perf_scaling_khz = m->perf_scaling_khz;
-		if (!tl->pstates && !tl->lowest_nonlinear)
-			ty->lowest_nonlinear_khz = m->lowest_nonlinear_khz;
-		if (!tl->pstates) {
-			ty->npstates = m->npstates;
-			memcpy(ty->pstates, m->pstates, sizeof(ty->pstates));
-			if (!tl->base_khz)
-				ty->base_khz = m->base_khz;
-			if (!tl->turbo) {
-				ty->nturbo = m->nturbo;
-				memcpy(ty->turbo, m->turbo, sizeof(ty->turbo));
-			}
-		}
-		sort_tables(ty->pstates, ty->npstates, tl->pstate, ty->turbo, ty->nturbo,
-			    tl->turbo_bin);
-		for (int i = 0; i < m->ncstates; i++) {
-			const struct cstate own = ty->cstates[i];
-			const struct cstate_lines *cl = &tl->cstate[i];
-			ty->cstates[i] = m->cstates[i];
-			if (cl->exit)
-				ty->cstates[i].exit_ns = own.exit_ns;
-			if (cl->residency)
-				ty->cstates[i].residency_ns = own.residency_ns;
-			if (cl->wake)
-				ty->cstates[i].wake_ns = own.wake_ns;
-			if (cl->power)
-				ty->cstates[i].power_w = own.power_w;
-		}
-		if (!tl->ceff_nf)
-			ty->ceff_nf = m->ceff_nf;
-		if (!tl->leak_w)
-			ty->leak_w = m->leak_w;
-		if (!tl->leak_beta)
-			ty->leak_beta = m->leak_beta;
-		if (!tl->cluster_w)
-			ty->cluster_w = m->cluster_w;
-		bool same_smt = ty->threads_per_core == m->threads_per_core;
-		if (!tl->smt_activity)
-			ty->smt_activity = same_smt ? m->smt_activity : 1.0;
-		if (!tl->smt_throughput && !same_smt && ty->threads_per_core > 1)
-			return missing(p, sec, tl->section,
-				       find_key(type_keys, ARRAY_SIZE(type_keys), "smt_throughput"),
-				       " with threads_per_core > 1");
-		if (!tl->smt_throughput)
-			ty->smt_throughput = same_smt ? m->smt_throughput : 1.0;
+		const struct cpu_type *ty = &m->types[t];
+		if (ty->cores < 1 || ty->cores > MACHINE_MAX_CPUS || ty->threads_per_core < 1 ||
+		    ty->threads_per_core > MACHINE_MAX_CPUS)
+			cpus = MACHINE_MAX_CPUS + 1;
+		else if (cpus <= MACHINE_MAX_CPUS)
+			cpus += (long long)ty->cores * ty->threads_per_core;
 	}
-	if (m->ntypes && !p->ln.online_cpus) {
-		/* Counted once the types are known to fit (machine_check()). */
-		long long cpus = 0;
-		for (int t = 0; t < m->ntypes; t++) {
-			const struct cpu_type *ty = &m->types[t];
-			if (ty->cores < 1 || ty->cores > MACHINE_MAX_CPUS || ty->threads_per_core < 1 ||
-			    ty->threads_per_core > MACHINE_MAX_CPUS)
-				cpus = MACHINE_MAX_CPUS + 1;
-			else if (cpus <= MACHINE_MAX_CPUS)
-				cpus += (long long)ty->cores * ty->threads_per_core;
-		}
-		if (m->packages >= 1 && m->packages <= MACHINE_MAX_CPUS)
-			cpus *= m->packages;
-		m->online_cpus = cpus > 0 && cpus <= MACHINE_MAX_CPUS ? (int)cpus : 0;
-	}
+	if (m->packages >= 1 && m->packages <= MACHINE_MAX_CPUS)
+		cpus *= m->packages;
+	return cpus > 0 && cpus <= MACHINE_MAX_CPUS ? (int)cpus : 0;
+}
+
+static int resolve_types(struct parser *p)
+{
+	for (int t = 0; t < p->m->ntypes; t++)
+		if (resolve_type(p, t))
+			return -1;
+	if (p->m->ntypes && !p->ln.online_cpus)
+		p->m->online_cpus = types_cpus(p->m);
 	return 0;
 }
 
 /* Missing keys, defaults and the `requires` names, then every value rule. */
-static int finish(struct parser *p)
+/* Every required key of every section there, and the C-state each
+ * package C-state requires. */
+static int check_required(struct parser *p)
 {
 	struct machine *m = p->m;
 	struct machine_lines *ln = &p->ln;
@@ -1133,6 +1142,14 @@ static int finish(struct parser *p)
 				    m->ncstates ? names : "none defined");
 		}
 	}
+	return 0;
+}
+
+/* What a key left out stands for. */
+static void set_defaults(struct parser *p)
+{
+	struct machine *m = p->m;
+	struct machine_lines *ln = &p->ln;
 
 	if (!ln->llc_cores)
 		m->llc_cores = m->cores_per_package;
@@ -1166,6 +1183,16 @@ static int finish(struct parser *p)
 		m->mem.snoop_x = 1;
 	if (ln->uncore && !ln->unc_epb)
 		m->unc.epb_max_clock = MACHINE_DEFAULT_UNCORE_EPB_MAX;
+}
+
+static int finish(struct parser *p)
+{
+	struct machine *m = p->m;
+	struct machine_lines *ln = &p->ln;
+
+	if (check_required(p))
+		return -1;
+	set_defaults(p);
 	sort_tables(m->pstates, m->npstates, ln->pstate, m->turbo, m->nturbo, ln->turbo_bin);
 	if (resolve_types(p))
 		return -1;
@@ -1383,22 +1410,12 @@ static void put_key(FILE *f, const struct machine *m, const struct key *k, const
 		put_double(f, *(const double *)field * 100);
 		break;
 	case V_DOMAIN:
-		fputs(domain_name(*(const enum freq_domain_kind *)field), f);
-		break;
 	case V_CPUFREQ_DRIVER:
-		fputs(machine_cpufreq_driver_name(*(const enum cpufreq_driver_kind *)field), f);
-		break;
 	case V_CPUIDLE_DRIVER:
-		fputs(machine_cpuidle_driver_name(*(const enum cpuidle_driver_kind *)field), f);
-		break;
 	case V_FIE:
-		fputs(machine_invariance_name(*(const enum freq_invariance *)field), f);
-		break;
 	case V_PM_PROFILE:
-		fputs(machine_pm_profile_name(*(const enum pm_profile *)field), f);
-		break;
 	case V_TURBO:
-		fputs(machine_turbo_control_name(*(const enum turbo_control *)field), f);
+		fputs(enum_word(k->type, *(const int *)field), f);
 		break;
 	case V_REQUIRES: {
 		int req = *(const int *)field;

@@ -51,7 +51,7 @@ int cmp_init(struct cmp_set *s, const struct machine *m, int nprofiles, int nrun
 	s->ncpus = m->online_cpus;
 	/* The unit comes with the first run; the heading needs a placeholder. */
 	add(s, CMP_THROUGHPUT, 0, CMP_BLOCK_PERF, "throughput", "Throughput", "", -1);
-	add(s, CMP_LATENCY, 0, CMP_BLOCK_PERF, "latency_ms", "Latency", "(ms)", -1);
+	add(s, CMP_LATENCY, 0, CMP_BLOCK_PERF, "latency_mean_ms", "Latency", "(ms)", -1);
 	add(s, CMP_LATENCY_Q, 500, CMP_BLOCK_PERF, "latency_p50_ms", "p50", "(ms)", -1);
 	add(s, CMP_LATENCY_Q, 990, CMP_BLOCK_PERF, "latency_p99_ms", "p99", "(ms)", -1);
 	add(s, CMP_POWER, 0, CMP_BLOCK_PERF, "power_w", "Power", "(W)", -1);
@@ -62,7 +62,7 @@ int cmp_init(struct cmp_set *s, const struct machine *m, int nprofiles, int nrun
 	 * latency-performance row, 2.30 GHz at 48 % C0, exceeds what Avg_MHz
 	 * could show on a 2.5 GHz part). */
 	add(s, CMP_FREQ, 0, CMP_BLOCK_IDLE, "bzy_mhz", "Bzy_MHz", "", 0);
-	add(s, CMP_RESIDENCY, -1, CMP_BLOCK_IDLE, "residency_C0_pct", "Busy%", "", 2);
+	add(s, CMP_RESIDENCY, -1, CMP_BLOCK_IDLE, "busy_pct", "Busy%", "", 2);
 	for (i = 0; i < m->ncstates; i++) {
 		snprintf(key, sizeof(key), "residency_%.*s_pct", CSTATE_NAME_MAX, m->cstates[i].name);
 		snprintf(head, sizeof(head), "%.*s%%", CSTATE_NAME_MAX, m->cstates[i].name);

@@ -99,7 +99,7 @@ int cmp_write_json(FILE *out, const struct cmp_set *s)
 
 	put(&c, root, "schema", json_string("pmlab-compare"));
 	/* 2: bzy_ghz became bzy_mhz (docs/json-schema.md) */
-	put(&c, root, "version", json_integer(2));
+	put(&c, root, "version", json_integer(3));
 	if (s->inputs)
 		put(&c, root, "inputs", inputs_json(s->inputs));
 	put(&c, root, "machine", jstr(s->machine));

@@ -154,7 +154,6 @@ static void columns(struct csv *c, const struct run_result *r)
 	col_num(c, "avg_mhz", result_avg_mhz(r));
 	col_num(c, "busy_pct", result_busy_pct(r));
 	col_num(c, "bzy_mhz", result_bzy_mhz(r));
-	col_num(c, "residency_C0_pct", result_residency_pct(r, -1));
 	for (i = 0; i < result_ncstates(r); i++)
 		col_named(c, "residency_", r->m->cstates[i].name, CSTATE_NAME_MAX, "_pct",
 			  result_residency_pct(r, i));

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* JSON writer: the schema in docs/json-schema.md, version 1. Keys are
+/* JSON writer: the schema in docs/json-schema.md, version 2 (every figure
+ * by the key of its CSV column, flat, as compare, monitor and bench name
+ * it; version 1 nested some under other names). Keys are
  * inserted in the documented order and jansson keeps it; reals print with
  * ten significant digits so the same run gives the same bytes anywhere. */
 #include <jansson.h>
@@ -12,7 +14,7 @@
 #include "result_writers.h"
 #include "json_build.h"
 
-#define PMLAB_SCHEMA_VERSION 1
+#define PMLAB_SCHEMA_VERSION 2
 
 /* The first failed allocation or insertion is remembered here so the
  * builders below can be written as straight-line code. */
@@ -42,19 +44,26 @@ static json_t *jname(const char *s, size_t max)
 	return v;
 }
 
-static json_t *jhist(struct jctx *c, const struct histogram *h, json_t *what, double ns_per_unit)
+/* A latency distribution as flat keys: PREFIX_count, PREFIX_mean_UNIT,
+ * PREFIX_p50_UNIT, ... as the CSV names them. */
+static void jhist(struct jctx *c, json_t *o, const char *prefix, const char *unit,
+		  const struct histogram *h, double ns_per_unit)
 {
-	json_t *o = json_object();
+	static const struct {
+		const char *name;
+		double q; /* < 0: the mean, > 1: the maximum */
+	} fig[] = { { "mean", -1 }, { "p50", 0.50 }, { "p90", 0.90 }, { "p99", 0.99 },
+		    { "p999", 0.999 }, { "max", 2 } };
+	char key[64];
 
-	put(c, o, "what", what);
-	put(c, o, "count", jcount(h->count));
-	put(c, o, "mean", jnum(hist_mean(h) / ns_per_unit));
-	put(c, o, "p50", jnum(hist_quantile(h, 0.50) / ns_per_unit));
-	put(c, o, "p90", jnum(hist_quantile(h, 0.90) / ns_per_unit));
-	put(c, o, "p99", jnum(hist_quantile(h, 0.99) / ns_per_unit));
-	put(c, o, "p999", jnum(hist_quantile(h, 0.999) / ns_per_unit));
-	put(c, o, "max", jnum((double)h->max_ns / ns_per_unit));
-	return o;
+	snprintf(key, sizeof(key), "%s_count", prefix);
+	put(c, o, key, jcount(h->count));
+	for (size_t i = 0; i < sizeof(fig) / sizeof(fig[0]); i++) {
+		double ns = fig[i].q < 0 ? hist_mean(h)
+			  : fig[i].q > 1 ? (double)h->max_ns : hist_quantile(h, fig[i].q);
+		snprintf(key, sizeof(key), "%s_%s_%s", prefix, fig[i].name, unit);
+		put(c, o, key, jnum(ns / ns_per_unit));
+	}
 }
 
 static json_t *jextra(struct jctx *c, const struct run_result *r)
@@ -75,40 +84,45 @@ static json_t *jextra(struct jctx *c, const struct run_result *r)
 	return o;
 }
 
-/* Residency and utilisation of one CPU, or of all when cpu < 0. */
-static json_t *jresidency(struct jctx *c, const struct run_result *r, int cpu)
+/* "KIND_NAME_pct" of a C-state name, as the CSV writes it (characters
+ * other than [A-Za-z0-9_] become '_'). */
+static void state_key(char *key, size_t size, const char *kind, const char *name, size_t max,
+		      const char *suffix)
 {
-	json_t *o = json_object();
-	int s;
+	size_t n = (size_t)snprintf(key, size, "%s", kind);
 
-	for (s = -1; s < result_ncstates(r); s++) {
-		char key[CSTATE_NAME_MAX + 1];
-		double v = cpu < 0 ? result_residency_pct(r, s) : result_cpu_residency_pct(r, cpu, s);
-
-		if (s < 0)
-			strcpy(key, "C0");
-		else
-			snprintf(key, sizeof(key), "%.*s", CSTATE_NAME_MAX, r->m->cstates[s].name);
-		put(c, o, key, jnum(v));
+	for (size_t i = 0; i < max && name[i] && n + 1 < size; i++, n++) {
+		char ch = name[i];
+		key[n] = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+			 (ch >= '0' && ch <= '9') || ch == '_' ? ch : '_';
 	}
-	return o;
+	key[n] = '\0';
+	snprintf(key + n, size - n, "%s", suffix);
 }
 
-static json_t *jutil(struct jctx *c, const struct run_result *r, int cpu)
+/* Busy% (turbostat), each C-state's residency, and sar's shares of one
+ * CPU, or of all when cpu < 0. */
+static void jbusy_idle_util(struct jctx *c, json_t *o, const struct run_result *r, int cpu)
 {
-	static const char *const names[] = { "user", "sys", "iowait", "idle" };
-	json_t *o = json_object();
-	int i;
+	static const char *const util[] = { "util_user_pct", "util_sys_pct", "util_iowait_pct",
+					    "util_idle_pct" };
+	char key[CSTATE_NAME_MAX + 32];
 
-	for (i = 0; i < 4; i++)
-		put(c, o, names[i], jnum(cpu < 0 ? result_util_pct(r, i) : result_cpu_util_pct(r, cpu, i)));
-	return o;
+	put(c, o, "avg_mhz", jnum(cpu < 0 ? result_avg_mhz(r) : result_cpu_avg_mhz(r, cpu)));
+	put(c, o, "busy_pct", jnum(cpu < 0 ? result_busy_pct(r) : result_cpu_busy_pct(r, cpu)));
+	put(c, o, "bzy_mhz", jnum(cpu < 0 ? result_bzy_mhz(r) : result_cpu_bzy_mhz(r, cpu)));
+	for (int s = 0; s < result_ncstates(r); s++) {
+		state_key(key, sizeof(key), "residency_", r->m->cstates[s].name, CSTATE_NAME_MAX,
+			  "_pct");
+		put(c, o, key, jnum(cpu < 0 ? result_residency_pct(r, s)
+					    : result_cpu_residency_pct(r, cpu, s)));
+	}
+	for (int i = 0; i < 4; i++)
+		put(c, o, util[i], jnum(cpu < 0 ? result_util_pct(r, i) : result_cpu_util_pct(r, cpu, i)));
 }
 
-static json_t *jcounters(struct jctx *c, const struct run_result *r)
+static void jcounters(struct jctx *c, json_t *o, const struct run_result *r)
 {
-	json_t *o = json_object();
-
 	put(c, o, "context_switches", jcount(r->ctx_switches));
 	put(c, o, "migrations", jcount(r->migrations));
 	put(c, o, "wakeups", jcount(r->wakeups));
@@ -117,7 +131,6 @@ static json_t *jcounters(struct jctx *c, const struct run_result *r)
 	put(c, o, "tasks_created", jcount(r->tasks_created));
 	put(c, o, "tasks_finished", jcount(r->tasks_finished));
 	put(c, o, "cpufreq_updates", jcount(r->cpufreq_updates));
-	return o;
 }
 
 static json_t *jcpu(struct jctx *c, const struct run_result *r, int i)
@@ -129,11 +142,7 @@ static json_t *jcpu(struct jctx *c, const struct run_result *r, int i)
 	put(c, o, "cpu", json_integer(cr->cpu));
 	put(c, o, "core", json_integer(cr->core));
 	put(c, o, "package", json_integer(cr->package));
-	put(c, o, "avg_mhz", jnum(result_cpu_avg_mhz(r, i)));
-	put(c, o, "busy_pct", jnum(result_cpu_busy_pct(r, i)));
-	put(c, o, "bzy_mhz", jnum(result_cpu_bzy_mhz(r, i)));
-	put(c, o, "residency_pct", jresidency(c, r, i));
-	put(c, o, "util_pct", jutil(c, r, i));
+	jbusy_idle_util(c, o, r, i);
 	for (p = 0; p < result_cpu_npstates(r, i) && cr->pstate_ns; p++) {
 		char key[24];
 
@@ -146,37 +155,37 @@ static json_t *jcpu(struct jctx *c, const struct run_result *r, int i)
 	put(c, o, "context_switches", jcount(cr->ctx_switches));
 	put(c, o, "wakeups", jcount(cr->wakeups));
 	put(c, o, "migrations", jcount(cr->migrations));
-	json_t *states = json_object();
+	/* the cpuidle sysfs counts, as pmlab monitor names them */
 	for (int s = 0; r->m && s < r->m->ncstates; s++) {
-		char key[CSTATE_NAME_MAX + 1];
-		json_t *st = json_object();
+		char key[CSTATE_NAME_MAX + 16];
+		const char *name = r->m->cstates[s].name;
 
-		snprintf(key, sizeof(key), "%.*s", CSTATE_NAME_MAX, r->m->cstates[s].name);
-		put(c, st, "usage", jcount(cr->cstate_usage[s]));
-		put(c, st, "above", jcount(cr->cstate_above[s]));
-		put(c, st, "below", jcount(cr->cstate_below[s]));
-		put(c, states, key, st);
+		state_key(key, sizeof(key), "", name, CSTATE_NAME_MAX, "_usage");
+		put(c, o, key, jcount(cr->cstate_usage[s]));
+		state_key(key, sizeof(key), "", name, CSTATE_NAME_MAX, "_above");
+		put(c, o, key, jcount(cr->cstate_above[s]));
+		state_key(key, sizeof(key), "", name, CSTATE_NAME_MAX, "_below");
+		put(c, o, key, jcount(cr->cstate_below[s]));
 	}
-	put(c, o, "idle_states", states);
 	return o;
 }
 
 static json_t *jpackage(struct jctx *c, const struct run_result *r, int i)
 {
-	json_t *o = json_object(), *pc = json_object();
+	json_t *o = json_object();
 	int s;
 
 	put(c, o, "package", json_integer(r->pkgs[i].package));
-	put(c, o, "power_w", jnum(result_pkg_power_w(r, i)));
-	put(c, o, "energy_j", jnum(result_pkg_energy_j(r, i)));
-	put(c, o, "all_idle_pct", jnum(result_pkg_all_idle_pct(r, i)));
+	put(c, o, "package_power_w", jnum(result_pkg_power_w(r, i)));
+	put(c, o, "package_energy_j", jnum(result_pkg_energy_j(r, i)));
+	put(c, o, "pkg_all_idle_pct", jnum(result_pkg_all_idle_pct(r, i)));
 	for (s = 0; s < result_npkg_cstates(r); s++) {
-		char key[CSTATE_NAME_MAX + 1];
+		char key[CSTATE_NAME_MAX + 32];
 
-		snprintf(key, sizeof(key), "%.*s", CSTATE_NAME_MAX, r->m->pkg_cstates[s].name);
-		put(c, pc, key, jnum(result_pkg_cstate_pct(r, i, s)));
+		state_key(key, sizeof(key), "pkg_residency_", r->m->pkg_cstates[s].name,
+			  CSTATE_NAME_MAX, "_pct");
+		put(c, o, key, jnum(result_pkg_cstate_pct(r, i, s)));
 	}
-	put(c, o, "pkg_cstate_pct", pc);
 	put(c, o, "power_limited_pct", jnum(result_pkg_power_limited_pct(r, i)));
 	return o;
 }
@@ -195,14 +204,14 @@ static json_t *jtask(struct jctx *c, const struct run_result *r, int i)
 	put(c, o, "period_us_mean", jnum(result_task_period_us(r, i)));
 	put(c, o, "slack_us_mean", jnum(result_task_slack_us(r, i)));
 	put(c, o, "slack_us_min", jnum((double)t->slack_min_ns / NS_PER_US));
-	put(c, o, "wakeup_latency_us",
-	    jhist(c, &t->wakeup_latency, json_string("timer expiry to running"), NS_PER_US));
+	/* rt-app's wu_lat: timer expiry to running */
+	jhist(c, o, "wakeup_latency", "us", &t->wakeup_latency, NS_PER_US);
 	return o;
 }
 
 static json_t *build(struct jctx *c, const struct run_result *r)
 {
-	json_t *root = json_object(), *comp = json_object();
+	json_t *root = json_object();
 	json_t *cpus = json_array(), *pkgs = json_array();
 	int i;
 
@@ -226,32 +235,24 @@ static json_t *build(struct jctx *c, const struct run_result *r)
 	put(c, root, "throughput_unit", jname(r->throughput_unit, sizeof(r->throughput_unit)));
 	put(c, root, "work_done", jnum(r->work_done));
 	put(c, root, "extra", jextra(c, r));
-	put(c, root, "latency_ms",
-	    jhist(c, &r->latency, jname(r->latency_what, sizeof(r->latency_what)), NS_PER_MS));
-	put(c, root, "wakeup_latency_us",
-	    jhist(c, &r->wakeup_latency, json_string("wakeup to running"), NS_PER_US));
+	put(c, root, "latency_what", jname(r->latency_what, sizeof(r->latency_what)));
+	jhist(c, root, "latency", "ms", &r->latency, NS_PER_MS);
+	jhist(c, root, "wakeup_latency", "us", &r->wakeup_latency, NS_PER_US);
 	put(c, root, "energy_j", jnum(result_energy_j(r)));
 	put(c, root, "power_w", jnum(result_power_w(r)));
 	put(c, root, "package_power_w", jnum(result_package_power_w(r)));
-	put(c, comp, "core_dynamic", jnum(r->energy_core_dynamic_j));
-	put(c, comp, "core_static", jnum(r->energy_core_static_j));
-	put(c, comp, "uncore", jnum(r->energy_uncore_j));
-	put(c, comp, "platform", jnum(r->energy_platform_j));
-	put(c, root, "energy_by_component_j", comp);
-	json_t *plat = json_object();
-	put(c, plat, "floor", jnum(r->platform.floor_j));
-	put(c, plat, "dram", jnum(r->platform.dram_j));
-	put(c, plat, "disk", jnum(r->platform.disk_j));
-	put(c, plat, "nic", jnum(r->platform.nic_j));
-	put(c, plat, "fans", jnum(r->platform.fans_j));
-	put(c, plat, "psu_loss", jnum(r->platform.psu_loss_j));
-	put(c, root, "platform_energy_j", plat);
-	put(c, root, "avg_mhz", jnum(result_avg_mhz(r)));
-	put(c, root, "busy_pct", jnum(result_busy_pct(r)));
-	put(c, root, "bzy_mhz", jnum(result_bzy_mhz(r)));
-	put(c, root, "residency_pct", jresidency(c, r, -1));
-	put(c, root, "util_pct", jutil(c, r, -1));
-	put(c, root, "counters", jcounters(c, r));
+	put(c, root, "energy_core_dynamic_j", jnum(r->energy_core_dynamic_j));
+	put(c, root, "energy_core_static_j", jnum(r->energy_core_static_j));
+	put(c, root, "energy_uncore_j", jnum(r->energy_uncore_j));
+	put(c, root, "energy_platform_j", jnum(r->energy_platform_j));
+	put(c, root, "energy_platform_floor_j", jnum(r->platform.floor_j));
+	put(c, root, "energy_platform_dram_j", jnum(r->platform.dram_j));
+	put(c, root, "energy_platform_disk_j", jnum(r->platform.disk_j));
+	put(c, root, "energy_platform_nic_j", jnum(r->platform.nic_j));
+	put(c, root, "energy_platform_fans_j", jnum(r->platform.fans_j));
+	put(c, root, "energy_platform_psu_loss_j", jnum(r->platform.psu_loss_j));
+	jbusy_idle_util(c, root, r, -1);
+	jcounters(c, root, r);
 	for (i = 0; r->cpus && i < r->ncpus; i++)
 		append(c, cpus, jcpu(c, r, i));
 	put(c, root, "per_cpu", cpus);

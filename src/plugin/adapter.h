@@ -9,6 +9,7 @@
 #include "../../include/pmlab/plugin.h"
 #include "../cpufreq/cpufreq.h"
 #include "../cpuidle/cpuidle.h"
+#include "../sched/placement.h"
 #include "../workload/workload.h"
 #include "guard.h"
 
@@ -35,6 +36,18 @@ struct workload_plugin {
 	struct tunable *params;
 	size_t ctx_off, data_off;
 };
+
+struct placement_plugin {
+	struct placement_ops ops; /* ops.plugin points here */
+	struct plugin_site site;
+	const struct pmlab_placement *ops_plugin;
+	struct tunable *tunables;
+	size_t data_off; /* of the plugin's data in the run data, after the view */
+};
+
+int placement_plugin_init(struct placement_plugin *pp, const struct pmlab_placement *ops,
+			  const char *path);
+void placement_plugin_fini(struct placement_plugin *pp);
 
 int workload_plugin_init(struct workload_plugin *wp, const struct pmlab_workload *ops,
 			 const char *path);

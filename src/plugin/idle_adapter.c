@@ -25,7 +25,7 @@ struct tunable *plugin_tunables(const struct pmlab_tunable *t, int n)
 	for (int i = 0; out && i < n; i++)
 		out[i] = (struct tunable){ .name = t[i].name, .help = t[i].help ? t[i].help : "",
 					   .offset = (size_t)i * sizeof(int64_t), .def = t[i].def,
-					   .min = t[i].min, .max = t[i].max };
+					   .min = t[i].min, .max = t[i].max, .words = t[i].words };
 	return out;
 }
 

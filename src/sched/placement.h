@@ -14,7 +14,10 @@
 #define PMLAB_PLACEMENT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
+#include "../core/diag.h"
+#include "../core/tunable.h"
 #include "sched_view.h"
 
 /* What a CPU is chosen for (the kernel's WF_TTWU, WF_FORK, WF_EXEC). */
@@ -53,6 +56,15 @@ struct placement_ops {
 	/* Optional: `t` has just joined `cpu`'s run queue (enqueue_task_fair()),
 	 * for the first time if `new_task`. */
 	void (*enqueued)(struct sim *s, int cpu, const struct task *t, bool new_task);
+	/* A policy with tunables (a plugin's, --set placement=NAME): each an
+	 * int64_t at the start of its run data, data_size bytes that the
+	 * engine allocates per run (sv_placement_data()). */
+	const struct tunable *tunables;
+	int ntunables;
+	size_t data_size;
+	/* Optional: once before the run, after the topology is built. */
+	int (*init)(struct sim *s, const struct placement_ops *self, struct pm_diag *d);
+	const void *plugin; /* a plugin's adapter (plugin/adapter.h); NULL: built in */
 };
 
 /* The policy the knobs select: the first in the registry whose selected()

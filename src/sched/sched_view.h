@@ -90,6 +90,9 @@ struct sv_perf_domain {
  * 0 and none where EAS cannot run (sched_energy_enabled() false). */
 int sv_perf_domains(const struct sim *s, const struct sv_perf_domain **out);
 
+/* The run data of the policy (placement_ops.data_size bytes; NULL if 0). */
+void *sv_placement_data(const struct sim *s);
+
 /* A queued task moves to another CPU's run queue. */
 void sv_migrate_queued(struct sim *s, struct task *t, int from, int to);
 /* Active balancing: the task running on `from` moves, mid-burst, to `to`. */

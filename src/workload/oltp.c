@@ -466,6 +466,73 @@ static void bg_next(struct sim *s, struct oltp *o, struct task *t, struct action
 	*a = wl_work(us + buffers * (double)o->buffer_write_us, 10, true);
 }
 
+/* The statement arrives: the receive half of the network cost. False
+ * when there is nothing to run (the server's softirq did it all). */
+static bool step_recv(struct sim *s, struct oltp *o, struct agent *ag, struct action *a)
+{
+	ag->step = STEP_LOCK;
+	*a = o->net_cost;
+	a->cycles /= 2; /* receive half now, send half with the reply */
+	a->stall_ns /= 2;
+	if (o->server) {
+		/* The softirq on the NIC's CPU did the protocol work; the
+		 * backend's recv() is a system call. */
+		*a = wl_kernel(s, 2.0 * (double)sim_machine(s)->syscall_ns);
+		if (a->cycles <= 0)
+			return false;
+	}
+	return true;
+}
+
+/* The statement's own work; false when it has none. */
+static bool step_exec(struct sim *s, struct oltp *o, struct agent *ag, struct action *a)
+{
+	bool last = ag->stmt == tx[ag->type].statements - 1;
+	ag->step = last && tx[ag->type].writes ? STEP_FLUSH : STEP_REPLY;
+	double us = rng_exponential(&ag->rng, (double)(o->stmt_us * tx[ag->type].cpu_factor));
+	*a = wl_work(us, o->stall_pct, false);
+	if (o->thp_stall_cut_pct && sim_thp(s) == THP_ALWAYS)
+		a->stall_ns *= 1.0 - (double)o->thp_stall_cut_pct / 100.0;
+	return a->cycles > 0 || a->stall_ns > 0;
+}
+
+/* The reply goes out (the send half of the network cost); after the
+ * last statement the transaction commits. */
+static void step_reply(struct sim *s, struct oltp *o, struct agent *ag, int idx,
+		       struct action *a)
+{
+	if (ag->stmt == tx[ag->type].statements - 1) {
+		release_locks(s, o, ag);
+		committed(s, o, ag, idx);
+		ag->step = STEP_DONE;
+	} else {
+		ag->stmt++;
+		ag->step = STEP_REQUEST;
+	}
+	sent_reply(s, o, idx);
+	*a = o->net_cost;
+	a->cycles /= 2;
+	a->stall_ns /= 2;
+}
+
+/* The transaction is done: its latency as the client sees it, then the
+ * think time; false without one. */
+static bool step_done(struct sim *s, struct oltp *o, struct agent *ag, sim_ns now,
+		      struct action *a)
+{
+	/* The client sees the reply half a round trip later. */
+	sim_record_latency(s, now - ag->t0 + o->net_rtt_us * NS_PER_US / 2);
+	o->count[ag->type]++;
+	if (ag->type == TX_NEW_ORDER)
+		sim_add_work(s, 1);
+	ag->step = STEP_BEGIN;
+	if (o->think_ms > 0) {
+		*a = (struct action){ .kind = ACT_SLEEP, .until = now + o->think_ms * NS_PER_MS };
+		return true;
+	}
+	return false;
+}
+
 static void oltp_next(struct sim *s, void *data, struct task *t, struct action *a)
 {
 	struct oltp *o = data;
@@ -492,18 +559,9 @@ static void oltp_next(struct sim *s, void *data, struct task *t, struct action *
 				return;
 			continue;
 		case STEP_RECV:
-			ag->step = STEP_LOCK;
-			*a = o->net_cost;
-			a->cycles /= 2; /* receive half now, send half with the reply */
-			a->stall_ns /= 2;
-			if (o->server) {
-				/* The softirq on the NIC's CPU did the protocol work; the
-				 * backend's recv() is a system call. */
-				*a = wl_kernel(s, 2.0 * (double)sim_machine(s)->syscall_ns);
-				if (a->cycles <= 0)
-					continue;
-			}
-			return;
+			if (step_recv(s, o, ag, a))
+				return;
+			continue;
 		case STEP_LOCK:
 			if (!take_locks(o, ag, idx)) {
 				*a = (struct action){ .kind = ACT_BLOCK };
@@ -521,17 +579,10 @@ static void oltp_next(struct sim *s, void *data, struct task *t, struct action *
 				return;
 			}
 			continue;
-		case STEP_EXEC: {
-			bool last = ag->stmt == tx[ag->type].statements - 1;
-			ag->step = last && tx[ag->type].writes ? STEP_FLUSH : STEP_REPLY;
-			double us = rng_exponential(&ag->rng, (double)(o->stmt_us * tx[ag->type].cpu_factor));
-			*a = wl_work(us, o->stall_pct, false);
-			if (o->thp_stall_cut_pct && sim_thp(s) == THP_ALWAYS)
-				a->stall_ns *= 1.0 - (double)o->thp_stall_cut_pct / 100.0;
-			if (a->cycles > 0 || a->stall_ns > 0)
+		case STEP_EXEC:
+			if (step_exec(s, o, ag, a))
 				return;
 			continue;
-		}
 		case STEP_FLUSH:
 			ag->step = STEP_REPLY;
 			if (wait_for(s, idx, o->fsync_us * NS_PER_US, true, a)) {
@@ -541,31 +592,11 @@ static void oltp_next(struct sim *s, void *data, struct task *t, struct action *
 			}
 			continue;
 		case STEP_REPLY:
-			if (ag->stmt == tx[ag->type].statements - 1) {
-				release_locks(s, o, ag);
-				committed(s, o, ag, idx);
-				ag->step = STEP_DONE;
-			} else {
-				ag->stmt++;
-				ag->step = STEP_REQUEST;
-			}
-			sent_reply(s, o, idx);
-			*a = o->net_cost;
-			a->cycles /= 2;
-			a->stall_ns /= 2;
+			step_reply(s, o, ag, idx, a);
 			return;
 		case STEP_DONE:
-			/* The client sees the reply half a round trip later. */
-			sim_record_latency(s, now - ag->t0 + o->net_rtt_us * NS_PER_US / 2);
-			o->count[ag->type]++;
-			if (ag->type == TX_NEW_ORDER)
-				sim_add_work(s, 1);
-			ag->step = STEP_BEGIN;
-			if (o->think_ms > 0) {
-				*a = (struct action){ .kind = ACT_SLEEP,
-						      .until = now + o->think_ms * NS_PER_MS };
+			if (step_done(s, o, ag, now, a))
 				return;
-			}
 			continue;
 		}
 	}

@@ -328,62 +328,150 @@ static void task_exit(struct sim *s, struct rtapp *r, struct action *a)
 	*a = (struct action){ .kind = ACT_EXIT };
 }
 
+/* run and runtime: cycles that scale with the clock, or time that does
+ * not; the activation's run time counted when it ends. */
+static bool ev_run(struct sim *s, struct rtapp *r, struct inst *in,
+		   const struct rtapp_event *ev, struct action *a)
+{
+	sim_ns now = sim_now(s);
+
+	if (in->step == 1) {
+		in->act_run += now - in->ev_start;
+		return false;
+	}
+	if (ev->value == 0)
+		return false;
+	in->step = 1;
+	in->ev_start = now;
+	if (ev->kind == RTAPP_RUN)
+		*a = (struct action){ .kind = ACT_RUN,
+				      .cycles = workload_cycles((double)ev->value, r->calib_khz) };
+	else
+		*a = (struct action){ .kind = ACT_RUN, .stall_ns = (double)ev->value * 1000.0 };
+	return true;
+}
+
+/* timer: sleep to the next expiry of a periodic timer (the slack it
+ * leaves), then the wakeup latency. */
+static bool ev_timer(struct sim *s, struct rtapp *r, struct inst *in,
+		     const struct rtapp_event *ev, struct action *a)
+{
+	sim_ns now = sim_now(s);
+
+	if (in->step == 1) {
+		sim_ns lat = now - in->timer_target;
+		hist_add(&in->res.wakeup_latency, lat);
+		sim_record_latency(s, lat);
+		return false;
+	}
+	struct timer_state *ts = timer_of(r, in, ev->res);
+	if (!ts->started) {
+		ts->started = true;
+		ts->next = in->t_first;
+	}
+	ts->next += ev->value * NS_PER_US;
+	sim_ns slack = ts->next - now;
+	in->act_slack = r->spec.cumulative_slack ? in->act_slack + slack : slack;
+	in->act_timed = true;
+	if (now < ts->next) {
+		in->step = 1;
+		in->timer_target = ts->next;
+		*a = (struct action){ .kind = ACT_SLEEP, .until = ts->next };
+		return true;
+	}
+	if (!r->spec.res[ev->res].absolute)
+		ts->next = now;
+	return false;
+}
+
+/* wait: give the mutex, wait for a signal, take the mutex back. */
+static bool ev_wait(struct sim *s, struct rtapp *r, struct inst *in, int me,
+		    const struct rtapp_event *ev, struct action *a)
+{
+	switch (in->step) {
+	case 0:
+		mutex_give(s, r, ev->mutex, me);
+		if (wl_fifo_push(&r->res[ev->res].waiters, me) < 0)
+			return false;
+		in->step = 1;
+		block(in, false, a);
+		return true;
+	case 1: /* signalled: take the mutex back */
+		if (mutex_take(r, ev->mutex, me))
+			return false;
+		in->step = 2;
+		block(in, false, a);
+		return true;
+	default: /* the mutex was handed over */
+		return false;
+	}
+}
+
+/* barrier: the last to arrive wakes the others. */
+static bool ev_barrier(struct sim *s, struct rtapp *r, struct inst *in, int me,
+		       const struct rtapp_event *ev, struct action *a)
+{
+	if (in->step == 1)
+		return false;
+	struct res_state *b = &r->res[ev->res];
+	if (++b->arrived >= r->spec.res[ev->res].users) {
+		int w;
+		b->arrived = 0;
+		while ((w = wl_fifo_pop(&b->waiters)) >= 0)
+			wake(s, r, w);
+		return false;
+	}
+	if (wl_fifo_push(&b->waiters, me) < 0)
+		return false;
+	in->step = 1;
+	block(in, false, a);
+	return true;
+}
+
+/* yield and iorun: a system call, then the yield or the I/O's wait. */
+static bool ev_syscall(struct sim *s, struct rtapp *r, struct inst *in, int me,
+		       const struct rtapp_event *ev, struct action *a)
+{
+	switch (in->step) {
+	case 0:
+		in->step = 1;
+		*a = wl_kernel(s, (double)sim_machine(s)->syscall_ns);
+		return true;
+	case 1:
+		in->step = 2;
+		if (ev->kind == RTAPP_YIELD) {
+			*a = (struct action){ .kind = ACT_YIELD };
+			return true;
+		}
+		/* MB/s = bytes/us */
+		sim_ns io = r->io_latency_us * NS_PER_US + ev->value * NS_PER_US / r->io_mbps;
+		if (sim_post_workload_timer(s, sim_now(s) + io, (uint32_t)me) < 0)
+			return false;
+		block(in, true, a);
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* Runs the current event from its current step. Returns true with *a set
  * when the task has something to do; false when the event is over. */
 static bool run_event(struct sim *s, struct rtapp *r, struct inst *in, int me, struct action *a)
 {
 	const struct rtapp_event *ev = &phase_of(r, in)->events[in->ev];
 	sim_ns now = sim_now(s);
-	const struct machine *m = sim_machine(s);
 	switch (ev->kind) {
 	case RTAPP_RUN:
 	case RTAPP_RUNTIME:
-		if (in->step == 1) {
-			in->act_run += now - in->ev_start;
-			return false;
-		}
-		if (ev->value == 0)
-			return false;
-		in->step = 1;
-		in->ev_start = now;
-		if (ev->kind == RTAPP_RUN)
-			*a = (struct action){ .kind = ACT_RUN,
-					      .cycles = workload_cycles((double)ev->value, r->calib_khz) };
-		else
-			*a = (struct action){ .kind = ACT_RUN, .stall_ns = (double)ev->value * 1000.0 };
-		return true;
+		return ev_run(s, r, in, ev, a);
 	case RTAPP_SLEEP:
 		if (in->step == 1 || ev->value == 0)
 			return false;
 		in->step = 1;
 		*a = (struct action){ .kind = ACT_SLEEP, .until = now + ev->value * NS_PER_US };
 		return true;
-	case RTAPP_TIMER: {
-		if (in->step == 1) {
-			sim_ns lat = now - in->timer_target;
-			hist_add(&in->res.wakeup_latency, lat);
-			sim_record_latency(s, lat);
-			return false;
-		}
-		struct timer_state *ts = timer_of(r, in, ev->res);
-		if (!ts->started) {
-			ts->started = true;
-			ts->next = in->t_first;
-		}
-		ts->next += ev->value * NS_PER_US;
-		sim_ns slack = ts->next - now;
-		in->act_slack = r->spec.cumulative_slack ? in->act_slack + slack : slack;
-		in->act_timed = true;
-		if (now < ts->next) {
-			in->step = 1;
-			in->timer_target = ts->next;
-			*a = (struct action){ .kind = ACT_SLEEP, .until = ts->next };
-			return true;
-		}
-		if (!r->spec.res[ev->res].absolute)
-			ts->next = now;
-		return false;
-	}
+	case RTAPP_TIMER:
+		return ev_timer(s, r, in, ev, a);
 	case RTAPP_LOCK:
 		if (in->step == 1 || mutex_take(r, ev->res, me))
 			return false;
@@ -394,23 +482,7 @@ static bool run_event(struct sim *s, struct rtapp *r, struct inst *in, int me, s
 		mutex_give(s, r, ev->res, me);
 		return false;
 	case RTAPP_WAIT:
-		switch (in->step) {
-		case 0:
-			mutex_give(s, r, ev->mutex, me);
-			if (wl_fifo_push(&r->res[ev->res].waiters, me) < 0)
-				return false;
-			in->step = 1;
-			block(in, false, a);
-			return true;
-		case 1: /* signalled: take the mutex back */
-			if (mutex_take(r, ev->mutex, me))
-				return false;
-			in->step = 2;
-			block(in, false, a);
-			return true;
-		default: /* the mutex was handed over */
-			return false;
-		}
+		return ev_wait(s, r, in, me, ev, a);
 	case RTAPP_SIGNAL:
 	case RTAPP_BROAD: {
 		struct wl_fifo *q = &r->res[ev->res].waiters;
@@ -422,23 +494,8 @@ static bool run_event(struct sim *s, struct rtapp *r, struct inst *in, int me, s
 		}
 		return false;
 	}
-	case RTAPP_BARRIER: {
-		if (in->step == 1)
-			return false;
-		struct res_state *b = &r->res[ev->res];
-		if (++b->arrived >= r->spec.res[ev->res].users) {
-			int w;
-			b->arrived = 0;
-			while ((w = wl_fifo_pop(&b->waiters)) >= 0)
-				wake(s, r, w);
-			return false;
-		}
-		if (wl_fifo_push(&b->waiters, me) < 0)
-			return false;
-		in->step = 1;
-		block(in, false, a);
-		return true;
-	}
+	case RTAPP_BARRIER:
+		return ev_barrier(s, r, in, me, ev, a);
 	case RTAPP_FORK:
 		if (in->step == 1) {
 			struct pm_diag d;
@@ -448,40 +505,11 @@ static bool run_event(struct sim *s, struct rtapp *r, struct inst *in, int me, s
 			return false;
 		}
 		in->step = 1;
-		*a = wl_kernel(s, (double)m->fork_ns);
+		*a = wl_kernel(s, (double)sim_machine(s)->fork_ns);
 		return true;
 	case RTAPP_YIELD:
-		switch (in->step) {
-		case 0:
-			in->step = 1;
-			*a = wl_kernel(s, (double)m->syscall_ns);
-			return true;
-		case 1:
-			in->step = 2;
-			*a = (struct action){ .kind = ACT_YIELD };
-			return true;
-		default:
-			return false;
-		}
 	case RTAPP_IORUN:
-		switch (in->step) {
-		case 0:
-			in->step = 1;
-			*a = wl_kernel(s, (double)m->syscall_ns);
-			return true;
-		case 1: {
-			/* MB/s = bytes/us */
-			sim_ns io = r->io_latency_us * NS_PER_US +
-				    ev->value * NS_PER_US / r->io_mbps;
-			in->step = 2;
-			if (sim_post_workload_timer(s, now + io, (uint32_t)me) < 0)
-				return false;
-			block(in, true, a);
-			return true;
-		}
-		default:
-			return false;
-		}
+		return ev_syscall(s, r, in, me, ev, a);
 	}
 	return false;
 }

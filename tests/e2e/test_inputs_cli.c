@@ -156,6 +156,17 @@ static void test_sweep_machines(void **state)
 	json_decref(s);
 	out_free(&o);
 	out_free(&sim);
+	/* --cpus given for varied machines: the command keeps it */
+	o = ok("sweep --workload pingpong --duration 0.02 --cpus 2 "
+	       "--vary machine=i7-4790,xeon-e5-2650l-v3");
+	char *c2 = csv_input(o.text, "command");
+	assert_contains(c2, " --cpus 2 ");
+	assert_contains(o.text, "# machines: xeon-e5-2650l-v3 --cpus 2 fnv1a64 ");
+	again = rerun(c2, "");
+	assert_string_equal(again.text, o.text);
+	out_free(&again);
+	free(c2);
+	out_free(&o);
 }
 
 /* Every shard records the whole sweep's inputs and its shard (the same

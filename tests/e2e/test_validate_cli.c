@@ -71,7 +71,7 @@ static void test_errors_and_orderings(void **state)
 	assert_int_equal(b.status, 0);
 	pa = csv_field(a.text, "power_w");
 	pb = csv_field(b.text, "power_w");
-	ca = csv_field(a.text, "residency_C0_pct");
+	ca = csv_field(a.text, "busy_pct");
 	ta = csv_field(a.text, "throughput");
 	tb = csv_field(b.text, "throughput");
 	assert_true(pa > pb);
@@ -220,6 +220,30 @@ static void test_bad_data(void **state)
 			   "bad-row-setup.ini:11: [row a]: hz is also a [setup] key");
 	expect_usage_error("validate --data " FIX "/bad/bad-unknown-missing.ini",
 			   "bad-unknown-missing.ini:11: [missing]: unknown figure 'watts'");
+	/* NAME operands: only those experiments are read, and each must be there. */
+	expect_usage_error("validate --data " FIX "/bad bad-tie", "bad-tie.ini:14: ");
+	expect_usage_error("validate --data " FIX "/bad bad-tie nosuch",
+			   "bad: no experiment nosuch.ini");
+	expect_usage_error("validate --data " FIX "/bad/bad-tie.ini bad-target",
+			   "no experiment bad-target.ini");
+}
+
+/* validate NAME...: the named experiments alone, in the directory's order. */
+static void test_named_experiments(void **state)
+{
+	(void)state;
+	char args[512];
+	snprintf(args, sizeof(args), "validate --data %s/data/validation sched-mc-power-savings "
+		 "idle-pingpong-slow-2023", PMLAB_SOURCE_ROOT);
+	struct out o = run(args);
+	if (o.status != 0)
+		fail_msg("exit %d: %s", o.status, o.err);
+	const char *second = strchr(o.text, '\n');
+	assert_non_null(second);
+	assert_int_equal(strncmp(o.text, "idle-pingpong-slow-2023: max error", 34), 0);
+	assert_int_equal(strncmp(second + 1, "sched-mc-power-savings: max error", 33), 0);
+	assert_string_equal(strchr(second + 1, '\n'), "\n");
+	out_free(&o);
 }
 
 
@@ -337,6 +361,7 @@ int main(void)
 		cmocka_unit_test(test_errors_and_orderings),
 		cmocka_unit_test(test_published_orderings),
 		cmocka_unit_test(test_bad_data),
+		cmocka_unit_test(test_named_experiments),
 		cmocka_unit_test(test_errors_at_their_line),
 		cmocka_unit_test(test_no_silent_values),
 	};

@@ -97,7 +97,7 @@ static void test_run_result(void **state)
 	/* Energy is power over the run; throughput is work done over the run. */
 	assert_true(close_to(number(res, "energy_j"), number(res, "power_w") * 0.2));
 	assert_true(close_to(number(res, "throughput"), number(res, "work_done") / 0.2));
-	assert_true(number(res, "energy_by_component_j.core_dynamic") > 0);
+	assert_true(number(res, "energy_core_dynamic_j") > 0);
 	pmlab_result_free(res);
 }
 
@@ -113,7 +113,7 @@ static void test_determinism(void **state)
 
 	assert_string_equal(pmlab_result_text(a, PMLAB_JSON), pmlab_result_text(b, PMLAB_JSON));
 	assert_string_not_equal(pmlab_result_text(a, PMLAB_JSON), pmlab_result_text(c, PMLAB_JSON));
-	assert_true(number(d, "counters.events") != number(a, "counters.events"));
+	assert_true(number(d, "events") != number(a, "events"));
 	pmlab_result_free(a);
 	pmlab_result_free(b);
 	pmlab_result_free(c);
@@ -692,7 +692,7 @@ static int shallow_select(struct pmlab_idle_device *dev, int64_t limit, bool *st
 }
 
 static const struct pmlab_tunable shallow_tunables[] = {
-	{ "shallow_stop_tick", "1: stop the tick", 1, 0, 1 },
+	{ "shallow_stop_tick", "1: stop the tick", 1, 0, 1, NULL },
 };
 static const struct pmlab_idle_governor shallow = {
 	.name = "shallow", .summary = "the shallowest enabled state", .tunables = shallow_tunables,
@@ -725,7 +725,7 @@ static char *json_of(pmlab_lab *l, const char *cpuidle, const char *set, pmlab_e
  * and in this one alike; broken ones refused or failing as the plugin's. */
 static void test_plugin_in_process(void **state)
 {
-	static const struct pmlab_plugin wrong_abi = { .abi = PMLAB_PLUGIN_ABI + 7, .idle = &shallow };
+	static const struct pmlab_plugin wrong_abi = { .abi = 8, .idle = &shallow };
 	pmlab_lab *l = NULL;
 	pmlab_error err;
 	char *isolated, *here, *ticking, *cat;

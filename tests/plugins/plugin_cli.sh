@@ -35,12 +35,19 @@ build stepfreq examples/plugins/stepfreq.c -Wall -Werror
 build ladder_copy tests/plugins/ladder_copy.c -Wall -Werror
 build performance_copy tests/plugins/performance_copy.c -Wall -Werror
 build bursts examples/plugins/bursts.c -Wall -Werror -lm
+build shallowidle examples/plugins/shallowidle.c -Wall -Werror
+build spread_copy tests/plugins/spread_copy.c -Wall -Werror
+build abi1 tests/plugins/abi1.c -Wall -Werror
+for b in BAD_PL_NOSELECT BAD_PL_CPU BAD_PL_CRASH BAD_PL_WORDS BAD_PL_ABI1; do
+	build "$b" tests/plugins/bad_placement.c "-D$b"
+done
 build BAD_WL_NONEXT tests/plugins/bad_workload.c -DBAD_WL_NONEXT
 build BAD_WL_ACTION tests/plugins/bad_workload.c -DBAD_WL_ACTION
 for b in BAD_ABI BAD_NOSELECT BAD_CRASH BAD_STATE BAD_BUILTIN BAD_NONE NOT_PLUGIN; do
 	build "$b" tests/plugins/bad.c "-D$b"
 done
-for f in examples/plugins/lastidle.c examples/plugins/stepfreq.c examples/plugins/bursts.c; do
+for f in examples/plugins/lastidle.c examples/plugins/stepfreq.c examples/plugins/bursts.c \
+	examples/plugins/shallowidle.c; do
 	[ "$(wc -l <"$src/$f")" -lt 100 ] || fail "$f has 100 lines or more"
 done
 ok
@@ -88,6 +95,23 @@ done
 "$pmlab" sweep --plugin ./lastidle.so --machine i7-4790 --workload pingpong --duration 0.1 \
 	--vary cpuidle=lastidle,menu --vary seed=1,2 >sweep.csv
 [ "$(grep -c ',lastidle,' sweep.csv)" -ge 2 ] || fail "sweep has no lastidle rows"
+# A plugin's tunable varied beside governors that lack it: applied where the point's governor
+# has it, left out elsewhere (the menu points run as menu does); a key no one has is refused.
+"$pmlab" sweep --plugin ./lastidle.so --machine i7-4790 --workload pingpong --duration 0.1 \
+	--vary cpuidle=lastidle,menu --vary lastidle_weight=1,8 >sweepw.csv ||
+	fail "sweep of lastidle_weight beside menu failed"
+[ "$(grep -c '^[0-9]*,menu,[18],' sweepw.csv)" = 2 ] || fail "sweep: $(cat sweepw.csv)"
+menu1=$(grep '^2,menu,1,' sweepw.csv | cut -d, -f4-)
+menu8=$(grep '^3,menu,8,' sweepw.csv | cut -d, -f4-)
+[ -n "$menu1" ] && [ "$menu1" = "$menu8" ] || fail "menu's points differ by lastidle_weight"
+[ "$(grep '^0,lastidle,1,' sweepw.csv | cut -d, -f4-)" != \
+	"$(grep '^1,lastidle,8,' sweepw.csv | cut -d, -f4-)" ] ||
+	fail "lastidle_weight changes nothing in the sweep"
+"$pmlab" sweep --plugin ./lastidle.so --machine i7-4790 --workload pingpong --duration 0.1 \
+	--vary cpuidle=lastidle,menu --vary lastidle_wieght=1,8 >/dev/null 2>err.txt &&
+	fail "a misspelt varied key was accepted"
+grep -q "unknown key 'lastidle_wieght'; did you mean 'lastidle_weight'" err.txt ||
+	fail "misspelt varied key: $(cat err.txt)"
 ok
 
 # The inputs name every plugin, and the command they print runs the same thing again:
@@ -167,7 +191,7 @@ expect_refused() { # PLUGIN GOVERNOR WHAT
 	grep -q "^pmlab: sim: plugin $1: .*$3" err.txt || fail "$1: $(cat err.txt)"
 	[ "$(wc -l <err.txt)" = 1 ] || fail "$1: more than one line: $(cat err.txt)"
 }
-expect_refused ./BAD_ABI.so broken "built for plugin ABI 2, this pmlab has ABI 1"
+expect_refused ./BAD_ABI.so broken "built for plugin ABI [0-9]*, this pmlab loads ABI 1\.\.[0-9]*"
 expect_refused ./BAD_NOSELECT.so broken "has no select()"
 expect_refused ./BAD_BUILTIN.so menu "'menu' is already defined by pmlab (built in)"
 expect_refused ./BAD_NONE.so broken "provides no governor"
@@ -198,6 +222,124 @@ expect_failed "$pmlab" idletrace --plugin ./BAD_CRASH.so --governor crashy --mac
 grep -q "^pmlab: idletrace: plugin ./BAD_CRASH.so: idle governor 'crashy' crashed in select (SIGSEGV); pmlab itself is unharmed$" err.txt ||
 	fail "crash in idletrace: $(cat err.txt)"
 ok
+# A placement policy from a plugin: listed with its word tunable, chosen with --set
+# placement=, its tunable changing the run; in compare and sweep beside the kernel's.
+"$pmlab" governors --plugin ./shallowidle.so >gov.txt
+sed -n '/^placement policies/,/^engine tunables/p' gov.txt >pl.txt
+grep -q "^  shallowidle " pl.txt || fail "governors does not list shallowidle: $(cat pl.txt)"
+grep -q "^  spread " pl.txt && grep -q "^  pack " pl.txt || fail "built-in placements not listed"
+grep -q "^      shallowidle_scope  *default llc " pl.txt || fail "no shallowidle_scope: $(cat pl.txt)"
+hs() { sim --plugin ./shallowidle.so --set placement=shallowidle "$@"; }
+hs --workload video >run.txt
+grep -q "placement shallowidle," run.txt || fail "sim did not run shallowidle: $(head -3 run.txt)"
+# Two packages of two caches each: how far it looks changes where work runs.
+for scope in llc machine; do
+	"$pmlab" sim --machine xeon-2s-harpertown --duration 0.5 --workload oltp --format json \
+		--plugin ./shallowidle.so --set placement=shallowidle --set shallowidle_scope=$scope |
+		grep -v -e '^ *"command": ' -e '^ *"shallowidle_scope=' >scope-$scope.json
+done
+cmp -s scope-llc.json scope-machine.json && fail "shallowidle_scope=machine changes nothing"
+hs --workload video --set shallowidle_scope=everywhere >/dev/null 2>err.txt &&
+	fail "shallowidle_scope=everywhere was accepted"
+grep -q "shallowidle_scope=everywhere: not a valid choice (expected llc|package|machine)" err.txt ||
+	fail "bad word: $(cat err.txt)"
+hs --workload video --set shallowidle_scope=1 >/dev/null 2>&1 &&
+	fail "a word tunable took a number"
+if sim --workload video --set placement=pack >/dev/null 2>err.txt; then
+	fail "placement=pack accepted where the kernel's settings select spread"
+else
+	rc=$?
+fi
+[ "$rc" = 2 ] && [ "$(wc -l <err.txt)" = 1 ] &&
+	grep -q "placement=pack: the kernel's settings select spread here" err.txt ||
+	fail "placement=pack: exit $rc: $(cat err.txt)"
+sim --workload video --set placement=shallow >/dev/null 2>err.txt && fail "unknown placement ran"
+grep -q "unknown placement policy 'shallow'" err.txt || fail "unknown placement: $(cat err.txt)"
+sim --workload video --set placement=spread >/dev/null || fail "placement=spread (the kernel's) refused"
+"$pmlab" compare --plugin ./shallowidle.so --machine xeon-2s-harpertown --workload oltp \
+	--duration 0.3 --runs 1 --format csv \
+	--profiles none:placement=spread,none:placement=shallowidle >plcmp.csv ||
+	fail "compare with a placement plugin failed"
+grep -q "^run,none:placement=shallowidle," plcmp.csv || fail "compare: $(cat plcmp.csv)"
+"$pmlab" sweep --plugin ./shallowidle.so --machine xeon-2s-harpertown --workload oltp \
+	--duration 0.1 --vary placement=spread,shallowidle >plsweep.csv || fail "sweep placement"
+[ "$(grep -c ',shallowidle,' plsweep.csv)" = 1 ] || fail "sweep: $(cat plsweep.csv)"
+# Its word tunable varied too: left out of the spread points.
+"$pmlab" sweep --plugin ./shallowidle.so --machine xeon-2s-harpertown --workload oltp \
+	--duration 0.3 --vary placement=spread,shallowidle --vary shallowidle_scope=llc,machine \
+	>plsweep2.csv || fail "sweep of a word tunable failed"
+[ "$(grep '^0,spread,llc,' plsweep2.csv | cut -d, -f4-)" = \
+	"$(grep '^1,spread,machine,' plsweep2.csv | cut -d, -f4-)" ] ||
+	fail "spread's points differ by shallowidle_scope: $(cat plsweep2.csv)"
+[ "$(grep '^2,shallowidle,llc,' plsweep2.csv | cut -d, -f4-)" != \
+	"$(grep '^3,shallowidle,machine,' plsweep2.csv | cut -d, -f4-)" ] ||
+	fail "shallowidle_scope changes nothing in the sweep"
+ok
+
+# The kernel's policies as a plugin that hands every decision back through the seam: the
+# same bytes as each built-in one (spread; pack, itmt and eas where the settings select them).
+# The JSON without what names the policy: its key, the --set placement=, the plugin's file
+# and the command.
+without_placement() {
+	python3 -c 'import json, sys
+r = json.load(sys.stdin)
+r.pop("placement", None)
+r["inputs"].pop("command")
+r["inputs"].pop("plugins", None)
+r["inputs"]["sets"] = [x for x in r["inputs"]["sets"] if not x.startswith("placement=")]
+json.dump(r, sys.stdout, indent=1)'
+}
+for run in "i7-4790 tbench" "xeon-2s-harpertown kernbench --set sched_mc_power_savings=2" \
+	"i7-1260p tbench" "hikey960 rtapp:$src/data/workloads/video.json"; do
+	# shellcheck disable=SC2086
+	set -- $run
+	m=$1 w=$2
+	shift 2
+	"$pmlab" sim --machine "$m" --workload "$w" --duration 0.3 --format json "$@" >a.json
+	kernel=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1])).get("placement", "spread"))' a.json)
+	"$pmlab" sim --machine "$m" --workload "$w" --duration 0.3 --format json "$@" \
+		--set placement="$kernel" | without_placement >a.json
+	"$pmlab" sim --machine "$m" --workload "$w" --duration 0.3 --format json "$@" \
+		--plugin ./spread_copy.so --set placement=spread_copy | without_placement >b.json
+	cmp -s a.json b.json || fail "spread_copy differs from $kernel on $m $w"
+	echo "$kernel" >>kernels.txt
+done
+[ "$(sort -u kernels.txt | tr '\n' ' ')" = "eas itmt pack spread " ] ||
+	fail "the copies did not meet every built-in policy: $(sort -u kernels.txt | tr '\n' ' ')"
+ok
+
+# A plugin built for ABI 1 (no words, no placement) still loads; broken placements are refused
+# or fail naming the plugin.
+"$pmlab" governors --plugin ./abi1.so | grep -q "^      abi1_max_exit_us  *default 1000 " ||
+	fail "the ABI 1 plugin's tunables are not listed"
+json_without cpuidle --workload video --plugin ./abi1.so --cpuidle abi1 --set abi1_max_exit_us=1 \
+	| grep -v abi1_max_exit_us >x1.json
+json_without cpuidle --workload video --plugin ./abi1.so --cpuidle abi1 \
+	--set abi1_max_exit_us=100000 | grep -v abi1_max_exit_us >x2.json
+cmp -s x1.json x2.json && fail "the ABI 1 plugin's tunable changes nothing"
+sim --workload video --plugin ./abi1.so --cpuidle abi1 --set abi1_keep_tick=2 >/dev/null \
+	2>err.txt && fail "abi1_keep_tick=2 accepted"
+grep -q "abi1_keep_tick=2: out of range (expected 0..1)" err.txt || fail "abi1: $(cat err.txt)"
+expect_refused_pl() { # PLUGIN WHAT
+	if sim --workload pingpong --plugin "$1" --set placement=badpl >/dev/null 2>err.txt; then
+		fail "$1 was accepted"
+	else
+		rc=$?
+	fi
+	[ "$rc" = 2 ] && [ "$(wc -l <err.txt)" = 1 ] || fail "$1: exit $rc: $(cat err.txt)"
+	grep -q "^pmlab: sim: plugin $1: .*$2" err.txt || fail "$1: $(cat err.txt)"
+}
+expect_refused_pl ./BAD_PL_NOSELECT.so "placement policy 'badpl' has no select_cpu()"
+expect_refused_pl ./BAD_PL_WORDS.so "tunable badpl_mode: 2 words, so min 0 and max 1 (not 0..2)"
+expect_refused_pl ./BAD_PL_ABI1.so "ABI 1 has no placement seam"
+expect_failed sim --workload pingpong --plugin ./BAD_PL_CPU.so --set placement=badpl
+grep -q "^pmlab: sim: plugin ./BAD_PL_CPU.so: placement policy 'badpl': select_cpu returned CPU 13 for task [0-9]* (expected one of 0..7 it may run on)$" err.txt ||
+	fail "bad CPU: $(cat err.txt)"
+expect_failed sim --workload pingpong --plugin ./BAD_PL_CRASH.so --set placement=badpl
+grep -q "plugin ./BAD_PL_CRASH.so: placement policy 'badpl' crashed in select_cpu (SIGSEGV)" err.txt ||
+	fail "placement crash: $(cat err.txt)"
+ok
+
 # A workload from a plugin: listed, run, its parameters set, compared, refused when broken.
 "$pmlab" workloads --plugin ./bursts.so >wl.txt
 grep -q "^  bursts " wl.txt || fail "workloads does not list bursts"

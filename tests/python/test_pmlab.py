@@ -137,6 +137,19 @@ class Package(unittest.TestCase):
             self.assertTrue(out.strip().endswith("i7-4790"))
 
 
+def assert_same_but_governor(test, a, b, kind, name):
+    """Runs a (under the Python governor name) and b (the built-in one) are
+    the same but for what names the governor: its key, the run's inputs
+    (the command line with it) and why the default ran."""
+    test.assertEqual(a.pop(kind), name)
+    b.pop(kind)
+    test.assertEqual(a.pop("inputs")[kind], name)
+    b.pop("inputs")
+    a.pop(kind + "_why", None)
+    b.pop(kind + "_why", None)
+    test.assertEqual(a, b)
+
+
 def deepest(dev, limit):
     """src/cpuidle/deepest.c in Python: the deepest enabled state the limit allows."""
     best = 0
@@ -151,14 +164,7 @@ class PythonGovernor(unittest.TestCase):
         g = pmlab.IdleGovernor("pydeepest", deepest)
         a = pmlab.sim("i7-4790", "video", cpuidle=g, duration=0.3)
         b = pmlab.sim("i7-4790", "video", cpuidle="deepest", duration=0.3)
-        self.assertEqual(a.pop("cpuidle"), "pydeepest")
-        b.pop("cpuidle")
-        # The run's inputs name the governor (and the command line with it).
-        self.assertEqual(a.pop("inputs")["cpuidle"], "pydeepest")
-        b.pop("inputs")
-        a.pop("cpuidle_why", None)
-        b.pop("cpuidle_why", None)
-        self.assertEqual(a, b)
+        assert_same_but_governor(self, a, b, "cpuidle", "pydeepest")
 
     def test_tunables_and_learning(self):
         seen = []
@@ -177,7 +183,8 @@ class PythonGovernor(unittest.TestCase):
         n = len(seen)
         self.assertGreater(n, 10)
         b = pmlab.sim("i7-4790", "video", cpuidle=g, settings={"py_stop_tick": 0}, duration=0.2)
-        self.assertNotEqual(a["counters"], b["counters"])
+        counters = ("context_switches", "wakeups", "events")
+        self.assertNotEqual([a[k] for k in counters], [b[k] for k in counters])
         with self.assertRaises(pmlab.Error) as e:
             pmlab.sim("i7-4790", "video", cpuidle=g, settings={"py_stop_tick": 2}, duration=0.1)
         self.assertIn("py_stop_tick", str(e.exception))
@@ -198,9 +205,77 @@ class PythonGovernor(unittest.TestCase):
         self.assertEqual(energy[0], energy[1])
 
 
+def performance(policy):
+    """src/cpufreq/performance.c in Python: the highest frequency the limits allow."""
+    policy.target(policy.max, "H")
+
+
+class PythonFreqGovernor(unittest.TestCase):
+    def test_copy_of_performance_is_identical(self):
+        g = pmlab.FreqGovernor("pyperformance", performance)
+        a = pmlab.sim("i7-4790", "oltp", cpufreq=g, duration=0.3)
+        b = pmlab.sim("i7-4790", "oltp", cpufreq="performance", duration=0.3)
+        assert_same_but_governor(self, a, b, "cpufreq", "pyperformance")
+
+    def test_hook_words_and_calls(self):
+        calls = {"update": 0, "limits": 0}
+
+        def limits(p):
+            calls["limits"] += 1
+            self.assertEqual(p.table, sorted(p.table))
+            p.target(p.table[0] if p.tunables["py_level"] == "low" else p.max,
+                     "L" if p.tunables["py_level"] == "low" else "H")
+
+        def update(p, cpu, now_ns, flags):
+            calls["update"] += 1
+            self.assertIn(cpu, p.cpus)
+            u = p.cpu_util(cpu)
+            self.assertTrue(0 <= u.util <= u.capacity == 1024)
+            t = p.cpu_times(cpu)
+            self.assertGreaterEqual(t.busy_ns + t.idle_ns, 0)
+
+        g = pmlab.FreqGovernor("pylevel", limits, update=update,
+                               tunables=[("py_level", "high", ["low", "high"],
+                                          "the frequency: low or high")])
+        high = pmlab.sim("i7-4790", "video", cpufreq=g, duration=0.2)
+        self.assertGreater(calls["update"], 10)
+        self.assertGreater(calls["limits"], 0)
+        low = pmlab.sim("i7-4790", "video", cpufreq=g, settings={"py_level": "low"},
+                        duration=0.2)
+        self.assertLess(low["power_w"], high["power_w"])
+        with self.assertRaises(pmlab.Error) as e:
+            pmlab.sim("i7-4790", "video", cpufreq=g, settings={"py_level": "medium"},
+                      duration=0.1)
+        self.assertIn("py_level=medium: not a valid choice (expected low|high)", str(e.exception))
+        py = [x for x in pmlab.catalog()["cpufreq"] if x["name"] == "pylevel"]
+        self.assertEqual(py, [])  # registered per run, not in the global catalog
+
+    def test_exception_in_governor(self):
+        def limits(p):
+            raise KeyError("the governor's own bug")
+
+        g = pmlab.FreqGovernor("pyfbroken", limits)
+        with self.assertRaises(KeyError):
+            pmlab.sim("i7-4790", "pingpong", cpufreq=g, duration=0.1)
+
+    def test_bad_tunables(self):
+        with self.assertRaises(ValueError):
+            pmlab.FreqGovernor("pybad", performance, tunables=[("py_x", "mid", ["lo", "hi"], "")])
+        with self.assertRaises(ValueError):
+            pmlab.FreqGovernor("pybad", performance, tunables=[("py_x", 1, 2)])
+
+    def test_in_a_sweep(self):
+        g = pmlab.FreqGovernor("pyperf2", performance)
+        rows = pmlab.sweep("i7-4790", "pingpong", vary={"cpufreq": ["pyperf2", "performance"]},
+                           duration=0.1, governors=[g])
+        energy = column(rows, "energy_j")
+        self.assertEqual(energy[0], energy[1])
+
+
 def main():
     """unittest's run, closed as cmocka closes one (tools/test-summary.sh
     counts those lines): passed, failed, and each skipped test by name."""
+    print(f"interpreter: {sys.executable} (Python {sys.version.split()[0]})")
     result = unittest.main(verbosity=2, exit=False).result
     skipped = [t.id().split(".")[-1] for t, _ in result.skipped]
     bad = len(result.failures) + len(result.errors)

@@ -161,10 +161,10 @@ static void test_figures_of_a_run(void **state)
 	assert_true(s.nmetrics <= 64);
 	cmp_sample(&s, &r, v);
 	assert_near(v[metric(&s, "throughput")], 1234.5, 1e-9);
-	assert_near(v[metric(&s, "latency_ms")], 2, 0.05);
+	assert_near(v[metric(&s, "latency_mean_ms")], 2, 0.05);
 	assert_near(v[metric(&s, "power_w")], 20, 1e-9);
 	assert_near(v[metric(&s, "bzy_mhz")], 2000, 1e-9);
-	assert_near(v[metric(&s, "residency_C0_pct")], 40, 1e-9);
+	assert_near(v[metric(&s, "busy_pct")], 40, 1e-9);
 	assert_near(v[metric(&s, "residency_C1_pct")], 0, 1e-9);
 	assert_near(v[metric(&s, "residency_C6_pct")], 60, 1e-9);
 	assert_near(v[metric(&s, "pkg0_idle_pct")], 50, 1e-9);
@@ -202,7 +202,7 @@ static void fill_set(struct cmp_set *s, int nruns)
 
 			v[metric(s, "throughput")] = base[r] + shift[p];
 			v[metric(s, "power_w")] = 100 + 10 * p + 0.1 * r;
-			v[metric(s, "residency_C0_pct")] = 50 + r;
+			v[metric(s, "busy_pct")] = 50 + r;
 			v[metric(s, "residency_C6_pct")] = p == 0 ? 0 : 5;
 			cmp_put_run(s, p, r, v);
 		}
@@ -279,13 +279,13 @@ static void test_summary(void **state)
 	assert_near(sum.ratio, 5, 1e-12);
 	assert_near(sum.ratio_ci, 0, 1e-12);
 	/* C0 is the same in every profile: +0 points. */
-	cmp_summarize(&s, 2, metric(&s, "residency_C0_pct"), &sum);
+	cmp_summarize(&s, 2, metric(&s, "busy_pct"), &sum);
 	assert_true(sum.points);
 	assert_near(sum.ratio, 0, 1e-12);
 	assert_near(sum.ratio_ci, sum.ci, 1e-12);
 	/* Four significant digits for throughput, two decimals for %. */
 	assert_int_equal(cmp_decimals(&s, metric(&s, "throughput")), 1);
-	assert_int_equal(cmp_decimals(&s, metric(&s, "residency_C0_pct")), 2);
+	assert_int_equal(cmp_decimals(&s, metric(&s, "busy_pct")), 2);
 	cmp_free(&s);
 }
 

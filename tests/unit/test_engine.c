@@ -491,9 +491,13 @@ static void test_system_costs(void **state)
 	struct run cheap, costly;
 	run_ini(&cheap, two_core_ini, 0, "pingpong", "performance", 0.2, 1, sets, 3);
 	run_ini(&costly, ini, 0, "pingpong", "performance", 0.2, 1, sets, 3);
-	/* Each message: 5 us of work + 1 us C1 exit; costs add 2 + 1 us. */
+	/* Each message: 5 us of work + 1 us C1 exit; costs add 1 + 1 us: the
+	 * IPI (C1 here halts: no MWAIT) and the switching-in half of the 2 us
+	 * context switch. The other half, the sender's switch to idle, runs
+	 * on its own CPU while the message travels (done after 1 us, long
+	 * before the reply). */
 	assert_float_equal(hist_quantile(&cheap.r.latency, 0.5), 2 * 6000, 2 * 6000 * 0.02);
-	assert_float_equal(hist_quantile(&costly.r.latency, 0.5), 2 * 9000, 2 * 9000 * 0.02);
+	assert_float_equal(hist_quantile(&costly.r.latency, 0.5), 2 * 8000, 2 * 8000 * 0.02);
 	/* Restarting the stopped tick when the task leaves idle adds 2 us
 	 * more per message (tick_nohz_idle_exit() runs before schedule_idle()). */
 	const char *nohz[] = { "burst_ns=5000", "pm_qos_latency_us=0", "tick_stop_cost_ns=0",
@@ -521,6 +525,33 @@ static void test_system_costs(void **state)
 	result_free(&with_long_stop.r);
 	result_free(&cheap.r);
 	result_free(&costly.r);
+}
+
+/* A remote wakeup sends an IPI only to a CPU that does not watch its
+ * thread flags: C1 entered with MWAIT (Linux 3.13+) gets the flag store
+ * alone, C1 as HLT the IPI; before 3.13 every cpuidle state got it. */
+static void test_remote_wakeup_ipi(void **state)
+{
+	static char halt_ini[2048], mwait_ini[2048];
+	snprintf(halt_ini, sizeof(halt_ini), "%s[costs]\nwakeup_ipi_us = 3\n", two_core_ini);
+	const char *desc = strstr(halt_ini, "desc = halt");
+	assert_non_null(desc);
+	snprintf(mwait_ini, sizeof(mwait_ini), "%.*sdesc = MWAIT 0x00%s", (int)(desc - halt_ini),
+		 halt_ini, desc + strlen("desc = halt"));
+	const char *sets[] = { "burst_ns=5000", "pm_qos_latency_us=0", "tick_stop_cost_ns=0" };
+	const char *old[] = { "burst_ns=5000", "pm_qos_latency_us=0", "tick_stop_cost_ns=0",
+			      "kernel=3.10" };
+	struct run halt, mwait, mwait_3_10;
+	run_ini(&halt, halt_ini, 0, "pingpong", "performance", 0.2, 1, sets, 3);
+	run_ini(&mwait, mwait_ini, 0, "pingpong", "performance", 0.2, 1, sets, 3);
+	run_ini(&mwait_3_10, mwait_ini, 0, "pingpong", "performance", 0.2, 1, old, 4);
+	/* 5 us of work + 1 us C1 exit per message, + 3 us of IPI when sent. */
+	assert_float_equal(hist_quantile(&halt.r.latency, 0.5), 2 * 9000, 2 * 9000 * 0.02);
+	assert_float_equal(hist_quantile(&mwait.r.latency, 0.5), 2 * 6000, 2 * 6000 * 0.02);
+	assert_float_equal(hist_quantile(&mwait_3_10.r.latency, 0.5), 2 * 9000, 2 * 9000 * 0.02);
+	result_free(&halt.r);
+	result_free(&mwait.r);
+	result_free(&mwait_3_10.r);
 }
 
 /* Pinned tasks stay on their CPU even with another idle. */
@@ -954,11 +985,28 @@ static void test_background_moves_ladder(void **state)
 	result_free(&q.r);
 }
 
+/* Entries of states from C3 on (index 3: POLL, C1, C1E before it), over
+ * all entries. */
+static double deep_share(const struct run_result *r)
+{
+	uint64_t all = 0, deep = 0;
+	for (int c = 0; c < r->ncpus; c++)
+		for (int i = 0; i < MACHINE_MAX_CSTATES; i++) {
+			all += r->cpus[c].cstate_usage[i];
+			deep += i >= 3 ? r->cpus[c].cstate_usage[i] : 0;
+		}
+	return all ? (double)deep / (double)all : 0;
+}
+
 /* A 1000 Hz pipe ping-pong on the i7-4790 preset (1-byte messages: 0.5 us
- * of work): menu stays within a few percent of teo, where it ran 30 times
- * slower while C7s lacked a wake time (issue 13 item 7); and the legacy
- * idle loop (4.16), which stops the tick on every idle entry, costs it a
- * few percent, not the 1.5x it did (item 8). */
+ * of work): menu keeps to the shallowest states and is no slower than teo,
+ * where it ran 30 times slower while C7s lacked a wake time (issue 13
+ * item 7). (With idles shorter than C1's 2 us exit latency v6.18's menu
+ * polls, teo takes C1: menu is the faster here.) The legacy idle loop
+ * (4.16), which stops and restarts the tick on every idle entry, costs
+ * it, but not the 1.5x it did (item 8); at these short passes the
+ * preset's estimated tick stop and restart (0.61 us, docs/sources.md 2.7)
+ * are about a fifth of a pass. */
 static void test_pingpong_idle_governors_and_tick(void **state)
 {
 	const char *gov[] = { "hz=1000", "burst_ns=500" };
@@ -972,9 +1020,10 @@ static void test_pingpong_idle_governors_and_tick(void **state)
 	simtest_run_idle(&menu_legacy, ini, 0, "pingpong", "performance", "menu", 0.5, 1, NULL, 0,
 			 legacy, 3, false);
 	assert_true(menu.r.throughput > 0.9 * teo.r.throughput);
-	assert_true(menu.r.throughput < 1.1 * teo.r.throughput);
+	assert_true(deep_share(&menu.r) < 0.01);
+	assert_true(deep_share(&teo.r) < 0.01);
 	assert_true(menu_legacy.r.throughput < menu.r.throughput);
-	assert_true(menu_legacy.r.throughput > 0.9 * menu.r.throughput);
+	assert_true(menu_legacy.r.throughput > 0.75 * menu.r.throughput);
 	result_free(&menu.r);
 	result_free(&teo.r);
 	result_free(&menu_legacy.r);
@@ -1194,6 +1243,7 @@ int main(void)
 		cmocka_unit_test(test_cstate_disable),
 		cmocka_unit_test(test_shared_data_prefers_one_cache),
 		cmocka_unit_test(test_system_costs),
+		cmocka_unit_test(test_remote_wakeup_ipi),
 		cmocka_unit_test(test_affinity),
 		cmocka_unit_test(test_sched_mc_power_savings),
 		cmocka_unit_test(test_sched_mc_wakeup_bias),

@@ -923,47 +923,42 @@ static void test_fail_at_every_write(void **state)
 	}
 }
 
+/* The kernel refuses a write: the apply fails with its error, names the
+ * file and leaves the tree as it was. */
 static void test_kernel_rejects(void **state)
 {
+	static const struct {
+		const char *machine, *spec, *path;
+		int err;
+		const char *msg, *hint; /* in the message; hint may be NULL */
+	} cases[] = {
+		/* EBUSY: EPP under the performance policy */
+		{ "intel-hwp-laptop", "host-epp", "policy2/energy_performance_preference", EBUSY,
+		  "policy2/energy_performance_preference: cannot write 'power': "
+		  "Device or resource busy", "pins EPP" },
+		/* EINVAL on a boost file of amd-pstate */
+		{ "amd-pstate-epp-desktop", "powersave", "policy3/boost", EINVAL,
+		  "policy3/boost: cannot write '0': Invalid argument", NULL },
+		/* permission denied (root ignores modes: the hook says EACCES) */
+		{ "acpi-cpufreq-server", "powersave", "cpu2/power/energy_perf_bias", EACCES,
+		  "Permission denied", NULL },
+	};
 	(void)state;
-	/* EBUSY: EPP under the performance policy */
-	char *dir = copy_tree("intel-hwp-laptop");
-	struct hostfs fs;
-	struct txn_result r;
-	struct pm_diag d = { { 0 } };
-	open_fs(&fs, dir);
-	snprintf(fs.fail_path, sizeof(fs.fail_path), "policy2/energy_performance_preference");
-	fs.fail_path_errno = EBUSY;
-	assert_int_equal(apply(&fs, "host-epp", &r, &d), -1);
-	assert_non_null(strstr(d.msg, "policy2/energy_performance_preference: cannot write 'power': "
-				      "Device or resource busy"));
-	assert_non_null(strstr(d.msg, "pins EPP"));
-	hostfs_close(&fs);
-	assert_true(same_as_fixture(dir, "intel-hwp-laptop"));
-	drop_tree(dir);
-
-	/* EINVAL on a boost file of amd-pstate */
-	dir = copy_tree("amd-pstate-epp-desktop");
-	open_fs(&fs, dir);
-	snprintf(fs.fail_path, sizeof(fs.fail_path), "policy3/boost");
-	fs.fail_path_errno = EINVAL;
-	assert_int_equal(apply(&fs, "powersave", &r, &d), -1);
-	assert_non_null(strstr(d.msg, "policy3/boost: cannot write '0': Invalid argument"));
-	hostfs_close(&fs);
-	assert_true(same_as_fixture(dir, "amd-pstate-epp-desktop"));
-	drop_tree(dir);
-
-	/* permission denied (root ignores modes: the hook says EACCES) */
-	dir = copy_tree("acpi-cpufreq-server");
-	open_fs(&fs, dir);
-	snprintf(fs.fail_path, sizeof(fs.fail_path), "cpu2/power/energy_perf_bias");
-	fs.fail_path_errno = EACCES;
-	assert_int_equal(apply(&fs, "powersave", &r, &d), -1);
-	assert_non_null(strstr(d.msg, "Permission denied"));
-	hostfs_close(&fs);
-	assert_true(same_as_fixture(dir, "acpi-cpufreq-server"));
-	drop_tree(dir);
-
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		char *dir = copy_tree(cases[c].machine);
+		struct hostfs fs;
+		struct txn_result r;
+		struct pm_diag d = { { 0 } };
+		open_fs(&fs, dir);
+		snprintf(fs.fail_path, sizeof(fs.fail_path), "%s", cases[c].path);
+		fs.fail_path_errno = cases[c].err;
+		assert_int_equal(apply(&fs, cases[c].spec, &r, &d), -1);
+		if (!strstr(d.msg, cases[c].msg) || (cases[c].hint && !strstr(d.msg, cases[c].hint)))
+			fail_msg("%s on %s: message '%s'", cases[c].spec, cases[c].machine, d.msg);
+		hostfs_close(&fs);
+		assert_true(same_as_fixture(dir, cases[c].machine));
+		drop_tree(dir);
+	}
 }
 
 static void test_unreadable_target(void **state)

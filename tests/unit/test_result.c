@@ -6,6 +6,7 @@
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -260,18 +261,28 @@ static double num_at(json_t *o, const char *path)
 
 static void test_json_schema_and_values(void **state)
 {
+	/* version 2: every figure flat, by its CSV column's name */
 	static const char *const top[] = {
 		"pmlab_schema", "machine", "workload", "cpufreq", "cpuidle", "seed",
 		"duration_s", "throughput", "throughput_unit", "work_done", "extra",
-		"latency_ms", "wakeup_latency_us", "energy_j", "power_w", "package_power_w",
-		"energy_by_component_j", "platform_energy_j", "avg_mhz", "busy_pct", "bzy_mhz", "residency_pct",
-		"util_pct", "counters", "per_cpu", "per_package",
+		"latency_what", "latency_count", "latency_mean_ms", "latency_p50_ms", "latency_p90_ms",
+		"latency_p99_ms", "latency_p999_ms", "latency_max_ms", "wakeup_latency_count",
+		"wakeup_latency_mean_us", "wakeup_latency_p50_us", "wakeup_latency_p90_us",
+		"wakeup_latency_p99_us", "wakeup_latency_p999_us", "wakeup_latency_max_us",
+		"energy_j", "power_w", "package_power_w", "energy_core_dynamic_j",
+		"energy_core_static_j", "energy_uncore_j", "energy_platform_j",
+		"energy_platform_floor_j", "energy_platform_dram_j", "energy_platform_disk_j",
+		"energy_platform_nic_j", "energy_platform_fans_j", "energy_platform_psu_loss_j",
+		"avg_mhz", "busy_pct", "bzy_mhz", "residency_C1_pct", "residency_C1E_pct",
+		"residency_C6_pct", "util_user_pct", "util_sys_pct", "util_iowait_pct",
+		"util_idle_pct", "context_switches", "migrations", "wakeups", "freq_transitions",
+		"events", "tasks_created", "tasks_finished", "cpufreq_updates", "per_cpu",
+		"per_package",
 	};
 	struct run_result *r = make_result();
 	char *text = render(r, FORMAT_JSON);
 	json_error_t err;
-	json_t *root = json_loads(text, 0, &err), *res, *v, *cpu, *pkg;
-	const char *key;
+	json_t *root = json_loads(text, 0, &err), *v, *cpu, *pkg;
 	double sum = 0;
 	void *it;
 	size_t i;
@@ -288,7 +299,7 @@ static void test_json_schema_and_values(void **state)
 	}
 	assert_int_equal(i, sizeof(top) / sizeof(top[0]));
 
-	assert_int_equal(json_integer_value(json_object_get(root, "pmlab_schema")), 1);
+	assert_int_equal(json_integer_value(json_object_get(root, "pmlab_schema")), 2);
 	assert_string_equal(json_string_value(json_object_get(root, "machine")), "tiny");
 	assert_string_equal(json_string_value(json_object_get(root, "cpufreq")), "ondemand");
 	assert_int_equal(json_integer_value(json_object_get(root, "seed")), 42);
@@ -300,28 +311,27 @@ static void test_json_schema_and_values(void **state)
 		json_object_get(json_object_get(root, "extra"), "deadline_misses"), "unit")), "count");
 
 	/* 1..100 ms: p50 is 50.5 ms within a bucket; max exact. */
-	assert_string_equal(json_string_value(json_object_get(
-		json_object_get(root, "latency_ms"), "what")), "transaction");
-	assert_near(num_at(root, "latency_ms.count"), 100, 0);
-	assert_near(num_at(root, "latency_ms.mean"), 50.5, 1e-9);
-	assert_near(num_at(root, "latency_ms.p50"), 50.5, 50.5 / 64);
-	assert_near(num_at(root, "latency_ms.p99"), 99.01, 99.01 / 64);
-	assert_near(num_at(root, "latency_ms.max"), 100, 0);
-	assert_near(num_at(root, "wakeup_latency_us.count"), 2, 0);
-	assert_near(num_at(root, "wakeup_latency_us.max"), 30, 0);
-	assert_near(num_at(root, "wakeup_latency_us.mean"), 20, 1e-9);
+	assert_string_equal(json_string_value(json_object_get(root, "latency_what")), "transaction");
+	assert_near(num_at(root, "latency_count"), 100, 0);
+	assert_near(num_at(root, "latency_mean_ms"), 50.5, 1e-9);
+	assert_near(num_at(root, "latency_p50_ms"), 50.5, 50.5 / 64);
+	assert_near(num_at(root, "latency_p99_ms"), 99.01, 99.01 / 64);
+	assert_near(num_at(root, "latency_max_ms"), 100, 0);
+	assert_near(num_at(root, "wakeup_latency_count"), 2, 0);
+	assert_near(num_at(root, "wakeup_latency_max_us"), 30, 0);
+	assert_near(num_at(root, "wakeup_latency_mean_us"), 20, 1e-9);
 
 	/* Energy is the sum of its parts; power is energy over time. */
 	assert_near(num_at(root, "energy_j"),
-		    num_at(root, "energy_by_component_j.core_dynamic") +
-		    num_at(root, "energy_by_component_j.core_static") +
-		    num_at(root, "energy_by_component_j.uncore") +
-		    num_at(root, "energy_by_component_j.platform"), 1e-9);
+		    num_at(root, "energy_core_dynamic_j") + num_at(root, "energy_core_static_j") +
+		    num_at(root, "energy_uncore_j") + num_at(root, "energy_platform_j"), 1e-9);
 	/* The platform's parts add up to its component. */
-	double parts = num_at(root, "platform_energy_j.floor") + num_at(root, "platform_energy_j.dram") +
-		       num_at(root, "platform_energy_j.disk") + num_at(root, "platform_energy_j.nic") +
-		       num_at(root, "platform_energy_j.fans") + num_at(root, "platform_energy_j.psu_loss");
-	assert_true(fabs(num_at(root, "energy_by_component_j.platform") - parts) < 1e-9);
+	double parts = num_at(root, "energy_platform_floor_j") +
+		       num_at(root, "energy_platform_dram_j") +
+		       num_at(root, "energy_platform_disk_j") + num_at(root, "energy_platform_nic_j") +
+		       num_at(root, "energy_platform_fans_j") +
+		       num_at(root, "energy_platform_psu_loss_j");
+	assert_true(fabs(num_at(root, "energy_platform_j") - parts) < 1e-9);
 	assert_near(num_at(root, "energy_j"), 20, 1e-9);
 	assert_near(num_at(root, "power_w"), num_at(root, "energy_j") / num_at(root, "duration_s"), 1e-9);
 	assert_near(num_at(root, "package_power_w"), 18, 1e-9);
@@ -329,30 +339,29 @@ static void test_json_schema_and_values(void **state)
 	assert_near(num_at(root, "busy_pct"), 40, 1e-6);
 	assert_near(num_at(root, "bzy_mhz"), 1500, 1e-6);
 
-	/* Residency: C0 first, then the machine's states; sums to 100. */
-	res = json_object_get(root, "residency_pct");
-	it = json_object_iter(res);
-	assert_string_equal(json_object_iter_key(it), "C0");
-	json_object_foreach(res, key, v)
-		sum += json_number_value(v);
+	/* Busy% and the machine's states sum to 100. */
+	sum = num_at(root, "busy_pct") + num_at(root, "residency_C1_pct") +
+	      num_at(root, "residency_C1E_pct") + num_at(root, "residency_C6_pct");
 	assert_near(sum, 100, 1e-6);
-	assert_int_equal(json_object_size(res), 4);
-	assert_near(num_at(root, "residency_pct.C1E"), 20, 1e-6);
-	assert_near(num_at(root, "util_pct.user"), 25, 1e-6);
-	assert_near(num_at(root, "util_pct.iowait"), 2.5, 1e-6);
-	assert_near(num_at(root, "counters.context_switches"), 1000, 0);
-	assert_near(num_at(root, "counters.events"), 123456, 0);
-	assert_near(num_at(root, "counters.tasks_finished"), 3, 0);
+	assert_null(json_object_get(root, "residency_C0_pct")); /* Busy% has one key */
+	assert_near(num_at(root, "residency_C1E_pct"), 20, 1e-6);
+	assert_near(num_at(root, "util_user_pct"), 25, 1e-6);
+	assert_near(num_at(root, "util_iowait_pct"), 2.5, 1e-6);
+	assert_near(num_at(root, "context_switches"), 1000, 0);
+	assert_near(num_at(root, "events"), 123456, 0);
+	assert_near(num_at(root, "tasks_finished"), 3, 0);
 
-	/* Per CPU. */
+	/* Per CPU: the same keys, and the cpuidle counts as monitor names them. */
 	assert_int_equal(json_array_size(json_object_get(root, "per_cpu")), 2);
 	cpu = json_array_get(json_object_get(root, "per_cpu"), 0);
 	assert_near(num_at(cpu, "busy_pct"), 60, 1e-6);
 	assert_near(num_at(cpu, "avg_mhz"), 1000, 1e-6);
 	assert_near(num_at(cpu, "bzy_mhz"), 1e12 / 600e6, 1e-6);
-	assert_near(num_at(cpu, "residency_pct.C6"), 20, 1e-6);
-	assert_near(num_at(cpu, "util_pct.sys"), 15, 1e-6);
+	assert_near(num_at(cpu, "residency_C6_pct"), 20, 1e-6);
+	assert_near(num_at(cpu, "util_sys_pct"), 15, 1e-6);
 	assert_near(num_at(cpu, "context_switches"), 600, 0);
+	assert_true(json_is_integer(json_object_get(cpu, "C1E_usage")));
+	assert_true(json_is_integer(json_object_get(cpu, "C6_below")));
 	v = json_object_get(cpu, "time_in_pstate_pct");
 	assert_int_equal(json_object_size(v), 2);
 	assert_near(num_at(v, "1000000"), 100.0 / 3, 1e-6);
@@ -361,18 +370,17 @@ static void test_json_schema_and_values(void **state)
 	v = json_object_get(cpu, "time_in_pstate_pct");
 	assert_int_equal(json_object_size(v), 1); /* zero entries left out */
 	assert_near(num_at(v, "1000000"), 100, 1e-6);
-	sum = 0;
-	json_object_foreach(json_object_get(cpu, "residency_pct"), key, v)
-		sum += json_number_value(v);
+	sum = num_at(cpu, "busy_pct") + num_at(cpu, "residency_C1_pct") +
+	      num_at(cpu, "residency_C1E_pct") + num_at(cpu, "residency_C6_pct");
 	assert_near(sum, 100, 1e-6);
 
 	/* Per package. */
 	pkg = json_array_get(json_object_get(root, "per_package"), 0);
 	assert_non_null(pkg);
-	assert_near(num_at(pkg, "power_w"), 18, 1e-9);
-	assert_near(num_at(pkg, "energy_j"), 18, 1e-9);
-	assert_near(num_at(pkg, "all_idle_pct"), 10, 1e-9);
-	assert_near(num_at(pkg, "pkg_cstate_pct.PC6"), 5, 1e-9);
+	assert_near(num_at(pkg, "package_power_w"), 18, 1e-9);
+	assert_near(num_at(pkg, "package_energy_j"), 18, 1e-9);
+	assert_near(num_at(pkg, "pkg_all_idle_pct"), 10, 1e-9);
+	assert_near(num_at(pkg, "pkg_residency_PC6_pct"), 5, 1e-9);
 
 	json_decref(root);
 	free(text);
@@ -431,6 +439,55 @@ static int csv_column(const char *header, const char *name)
 	return -1;
 }
 
+static bool has_column(const char *header, const char *name)
+{
+	char f[128];
+	int n = csv_fields(header, 0, f, sizeof(f));
+
+	for (int i = 0; i < n; i++) {
+		csv_fields(header, i, f, sizeof(f));
+		if (strcmp(f, name) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* One spelling per figure: every number of the JSON's top level is a CSV
+ * column of the same name, printed the same. */
+static void test_json_keys_are_csv_columns(void **state)
+{
+	struct run_result *r = make_result();
+	char *json = render(r, FORMAT_JSON), *csv = render(r, FORMAT_CSV);
+	json_t *root = json_loads(json, 0, NULL), *v;
+	const char *key, *data = strchr(csv, '\n') + 1;
+	int n = 0;
+
+	(void)state;
+	assert_non_null(root);
+	json_object_foreach(root, key, v) {
+		char f[128], num[64];
+
+		if (!json_is_number(v) || strcmp(key, "pmlab_schema") == 0 ||
+		    strncmp(key, "energy_platform_", 16) == 0) /* the platform's parts: JSON only */
+			continue;
+		if (!has_column(csv, key))
+			fail_msg("JSON key %s is no CSV column", key);
+		int col = csv_column(csv, key);
+		csv_fields(data, col, f, sizeof(f));
+		if (json_is_integer(v))
+			snprintf(num, sizeof(num), "%lld", (long long)json_integer_value(v));
+		else
+			result_fmt_num(num, sizeof(num), json_real_value(v), -10);
+		assert_string_equal(f, num);
+		n++;
+	}
+	assert_true(n > 40);
+	json_decref(root);
+	free(json);
+	free(csv);
+	drop_result(r);
+}
+
 static void test_csv(void **state)
 {
 	struct run_result *r = make_result();
@@ -459,7 +516,8 @@ static void test_csv(void **state)
 	assert_near(strtod(f, NULL), 20, 1e-9);
 	csv_fields(data, csv_column(text, "residency_C1E_pct"), f, sizeof(f));
 	assert_near(strtod(f, NULL), 20, 1e-9);
-	csv_fields(data, csv_column(text, "residency_C0_pct"), f, sizeof(f));
+	assert_false(has_column(text, "residency_C0_pct")); /* Busy%: busy_pct */
+	csv_fields(data, csv_column(text, "busy_pct"), f, sizeof(f));
 	assert_near(strtod(f, NULL), 40, 1e-9);
 	csv_fields(data, csv_column(text, "pkg_residency_PC6_pct"), f, sizeof(f));
 	assert_near(strtod(f, NULL), 5, 1e-9);
@@ -602,7 +660,11 @@ static void test_writers_without_machine(void **state)
 	text = render(r, FORMAT_JSON);
 	root = json_loads(text, 0, NULL);
 	assert_non_null(root);
-	assert_int_equal(json_object_size(json_object_get(root, "residency_pct")), 1);
+	/* no machine: no C-state keys */
+	const char *key;
+	json_t *v;
+	json_object_foreach(root, key, v)
+		assert_true(strncmp(key, "residency_", 10) != 0);
 	assert_int_equal(json_array_size(json_object_get(root, "per_cpu")), 0);
 	assert_near(num_at(root, "busy_pct"), 0, 0);
 	json_decref(root);
@@ -699,6 +761,7 @@ int main(void)
 		cmocka_unit_test(test_zero_duration_gives_zeros),
 		cmocka_unit_test(test_json_schema_and_values),
 		cmocka_unit_test(test_json_is_byte_stable),
+		cmocka_unit_test(test_json_keys_are_csv_columns),
 		cmocka_unit_test(test_csv),
 		cmocka_unit_test(test_csv_numbers_ignore_locale),
 		cmocka_unit_test(test_table),
