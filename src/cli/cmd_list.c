@@ -131,21 +131,35 @@ static void print_governor(const struct plugin_set *set, const char *name, const
 	print_named(14, name, plugin ? text : summary);
 }
 
-int cmd_governors(int argc, char **argv)
+/* The listing commands take only --plugin: parse it and load the plugins into *set.
+ * On failure the error is printed and nothing is left to free. */
+static int open_listing(const char *cmd, int argc, char **argv, struct cli_opts *o,
+			struct plugin_set *set)
 {
 	static const struct option opts[] = { CLI_OPTION_PLUGIN, { 0, 0, 0, 0 } };
+	int i;
+
+	if (cli_opts_init(o, cmd, 0, argc) < 0) {
+		cli_bad("out of memory");
+		return -1;
+	}
+	i = cli_parse(o, argc, argv, ":", opts, NULL, NULL);
+	if (i < 0 || cli_no_operands(o, i, argc, argv) < 0 || cli_load_plugins(o, set) < 0) {
+		plugin_set_free(set);
+		cli_opts_free(o);
+		return -1;
+	}
+	return 0;
+}
+
+int cmd_governors(int argc, char **argv)
+{
 	struct plugin_set set = { .n = 0 };
 	struct cli_opts o;
 	int i;
 
-	if (cli_opts_init(&o, "governors", 0, argc) < 0)
-		return cli_bad("out of memory");
-	i = cli_parse(&o, argc, argv, ":", opts, NULL, NULL);
-	if (i < 0 || cli_no_operands(&o, i, argc, argv) < 0 || cli_load_plugins(&o, &set) < 0) {
-		plugin_set_free(&set);
-		cli_opts_free(&o);
+	if (open_listing("governors", argc, argv, &o, &set) < 0)
 		return EXIT_USAGE;
-	}
 	printf("cpufreq governors (--cpufreq):\n");
 	for (i = 0; i < registry_cpufreq_count(&set.reg); i++) {
 		const struct cpufreq_governor *g = registry_cpufreq_at(&set.reg, i);
@@ -189,20 +203,13 @@ void usage_workloads(void)
 
 int cmd_workloads(int argc, char **argv)
 {
-	static const struct option opts[] = { CLI_OPTION_PLUGIN, { 0, 0, 0, 0 } };
 	struct plugin_set set = { .n = 0 };
 	struct cli_opts o;
 	char text[512];
 	int i;
 
-	if (cli_opts_init(&o, "workloads", 0, argc) < 0)
-		return cli_bad("out of memory");
-	i = cli_parse(&o, argc, argv, ":", opts, NULL, NULL);
-	if (i < 0 || cli_no_operands(&o, i, argc, argv) < 0 || cli_load_plugins(&o, &set) < 0) {
-		plugin_set_free(&set);
-		cli_opts_free(&o);
+	if (open_listing("workloads", argc, argv, &o, &set) < 0)
 		return EXIT_USAGE;
-	}
 	for (i = 0; i < registry_workload_count(&set.reg); i++) {
 		const struct workload_ops *w = registry_workload_at(&set.reg, i);
 		snprintf(text, sizeof(text), "%s (plugin %s)", w->summary,
