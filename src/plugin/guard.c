@@ -64,7 +64,6 @@ const char *plugin_guard_report(const struct plugin_guard *g)
  * and a stack for the handler, so that a plugin that overflows its stack
  * is reported too. */
 static struct plugin_guard *armed;
-static const char *armed_cmd; /* or standard error, "pmlab: CMD: ..." */
 static char alt_stack[64 * 1024];
 
 static size_t put(char *buf, size_t at, const char *s)
@@ -92,16 +91,10 @@ static const char *signal_name(int sig)
 static void on_crash(int sig)
 {
 	const struct plugin_site *s = plugin_now.site;
-	static char line[PM_DIAG_MAX];
 	size_t n = 0;
 
-	if (s && (armed ? !armed->msg[0] : armed_cmd != NULL)) {
-		char *msg = armed ? armed->msg : line;
-		if (!armed) {
-			n = put(msg, n, "pmlab: ");
-			n = put(msg, n, armed_cmd);
-			n = put(msg, n, ": ");
-		}
+	if (s && armed && !armed->msg[0]) {
+		char *msg = armed->msg;
 		n = put(msg, n, "plugin ");
 		n = put(msg, n, s->path);
 		n = put(msg, n, ": ");
@@ -112,33 +105,21 @@ static void on_crash(int sig)
 		n = put(msg, n, plugin_now.op);
 		n = put(msg, n, " (");
 		n = put(msg, n, signal_name(sig));
-		n = put(msg, n, armed ? "); pmlab itself is unharmed" : ")\n");
-		if (!armed && write(2, line, n) < 0)
-			line[0] = '\0';
+		put(msg, n, "); pmlab itself is unharmed");
 	}
 	raise(sig);
 }
 
-static void arm(void)
+void plugin_guard_arm(void *g)
 {
 	static const int sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP };
 	stack_t st = { .ss_sp = alt_stack, .ss_size = sizeof(alt_stack) };
 	struct sigaction sa = { .sa_handler = on_crash, .sa_flags = (int)(SA_RESETHAND | SA_ONSTACK) };
 
+	armed = g;
 	sigaltstack(&st, NULL);
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		sigaction(sigs[i], &sa, NULL);
 }
 
-void plugin_guard_arm(void *g)
-{
-	armed = g;
-	arm();
-}
-
-void plugin_guard_arm_stderr(const char *cmd)
-{
-	armed_cmd = cmd;
-	arm();
-}

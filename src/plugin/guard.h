@@ -56,10 +56,6 @@ struct plugin_guard *plugin_guard_new(void);
 void plugin_guard_free(struct plugin_guard *g);
 /* In a worker process: a crash inside plugin code is written to g. */
 void plugin_guard_arm(void *g);
-/* For a command that runs a plugin's code in its own process (pmlab
- * idletrace, govtrace): the crash report goes to standard error as
- * "pmlab: CMD: plugin ...", then the process dies of the signal. */
-void plugin_guard_arm_stderr(const char *cmd);
 /* What a worker wrote; "" if nothing. The same for lab/runner.h's
  * death_note(). */
 const char *plugin_guard_report(const struct plugin_guard *g);
