@@ -12,7 +12,7 @@
 #include "machine.h"
 
 struct cstate_lines {
-	int section, desc, exit, residency, wake, power, poll, turbo_active, lowest_pstate;
+	int section, desc, exit, residency, wake, power, poll, turbo_active, lowest_pstate, leak_at_vid;
 };
 
 struct pkg_cstate_lines {
