@@ -298,6 +298,9 @@ struct sim {
 	 * first that stops the clocks ("C3": neither polling nor turbo_active;
 	 * ncstates if none). */
 	int demote_c1, demote_c3;
+	/* Some C-state's power follows its clock domain's voltage
+	 * (leak_at_vid): package C-state changes move idle cores' power. */
+	bool idle_at_vid;
 
 	const struct cpufreq_governor *cf_gov;
 	void *cf_tunables;     /* template copied into each policy */

@@ -169,7 +169,7 @@ static void test_published_orderings(void **state)
 		  "balanced ~ powersave`" },
 		{ "sched-mc-power-savings", "`pkg0_cpu_idle: sched_mc=0 > sched_mc=1 > sched_mc=2`" },
 		{ "sched-mc-power-savings", "`pkg1_cpu_idle: sched_mc=2 > sched_mc=1 > sched_mc=0`" },
-		{ "sched-mc-power-savings", "`power_rel: sched_mc=0 > sched_mc=2 ~ sched_mc=1`" },
+		{ "sched-mc-power-savings", "`energy_rel: sched_mc=0 > sched_mc=1 > sched_mc=2`" },
 		{ "freqinv-tbench8-haswell", "`throughput: intel_pstate > 1C-turbo > baseline`" },
 		{ "freqinv-gitsource-skylake", "`runtime_rel: 4C-turbo ~ 1C-turbo`" },
 		{ "idle-pingpong-fast-2023", "`latency_us: ladder > teo ~ menu`" },
