@@ -21,11 +21,12 @@
  *    idle, else an idle CPU of its package (at sched_mc > 0 the MC domain
  *    is the package, cpu_coregroup_map = cpu_core_map).
  *  2 (POWERSAVINGS_BALANCE_WAKEUP) adds: a newly idle CPU of the leader
- *    active-balances group min's running task at once ("activate active
- *    load balancing in new idle cpus"), and a wakeup from an idle CPU (an
- *    interrupt: I/O completion, timer) whose previous CPU is idle goes to
- *    the nominated sched_mc_preferred_wakeup_cpu in the leader ("bias
- *    task wakeups to preferred semi-idle packages").
+ *    active-balances group min's running task on its third newly-idle
+ *    balance in a row that finds it ("activate active load balancing in
+ *    new idle cpus"), and a wakeup from an idle CPU (an interrupt: I/O
+ *    completion, timer) whose previous CPU is idle goes to the nominated
+ *    sched_mc_preferred_wakeup_cpu, the leader's first CPU ("bias task
+ *    wakeups to preferred semi-idle packages").
  * Once runnable tasks outnumber CPUs, both levels balance as spread does. */
 #include "fair_select.h"
 #include "placement_lib.h"
