@@ -5,6 +5,7 @@
     r = pmlab.sim("i7-4790", "pingpong", cpufreq="schedutil", duration=2)
     r["power_w"], r["throughput"]          # every figure of pmlab sim --format json
     df = pmlab.sweep("i7-4790", "pingpong", vary={"cpufreq": ["performance", "schedutil"]})
+    r = pmlab.replay("trace.dat", machine="i7-4790", per_task=True)   # as pmlab replay
 
 compare() and sweep() return a pandas.DataFrame when pandas is installed,
 else a list of dicts (one per row). Errors raise pmlab.Error with libpmlab's
@@ -21,7 +22,7 @@ from ._lib import Error
 from ._governor import FreqGovernor, IdleGovernor
 
 __all__ = ["Error", "FreqGovernor", "IdleGovernor", "Result", "sim", "compare", "sweep", "machines", "governors",
-           "catalog", "version", "Trace", "load_trace", "idletrace", "govtrace"]
+           "catalog", "version", "Trace", "load_trace", "idletrace", "govtrace", "replay"]
 
 
 def version():
@@ -272,3 +273,4 @@ def governors(plugins=()):
 
 
 from ._trace import Trace, load_trace, idletrace, govtrace  # noqa: E402 (uses the above)
+from ._replay import replay  # noqa: E402
