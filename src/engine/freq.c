@@ -346,6 +346,25 @@ static int build_policies(struct sim *s, struct pm_diag *d)
 	return 0;
 }
 
+/* The transition delay a cpufreq driver sets for itself (0: none, the
+ * cpufreq core derives one from the transition latency). intel_pstate in
+ * passive mode (intel_cpufreq: a generic governor on an intel_pstate
+ * machine): intel_cpufreq_cpu_init() sets transition_delay_us to
+ * INTEL_CPUFREQ_TRANSITION_DELAY, 500 us (drivers/cpufreq/intel_pstate.c,
+ * v4.14 through v6.x), or with HWP to INTEL_CPUFREQ_TRANSITION_DELAY_HWP,
+ * 5000 us (v5.9+, when passive mode began to keep HWP on; before, it
+ * turned HWP off). */
+static sim_ns driver_transition_delay_ns(const struct sim *s)
+{
+	enum cpufreq_driver_kind k = s->m->cpufreq_driver;
+	bool intel = k == CPUFREQ_DRIVER_INTEL_PSTATE || k == CPUFREQ_DRIVER_INTEL_CPUFREQ;
+	int v = s->kernel_version;
+	if (!intel || strcmp(s->cf_gov->name, "intel_pstate") == 0 || (v && v < 4014))
+		return 0;
+	bool hwp = s->m->hwp != 0 && (!v || v >= 5009);
+	return (hwp ? 5000 : 500) * NS_PER_US;
+}
+
 /* A policy's limits, tables and driver as the machine gives them, and
  * its governor's data. */
 static int setup_policy(struct sim *s, int pi, struct pm_diag *d)
@@ -363,7 +382,7 @@ static int setup_policy(struct sim *s, int pi, struct pm_diag *d)
 	p->cpuinfo_max = hw_max;
 	p->base_khz = ty->khz[ty->base_idx];
 	p->tick_ns = s->tick_ns;
-	p->transition_delay_ns = 0;
+	p->transition_delay_ns = driver_transition_delay_ns(s);
 	p->min = p->cpuinfo_min;
 	p->max = p->cpuinfo_max;
 	/* Firmware hands over at the base frequency. */
