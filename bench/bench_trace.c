@@ -216,8 +216,8 @@ static int synthesize(const char *path, uint64_t *lines)
 
 /* --- the benchmarks --- */
 
-static int replay(const char *path, const struct machine *m, const char *timeline,
-		  double *seconds, struct run_result *r)
+static int replay(const char *path, const struct replay_model *model, const struct machine *m,
+		  const char *timeline, double *seconds, struct run_result *r)
 {
 	struct pm_diag d = { { 0 } };
 	char wl[512];
@@ -226,7 +226,7 @@ static int replay(const char *path, const struct machine *m, const char *timelin
 	struct perfetto *p = NULL;
 	struct sim_config cfg = { .machine = m, .workload = wl, .cpufreq = "performance",
 				  .cpuidle = "deepest", .duration = 100 * NS_PER_SEC, .seed = 1,
-				  .nsets = 2, .sets = sets };
+				  .nsets = 2, .sets = sets, .workload_data = model };
 	double t = wall();
 	if (timeline) {
 		p = perfetto_open(timeline, m, "bench", NULL, &d);
@@ -285,10 +285,9 @@ int main(void)
 		fprintf(stderr, "bench: %s\n", d.msg);
 		return 1;
 	}
-	replay_model_share(&m);
 	struct run_result r;
 	double run_s;
-	int rc = replay(path, &mach, NULL, &run_s, &r);
+	int rc = replay(path, &m, &mach, NULL, &run_s, &r);
 	if (rc == 0)
 		printf("%-44s %8.3f wall s %8.2f M trace events/s %6.2f M sim events/s "
 		       "%6.1f sim-s/wall-s\n", "replay (2 CPUs, performance, deepest)", run_s,
@@ -296,14 +295,13 @@ int main(void)
 		       (double)r.duration_ns * 1e-9 / run_s);
 	result_free(&r);
 	double tl_s;
-	if (rc == 0 && (rc = replay(path, &mach, tl, &tl_s, &r)) == 0) {
+	if (rc == 0 && (rc = replay(path, &m, &mach, tl, &tl_s, &r)) == 0) {
 		stat(tl, &st);
 		printf("%-44s %8.3f wall s (+%.3f s over the replay) %.1f MB, %.0f bytes per sim "
 		       "event\n", "replay + Perfetto timeline", tl_s, tl_s - run_s,
 		       (double)st.st_size / 1e6, (double)st.st_size / (double)r.events);
 		result_free(&r);
 	}
-	replay_model_share(NULL);
 	replay_model_free(&m);
 	unlink(path);
 

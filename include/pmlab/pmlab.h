@@ -20,6 +20,11 @@
  *    command line does); from a multi-threaded program, use jobs = 1.
  *  - Strings returned as `char *` are the caller's to release with
  *    pmlab_free(); `const char *` ones belong to the handle they came from.
+ *
+ * Versions: 1.0 machines, runs, comparisons, sweeps, plugins; 1.1 traces
+ * and the trace-driven governors (pmlab_trace_*, pmlab_idletrace_*,
+ * pmlab_govtrace_*); 1.2 replays of recorded traces (pmlab_replay_*,
+ * pmlab_run_per_task).
  */
 #ifndef PMLAB_PMLAB_H
 #define PMLAB_PMLAB_H
@@ -41,7 +46,7 @@ extern "C" {
  * older header may no longer link or behave (a removed or changed
  * function or structure), MINOR when functions are added. */
 #define PMLAB_API_VERSION_MAJOR 1
-#define PMLAB_API_VERSION_MINOR 1
+#define PMLAB_API_VERSION_MINOR 2
 #define PMLAB_API_VERSION (PMLAB_API_VERSION_MAJOR * 1000 + PMLAB_API_VERSION_MINOR)
 
 /* The API version of the library actually linked (PMLAB_API_VERSION of its
@@ -396,6 +401,84 @@ PMLAB_API pmlab_status pmlab_govtrace_exec(pmlab_govtrace *g, const pmlab_trace 
 /* Runs it and writes form f (PMLAB_CSV or PMLAB_JSON) only to out. */
 PMLAB_API pmlab_status pmlab_govtrace_write(pmlab_govtrace *g, const pmlab_trace *t, FILE *out,
 					    pmlab_format f, pmlab_error *err);
+
+/* ---- replays: a recorded trace as the workload, as pmlab replay ---- */
+
+/* A kernel trace (trace.dat or ftrace text) read once into what the
+ * replay workload plays back -- every task's recorded CPU bursts and
+ * waits -- and the machine it replays on: one named, the machine recorded
+ * beside the trace (pmlab_replay_machine_path), or one like the capture
+ * machine. Runs and comparisons made from it read it; it must outlive
+ * them. */
+typedef struct pmlab_replay pmlab_replay;
+
+/* The capture-like machine's frequency when neither the trace nor
+ * pmlab_replay_capture_khz gives one. */
+#define PMLAB_REPLAY_DEFAULT_CAPTURE_KHZ 2000000u
+/* The most processes and names one replay keeps (pmlab_replay_keep_*). */
+#define PMLAB_REPLAY_KEEP_MAX 256
+
+/* A replay of the trace at path, read by pmlab_replay_load. */
+PMLAB_API pmlab_status pmlab_replay_new(const char *path, pmlab_replay **out, pmlab_error *err);
+PMLAB_API void pmlab_replay_free(pmlab_replay *rp);
+/* Before pmlab_replay_load: the machine, a built-in name or INI file (NULL:
+ * the one recorded beside the trace, without its kernel costs, which are in
+ * the recorded bursts; without one, a machine like the capture one: as many
+ * CPUs as the trace names, one P-state at the capture frequency, no kernel
+ * or tick costs); */
+PMLAB_API pmlab_status pmlab_replay_machine(pmlab_replay *rp, const char *spec, pmlab_error *err);
+/* its first n CPUs only (as --cpus; checked against the machine by the load); */
+PMLAB_API pmlab_status pmlab_replay_cpus(pmlab_replay *rp, int n, pmlab_error *err);
+/* the frequency the trace ran at where it has no cpu_frequency events
+ * (default: the machine's base; PMLAB_REPLAY_DEFAULT_CAPTURE_KHZ for the
+ * capture-like machine), 1..100000000 kHz; */
+PMLAB_API pmlab_status pmlab_replay_capture_khz(pmlab_replay *rp, uint64_t khz, pmlab_error *err);
+/* only these processes and what they fork (pid 1..4194304, repeatable),
+ * and those whose comm matches a shell wildcard pattern ("sched-messag*";
+ * repeatable): the others' CPU time is left out, their wakeups of the kept
+ * ones come at the recorded time. None given: every task. */
+PMLAB_API pmlab_status pmlab_replay_keep_pid(pmlab_replay *rp, int pid, pmlab_error *err);
+PMLAB_API pmlab_status pmlab_replay_keep_comm(pmlab_replay *rp, const char *pattern,
+					      pmlab_error *err);
+/* Reads the trace and sets up the machine. PMLAB_ERR_INPUT naming the file
+ * and line (or record) if the trace cannot be read, the machine cannot be
+ * loaded or has fewer CPUs than the trace names. Once only. */
+PMLAB_API pmlab_status pmlab_replay_load(pmlab_replay *rp, pmlab_error *err);
+/* After the load: the machine's name, the tasks the trace holds (those
+ * kept), the trace's length in ns, and the run's default duration: 100 x
+ * that length + 1 s (a replay normally ends when its tasks have). */
+PMLAB_API const char *pmlab_replay_machine_name(const pmlab_replay *rp);
+PMLAB_API int pmlab_replay_task_count(const pmlab_replay *rp);
+PMLAB_API int64_t pmlab_replay_traced_ns(const pmlab_replay *rp);
+PMLAB_API int64_t pmlab_replay_duration(const pmlab_replay *rp);
+/* Where pmlab record writes, and a replay without a machine reads, the
+ * model of the capture machine: path + ".machine.ini". NULL on OOM. */
+PMLAB_API char *pmlab_replay_machine_path(const char *path);
+
+/* A run of the loaded replay on its machine, as pmlab replay: a pmlab_run
+ * whose workload is the trace, with the replay's own settings before
+ * pmlab_run_set's (no tick costs on the capture-like machine, the capture
+ * frequency) and its default duration; every pmlab_run_* call applies.
+ * Its result's table is followed by a line of what was replayed --
+ * "Replayed work: T of N tasks in S s simulated (traced: S s), E J" --
+ * and, with pmlab_run_per_task, by each task's CPU time, traced and
+ * replayed; it has an HTML form (one page); its inputs are pmlab
+ * replay's. A run that stops at its duration with tasks unfinished says
+ * so to pmlab_run_on_warning. */
+PMLAB_API pmlab_status pmlab_replay_run(const pmlab_lab *lab, const pmlab_replay *rp,
+					pmlab_run **out, pmlab_error *err);
+/* With on, a replay's result table ends with each task's CPU time in the
+ * trace and in the run, by name, and their total (the replay's fidelity):
+ *   "Per task: CPU time traced and replayed", then "task traced_ms
+ *   replayed_ms diff_%" rows. PMLAB_ERR_STATE for a run not made by
+ *   pmlab_replay_run. */
+PMLAB_API pmlab_status pmlab_run_per_task(pmlab_run *run, int on, pmlab_error *err);
+/* A comparison of policies on the loaded replay, as pmlab replay
+ * --profiles: a pmlab_compare of the trace on its machine, with the
+ * replay's settings before pmlab_compare_set's, its default duration and
+ * one run per policy; every pmlab_compare_* call applies. */
+PMLAB_API pmlab_status pmlab_replay_compare(const pmlab_lab *lab, const pmlab_replay *rp,
+					    pmlab_compare **out, pmlab_error *err);
 
 #ifdef __cplusplus
 }

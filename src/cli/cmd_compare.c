@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "compare_out.h"
+#include "profile_list.h"
 #include "lab_client.h"
 #include "options.h"
 #include "progress.h"

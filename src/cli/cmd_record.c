@@ -8,11 +8,11 @@
 #include <string.h>
 
 #include "../host/machine_detect.h"
-#include "../lab/replay.h"
 #include "../trace/record.h"
 #include "../trace/record_select.h"
 #include "../trace/trace_read.h"
 #include "cli.h"
+#include "lab_client.h"
 #include "options.h"
 
 void usage_record(void)
@@ -123,14 +123,14 @@ static int record(const struct record_config *cfg)
 		 res.seconds, res.ncpus, (unsigned long long)events, (unsigned long long)res.lost,
 		 cfg->output, (unsigned long long)res.bytes,
 		 cfg->pids ? "; replay only the processes kept with pmlab replay --pid or --comm" : "");
-	/* The machine beside the trace, for pmlab replay without --machine. */
-	char machine_path[4096];
+	/* The machine beside the trace, where pmlab replay without --machine
+	 * looks for it. */
+	char *machine_path = pmlab_replay_machine_path(cfg->output);
 	d = (struct pm_diag){ { 0 } };
-	snprintf(machine_path, sizeof(machine_path), "%s" MACHINE_RECORDED_SUFFIX, cfg->output);
-	if (strlen(cfg->output) + strlen(MACHINE_RECORDED_SUFFIX) >= sizeof(machine_path) ||
-	    machine_detect_write(NULL, machine_path, &d) < 0)
+	if (!machine_path || machine_detect_write(NULL, machine_path, &d) < 0)
 		cli_note("record: no model of this machine beside the trace (%s); pmlab replay "
-			 "will use one like the capture machine", d.msg[0] ? d.msg : "path too long");
+			 "will use one like the capture machine", d.msg[0] ? d.msg : "out of memory");
+	free(machine_path);
 	if (res.signal)
 		fprintf(stderr, "pmlab: record: stopped by signal %d (%s)\n", res.signal,
 			strsignal(res.signal));

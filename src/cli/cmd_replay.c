@@ -1,18 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* pmlab replay: a recorded trace as a workload (src/lab/replay.c) on a
- * machine model, under one policy or, with --profiles, under several (as
- * pmlab compare). */
+/* pmlab replay: a recorded trace as a workload on a machine model, under
+ * one policy or, with --profiles, under several (as pmlab compare): a
+ * client of libpmlab's replays (include/pmlab/pmlab.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../export/html_report.h"
-#include "../lab/replay.h"
-#include "../lab/single_run.h"
-#include "../metrics/inputs.h"
 #include "cli.h"
-#include "compare_out.h"
+#include "lab_client.h"
 #include "options.h"
+#include "profile_list.h"
+#include "progress.h"
 
 void usage_replay(void)
 {
@@ -56,13 +54,13 @@ void usage_replay(void)
 	       "      --comm PATTERN    ... and the tasks whose comm matches PATTERN (shell\n"
 	       "                        wildcards, 'sched-messag*'); repeatable\n"
 	       "      --check           verify the engine's invariants after every event (slow)\n",
-	       REPLAY_DEFAULT_CAPTURE_KHZ);
+	       PMLAB_REPLAY_DEFAULT_CAPTURE_KHZ);
 }
 
-#define KEEP_MAX 256
+#define KEEP_MAX PMLAB_REPLAY_KEEP_MAX
 
 struct own {
-	struct replay r;
+	uint64_t capture_khz;        /* --capture-khz; 0: not given */
 	const char *profiles;
 	uint64_t runs;
 	bool per_task;
@@ -100,8 +98,8 @@ static int own_option(void *ctx, int opt, const char *arg)
 
 	switch (opt) {
 	case 'K':
-		if (cli_parse_u64(arg, &w->r.capture_khz) < 0 || w->r.capture_khz == 0 ||
-		    w->r.capture_khz > 100000000)
+		if (cli_parse_u64(arg, &w->capture_khz) < 0 || w->capture_khz == 0 ||
+		    w->capture_khz > 100000000)
 			return cli_bad("replay: --capture-khz %s: expected a frequency in kHz", arg), -1;
 		return 0;
 	case 'p': w->profiles = arg; return 0;
@@ -119,147 +117,169 @@ static int own_option(void *ctx, int opt, const char *arg)
 	}
 }
 
-struct print {
-	const struct cli_opts *o;
-	const struct own *w;
-	double duration_s; /* the limit the run had */
-};
-
-/* The inputs of a replay: the trace, and --pid and --comm as given. */
-static int replay_inputs(const struct cli_opts *o, const struct own *w, double duration_s,
-			 struct run_inputs *in, const char **extra, char *pids, size_t size)
+/* The trace at file read on the machine the options name. A --cpus that is
+ * no count is reported after what the load finds wrong, as the machine's
+ * own checks come first. -1 after the message. */
+static int load(const struct cli_opts *o, const struct own *w, const char *file,
+		pmlab_replay **rp)
 {
-	size_t n = 0;
+	pmlab_error err = { PMLAB_OK, "" };
+	uint64_t n = 0;
+	bool count = !o->cpus || (cli_parse_u64(o->cpus, &n) == 0 && n <= MACHINE_MAX_CPUS);
+	int bad;
 
-	if (cli_inputs(o, &w->r.m, in) < 0)
-		return -1;
-	in->workload = NULL;
-	in->trace = w->r.file;
-	in->duration_s = duration_s;
-	in->extra = extra;
-	pids[0] = '\0';
-	for (int i = 0; i < w->npids && n < size; i++)
-		n += (size_t)snprintf(pids + n, size - n, "%s%d", i ? "," : "", w->pids[i]);
-	if (w->npids > 0) {
-		extra[in->nextra++] = "--pid";
-		extra[in->nextra++] = pids;
-	}
-	for (int i = 0; i < w->ncomms; i++) {
-		extra[in->nextra++] = "--comm";
-		extra[in->nextra++] = w->comms[i];
-	}
+	if (pmlab_replay_new(file, rp, &err) != PMLAB_OK)
+		return cli_bad("%s", err.message), -1;
+	bad = pmlab_replay_machine(*rp, o->machine, &err) != PMLAB_OK ||
+	      (o->cpus && count && pmlab_replay_cpus(*rp, (int)n, &err) != PMLAB_OK) ||
+	      (w->capture_khz && pmlab_replay_capture_khz(*rp, w->capture_khz, &err) != PMLAB_OK);
+	for (int i = 0; !bad && i < w->npids; i++)
+		bad = pmlab_replay_keep_pid(*rp, w->pids[i], &err) != PMLAB_OK;
+	for (int i = 0; !bad && i < w->ncomms; i++)
+		bad = pmlab_replay_keep_comm(*rp, w->comms[i], &err) != PMLAB_OK;
+	if (bad || pmlab_replay_load(*rp, &err) != PMLAB_OK)
+		return cli_bad("%s", err.message), -1;
+	if (!count)
+		return cli_bad("--cpus %s: expected a CPU count", o->cpus), -1;
 	return 0;
 }
 
-static int print(void *ctx, struct sim *s, const struct run_result *r)
+static void show_warning(void *ctx, const char *msg)
 {
-	const struct print *k = ctx;
-	const struct replay *rp = &k->w->r;
-	int rc;
+	(void)ctx;
+	fprintf(stderr, "pmlab: replay: %s\n", msg);
+}
 
-	if (r->tasks_finished < rp->rm.ntasks)
-		cli_note("replay: stopped at the --duration limit (%.3f s) with %llu of "
-			"%u tasks unfinished", (double)r->duration_ns * 1e-9,
-			(unsigned long long)(rp->rm.ntasks - r->tasks_finished), rp->rm.ntasks);
-	const char *extra[2 + 2 * KEEP_MAX];
-	char pids[KEEP_MAX * 12];
-	struct run_inputs in;
+/* The run the options describe; -1 after the message. */
+static int build(const struct cli_opts *o, const struct own *w, pmlab_run *run)
+{
+	pmlab_error err = { PMLAB_OK, "" };
+	int bad = 0;
 
-	if (replay_inputs(k->o, k->w, k->duration_s, &in, extra, pids, sizeof(pids)) < 0)
-		return cli_bad("out of memory"), -1;
-	if (k->o->format == CLI_HTML) {
-		const struct run_result *runs[] = { r };
-		struct html_group g = { r->cpufreq, runs, 1 };
-		char title[512], note[1024];
-
-		snprintf(title, sizeof(title), "pmlab replay %s: machine %s, workload %s", rp->file,
-			 r->machine, r->workload);
-		snprintf(note, sizeof(note), "Trace %s replayed on %s under %s / %s.", rp->file,
-			 r->machine, r->cpufreq, r->cpuidle);
-		rc = html_report(stdout, title, note, &in, 1, &g);
-	} else {
-		rc = result_write_inputs(stdout, r, (enum result_format)k->o->format, &in);
-	}
-	if (rc == 0 && k->o->format == CLI_TABLE)
-		replay_write_summary(stdout, &rp->rm, r);
-	if (rc == 0 && k->w->per_task && k->o->format == CLI_TABLE)
-		replay_write_per_task(stdout, &rp->rm, s, r);
-	if (rc < 0 || fflush(stdout) != 0)
-		return cli_bad("replay: cannot write the result to standard output"), -1;
+	bad |= pmlab_run_cpufreq(run, o->cpufreq, &err) != PMLAB_OK;
+	bad |= !bad && pmlab_run_cpuidle(run, o->cpuidle, &err) != PMLAB_OK;
+	for (int i = 0; !bad && i < o->nsets; i++)
+		bad |= pmlab_run_set(run, o->sets[i], &err) != PMLAB_OK;
+	bad |= !bad && o->duration_arg && pmlab_run_duration(run, o->duration, &err) != PMLAB_OK;
+	bad |= !bad && pmlab_run_per_task(run, w->per_task, &err) != PMLAB_OK;
+	if (bad)
+		return cli_bad("replay: %s", err.message), -1;
+	pmlab_run_seed(run, o->seed);
+	pmlab_run_check_invariants(run, o->check);
+	if (!cli_quiet)
+		pmlab_run_on_warning(run, show_warning, NULL);
 	return 0;
+}
+
+static const pmlab_format formats[] = {
+	[CLI_TABLE] = PMLAB_TABLE, [CLI_CSV] = PMLAB_CSV, [CLI_JSON] = PMLAB_JSON,
+	[CLI_HTML] = PMLAB_HTML,
+};
+
+static int write_failed(void)
+{
+	fprintf(stderr, "pmlab: replay: cannot write the result to standard output\n");
+	return EXIT_RUNTIME;
 }
 
 /* One run under the options' policy. Exit code. */
-static int run_one(const struct cli_opts *o, const struct own *w)
+static int run_one(const struct cli_opts *o, const struct own *w, const pmlab_lab *lab,
+		   const pmlab_replay *rp)
 {
-	struct print k = { o, w, 0 };
-	struct runspec rs;
-	struct export_filter filter;
-	struct run_exports x;
-	struct pm_diag d = { { 0 } };
+	pmlab_error err = { PMLAB_OK, "" };
+	pmlab_result *res = NULL;
+	pmlab_run *run = NULL;
 	int rc = EXIT_USAGE;
 
-	if (cli_exports(o, &w->r.m, &filter, &x) < 0)
-		return EXIT_USAGE;
-	if (runspec_init(&rs, &w->r.m, w->r.workload, o->cpufreq, o->cpuidle, &d) == 0) {
-		rs.duration = o->duration_arg ? o->duration : w->r.duration;
-		k.duration_s = (double)rs.duration / NS_PER_SEC;
-		rs.seed = o->seed;
-		rs.check = o->check;
-		rs.keep_finished_tasks = w->per_task;
+	if (pmlab_replay_run(lab, rp, &run, &err) != PMLAB_OK) {
+		cli_bad("replay: %s", err.message);
+		goto out;
 	}
-	if (d.msg[0] || runspec_set_all(&rs, w->r.pre, w->r.npre, &d) < 0 ||
-	    runspec_set_all(&rs, o->sets, o->nsets, &d) < 0 || runspec_check(&rs, &d) < 0) {
-		cli_bad("%s", d.msg);
+	if (cli_run_exports(o, run) < 0 || build(o, w, run) < 0)
+		goto out;
+	if (pmlab_run_exec(run, &res, &err) != PMLAB_OK) {
+		if (err.code == PMLAB_ERR_INPUT)
+			cli_bad("%s", err.message);
+		else
+			fprintf(stderr, "pmlab: replay: %s\n", err.message);
+		rc = err.code == PMLAB_ERR_INPUT ? EXIT_USAGE : EXIT_RUNTIME;
 		goto out;
 	}
 	rc = EXIT_OK;
-	if (single_run(&rs, &x, w->r.workload, print, &k, &d) < 0) {
-		if (d.msg[0])
-			fprintf(stderr, "pmlab: replay: %s\n", d.msg);
-		rc = EXIT_RUNTIME;
-	}
+	if (fputs(pmlab_result_text(res, formats[o->format]), stdout) < 0 || fflush(stdout) != 0)
+		rc = write_failed();
 out:
-	runspec_free(&rs);
+	pmlab_result_free(res);
+	pmlab_run_free(run);
 	return rc;
 }
 
-/* --profiles: a comparison with the trace as the workload. Exit code. */
-static int run_profiles(const struct cli_opts *o, const struct own *w)
+static void job_done(void *ctx, int done, int total)
 {
-	struct cli_opts c = *o;
-	const char **sets = calloc((size_t)(w->r.npre + o->nsets) + 1, sizeof(*sets));
-	char **profiles = NULL;
-	int n = 0, rc;
+	progress_update(ctx, done, total);
+}
 
-	if (!sets || compare_split_profiles(w->profiles, &profiles, &n) < 0) {
-		free(sets);
-		return cli_bad("out of memory");
-	}
-	c.nsets = 0;
-	for (int i = 0; i < w->r.npre; i++)
-		sets[c.nsets++] = w->r.pre[i];
-	for (int i = 0; i < o->nsets; i++)
-		sets[c.nsets++] = o->sets[i];
-	c.sets = sets;
-	c.workload = w->r.workload;
-	if (!o->duration_arg)
-		c.duration = w->r.duration;
-	/* The inputs as the user gave them, not the trace's own settings. */
-	const char *extra[2 + 2 * KEEP_MAX];
-	char pids[KEEP_MAX * 12];
-	struct run_inputs in;
-	rc = replay_inputs(o, w, (double)c.duration / NS_PER_SEC, &in, extra, pids, sizeof(pids));
-	if (rc < 0) {
+/* The comparison --profiles asks for; -1 after the message. */
+static int describe(const struct cli_opts *o, const struct own *w, char **profiles, int n,
+		    pmlab_compare *c)
+{
+	pmlab_error err = { PMLAB_OK, "" };
+	int bad;
+
+	bad = pmlab_compare_cpufreq(c, o->cpufreq, &err) != PMLAB_OK ||
+	      pmlab_compare_cpuidle(c, o->cpuidle, &err) != PMLAB_OK ||
+	      (o->duration_arg && pmlab_compare_duration(c, o->duration, &err) != PMLAB_OK) ||
+	      pmlab_compare_runs(c, w->runs ? (int)w->runs : 1, &err) != PMLAB_OK ||
+	      pmlab_compare_jobs(c, o->jobs, &err) != PMLAB_OK;
+	for (int i = 0; !bad && i < n; i++)
+		bad = pmlab_compare_policy(c, profiles[i], NULL, &err) != PMLAB_OK;
+	for (int i = 0; !bad && i < o->nsets; i++)
+		bad = pmlab_compare_set(c, o->sets[i], &err) != PMLAB_OK;
+	if (bad)
+		return cli_bad("replay: %s", err.message), -1;
+	pmlab_compare_seed(c, o->seed);
+	return 0;
+}
+
+/* --profiles: a comparison with the trace as the workload. Exit code. */
+static int run_profiles(const struct cli_opts *o, const struct own *w, const pmlab_lab *lab,
+			const pmlab_replay *rp)
+{
+	pmlab_error err = { PMLAB_OK, "" };
+	pmlab_compare *c = NULL;
+	struct progress prog;
+	char **profiles = NULL;
+	int n = 0, rc = EXIT_USAGE;
+
+	if (compare_split_profiles(w->profiles, &profiles, &n) < 0) {
 		rc = cli_bad("out of memory");
-	} else {
-		rc = compare_out(&c, &w->r.m, (const char *const *)profiles, n, NULL,
-				 w->runs ? (int)w->runs : 1, &in);
+		goto out;
 	}
+	/* --profiles '' or ',': nothing to compare */
+	if (n < 1) {
+		cli_bad("replay: --profiles: expected one or more profiles, comma-separated");
+		goto out;
+	}
+	if (pmlab_replay_compare(lab, rp, &c, &err) != PMLAB_OK) {
+		cli_bad("replay: %s", err.message);
+		goto out;
+	}
+	if (describe(o, w, profiles, n, c) < 0)
+		goto out;
+	pmlab_compare_on_progress(c, job_done, &prog);
+	progress_start(&prog, "replay: runs");
+	if (pmlab_compare_write(c, stdout, formats[o->format], &err) != PMLAB_OK) {
+		progress_end(&prog);
+		rc = err.code == PMLAB_ERR_IO ? write_failed() : cli_lib_error(o, &err);
+		goto out;
+	}
+	progress_end(&prog);
+	rc = fflush(stdout) != 0 || ferror(stdout) ? write_failed() : EXIT_OK;
+out:
+	pmlab_compare_free(c);
 	for (int i = 0; i < n; i++)
 		free(profiles[i]);
 	free(profiles);
-	free(sets);
 	return rc;
 }
 
@@ -286,8 +306,9 @@ int cmd_replay(int argc, char **argv)
 		{ 0, 0, 0, 0 },
 	};
 	struct own w = { .runs = 0 };
-	struct pm_diag d = { { 0 } };
 	struct cli_opts o;
+	pmlab_replay *rp = NULL;
+	pmlab_lab *lab = NULL;
 	int i, rc = EXIT_USAGE;
 
 	if (cli_opts_init(&o, "replay", CLI_FORMAT_BIT(CLI_TABLE) | CLI_FORMAT_BIT(CLI_CSV) |
@@ -300,19 +321,13 @@ int cmd_replay(int argc, char **argv)
 		cli_bad("replay: which trace? (expected pmlab replay FILE; see --help)");
 		goto out;
 	}
-	w.r.file = argv[i];
-	if (cli_no_operands(&o, i + 1, argc, argv) < 0 || check_modes(&o, &w) < 0)
+	if (cli_no_operands(&o, i + 1, argc, argv) < 0 || check_modes(&o, &w) < 0 ||
+	    load(&o, &w, argv[i], &rp) < 0 || cli_lab(&o, &lab) < 0)
 		goto out;
-	w.r.machine = o.machine;
-	w.r.cpus = o.cpus;
-	w.r.keep = (struct replay_keep){ w.pids, w.npids, w.comms, w.ncomms };
-	if (replay_setup(&w.r, &d) < 0) {
-		cli_bad("%s", d.msg);
-		goto out;
-	}
-	rc = w.profiles ? run_profiles(&o, &w) : run_one(&o, &w);
+	rc = w.profiles ? run_profiles(&o, &w, lab, rp) : run_one(&o, &w, lab, rp);
 out:
-	replay_free(&w.r);
+	pmlab_lab_free(lab);
+	pmlab_replay_free(rp);
 	cli_opts_free(&o);
 	return rc;
 }

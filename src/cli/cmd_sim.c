@@ -59,25 +59,6 @@ static void show_warning(void *ctx, const char *msg)
 	fprintf(stderr, "pmlab: sim: %s\n", msg);
 }
 
-/* What --timeline, --trace, --window and --trace-cpus ask for. -1 after
- * the message. */
-static int exports(const struct cli_opts *o, pmlab_run *run)
-{
-	pmlab_error err = { PMLAB_OK, "" };
-
-	if ((o->window || o->trace_cpus) && !o->timeline && !o->trace)
-		return cli_bad("sim: --window and --trace-cpus choose what --timeline or --trace "
-			       "keep; give one of them"), -1;
-	if (o->timeline && o->trace && strcmp(o->timeline, o->trace) == 0)
-		return cli_bad("sim: --timeline and --trace name the same file '%s'", o->trace), -1;
-	if (pmlab_run_timeline(run, o->timeline, &err) != PMLAB_OK ||
-	    pmlab_run_trace(run, o->trace, &err) != PMLAB_OK ||
-	    (o->window && pmlab_run_window(run, o->window, &err) != PMLAB_OK) ||
-	    (o->trace_cpus && pmlab_run_trace_cpus(run, o->trace_cpus, &err) != PMLAB_OK))
-		return cli_bad("sim: %s", err.message), -1;
-	return 0;
-}
-
 /* The run the options describe; -1 after the message. */
 static int build(const struct cli_opts *o, pmlab_run *run, bool *progressed)
 {
@@ -136,7 +117,7 @@ int cmd_sim(int argc, char **argv)
 		cli_bad("sim: %s", err.message);
 		goto out;
 	}
-	if (exports(&o, run) < 0 || build(&o, run, &progressed) < 0)
+	if (cli_run_exports(&o, run) < 0 || build(&o, run, &progressed) < 0)
 		goto out;
 	if (pmlab_run_exec(run, &res, &err) != PMLAB_OK) {
 		if (progressed)

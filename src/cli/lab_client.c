@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../machine/machine.h"
 #include "cli.h"
@@ -46,6 +47,24 @@ int cli_machine(const struct cli_opts *o, pmlab_machine **m)
 		return cli_bad("%s: --cpus %s: expected a CPU count", o->cmd, o->cpus), -1;
 	if (pmlab_machine_set_cpus(*m, (int)n, &err) != PMLAB_OK)
 		return cli_bad("%s: --cpus: %s", o->cmd, err.message), -1;
+	return 0;
+}
+
+int cli_run_exports(const struct cli_opts *o, pmlab_run *run)
+{
+	pmlab_error err = { PMLAB_OK, "" };
+
+	if ((o->window || o->trace_cpus) && !o->timeline && !o->trace)
+		return cli_bad("%s: --window and --trace-cpus choose what --timeline or --trace "
+			       "keep; give one of them", o->cmd), -1;
+	if (o->timeline && o->trace && strcmp(o->timeline, o->trace) == 0)
+		return cli_bad("%s: --timeline and --trace name the same file '%s'", o->cmd,
+			       o->trace), -1;
+	if (pmlab_run_timeline(run, o->timeline, &err) != PMLAB_OK ||
+	    pmlab_run_trace(run, o->trace, &err) != PMLAB_OK ||
+	    (o->window && pmlab_run_window(run, o->window, &err) != PMLAB_OK) ||
+	    (o->trace_cpus && pmlab_run_trace_cpus(run, o->trace_cpus, &err) != PMLAB_OK))
+		return cli_bad("%s: %s", o->cmd, err.message), -1;
 	return 0;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* What the commands that are clients of libpmlab (include/pmlab/pmlab.h)
- * share: the lab the options describe and the machine they name. */
+ * share: the lab the options describe, the machine they name, the exports
+ * of a run. */
 #ifndef PMLAB_CLI_LAB_CLIENT_H
 #define PMLAB_CLI_LAB_CLIENT_H
 
@@ -16,6 +17,9 @@ int cli_lab(const struct cli_opts *o, pmlab_lab **lab);
 int cli_lab_setup(const struct cli_opts *o, pmlab_lab *lab);
 /* --machine limited to --cpus. -1 after the one-line message. */
 int cli_machine(const struct cli_opts *o, pmlab_machine **m);
+/* What --timeline, --trace, --window and --trace-cpus ask of run. -1
+ * after the message. */
+int cli_run_exports(const struct cli_opts *o, pmlab_run *run);
 /* Prints a library error as the commands do: bad input as a usage error
  * "pmlab: CMD: MSG" (exit 2), else "pmlab: MSG" (exit 1, the message
  * naming the command or the run). Returns the exit code. */

@@ -5,12 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../export/export_filter.h"
-#include "../metrics/inputs.h"
 #include "../metrics/texttable.h"
 #include "../lab/runner.h"
 #include "../lab/runspec.h"
-#include "../lab/single_run.h"
 #include "../plugin/loader.h"
 #include "cli.h"
 
@@ -198,48 +195,6 @@ int cli_load_machine(const struct cli_opts *o, struct machine *m)
 	return 0;
 }
 
-int cli_exports(const struct cli_opts *o, const struct machine *m, struct export_filter *f,
-		struct run_exports *x)
-{
-	struct pm_diag d = { { 0 } };
-
-	export_filter_all(f);
-	*x = (struct run_exports){ .timeline = o->timeline, .trace = o->trace, .cmd = o->cmd,
-				   .filter = f, .quiet = cli_quiet };
-	if ((o->window || o->trace_cpus) && !o->timeline && !o->trace)
-		return cli_bad("%s: --window and --trace-cpus choose what --timeline or --trace keep; "
-			       "give one of them", o->cmd), -1;
-	if (o->timeline && o->trace && strcmp(o->timeline, o->trace) == 0)
-		return cli_bad("%s: --timeline and --trace name the same file '%s'", o->cmd,
-			       o->trace), -1;
-	if ((o->window && export_filter_window(f, o->window, &d) < 0) ||
-	    (o->trace_cpus && export_filter_cpus(f, o->trace_cpus, m->online_cpus, &d) < 0))
-		return cli_bad("%s: %s", o->cmd, d.msg), -1;
-	return 0;
-}
-
-int cli_inputs(const struct cli_opts *o, const struct machine *m, struct run_inputs *in)
-{
-	memset(in, 0, sizeof(*in));
-	in->command = o->cmd;
-	in->version = PMLAB_VERSION;
-	in->machine_arg = o->machine;
-	in->cpus = o->cpus && m ? m->online_cpus : 0;
-	in->workload = o->workload;
-	in->cpufreq = o->cpufreq;
-	in->cpuidle = o->cpuidle;
-	in->profile = o->profile;
-	in->sets = o->sets;
-	in->nsets = o->nsets;
-	in->seed = o->seed;
-	in->duration_s = (double)o->duration / NS_PER_SEC;
-	in->dirs = o->dirs;
-	in->ndirs = o->ndirs;
-	in->plugins = o->plugins;
-	in->nplugins = o->nplugins;
-	return m ? inputs_set_machine(in, m) : 0;
-}
-
 const char *cli_host_root(const struct cli_opts *o)
 {
 	const char *env = getenv("PMLAB_ROOT");
@@ -247,22 +202,3 @@ const char *cli_host_root(const struct cli_opts *o)
 	return o->root ? o->root : env && *env ? env : NULL;
 }
 
-int cli_inputs_plugins(const struct cli_opts *o, const struct plugin_set *set,
-		       struct run_inputs *in)
-{
-	const char *path = getenv("PMLAB_PLUGIN_PATH");
-	/* cli_load_plugins loads the path's files first, then one per --plugin */
-	int n = set->n - o->nplugins;
-	const char **files = n > 0 ? calloc((size_t)n, sizeof(*files)) : NULL;
-
-	in->plugins = o->plugins;
-	in->nplugins = o->nplugins;
-	in->plugin_path = path && *path ? path : NULL;
-	in->path_plugins = files;
-	in->npath_plugins = 0;
-	if (n > 0 && !files)
-		return -1;
-	for (int i = 0; i < n; i++)
-		files[in->npath_plugins++] = plugin_set_file(set, i);
-	return 0;
-}

@@ -100,26 +100,10 @@ void cli_opts_free(struct cli_opts *o);
 int cli_no_operands(const struct cli_opts *o, int i, int argc, char **argv);
 /* Loads o->machine limited to o->cpus. -1 after the message. */
 int cli_load_machine(const struct cli_opts *o, struct machine *m);
-struct export_filter;
-struct run_exports;
-/* The exports the options ask for, on machine m, into x (its filter in
- * f). -1 after the message: a bad --window or --trace-cpus, or either
- * without --timeline or --trace. */
-int cli_exports(const struct cli_opts *o, const struct machine *m, struct export_filter *f,
-		struct run_exports *x);
 struct plugin_set;
 /* The plugins of $PMLAB_PLUGIN_PATH, then those of --plugin, into set
  * (empty at first). -1 after the message. */
 int cli_load_plugins(const struct cli_opts *o, struct plugin_set *set);
-struct run_inputs;
-/* The inputs the options name (metrics/inputs.h), on machine m (NULL: the
- * machine is varied), for command o->cmd; pointers into o. -1 on OOM. */
-int cli_inputs(const struct cli_opts *o, const struct machine *m, struct run_inputs *in);
-/* The plugins in the inputs: --plugin as given, $PMLAB_PLUGIN_PATH and the
- * files of set (cli_load_plugins's) it loaded, in in->path_plugins
- * (malloc'd: free it; pointers into set). -1 on OOM. */
-int cli_inputs_plugins(const struct cli_opts *o, const struct plugin_set *set,
-		       struct run_inputs *in);
 /* The root a host command reads: --root, else $PMLAB_ROOT when set and
  * not empty, else NULL (/), for the inputs. */
 const char *cli_host_root(const struct cli_opts *o);

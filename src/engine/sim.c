@@ -158,6 +158,7 @@ const struct tunable *sim_engine_tunable_at(int i)
 
 sim_ns sim_now(const struct sim *s) { return s->now; }
 const char *sim_workload_arg(const struct sim *s) { return s->wl_arg; }
+const void *sim_workload_data(const struct sim *s) { return s->wl_lent; }
 uint64_t sim_seed(const struct sim *s) { return s->seed; }
 int sim_ncpus(const struct sim *s) { return s->ncpus; }
 const struct machine *sim_machine(const struct sim *s) { return s->m; }
@@ -804,6 +805,7 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 	memcpy(s->wl_name, cfg->workload, nlen);
 	s->wl_name[nlen] = '\0';
 	s->wl_arg = colon ? colon + 1 : NULL;
+	s->wl_lent = cfg->workload_data;
 	struct suggest near;
 	char mean[96];
 	s->wl = registry_workload_find(cfg->registry, s->wl_name);

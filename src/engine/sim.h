@@ -73,6 +73,10 @@ struct sim_config {
 	/* Governors loaded from plugins, found by name after the built-in
 	 * ones; NULL: none. */
 	const struct gov_registry *registry;
+	/* What the workload reads in place of its argument's file, loaded
+	 * once by the caller and only read by the run (a trace's replay
+	 * model, lab/replay.h); NULL: the workload loads its own. */
+	const void *workload_data;
 };
 
 int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d);
@@ -133,6 +137,8 @@ void sim_add_work(struct sim *s, double units);
 void sim_stop(struct sim *s);
 /* The text after ':' in --workload NAME:ARG (e.g. rtapp:FILE.json), or NULL. */
 const char *sim_workload_arg(const struct sim *s);
+/* sim_config's workload_data, or NULL. */
+const void *sim_workload_data(const struct sim *s);
 /* Restrict a task to the listed CPUs (sched_setaffinity); -1 with a message
  * if a CPU is out of range or the list is empty. A task on a CPU it may no
  * longer use is moved, as the kernel does. */

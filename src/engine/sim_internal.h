@@ -295,6 +295,7 @@ struct sim {
 	int dispatch_cpu;           /* CPU whose task the workload is deciding for, or -1 */
 	char wl_name[64];           /* --workload NAME[:ARG] split */
 	const char *wl_arg;
+	const void *wl_lent;  /* sim_config.workload_data */
 	int ntypes;
 	struct sim_type *types;
 	double pl1_w, pl2_w;   /* package power limits in force, W (0: none) */

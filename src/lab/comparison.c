@@ -21,6 +21,7 @@ static int setup_one(struct comparison *c, int i, struct cmp_set *set, struct pm
 	if (runspec_init(rs, c->m, c->workload, c->cpufreq, c->cpuidle, d) < 0)
 		return -1;
 	rs->registry = c->registry;
+	rs->workload_data = c->workload_data;
 	rs->duration = c->duration;
 	rs->seed = c->seed;
 	if (runspec_profile(rs, c->policy[i], c->dirs, c->ndirs, d) < 0 ||

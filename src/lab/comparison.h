@@ -38,6 +38,7 @@ struct comparison {
 	void (*done)(void *ctx, int ndone, int njobs); /* progress; may be NULL */
 	void *done_ctx;
 	const struct gov_registry *registry; /* plugins' governors; may be NULL */
+	const void *workload_data; /* runspec's; may be NULL */
 	bool keep_signals; /* lab/runner.h */
 	/* Private. */
 	struct runspec *spec;

@@ -124,13 +124,11 @@ int replay_setup(struct replay *r, struct pm_diag *d)
 	if (!r->workload)
 		return pm_fail(d, "out of memory");
 	snprintf(r->workload, len, "replay:%s", r->file);
-	replay_model_share(&r->rm);
 	return 0;
 }
 
 void replay_free(struct replay *r)
 {
-	replay_model_share(NULL);
 	replay_model_free(&r->rm);
 	free(r->workload);
 	r->workload = NULL;

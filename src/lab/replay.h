@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* A recorded trace replayed on a machine model (pmlab replay): the trace
- * read once and lent to the runs as the workload "replay:FILE"
+/* A recorded trace replayed on a machine model (pmlab replay, the
+ * library's pmlab_replay): the trace read once and lent to the runs
+ * (runspec's workload_data) as the workload "replay:FILE"
  * (workload/replay.c), on a given machine or on one like the capture
  * machine, with the settings a replay needs before the user's. */
 #ifndef PMLAB_LAB_REPLAY_H
@@ -42,8 +43,8 @@ struct replay {
 /* pmlab record's machine beside the trace (host/machine_detect.h). */
 #define MACHINE_RECORDED_SUFFIX ".machine.ini"
 
-/* Reads the trace, sets up the machine and shares the trace with the
- * workload. -1 with the reason in d (all bad input). */
+/* Reads the trace and sets up the machine; the runs then get &r->rm as
+ * their workload_data. -1 with the reason in d (all bad input). */
 int replay_setup(struct replay *r, struct pm_diag *d);
 void replay_free(struct replay *r);
 /* The machine like the capture one as far as a trace tells: its CPUs, one

@@ -308,6 +308,7 @@ static void config(const struct runspec *rs, struct sim_config *cfg)
 	cfg->check_invariants = rs->check;
 	cfg->keep_finished_tasks = rs->keep_finished_tasks;
 	cfg->registry = rs->registry;
+	cfg->workload_data = rs->workload_data;
 }
 
 static void config_run(const struct runspec *rs, struct sim_config *cfg)

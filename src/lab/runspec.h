@@ -46,6 +46,7 @@ struct runspec {
 	void (*progress)(void *ctx, double done); /* the engine's progress callback; may be NULL */
 	void *progress_ctx;
 	const struct gov_registry *registry; /* plugins' governors; not owned, may be NULL */
+	const void *workload_data; /* sim_config's; not owned, may be NULL */
 };
 
 /* The frequency governor a stock kernel runs on m, and why ("the default

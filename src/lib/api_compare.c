@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Comparisons: each policy run `runs` times, as pmlab compare (the one
- * pipeline of lab/comparison.c); the result in every format it prints. */
+ * pipeline of lab/comparison.c); the result in every format it prints.
+ * A replay's comparison (pmlab_replay_compare) has the trace as its
+ * workload and the replay's settings first, as pmlab replay --profiles. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,7 +10,7 @@
 #include "../lab/comparison.h"
 #include "../lab/runspec.h"
 #include "../metrics/inputs.h"
-#include "lib.h"
+#include "lib_replay.h"
 
 struct pmlab_compare {
 	const pmlab_lab *lab;
@@ -16,7 +18,10 @@ struct pmlab_compare {
 	char *spec;   /* the machine as loaded (pmlab_machine) */
 	bool cpus_set;
 	char *workload, *cpufreq, *cpuidle, *timeline, *baseline;
-	struct lib_strings policy, label, sets;
+	struct lib_strings policy, label;
+	struct lib_strings sets; /* a replay's own first (npre), then pmlab_compare_set's */
+	int npre;
+	const pmlab_replay *replay; /* NULL: not a replay's */
 	sim_ns duration;
 	uint64_t seed;
 	int runs, jobs;
@@ -24,29 +29,60 @@ struct pmlab_compare {
 	void *progress_ctx;
 };
 
-pmlab_status pmlab_compare_new(const pmlab_lab *lab, const pmlab_machine *m, const char *workload,
-			       pmlab_compare **out, pmlab_error *err)
+/* A comparison of workload on m, the machine named spec (may be NULL). */
+static pmlab_status new_compare(const pmlab_lab *lab, const struct machine *m, const char *spec,
+				bool cpus_set, const char *workload, pmlab_compare **out,
+				pmlab_error *err)
 {
-	pmlab_compare *c;
+	pmlab_compare *c = calloc(1, sizeof(*c));
 
-	*out = NULL;
-	if (!lab || !m)
-		return lib_fail(err, PMLAB_ERR_INPUT, "compare: expected a lab and a machine");
-	if (!workload || !*workload)
-		return lib_fail(err, PMLAB_ERR_INPUT, "compare: expected a workload");
-	c = calloc(1, sizeof(*c));
-	if (!c || !(c->workload = strdup(workload)) || lib_strdup_into(&c->spec, m->source) < 0) {
+	if (!c || !(c->workload = strdup(workload)) || lib_strdup_into(&c->spec, spec) < 0) {
 		pmlab_compare_free(c);
 		return lib_fail(err, PMLAB_ERR_NOMEM, "out of memory");
 	}
 	c->lab = lab;
-	c->m = m->m;
-	c->cpus_set = m->cpus_set;
+	c->m = *m;
+	c->cpus_set = cpus_set;
 	c->duration = RUNSPEC_DEFAULT_DURATION;
 	c->seed = RUNSPEC_DEFAULT_SEED;
 	c->runs = 3;
 	c->jobs = 1;
 	*out = c;
+	return lib_ok(err);
+}
+
+pmlab_status pmlab_compare_new(const pmlab_lab *lab, const pmlab_machine *m, const char *workload,
+			       pmlab_compare **out, pmlab_error *err)
+{
+	*out = NULL;
+	if (!lab || !m)
+		return lib_fail(err, PMLAB_ERR_INPUT, "compare: expected a lab and a machine");
+	if (!workload || !*workload)
+		return lib_fail(err, PMLAB_ERR_INPUT, "compare: expected a workload");
+	return new_compare(lab, &m->m, m->source, m->cpus_set, workload, out, err);
+}
+
+pmlab_status pmlab_replay_compare(const pmlab_lab *lab, const pmlab_replay *rp,
+				  pmlab_compare **out, pmlab_error *err)
+{
+	pmlab_status rc;
+
+	*out = NULL;
+	rc = lib_replay_usable(lab, rp, err);
+	if (rc == PMLAB_OK)
+		rc = new_compare(lab, &rp->r.m, rp->machine, rp->cpus[0] != '\0', rp->r.workload,
+				 out, err);
+	if (rc == PMLAB_OK && lib_replay_presets(rp, &(*out)->sets) < 0)
+		rc = lib_fail(err, PMLAB_ERR_NOMEM, "out of memory");
+	if (rc != PMLAB_OK) {
+		pmlab_compare_free(*out);
+		*out = NULL;
+		return rc;
+	}
+	(*out)->npre = rp->r.npre;
+	(*out)->replay = rp;
+	(*out)->duration = rp->r.duration;
+	(*out)->runs = 1;
 	return lib_ok(err);
 }
 
@@ -174,7 +210,7 @@ static pmlab_status setup(pmlab_compare *c, struct comparison *k, struct cmp_set
 					c->baseline);
 	}
 	*k = (struct comparison){
-		.cmd = "compare", .m = &c->m, .workload = c->workload, .cpufreq = c->cpufreq,
+		.cmd = c->replay ? "replay" : "compare", .m = &c->m, .workload = c->workload, .cpufreq = c->cpufreq,
 		.cpuidle = c->cpuidle, .duration = c->duration, .seed = c->seed, .runs = c->runs,
 		.sets = (const char *const *)c->sets.s, .nsets = c->sets.n,
 		.dirs = (const char *const *)c->lab->dirs, .ndirs = c->lab->ndirs,
@@ -182,6 +218,7 @@ static pmlab_status setup(pmlab_compare *c, struct comparison *k, struct cmp_set
 		.npolicies = c->policy.n, .baseline = baseline, .timeline = c->timeline,
 		.workers = c->jobs, .done = c->progress, .done_ctx = c->progress_ctx,
 		.registry = &c->lab->plugins.reg, .keep_signals = !c->lab->signals,
+		.workload_data = c->replay ? &c->replay->r.rm : NULL,
 	};
 	if (comparison_setup(k, set, &bad, &d) < 0)
 		return lib_fail_diag(err, PMLAB_ERR_INPUT, &d);
@@ -228,28 +265,36 @@ static int write_html(void *ctx, FILE *out, struct pm_diag *d)
 	return 0;
 }
 
-/* What the comparison is made from, as pmlab compare records it: the
- * command line that makes it again names --baseline only when given.
- * extra holds 2 strings. -1 on OOM. */
+/* The most options compare_inputs adds. */
+#define EXTRA_MAX (2 + 2 + 2 * PMLAB_REPLAY_KEEP_MAX)
+
+/* What the comparison is made from, as pmlab compare (pmlab replay
+ * --profiles) records it: the command line that makes it again names
+ * --baseline only when given. extra holds EXTRA_MAX strings. -1 on OOM. */
 static int compare_inputs(const pmlab_compare *c, struct run_inputs *in, const char **extra)
 {
-	if (lib_inputs(in, "compare", c->lab, &c->m, c->spec, c->cpus_set) < 0)
+	if (lib_inputs(in, c->replay ? "replay" : "compare", c->lab, &c->m, c->spec,
+		       c->cpus_set) < 0)
 		return -1;
 	in->workload = c->workload;
+	if (c->replay) {
+		lib_replay_inputs(c->replay, in);
+		for (int i = 0; i < in->nextra; i++)
+			extra[i] = in->extra[i];
+	}
+	in->extra = extra;
 	in->cpufreq = c->cpufreq;
 	in->cpuidle = c->cpuidle;
-	in->sets = (const char *const *)c->sets.s;
-	in->nsets = c->sets.n;
+	in->sets = (const char *const *)c->sets.s + c->npre;
+	in->nsets = c->sets.n - c->npre;
 	in->seed = c->seed;
 	in->duration_s = (double)c->duration / NS_PER_SEC;
 	in->profiles = (const char *const *)c->policy.s;
 	in->nprofiles = c->policy.n;
 	in->runs = c->runs;
 	if (c->baseline) {
-		extra[0] = "--baseline";
-		extra[1] = c->baseline;
-		in->extra = extra;
-		in->nextra = 2;
+		extra[in->nextra++] = "--baseline";
+		extra[in->nextra++] = c->baseline;
 	}
 	return 0;
 }
@@ -264,7 +309,7 @@ struct ran {
 	struct comparison k;
 	struct cmp_set set;
 	struct run_inputs in;
-	const char *extra[2];
+	const char *extra[EXTRA_MAX];
 };
 
 /* Sets up and runs the comparison into r (freed by ran_free whatever

@@ -2,7 +2,9 @@
 /* One run: what pmlab sim does, as a handle. The settings are kept as
  * given and the run specification (lab/runspec.h) is built from them in
  * pmlab sim's order -- governors, then the profile, then KEY=VALUE
- * settings -- whatever order the setters were called in. */
+ * settings -- whatever order the setters were called in. A replay's run
+ * (pmlab_replay_run) has the trace as its workload and the replay's
+ * settings first. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,16 +13,19 @@
 #include "../lab/runner.h"
 #include "../lab/single_run.h"
 #include "../metrics/inputs.h"
-#include "../plugin/guard.h"
-#include "../plugin/registry.h"
-#include "lib.h"
+#include "lib_replay.h"
+#include "worker.h"
 
 struct pmlab_run {
 	const pmlab_lab *lab;
 	struct machine m;
 	char *machine_source; /* pmlab_machine's source */
 	char *workload, *cpufreq, *cpuidle, *profile, *timeline, *trace;
-	struct lib_strings sets;
+	struct lib_strings sets; /* a replay's own first (npre), then pmlab_run_set's */
+	int npre;
+	const pmlab_replay *replay; /* NULL: not a replay's run */
+	bool per_task;
+	bool cpus_set;            /* the machine was limited (a replay's --cpus) */
 	sim_ns duration;
 	uint64_t seed;
 	bool check;
@@ -31,32 +36,66 @@ struct pmlab_run {
 	void *warn_ctx;
 };
 
+/* A run of workload on m, the machine named source (may be NULL). */
+static pmlab_status new_run(const pmlab_lab *lab, const struct machine *m, const char *source,
+			    const char *workload, pmlab_run **out, pmlab_error *err)
+{
+	pmlab_run *run = calloc(1, sizeof(*run));
+
+	if (!run || !(run->workload = strdup(workload)) ||
+	    lib_strdup_into(&run->machine_source, source) < 0) {
+		pmlab_run_free(run);
+		return lib_fail(err, PMLAB_ERR_NOMEM, "out of memory");
+	}
+	run->lab = lab;
+	run->m = *m;
+	run->duration = RUNSPEC_DEFAULT_DURATION;
+	run->seed = RUNSPEC_DEFAULT_SEED;
+	export_filter_all(&run->filter);
+	*out = run;
+	return lib_ok(err);
+}
+
 pmlab_status pmlab_run_new(const pmlab_lab *lab, const pmlab_machine *m, const char *workload,
 			   pmlab_run **out, pmlab_error *err)
 {
-	pmlab_run *run;
-
 	*out = NULL;
 	if (!lab || !m)
 		return lib_fail(err, PMLAB_ERR_INPUT, "run: expected a lab and a machine");
 	if (!workload || !*workload)
 		return lib_fail(err, PMLAB_ERR_INPUT, "run: expected a workload");
-	run = calloc(1, sizeof(*run));
-	if (!run || !(run->workload = strdup(workload))) {
-		free(run);
-		return lib_fail(err, PMLAB_ERR_NOMEM, "out of memory");
+	return new_run(lab, &m->m, m->source, workload, out, err);
+}
+
+pmlab_status pmlab_replay_run(const pmlab_lab *lab, const pmlab_replay *rp, pmlab_run **out,
+			      pmlab_error *err)
+{
+	pmlab_status rc;
+
+	*out = NULL;
+	rc = lib_replay_usable(lab, rp, err);
+	if (rc == PMLAB_OK)
+		rc = new_run(lab, &rp->r.m, rp->machine, rp->r.workload, out, err);
+	if (rc == PMLAB_OK && lib_replay_presets(rp, &(*out)->sets) < 0)
+		rc = lib_fail(err, PMLAB_ERR_NOMEM, "out of memory");
+	if (rc != PMLAB_OK) {
+		pmlab_run_free(*out);
+		*out = NULL;
+		return rc;
 	}
-	run->lab = lab;
-	run->m = m->m;
-	if (m->source && !(run->machine_source = strdup(m->source))) {
-		free(run->workload);
-		free(run);
-		return lib_fail(err, PMLAB_ERR_NOMEM, "out of memory");
-	}
-	run->duration = RUNSPEC_DEFAULT_DURATION;
-	run->seed = RUNSPEC_DEFAULT_SEED;
-	export_filter_all(&run->filter);
-	*out = run;
+	(*out)->npre = rp->r.npre;
+	(*out)->replay = rp;
+	(*out)->cpus_set = rp->cpus[0] != '\0';
+	(*out)->duration = rp->r.duration;
+	return lib_ok(err);
+}
+
+pmlab_status pmlab_run_per_task(pmlab_run *run, int on, pmlab_error *err)
+{
+	if (!run->replay)
+		return lib_fail(err, PMLAB_ERR_STATE, "per-task CPU times are a replay's "
+				"(pmlab_replay_run)");
+	run->per_task = on != 0;
 	return lib_ok(err);
 }
 
@@ -179,6 +218,10 @@ static int build(const pmlab_run *run, struct runspec *rs, struct pm_diag *d)
 	rs->progress = run->progress;
 	rs->progress_ctx = run->progress_ctx;
 	rs->registry = &run->lab->plugins.reg;
+	if (run->replay) {
+		rs->workload_data = &run->replay->r.rm;
+		rs->keep_finished_tasks = run->per_task;
+	}
 	return runspec_check(rs, d);
 }
 
@@ -192,148 +235,104 @@ pmlab_status pmlab_run_validate(pmlab_run *run, pmlab_error *err)
 	return rc < 0 ? lib_fail_diag(err, PMLAB_ERR_INPUT, &d) : lib_ok(err);
 }
 
+/* What the run was made from, written with every form of its result
+ * (metrics/inputs.h): the command line's names of it. -1 on OOM. */
+static int run_inputs(const pmlab_run *run, struct run_inputs *in)
+{
+	bool cpus = run->replay ? run->cpus_set
+				: run->m.online_cpus < machine_possible_cpus(&run->m);
+
+	if (lib_inputs(in, run->replay ? "replay" : "sim", run->lab, &run->m, run->machine_source,
+		       cpus) < 0)
+		return -1;
+	in->workload = run->workload;
+	in->cpufreq = run->cpufreq;
+	in->cpuidle = run->cpuidle;
+	in->profile = run->profile;
+	in->sets = (const char *const *)run->sets.s + run->npre;
+	in->nsets = run->sets.n - run->npre;
+	in->seed = run->seed;
+	in->duration_s = (double)run->duration / NS_PER_SEC;
+	if (run->replay)
+		lib_replay_inputs(run->replay, in);
+	return 0;
+}
+
 struct render {
+	const pmlab_run *run;
+	struct sim *s;
 	const struct run_result *r;
-	enum result_format f;
+	pmlab_format f;
 	const struct run_inputs *in;
 };
 
+/* One form: as pmlab sim prints it; a replay's table ends with what was
+ * replayed, and its page is the replay's. */
 static int render(void *ctx, FILE *out, struct pm_diag *d)
 {
 	const struct render *x = ctx;
+	static const enum result_format as[] = {
+		[PMLAB_TABLE] = FORMAT_TABLE, [PMLAB_CSV] = FORMAT_CSV, [PMLAB_JSON] = FORMAT_JSON,
+	};
+	const pmlab_replay *rp = x->run->replay;
 
-	if (result_write_inputs(out, x->r, x->f, x->in) < 0)
+	if (x->f == PMLAB_HTML ? lib_replay_html(rp, out, x->r, x->in) < 0
+			       : result_write_inputs(out, x->r, as[x->f], x->in) < 0)
 		return pm_fail(d, "cannot write the result");
+	if (x->f == PMLAB_TABLE && rp)
+		lib_replay_table_end(rp, out, x->s, x->r, x->run->per_task);
 	return 0;
 }
 
 struct capture {
 	struct pmlab_result *res;
 	const pmlab_run *run;
+	unsigned forms;
 };
 
-/* What the run was made from, written with every form of its result
- * (metrics/inputs.h): the command line's names of it. -1 on OOM. */
-static int run_inputs(const pmlab_run *run, struct run_inputs *in)
-{
-	memset(in, 0, sizeof(*in));
-	in->command = "sim";
-	in->version = pmlab_version();
-	in->machine_arg = run->machine_source;
-	in->cpus = run->m.online_cpus < machine_possible_cpus(&run->m) ? run->m.online_cpus : 0;
-	in->workload = run->workload;
-	in->cpufreq = run->cpufreq;
-	in->cpuidle = run->cpuidle;
-	in->profile = run->profile;
-	in->sets = (const char *const *)run->sets.s;
-	in->nsets = run->sets.n;
-	in->seed = run->seed;
-	in->duration_s = (double)run->duration / NS_PER_SEC;
-	in->dirs = (const char *const *)run->lab->dirs;
-	in->ndirs = run->lab->ndirs;
-	in->plugins = (const char *const *)run->lab->given.s;
-	in->nplugins = run->lab->given.n;
-	in->plugin_path = run->lab->plugin_path;
-	in->path_plugins = (const char *const *)run->lab->listed.s;
-	in->npath_plugins = run->lab->listed.n;
-	return inputs_set_machine(in, &run->m);
-}
-
-/* Every text form of the result, while the simulation still exists. */
+/* The forms asked for, while the simulation still exists. */
 static int capture(void *ctx, struct sim *s, const struct run_result *r)
 {
 	const struct capture *c = ctx;
 	struct pm_diag d = { { 0 } };
-	static const enum result_format forms[] = { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON };
-	static const pmlab_format as[] = { PMLAB_TABLE, PMLAB_CSV, PMLAB_JSON };
 	struct run_inputs in;
+	char note[256];
 
+	if (c->run->replay && c->run->warn) {
+		lib_replay_unfinished(c->run->replay, r, note, sizeof(note));
+		if (note[0])
+			c->run->warn(c->run->warn_ctx, note);
+	}
 	if (run_inputs(c->run, &in) < 0)
 		return -1;
-	for (int i = 0; i < 3; i++) {
-		struct render x = { r, forms[i], &in };
-		if (lib_result_capture(c->res, as[i], render, &x, &d) < 0)
+	for (int f = PMLAB_TABLE; f <= PMLAB_HTML; f++) {
+		struct render x = { c->run, s, r, (pmlab_format)f, &in };
+		if ((c->forms & LIB_FORM(f)) && lib_result_capture(c->res, f, render, &x, &d) < 0)
 			return -1;
 	}
 	return 0;
 }
 
-/* A run that may call a plugin's code, in a worker process
- * (plugin/guard.h): the three texts come back over the runner's pipe. */
-struct isolated {
+struct job {
 	const pmlab_run *run;
 	const struct runspec *rs;
 	const struct run_exports *x;
-	const char *title;
-	struct pmlab_result *res;
 };
 
-static const pmlab_format sent[] = { PMLAB_TABLE, PMLAB_CSV, PMLAB_JSON };
-#define NSENT (sizeof(sent) / sizeof(sent[0]))
-
-static int isolated_job(void *ctx, int i, FILE *out, struct pm_diag *d)
+/* The run, here or in a worker (worker.h). */
+static int compute(const void *ctx, struct pmlab_result *res, unsigned forms, pmlab_status *code,
+		   struct pm_diag *d)
 {
-	const struct isolated *k = ctx;
-	struct pmlab_result *res = lib_result_new();
-	int rc;
+	const struct job *k = ctx;
 
-	if (!res)
-		return pm_fail(d, "out of memory");
-	rc = single_run(k->rs, k->x, k->title, capture, &(struct capture){ res, k->run }, d);
-	for (size_t f = 0; rc == 0 && f < NSENT; f++) {
-		uint64_t len = strlen(res->text[sent[f]]);
-		if (fwrite(&len, sizeof(len), 1, out) != 1 ||
-		    fwrite(res->text[sent[f]], 1, len, out) != len)
-			rc = pm_fail(d, "cannot send the result");
-	}
-	pmlab_result_free(res);
-	return rc;
-}
-
-static int isolated_deliver(void *ctx, int i, const char *data, size_t len, struct pm_diag *d)
-{
-	const struct isolated *k = ctx;
-	size_t at = 0;
-
-	for (size_t f = 0; f < NSENT; f++) {
-		uint64_t n;
-		if (len - at < sizeof(n))
-			return pm_fail(d, "the worker's result is cut short");
-		memcpy(&n, data + at, sizeof(n));
-		at += sizeof(n);
-		if (n > len - at || !(k->res->text[sent[f]] = strndup(data + at, (size_t)n)))
-			return pm_fail(d, n > len - at ? "the worker's result is cut short"
-						       : "out of memory");
-		at += (size_t)n;
-	}
-	return 0;
-}
-
-static void isolated_name(void *ctx, int i, char *buf, size_t size)
-{
-	const struct isolated *k = ctx;
-	snprintf(buf, size, "%s", k->title);
-}
-
-static int run_isolated(const pmlab_run *run, const struct runspec *rs,
-			const struct run_exports *x, struct pmlab_result *res, struct pm_diag *d,
-			bool *in_plugin)
-{
-	struct isolated k = { run, rs, x, run->workload, res };
-	struct plugin_guard *g = plugin_guard_new();
-	struct runner r = {
-		.njobs = 1, .workers = 1, .job = isolated_job, .ctx = &k, .name = isolated_name,
-		.deliver = isolated_deliver, .isolate = true, .worker_init = plugin_guard_arm,
-		.death_note = plugin_guard_note, .init_ctx = g, .keep_signals = !run->lab->signals,
-	};
-	int rc;
-
-	if (!g)
-		return pm_fail(d, "cannot map a page for the worker's report");
-	rc = runner_run(&r, d);
-	*in_plugin = plugin_guard_report(g)[0] != '\0';
-	plugin_guard_free(g);
-	return rc;
+	if (single_run(k->rs, k->x, k->run->workload, capture,
+		       &(struct capture){ res, k->run, forms }, d) == 0)
+		return 0;
+	*code = !d->msg[0] ? PMLAB_ERR_NOMEM
+	      : strncmp(d->msg, "plugin ", 7) == 0 ? PMLAB_ERR_PLUGIN : PMLAB_ERR_RUN;
+	if (!d->msg[0])
+		pm_fail(d, "out of memory");
+	return -1;
 }
 
 pmlab_status pmlab_run_exec(pmlab_run *run, pmlab_result **out, pmlab_error *err)
@@ -344,31 +343,17 @@ pmlab_status pmlab_run_exec(pmlab_run *run, pmlab_result **out, pmlab_error *err
 		.timeline = run->timeline, .trace = run->trace, .cmd = "sim", .filter = &run->filter,
 		.quiet = !run->warn, .warn = run->warn, .warn_ctx = run->warn_ctx,
 	};
-	struct pmlab_result *res;
-	pmlab_status code = PMLAB_OK;
+	unsigned forms = LIB_FORM(PMLAB_TABLE) | LIB_FORM(PMLAB_CSV) | LIB_FORM(PMLAB_JSON) |
+			 (run->replay ? LIB_FORM(PMLAB_HTML) : 0);
+	pmlab_status rc;
 
 	*out = NULL;
 	if (build(run, &rs, &d) < 0) {
 		runspec_free(&rs);
 		return lib_fail_diag(err, PMLAB_ERR_INPUT, &d);
 	}
-	res = lib_result_new();
-	if (!res)
-		code = lib_fail(err, PMLAB_ERR_NOMEM, "out of memory");
-	else if (run->lab->isolate && registry_has_plugins(rs.registry)) {
-		bool in_plugin = false;
-		if (run_isolated(run, &rs, &x, res, &d, &in_plugin) < 0)
-			code = lib_fail_diag(err, in_plugin || strncmp(d.msg, "plugin ", 7) == 0
-							  ? PMLAB_ERR_PLUGIN : PMLAB_ERR_RUN, &d);
-	} else if (single_run(&rs, &x, run->workload, capture, &(struct capture){ res, run }, &d) < 0)
-		code = !d.msg[0] ? lib_fail(err, PMLAB_ERR_NOMEM, "out of memory")
-				 : lib_fail_diag(err, strncmp(d.msg, "plugin ", 7) == 0 ? PMLAB_ERR_PLUGIN
-										     : PMLAB_ERR_RUN, &d);
+	rc = lib_compute(run->lab, run->workload, compute, &(struct job){ run, &rs, &x }, forms, out,
+			 err);
 	runspec_free(&rs);
-	if (code != PMLAB_OK) {
-		pmlab_result_free(res);
-		return code;
-	}
-	*out = res;
-	return lib_ok(err);
+	return rc;
 }

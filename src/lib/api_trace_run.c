@@ -3,163 +3,19 @@
  * govtrace: an idle governor on CPU 0 of a machine, fed idle periods
  * (cpuidle/idletrace.c), and a frequency governor with its own small
  * driver, fed util-hook calls (cpufreq/govtrace.c). A plugin's governor
- * runs in a worker process (lab/runner.c), as a plugin's run does. */
+ * runs in a worker process (worker.h), as a plugin's run does. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
 
-#include "../lab/runner.h"
 #include "../plugin/guard.h"
 #include "../plugin/registry.h"
 #include "lib_trace.h"
+#include "worker.h"
 
-/* ---- what both share: texts computed here or in a worker ---- */
-
-/* Computes res's texts of the forms in `forms` (FORM() bits); on
- * failure, *code says what kind and d why. */
-typedef int (*compute_fn)(const void *ctx, struct pmlab_result *res, unsigned forms,
-			  pmlab_status *code, struct pm_diag *d);
-
-#define FORM(f) (1u << (f))
-static const pmlab_format computed[] = { PMLAB_CSV, PMLAB_JSON };
-#define NCOMPUTED (sizeof(computed) / sizeof(computed[0]))
-
-struct isolated {
-	compute_fn compute;
-	const void *ctx;
-	unsigned forms;
-	const char *name; /* "idletrace": names a crash */
-	struct pmlab_result *res;
-	pmlab_status code; /* the worker's failure */
-	char msg[PM_DIAG_MAX];
-};
-
-static int send_text(FILE *out, const char *s)
-{
-	uint64_t len = strlen(s);
-	return fwrite(&len, sizeof(len), 1, out) == 1 && fwrite(s, 1, len, out) == len ? 0 : -1;
-}
-
-/* The worker's answer: the status, then the texts or the message. A
- * failure is an answer, so that the caller learns its kind. */
-static int isolated_job(void *ctx, int i, FILE *out, struct pm_diag *d)
-{
-	struct isolated *k = ctx;
-	struct pmlab_result *res = lib_result_new();
-	pmlab_status code = PMLAB_OK;
-	int32_t c;
-	int rc = 0;
-
-	if (!res)
-		return pm_fail(d, "out of memory");
-	if (k->compute(k->ctx, res, k->forms, &code, d) < 0)
-		rc = -1;
-	c = rc < 0 ? (int32_t)code : PMLAB_OK;
-	if (fwrite(&c, sizeof(c), 1, out) != 1)
-		rc = -2;
-	for (size_t f = 0; rc == 0 && f < NCOMPUTED; f++)
-		if ((k->forms & FORM(computed[f])) && send_text(out, res->text[computed[f]]) < 0)
-			rc = -2;
-	if (rc == -1 && send_text(out, d->msg) < 0)
-		rc = -2;
-	pmlab_result_free(res);
-	return rc == -2 ? pm_fail(d, "cannot send the result") : 0;
-}
-
-/* The next text of data[*at..len) into *s (malloc'd). */
-static int take_text(const char *data, size_t len, size_t *at, char **s, struct pm_diag *d)
-{
-	uint64_t n;
-
-	if (len - *at < sizeof(n))
-		return pm_fail(d, "the worker's result is cut short");
-	memcpy(&n, data + *at, sizeof(n));
-	*at += sizeof(n);
-	if (n > len - *at)
-		return pm_fail(d, "the worker's result is cut short");
-	if (!(*s = strndup(data + *at, (size_t)n)))
-		return pm_fail(d, "out of memory");
-	*at += (size_t)n;
-	return 0;
-}
-
-static int isolated_deliver(void *ctx, int i, const char *data, size_t len, struct pm_diag *d)
-{
-	struct isolated *k = ctx;
-	size_t at = sizeof(int32_t);
-	int32_t c;
-	char *msg;
-
-	if (len < sizeof(c))
-		return pm_fail(d, "the worker's result is cut short");
-	memcpy(&c, data, sizeof(c));
-	k->code = (pmlab_status)c;
-	if (c != PMLAB_OK) {
-		if (take_text(data, len, &at, &msg, d) < 0)
-			return -1;
-		snprintf(k->msg, sizeof(k->msg), "%s", msg);
-		free(msg);
-		return 0;
-	}
-	for (size_t f = 0; f < NCOMPUTED; f++)
-		if ((k->forms & FORM(computed[f])) &&
-		    take_text(data, len, &at, &k->res->text[computed[f]], d) < 0)
-			return -1;
-	return 0;
-}
-
-static void isolated_name(void *ctx, int i, char *buf, size_t size)
-{
-	const struct isolated *k = ctx;
-	snprintf(buf, size, "%s", k->name);
-}
-
-/* Runs compute(ctx) into *out: here, or in a worker when the lab isolates
- * plugins and has some. Failures: bad input as compute says; a plugin's
- * broken promise or crash as PMLAB_ERR_PLUGIN, "NAME: ...". */
-static pmlab_status run_computed(const pmlab_lab *lab, const char *name, compute_fn compute,
-				 const void *ctx, unsigned forms, pmlab_result **out,
-				 pmlab_error *err)
-{
-	struct pmlab_result *res = lib_result_new();
-	struct pm_diag d = { { 0 } };
-	pmlab_status code = PMLAB_OK;
-
-	*out = NULL;
-	if (!res)
-		return lib_fail(err, PMLAB_ERR_NOMEM, "out of memory");
-	if (lab->isolate && registry_has_plugins(&lab->plugins.reg)) {
-		struct isolated k = { compute, ctx, forms, name, res, PMLAB_OK, "" };
-		struct plugin_guard *g = plugin_guard_new();
-		struct runner r = {
-			.njobs = 1, .workers = 1, .job = isolated_job, .ctx = &k,
-			.name = isolated_name, .deliver = isolated_deliver, .isolate = true,
-			.worker_init = plugin_guard_arm, .death_note = plugin_guard_note,
-			.init_ctx = g, .keep_signals = !lab->signals,
-		};
-		if (!g) {
-			code = lib_fail(err, PMLAB_ERR_RUN, "cannot map a page for the worker's report");
-		} else if (runner_run(&r, &d) < 0) {
-			code = lib_fail_diag(err, plugin_guard_report(g)[0] ? PMLAB_ERR_PLUGIN
-									: PMLAB_ERR_RUN, &d);
-		} else if (k.code != PMLAB_OK) {
-			code = lib_fail(err, k.code, "%s", k.msg);
-		}
-		plugin_guard_free(g);
-	} else {
-		pmlab_status why = PMLAB_OK;
-		if (compute(ctx, res, forms, &why, &d) < 0)
-			code = lib_fail_diag(err, why, &d);
-	}
-	if (code != PMLAB_OK) {
-		pmlab_result_free(res);
-		return code;
-	}
-	*out = res;
-	return lib_ok(err);
-}
+/* ---- what both share ---- */
 
 /* A broken promise of a plugin's, named for the command. */
 static int fault(const char *name, pmlab_status *code, struct pm_diag *d)
@@ -353,12 +209,12 @@ static int idle_compute(const void *ctx, struct pmlab_result *res, unsigned form
 	if (fault("idletrace", code, d) < 0)
 		goto out;
 	*code = PMLAB_ERR_NOMEM;
-	if ((forms & FORM(PMLAB_JSON)) && !(json = idle_json(&k))) {
+	if ((forms & LIB_FORM(PMLAB_JSON)) && !(json = idle_json(&k))) {
 		pm_fail(d, "out of memory");
 		goto out;
 	}
-	if (((forms & FORM(PMLAB_CSV)) && lib_result_capture(res, PMLAB_CSV, idle_csv, &k, d) < 0) ||
-	    ((forms & FORM(PMLAB_JSON)) && lib_result_capture(res, PMLAB_JSON, dump_json, json, d) < 0))
+	if (((forms & LIB_FORM(PMLAB_CSV)) && lib_result_capture(res, PMLAB_CSV, idle_csv, &k, d) < 0) ||
+	    ((forms & LIB_FORM(PMLAB_JSON)) && lib_result_capture(res, PMLAB_JSON, dump_json, json, d) < 0))
 		goto out;
 	rc = 0;
 out:
@@ -376,8 +232,8 @@ pmlab_status pmlab_idletrace_exec(pmlab_idletrace *it, const pmlab_trace *t, pml
 		return lib_fail(err, PMLAB_ERR_INPUT, "idletrace: %s: expected a trace of idle periods "
 				"(PMLAB_TRACE_IDLE), not %s", t ? t->name : "(none)",
 				t ? t->format : "nothing");
-	return run_computed(it->lab, "idletrace", idle_compute, &(struct idle_ctx){ it, &t->idle },
-			    FORM(PMLAB_CSV) | FORM(PMLAB_JSON), out, err);
+	return lib_compute(it->lab, "idletrace", idle_compute, &(struct idle_ctx){ it, &t->idle },
+			   LIB_FORM(PMLAB_CSV) | LIB_FORM(PMLAB_JSON), out, err);
 }
 
 /* One form of a computed result to out; the result freed. */
@@ -408,8 +264,8 @@ pmlab_status pmlab_idletrace_write(pmlab_idletrace *it, const pmlab_trace *t, FI
 		return rc;
 	if (!t || t->kind != PMLAB_TRACE_IDLE)
 		return pmlab_idletrace_exec(it, t, &res, err); /* says what is wrong */
-	rc = run_computed(it->lab, "idletrace", idle_compute, &(struct idle_ctx){ it, &t->idle },
-			  FORM(f), &res, err);
+	rc = lib_compute(it->lab, "idletrace", idle_compute, &(struct idle_ctx){ it, &t->idle },
+			 LIB_FORM(f), &res, err);
 	return rc != PMLAB_OK ? rc : write_form("idletrace", res, f, out, err);
 }
 
@@ -585,7 +441,7 @@ static int gov_compute(const void *ctx, struct pmlab_result *res, unsigned forms
 		goto out;
 	*code = PMLAB_ERR_NOMEM;
 	k.c = govtrace_changes(gt, &k.n);
-	if (!(forms & FORM(PMLAB_JSON))) {
+	if (!(forms & LIB_FORM(PMLAB_JSON))) {
 		rc = lib_result_capture(res, PMLAB_CSV, gov_csv, &k, d);
 		goto out;
 	}
@@ -601,7 +457,7 @@ static int gov_compute(const void *ctx, struct pmlab_result *res, unsigned forms
 		pm_fail(d, "out of memory");
 		goto out;
 	}
-	if (((forms & FORM(PMLAB_CSV)) && lib_result_capture(res, PMLAB_CSV, gov_csv, &k, d) < 0) ||
+	if (((forms & LIB_FORM(PMLAB_CSV)) && lib_result_capture(res, PMLAB_CSV, gov_csv, &k, d) < 0) ||
 	    lib_result_capture(res, PMLAB_JSON, dump_json, json, d) < 0)
 		goto out;
 	rc = 0;
@@ -622,8 +478,8 @@ pmlab_status pmlab_govtrace_exec(pmlab_govtrace *g, const pmlab_trace *t, pmlab_
 	rc = pmlab_govtrace_validate(g, t, err);
 	if (rc != PMLAB_OK)
 		return rc;
-	return run_computed(g->lab, "govtrace", gov_compute, &(struct gov_ctx){ g, t },
-			    FORM(PMLAB_CSV) | FORM(PMLAB_JSON), out, err);
+	return lib_compute(g->lab, "govtrace", gov_compute, &(struct gov_ctx){ g, t },
+			   LIB_FORM(PMLAB_CSV) | LIB_FORM(PMLAB_JSON), out, err);
 }
 
 pmlab_status pmlab_govtrace_write(pmlab_govtrace *g, const pmlab_trace *t, FILE *out,
@@ -637,7 +493,7 @@ pmlab_status pmlab_govtrace_write(pmlab_govtrace *g, const pmlab_trace *t, FILE 
 		       : lib_fail(err, PMLAB_ERR_INPUT, "govtrace: expected a trace");
 	if (rc != PMLAB_OK)
 		return rc;
-	rc = run_computed(g->lab, "govtrace", gov_compute, &(struct gov_ctx){ g, t }, FORM(f), &res,
-			  err);
+	rc = lib_compute(g->lab, "govtrace", gov_compute, &(struct gov_ctx){ g, t }, LIB_FORM(f),
+			 &res, err);
 	return rc != PMLAB_OK ? rc : write_form("govtrace", res, f, out, err);
 }

@@ -766,15 +766,3 @@ void replay_model_cpu_where(const struct replay_model *m, char *buf, size_t size
 	else
 		snprintf(buf, size, "%.400s:%ld", m->path, m->cpu_where);
 }
-
-static const struct replay_model *shared;
-
-void replay_model_share(const struct replay_model *m)
-{
-	shared = m;
-}
-
-const struct replay_model *replay_model_shared(const char *path)
-{
-	return shared && path && strcmp(shared->path, path) == 0 ? shared : NULL;
-}

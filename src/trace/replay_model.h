@@ -104,9 +104,4 @@ static inline double replay_seg_cycles(const struct replay_seg *s, double captur
 	return s->cycles + (double)s->ns_unknown * capture_khz / 1e6;
 }
 
-/* A model the CLI loaded, lent to every run whose --workload replay:PATH
- * names the same path (the runs only read it); NULL to withdraw it. */
-void replay_model_share(const struct replay_model *m);
-const struct replay_model *replay_model_shared(const char *path);
-
 #endif

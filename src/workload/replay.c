@@ -24,7 +24,7 @@ struct replay {
 	int64_t capture_khz;
 	int64_t stall_pct;
 	const struct replay_model *m;
-	struct replay_model own;  /* when no model was shared */
+	struct replay_model own;  /* when the run lends none */
 	double khz;               /* frequency of traced time without cpu_frequency events */
 	struct task **sim;        /* per model task, NULL until it starts */
 	uint32_t *pos;            /* next segment */
@@ -93,7 +93,7 @@ static int replay_init(struct sim *s, void *data, struct pm_diag *d)
 	if (!path || !*path)
 		return pm_fail(d, "replay: which trace? (expected --workload replay:FILE, a trace.dat "
 			       "or ftrace text)");
-	r->m = replay_model_shared(path);
+	r->m = sim_workload_data(s);
 	if (!r->m) {
 		if (replay_model_load(&r->own, path, d) < 0)
 			return -1;

@@ -769,6 +769,145 @@ static void test_plugin_in_process(void **state)
 	pmlab_lab_free(l);
 }
 
+/* A loaded replay of path on its own machine (NULL: the recorded or
+ * capture-like one), keeping the pid given (0: all). */
+static pmlab_replay *replay_of(const char *path, const char *machine, int pid)
+{
+	pmlab_replay *rp = NULL;
+	pmlab_error err;
+
+	assert_int_equal(pmlab_replay_new(path, &rp, &err), PMLAB_OK);
+	assert_int_equal(pmlab_replay_machine(rp, machine, &err), PMLAB_OK);
+	if (pid)
+		assert_int_equal(pmlab_replay_keep_pid(rp, pid, &err), PMLAB_OK);
+	if (pmlab_replay_load(rp, &err) != PMLAB_OK)
+		fail_msg("replay: %s", err.message);
+	return rp;
+}
+
+static pmlab_result *replay_run(const pmlab_replay *rp, int per_task, int64_t ns)
+{
+	pmlab_run *run = NULL;
+	pmlab_result *res = NULL;
+	pmlab_error err;
+
+	assert_int_equal(pmlab_replay_run(lab, rp, &run, &err), PMLAB_OK);
+	assert_int_equal(pmlab_run_per_task(run, per_task, &err), PMLAB_OK);
+	if (ns)
+		assert_int_equal(pmlab_run_duration(run, ns, &err), PMLAB_OK);
+	if (pmlab_run_exec(run, &res, &err) != PMLAB_OK)
+		fail_msg("replay run: %s", err.message);
+	pmlab_run_free(run);
+	return res;
+}
+
+static void *thread_replay(void *arg)
+{
+	const pmlab_replay *rp = ((void **)arg)[0];
+	((void **)arg)[1] = replay_run(rp, 0, 0);
+	return NULL;
+}
+
+static void count_warning(void *ctx, const char *msg)
+{
+	if (strstr(msg, "stopped at the --duration limit"))
+		++*(int *)ctx;
+}
+
+/* Recorded traces replayed as pmlab replay does: every task of the trace
+ * (or of the processes kept) runs to its end, the table says so, two
+ * replays of different traces run side by side, in threads too. */
+static void test_replay(void **state)
+{
+	pmlab_replay *hb = replay_of("data/traces/hackbench.dat", NULL, 0);
+	pmlab_replay *tb = replay_of("tests/fixtures/traces/tbench-sched-trace.txt", "i7-4790", 0);
+	pmlab_result *a, *b;
+	char line[128], *path;
+	int n = pmlab_replay_task_count(hb), warned = 0;
+	pmlab_error err;
+	pmlab_run *run = NULL;
+
+	assert_true(n > 1);
+	assert_string_equal(pmlab_replay_machine_name(hb), "trace");
+	assert_string_equal(pmlab_replay_machine_name(tb), "i7-4790");
+	assert_int_equal(pmlab_replay_duration(hb), 100 * pmlab_replay_traced_ns(hb) + 1000 * MS);
+	a = replay_run(hb, 1, 0);
+	b = replay_run(tb, 0, 0);
+	assert_true(close_to(number(a, "tasks_finished"), n));
+	assert_true(close_to(number(b, "tasks_finished"), pmlab_replay_task_count(tb)));
+	assert_true(pmlab_replay_task_count(tb) != n);
+	snprintf(line, sizeof(line), "\nReplayed work: %d of %d tasks in ", n, n);
+	assert_non_null(strstr(pmlab_result_text(a, PMLAB_TABLE), line));
+	assert_non_null(strstr(pmlab_result_text(a, PMLAB_TABLE), "\nPer task: CPU time traced"));
+	assert_null(strstr(pmlab_result_text(b, PMLAB_TABLE), "\nPer task:"));
+	assert_non_null(strstr(pmlab_result_text(a, PMLAB_JSON), "pmlab replay data/traces/hackbench.dat"));
+	assert_non_null(strstr(pmlab_result_text(a, PMLAB_HTML), "<html"));
+	/* The same in two threads at once. */
+	void *args[2][2] = { { hb, NULL }, { tb, NULL } };
+	pthread_t t[2];
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(pthread_create(&t[i], NULL, thread_replay, args[i]), 0);
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(pthread_join(t[i], NULL), 0);
+	assert_string_equal(pmlab_result_text(args[0][1], PMLAB_JSON), pmlab_result_text(a, PMLAB_JSON));
+	assert_string_equal(pmlab_result_text(args[1][1], PMLAB_JSON), pmlab_result_text(b, PMLAB_JSON));
+	pmlab_result_free(args[0][1]);
+	pmlab_result_free(args[1][1]);
+	pmlab_result_free(b);
+	/* Stopped early: said to the warning callback, tasks left unfinished. */
+	assert_int_equal(pmlab_replay_run(lab, hb, &run, &err), PMLAB_OK);
+	assert_int_equal(pmlab_run_duration(run, 20 * MS, &err), PMLAB_OK);
+	pmlab_run_on_warning(run, count_warning, &warned);
+	assert_int_equal(pmlab_run_exec(run, &b, &err), PMLAB_OK);
+	assert_int_equal(warned, 1);
+	assert_true(number(b, "tasks_finished") < n);
+	pmlab_result_free(b);
+	pmlab_run_free(run);
+	/* One process kept: fewer tasks. */
+	pmlab_replay *one = replay_of("data/traces/hackbench.dat", NULL, 21472);
+	assert_true(pmlab_replay_task_count(one) >= 1 && pmlab_replay_task_count(one) < n);
+	b = replay_run(one, 0, 0);
+	assert_true(close_to(number(b, "tasks_finished"), pmlab_replay_task_count(one)));
+	assert_non_null(strstr(pmlab_result_text(b, PMLAB_JSON), "--pid 21472"));
+	pmlab_result_free(b);
+	pmlab_replay_free(one);
+	/* A comparison of policies on the trace, as pmlab replay --profiles. */
+	pmlab_compare *c = NULL;
+	assert_int_equal(pmlab_replay_compare(lab, hb, &c, &err), PMLAB_OK);
+	assert_int_equal(pmlab_compare_policy(c, "none", NULL, &err), PMLAB_OK);
+	assert_int_equal(pmlab_compare_policy(c, "none:cpufreq=powersave", NULL, &err), PMLAB_OK);
+	assert_int_equal(pmlab_compare_exec(c, &b, &err), PMLAB_OK);
+	assert_non_null(strstr(pmlab_result_text(b, PMLAB_TABLE), "pmlab replay data/traces/hackbench.dat"));
+	pmlab_result_free(b);
+	pmlab_compare_free(c);
+	/* Errors. */
+	pmlab_machine *m = NULL;
+	assert_int_equal(pmlab_machine_load("i7-4790", &m, &err), PMLAB_OK);
+	assert_int_equal(pmlab_run_new(lab, m, "pingpong", &run, &err), PMLAB_OK);
+	expect(pmlab_run_per_task(run, 1, &err), &err, PMLAB_ERR_STATE, "replay");
+	pmlab_run_free(run);
+	pmlab_machine_free(m);
+	expect(pmlab_replay_machine(hb, "i7-4790", &err), &err, PMLAB_ERR_STATE, "loaded already");
+	pmlab_replay *bad = NULL;
+	assert_int_equal(pmlab_replay_new("/nonexistent/t.dat", &bad, &err), PMLAB_OK);
+	expect(pmlab_replay_run(lab, bad, &run, &err), &err, PMLAB_ERR_STATE, "not loaded");
+	expect(pmlab_replay_load(bad, &err), &err, PMLAB_ERR_INPUT, "/nonexistent/t.dat");
+	expect(pmlab_replay_keep_pid(bad, 0, &err), &err, PMLAB_ERR_INPUT, "not a PID");
+	expect(pmlab_replay_capture_khz(bad, 0, &err), &err, PMLAB_ERR_INPUT, "--capture-khz 0");
+	pmlab_replay_free(bad);
+	assert_int_equal(pmlab_replay_new("data/traces/hackbench.dat", &bad, &err), PMLAB_OK);
+	assert_int_equal(pmlab_replay_machine(bad, "i7-4790", &err), PMLAB_OK);
+	assert_int_equal(pmlab_replay_cpus(bad, 1, &err), PMLAB_OK);
+	expect(pmlab_replay_load(bad, &err), &err, PMLAB_ERR_INPUT, "has 1 CPUs");
+	pmlab_replay_free(bad);
+	path = pmlab_replay_machine_path("x/t.dat");
+	assert_string_equal(path, "x/t.dat.machine.ini");
+	pmlab_free(path);
+	pmlab_result_free(a);
+	pmlab_replay_free(tb);
+	pmlab_replay_free(hb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -780,6 +919,7 @@ int main(void)
 		cmocka_unit_test(test_trace_events), cmocka_unit_test(test_trace_governors),
 		cmocka_unit_test(test_write_one_form),
 		cmocka_unit_test(test_catalog),     cmocka_unit_test(test_plugin_in_process),
+		cmocka_unit_test(test_replay),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
