@@ -228,6 +228,35 @@ static int hw_cstate(const struct sim *s, const struct sim_cpu *c, int st)
 	return mode == DEMOTE_C3 ? st : c1;
 }
 
+/* Stopping and restarting the tick (kernel/time/tick-sched.c, the same
+ * structure in v4.16 and v6.18) have bookkeeping that returns early until
+ * a jiffy has passed, leaving the sched_timer's hrtimer cancel or start
+ * and the clock event reprogramming (tick_reprogram_cost_ns, at most the
+ * full path's cost). Stopping: tick_nohz_stop_sched_tick() (4.16) /
+ * tick_nohz_stop_tick() (6.x) and nohz_balance_enter_idle(), which does
+ * its global cpumask and counter updates only if a busy tick has run
+ * nohz_balance_exit_idle() since (rq->nohz_tick_stopped; the model's
+ * nohz_idle). Restarting: tick_nohz_restart_sched_tick(), whose jiffies
+ * update, cpu_load_update_nohz_stop() (4.16) and idle tick accounting
+ * (tick_nohz_account_idle_ticks()/_time()) do work only when the idle
+ * period crossed a jiffy boundary. docs/sources.md 2.7 derives both. */
+static sim_ns tick_reprogram_cost(const struct sim *s, sim_ns full)
+{
+	return s->par.tick_reprogram_cost_ns < full ? s->par.tick_reprogram_cost_ns : full;
+}
+
+static sim_ns tick_stop_cost(const struct sim *s, const struct sim_cpu *c)
+{
+	sim_ns full = s->par.tick_stop_cost_ns;
+	return c->nohz_idle ? tick_reprogram_cost(s, full) : full;
+}
+
+static sim_ns tick_restart_cost(const struct sim *s, const struct sim_cpu *c)
+{
+	sim_ns full = s->par.tick_restart_cost_ns;
+	return s->now / s->tick_ns == c->tick_stop_jiffy ? tick_reprogram_cost(s, full) : full;
+}
+
 /* The legacy idle loop's decision (Linux 4.16 tick_nohz_idle_enter() ->
  * tick_nohz_stop_sched_tick()): stop the tick unless the next timer is due
  * within one tick of the last jiffy; once stopped it stays stopped until
@@ -290,15 +319,18 @@ void cpu_enter_idle(struct sim *s, struct sim_cpu *c)
 		stop_tick = false;
 	else if (!c->tick_on)
 		stop_tick = true; /* "stop_tick || tick_nohz_tick_stopped()" (v4.17+) */
-	/* This entry stops the tick: nohz_balance_enter_idle(). */
-	if (stop_tick && c->tick_on)
+	/* This entry stops the tick: nohz_balance_enter_idle(), whose work is
+	 * done once until a busy tick clears the CPU's nohz state. */
+	sim_ns stop_cost = 0;
+	if (stop_tick && c->tick_on) {
+		stop_cost = tick_stop_cost(s, c);
+		c->tick_stop_jiffy = s->now / s->tick_ns;
 		load_avg_nohz_enter(s, c);
+	}
 	/* The idle loop's own work before the C-state, and stopping the tick
-	 * if this entry stops it (tick_nohz_stop_sched_tick(); not again while
-	 * it stays stopped): C0 time that delays a wakeup arriving before it
-	 * is done. */
-	c->idle_busy_until = s->now + c->switch_out_ns + s->m->idle_entry_ns +
-			     (stop_tick && c->tick_on ? s->par.tick_stop_cost_ns : 0);
+	 * if this entry stops it (not again while it stays stopped): C0 time
+	 * that delays a wakeup arriving before it is done. */
+	c->idle_busy_until = s->now + c->switch_out_ns + s->m->idle_entry_ns + stop_cost;
 	c->switch_out_ns = 0;
 	if (stop_tick)
 		cpu_stop_tick(c);
@@ -514,7 +546,7 @@ void cpu_schedule(struct sim *s, struct sim_cpu *c)
 			/* tick_nohz_idle_exit(): restarting a stopped tick is on
 			 * the way to the task. */
 			if (!c->tick_on) {
-				cpu_charge(s, c, next, s->par.tick_restart_cost_ns);
+				cpu_charge(s, c, next, tick_restart_cost(s, c));
 				cpu_load_nohz_exit(s, c);
 			}
 			cpu_start_tick(s, c);

@@ -51,6 +51,11 @@ static const struct tunable engine_tunables[] = {
 	{ "tick_restart_cost_ns", "CPU time to restart a stopped tick when a task leaves idle, ns "
 	  "(-1: the machine's tick_restart_us)",
 	  TUNABLE_FIELD(struct engine_params, tick_restart_cost_ns), -1, -1, 1000000, NULL },
+	{ "tick_reprogram_cost_ns", "CPU time of a tick stop or restart whose once-a-jiffy "
+	  "bookkeeping returns early (the tick timer's cancel or start and the clock event "
+	  "reprogramming), ns; at most tick_stop_cost_ns and tick_restart_cost_ns (-1: the "
+	  "machine's tick_reprogram_us)",
+	  TUNABLE_FIELD(struct engine_params, tick_reprogram_cost_ns), -1, -1, 1000000, NULL },
 	{ "idle_polling_wakeup", "1: waking a task on a CPU idle in the polling state or an MWAIT "
 	  "state only sets TIF_NEED_RESCHED, no IPI (Linux 3.13+); 0: every remote wakeup of an "
 	  "idle CPU sends one (before 3.13)",
@@ -855,6 +860,8 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 		s->par.tick_stop_cost_ns = s->m->tick_stop_ns;
 	if (s->par.tick_restart_cost_ns < 0)
 		s->par.tick_restart_cost_ns = s->m->tick_restart_ns;
+	if (s->par.tick_reprogram_cost_ns < 0)
+		s->par.tick_reprogram_cost_ns = s->m->tick_reprogram_ns;
 	if (s->par.sched_util_clamp_min > s->par.sched_util_clamp_max)
 		return pm_fail(d, "--set sched_util_clamp_min=%lld: above sched_util_clamp_max=%lld "
 			       "(the kernel refuses it with EINVAL; sched_util_clamp_min defaults "

@@ -66,6 +66,7 @@ struct engine_params {
 	int64_t tick_cost_ns;      /* CPU time of one tick interrupt; -1: the machine's */
 	int64_t tick_stop_cost_ns; /* stopping the tick (nohz); -1: the machine's */
 	int64_t tick_restart_cost_ns; /* restarting it on leaving idle; -1: the machine's */
+	int64_t tick_reprogram_cost_ns; /* either, within the jiffy of the last; -1: the machine's */
 	int64_t idle_polling_wakeup; /* 1: no IPI to a CPU idle in POLL or MWAIT (3.13+) */
 	int64_t background_wakeups;/* per CPU per second; -1: the machine's [background] */
 	int64_t cpufreq_updates;   /* enum cpufreq_updates */
@@ -142,6 +143,7 @@ struct sim_cpu {
 	sim_ns clock_idle;         /* when last seen idle */
 	bool has_blocked_load;     /* idle with a signal not yet decayed to 0 */
 	bool nohz_idle;            /* idle with its tick stopped, until its next busy tick */
+	sim_ns tick_stop_jiffy;    /* the jiffy in which the tick was last stopped */
 	sim_ns avg_idle;           /* rq->avg_idle: average idle period, capped */
 	sim_ns idle_stamp;         /* rq->idle_stamp: when it went idle, 0 once woken */
 	uint32_t util_est_sum; /* util_est of its runnable tasks */

@@ -341,6 +341,8 @@ struct machine {
 	sim_ns tick_cost_ns;      /* one tick interrupt: irq entry, tick_sched_timer(), exit */
 	sim_ns tick_stop_ns;      /* tick_nohz_stop_sched_tick() when it stops the tick */
 	sim_ns tick_restart_ns;   /* tick_nohz_restart_sched_tick() on leaving idle */
+	sim_ns tick_reprogram_ns; /* either of them when its once-a-jiffy bookkeeping
+				     returns early: the tick hrtimer and the clock event */
 	sim_ns idle_entry_ns;     /* do_idle() to the C-state: nohz bookkeeping, the
 				     governor's select(), the driver's enter */
 	sim_ns idle_exit_ns;      /* C-state to schedule_idle(): cpuidle's accounting,
@@ -386,6 +388,7 @@ struct machine {
 #define MACHINE_DEFAULT_TICK_NS (1 * NS_PER_US)
 #define MACHINE_DEFAULT_TICK_STOP_NS (1 * NS_PER_US)
 #define MACHINE_DEFAULT_TICK_RESTART_NS (1 * NS_PER_US)
+#define MACHINE_DEFAULT_TICK_REPROGRAM_NS (NS_PER_US / 2)
 #define MACHINE_DEFAULT_BG_WAKEUPS 80.0
 #define MACHINE_DEFAULT_BG_JITTER 1.0
 #define MACHINE_DEFAULT_BG_TIMER_SHARE 0.72

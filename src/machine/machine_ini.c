@@ -148,6 +148,7 @@ static const struct key costs_keys[] = {
 	MKEY("tick_us", V_US, tick_cost_ns, tick_cost, "<us>", 0),
 	MKEY("tick_stop_us", V_US, tick_stop_ns, tick_stop, "<us>", 0),
 	MKEY("tick_restart_us", V_US, tick_restart_ns, tick_restart, "<us>", 0),
+	MKEY("tick_reprogram_us", V_US, tick_reprogram_ns, tick_reprogram, "<us>", 0),
 	MKEY("idle_entry_us", V_US, idle_entry_ns, idle_entry, "<us>", 0),
 	MKEY("idle_exit_us", V_US, idle_exit_ns, idle_exit, "<us>", 0),
 };
@@ -1166,6 +1167,7 @@ static void set_defaults(struct parser *p)
 		{ ln->tick_cost, &m->tick_cost_ns, MACHINE_DEFAULT_TICK_NS },
 		{ ln->tick_stop, &m->tick_stop_ns, MACHINE_DEFAULT_TICK_STOP_NS },
 		{ ln->tick_restart, &m->tick_restart_ns, MACHINE_DEFAULT_TICK_RESTART_NS },
+		{ ln->tick_reprogram, &m->tick_reprogram_ns, MACHINE_DEFAULT_TICK_REPROGRAM_NS },
 		{ ln->bg_handler, &m->bg_handler_ns, MACHINE_DEFAULT_BG_HANDLER_NS },
 	};
 	for (size_t i = 0; i < sizeof(ns_defaults) / sizeof(ns_defaults[0]); i++)

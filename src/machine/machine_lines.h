@@ -48,7 +48,7 @@ struct machine_lines {
 	int uncore_w, platform_w, vr_slew;
 	int cache, refill, share_stall_cut, share_window;
 	int costs, syscall, context_switch, wakeup_ipi, fork, exec;
-	int tick_cost, tick_stop, tick_restart, idle_entry, idle_exit;
+	int tick_cost, tick_stop, tick_restart, tick_reprogram, idle_entry, idle_exit;
 	int background, bg_wakeups, bg_jitter, bg_timer, bg_handler;
 	int uncore, unc_min_khz, unc_max_khz, unc_min_mv, unc_max_mv, unc_static, unc_epb;
 	int memory, mem_core, mem_uncore, mem_dram, mem_mlp, mem_line, mem_snoop_share, mem_snoop_x, mem_size, mem_peak;
