@@ -200,11 +200,22 @@ void pkg_turbo_eval(struct sim *s, int p)
 	}
 }
 
-void pkg_core_busy(struct sim *s, int p, int delta)
+void pkg_core_busy(struct sim *s, int ci, int delta)
 {
+	struct sim_core *core = &s->cores[ci];
+	int p = core->pkg;
 	struct sim_pkg *pkg = &s->pkgs[p];
 	pkg_sync(s, pkg);
-	pkg->nbusy_cores += delta;
+	if (!pkg->busy_cores) {
+		pkg->nbusy_cores += delta;
+	} else if (delta > 0) {
+		core->busy_slot = pkg->nbusy_cores;
+		pkg->busy_cores[pkg->nbusy_cores++] = ci;
+	} else {
+		int last = pkg->busy_cores[--pkg->nbusy_cores];
+		pkg->busy_cores[core->busy_slot] = last;
+		s->cores[last].busy_slot = core->busy_slot;
+	}
 	pkg_reevaluate(s, p);
 }
 

@@ -156,6 +156,9 @@ struct sim_cpu {
 	sim_ns switch_out_ns;  /* the switch to idle of the task that just left (cpu_schedule()) */
 	bool tick_woke;        /* the tick ended the current idle period */
 	struct cpuidle_device idle;
+	/* By C-state, bit k: cpuidle_state_polls_flags() of idle.states[k]
+	 * (a string search in the state's desc: done once, at the start). */
+	uint32_t polls_flags;
 	struct eventq timers;  /* armed sleep timers of tasks that slept here */
 	sim_ns bg_next;        /* next background wakeup (engine/background.c), or SIM_NS_MAX */
 	bool bg_timer;         /* ...and whether it is a timer */
@@ -174,6 +177,7 @@ struct sim_core {
 	bool ramping;          /* at its lowest P-state after C1E (engine/exit_ramp.c) */
 	uint32_t ramp_gen;     /* its EV_RAMP_END's generation */
 	int nrunning;          /* threads running a task */
+	int busy_slot;         /* its index in its package's busy_cores while nbusy */
 	double p_dyn, p_static;
 	sim_ns last;
 	double e_dyn, e_static;
@@ -184,6 +188,8 @@ struct sim_pkg {
 	int ncores;
 	int first_core;        /* global index of its first core (all cores, online or not) */
 	int nbusy_cores;       /* cores in C0 */
+	int *busy_cores;       /* ...which (global core indices), in no order; kept
+				  with an uncore model only (engine/uncore.c) */
 	/* Per CPU type: cores active for the turbo bins (C0, polling or a
 	 * turbo_active state) and the turbo ceiling P-state in force. */
 	int nturbo_cores[MACHINE_MAX_TYPES];
@@ -507,7 +513,7 @@ void platform_power_collect(const struct sim *s, struct run_result *r);
 int power_tables(struct sim *s); /* -1 on OOM */
 void power_init(struct sim *s);
 void core_update(struct sim *s, int core);   /* recompute power after a state change */
-void pkg_core_busy(struct sim *s, int pkg, int delta); /* a core entered (+1) / left (-1) C0 */
+void pkg_core_busy(struct sim *s, int core, int delta); /* a core entered (+1) / left (-1) C0 */
 void pkg_turbo_eval(struct sim *s, int pkg);
 void pkg_idle_changed(struct sim *s, int pkg); /* an idle core changed C-state */
 void pkg_uncore_clock(struct sim *s, int pkg, uint32_t khz); /* the uncore's clock moved */
