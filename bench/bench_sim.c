@@ -516,6 +516,8 @@ static int child_case(const char *name, int cpus, double seconds)
 	if (run_case(c, cpus, seconds, 1, &f) < 0)
 		return 1;
 	printf("events %llu\n", (unsigned long long)f.events);
+	/* For reading a profile: what the events cost besides themselves. */
+	printf("stale %llu queue_len %.1f\n", (unsigned long long)f.stale, f.queue_len);
 	return 0;
 }
 

@@ -62,51 +62,40 @@ int menu_v3_10_bucket(uint32_t expected_us, int nr_iowait)
 	return bucket + MENU_V3_10_BUCKETS / 2 - 1;
 }
 
-static uint32_t isqrt64(uint64_t v)
-{
-	uint64_t r = 0, bit = UINT64_C(1) << 62;
-	while (bit > v)
-		bit >>= 2;
-	while (bit) {
-		if (v >= r + bit) {
-			v -= r + bit;
-			r = (r >> 1) + bit;
-		} else {
-			r >>= 1;
-		}
-		bit >>= 2;
-	}
-	return (uint32_t)r;
-}
-
+/* The kernel's two passes (the mean, then the sum of squared deviations)
+ * in one: sum (v - avg)^2 = sum v^2 - 2 avg sum v + n avg^2, which holds
+ * modulo 2^64 as well, so the u64 sum wraps exactly where the kernel's does.
+ * Its tests on stddev = int_sqrt(q) go without the root: int_sqrt(q) <= k
+ * exactly when q < (k + 1)^2, so "stddev <= 20" is q < 441 and
+ * "avg > 6 stddev" is stddev <= (avg - 1) / 6 (avg, a mean of u32 values,
+ * keeps the square in range). */
 uint32_t menu_v3_10_typical_interval(const struct menu_data *d)
 {
 	uint64_t thresh = UINT64_MAX;
 	for (;;) {
-		uint64_t max = 0, avg = 0, var = 0;
+		uint64_t max = 0, sum = 0, sum_sq = 0;
 		unsigned divisor = 0;
 		for (int i = 0; i < INTERVALS; i++) {
 			uint64_t v = d->intervals[i];
 			if (v > thresh)
 				continue;
-			avg += v;
+			sum += v;
+			sum_sq += v * v;
 			divisor++;
 			if (v > max)
 				max = v;
 		}
 		if (!divisor)
 			return UINT32_MAX;
-		avg /= divisor;
-		for (int i = 0; i < INTERVALS; i++) {
-			uint64_t v = d->intervals[i];
-			if (v > thresh)
-				continue;
-			/* The kernel's u64 sum: wraps for intervals of hours, as there. */
-			uint64_t diff = v > avg ? v - avg : avg - v;
-			var += diff * diff;
+		uint64_t avg = sum / divisor;
+		uint64_t var = sum_sq - 2 * avg * sum + divisor * avg * avg;
+		uint64_t q = var / divisor;
+		bool agree = q < 21 * 21;
+		if (!agree && avg > 0 && divisor * 4 >= INTERVALS * 3) {
+			uint64_t k1 = (avg - 1) / 6 + 1;
+			agree = q < k1 * k1;
 		}
-		uint64_t stddev = isqrt64(var / divisor);
-		if ((avg > stddev * 6 && divisor * 4 >= INTERVALS * 3) || stddev <= 20)
+		if (agree)
 			return (uint32_t)avg;
 		if (divisor * 4 <= INTERVALS * 3)
 			return UINT32_MAX;

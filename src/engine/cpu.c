@@ -159,7 +159,7 @@ static void cpu_set_mode(struct sim *s, struct sim_cpu *c, enum cpu_mode mode)
 	int before = core->nbusy;
 	core->nbusy += is_busy - was_busy;
 	if ((before == 0) != (core->nbusy == 0))
-		pkg_core_busy(s, c->pkg, core->nbusy ? 1 : -1);
+		pkg_core_busy(s, c->core, core->nbusy ? 1 : -1);
 	/* Waking and running are both C0 at the same P-state: the core's
 	 * power, its turbo activity and the uncore's clock stay as they are
 	 * (its energy is integrated at the next real change). */
@@ -174,6 +174,8 @@ static void cpu_set_mode(struct sim *s, struct sim_cpu *c, enum cpu_mode mode)
 			}
 		}
 	}
+	if (was_busy != is_busy)
+		freq_votes(s, c);
 }
 
 /* The tick's event stays queued while the tick is stopped: it is dropped
@@ -345,6 +347,7 @@ void cpu_enter_idle(struct sim *s, struct sim_cpu *c)
 		/* Already idle: only the state changed. */
 		core_update(s, c->core);
 		pkg_idle_changed(s, c->pkg);
+		freq_votes(s, c);
 	} else {
 		cpu_set_mode(s, c, CPU_IDLE);
 	}

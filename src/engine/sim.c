@@ -718,6 +718,8 @@ static int build_topology(struct sim *s, struct pm_diag *d)
 		return pm_fail(d, "out of memory");
 	s->demote_c1 = m->ncstates > 1 && m->cstates[0].poll ? 1 : 0;
 	s->demote_c3 = s->demote_c1;
+	for (int i = 0; i < m->ncstates; i++)
+		s->idle_at_vid |= m->cstates[i].leak_at_vid != 0;
 	while (s->demote_c3 < m->ncstates &&
 	       (m->cstates[s->demote_c3].poll || m->cstates[s->demote_c3].turbo_active))
 		s->demote_c3++;
@@ -727,6 +729,11 @@ static int build_topology(struct sim *s, struct pm_diag *d)
 		s->pkgs[p].ncores = m->cores_per_package;
 		s->pkgs[p].first_core = p * m->cores_per_package;
 		s->pkgs[p].pkg_cstate = -1;
+		if (m->unc.max_khz) { /* the uncore's clock reads them (engine/uncore.c) */
+			s->pkgs[p].busy_cores = calloc((size_t)m->cores_per_package, sizeof(int));
+			if (!s->pkgs[p].busy_cores)
+				return pm_fail(d, "out of memory");
+		}
 	}
 	for (int i = 0; i < s->ncores; i++) {
 		s->cores[i].pkg = i / m->cores_per_package;
@@ -765,6 +772,9 @@ static int build_topology(struct sim *s, struct pm_diag *d)
 		dev->cpu = c;
 		dev->states = m->types[cpu->type].cstates;
 		dev->nstates = m->ncstates;
+		for (int k = 0; k < dev->nstates; k++)
+			if (cpuidle_state_polls_flags(&dev->states[k]))
+				cpu->polls_flags |= 1u << k;
 		dev->gov = s->ci_gov;
 		if (s->ci_gov->data_size) {
 			dev->gov_data = malloc(s->ci_gov->data_size);
@@ -1162,6 +1172,8 @@ void sim_destroy(struct sim *s)
 	idmap_free(&s->ids);
 	free(s->cpus);
 	free(s->cores);
+	for (int p = 0; s->pkgs && p < s->npkgs; p++)
+		free(s->pkgs[p].busy_cores);
 	free(s->pkgs);
 	sched_topology_free(&s->topo);
 	perf_domains_free(s);

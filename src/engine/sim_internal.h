@@ -155,6 +155,9 @@ struct sim_cpu {
 	sim_ns switch_out_ns;  /* the switch to idle of the task that just left (cpu_schedule()) */
 	bool tick_woke;        /* the tick ended the current idle period */
 	struct cpuidle_device idle;
+	/* By C-state, bit k: cpuidle_state_polls_flags() of idle.states[k]
+	 * (a string search in the state's desc: done once, at the start). */
+	uint32_t polls_flags;
 	struct eventq timers;  /* armed sleep timers of tasks that slept here */
 	sim_ns bg_next;        /* next background wakeup (engine/background.c), or SIM_NS_MAX */
 	bool bg_timer;         /* ...and whether it is a timer */
@@ -173,6 +176,7 @@ struct sim_core {
 	bool ramping;          /* at its lowest P-state after C1E (engine/exit_ramp.c) */
 	uint32_t ramp_gen;     /* its EV_RAMP_END's generation */
 	int nrunning;          /* threads running a task */
+	int busy_slot;         /* its index in its package's busy_cores while nbusy */
 	double p_dyn, p_static;
 	sim_ns last;
 	double e_dyn, e_static;
@@ -183,6 +187,8 @@ struct sim_pkg {
 	int ncores;
 	int first_core;        /* global index of its first core (all cores, online or not) */
 	int nbusy_cores;       /* cores in C0 */
+	int *busy_cores;       /* ...which (global core indices), in no order; kept
+				  with an uncore model only (engine/uncore.c) */
 	/* Per CPU type: cores active for the turbo bins (C0, polling or a
 	 * turbo_active state) and the turbo ceiling P-state in force. */
 	int nturbo_cores[MACHINE_MAX_TYPES];
@@ -240,6 +246,11 @@ struct sim_policy {
 	uint32_t apply_gen;
 	struct cppc_guided guided; /* amd-pstate's guided mode (cpufreq/cppc_guided.h) */
 	uint32_t guided_khz;   /* what guided mode last programmed */
+	/* Per CPU of the policy, its own P-state request (kHz), once the
+	 * governor asks per CPU (cpufreq_request_cpus()): the clock is then
+	 * resolved from the requests of the CPUs that vote (freq_votes()). */
+	uint32_t *req_khz;
+	bool per_cpu_requests;
 };
 
 /* Where a task lives. A finished task is freed and its slot reused; the
@@ -301,6 +312,9 @@ struct sim {
 	 * first that stops the clocks ("C3": neither polling nor turbo_active;
 	 * ncstates if none). */
 	int demote_c1, demote_c3;
+	/* Some C-state's power follows its clock domain's voltage
+	 * (leak_at_vid): package C-state changes move idle cores' power. */
+	bool idle_at_vid;
 
 	const struct cpufreq_governor *cf_gov;
 	void *cf_tunables;     /* template copied into each policy */
@@ -501,7 +515,7 @@ void platform_power_collect(const struct sim *s, struct run_result *r);
 int power_tables(struct sim *s); /* -1 on OOM */
 void power_init(struct sim *s);
 void core_update(struct sim *s, int core);   /* recompute power after a state change */
-void pkg_core_busy(struct sim *s, int pkg, int delta); /* a core entered (+1) / left (-1) C0 */
+void pkg_core_busy(struct sim *s, int core, int delta); /* a core entered (+1) / left (-1) C0 */
 void pkg_turbo_eval(struct sim *s, int pkg);
 void pkg_idle_changed(struct sim *s, int pkg); /* an idle core changed C-state */
 void pkg_uncore_clock(struct sim *s, int pkg, uint32_t khz); /* the uncore's clock moved */
@@ -518,6 +532,9 @@ void power_limit_eval(struct sim *s, int pkg);
 int freq_init(struct sim *s, struct pm_diag *d);
 void freq_apply(struct sim *s, int policy, int idx);
 void freq_update_hook(struct sim *s, struct sim_cpu *c, unsigned flags);
+/* A CPU entered or left a state in which its P-state request counts
+ * (C0, C1): re-resolve its clock if its CPUs request per CPU. */
+void freq_votes(struct sim *s, const struct sim_cpu *c);
 /* Charges `ns` of kernel CPU time to what runs on c (its current task's
  * burst, or `t` if nothing runs yet). */
 void cpu_charge(struct sim *s, struct sim_cpu *c, struct task *t, sim_ns ns);

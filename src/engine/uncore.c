@@ -29,11 +29,11 @@ static uint32_t target_khz(const struct sim *s, int p)
 		return u->min_khz;
 	if (s->par.energy_perf_bias <= u->epb_max_clock)
 		return u->max_khz;
+	/* The busy cores alone (the package's list): the largest is the same
+	 * in any order. */
 	uint32_t fastest = 0;
-	for (int i = 0; i < pkg->ncores; i++) {
-		const struct sim_core *core = &s->cores[pkg->first_core + i];
-		if (core->ncpus == 0 || core->nbusy == 0)
-			continue;
+	for (int i = 0; i < pkg->nbusy_cores; i++) {
+		const struct sim_core *core = &s->cores[pkg->busy_cores[i]];
 		uint32_t khz = cpu_khz(s, &s->cpus[core->cpus[0]]);
 		if (khz > fastest)
 			fastest = khz;

@@ -144,7 +144,7 @@ static bool wake_sends_ipi(const struct sim *s, const struct sim_cpu *target)
 		return true;
 	if (!s->par.idle_polling_wakeup)
 		return true;
-	return !cpuidle_state_polls_flags(&target->idle.states[target->req_cstate]);
+	return !(target->polls_flags >> target->req_cstate & 1);
 }
 
 void task_wake(struct sim *s, struct task *t, int waker_cpu, bool sync)
