@@ -24,7 +24,7 @@
  * Versions: 1.0 machines, runs, comparisons, sweeps, plugins; 1.1 traces
  * and the trace-driven governors (pmlab_trace_*, pmlab_idletrace_*,
  * pmlab_govtrace_*); 1.2 replays of recorded traces (pmlab_replay_*,
- * pmlab_run_per_task) and pmlab_plugin_fail.
+ * pmlab_run_per_task), pmlab_run_write and pmlab_plugin_fail.
  */
 #ifndef PMLAB_PMLAB_H
 #define PMLAB_PMLAB_H
@@ -202,6 +202,13 @@ PMLAB_API pmlab_status pmlab_run_validate(pmlab_run *run, pmlab_error *err);
 /* Runs it. A run may be executed again (the same inputs give the same
  * result, byte for byte). */
 PMLAB_API pmlab_status pmlab_run_exec(pmlab_run *run, pmlab_result **out, pmlab_error *err);
+/* Runs it and writes form f only to out, as pmlab sim (replay) prints it
+ * with --format: a program that prints one form need not render the
+ * others (for a replay of data/traces/hackbench.dat that was 2 million
+ * instructions of 57). PMLAB_ERR_IO if out cannot be written;
+ * PMLAB_ERR_INPUT for a form the result has not (HTML but a replay's). */
+PMLAB_API pmlab_status pmlab_run_write(pmlab_run *run, FILE *out, pmlab_format f,
+				       pmlab_error *err);
 
 /* ---- results: of a run, a comparison or a sweep ---- */
 

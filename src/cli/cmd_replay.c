@@ -187,7 +187,6 @@ static int run_one(const struct cli_opts *o, const struct own *w, const pmlab_la
 		   const pmlab_replay *rp)
 {
 	pmlab_error err = { PMLAB_OK, "" };
-	pmlab_result *res = NULL;
 	pmlab_run *run = NULL;
 	int rc = EXIT_USAGE;
 
@@ -197,19 +196,20 @@ static int run_one(const struct cli_opts *o, const struct own *w, const pmlab_la
 	}
 	if (cli_run_exports(o, run) < 0 || build(o, w, run) < 0)
 		goto out;
-	if (pmlab_run_exec(run, &res, &err) != PMLAB_OK) {
-		if (err.code == PMLAB_ERR_INPUT)
+	/* Only the form printed is rendered. */
+	if (pmlab_run_write(run, stdout, formats[o->format], &err) != PMLAB_OK) {
+		if (err.code == PMLAB_ERR_IO)
+			rc = write_failed();
+		else if (err.code == PMLAB_ERR_INPUT)
 			cli_bad("%s", err.message);
 		else
 			fprintf(stderr, "pmlab: replay: %s\n", err.message);
-		rc = err.code == PMLAB_ERR_INPUT ? EXIT_USAGE : EXIT_RUNTIME;
+		if (err.code != PMLAB_ERR_IO)
+			rc = err.code == PMLAB_ERR_INPUT ? EXIT_USAGE : EXIT_RUNTIME;
 		goto out;
 	}
-	rc = EXIT_OK;
-	if (fputs(pmlab_result_text(res, formats[o->format]), stdout) < 0 || fflush(stdout) != 0)
-		rc = write_failed();
+	rc = fflush(stdout) != 0 ? write_failed() : EXIT_OK;
 out:
-	pmlab_result_free(res);
 	pmlab_run_free(run);
 	return rc;
 }

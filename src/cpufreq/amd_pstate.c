@@ -145,6 +145,7 @@ static int amd_start(struct cpufreq_policy *p, struct pm_diag *d)
 		hw_auto_start(&ad->cpus[j].hw, p, p->cpus[j]);
 	}
 	p->hook = CPUFREQ_HOOK_EMULATED;
+	p->hw_loop_ns = HW_AUTO_EVAL_NS; /* the processor's loop, in C0 */
 	return 0;
 }
 

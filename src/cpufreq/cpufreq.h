@@ -61,6 +61,11 @@ struct cpu_counters {
 /* Flags of the scheduler's cpufreq_update_util() hook. */
 #define CPUFREQ_UPDATE_IOWAIT 1u /* SCHED_CPUFREQ_IOWAIT: enqueue of a task that waited on I/O */
 #define CPUFREQ_UPDATE_FORCE 2u  /* consolidated updates: ignore the rate limit */
+/* Not the scheduler's: a call by the processor's own P-state loop (HWP,
+ * CPPC autonomous selection), which runs every policy->hw_loop_ns while
+ * the CPU is in C0, scheduler events or not, at no CPU cost; the governor
+ * does only the hardware's part. */
+#define CPUFREQ_UPDATE_HW 4u
 
 /* The scheduler's cpufreq hook as the kernel installs it for a policy
  * (the cpufreq_add_update_util_hook() call sites), and what calls a
@@ -161,6 +166,10 @@ struct cpufreq_policy {
 	 * writes at boot (intel_epp_default[], v6.x); 0: HWP_EPP_BALANCE_PERFORMANCE, 128. */
 	uint32_t epp_balance_perf;
 	enum cpufreq_hook hook;   /* set by the governor */
+	/* Set by a governor whose choice the processor makes by itself: the
+	 * period of the processor's loop, which the driver runs while each CPU
+	 * is in C0 (update() with CPUFREQ_UPDATE_HW); 0: none. */
+	sim_ns hw_loop_ns;
 	uint32_t hook_cycles;     /* CPU cycles the current update() call spent */
 	uint32_t hook_deferred;   /* kernel-thread runs it queued (irq_work + kworker) */
 	const struct cpufreq_governor *gov;

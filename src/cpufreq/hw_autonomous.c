@@ -28,5 +28,8 @@ uint64_t hw_auto_evaluate(struct hw_auto *h, struct cpufreq_policy *p, int cpu, 
 	if (!tsc)
 		return 0;
 	uint64_t avg_khz = aperf * p->base_khz / tsc;
-	return avg_khz * 100 / (uint64_t)hw_auto_setpoint_pct(epp);
+	uint64_t want = avg_khz * 100 / (uint64_t)hw_auto_setpoint_pct(epp);
+	/* A window without C0 time wants the least there is: 0 would read as
+	 * "not evaluated", and the last busy window's choice would stay. */
+	return want ? want : 1;
 }

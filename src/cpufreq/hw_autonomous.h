@@ -34,7 +34,8 @@ int64_t hw_auto_setpoint_pct(int64_t epp);
 /* Primes the loop with the CPU's counters (the driver's, if it has any). */
 void hw_auto_start(struct hw_auto *h, struct cpufreq_policy *p, int cpu);
 /* Evaluates the loop if its period has passed: the kHz it wants for the
- * CPU (unbounded), or 0 when it did not evaluate or saw no time pass. */
+ * CPU (unbounded; at least 1, the lowest the caller allows, after a window
+ * the CPU spent idle), or 0 when it did not evaluate or saw no time pass. */
 uint64_t hw_auto_evaluate(struct hw_auto *h, struct cpufreq_policy *p, int cpu, sim_ns now,
 			  int64_t epp);
 

@@ -33,7 +33,8 @@
  * picks the P-state itself within the HWP_REQUEST bounds, steered by the
  * energy-performance preference (EPP); the hardware's algorithm is not
  * published: pmlab's model of it is hw_autonomous.h's, driven at the
- * hook's trigger points, its choice rounded up to a ratio. A higher EPP
+ * hook's trigger points and every HW_AUTO_EVAL_NS while the CPU is in C0
+ * (CPUFREQ_UPDATE_HW), its choice rounded up to a ratio. A higher EPP
  * never picks a higher frequency for the same load. The performance
  * policy asks for min = max and EPP 0. hwp_dynamic_boost raises the HWP
  * minimum on frequent I/O wakeups as the kernel does. energy_perf_bias
@@ -346,6 +347,9 @@ static void hwp_dynamic_boost(struct cpufreq_policy *p, struct pstate_data *pd,
  * model of it is driven at the hook's trigger points, at no CPU cost. */
 static void pstate_set_hook(struct cpufreq_policy *p, const struct pstate_data *pd)
 {
+	/* The processor's loop (HWP); under performance min = max leaves it
+	 * nothing to choose. */
+	p->hw_loop_ns = pd->hwp && pd->policy != POLICY_PERFORMANCE ? HW_AUTO_EVAL_NS : 0;
 	if (pd->policy == POLICY_PERFORMANCE)
 		p->hook = CPUFREQ_HOOK_NONE;
 	else if (pd->hwp && !pd->hwp_dynamic_boost)
@@ -366,8 +370,9 @@ static void pstate_hook(struct cpufreq_policy *p, int cpu, sim_ns now, unsigned 
 		return;
 	}
 	/* hwp=1: the kernel's hook only boosts; the rest is the hardware's
-	 * loop, which costs the CPU nothing. */
-	if (pd->hwp_dynamic_boost)
+	 * loop, which costs the CPU nothing (and runs by itself as well,
+	 * CPUFREQ_UPDATE_HW). */
+	if (pd->hwp_dynamic_boost && !(flags & CPUFREQ_UPDATE_HW))
 		hwp_dynamic_boost(p, pd, c, now, flags);
 	hwp_evaluate(p, pd, c, cpu, now);
 	hwp_apply(p, pd, c);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../cpufreq/cppc_guided.h"
+#include "../cpufreq/hw_autonomous.h"
 #include "../cpufreq/hookcost.h"
 #include "../sched/uclamp.h"
 #include "sim_internal.h"
@@ -253,6 +254,39 @@ void freq_update_hook(struct sim *s, struct sim_cpu *c, unsigned flags)
 		ns = (sim_ns)(cycles * 1000000 / khz) +
 		     (sim_ns)p->hook_deferred * (2 * s->m->context_switch_ns + s->m->wakeup_ipi_ns);
 	cpu_charge(s, c, NULL, ns);
+}
+
+/* The period of the processor's own loop for a policy: the governor's
+ * (HWP, amd-pstate's active mode), or guided mode's, which runs whatever
+ * governor gives it its floor. */
+static sim_ns hw_loop_period(const struct cpufreq_policy *p)
+{
+	return guided(p) ? HW_AUTO_EVAL_NS : p->hw_loop_ns;
+}
+
+void freq_hw_loop_start(struct sim *s, const struct sim_cpu *c)
+{
+	sim_ns period = hw_loop_period(&s->policies[c->policy].p);
+	if (period > 0)
+		sim_post(s, s->now + period, EV_HW_LOOP, (uint32_t)c->id, c->wake_gen, 0);
+}
+
+/* One turn of the processor's loop on a CPU in C0: no scheduler event, no
+ * CPU time. */
+void freq_hw_loop(struct sim *s, struct sim_cpu *c)
+{
+	struct sim_policy *sp = &s->policies[c->policy];
+	struct cpufreq_policy *p = &sp->p;
+	if (guided(p)) {
+		uint32_t hw = cppc_guided_evaluate(&sp->guided, p, c->id, s->now);
+		if (hw)
+			guided_program(s, p, hw);
+	} else if (p->hw_loop_ns > 0 && s->cf_gov->update) {
+		p->hook_cycles = 0;
+		p->hook_deferred = 0;
+		s->cf_gov->update(p, c->id, s->now, CPUFREQ_UPDATE_HW);
+	}
+	freq_hw_loop_start(s, c);
 }
 
 /* Which amd-pstate mode runs the policies: the amd_pstate governor is the

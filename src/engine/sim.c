@@ -1030,6 +1030,13 @@ static bool handle(struct sim *s, const struct event *e)
 	case EV_WRITEBACK:
 		writeback_run(s);
 		return true;
+	case EV_HW_LOOP: {
+		struct sim_cpu *c = &s->cpus[e->obj];
+		if (e->gen != c->wake_gen || c->mode == CPU_IDLE)
+			return false;
+		freq_hw_loop(s, c);
+		return true;
+	}
 	case EV_RAMP_END:
 		if (e->gen != s->cores[e->obj].ramp_gen || !s->cores[e->obj].ramping)
 			return false;

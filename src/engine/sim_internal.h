@@ -34,6 +34,7 @@ enum event_kind {
 	EV_PMQOS_DYNAMIC, /* tuned's dynamic PM QoS re-evaluation (engine/pmqos_dynamic.c) */
 	EV_WRITEBACK,   /* the flusher's periodic writeback (engine/writeback.c) */
 	EV_RAMP_END,    /* obj = core: its voltage is back up after C1E (engine/exit_ramp.c) */
+	EV_HW_LOOP,     /* obj = cpu: the processor's own P-state loop (engine/freq.c) */
 	EV_END,
 };
 
@@ -535,6 +536,11 @@ void freq_update_hook(struct sim *s, struct sim_cpu *c, unsigned flags);
 /* A CPU entered or left a state in which its P-state request counts
  * (C0, C1): re-resolve its clock if its CPUs request per CPU. */
 void freq_votes(struct sim *s, const struct sim_cpu *c);
+/* The processor's own P-state loop (HWP, CPPC autonomous selection): it
+ * starts when a CPU leaves idle and evaluates every period while the CPU
+ * stays in C0 (freq_hw_loop(), at each EV_HW_LOOP of its wake). */
+void freq_hw_loop_start(struct sim *s, const struct sim_cpu *c);
+void freq_hw_loop(struct sim *s, struct sim_cpu *c);
 /* Charges `ns` of kernel CPU time to what runs on c (its current task's
  * burst, or `t` if nothing runs yet). */
 void cpu_charge(struct sim *s, struct sim_cpu *c, struct task *t, sim_ns ns);

@@ -335,7 +335,9 @@ static int compute(const void *ctx, struct pmlab_result *res, unsigned forms, pm
 	return -1;
 }
 
-pmlab_status pmlab_run_exec(pmlab_run *run, pmlab_result **out, pmlab_error *err)
+/* Runs it into *out, rendering the forms asked for. */
+static pmlab_status run_forms(pmlab_run *run, unsigned forms, pmlab_result **out,
+			      pmlab_error *err)
 {
 	struct runspec rs = { .nsets = 0 };
 	struct pm_diag d = { { 0 } };
@@ -343,8 +345,6 @@ pmlab_status pmlab_run_exec(pmlab_run *run, pmlab_result **out, pmlab_error *err
 		.timeline = run->timeline, .trace = run->trace, .cmd = "sim", .filter = &run->filter,
 		.quiet = !run->warn, .warn = run->warn, .warn_ctx = run->warn_ctx,
 	};
-	unsigned forms = LIB_FORM(PMLAB_TABLE) | LIB_FORM(PMLAB_CSV) | LIB_FORM(PMLAB_JSON) |
-			 (run->replay ? LIB_FORM(PMLAB_HTML) : 0);
 	pmlab_status rc;
 
 	*out = NULL;
@@ -356,4 +356,33 @@ pmlab_status pmlab_run_exec(pmlab_run *run, pmlab_result **out, pmlab_error *err
 			 err);
 	runspec_free(&rs);
 	return rc;
+}
+
+/* The forms a run's result has: a replay's also HTML. */
+static unsigned forms_of(const pmlab_run *run)
+{
+	return LIB_FORM(PMLAB_TABLE) | LIB_FORM(PMLAB_CSV) | LIB_FORM(PMLAB_JSON) |
+	       (run->replay ? LIB_FORM(PMLAB_HTML) : 0);
+}
+
+pmlab_status pmlab_run_exec(pmlab_run *run, pmlab_result **out, pmlab_error *err)
+{
+	return run_forms(run, forms_of(run), out, err);
+}
+
+pmlab_status pmlab_run_write(pmlab_run *run, FILE *out, pmlab_format f, pmlab_error *err)
+{
+	pmlab_result *res;
+	pmlab_status rc;
+	int bad;
+
+	if (!out || (unsigned)f > PMLAB_HTML || !(forms_of(run) & LIB_FORM(f)))
+		return lib_fail(err, PMLAB_ERR_INPUT, "run: expected a stream and a form the "
+				"result has (HTML: a replay's)");
+	rc = run_forms(run, LIB_FORM(f), &res, err);
+	if (rc != PMLAB_OK)
+		return rc;
+	bad = fputs(res->text[f], out) < 0;
+	pmlab_result_free(res);
+	return bad ? lib_fail(err, PMLAB_ERR_IO, "run: cannot write the result") : lib_ok(err);
 }

@@ -842,6 +842,19 @@ static void test_replay(void **state)
 	assert_null(strstr(pmlab_result_text(b, PMLAB_TABLE), "\nPer task:"));
 	assert_non_null(strstr(pmlab_result_text(a, PMLAB_JSON), "pmlab replay data/traces/hackbench.dat"));
 	assert_non_null(strstr(pmlab_result_text(a, PMLAB_HTML), "<html"));
+	/* One form written: the same text as that form of the result. */
+	for (int f = PMLAB_TABLE; f <= PMLAB_HTML; f++) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *mem = open_memstream(&buf, &len);
+		assert_int_equal(pmlab_replay_run(lab, hb, &run, &err), PMLAB_OK);
+		assert_int_equal(pmlab_run_per_task(run, 1, &err), PMLAB_OK);
+		assert_int_equal(pmlab_run_write(run, mem, (pmlab_format)f, &err), PMLAB_OK);
+		fclose(mem);
+		assert_string_equal(buf, pmlab_result_text(a, (pmlab_format)f));
+		free(buf);
+		pmlab_run_free(run);
+	}
 	/* The same in two threads at once. */
 	void *args[2][2] = { { hb, NULL }, { tb, NULL } };
 	pthread_t t[2];
@@ -885,6 +898,7 @@ static void test_replay(void **state)
 	assert_int_equal(pmlab_machine_load("i7-4790", &m, &err), PMLAB_OK);
 	assert_int_equal(pmlab_run_new(lab, m, "pingpong", &run, &err), PMLAB_OK);
 	expect(pmlab_run_per_task(run, 1, &err), &err, PMLAB_ERR_STATE, "replay");
+	expect(pmlab_run_write(run, stdout, PMLAB_HTML, &err), &err, PMLAB_ERR_INPUT, "HTML");
 	pmlab_run_free(run);
 	pmlab_machine_free(m);
 	expect(pmlab_replay_machine(hb, "i7-4790", &err), &err, PMLAB_ERR_STATE, "loaded already");

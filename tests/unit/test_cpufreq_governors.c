@@ -891,6 +891,20 @@ static void test_intel_pstate_hwp_epp_order(void **state)
 	govtrace_destroy(g);
 }
 
+/* The model's loop after a window the CPU spent idle (no C0 time): it
+ * wants the lowest ratio, not what its last busy window asked for. EPP
+ * performance (setpoint 50 %): 1 ms fully busy at 1.2 GHz asks 2.4 GHz,
+ * the next 4.8, capped at 3.6; then 10 ms idle: 1.2 GHz. */
+static void test_intel_pstate_hwp_idle_window(void **state)
+{
+	struct govtrace *g = pstate("hwp=1", "energy_performance_preference=performance");
+	at(g, 0, 1000, 1000, 0, 0);
+	at(g, 0, 2000, 1000, 0, 0);
+	at(g, 0, 12000, 0, 0, 10000);
+	EXPECT(g, { 0, 1200000 }, { 1000, 2400000 }, { 2000, 3600000 }, { 12000, 1200000 });
+	govtrace_destroy(g);
+}
+
 static void test_intel_pstate_hwp_dynamic_boost(void **state)
 {
 	/* Light load, so the model alone stays at 1.2 GHz. An I/O wakeup
@@ -1269,6 +1283,7 @@ int main(void)
 		cmocka_unit_test(test_intel_pstate_limits),
 		cmocka_unit_test(test_intel_pstate_iowait_boost),
 		cmocka_unit_test(test_intel_pstate_hwp_epp_order),
+		cmocka_unit_test(test_intel_pstate_hwp_idle_window),
 		cmocka_unit_test(test_intel_pstate_hwp_dynamic_boost),
 		cmocka_unit_test(test_intel_pstate_hybrid_scaling),
 		cmocka_unit_test(test_intel_pstate_model_epp),

@@ -1273,6 +1273,38 @@ static void test_shared_clock_idle_cpus_do_not_vote(void **state)
 	result_free(&c1.r);
 }
 
+/* The processor's own loop (HWP) runs while a CPU is in C0, not only at
+ * the scheduler's events: a 3 ms burst every 20 ms with 10 ms ticks
+ * starts at 1 GHz (the window before it was idle: the lowest), and 1 ms
+ * into it the loop (EPP performance, setpoint 50 %) sees a fully busy
+ * window and asks twice its clock: the rest of the burst runs at 2 GHz.
+ * Driven only at scheduler events the loop would see the busy window at
+ * the burst's end, then the idle one at the next wake, and never run it
+ * above 1 GHz. */
+static void test_hwp_loop_runs_in_c0(void **state)
+{
+	static const char *const ini =
+		"[machine]\nname = hwp\ndescription = test machine\ntdp_w = 10\n"
+		"cpufreq_driver = intel_pstate\n"
+		"[topology]\npackages = 1\ncores_per_package = 1\nthreads_per_core = 1\n"
+		"freq_domain = core\n"
+		"[frequency]\nbase_khz = 2000000\ntransition_latency_us = 0\nhwp = 1\n"
+		"[pstates]\n1000000 = 800\n1100000 = 820\n1200000 = 840\n1300000 = 860\n"
+		"1400000 = 880\n1500000 = 900\n1600000 = 920\n1700000 = 940\n1800000 = 960\n"
+		"1900000 = 980\n2000000 = 1000\n"
+		"[cstate C1]\ndesc = halt\nexit_latency_us = 1\ntarget_residency_us = 2\n"
+		"power_mw = 500\n"
+		"[power]\nceff_nf = 1.0\nleak_w = 1.0\nleak_beta = 0\nuncore_w = 2\nplatform_w = 10\n";
+	const char *sets[] = { "energy_performance_preference=performance", "hz=100",
+			       "period_us=20000", "run_us=3000", "jitter_pct=0" };
+	struct run r;
+	run_ini(&r, ini, 0, "periodic", "intel_pstate", 0.5, 1, sets, 5);
+	sim_ns top = r.r.cpus[0].pstate_ns[10], low = r.r.cpus[0].pstate_ns[0];
+	if (top < low)
+		fail_msg("C0 at 2 GHz %lld ns, at 1 GHz %lld ns", (long long)top, (long long)low);
+	result_free(&r.r);
+}
+
 /* intel_pstate's passive mode (intel_cpufreq) sets its own transition
  * delay, 500 us (intel_cpufreq_cpu_init(), v4.14+), which is schedutil's
  * default rate limit there; acpi-cpufreq has none, so the cpufreq core
@@ -1448,6 +1480,7 @@ int main(void)
 		cmocka_unit_test(test_idle_cpu_blocked_load_decays),
 		cmocka_unit_test(test_shared_clock_idle_cpus_do_not_vote),
 		cmocka_unit_test(test_passive_intel_pstate_transition_delay),
+		cmocka_unit_test(test_hwp_loop_runs_in_c0),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
