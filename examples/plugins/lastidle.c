@@ -19,9 +19,10 @@ struct lastidle {
 	int64_t avg_ns;
 };
 
+/* Designated initializers: a member a later plugin ABI adds is zero. */
 static const struct pmlab_tunable tunables[] = {
-	{ "lastidle_weight", "weight of the newest idle period in the average, in eighths",
-	  2, 1, 8 },
+	{ .name = "lastidle_weight", .def = 2, .min = 1, .max = 8,
+	  .help = "weight of the newest idle period in the average, in eighths" },
 };
 
 static int lastidle_select(struct pmlab_idle_device *dev, int64_t latency_limit_ns,
@@ -53,6 +54,7 @@ static void lastidle_reflect(struct pmlab_idle_device *dev, int state)
 	struct lastidle *l = dev->data;
 	int64_t w = dev->tunables[0];
 
+	(void)state; /* the period is what counts, whichever state it was in */
 	if (dev->last_residency_ns <= 0)
 		return;
 	if (l->avg_ns == 0)

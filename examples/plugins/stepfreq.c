@@ -24,13 +24,17 @@ struct stepfreq {
 enum { PERIOD_MS, UP_PCT, DOWN_PCT };
 
 static const struct pmlab_tunable tunables[] = {
-	[PERIOD_MS] = { "stepfreq_period_ms", "how often the load is looked at (ms)", 10, 1, 1000 },
-	[UP_PCT] = { "stepfreq_up_pct", "one step up above this load (%)", 80, 1, 100 },
-	[DOWN_PCT] = { "stepfreq_down_pct", "one step down below this load (%)", 30, 0, 99 },
+	[PERIOD_MS] = { .name = "stepfreq_period_ms", .def = 10, .min = 1, .max = 1000,
+			.help = "how often the load is looked at (ms)" },
+	[UP_PCT] = { .name = "stepfreq_up_pct", .def = 80, .min = 1, .max = 100,
+		     .help = "one step up above this load (%)" },
+	[DOWN_PCT] = { .name = "stepfreq_down_pct", .def = 30, .min = 0, .max = 99,
+		       .help = "one step down below this load (%)" },
 };
 
 static int stepfreq_start(struct pmlab_freq_policy *p, char *err, size_t errlen)
 {
+	(void)err, (void)errlen; /* it cannot fail */
 	p->use_hook(p, true);
 	return 0;
 }
@@ -47,6 +51,7 @@ static void stepfreq_update(struct pmlab_freq_policy *p, int cpu, int64_t now_ns
 	int64_t load = 0;
 	int i, at = 0;
 
+	(void)cpu, (void)flags; /* the whole policy's load is looked at */
 	if (now_ns - s->last_ns < p->tunables[PERIOD_MS] * 1000000)
 		return;
 	s->last_ns = now_ns;

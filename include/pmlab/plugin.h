@@ -26,6 +26,18 @@
  * Everything here is plain C data with fixed types: a plugin built against
  * this header works with any pmlab of the same PMLAB_PLUGIN_ABI, and pmlab
  * still loads plugins built for ABI 1 (see PMLAB_PLUGIN_ABI).
+ *
+ * Declare every table with designated initializers, as the examples do:
+ *
+ *     static const struct pmlab_tunable tunables[] = {
+ *             { .name = "mygov_weight", .def = 2, .min = 1, .max = 8,
+ *               .help = "weight of the newest period, in eighths" },
+ *     };
+ *
+ * A member that a later ABI appends (ABI 2's `words`) is then zero, and the
+ * source still builds with -Wall -Wextra -Werror; a positional initializer
+ * ({ "mygov_weight", "...", 2, 1, 8 }) gets -Wmissing-field-initializers
+ * from -Wextra for every member it leaves out.
  * Times are nanoseconds (int64_t), frequencies kHz (uint32_t).
  */
 #ifndef PMLAB_PLUGIN_H

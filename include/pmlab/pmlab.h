@@ -24,7 +24,7 @@
  * Versions: 1.0 machines, runs, comparisons, sweeps, plugins; 1.1 traces
  * and the trace-driven governors (pmlab_trace_*, pmlab_idletrace_*,
  * pmlab_govtrace_*); 1.2 replays of recorded traces (pmlab_replay_*,
- * pmlab_run_per_task).
+ * pmlab_run_per_task) and pmlab_plugin_fail.
  */
 #ifndef PMLAB_PMLAB_H
 #define PMLAB_PMLAB_H
@@ -110,6 +110,13 @@ struct pmlab_plugin;
  * names them in messages. */
 PMLAB_API pmlab_status pmlab_lab_add_plugin(pmlab_lab *lab, const struct pmlab_plugin *p,
 					    const char *origin, pmlab_error *err);
+/* Called from inside an operation of a plugin's governor, placement
+ * policy or workload (one added with pmlab_lab_add_plugin, whose code can
+ * reach this library): that operation failed -- a Python governor raised
+ * -- and the run stops at its next event and fails with PMLAB_ERR_PLUGIN,
+ * "plugin ORIGIN: KIND 'NAME': OP: message". The first failure of a run
+ * counts; a call outside a plugin's operation does nothing. */
+PMLAB_API void pmlab_plugin_fail(const char *message);
 /* Whether runs that may call a plugin's code go to a forked worker
  * process, where a crash in the plugin is reported as the plugin's (on by
  * default). Turn it off for governors of this process that cannot run

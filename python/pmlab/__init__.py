@@ -5,6 +5,7 @@
     r = pmlab.sim("i7-4790", "pingpong", cpufreq="schedutil", duration=2)
     r["power_w"], r["throughput"]          # every figure of pmlab sim --format json
     df = pmlab.sweep("i7-4790", "pingpong", vary={"cpufreq": ["performance", "schedutil"]})
+    r = pmlab.replay("trace.dat", machine="i7-4790", per_task=True)   # as pmlab replay
 
 compare() and sweep() return a pandas.DataFrame when pandas is installed,
 else a list of dicts (one per row). Errors raise pmlab.Error with libpmlab's
@@ -21,7 +22,7 @@ from ._lib import Error
 from ._governor import FreqGovernor, IdleGovernor
 
 __all__ = ["Error", "FreqGovernor", "IdleGovernor", "Result", "sim", "compare", "sweep", "machines", "governors",
-           "catalog", "version", "Trace", "load_trace", "idletrace", "govtrace"]
+           "catalog", "version", "Trace", "load_trace", "idletrace", "govtrace", "replay"]
 
 
 def version():
@@ -50,9 +51,20 @@ class _Lab:
             self.close()
             raise
 
-    def raise_pending(self):
+    def raise_pending(self, err=None):
         for g in self.keep:
-            g._raise_pending()
+            g._raise_pending(err)
+
+    def exec(self, fn, *args):
+        """The handle fn (a pmlab_*_exec) makes, or its error: the library's,
+        raised from the exception of a Python governor that stopped the run."""
+        try:
+            h = _lib.new(fn, *args)
+        except Error as err:
+            self.raise_pending(err)
+            raise
+        self.raise_pending()
+        return h
 
     def close(self):
         if self.h:
@@ -138,12 +150,7 @@ def sim(machine, workload, *, cpus=None, cpufreq=None, cpuidle=None, profile=Non
             _lib.lib.pmlab_run_seed(run, int(seed))
             _lib.call(_lib.lib.pmlab_run_timeline, run, _lib.b(timeline))
             _lib.call(_lib.lib.pmlab_run_trace, run, _lib.b(trace))
-            try:
-                handle = _lib.new(_lib.lib.pmlab_run_exec, run)
-            except Error:
-                lab.raise_pending()
-                raise
-            lab.raise_pending()
+            handle = lab.exec(_lib.lib.pmlab_run_exec, run)
             return Result(handle)
         finally:
             _lib.lib.pmlab_result_free(handle)
@@ -197,8 +204,7 @@ def compare(machine, workload, profiles, *, runs=3, jobs=1, baseline=None, cpus=
             _lib.lib.pmlab_compare_seed(c, int(seed))
             _lib.call(_lib.lib.pmlab_compare_runs, c, int(runs))
             _lib.call(_lib.lib.pmlab_compare_jobs, c, 1 if governors else int(jobs))
-            res = _lib.new(_lib.lib.pmlab_compare_exec, c)
-            lab.raise_pending()
+            res = lab.exec(_lib.lib.pmlab_compare_exec, c)
             forms = {"table": _lib.TABLE, "csv": _lib.CSV, "json": _lib.JSON, "html": _lib.HTML}
             if form != "rows":
                 return _lib.lib.pmlab_result_text(res, forms[form]).decode()
@@ -233,8 +239,7 @@ def sweep(machine, workload, vary, *, cpus=None, cpufreq=None, cpuidle=None, pro
                           _lib.b(f"{k}=" + ",".join(str(v) for v in values)))
             _lib.call(_lib.lib.pmlab_sweep_jobs, s, 1 if governors else int(jobs))
             _lib.call(_lib.lib.pmlab_sweep_format, s, _lib.CSV)
-            res = _lib.new(_lib.lib.pmlab_sweep_exec, s)
-            lab.raise_pending()
+            res = lab.exec(_lib.lib.pmlab_sweep_exec, s)
             return _rows(_lib.lib.pmlab_result_text(res, _lib.CSV).decode())
         finally:
             _lib.lib.pmlab_result_free(res)
@@ -268,3 +273,4 @@ def governors(plugins=()):
 
 
 from ._trace import Trace, load_trace, idletrace, govtrace  # noqa: E402 (uses the above)
+from ._replay import replay  # noqa: E402

@@ -9,6 +9,8 @@ stepfreq.c)."""
 import collections
 import ctypes
 
+from . import _lib
+
 PLUGIN_ABI = 2
 
 
@@ -141,7 +143,8 @@ class Plugin(ctypes.Structure):
 
 class _PythonGovernor:
     """What the Python governors share: the plugin they register, and the
-    first exception raised inside them, held until the run is over."""
+    first exception raised inside them, which stops the run
+    (pmlab_plugin_fail) and is held until it has stopped."""
 
     _pending = None
 
@@ -151,12 +154,18 @@ class _PythonGovernor:
     def _fail(self, e):
         if self._pending is None:
             self._pending = e
+            _lib.lib.pmlab_plugin_fail(f"{type(e).__name__}: {e}".encode(errors="replace"))
 
-    def _raise_pending(self):
+    def _raise_pending(self, err=None):
+        """The run's error (err: the library's, which names the governor,
+        the operation and the exception), raised from the exception held;
+        nothing if none is."""
         e, self._pending = self._pending, None
         self._forget()
         if e is not None:
-            raise e
+            if err is None:
+                err = _lib.Error("plugin", f"{self.name}: {type(e).__name__}: {e}")
+            raise err from e
 
     def _forget(self):
         """Drops what the run left (per-CPU or per-policy objects)."""
@@ -194,8 +203,9 @@ class IdleGovernor(_PythonGovernor):
     reflect(dev, state), optional, learns from the idle period that ended.
     tunables: [(name, default, min, max, help)] or, for a knob that takes
     words, [(name, default, [words], help)], set with settings= like a
-    built-in governor's. An exception inside either is raised again by the
-    sim(), compare() or sweep() that ran it."""
+    built-in governor's. An exception inside either stops the run; the
+    sim(), compare() or sweep() that ran it raises pmlab.Error, naming the
+    governor, the operation and the exception, from that exception."""
 
     def __init__(self, name, select, reflect=None, tunables=(), summary="a Python idle governor"):
         self.name, self.select, self.reflect = name, select, reflect
@@ -296,8 +306,7 @@ class FreqGovernor(_PythonGovernor):
     I/O), which is asked for at start when update is given; start(policy)
     and stop(policy) are optional. tunables: as IdleGovernor's. Several
     times slower than a C governor, and run in the calling process; an
-    exception inside any of them is raised again by the sim(), compare()
-    or sweep() that ran it."""
+    exception inside any of them stops the run, as IdleGovernor's does."""
 
     def __init__(self, name, limits, update=None, start=None, stop=None, tunables=(),
                  summary="a Python frequency governor"):

@@ -58,6 +58,7 @@ _PROTOS = {
     "pmlab_lab_load_plugin": (I, [P, S, E]),
     "pmlab_lab_load_plugin_list": (I, [P, S, E]),
     "pmlab_lab_add_plugin": (I, [P, P, S, E]),
+    "pmlab_plugin_fail": (None, [S]),
     "pmlab_lab_isolate": (None, [P, I]),
     "pmlab_lab_catalog": (P, [P]),
     "pmlab_machine_preset_count": (I, []),

@@ -89,6 +89,19 @@ void cpufreq_driver_target(struct cpufreq_policy *p, uint32_t target,
 	p->driver->set_target(p->driver_ctx, p, f);
 }
 
+void cpufreq_request_cpus(struct cpufreq_policy *p, const uint32_t *khz)
+{
+	if (p->driver->request_cpus) {
+		p->driver->request_cpus(p->driver_ctx, p, khz);
+		return;
+	}
+	uint32_t top = 0;
+	for (int j = 0; j < p->ncpus; j++)
+		if (khz[j] > top)
+			top = khz[j];
+	cpufreq_driver_target(p, top, RELATION_L);
+}
+
 int cpufreq_set_limits(struct cpufreq_policy *p, uint32_t min, uint32_t max, struct pm_diag *d)
 {
 	if (min > max)

@@ -89,6 +89,10 @@ struct cpufreq_driver {
 	void (*cpu_counters)(void *ctx, int cpu, struct cpu_counters *out);
 	/* Program the hardware; khz is a table entry within [min, max]. */
 	void (*set_target)(void *ctx, struct cpufreq_policy *p, uint32_t khz);
+	/* Optional: take per-CPU requests (kHz, by index in the policy) and
+	 * resolve the clock from them as the hardware does, which
+	 * cpufreq_request_cpus() otherwise does by taking the highest. */
+	void (*request_cpus)(void *ctx, struct cpufreq_policy *p, const uint32_t *khz);
 };
 
 struct cpufreq_governor {
@@ -195,6 +199,13 @@ uint32_t cpufreq_resolve(const struct cpufreq_policy *p, uint32_t target,
 /* __cpufreq_driver_target(): resolve and program if it differs from cur. */
 void cpufreq_driver_target(struct cpufreq_policy *p, uint32_t target,
 			   enum cpufreq_relation relation);
+/* A driver whose requests are per CPU (intel_pstate: IA32_PERF_CTL and
+ * IA32_HWP_REQUEST belong to each logical CPU) asks for khz[j] on the
+ * policy's CPU j; the hardware resolves one clock from them. The driver's
+ * request_cpus() models that resolution (engine/freq.c: the highest
+ * request of the CPUs that vote); without one the policy runs at the
+ * highest request, as cpufreq_driver_target(RELATION_L). */
+void cpufreq_request_cpus(struct cpufreq_policy *p, const uint32_t *khz);
 /* Change limits (clamped to cpuinfo) and tell the governor. */
 int cpufreq_set_limits(struct cpufreq_policy *p, uint32_t min, uint32_t max, struct pm_diag *d);
 /* cpufreq_policy_apply_limits(): move cur inside [min, max] if it is outside. */

@@ -19,8 +19,9 @@
  * the highest non-turbo base_khz, the highest turbo cpuinfo_max; a ratio
  * is run at the lowest table entry at or above ratio x the unit, and
  * min_perf_pct and max_perf_pct are shares of each CPU's own highest
- * ratio. CPUs sharing a clock run at the highest ratio any of them
- * requests, as the hardware resolves them.
+ * ratio. Each CPU has its own request; CPUs sharing a clock run at the
+ * highest request of those that vote, as the hardware resolves them
+ * (cpufreq_request_cpus(), engine/freq.c).
  *
  * hwp=0, powersave: every 10 ms (on a hook call of the CPU) it reads
  * APERF, MPERF and the TSC, and asks for 1.25 x the top ratio x the busy
@@ -83,6 +84,7 @@ struct pstate_data {
 	int64_t scaling;                          /* kHz per ratio (the hybrid scaling factor) */
 	int min_perf_ratio, max_perf_ratio;       /* the limits in force */
 	struct pstate_cpu *cpus;
+	uint32_t *req_khz;                        /* each CPU's request, kHz */
 };
 
 static const struct tunable pstate_tunables[] = {
@@ -119,14 +121,14 @@ static int div_round_up(int64_t a, int64_t b)
 	return (int)((a + b - 1) / b);
 }
 
-/* The policy runs at the highest ratio its CPUs ask for. */
+/* Each CPU writes its own request (IA32_PERF_CTL, or the P-state the HWP
+ * loop picked within its IA32_HWP_REQUEST); the hardware resolves the
+ * clock its CPUs share from them (cpufreq_request_cpus()). */
 static void pstate_program(struct cpufreq_policy *p, const struct pstate_data *pd)
 {
-	int ratio = 0;
 	for (int j = 0; j < p->ncpus; j++)
-		if (pd->cpus[j].current_pstate > ratio)
-			ratio = pd->cpus[j].current_pstate;
-	cpufreq_driver_target(p, (uint32_t)(ratio * pd->scaling), RELATION_L);
+		pd->req_khz[j] = (uint32_t)(pd->cpus[j].current_pstate * pd->scaling);
+	cpufreq_request_cpus(p, pd->req_khz);
 }
 
 /* intel_pstate_update_perf_limits() with global (not per-CPU) limits:
@@ -390,6 +392,15 @@ static void pstate_limits(struct cpufreq_policy *p)
 	pstate_program(p, pd);
 }
 
+static void pstate_stop(struct cpufreq_policy *p)
+{
+	struct pstate_data *pd = p->gov_data;
+	free(pd->cpus);
+	free(pd->req_khz);
+	pd->cpus = NULL;
+	pd->req_khz = NULL;
+}
+
 static int pstate_start(struct cpufreq_policy *p, struct pm_diag *d)
 {
 	struct pstate_data *pd = p->gov_data;
@@ -407,8 +418,11 @@ static int pstate_start(struct cpufreq_policy *p, struct pm_diag *d)
 			       "P-state ratios (expected multiples of %lld kHz, base within them)",
 			       p->cpuinfo_min, p->cpuinfo_max, p->base_khz, (long long)pd->scaling);
 	pd->cpus = calloc((size_t)p->ncpus, sizeof(*pd->cpus));
-	if (!pd->cpus)
+	pd->req_khz = calloc((size_t)p->ncpus, sizeof(*pd->req_khz));
+	if (!pd->cpus || !pd->req_khz) {
+		pstate_stop(p);
 		return pm_fail(d, "out of memory");
+	}
 	pstate_set_hook(p, pd);
 	for (int j = 0; j < p->ncpus; j++) {
 		/* intel_pstate_get_cpu_pstates() leaves every CPU at the minimum. */
@@ -419,12 +433,6 @@ static int pstate_start(struct cpufreq_policy *p, struct pm_diag *d)
 	return 0;
 }
 
-static void pstate_stop(struct cpufreq_policy *p)
-{
-	struct pstate_data *pd = p->gov_data;
-	free(pd->cpus);
-	pd->cpus = NULL;
-}
 
 const struct cpufreq_governor cpufreq_intel_pstate = {
 	.since = 3009,

@@ -174,6 +174,8 @@ static void cpu_set_mode(struct sim *s, struct sim_cpu *c, enum cpu_mode mode)
 			}
 		}
 	}
+	if (was_busy != is_busy)
+		freq_votes(s, c);
 }
 
 /* The tick's event stays queued while the tick is stopped: it is dropped
@@ -345,6 +347,7 @@ void cpu_enter_idle(struct sim *s, struct sim_cpu *c)
 		/* Already idle: only the state changed. */
 		core_update(s, c->core);
 		pkg_idle_changed(s, c->pkg);
+		freq_votes(s, c);
 	} else {
 		cpu_set_mode(s, c, CPU_IDLE);
 	}

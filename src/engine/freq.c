@@ -133,11 +133,61 @@ static void sim_set_target(void *ctx, struct cpufreq_policy *p, uint32_t khz)
 		freq_program(s, p, khz);
 }
 
+/* Whether a CPU's own P-state request counts toward its clock. Intel's
+ * datasheets: "All active processor cores share the same frequency and
+ * voltage. In a multi-core processor, the highest frequency P-state
+ * requested amongst all active cores is selected" (2nd and 4th generation
+ * Core desktop datasheets vol. 1 s. 4.2.1, 328897; Xeon E5-1600/2600 v1/v2
+ * vol. 1 s. 4.2.1; Intel support article 000007073 for current client
+ * parts). Which idle states count as active: "voting rights were lost by
+ * any threads in C1E/C3/C6 states" (Gough, Steiner, Saunders, Energy
+ * Efficient Servers, Apress 2015, ch. 2, on Sandy Bridge and Ivy Bridge):
+ * a thread votes in C0 (running, or waking) and in the first hardware
+ * state, C1, whose core keeps its clock; from C1E down it does not. HWP
+ * (Skylake on) keeps the per-thread request (IA32_HWP_REQUEST, SDM vol. 3
+ * s. 14.4.4); how the hardware resolves them is not published, so the
+ * same rule stands for it. */
+static bool cpu_votes(const struct sim *s, const struct sim_cpu *c)
+{
+	return c->mode != CPU_IDLE || c->cstate <= s->demote_c1;
+}
+
+/* The shared clock at the highest request of the CPUs that vote. With
+ * none voting no core runs: the datasheets' clock drops to its minimum,
+ * which nothing observes before a CPU wakes and votes again, so the model
+ * leaves it until then. */
+static void resolve_votes(struct sim *s, struct sim_policy *sp)
+{
+	uint32_t top = 0;
+	for (int j = 0; j < sp->p.ncpus; j++)
+		if (sp->req_khz[j] > top && cpu_votes(s, &s->cpus[sp->cpus[j]]))
+			top = sp->req_khz[j];
+	if (top)
+		cpufreq_driver_target(&sp->p, top, RELATION_L);
+}
+
+static void sim_request_cpus(void *ctx, struct cpufreq_policy *p, const uint32_t *khz)
+{
+	struct sim *s = driver_sim(ctx);
+	struct sim_policy *sp = &s->policies[p->id];
+	memcpy(sp->req_khz, khz, (size_t)p->ncpus * sizeof(*khz));
+	sp->per_cpu_requests = true;
+	resolve_votes(s, sp);
+}
+
+void freq_votes(struct sim *s, const struct sim_cpu *c)
+{
+	struct sim_policy *sp = &s->policies[c->policy];
+	if (sp->per_cpu_requests)
+		resolve_votes(s, sp);
+}
+
 static const struct cpufreq_driver sim_driver = {
 	.cpu_times = sim_cpu_times,
 	.cpu_util = sim_cpu_util,
 	.cpu_counters = sim_cpu_counters,
 	.set_target = sim_set_target,
+	.request_cpus = sim_request_cpus,
 };
 
 void freq_apply(struct sim *s, int pi, int idx)
@@ -279,7 +329,8 @@ static int build_policies(struct sim *s, struct pm_diag *d)
 		struct sim_policy *sp = &s->policies[pi];
 		sp->util_seq = calloc((size_t)sp->p.ncpus, sizeof(*sp->util_seq));
 		sp->util_dirty = calloc(((size_t)sp->p.ncpus + 63) / 64, sizeof(*sp->util_dirty));
-		if (!sp->util_seq || !sp->util_dirty)
+		sp->req_khz = calloc((size_t)sp->p.ncpus, sizeof(*sp->req_khz));
+		if (!sp->util_seq || !sp->util_dirty || !sp->req_khz)
 			return pm_fail(d, "out of memory");
 		sp->p.util_seq = sp->util_seq;
 		sp->p.util_dirty = sp->util_dirty;
@@ -293,6 +344,25 @@ static int build_policies(struct sim *s, struct pm_diag *d)
 		s->cpus[c].util_dirty_bit = UINT64_C(1) << (slot % 64);
 	}
 	return 0;
+}
+
+/* The transition delay a cpufreq driver sets for itself (0: none, the
+ * cpufreq core derives one from the transition latency). intel_pstate in
+ * passive mode (intel_cpufreq: a generic governor on an intel_pstate
+ * machine): intel_cpufreq_cpu_init() sets transition_delay_us to
+ * INTEL_CPUFREQ_TRANSITION_DELAY, 500 us (drivers/cpufreq/intel_pstate.c,
+ * v4.14 through v6.x), or with HWP to INTEL_CPUFREQ_TRANSITION_DELAY_HWP,
+ * 5000 us (v5.9+, when passive mode began to keep HWP on; before, it
+ * turned HWP off). */
+static sim_ns driver_transition_delay_ns(const struct sim *s)
+{
+	enum cpufreq_driver_kind k = s->m->cpufreq_driver;
+	bool intel = k == CPUFREQ_DRIVER_INTEL_PSTATE || k == CPUFREQ_DRIVER_INTEL_CPUFREQ;
+	int v = s->kernel_version;
+	if (!intel || strcmp(s->cf_gov->name, "intel_pstate") == 0 || (v && v < 4014))
+		return 0;
+	bool hwp = s->m->hwp != 0 && (!v || v >= 5009);
+	return (hwp ? 5000 : 500) * NS_PER_US;
 }
 
 /* A policy's limits, tables and driver as the machine gives them, and
@@ -312,7 +382,7 @@ static int setup_policy(struct sim *s, int pi, struct pm_diag *d)
 	p->cpuinfo_max = hw_max;
 	p->base_khz = ty->khz[ty->base_idx];
 	p->tick_ns = s->tick_ns;
-	p->transition_delay_ns = 0;
+	p->transition_delay_ns = driver_transition_delay_ns(s);
 	p->min = p->cpuinfo_min;
 	p->max = p->cpuinfo_max;
 	/* Firmware hands over at the base frequency. */
@@ -377,6 +447,7 @@ void freq_fini(struct sim *s)
 		free(sp->cpus);
 		free(sp->util_seq);
 		free(sp->util_dirty);
+		free(sp->req_khz);
 	}
 	free(s->policies);
 	s->policies = NULL;

@@ -88,6 +88,11 @@ static bool core_power(struct sim *s, int ci)
 	if (core->nbusy == 0 && !polling) {
 		core->p_dyn = 0;
 		core->p_static = t->cstates[shallowest].power_w;
+		/* A clock-gated core at its domain's voltage: the running
+		 * P-state's, the lowest in a package C-state (Extended HALT). */
+		if (t->cstates[shallowest].leak_at_vid)
+			core->p_static = s->types[core->type].leak_w[
+				s->pkgs[core->pkg].pkg_cstate >= 0 ? 0 : core_pstate(s, core)];
 		observe_core(s, ci);
 		return t->cstates[shallowest].turbo_active != 0;
 	}
@@ -148,7 +153,14 @@ static int pkg_choose_cstate(const struct sim *s, int p)
 static void pkg_reevaluate(struct sim *s, int p)
 {
 	struct sim_pkg *pkg = &s->pkgs[p];
+	int was = pkg->pkg_cstate;
 	pkg->pkg_cstate = pkg->nbusy_cores ? -1 : pkg_choose_cstate(s, p);
+	/* Idle cores whose power follows the package's voltage (leak_at_vid):
+	 * their energy so far at the old one, then the new. */
+	if (s->idle_at_vid && was != pkg->pkg_cstate)
+		for (int i = 0; i < pkg->ncores; i++)
+			if (s->cores[pkg->first_core + i].nbusy == 0)
+				core_power(s, pkg->first_core + i);
 	pkg->p_uncore = pkg->pkg_cstate >= 0 ? s->m->pkg_cstates[pkg->pkg_cstate].power_w
 					     : uncore_running_w(s, p);
 	if (s->cluster_power) /* the clusters' shared logic, counted with the uncore */

@@ -718,6 +718,8 @@ static int build_topology(struct sim *s, struct pm_diag *d)
 		return pm_fail(d, "out of memory");
 	s->demote_c1 = m->ncstates > 1 && m->cstates[0].poll ? 1 : 0;
 	s->demote_c3 = s->demote_c1;
+	for (int i = 0; i < m->ncstates; i++)
+		s->idle_at_vid |= m->cstates[i].leak_at_vid != 0;
 	while (s->demote_c3 < m->ncstates &&
 	       (m->cstates[s->demote_c3].poll || m->cstates[s->demote_c3].turbo_active))
 		s->demote_c3++;

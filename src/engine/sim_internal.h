@@ -247,6 +247,11 @@ struct sim_policy {
 	uint32_t apply_gen;
 	struct cppc_guided guided; /* amd-pstate's guided mode (cpufreq/cppc_guided.h) */
 	uint32_t guided_khz;   /* what guided mode last programmed */
+	/* Per CPU of the policy, its own P-state request (kHz), once the
+	 * governor asks per CPU (cpufreq_request_cpus()): the clock is then
+	 * resolved from the requests of the CPUs that vote (freq_votes()). */
+	uint32_t *req_khz;
+	bool per_cpu_requests;
 };
 
 /* Where a task lives. A finished task is freed and its slot reused; the
@@ -308,6 +313,9 @@ struct sim {
 	 * first that stops the clocks ("C3": neither polling nor turbo_active;
 	 * ncstates if none). */
 	int demote_c1, demote_c3;
+	/* Some C-state's power follows its clock domain's voltage
+	 * (leak_at_vid): package C-state changes move idle cores' power. */
+	bool idle_at_vid;
 
 	const struct cpufreq_governor *cf_gov;
 	void *cf_tunables;     /* template copied into each policy */
@@ -526,6 +534,9 @@ void power_limit_eval(struct sim *s, int pkg);
 int freq_init(struct sim *s, struct pm_diag *d);
 void freq_apply(struct sim *s, int policy, int idx);
 void freq_update_hook(struct sim *s, struct sim_cpu *c, unsigned flags);
+/* A CPU entered or left a state in which its P-state request counts
+ * (C0, C1): re-resolve its clock if its CPUs request per CPU. */
+void freq_votes(struct sim *s, const struct sim_cpu *c);
 /* Charges `ns` of kernel CPU time to what runs on c (its current task's
  * burst, or `t` if nothing runs yet). */
 void cpu_charge(struct sim *s, struct sim_cpu *c, struct task *t, sim_ns ns);

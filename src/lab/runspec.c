@@ -343,6 +343,11 @@ int runspec_check(const struct runspec *rs, struct pm_diag *d)
 	return rc;
 }
 
+static void stop_run(void *s)
+{
+	sim_stop(s);
+}
+
 int runspec_run(const struct runspec *rs,
 		int (*use)(void *ctx, struct sim *s, const struct run_result *r), void *ctx,
 		struct pm_diag *d)
@@ -355,9 +360,13 @@ int runspec_run(const struct runspec *rs,
 	memset(&r, 0, sizeof(r));
 	config_run(rs, &cfg);
 	rc = sim_create(&s, &cfg, d);
-	if (rc == 0)
+	/* A plugin that broke a promise (plugin/guard.h) fails the run: it
+	 * stops at the next event, or does not start. */
+	if (rc == 0 && !plugin_faulted()) {
+		plugin_stop_on_fault(stop_run, s);
 		rc = sim_run(s, &r, d);
-	/* A plugin that broke a promise (plugin/guard.h) fails the run. */
+		plugin_stop_on_fault(NULL, NULL);
+	}
 	if (plugin_fault_take(rc == 0 ? d : &(struct pm_diag){ { 0 } }) < 0)
 		rc = -1;
 	if (rc == 0)

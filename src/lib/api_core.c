@@ -8,6 +8,7 @@
 
 #include <jansson.h>
 
+#include "../plugin/guard.h"
 #include "lib.h"
 
 #ifndef PMLAB_RELEASE
@@ -168,6 +169,13 @@ pmlab_status pmlab_lab_load_plugin_list(pmlab_lab *lab, const char *list, pmlab_
 	if (note_list(lab, list ? list : "", first) < 0)
 		return lib_fail(err, PMLAB_ERR_NOMEM, "out of memory");
 	return lib_ok(err);
+}
+
+void pmlab_plugin_fail(const char *message)
+{
+	if (plugin_now.site)
+		plugin_fault(plugin_now.site, "%s: %s", plugin_now.op,
+			     message && *message ? message : "failed");
 }
 
 pmlab_status pmlab_lab_add_plugin(pmlab_lab *lab, const struct pmlab_plugin *p, const char *origin,

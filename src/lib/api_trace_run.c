@@ -198,7 +198,8 @@ static int idle_compute(const void *ctx, struct pmlab_result *res, unsigned form
 		pm_fail(d, "out of memory");
 		goto out;
 	}
-	for (int i = 0; i < c->t->nrows; i++) {
+	/* A plugin's broken promise ends the trace there. */
+	for (int i = 0; i < c->t->nrows && !plugin_faulted(); i++) {
 		struct idletrace_step *st = &k.steps[i];
 		idletrace_sim_step(&s, &c->t->rows[i], st);
 		k.count[st->state]++;
@@ -430,7 +431,7 @@ static int gov_compute(const void *ctx, struct pmlab_result *res, unsigned forms
 	*code = PMLAB_ERR_INPUT;
 	if (govtrace_check(&cfg, d) < 0 || govtrace_create(&gt, &cfg, d) < 0)
 		return -1;
-	for (size_t i = 0; i < in->nrows; i++)
+	for (size_t i = 0; i < in->nrows && !plugin_faulted(); i++)
 		if (govtrace_step(gt, 0, &in->rows[i], d) < 0) {
 			char why[PM_DIAG_MAX];
 			snprintf(why, sizeof(why), "%s", d->msg);

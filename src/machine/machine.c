@@ -768,6 +768,12 @@ static int check_cstates(const struct machine *m, const struct machine_lines *ln
 		if (c->lowest_pstate != 0 && c->lowest_pstate != 1)
 			return FAIL(l.lowest_pstate, "C-state %s: lowest_pstate = %d (expected 0 or 1)",
 				    c->name, c->lowest_pstate);
+		if (c->leak_at_vid != 0 && c->leak_at_vid != 1)
+			return FAIL(l.leak_at_vid, "C-state %s: leak_at_vid = %d (expected 0 or 1)",
+				    c->name, c->leak_at_vid);
+		if (c->leak_at_vid && c->poll)
+			return FAIL(l.leak_at_vid, "C-state %s: leak_at_vid = 1 on a polling state "
+				    "(expected 0: a polling core runs)", c->name);
 		if (c->lowest_pstate && c->poll)
 			return FAIL(l.lowest_pstate, "C-state %s: lowest_pstate = 1 on a polling "
 				    "state (expected 0: a polling core keeps its clock)", c->name);
@@ -985,7 +991,8 @@ static int check_types(const struct machine *m, const struct machine_lines *ln,
 				l = ln->type[t].cstate[i];
 			if (strncmp(cs->name, mc->name, CSTATE_NAME_MAX) != 0 || cs->poll != mc->poll ||
 			    cs->turbo_active != mc->turbo_active ||
-			    cs->lowest_pstate != mc->lowest_pstate)
+			    cs->lowest_pstate != mc->lowest_pstate ||
+			    cs->leak_at_vid != mc->leak_at_vid)
 				return FAIL(l.section, "cpu_type %s: C-state %d is not the machine's "
 					    "%s (expected the machine's states, names and flags, "
 					    "with figures of its own)", ty->name, i, mc->name);

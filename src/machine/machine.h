@@ -152,6 +152,12 @@ struct cstate {
 	 * after the wakeup it runs at that P-state while the voltage ramps back
 	 * at [power] vr_slew_mv_per_us (engine/exit_ramp.c). */
 	int lowest_pstate;
+	/* 1: the state gates the core's clock but keeps its clock domain's
+	 * voltage (HLT on a part whose cores share one VID): its power is the
+	 * core's leakage at that voltage -- the running P-state's, the lowest
+	 * P-state's once the package is in a package C-state (Core 2's
+	 * Extended HALT) -- and power_mw is not used. */
+	int leak_at_vid;
 };
 
 struct pkg_cstate {

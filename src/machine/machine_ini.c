@@ -208,6 +208,7 @@ static const struct key cstate_keys[] = {
 	CKEY("poll", V_BOOL, poll, poll, "0|1", K_IF_SET),
 	CKEY("turbo_active", V_BOOL, turbo_active, turbo_active, "0|1", K_IF_SET),
 	CKEY("lowest_pstate", V_BOOL, lowest_pstate, lowest_pstate, "0|1", K_IF_SET),
+	CKEY("leak_at_vid", V_BOOL, leak_at_vid, leak_at_vid, "0|1", K_IF_SET),
 	CKEY("cluster", V_BOOL, cluster, cluster, "0|1", K_IF_SET),
 };
 

@@ -15,7 +15,8 @@
 #include <stdio.h>
 
 struct cstate_lines {
-	int section, desc, exit, residency, wake, power, poll, turbo_active, lowest_pstate, cluster;
+	int section, desc, exit, residency, wake, power, poll, turbo_active, lowest_pstate, leak_at_vid,
+		cluster;
 };
 
 struct pkg_cstate_lines {

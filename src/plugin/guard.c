@@ -26,6 +26,8 @@ void plugin_fault(const struct plugin_site *s, const char *fmt, ...)
 	va_end(ap);
 	snprintf(plugin_now.fault, sizeof(plugin_now.fault), "plugin %.200s: %s '%.64s': %s",
 		 s->path, s->kind, s->name, what);
+	if (plugin_now.stop)
+		plugin_now.stop(plugin_now.stop_ctx);
 }
 
 int plugin_fault_take(struct pm_diag *d)

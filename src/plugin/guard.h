@@ -30,6 +30,10 @@ struct plugin_now {
 	const struct plugin_site *site;
 	const char *op; /* "select" */
 	char fault[PM_DIAG_MAX]; /* the first broken promise of the run; "" if none */
+	/* Called with stop_ctx when a fault is recorded: stops the run at its
+	 * next event (plugin_stop_on_fault); NULL: none. */
+	void (*stop)(void *ctx);
+	void *stop_ctx;
 };
 extern _Thread_local struct plugin_now plugin_now;
 
@@ -44,11 +48,24 @@ static inline void plugin_leave(void)
 	plugin_now.site = NULL;
 }
 
-/* Records a broken promise of site's (the first one counts). */
+/* Records a broken promise of site's (the first one counts), and stops
+ * the run it happened in. */
 void plugin_fault(const struct plugin_site *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Takes the recorded fault: -1 with it in d, else 0. Clears it. */
 int plugin_fault_take(struct pm_diag *d);
+/* Whether a fault is recorded (a loop over a trace stops there). */
+static inline bool plugin_faulted(void)
+{
+	return plugin_now.fault[0] != '\0';
+}
+/* While a run goes on in this thread: how a fault stops it (NULL: it
+ * cannot be stopped, it fails at its end). */
+static inline void plugin_stop_on_fault(void (*stop)(void *ctx), void *ctx)
+{
+	plugin_now.stop = stop;
+	plugin_now.stop_ctx = ctx;
+}
 
 /* A page shared with the worker processes forked after it. */
 struct plugin_guard;

@@ -21,11 +21,12 @@
  *    idle, else an idle CPU of its package (at sched_mc > 0 the MC domain
  *    is the package, cpu_coregroup_map = cpu_core_map).
  *  2 (POWERSAVINGS_BALANCE_WAKEUP) adds: a newly idle CPU of the leader
- *    active-balances group min's running task at once ("activate active
- *    load balancing in new idle cpus"), and a wakeup from an idle CPU (an
- *    interrupt: I/O completion, timer) whose previous CPU is idle goes to
- *    the nominated sched_mc_preferred_wakeup_cpu in the leader ("bias
- *    task wakeups to preferred semi-idle packages").
+ *    active-balances group min's running task on its third newly-idle
+ *    balance in a row that finds it ("activate active load balancing in
+ *    new idle cpus"), and a wakeup from an idle CPU (an interrupt: I/O
+ *    completion, timer) whose previous CPU is idle goes to the nominated
+ *    sched_mc_preferred_wakeup_cpu, the leader's first CPU ("bias task
+ *    wakeups to preferred semi-idle packages").
  * Once runnable tasks outnumber CPUs, both levels balance as spread does. */
 #include "fair_select.h"
 #include "placement_lib.h"
@@ -111,19 +112,30 @@ static int wake_in_package(struct sim *s, struct task *t, const struct select_ct
 	return cpu >= 0 ? cpu : placement_spread.select_cpu(s, t, w);
 }
 
-/* Level 2's wakeup bias: the waker's CPU is idle (an interrupt; -1 here)
- * and so is the previous one, so waking either would wake a package;
- * the task goes to the nominated CPU of the leader instead. -1 if the
+/* Level 2's wakeup bias (wake_idle(), Linux 2.6.29): the waker's CPU is
+ * idle (an interrupt; -1 here) and so is the previous one, so waking
+ * either would wake a package; the task goes to the CPU the last
+ * power-savings balance nominated, the first CPU of the group leader,
+ * whether or not that CPU is idle (the kernel returns it unchecked; a
+ * task queued there is pulled by its package's idle CPUs). -1 if the
  * bias does not apply. */
 static int preferred_wakeup_cpu(const struct sim *s, const struct task *t, int waker_cpu)
 {
 	bool waker_idle = waker_cpu < 0 || sv_cpu_idle(s, waker_cpu);
 	if (!waker_idle || !sv_cpu_idle(s, t->cpu))
 		return -1;
-	int cpu = -1;
-	if (group_leader(s, t, t->cpu, &cpu) < 0)
-		return -1;
-	return cpu;
+	int cpu = sv_topology(s)->rd->mc_preferred_wakeup_cpu;
+	return task_allowed(t, cpu) ? cpu : -1;
+}
+
+/* find_busiest_group()'s power-savings path at level 2, from a CPU of the
+ * group leader that finds a package to drain: it nominates the leader's
+ * first CPU for wakeups. */
+static void nominate_wakeup_cpu(const struct sim *s, int leader_pkg)
+{
+	const struct cpu_group *g = &sv_topology(s)->pkg[leader_pkg];
+	if (sv_knobs(s)->mc_power_savings >= 2 && g->n > 0)
+		sv_topology(s)->rd->mc_preferred_wakeup_cpu = g->cpu[0];
 }
 
 static int pack_select_cpu(struct sim *s, struct task *t, const struct select_ctx *w)
@@ -161,11 +173,21 @@ static int newidle_drain_from(const struct sim *s, int cpu)
 }
 
 /* Level 2: a newly idle CPU of the leader takes group min's running task
- * (active balancing from idle_balance()). True if it did. */
+ * (active balancing from load_balance_newidle(), Linux 2.6.29), but only
+ * once this CPU's package-level newly-idle balance has failed twice in a
+ * row before (`if (sd->nr_balance_failed++ < 2) return -1;`); a balance
+ * that finds nothing to drain (out_balanced) starts the count again. True
+ * if it moved a task. */
 static bool newidle_active(struct sim *s, int cpu)
 {
+	int *failed = &sv_topology(s)->pkg_newidle_failed[cpu];
 	int from_pkg = newidle_drain_from(s, cpu);
-	if (from_pkg < 0)
+	if (from_pkg < 0) {
+		*failed = 0;
+		return false;
+	}
+	nominate_wakeup_cpu(s, sv_topology(s)->cpu[cpu].pkg);
+	if ((*failed)++ < 2)
 		return false;
 	const struct cpu_group *g = &sv_topology(s)->pkg[from_pkg];
 	for (int i = 0; i < g->n; i++) {
@@ -242,6 +264,7 @@ static void pack_tick_balance(struct sim *s, int cpu)
 	int leader = group_leader(s, curr, -1, &to);
 	if (!worth_draining(s, leader, c->pkg))
 		return;
+	nominate_wakeup_cpu(s, leader);
 	sv_migrate_running(s, cpu, to);
 }
 

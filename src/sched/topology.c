@@ -126,8 +126,10 @@ int sched_topology_build(struct sched_topology *t, const struct machine *m, stru
 	t->shared = calloc((size_t)t->nllcs, sizeof(*t->shared));
 	t->core_mark = calloc((size_t)t->ncores, sizeof(*t->core_mark));
 	t->rd = calloc(1, sizeof(*t->rd));
+	t->pkg_newidle_failed = calloc((size_t)t->ncpus, sizeof(*t->pkg_newidle_failed));
 	if (!t->cpu || !t->core || !t->llc || !t->pkg || !t->one || !t->all.cpu || !t->cpu_dom ||
-	    !t->cpu_ndom || !t->shared || !t->core_mark || !t->rd)
+	    !t->cpu_ndom || !t->shared || !t->core_mark || !t->rd ||
+	    !t->pkg_newidle_failed)
 		return pm_fail(d, "out of memory");
 	groups_init(t->core, t->ncores, GROUP_CORE);
 	groups_init(t->llc, t->nllcs, GROUP_LLC);
@@ -184,5 +186,6 @@ void sched_topology_free(struct sched_topology *t)
 	free(t->capacity);
 	free(t->asym_prio);
 	free(t->rd);
+	free(t->pkg_newidle_failed);
 	memset(t, 0, sizeof(*t));
 }

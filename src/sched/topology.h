@@ -66,6 +66,11 @@ struct root_domain {
 	uint32_t max_cpu_capacity; /* rd->max_cpu_capacity */
 	bool overutilized;         /* rd->overutilized (EAS gives way to load balancing) */
 	sim_ns next_balance;       /* the next periodic balance of the top domain */
+	/* sched_mc_power_savings 2 (Linux 2.6.29): the first CPU of the group
+	 * leader as the last power-savings balance named it
+	 * (rd->sched_mc_preferred_wakeup_cpu; 0 until then, as kzalloc leaves
+	 * it). */
+	int mc_preferred_wakeup_cpu;
 };
 
 /* The kernel's sched_domain_shared of an LLC: hints the wakeup path keeps. */
@@ -95,6 +100,9 @@ struct sched_topology {
 	int *cpu_ndom;
 	struct llc_shared *shared; /* by LLC */
 	uint32_t *core_mark;       /* by core: the LLC scan that last saw it */
+	/* by CPU: its package-level domain's consecutive failed newly-idle
+	 * balances (2.6.29's sd->nr_balance_failed, placement_pack.c) */
+	int *pkg_newidle_failed;
 	/* Asymmetry (sched/asym.h): each CPU's capacity as the scheduler
 	 * sees it (arch_scale_cpu_capacity(), 1024 on a symmetric machine;
 	 * capacity_of() is the same, no RT, IRQ or thermal pressure being

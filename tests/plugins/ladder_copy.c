@@ -20,17 +20,19 @@ struct ladder {
 enum { PROMOTION_COUNT, DEMOTION_COUNT, VARIANT };
 
 static const struct pmlab_tunable tunables[] = {
-	{ "ladder_promotion_count", "consecutive long idle periods before one state deeper",
-	  4, 1, 1000000 },
-	{ "ladder_demotion_count", "consecutive short idle periods before one state shallower",
-	  1, 1, 1000000 },
-	{ "ladder_variant", "0: mainline (unsigned comparison), 1: signed (the 2022 RFC)", 0, 0, 1 },
+	{ .name = "ladder_promotion_count", .def = 4, .min = 1, .max = 1000000,
+	  .help = "consecutive long idle periods before one state deeper" },
+	{ .name = "ladder_demotion_count", .def = 1, .min = 1, .max = 1000000,
+	  .help = "consecutive short idle periods before one state shallower" },
+	{ .name = "ladder_variant", .def = 0, .min = 0, .max = 1,
+	  .help = "0: mainline (unsigned comparison), 1: signed (the 2022 RFC)" },
 };
 
 static int ladder_init(struct pmlab_idle_device *dev, char *err, size_t errlen)
 {
 	struct ladder *l = dev->data;
 
+	(void)err, (void)errlen;
 	l->first = dev->nstates > 1 && dev->states[0].polling ? 1 : 0;
 	l->last = l->first;
 	for (int i = l->first; i < dev->nstates; i++) {
@@ -68,6 +70,8 @@ static int ladder_select(struct pmlab_idle_device *dev, int64_t latency_req, boo
 	struct ladder *l = dev->data;
 	const struct pmlab_idle_state *s = dev->states;
 	int last = l->last;
+
+	(void)stop_tick; /* ladder leaves the tick to the idle loop */
 	struct rung *ls = &l->st[last];
 
 	if (latency_req == 0)

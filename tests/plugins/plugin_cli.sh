@@ -30,14 +30,14 @@ json_without() {
 		-e '^ *"plugins": \[' -e '^ *"[^"]*\.so"$' -e '^    \],$'
 }
 
-build lastidle examples/plugins/lastidle.c -Wall -Werror
-build stepfreq examples/plugins/stepfreq.c -Wall -Werror
-build ladder_copy tests/plugins/ladder_copy.c -Wall -Werror
-build performance_copy tests/plugins/performance_copy.c -Wall -Werror
-build bursts examples/plugins/bursts.c -Wall -Werror -lm
-build shallowidle examples/plugins/shallowidle.c -Wall -Werror
-build spread_copy tests/plugins/spread_copy.c -Wall -Werror
-build abi1 tests/plugins/abi1.c -Wall -Werror
+build lastidle examples/plugins/lastidle.c -Wall -Wextra -Werror
+build stepfreq examples/plugins/stepfreq.c -Wall -Wextra -Werror
+build ladder_copy tests/plugins/ladder_copy.c -Wall -Wextra -Werror
+build performance_copy tests/plugins/performance_copy.c -Wall -Wextra -Werror
+build bursts examples/plugins/bursts.c -Wall -Wextra -Werror -lm
+build shallowidle examples/plugins/shallowidle.c -Wall -Wextra -Werror
+build spread_copy tests/plugins/spread_copy.c -Wall -Wextra -Werror
+build abi1 tests/plugins/abi1.c -Wall -Wextra -Werror
 for b in BAD_PL_NOSELECT BAD_PL_CPU BAD_PL_CRASH BAD_PL_WORDS BAD_PL_ABI1; do
 	build "$b" tests/plugins/bad_placement.c "-D$b"
 done

@@ -190,12 +190,28 @@ class PythonGovernor(unittest.TestCase):
         self.assertIn("py_stop_tick", str(e.exception))
 
     def test_exception_in_governor(self):
+        calls = []
+
         def select(dev, limit):
-            raise ZeroDivisionError("the governor's own bug")
+            calls.append(dev.now_ns)
+            if len(calls) == 50:
+                raise ZeroDivisionError("the governor's own bug")
+            return 0
 
         g = pmlab.IdleGovernor("pybroken", select)
-        with self.assertRaises(ZeroDivisionError):
-            pmlab.sim("i7-4790", "pingpong", cpuidle=g, duration=0.1)
+        with self.assertRaises(pmlab.Error) as e:
+            pmlab.sim("i7-4790", "pingpong", cpuidle=g, duration=2)
+        self.assertEqual(e.exception.code, "plugin")
+        self.assertIn("idle governor 'pybroken': select: ZeroDivisionError: the governor's own bug",
+                      str(e.exception))
+        self.assertIsInstance(e.exception.__cause__, ZeroDivisionError)
+        # The run stopped there: the CPUs still idle in that event ask
+        # again at most once each, not for the 2 s the run had left.
+        self.assertLessEqual(len(calls), 50 + 8)
+        # A run after it is not affected.
+        calls.clear()
+        ok = pmlab.IdleGovernor("pyok", lambda dev, limit: 0)
+        self.assertGreater(pmlab.sim("i7-4790", "pingpong", cpuidle=ok, duration=0.1)["events"], 0)
 
     def test_in_a_sweep(self):
         g = pmlab.IdleGovernor("pydeep2", deepest)
@@ -255,8 +271,24 @@ class PythonFreqGovernor(unittest.TestCase):
             raise KeyError("the governor's own bug")
 
         g = pmlab.FreqGovernor("pyfbroken", limits)
-        with self.assertRaises(KeyError):
+        with self.assertRaises(pmlab.Error) as e:
             pmlab.sim("i7-4790", "pingpong", cpufreq=g, duration=0.1)
+        self.assertIn("frequency governor 'pyfbroken': limits: KeyError:", str(e.exception))
+        self.assertIsInstance(e.exception.__cause__, KeyError)
+
+    def test_exception_in_update_stops_the_run(self):
+        calls = []
+
+        def update(p, cpu, now_ns, flags):
+            calls.append(now_ns)
+            if len(calls) == 20:
+                raise RuntimeError("update gave up")
+
+        g = pmlab.FreqGovernor("pyfupd", lambda p: p.target(p.max), update=update)
+        with self.assertRaises(pmlab.Error) as e:
+            pmlab.compare("i7-4790", "pingpong", ["none"], cpufreq=g, runs=1, duration=5)
+        self.assertIn("update: RuntimeError: update gave up", str(e.exception))
+        self.assertLessEqual(len(calls), 20 + 8)
 
     def test_bad_tunables(self):
         with self.assertRaises(ValueError):

@@ -7,6 +7,7 @@ rows as the command prints them.
 usage: test_trace.py PMLAB_BINARY   (PMLAB_LIBRARY and PYTHONPATH set by meson)"""
 import csv
 import io
+import json
 import os
 import subprocess
 import sys
@@ -125,6 +126,54 @@ class Traces(unittest.TestCase):
         self.assertEqual([(int(r["t_us"]), int(r["freq_khz"])) for r in rows],
                          [(int(r["t_us"]), int(r["freq_khz"])) for r in cli])
         self.assertGreater(len(rows), 1)
+
+
+def cli(*args):
+    return subprocess.run([PMLAB, "replay", *args], check=True, capture_output=True,
+                          text=True).stdout
+
+
+class Replays(unittest.TestCase):
+    """pmlab.replay() against pmlab replay: the same figures, every form."""
+
+    TRACE = "data/traces/hackbench.dat"
+
+    def test_replay_is_pmlab_replay(self):
+        r = pmlab.replay(self.TRACE, machine="i7-4790", cpufreq="schedutil", seed=3,
+                         comms=["sched-messag*"], per_task=True)
+        args = [self.TRACE, "--machine", "i7-4790", "--cpufreq", "schedutil", "--seed", "3",
+                "--comm", "sched-messag*"]
+        self.assertEqual(json.loads(cli(*args, "--format", "json")), r)
+        self.assertEqual(cli(*args, "--per-task"), r.table)
+        self.assertIn("\nPer task: CPU time traced and replayed\n", r.table)
+        self.assertEqual(r["tasks_finished"], r["tasks_created"])
+        self.assertEqual(cli(*args, "--format", "html"), r.html)
+
+    def test_pids_and_duration(self):
+        everything = pmlab.replay(self.TRACE)
+        one = pmlab.replay(self.TRACE, pids=[21472], duration=0.05)
+        self.assertLess(one["tasks_created"], everything["tasks_created"])
+        self.assertEqual(json.loads(cli(self.TRACE, "--pid", "21472", "--duration", "0.05",
+                                        "--format", "json")), one)
+
+    def test_profiles_are_pmlab_replay_profiles(self):
+        text = pmlab.replay(self.TRACE, profiles=["none", "none:cpufreq=powersave"],
+                            form="csv")
+        self.assertEqual(cli(self.TRACE, "--profiles", "none,none:cpufreq=powersave",
+                             "--format", "csv"), text)
+        rows = pmlab.replay(self.TRACE, profiles=["none", "none:cpufreq=powersave"])
+        self.assertEqual(column(rows, "profile")[:2], ["none", "none:cpufreq=powersave"])
+
+    def test_errors(self):
+        with self.assertRaises(pmlab.Error) as e:
+            pmlab.replay("tests/fixtures/traces/bad-line.txt")
+        self.assertEqual(e.exception.code, "input")
+        self.assertIn("bad-line.txt:9", str(e.exception))
+        with self.assertRaises(pmlab.Error) as e:
+            pmlab.replay(self.TRACE, machine="i7-4790", cpus=1)
+        self.assertIn("has 1 CPUs", str(e.exception))
+        with self.assertRaises(ValueError):
+            pmlab.replay(self.TRACE, profiles=["none"], per_task=True)
 
 
 if __name__ == "__main__":

@@ -837,10 +837,10 @@ static void test_pelt_invariance_reference(void **state)
 	 * from cur (a different rule, so a different frequency). */
 	const char *off[] = { load[0], load[1], load[2], load[3], "freq_invariant=0" };
 	const char *k56[] = { load[0], load[1], load[2], load[3], "kernel=5.6" };
-	/* ...and 5.6's cpufreq core: a default transition delay of 1000 x the
-	 * 10 us latency, capped at 10 ms, for schedutil's rate limit. */
+	/* ...and schedutil's rate limit from the driver: intel_pstate's passive
+	 * mode (intel_cpufreq) sets a transition delay of 500 us. */
 	const char *k56_by_hand[] = { load[0], load[1], load[2], load[3], "freq_invariant=0",
-				      "variant=4.7", "rate_limit_us=10000" };
+				      "variant=4.7", "rate_limit_us=500" };
 	double w;
 	uint32_t foff = settled_khz(ini, off, 5, &w);
 	assert_true(foff != f4);
@@ -1205,6 +1205,130 @@ static void test_idle_cpu_blocked_load_decays(void **state)
 	result_free(&late.r);
 }
 
+/* A shared clock resolves intel_pstate's per-CPU requests from the CPUs
+ * that vote (engine/freq.c): those in C0 or C1, not those in a deeper
+ * state. CPU 0 runs 100 ms (asking for the top P-state) and sleeps; CPU 1
+ * from 150 ms on runs 1 ms every 10 ms, which asks for the lowest. With
+ * CPU 0 in C6, CPU 1 runs at its own request; with C6 disabled CPU 0
+ * idles in C1, keeps its vote, and holds the clock at 2 GHz. Without HWP:
+ * the kernel's load-based rule asks for what the load needs (the HWP
+ * model's own loop would take CPU 1 up by itself; the requests meet the
+ * clock by the same path). */
+static void shared_clock_run(struct run *out, const char *wl, double seconds, bool c1_only)
+{
+	static const char *const ini =
+		"[machine]\nname = shared\ndescription = test machine\ntdp_w = 10\n"
+		"[topology]\npackages = 1\ncores_per_package = 2\nthreads_per_core = 1\n"
+		"freq_domain = package\n"
+		"[frequency]\nbase_khz = 2000000\ntransition_latency_us = 0\n"
+		"[pstates]\n1000000 = 800\n1100000 = 820\n1200000 = 840\n1300000 = 860\n"
+		"1400000 = 880\n1500000 = 900\n1600000 = 920\n1700000 = 940\n1800000 = 960\n"
+		"1900000 = 980\n2000000 = 1000\n"
+		"[cstate C1]\ndesc = halt\nexit_latency_us = 1\ntarget_residency_us = 2\n"
+		"power_mw = 500\n"
+		"[cstate C6]\ndesc = power gated\nexit_latency_us = 10\ntarget_residency_us = 30\n"
+		"power_mw = 0\n"
+		"[power]\nceff_nf = 1.0\nleak_w = 1.0\nleak_beta = 0\nuncore_w = 2\nplatform_w = 10\n";
+	const char *sets[3] = { "hwp=0", "background_wakeups=0", "cstate_disable=C6" };
+	simtest_run(out, ini, 0, wl, "intel_pstate", seconds, 1, NULL, 0, sets, c1_only ? 3 : 2,
+		    true);
+}
+
+static void test_shared_clock_idle_cpus_do_not_vote(void **state)
+{
+	static const char *const json =
+		"{ \"global\" : { \"duration\" : -1 },\n"
+		"  \"tasks\" : {\n"
+		"    \"heavy\" : { \"loop\" : 1, \"cpus\" : [ 0 ],\n"
+		"                \"phases\" : { \"p\" : { \"run\" : 100000, \"sleep\" : 100000000 } } },\n"
+		"    \"light\" : { \"loop\" : -1, \"delay\" : 150000, \"cpus\" : [ 1 ], \"run\" : 1000,\n"
+		"                \"timer\" : { \"ref\" : \"t\", \"period\" : 10000 } } } }\n";
+	char path[] = "/tmp/pmlab-test-vote-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, json, strlen(json)), (ssize_t)strlen(json));
+	close(fd);
+	char wl[64];
+	snprintf(wl, sizeof(wl), "rtapp:%s", path);
+	struct run c6, c1;
+	shared_clock_run(&c6, wl, 1.0, false);
+	shared_clock_run(&c1, wl, 1.0, true);
+	unlink(path);
+	/* CPU 1's C0 time at 2 GHz and below it. */
+	const struct run_result *r[2] = { &c6.r, &c1.r };
+	sim_ns top[2], below[2];
+	for (int i = 0; i < 2; i++) {
+		top[i] = r[i]->cpus[1].pstate_ns[10];
+		below[i] = 0;
+		for (int k = 0; k < 10; k++)
+			below[i] += r[i]->cpus[1].pstate_ns[k];
+	}
+	if (below[0] < 4 * top[0])
+		fail_msg("CPU 0 in C6: CPU 1 %lld ns below 2 GHz, %lld ns at it",
+			 (long long)below[0], (long long)top[0]);
+	if (top[1] < 4 * below[1])
+		fail_msg("CPU 0 in C1: CPU 1 %lld ns below 2 GHz, %lld ns at it",
+			 (long long)below[1], (long long)top[1]);
+	result_free(&c6.r);
+	result_free(&c1.r);
+}
+
+/* intel_pstate's passive mode (intel_cpufreq) sets its own transition
+ * delay, 500 us (intel_cpufreq_cpu_init(), v4.14+), which is schedutil's
+ * default rate limit there; acpi-cpufreq has none, so the cpufreq core
+ * derives one from the 10 us transition latency: 10 ms (v4.14-v6.8).
+ * Without invariance schedutil climbs 1.25 x per update once a busy
+ * task's utilization passes 80 %: 1.0 to 2.0 GHz in 100 MHz steps takes
+ * four updates, 2 ms in passive mode against 30 ms: some 20 ms more at the
+ * top in 200 ms (10 asserted). Before v4.14 the driver set none, and
+ * both machines run alike. */
+static void run_driver(struct run *out, const char *driver, const char *kernel)
+{
+	char ini[2048];
+	snprintf(ini, sizeof(ini),
+		 "[machine]\nname = drv\ndescription = test machine\ntdp_w = 10\n"
+		 "cpufreq_driver = %s\n"
+		 "[topology]\npackages = 1\ncores_per_package = 2\nthreads_per_core = 1\n"
+		 "freq_domain = core\n"
+		 "[frequency]\nbase_khz = 2000000\ntransition_latency_us = 10\n"
+		 "[pstates]\n1000000 = 800\n1100000 = 820\n1200000 = 840\n1300000 = 860\n"
+		 "1400000 = 880\n1500000 = 900\n1600000 = 920\n1700000 = 940\n1800000 = 960\n"
+		 "1900000 = 980\n2000000 = 1000\n"
+		 "[cstate C1]\ndesc = halt\nexit_latency_us = 1\ntarget_residency_us = 2\n"
+		 "power_mw = 500\n"
+		 "[power]\nceff_nf = 1.0\nleak_w = 1.0\nleak_beta = 0\nuncore_w = 2\n"
+		 "platform_w = 10\n", driver);
+	const char *sets[] = { kernel, "tasks=1", "work_ms=10000", "freq_invariant=0" };
+	run_ini(out, ini, 0, "batch", "schedutil", 0.2, 1, sets, 4);
+}
+
+/* C0 time at the top P-state, over the CPUs. */
+static sim_ns top_ns(const struct run *r)
+{
+	sim_ns t = 0;
+	for (int c = 0; c < 2; c++)
+		t += r->r.cpus[c].pstate_ns[10];
+	return t;
+}
+
+static void test_passive_intel_pstate_transition_delay(void **state)
+{
+	struct run passive, acpi, passive_old, acpi_old;
+	run_driver(&passive, "intel_pstate", "kernel=5.2");
+	run_driver(&acpi, "acpi-cpufreq", "kernel=5.2");
+	run_driver(&passive_old, "intel_pstate", "kernel=4.13");
+	run_driver(&acpi_old, "acpi-cpufreq", "kernel=4.13");
+	if (top_ns(&passive) < top_ns(&acpi) + 10 * NS_PER_MS)
+		fail_msg("C0 ns at 2 GHz: intel_cpufreq %lld, acpi-cpufreq %lld",
+			 (long long)top_ns(&passive), (long long)top_ns(&acpi));
+	assert_int_equal(top_ns(&passive_old), top_ns(&acpi_old));
+	assert_int_equal(passive_old.r.freq_transitions, acpi_old.r.freq_transitions);
+	result_free(&passive.r);
+	result_free(&acpi.r);
+	result_free(&passive_old.r);
+	result_free(&acpi_old.r);
+}
+
 /* UnixBench spawn forks a child, waits, again: the finished children are
  * freed (sim_task() no longer finds them, and their ids are never given
  * again) unless the run keeps them; the figures are the same either way. */
@@ -1322,6 +1446,8 @@ int main(void)
 		cmocka_unit_test(test_bad_set_key),
 		cmocka_unit_test(test_finished_tasks_freed),
 		cmocka_unit_test(test_idle_cpu_blocked_load_decays),
+		cmocka_unit_test(test_shared_clock_idle_cpus_do_not_vote),
+		cmocka_unit_test(test_passive_intel_pstate_transition_delay),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -393,6 +393,47 @@ static void test_exit_ramp_after_c1e(void **state)
 	result_free(&c.r);
 }
 
+/* ---- idle power at the domain's voltage ---- */
+
+/* Two cores on one VID (freq_domain = package), leakage 1 W x V / 1 V: a
+ * halted core leaks at the running core's 1.0 V (1 W) while the other
+ * runs, at the lowest P-state's 0.8 V once both halt and the package is
+ * in its Extended HALT; a state without leak_at_vid draws its power_mw. */
+static void test_idle_leak_at_vid(void **state)
+{
+#define VID_MACHINE(flag)                                                                     \
+	"[machine]\nname = vid\n[topology]\npackages = 1\ncores_per_package = 2\n"            \
+	"threads_per_core = 1\nfreq_domain = package\n[frequency]\nbase_khz = 2000000\n"      \
+	"transition_latency_us = 0\n[pstates]\n1000000 = 800\n2000000 = 1000\n"               \
+	"[cstate C1]\nexit_latency_us = 1\ntarget_residency_us = 1\npower_mw = 500\n"         \
+	"leak_at_vid = " flag "\n[package_cstate C1E]\nrequires = C1\nexit_latency_us = 10\n" \
+	"target_residency_us = 20\npower_mw = 100\n"                                          \
+	"[power]\nceff_nf = 1\nleak_w = 1\nleak_beta = 0\nuncore_w = 1\nplatform_w = 1\n"
+	const char *vid = VID_MACHINE("1"), *flat = VID_MACHINE("0");
+#undef VID_MACHINE
+	const char *busy[] = { "tasks=1", "work_ms=1000", "pin_cpu=0" };
+	const char *none[] = { "tasks=1", "period_us=1000000", "run_us=0" };
+	struct run a, b, idle;
+	simtest_run(&a, vid, 0, "batch", "performance", 0.1, 1, quiet, 4, busy, 3, true);
+	simtest_run(&b, flat, 0, "batch", "performance", 0.1, 1, quiet, 4, busy, 3, true);
+	simtest_run(&idle, vid, 0, "periodic", "performance", 0.1, 1, quiet, 4, none, 3, true);
+	/* core 0 runs at 1.0 V (1 W), core 1 halts at 1.0 V (1 W) or 0.5 W */
+	assert_near(a.r.energy_core_static_j, 0.1 * (1.0 + 1.0), 0.01);
+	assert_near(b.r.energy_core_static_j, 0.1 * (1.0 + 0.5), 0.01);
+	/* both halted, the package in C1E: 0.8 W each */
+	assert_near(idle.r.energy_core_static_j, 0.1 * 2 * 0.8, 0.01);
+	assert_contains(parse_error("[machine]\nname = p\n[topology]\npackages = 1\n"
+				    "cores_per_package = 1\nthreads_per_core = 1\nfreq_domain = core\n"
+				    "[frequency]\nbase_khz = 1000000\n[pstates]\n1000000 = 900\n"
+				    "[cstate POLL]\nexit_latency_us = 0\ntarget_residency_us = 0\n"
+				    "power_mw = 0\npoll = 1\nleak_at_vid = 1\n[power]\nceff_nf = 1\n"
+				    "leak_w = 1\nuncore_w = 1\nplatform_w = 1\n"),
+			"leak_at_vid = 1 on a polling state");
+	result_free(&a.r);
+	result_free(&b.r);
+	result_free(&idle.r);
+}
+
 /* ---- the platform ---- */
 
 static void test_platform_rules(void **state)
@@ -501,6 +542,7 @@ int main(void)
 		cmocka_unit_test(test_epb_turbo_delay),
 		cmocka_unit_test(test_exit_ramp_rule),
 		cmocka_unit_test(test_exit_ramp_after_c1e),
+		cmocka_unit_test(test_idle_leak_at_vid),
 		cmocka_unit_test(test_platform_rules),
 		cmocka_unit_test(test_platform_energy),
 		cmocka_unit_test(test_pmqos_dynamic),

@@ -204,6 +204,64 @@ static void test_knobs_select_policy(void **state)
 	}
 }
 
+/* sched_mc_power_savings 2 (Linux 2.6.29's load_balance_newidle()): a
+ * newly idle CPU of the busier package (the group leader) takes the task
+ * running alone in the other package only once its package-level
+ * newly-idle balance has failed twice in a row before ("if
+ * (sd->nr_balance_failed++ < 2) return -1;"): the third attempt moves it.
+ * A balance with nothing to drain (out_balanced) starts the count again. */
+static void test_pack_newidle_active_after_two_failures(void **state)
+{
+	struct sim *s = machine(2, 4, 1, 2);
+	s->knobs.mc_power_savings = 2;
+	const struct placement_ops *pack = placement_find("pack");
+	for (int c = 0; c < 3; c++)
+		run_on(s, c, 900);
+	struct task *lone = run_on(s, 4, 900);
+	assert_false(pack->newidle_balance(s, 3));
+	assert_false(pack->newidle_balance(s, 3));
+	assert_int_equal(s->nmoves, 0);
+	/* Package 1 empties for a while: balanced, the count restarts. */
+	s->cpu[4] = (struct fake_cpu){ .mode = SV_IDLE, .exit_ns = 2000 };
+	assert_false(pack->newidle_balance(s, 3));
+	s->cpu[4] = (struct fake_cpu){ .mode = SV_RUNNING, .nr_running = 1, .curr = lone,
+				       .util = 900, .load = 900 };
+	assert_false(pack->newidle_balance(s, 3));
+	assert_false(pack->newidle_balance(s, 3));
+	assert_int_equal(s->nmoves, 0);
+	assert_true(pack->newidle_balance(s, 3));
+	assert_int_equal(s->nmoves, 1);
+	assert_true(s->last_move.running);
+	assert_int_equal(s->last_move.from, 4);
+	assert_int_equal(s->last_move.to, 3);
+}
+
+/* sched_mc_power_savings 2 (Linux 2.6.29's wake_idle()): a balance from
+ * the group leader nominates the leader's first CPU, and a task woken
+ * from an idle CPU (an interrupt) whose previous CPU is idle goes there,
+ * busy or not -- not to one of the leader's idle CPUs. Level 1 keeps it
+ * on its idle previous CPU. */
+static void test_pack_wakeup_to_nominated_cpu(void **state)
+{
+	struct sim *s = machine(2, 4, 1, 2);
+	s->knobs.mc_power_savings = 2;
+	const struct placement_ops *pack = placement_find("pack");
+	run_on(s, 4, 900); /* package 1's lone task: group min */
+	run_on(s, 5, 900);
+	run_on(s, 6, 900); /* package 1 the busier: its CPU 7 leads */
+	struct task *p = sleeper(1, 200);
+	struct select_ctx w = { .kind = SELECT_WAKE, .this_cpu = -1 };
+	/* Nothing nominated yet: CPU 0, as the zeroed root domain says. */
+	assert_int_equal(pack->select_cpu(s, p, &w), 0);
+	run_on(s, 0, 900);
+	/* CPU 7 goes newly idle as the leader and nominates CPU 4, which is
+	 * busy; the wakee still goes there. */
+	assert_false(pack->newidle_balance(s, 7));
+	assert_int_equal(pack->select_cpu(s, p, &w), 4);
+	s->knobs.mc_power_savings = 1;
+	assert_int_equal(pack->select_cpu(s, p, &w), 1);
+}
+
 /* Every registered policy is complete and found by its own name; exactly
  * one is the default (no selected()), and it comes last so that a
  * selected policy is always tried first. */
@@ -261,6 +319,8 @@ int main(void)
 		cmocka_unit_test(test_fork_numa_imbalance),
 		cmocka_unit_test(test_exec_discounts_itself),
 		cmocka_unit_test(test_knobs_select_policy),
+		cmocka_unit_test(test_pack_newidle_active_after_two_failures),
+		cmocka_unit_test(test_pack_wakeup_to_nominated_cpu),
 		cmocka_unit_test(test_registry_complete),
 		cmocka_unit_test(test_domains),
 	};
