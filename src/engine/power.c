@@ -270,7 +270,7 @@ void power_init(struct sim *s)
 void pkg_uncore_clock(struct sim *s, int p, uint32_t khz)
 {
 	pkg_sync(s, &s->pkgs[p]);
-	s->pkgs[p].unc_khz = khz;
+	uncore_clock_set(s, p, khz);
 	pkg_reevaluate(s, p);
 }
 

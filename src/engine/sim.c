@@ -729,6 +729,7 @@ static int build_topology(struct sim *s, struct pm_diag *d)
 		s->pkgs[p].ncores = m->cores_per_package;
 		s->pkgs[p].first_core = p * m->cores_per_package;
 		s->pkgs[p].pkg_cstate = -1;
+		uncore_clock_set(s, p, 0); /* until power_init(): the uncore's nominal power */
 		if (m->unc.max_khz) { /* the uncore's clock reads them (engine/uncore.c) */
 			s->pkgs[p].busy_cores = calloc((size_t)m->cores_per_package, sizeof(int));
 			if (!s->pkgs[p].busy_cores)

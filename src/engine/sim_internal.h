@@ -212,6 +212,7 @@ struct sim_pkg {
 	struct package_result acct;
 	double obs_w;          /* last uncore power told to the observer */
 	uint32_t unc_khz;      /* the uncore clock (engine/uncore.c); 0: no model */
+	double unc_w;          /* the uncore's power at that clock, while running */
 };
 
 /* A CPU type as the engine runs it (machine.h, struct cpu_type). */
@@ -477,6 +478,7 @@ sim_ns cluster_wake_ns(const struct sim *s, const struct sim_cpu *c);
 void uncore_init(struct sim *s);
 void uncore_follow(struct sim *s, int pkg);   /* re-evaluate after a core changed */
 double uncore_running_w(const struct sim *s, int pkg);
+void uncore_clock_set(struct sim *s, int pkg, uint32_t khz); /* the clock and its power */
 
 /* engine/memory.c: a burst's memory stall at the present clocks */
 double memory_stall_factor(struct sim *s, const struct sim_cpu *c, const struct task *t);

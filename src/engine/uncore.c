@@ -55,15 +55,23 @@ double uncore_power_w(const struct machine *m, uint32_t khz)
 	return u->static_w + (m->uncore_w - u->static_w) * ((double)khz / u->max_khz) * v * v;
 }
 
+/* The power at the clock in force: computed when the clock moves
+ * (uncore_clock_set()), read at every package re-evaluation. */
 double uncore_running_w(const struct sim *s, int p)
 {
-	return uncore_power_w(s->m, s->pkgs[p].unc_khz);
+	return s->pkgs[p].unc_w;
+}
+
+void uncore_clock_set(struct sim *s, int p, uint32_t khz)
+{
+	s->pkgs[p].unc_khz = khz;
+	s->pkgs[p].unc_w = uncore_power_w(s->m, khz);
 }
 
 void uncore_init(struct sim *s)
 {
 	for (int p = 0; p < s->npkgs; p++)
-		s->pkgs[p].unc_khz = s->m->unc.max_khz ? target_khz(s, p) : 0;
+		uncore_clock_set(s, p, s->m->unc.max_khz ? target_khz(s, p) : 0);
 }
 
 void uncore_follow(struct sim *s, int p)
