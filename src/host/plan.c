@@ -45,9 +45,10 @@ const int host_plan_nkeys = (int)(sizeof(host_plan_keys) / sizeof(host_plan_keys
 
 /* Keys of the simulator with no kernel file behind them. */
 static const char *const sim_only[] = {
-	"hz", "tick_policy", "tick_cost_ns", "tick_stop_cost_ns", "cpufreq_updates",
+	"hz", "tick_policy", "tick_cost_ns", "tick_stop_cost_ns", "tick_restart_cost_ns",
+	"tick_reprogram_cost_ns", "idle_polling_wakeup", "background_wakeups", "cpufreq_updates",
 	"cpufreq_update_cost_ns", "turbo_eval_us", "balance_interval_ms", "variant",
-	"freq_invariant", "hwp", "hwp_dynamic_boost",
+	"freq_invariant", "freq_invariance_cores", "hwp", "hwp_dynamic_boost",
 };
 
 /* Scheduler tunables: the sysctl of older kernels, then debugfs (5.13+),

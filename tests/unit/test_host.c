@@ -718,6 +718,34 @@ static void test_plan_intel(void **state)
 	drop_tree(dir);
 }
 
+/* The engine's cost and machine keys have no file on the host: a profile
+ * carrying them says so instead of blaming the governor. */
+static void test_plan_simulator_only_keys(void **state)
+{
+	(void)state;
+	static const char *const keys[] = { "tick_restart_cost_ns", "tick_reprogram_cost_ns",
+					    "idle_polling_wakeup", "background_wakeups",
+					    "freq_invariance_cores" };
+	struct hostfs fs;
+	struct host_info hi;
+	struct host_plan pl;
+	struct pm_diag d = { { 0 } };
+	open_fs(&fs, FIX "intel-hwp-laptop");
+	assert_int_equal(host_info_load(&hi, &fs, &d), 0);
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		struct profile_setting set = { .value = "1" };
+		struct profile p = { .nsettings = 1, .settings = &set };
+		snprintf(set.key, sizeof(set.key), "%s", keys[i]);
+		host_plan_init(&pl, "sim-only");
+		assert_int_equal(host_plan_build(&pl, &fs, &hi, &p, &d), 0);
+		if (!skipped(&pl, keys[i], "simulator-only"))
+			fail_msg("%s: not reported as simulator-only", keys[i]);
+		host_plan_free(&pl);
+	}
+	host_info_free(&hi);
+	hostfs_close(&fs);
+}
+
 static void test_plan_server_and_vm(void **state)
 {
 	(void)state;
@@ -1469,6 +1497,7 @@ int main(void)
 		cmocka_unit_test(test_inventory),
 		cmocka_unit_test(test_plan_intel),
 		cmocka_unit_test(test_plan_server_and_vm),
+		cmocka_unit_test(test_plan_simulator_only_keys),
 		cmocka_unit_test(test_plan_bad_input),
 		cmocka_unit_test(test_roundtrips),
 		cmocka_unit_test(test_switch_profiles),
