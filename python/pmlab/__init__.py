@@ -127,6 +127,49 @@ def _python_governors(cpufreq, cpuidle, governors):
     return cpufreq, cpuidle, governors
 
 
+def _run_inputs(run, cpufreq, cpuidle, profile, settings, duration, seed, timeline, trace):
+    """A run's inputs, set on its handle (sim and replay); duration None:
+    the library's default."""
+    _lib.call(_lib.lib.pmlab_run_cpufreq, run, _lib.b(cpufreq))
+    _lib.call(_lib.lib.pmlab_run_cpuidle, run, _lib.b(cpuidle))
+    _lib.call(_lib.lib.pmlab_run_profile, run, _lib.b(profile))
+    for kv in _settings(settings):
+        _lib.call(_lib.lib.pmlab_run_set, run, _lib.b(kv))
+    if duration is not None:
+        _lib.call(_lib.lib.pmlab_run_duration, run, _ns(duration))
+    _lib.lib.pmlab_run_seed(run, int(seed))
+    _lib.call(_lib.lib.pmlab_run_timeline, run, _lib.b(timeline))
+    _lib.call(_lib.lib.pmlab_run_trace, run, _lib.b(trace))
+
+
+def _compare_exec(lab, c, profiles, baseline, cpufreq, cpuidle, settings, duration, seed, runs,
+                  jobs, governors, form):
+    """A comparison's inputs set on its handle and run (compare and replay
+    --profiles); its rows, or the text of form. duration None: the
+    library's default."""
+    for p in profiles:
+        entry, label = (p, None) if isinstance(p, str) else p
+        _lib.call(_lib.lib.pmlab_compare_policy, c, _lib.b(entry), _lib.b(label))
+    _lib.call(_lib.lib.pmlab_compare_baseline, c, _lib.b(baseline))
+    _lib.call(_lib.lib.pmlab_compare_cpufreq, c, _lib.b(cpufreq))
+    _lib.call(_lib.lib.pmlab_compare_cpuidle, c, _lib.b(cpuidle))
+    for kv in _settings(settings):
+        _lib.call(_lib.lib.pmlab_compare_set, c, _lib.b(kv))
+    if duration is not None:
+        _lib.call(_lib.lib.pmlab_compare_duration, c, _ns(duration))
+    _lib.lib.pmlab_compare_seed(c, int(seed))
+    _lib.call(_lib.lib.pmlab_compare_runs, c, int(runs))
+    _lib.call(_lib.lib.pmlab_compare_jobs, c, 1 if governors else int(jobs))
+    res = lab.exec(_lib.lib.pmlab_compare_exec, c)
+    try:
+        forms = {"table": _lib.TABLE, "csv": _lib.CSV, "json": _lib.JSON, "html": _lib.HTML}
+        if form != "rows":
+            return _lib.lib.pmlab_result_text(res, forms[form]).decode()
+        return _rows(_lib.lib.pmlab_result_text(res, _lib.CSV).decode())
+    finally:
+        _lib.lib.pmlab_result_free(res)
+
+
 def sim(machine, workload, *, cpus=None, cpufreq=None, cpuidle=None, profile=None,
         settings=None, duration=10.0, seed=1, plugins=(), governors=(), profile_dirs=(),
         timeline=None, trace=None):
@@ -141,15 +184,7 @@ def sim(machine, workload, *, cpus=None, cpufreq=None, cpuidle=None, profile=Non
         run = handle = None
         try:
             run = _lib.new(_lib.lib.pmlab_run_new, lab.h, m, _lib.b(workload))
-            _lib.call(_lib.lib.pmlab_run_cpufreq, run, _lib.b(cpufreq))
-            _lib.call(_lib.lib.pmlab_run_cpuidle, run, _lib.b(cpuidle))
-            _lib.call(_lib.lib.pmlab_run_profile, run, _lib.b(profile))
-            for kv in _settings(settings):
-                _lib.call(_lib.lib.pmlab_run_set, run, _lib.b(kv))
-            _lib.call(_lib.lib.pmlab_run_duration, run, _ns(duration))
-            _lib.lib.pmlab_run_seed(run, int(seed))
-            _lib.call(_lib.lib.pmlab_run_timeline, run, _lib.b(timeline))
-            _lib.call(_lib.lib.pmlab_run_trace, run, _lib.b(trace))
+            _run_inputs(run, cpufreq, cpuidle, profile, settings, duration, seed, timeline, trace)
             handle = lab.exec(_lib.lib.pmlab_run_exec, run)
             return Result(handle)
         finally:
@@ -189,28 +224,12 @@ def compare(machine, workload, profiles, *, runs=3, jobs=1, baseline=None, cpus=
     cpufreq, cpuidle, governors = _python_governors(cpufreq, cpuidle, governors)
     with _Lab(plugins, profile_dirs, governors) as lab:
         m = _machine(machine, cpus)
-        c = res = None
+        c = None
         try:
             c = _lib.new(_lib.lib.pmlab_compare_new, lab.h, m, _lib.b(workload))
-            for p in profiles:
-                entry, label = (p, None) if isinstance(p, str) else p
-                _lib.call(_lib.lib.pmlab_compare_policy, c, _lib.b(entry), _lib.b(label))
-            _lib.call(_lib.lib.pmlab_compare_baseline, c, _lib.b(baseline))
-            _lib.call(_lib.lib.pmlab_compare_cpufreq, c, _lib.b(cpufreq))
-            _lib.call(_lib.lib.pmlab_compare_cpuidle, c, _lib.b(cpuidle))
-            for kv in _settings(settings):
-                _lib.call(_lib.lib.pmlab_compare_set, c, _lib.b(kv))
-            _lib.call(_lib.lib.pmlab_compare_duration, c, _ns(duration))
-            _lib.lib.pmlab_compare_seed(c, int(seed))
-            _lib.call(_lib.lib.pmlab_compare_runs, c, int(runs))
-            _lib.call(_lib.lib.pmlab_compare_jobs, c, 1 if governors else int(jobs))
-            res = lab.exec(_lib.lib.pmlab_compare_exec, c)
-            forms = {"table": _lib.TABLE, "csv": _lib.CSV, "json": _lib.JSON, "html": _lib.HTML}
-            if form != "rows":
-                return _lib.lib.pmlab_result_text(res, forms[form]).decode()
-            return _rows(_lib.lib.pmlab_result_text(res, _lib.CSV).decode())
+            return _compare_exec(lab, c, profiles, baseline, cpufreq, cpuidle, settings,
+                                 duration, seed, runs, jobs, governors, form)
         finally:
-            _lib.lib.pmlab_result_free(res)
             _lib.lib.pmlab_compare_free(c)
             _lib.lib.pmlab_machine_free(m)
 

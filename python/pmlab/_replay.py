@@ -61,7 +61,7 @@ def replay(path, *, machine=None, cpus=None, capture_khz=None, pids=(), comms=()
     With profiles (as pmlab replay --profiles), each run `runs` times: the
     comparison's rows (a DataFrame or a list of dicts), or with form=
     "table", "csv", "json" or "html" that text."""
-    from . import Result, _Lab, _ns, _python_governors, _rows, _settings
+    from . import Result, _Lab, _compare_exec, _python_governors, _run_inputs
     cpufreq, cpuidle, governors = _python_governors(cpufreq, cpuidle, governors)
     with _Lab(plugins, (), governors) as lab:
         rp = _load(path, machine, cpus, capture_khz, pids, comms)
@@ -69,16 +69,8 @@ def replay(path, *, machine=None, cpus=None, capture_khz=None, pids=(), comms=()
         try:
             if profiles is None:
                 h = _lib.new(_lib.lib.pmlab_replay_run, lab.h, rp)
-                _lib.call(_lib.lib.pmlab_run_cpufreq, h, _lib.b(cpufreq))
-                _lib.call(_lib.lib.pmlab_run_cpuidle, h, _lib.b(cpuidle))
-                for kv in _settings(settings):
-                    _lib.call(_lib.lib.pmlab_run_set, h, _lib.b(kv))
-                if duration is not None:
-                    _lib.call(_lib.lib.pmlab_run_duration, h, _ns(duration))
-                _lib.lib.pmlab_run_seed(h, int(seed))
                 _lib.call(_lib.lib.pmlab_run_per_task, h, int(bool(per_task)))
-                _lib.call(_lib.lib.pmlab_run_timeline, h, _lib.b(timeline))
-                _lib.call(_lib.lib.pmlab_run_trace, h, _lib.b(trace))
+                _run_inputs(h, cpufreq, cpuidle, None, settings, duration, seed, timeline, trace)
                 res = lab.exec(_lib.lib.pmlab_run_exec, h)
                 out = Result(res)
                 out.html = _lib.lib.pmlab_result_text(res, _lib.HTML).decode()
@@ -87,23 +79,8 @@ def replay(path, *, machine=None, cpus=None, capture_khz=None, pids=(), comms=()
                 raise ValueError("replay: per_task, timeline and trace are for one policy, "
                                  "not profiles")
             h = _lib.new(_lib.lib.pmlab_replay_compare, lab.h, rp)
-            for p in profiles:
-                entry, label = (p, None) if isinstance(p, str) else p
-                _lib.call(_lib.lib.pmlab_compare_policy, h, _lib.b(entry), _lib.b(label))
-            _lib.call(_lib.lib.pmlab_compare_cpufreq, h, _lib.b(cpufreq))
-            _lib.call(_lib.lib.pmlab_compare_cpuidle, h, _lib.b(cpuidle))
-            for kv in _settings(settings):
-                _lib.call(_lib.lib.pmlab_compare_set, h, _lib.b(kv))
-            if duration is not None:
-                _lib.call(_lib.lib.pmlab_compare_duration, h, _ns(duration))
-            _lib.lib.pmlab_compare_seed(h, int(seed))
-            _lib.call(_lib.lib.pmlab_compare_runs, h, int(runs))
-            _lib.call(_lib.lib.pmlab_compare_jobs, h, 1 if governors else int(jobs))
-            res = lab.exec(_lib.lib.pmlab_compare_exec, h)
-            forms = {"table": _lib.TABLE, "csv": _lib.CSV, "json": _lib.JSON, "html": _lib.HTML}
-            if form != "rows":
-                return _lib.lib.pmlab_result_text(res, forms[form]).decode()
-            return _rows(_lib.lib.pmlab_result_text(res, _lib.CSV).decode())
+            return _compare_exec(lab, h, profiles, None, cpufreq, cpuidle, settings, duration,
+                                 seed, runs, jobs, governors, form)
         finally:
             _lib.lib.pmlab_result_free(res)
             if profiles is None:

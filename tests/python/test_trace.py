@@ -61,7 +61,8 @@ class Traces(unittest.TestCase):
         path = "tests/fixtures/traces/tracefs-one-of-each.txt"
         t = pmlab.load_trace(path)
         self.assertEqual((t.kind, t.format, t.cpus), ("events", "ftrace text", 2))
-        text = open(path).read()
+        with open(path) as f:
+            text = f.read()
         events = column(t.rows, "event")
         self.assertEqual(len(events), len(t))
         for name in ("sched_switch", "sched_wakeup", "cpu_idle", "sched_process_fork"):
