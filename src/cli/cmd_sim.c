@@ -50,7 +50,7 @@ void usage_sim(void)
 /* Long runs show how far they are on a terminal and stay quiet in pipes. */
 static void show_progress(void *ctx, double done)
 {
-	*(bool *)ctx = true;
+	(void)ctx;
 	fprintf(stderr, "\rpmlab: simulating %3.0f%%", done * 100.0);
 }
 
@@ -75,8 +75,12 @@ static int build(const struct cli_opts *o, pmlab_run *run, bool *progressed)
 		return cli_bad("%s", err.message), -1;
 	pmlab_run_seed(run, o->seed);
 	pmlab_run_check_invariants(run, o->check);
-	if (isatty(STDERR_FILENO) && !cli_quiet)
-		pmlab_run_on_progress(run, show_progress, progressed);
+	/* The line is cleared whether or not it was shown: a run with a plugin
+	 * shows it from a forked worker, whose flags never come back. */
+	if (isatty(STDERR_FILENO) && !cli_quiet) {
+		pmlab_run_on_progress(run, show_progress, NULL);
+		*progressed = true;
+	}
 	if (!cli_quiet)
 		pmlab_run_on_warning(run, show_warning, NULL);
 	return 0;
