@@ -4,7 +4,10 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -61,4 +64,13 @@ double simtest_extra(const struct run_result *r, const char *name)
 			return r->extra[i].value;
 	fail_msg("no extra figure %s", name);
 	return 0;
+}
+
+void simtest_rtapp_file(char *path, char *wl, size_t wlsize, const char *json)
+{
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, json, strlen(json)), (ssize_t)strlen(json));
+	close(fd);
+	snprintf(wl, wlsize, "rtapp:%s", path);
 }

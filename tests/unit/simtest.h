@@ -6,6 +6,7 @@
 #define PMLAB_SIMTEST_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "engine/sim.h"
@@ -38,6 +39,10 @@ void simtest_run_idle(struct run *out, const char *ini, int cpus, const char *wo
 		      const char *gov, const char *idle_gov, double seconds, uint64_t seed,
 		      const char *const *defaults, int ndefaults, const char *const *sets, int nsets,
 		      bool check);
+/* Writes `json` (an rt-app file) to a new temporary file, `path` being a
+ * mkstemp() template it fills in, and the workload naming it
+ * ("rtapp:PATH") into `wl`; fails the test on any error. */
+void simtest_rtapp_file(char *path, char *wl, size_t wlsize, const char *json);
 /* A built-in machine's INI text; fails the test if there is none. */
 const char *simtest_preset_text(const char *name);
 /* The workload's extra figure `name`; fails the test if absent. */

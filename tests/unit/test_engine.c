@@ -1182,12 +1182,8 @@ static void test_idle_cpu_blocked_load_decays(void **state)
 		"    \"light\" : { \"loop\" : -1, \"delay\" : 50000, \"cpus\" : [ 1 ], \"run\" : 1000,\n"
 		"                \"timer\" : { \"ref\" : \"t\", \"period\" : 10000 } } } }\n";
 	char path[] = "/tmp/pmlab-test-blocked-XXXXXX";
-	int fd = mkstemp(path);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, json, strlen(json)), (ssize_t)strlen(json));
-	close(fd);
 	char wl[64];
-	snprintf(wl, sizeof(wl), "rtapp:%s", path);
+	simtest_rtapp_file(path, wl, sizeof(wl), json);
 	static const char *const sets[] = { "rate_limit_us=0" };
 	struct run early, late;
 	simtest_run(&early, ini, 0, wl, "schedutil", 0.11, 1, NULL, 0, sets, 1, true);
@@ -1244,12 +1240,8 @@ static void test_shared_clock_idle_cpus_do_not_vote(void **state)
 		"    \"light\" : { \"loop\" : -1, \"delay\" : 150000, \"cpus\" : [ 1 ], \"run\" : 1000,\n"
 		"                \"timer\" : { \"ref\" : \"t\", \"period\" : 10000 } } } }\n";
 	char path[] = "/tmp/pmlab-test-vote-XXXXXX";
-	int fd = mkstemp(path);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, json, strlen(json)), (ssize_t)strlen(json));
-	close(fd);
 	char wl[64];
-	snprintf(wl, sizeof(wl), "rtapp:%s", path);
+	simtest_rtapp_file(path, wl, sizeof(wl), json);
 	struct run c6, c1;
 	shared_clock_run(&c6, wl, 1.0, false);
 	shared_clock_run(&c1, wl, 1.0, true);
