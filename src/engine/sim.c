@@ -1122,11 +1122,16 @@ int sim_run(struct sim *s, struct run_result *r, struct pm_diag *d)
 	for (;;) {
 		size_t len = s->q.len + s->bursts.n;
 		const struct event *top = eventq_peek(&s->q);
-		if (s->bursts.n && (!top || keyheap_first_before(&s->bursts, top->time, top->seq))) {
-			/* A CPU's end of burst, always a live one. */
-			struct keyheap_node b = keyheap_pop(&s->bursts);
-			e = (struct event){ .time = b.time, .seq = b.seq, .kind = EV_BURST_DONE,
-					    .obj = b.key, .gen = s->cpus[b.key].done_gen };
+		bool burst = s->bursts.n && (!top || keyheap_first_before(&s->bursts, top->time,
+									   top->seq));
+		if (burst) {
+			/* A CPU's end of burst, always a live one. It stays in the
+			 * heap while handled: the next burst's end moves it down
+			 * from the top, one sift where a pop and a set take two;
+			 * if nothing re-armed it, it goes after. */
+			const struct keyheap_node *b = keyheap_first(&s->bursts);
+			e = (struct event){ .time = b->time, .seq = b->seq, .kind = EV_BURST_DONE,
+					    .obj = b->key, .gen = s->cpus[b->key].done_gen };
 		} else if (!eventq_pop(&s->q, &e)) {
 			break;
 		}
@@ -1138,6 +1143,8 @@ int sim_run(struct sim *s, struct run_result *r, struct pm_diag *d)
 			s->events++;
 		else
 			s->stale_events++;
+		if (burst)
+			keyheap_cancel_seq(&s->bursts, e.obj, e.seq);
 		if (s->ndead)
 			reap_finished(s);
 		if (s->oom)
