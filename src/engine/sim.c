@@ -663,8 +663,13 @@ static int build_types(struct sim *s)
 }
 
 /* The reference of frequency invariance per type; a machine without one
- * still gets the highest P-state when invariance is asked for. */
-static void set_invariance(struct sim *s)
+ * still gets the highest P-state when invariance is asked for. Each
+ * P-state's arch_scale_freq_capacity(): its frequency over the reference,
+ * capped at 1024 as x86's scale_freq_tick() caps it (v6.x); 1024 without
+ * invariance, where running time counts whatever the clock. The kernel
+ * measures it from APERF/MPERF over the last tick; here it is the
+ * frequency in force. */
+static int set_invariance(struct sim *s)
 {
 	for (int t = 0; t < s->ntypes; t++) {
 		struct sim_type *ty = &s->types[t];
@@ -680,7 +685,17 @@ static void set_invariance(struct sim *s)
 			ty->fie_khz = s->par.boost ? machine_type_turbo_limit_khz(
 							     ct, (int)s->par.freq_invariance_cores)
 						   : ct->base_khz;
+		ty->freq_scale = calloc((size_t)ty->npstates, sizeof(*ty->freq_scale));
+		if (!ty->freq_scale)
+			return -1;
+		for (int i = 0; i < ty->npstates; i++) {
+			uint64_t scale = PELT_SCALE;
+			if (ty->fie_khz)
+				scale = (uint64_t)ty->khz[i] * PELT_SCALE / ty->fie_khz;
+			ty->freq_scale[i] = (uint32_t)(scale < PELT_SCALE ? scale : PELT_SCALE);
+		}
 	}
+	return 0;
 }
 
 /* The package power limits: the machine's [power_limits], or --set. */
@@ -883,7 +898,8 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 
 	if (build_topology(s, d) < 0)
 		return -1;
-	set_invariance(s);
+	if (set_invariance(s) < 0)
+		return pm_fail(d, "out of memory");
 	set_power_limits(s);
 	if (power_tables(s) < 0)
 		return pm_fail(d, "out of memory");
@@ -1195,6 +1211,7 @@ void sim_destroy(struct sim *s)
 	for (int t = 0; s->types && t < s->ntypes; t++) {
 		free(s->types[t].khz);
 		free(s->types[t].speed);
+		free(s->types[t].freq_scale);
 		free(s->types[t].os_khz);
 		free(s->types[t].turbo_cap_idx);
 		free(s->types[t].dyn_w);
