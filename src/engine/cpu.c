@@ -153,7 +153,8 @@ static void cpu_set_mode(struct sim *s, struct sim_cpu *c, enum cpu_mode mode)
 	int was_busy = old != CPU_IDLE, is_busy = mode != CPU_IDLE;
 	int was_run = old == CPU_RUNNING, is_run = mode == CPU_RUNNING;
 	c->mode = mode;
-	cpu_util_changed(c); /* whether curr counts for uclamp */
+	if (s->knobs.uclamp_used)
+		cpu_util_changed(c); /* whether curr counts for uclamp */
 	cpu_stealable(s, c);
 	core->nrunning += is_run - was_run;
 	int before = core->nbusy;
