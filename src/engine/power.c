@@ -218,6 +218,7 @@ void pkg_core_busy(struct sim *s, int ci, int delta)
 	int p = core->pkg;
 	struct sim_pkg *pkg = &s->pkgs[p];
 	pkg_sync(s, pkg);
+	int before = pkg->nbusy_cores;
 	if (!pkg->busy_cores) {
 		pkg->nbusy_cores += delta;
 	} else if (delta > 0) {
@@ -228,6 +229,11 @@ void pkg_core_busy(struct sim *s, int ci, int delta)
 		pkg->busy_cores[core->busy_slot] = last;
 		s->cores[last].busy_slot = core->busy_slot;
 	}
+	/* A package that stays busy stays out of its C-states at the uncore's
+	 * running power, which only its clock moves (pkg_uncore_clock()); the
+	 * clusters' power follows their CPUs' states, so it is re-evaluated. */
+	if (before && pkg->nbusy_cores && !s->cluster_power)
+		return;
 	pkg_reevaluate(s, p);
 }
 
