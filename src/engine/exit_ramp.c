@@ -46,10 +46,12 @@ static int core_idle_state(const struct sim *s, const struct sim_core *core)
 
 void exit_ramp_begin(struct sim *s, struct sim_cpu *c)
 {
+	if (s->m->vr_slew_mv_per_us <= 0)
+		return; /* no ramp to wait for */
 	struct sim_core *core = &s->cores[c->core];
 	int st = core_idle_state(s, core);
 	const struct cpu_type *t = cpu_type_of(s, c)->t;
-	if (st < 0 || !t->cstates[st].lowest_pstate || s->m->vr_slew_mv_per_us <= 0)
+	if (st < 0 || !t->cstates[st].lowest_pstate)
 		return;
 	/* The P-state the core returns to: its own, as if no ramp ran. */
 	core->ramping = false;
