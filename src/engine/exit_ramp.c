@@ -55,11 +55,13 @@ void exit_ramp_begin(struct sim *s, struct sim_cpu *c)
 		return;
 	/* The P-state the core returns to: its own, as if no ramp ran. */
 	core->ramping = false;
+	core_pstate_refresh(s, c->core);
 	int to = cpu_effective_idx(s, c);
 	sim_ns ns = exit_ramp_ns(s->m, t->pstates[0].mv, t->pstates[to].mv);
 	if (ns <= 0)
 		return;
 	core->ramping = true;
+	core_pstate_refresh(s, c->core);
 	core->ramp_gen++;
 	sim_post(s, s->now + ns, EV_RAMP_END, (uint32_t)c->core, core->ramp_gen, 0);
 }
@@ -73,6 +75,7 @@ void exit_ramp_end(struct sim *s, int ci)
 			cpu_sync(s, &s->cpus[core->cpus[i]]);
 	core_update(s, ci);
 	core->ramping = false;
+	core_pstate_refresh(s, ci);
 	core_update(s, ci);
 	for (int i = 0; i < core->ncpus; i++) {
 		struct sim_cpu *c = &s->cpus[core->cpus[i]];
