@@ -28,5 +28,9 @@ struct task *migratable(const struct sim *s, const struct rq *rq, int dest, bool
 /* Among `g`, the CPU with the most queued tasks `cpu` may take (-1 if
  * none); the task goes to *out. */
 int busiest_in(const struct sim *s, const struct cpu_group *g, int cpu, struct task **out);
+/* sched_balance_self() of Linux 2.6.29 under sched_mc_power_savings
+ * (balance_self.c): where a task forked or exec'ed on `cpu` starts, found
+ * only inside `cpu`'s package. */
+int sched_balance_self_powersave(const struct sim *s, const struct task *p, int cpu);
 
 #endif

@@ -9,9 +9,13 @@
  * the leader pulls from group min, so the other packages can idle.
  *
  * What each level does, and what it does not:
- *  fork/exec (both levels): find_idlest_group() has no power-savings
- *    logic in 2.6.28/29, so a new task still goes to the least loaded
- *    package, as at level 0; the balancer consolidates it afterwards.
+ *  fork/exec (both levels): sched_balance_self() stops below the first
+ *    domain with SD_POWERSAVINGS_BALANCE, which the package-spanning CPU
+ *    domain has at sched_mc > 0: a new or exec'ing process is balanced
+ *    only among the cores of its parent's package (balance_self.c);
+ *    find_idlest_group() itself has no power-savings logic. Packages are
+ *    balanced by the load balancer alone: a full package's queued work
+ *    is pushed to the other.
  *  1: only the balancer packs. The periodic balance of the leader's idle
  *    CPUs finds group min's tasks running, not queued, fails, and kicks
  *    active balancing (the migration thread pushes the running task)
@@ -140,6 +144,11 @@ static void nominate_wakeup_cpu(const struct sim *s, int leader_pkg)
 
 static int pack_select_cpu(struct sim *s, struct task *t, const struct select_ctx *w)
 {
+	if ((w->kind == SELECT_FORK || w->kind == SELECT_EXEC) && w->this_cpu >= 0) {
+		int cpu = sched_balance_self_powersave(s, t, w->this_cpu);
+		if (task_allowed(t, cpu))
+			return cpu;
+	}
 	bool wake = w->kind == SELECT_WAKE || w->kind == SELECT_MOVE;
 	if (!wake || t->cpu < 0 || !lightly_loaded(s))
 		return placement_spread.select_cpu(s, t, w);
