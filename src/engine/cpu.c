@@ -217,12 +217,14 @@ static int hw_cstate(const struct sim *s, const struct sim_cpu *c, int st)
 	const struct cstate *cs = c->idle.states;
 	enum auto_demotion mode = (enum auto_demotion)s->par.cstate_auto_demotion;
 	int c1 = s->demote_c1, c3 = s->demote_c3;
+	if (mode == DEMOTE_OFF || st < c3)
+		return st; /* only states that stop the clocks are demoted */
 	/* The energy/performance bias sets how much history a request needs
 	 * (engine/epb.c). */
 	double x = epb_demotion_factor(s);
 	double last = (double)c->last_idle_ns;
-	if (mode == DEMOTE_OFF || st < c3 || last >= x * (double)cs[st].residency_ns)
-		return st; /* only states that stop the clocks are demoted */
+	if (last >= x * (double)cs[st].residency_ns)
+		return st;
 	if ((mode == DEMOTE_C3 || mode == DEMOTE_BOTH) && st > c3 &&
 	    (mode == DEMOTE_C3 || last >= x * (double)cs[c3].residency_ns))
 		return c3;
