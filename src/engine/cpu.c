@@ -156,7 +156,8 @@ static void cpu_set_mode(struct sim *s, struct sim_cpu *c, enum cpu_mode mode)
 	int was_busy = old != CPU_IDLE, is_busy = mode != CPU_IDLE;
 	int was_run = old == CPU_RUNNING, is_run = mode == CPU_RUNNING;
 	c->mode = mode;
-	cpu_util_changed(c); /* whether curr counts for uclamp */
+	if (s->knobs.uclamp_used)
+		cpu_util_changed(c); /* whether curr counts for uclamp */
 	cpu_stealable(s, c);
 	core->nrunning += is_run - was_run;
 	int before = core->nbusy;
@@ -219,12 +220,14 @@ static int hw_cstate(const struct sim *s, const struct sim_cpu *c, int st)
 	const struct cstate *cs = c->idle.states;
 	enum auto_demotion mode = (enum auto_demotion)s->par.cstate_auto_demotion;
 	int c1 = s->demote_c1, c3 = s->demote_c3;
+	if (mode == DEMOTE_OFF || st < c3)
+		return st; /* only states that stop the clocks are demoted */
 	/* The energy/performance bias sets how much history a request needs
 	 * (engine/epb.c). */
 	double x = epb_demotion_factor(s);
 	double last = (double)c->last_idle_ns;
-	if (mode == DEMOTE_OFF || st < c3 || last >= x * (double)cs[st].residency_ns)
-		return st; /* only states that stop the clocks are demoted */
+	if (last >= x * (double)cs[st].residency_ns)
+		return st;
 	if ((mode == DEMOTE_C3 || mode == DEMOTE_BOTH) && st > c3 &&
 	    (mode == DEMOTE_C3 || last >= x * (double)cs[c3].residency_ns))
 		return c3;

@@ -69,7 +69,8 @@ void load_avg_cpu_goes_idle(struct sim *s, struct sim_cpu *c)
 	if (c->pelt.util_sum >= divider)
 		c->lost_idle_time += (uint64_t)s->now - c->clock_pelt;
 	clock_pelt_idle(s, c);
-	cpu_util_changed(c); /* its runnable set is empty: no uclamp */
+	if (s->knobs.uclamp_used)
+		cpu_util_changed(c); /* its runnable set is empty: no uclamp */
 }
 
 /* update_load_avg(cfs_rq, se, flags): the task `t` (if any, `queued` on
@@ -96,7 +97,11 @@ void load_avg_update(struct sim *s, struct sim_cpu *c, struct task *t, bool queu
 	}
 	if (decayed)
 		c->util_decayed = true;
-	cpu_util_changed(c);
+	/* The CPU's utilization moves with the average alone; the runnable
+	 * set (uclamp) changes elsewhere, and only matters once a clamp is
+	 * in use. */
+	if (decayed || s->knobs.uclamp_used)
+		cpu_util_changed(c);
 }
 
 void load_avg_blocked(struct sim *s, struct sim_cpu *c)
