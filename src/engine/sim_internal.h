@@ -593,6 +593,8 @@ double share_refill_factor(struct sim *s, const struct task *t, int llc);
 static inline void cpu_stealable(struct sim *s, struct sim_cpu *c)
 {
 	int now = c->mode == CPU_RUNNING ? c->rq.len : 0;
+	if (now == c->stealable)
+		return;
 	s->pkgs[c->pkg].nr_stealable += now - c->stealable;
 	c->stealable = now;
 }

@@ -77,17 +77,8 @@ static inline uint32_t divider(const struct pelt *sa)
 	return PELT_MIN_DIVIDER + sa->period_contrib; /* get_pelt_divider() */
 }
 
-bool pelt_update(struct pelt *sa, uint64_t now, bool load, bool running)
+bool pelt_update_periods(struct pelt *sa, uint64_t delta, bool load, bool running)
 {
-	uint64_t delta = now - sa->last_update_time;
-	if ((int64_t)delta < 0) {
-		sa->last_update_time = now;
-		return false;
-	}
-	/* 1024 ns: a "us" that is a shift away. */
-	delta >>= 10;
-	if (!delta)
-		return false;
 	sa->last_update_time += delta << 10;
 	if (!load)
 		running = false;

@@ -46,10 +46,34 @@ uint64_t pelt_decay_load(uint64_t val, uint64_t n);
 /* A signal starting at `now` with nothing accumulated. */
 void pelt_init(struct pelt *sa, uint64_t now);
 
+/* pelt_update() once a period boundary is crossed: `delta` "us" from
+ * last_update_time. */
+bool pelt_update_periods(struct pelt *sa, uint64_t delta, bool load, bool running);
+
 /* ___update_load_sum() and ___update_load_avg() for utilization: accounts
  * [last_update_time, now) with the entity enqueued (`load`) and running
- * or not. True when a period boundary was crossed. */
-bool pelt_update(struct pelt *sa, uint64_t now, bool load, bool running);
+ * or not. True when a period boundary was crossed. Most updates stay
+ * inside the current period (1024 "us", about a millisecond): they only
+ * add to the sum (accumulate_sum() with no period), here inline. */
+static inline bool pelt_update(struct pelt *sa, uint64_t now, bool load, bool running)
+{
+	uint64_t delta = now - sa->last_update_time;
+	if ((int64_t)delta < 0) {
+		sa->last_update_time = now;
+		return false;
+	}
+	/* 1024 ns: a "us" that is a shift away. */
+	delta >>= 10;
+	if (!delta)
+		return false;
+	if (delta + sa->period_contrib >= 1024)
+		return pelt_update_periods(sa, delta, load, running);
+	sa->last_update_time += delta << 10;
+	sa->period_contrib += (uint32_t)delta;
+	if (load && running)
+		sa->util_sum += (uint32_t)delta << PELT_SHIFT;
+	return false;
+}
 
 /* update_cfs_rq_load_avg(): the removed utilization first, then the
  * run queue's own sums. True if either changed the signal ("decayed"). */

@@ -36,8 +36,8 @@ static bool spread_newidle(struct sim *s, int cpu)
 	const struct sched_topology *topo = sv_topology(s);
 	const struct cpu_place *c = &topo->cpu[cpu];
 	struct task *t = NULL;
-	if (sv_nr_queued(s) == 0)
-		return misfit_pull(s, cpu); /* nothing waits anywhere: skip the scans */
+	if (sv_nr_queued(s) == 0) /* nothing waits anywhere: skip the scans */
+		return sched_asym_cpucap_active(topo) && misfit_pull(s, cpu);
 	int from = -1;
 	/* Nothing stealable in its own package: neither its cache nor the
 	 * rest of the package has a task to give (busiest_in() would say so
@@ -51,7 +51,7 @@ static bool spread_newidle(struct sim *s, int cpu)
 		if (p != c->pkg)
 			from = busiest_in(s, &topo->pkg[p], cpu, &t);
 	if (from < 0)
-		return misfit_pull(s, cpu);
+		return sched_asym_cpucap_active(topo) && misfit_pull(s, cpu);
 	sv_migrate_queued(s, t, from, cpu);
 	return true;
 }
