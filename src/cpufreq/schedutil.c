@@ -67,6 +67,10 @@ struct sugov_data {
 	/* Whether every CPU's util is known for a report the driver marks
 	 * (util_dirty) and no CPU may carry an I/O boost (sugov_shared_util()). */
 	bool all_cached, any_boost;
+	/* The largest of those utils, while max_known: kept as CPUs are read
+	 * again, found anew only when a CPU that held it went down. */
+	bool max_known;
+	unsigned long max_util;
 };
 
 static const struct tunable sugov_tunables[] = {
@@ -261,15 +265,24 @@ static unsigned long sugov_shared_util(struct cpufreq_policy *p, struct sugov_da
 			for (uint64_t bits = p->util_dirty[w]; bits; bits &= bits - 1) {
 				int k = w * 64 + __builtin_ctzll(bits);
 				struct sugov_cpu *ck = &sg->cpus[k];
+				unsigned long was = ck->util;
 				p->driver->cpu_util(p->driver_ctx, p->cpus[k], &u);
 				sugov_get_util(sg, ck, &u, 0);
 				ck->util_seq = p->util_seq[k];
+				if (ck->util >= sg->max_util)
+					sg->max_util = ck->util;
+				else if (was == sg->max_util)
+					sg->max_known = false;
 			}
 			p->util_dirty[w] = 0;
 		}
+		if (sg->max_known)
+			return sg->max_util;
 		for (int k = 0; k < p->ncpus; k++)
 			if (sg->cpus[k].util > util)
 				util = sg->cpus[k].util;
+		sg->max_util = util;
+		sg->max_known = true;
 		return util;
 	}
 	bool boost_left = false, cached = p->util_seq != NULL;
@@ -295,6 +308,8 @@ static unsigned long sugov_shared_util(struct cpufreq_policy *p, struct sugov_da
 			p->util_dirty[w] = 0;
 	sg->all_cached = cached && p->util_dirty;
 	sg->any_boost = boost_left;
+	sg->max_util = util;
+	sg->max_known = true;
 	return util;
 }
 

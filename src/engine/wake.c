@@ -420,6 +420,7 @@ bool task_dispatch(struct sim *s, struct sim_cpu *c)
 	}
 	c->in_dispatch = false;
 	s->dispatch_cpu = outer;
-	cpu_util_changed(c); /* the workload may have set the task's uclamp */
+	if (s->knobs.uclamp_used)
+		cpu_util_changed(c); /* the workload may have set the task's uclamp */
 	return running;
 }
