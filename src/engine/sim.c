@@ -569,6 +569,7 @@ static int build_sched(struct sim *s, struct pm_diag *d)
 		.migration_cost_ns = p->sched_migration_cost_ns,
 		.balance_interval_ns = p->balance_interval_ms * NS_PER_MS,
 		.mc_power_savings = (int)p->sched_mc_power_savings,
+		.kernel_version = s->kernel_version,
 		.uclamp_util_min = (unsigned)p->sched_util_clamp_min,
 		.uclamp_util_max = (unsigned)p->sched_util_clamp_max,
 		/* sysctl_sched_uclamp_handler() enables sched_uclamp_used when a
