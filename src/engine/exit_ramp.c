@@ -46,18 +46,22 @@ static int core_idle_state(const struct sim *s, const struct sim_core *core)
 
 void exit_ramp_begin(struct sim *s, struct sim_cpu *c)
 {
+	if (s->m->vr_slew_mv_per_us <= 0)
+		return; /* no ramp to wait for */
 	struct sim_core *core = &s->cores[c->core];
 	int st = core_idle_state(s, core);
 	const struct cpu_type *t = cpu_type_of(s, c)->t;
-	if (st < 0 || !t->cstates[st].lowest_pstate || s->m->vr_slew_mv_per_us <= 0)
+	if (st < 0 || !t->cstates[st].lowest_pstate)
 		return;
 	/* The P-state the core returns to: its own, as if no ramp ran. */
 	core->ramping = false;
+	core_pstate_refresh(s, c->core);
 	int to = cpu_effective_idx(s, c);
 	sim_ns ns = exit_ramp_ns(s->m, t->pstates[0].mv, t->pstates[to].mv);
 	if (ns <= 0)
 		return;
 	core->ramping = true;
+	core_pstate_refresh(s, c->core);
 	core->ramp_gen++;
 	sim_post(s, s->now + ns, EV_RAMP_END, (uint32_t)c->core, core->ramp_gen, 0);
 }
@@ -71,6 +75,7 @@ void exit_ramp_end(struct sim *s, int ci)
 			cpu_sync(s, &s->cpus[core->cpus[i]]);
 	core_update(s, ci);
 	core->ramping = false;
+	core_pstate_refresh(s, ci);
 	core_update(s, ci);
 	for (int i = 0; i < core->ncpus; i++) {
 		struct sim_cpu *c = &s->cpus[core->cpus[i]];

@@ -208,6 +208,7 @@ void freq_apply(struct sim *s, int pi, int idx)
 			core_update(s, c->core);
 	}
 	sp->cur_idx = idx;
+	policy_pstate_changed(s, pi);
 	for (int i = 0; i < sp->p.ncpus; i++) {
 		struct sim_cpu *c = &s->cpus[sp->cpus[i]];
 		if (s->cores[c->core].cpus[0] == c->id)
@@ -421,6 +422,7 @@ static int setup_policy(struct sim *s, int pi, struct pm_diag *d)
 	p->max = p->cpuinfo_max;
 	/* Firmware hands over at the base frequency. */
 	sp->cur_idx = ty->base_idx;
+	policy_pstate_changed(s, pi);
 	p->cur = ty->khz[ty->base_idx];
 	p->transition_latency_ns = m->transition_latency_ns;
 	p->freq_invariant = ty->fie_khz != 0;

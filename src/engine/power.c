@@ -49,6 +49,33 @@ static int core_pstate(const struct sim *s, const struct sim_core *core)
 	return cpu_effective_idx(s, &s->cpus[core->cpus[0]]);
 }
 
+void core_pstate_refresh(struct sim *s, int ci)
+{
+	struct sim_core *core = &s->cores[ci];
+	if (core->ncpus == 0)
+		return;
+	if (core->ramping) {
+		core->eff_idx = 0; /* the exit ramp after C1E (engine/exit_ramp.c) */
+		return;
+	}
+	const struct sim_cpu *c = &s->cpus[core->cpus[0]];
+	int idx = s->policies[c->policy].cur_idx;
+	int cap = s->pkgs[c->pkg].cap_idx[c->type];
+	if (core->own_cap_idx < cap)
+		cap = core->own_cap_idx;
+	core->eff_idx = idx < cap ? idx : cap;
+}
+
+void policy_pstate_changed(struct sim *s, int pi)
+{
+	const struct sim_policy *sp = &s->policies[pi];
+	for (int i = 0; i < sp->p.ncpus; i++) {
+		const struct sim_cpu *c = &s->cpus[sp->cpus[i]];
+		if (s->cores[c->core].cpus[0] == c->id)
+			core_pstate_refresh(s, c->core);
+	}
+}
+
 static void observe_core(struct sim *s, int ci)
 {
 	const struct sim_core *core = &s->cores[ci];
@@ -197,6 +224,9 @@ void pkg_turbo_eval(struct sim *s, int p)
 			if (s->cpus[g->cpu[i]].type == t && s->cpus[g->cpu[i]].mode != CPU_IDLE)
 				cpu_sync(s, &s->cpus[g->cpu[i]]);
 		pkg->cap_idx[t] = cap;
+		for (int i = 0; i < pkg->ncores; i++)
+			if (s->cores[pkg->first_core + i].type == t)
+				core_pstate_refresh(s, pkg->first_core + i);
 		for (int i = 0; i < pkg->ncores; i++) {
 			struct sim_core *core = &s->cores[pkg->first_core + i];
 			if (core->ncpus && core->nbusy && core->type == t)
@@ -218,6 +248,7 @@ void pkg_core_busy(struct sim *s, int ci, int delta)
 	int p = core->pkg;
 	struct sim_pkg *pkg = &s->pkgs[p];
 	pkg_sync(s, pkg);
+	int before = pkg->nbusy_cores;
 	if (!pkg->busy_cores) {
 		pkg->nbusy_cores += delta;
 	} else if (delta > 0) {
@@ -228,6 +259,11 @@ void pkg_core_busy(struct sim *s, int ci, int delta)
 		pkg->busy_cores[core->busy_slot] = last;
 		s->cores[last].busy_slot = core->busy_slot;
 	}
+	/* A package that stays busy stays out of its C-states at the uncore's
+	 * running power, which only its clock moves (pkg_uncore_clock()); the
+	 * clusters' power follows their CPUs' states, so it is re-evaluated. */
+	if (before && pkg->nbusy_cores && !s->cluster_power)
+		return;
 	pkg_reevaluate(s, p);
 }
 
@@ -254,6 +290,8 @@ void power_init(struct sim *s)
 		struct sim_pkg *pkg = &s->pkgs[p];
 		for (int t = 0; t < s->ntypes; t++)
 			pkg->cap_idx[t] = s->types[t].turbo_cap_idx[0];
+		for (int i = 0; i < pkg->ncores; i++)
+			core_pstate_refresh(s, pkg->first_core + i);
 		pkg->last = s->now;
 		pkg_reevaluate(s, p);
 	}

@@ -175,6 +175,7 @@ struct sim_core {
 	bool turbo_active;     /* counts toward the package's active cores for turbo */
 	int own_cap_idx;       /* its own highest P-state (the machine's [highest_perf]) */
 	bool ramping;          /* at its lowest P-state after C1E (engine/exit_ramp.c) */
+	int eff_idx;           /* its threads' P-state in C0: cpu_effective_idx() */
 	uint32_t ramp_gen;     /* its EV_RAMP_END's generation */
 	int nrunning;          /* threads running a task */
 	int busy_slot;         /* its index in its package's busy_cores while nbusy */
@@ -228,6 +229,7 @@ struct sim_type {
 	int base_idx;          /* highest non-turbo P-state */
 	int *turbo_cap_idx;    /* by the type's active cores in the package */
 	uint32_t fie_khz;      /* frequency invariance's reference; 0: PELT not invariant */
+	uint32_t *freq_scale;  /* by P-state: arch_scale_freq_capacity() (set_invariance()) */
 	uint32_t capacity;     /* arch_scale_cpu_capacity() */
 	/* Work per cycle against the first type of capacity 1024: a type of
 	 * capacity C and highest frequency F does C/1024 of its work at F. */
@@ -421,8 +423,10 @@ enum load_avg_flags {
 	LOAD_AVG_ATTACH = 1, /* DO_ATTACH: enqueue of a task that changed CPU */
 	LOAD_AVG_DETACH = 2, /* DO_DETACH: dequeue of a task moving while queued */
 };
-/* update_rq_clock_pelt() for dt ns in the CPU's present mode (cpu_sync). */
-void clock_pelt_advance(struct sim *s, struct sim_cpu *c, sim_ns dt);
+/* update_rq_clock_pelt() for dt ns: running at P-state idx, or idle
+ * (waking included: the idle task is current) (cpu_sync). */
+void clock_pelt_run(struct sim *s, struct sim_cpu *c, sim_ns dt, int idx);
+void clock_pelt_idle(struct sim *s, struct sim_cpu *c);
 /* update_idle_rq_clock_pelt(): the run queue has nothing left to run. */
 void load_avg_cpu_goes_idle(struct sim *s, struct sim_cpu *c);
 /* update_load_avg(): task `t` (NULL: none), enqueued or not, then the CPU's. */
@@ -442,17 +446,12 @@ void load_avg_nohz_enter(struct sim *s, struct sim_cpu *c);
 void load_avg_busy_tick(struct sim *s, struct sim_cpu *c);
 
 /* The P-state a CPU runs at in C0: its policy's, under its package's
- * turbo ceiling for its type and its core's own top. */
+ * turbo ceiling for its type and its core's own top (kept by the core,
+ * core_pstate_refresh(): read at every accounting step, it changes only
+ * with the frequency, the turbo ceiling or an exit ramp). */
 static inline int cpu_effective_idx(const struct sim *s, const struct sim_cpu *c)
 {
-	if (s->cores[c->core].ramping)
-		return 0; /* the exit ramp after C1E (engine/exit_ramp.c) */
-	int idx = s->policies[c->policy].cur_idx;
-	int cap = s->pkgs[c->pkg].cap_idx[c->type];
-	int own = s->cores[c->core].own_cap_idx;
-	if (own < cap)
-		cap = own;
-	return idx < cap ? idx : cap;
+	return s->cores[c->core].eff_idx;
 }
 
 static inline const struct sim_type *cpu_type_of(const struct sim *s, const struct sim_cpu *c)
@@ -527,6 +526,10 @@ void platform_power_collect(const struct sim *s, struct run_result *r);
 int power_tables(struct sim *s); /* -1 on OOM */
 void power_init(struct sim *s);
 void core_update(struct sim *s, int core);   /* recompute power after a state change */
+/* The core's P-state in C0 after its policy's P-state, its package's
+ * turbo ceiling or its exit ramp changed (cpu_effective_idx()). */
+void core_pstate_refresh(struct sim *s, int core);
+void policy_pstate_changed(struct sim *s, int policy); /* its cur_idx moved */
 void pkg_core_busy(struct sim *s, int core, int delta); /* a core entered (+1) / left (-1) C0 */
 void pkg_turbo_eval(struct sim *s, int pkg);
 void pkg_idle_changed(struct sim *s, int pkg); /* an idle core changed C-state */

@@ -156,9 +156,8 @@ static char *section_of(const char *md, const char *name)
  * tuned-balanced-conservative's throughput_tpm and power_w orderings, whose
  * latency-performance > throughput-performance steps the model takes by
  * under 1 % (C1E's exit ramp; its notes explain), and sched-mc-power-savings'
- * power_rel, whose tie between levels 1 and 2 holds by under 0.2 % of its
- * 1 % tolerance (level 2's power follows its runtime, which the model
- * misses). */
+ * runtime_s, whose levels 1 and 2 differ by under 1 % (level 2's gain is
+ * the cache sharing the model underrates, its notes explain). */
 static void test_published_orderings(void **state)
 {
 	(void)state;

@@ -326,8 +326,12 @@ static void test_replay_keep(void **state)
 	char *path = temp_path();
 	const char *sets[] = { "files=6", "cc1_ms=5", "link_ms=5", "io_pct=0" };
 	run(&a, "kernbench", "performance", 5, sets, 4, path);
-	/* gcc/2 is task 2 (PID 3): it and the cc1 and as it forks. */
-	int pid = 3;
+	/* gcc/2 (the driver, forked by sh/2): it and the cc1 and as it forks. */
+	int pid = 0;
+	for (uint32_t i = 0; i < a.ntasks; i++)
+		if (strcmp(a.names[i], "gcc/2") == 0)
+			pid = (int)i + 1;
+	assert_true(pid > 0);
 	struct replay_keep k = { &pid, 1, NULL, 0 };
 	struct replay_model rm;
 	struct pm_diag d = { { 0 } };
