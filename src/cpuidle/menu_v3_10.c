@@ -69,37 +69,59 @@ int menu_v3_10_bucket(uint32_t expected_us, int nr_iowait)
  * exactly when q < (k + 1)^2, so "stddev <= 20" is q < 441 and
  * "avg > 6 stddev" is stddev <= (avg - 1) / 6 (avg, a mean of u32 values,
  * keeps the square in range). */
+static bool intervals_agree(uint64_t sum, uint64_t sum_sq, unsigned divisor, uint64_t *avg_out)
+{
+	uint64_t avg = sum / divisor;
+	uint64_t var = sum_sq - 2 * avg * sum + divisor * avg * avg;
+	uint64_t q = var / divisor;
+	bool agree = q < 21 * 21;
+	if (!agree && avg > 0 && divisor * 4 >= INTERVALS * 3) {
+		uint64_t k1 = (avg - 1) / 6 + 1;
+		agree = q < k1 * k1;
+	}
+	*avg_out = avg;
+	return agree;
+}
+
+/* The kernel looks again after dropping the largest value (every sample
+ * equal to it), until 6 or fewer remain: at most twice from 8 samples, so
+ * one pass finds the sums and the largest two values with their counts,
+ * and each further look takes one of them away (exact modulo 2^64 too).
+ * Dropping needs a largest value above 0: with none, every sample left is
+ * 0 and they agree. */
 uint32_t menu_v3_10_typical_interval(const struct menu_data *d)
 {
-	uint64_t thresh = UINT64_MAX;
-	for (;;) {
-		uint64_t max = 0, sum = 0, sum_sq = 0;
-		unsigned divisor = 0;
-		for (int i = 0; i < INTERVALS; i++) {
-			uint64_t v = d->intervals[i];
-			if (v > thresh)
-				continue;
-			sum += v;
-			sum_sq += v * v;
-			divisor++;
-			if (v > max)
-				max = v;
+	uint64_t sum = 0, sum_sq = 0, top[2] = { 0, 0 };
+	unsigned count[2] = { 0, 0 };
+	for (int i = 0; i < INTERVALS; i++) {
+		uint64_t v = d->intervals[i];
+		sum += v;
+		sum_sq += v * v;
+		if (v > top[0]) {
+			top[1] = top[0];
+			count[1] = count[0];
+			top[0] = v;
+			count[0] = 1;
+		} else if (v == top[0]) {
+			count[0]++;
+		} else if (v > top[1]) {
+			top[1] = v;
+			count[1] = 1;
+		} else if (v == top[1]) {
+			count[1]++;
 		}
-		if (!divisor)
-			return UINT32_MAX;
-		uint64_t avg = sum / divisor;
-		uint64_t var = sum_sq - 2 * avg * sum + divisor * avg * avg;
-		uint64_t q = var / divisor;
-		bool agree = q < 21 * 21;
-		if (!agree && avg > 0 && divisor * 4 >= INTERVALS * 3) {
-			uint64_t k1 = (avg - 1) / 6 + 1;
-			agree = q < k1 * k1;
-		}
-		if (agree)
+	}
+	unsigned divisor = INTERVALS;
+	for (int k = 0;; k++) {
+		uint64_t avg;
+		if (intervals_agree(sum, sum_sq, divisor, &avg))
 			return (uint32_t)avg;
-		if (divisor * 4 <= INTERVALS * 3)
+		if (divisor * 4 <= INTERVALS * 3 || k == 2) /* k == 2: 6 or fewer left */
 			return UINT32_MAX;
-		thresh = max - 1; /* drop the largest and look again */
+		/* drop the largest and look again */
+		sum -= count[k] * top[k];
+		sum_sq -= count[k] * top[k] * top[k];
+		divisor -= count[k];
 	}
 }
 
@@ -136,7 +158,10 @@ static void update(const struct cpuidle_device *dev, struct menu_data *d)
 	d->interval_ptr = (d->interval_ptr + 1) % INTERVALS;
 }
 
-int menu_v3_10_select(struct cpuidle_device *dev, struct menu_data *d, sim_ns latency_req)
+/* Out of line: inlined into menu_select(), whose path for today's rules it
+ * shares no code with, it made both spill registers (callgrind). */
+__attribute__((noinline)) int menu_v3_10_select(struct cpuidle_device *dev, struct menu_data *d,
+						sim_ns latency_req)
 {
 	if (d->needs_update) {
 		update(dev, d);

@@ -50,10 +50,22 @@ double memory_latency_scale(const struct machine *m, double core_ghz, double unc
 	return memory_latency_ns(m, core_ghz, uncore_ghz) / memory_latency_ns(m, REF_GHZ, REF_GHZ);
 }
 
-static double clocks(const struct sim *s, const struct sim_cpu *c, double *uncore_ghz)
+/* The clocks c runs at (GHz), the miss latency there and its scale to the
+ * reference: computed again only when the clocks differ from the last
+ * asked (the same figures either way). */
+static void clocks(struct sim *s, const struct sim_cpu *c)
 {
-	*uncore_ghz = s->pkgs[c->pkg].unc_khz ? s->pkgs[c->pkg].unc_khz / 1e6 : REF_GHZ;
-	return cpu_khz(s, c) / 1e6;
+	uint32_t khz = cpu_khz(s, c), unc_khz = s->pkgs[c->pkg].unc_khz;
+	if (s->mem_at.valid && s->mem_at.khz == khz && s->mem_at.unc_khz == unc_khz)
+		return;
+	double fc = khz / 1e6, fu = unc_khz ? unc_khz / 1e6 : REF_GHZ;
+	s->mem_at.valid = true;
+	s->mem_at.khz = khz;
+	s->mem_at.unc_khz = unc_khz;
+	s->mem_at.core_ghz = fc;
+	s->mem_at.uncore_ghz = fu;
+	s->mem_at.latency_ns = memory_latency_ns(s->m, fc, fu);
+	s->mem_at.scale = memory_latency_scale(s->m, fc, fu);
 }
 
 double memory_stall_factor(struct sim *s, const struct sim_cpu *c, const struct task *t)
@@ -61,8 +73,8 @@ double memory_stall_factor(struct sim *s, const struct sim_cpu *c, const struct 
 	const struct machine_memory *mm = &s->m->mem;
 	if (!has_model(s->m))
 		return 1.0;
-	double fu, fc = clocks(s, c, &fu);
-	double f = memory_latency_scale(s->m, fc, fu);
+	clocks(s, c);
+	double f = s->mem_at.scale;
 	if (mm->snoop_share > 0 && t->share_group)
 		f *= 1.0 + mm->snoop_share * (mm->snoop_x - 1.0) * share_remote_share(s, t, c->pkg);
 	return f;
@@ -77,8 +89,8 @@ void memory_account(struct sim *s, const struct sim_cpu *c, const struct task *t
 {
 	if (!has_model(s->m) || !(stall_ns > 0))
 		return;
-	double fu, fc = clocks(s, c, &fu);
-	s->dram_lines += stall_ns * task_mlp(s, t) / memory_latency_ns(s->m, fc, fu);
+	clocks(s, c);
+	s->dram_lines += stall_ns * task_mlp(s, t) / s->mem_at.latency_ns;
 }
 
 double memory_saturation(double demand_gbps, double peak_gbps)
@@ -95,10 +107,11 @@ double memory_bandwidth_factor(struct sim *s, const struct sim_cpu *c, struct ta
 	double peak = s->m->mem.peak_gbps;
 	if (!has_model(s->m) || !(peak > 0) || !(stall_ns > 0))
 		return 1.0;
-	double fu, fc = clocks(s, c, &fu);
+	clocks(s, c);
+	double fc = s->mem_at.core_ghz;
 	double busy = (cycles > 0 ? cycles / fc : 0) + stall_ns; /* fc: cycles per ns */
 	/* 64-byte lines per latency while it stalls, bytes per ns = GB/s */
-	t->mem_gbps = stall_ns / busy * task_mlp(s, t) * 64.0 / memory_latency_ns(s->m, fc, fu);
+	t->mem_gbps = stall_ns / busy * task_mlp(s, t) * 64.0 / s->mem_at.latency_ns;
 	double demand = t->mem_gbps;
 	const struct cpu_group *g = &s->topo.pkg[c->pkg];
 	for (int i = 0; i < g->n; i++) {

@@ -368,6 +368,15 @@ struct sim {
 	void *progress_ctx;
 	const struct sim_observer *obs;
 
+	/* The memory model's figures at the last core and uncore clocks asked
+	 * (engine/memory.c): a burst asks three times, and most run at the
+	 * clocks of the one before. */
+	struct {
+		bool valid;
+		uint32_t khz, unc_khz;
+		double core_ghz, uncore_ghz, latency_ns, scale;
+	} mem_at;
+
 	/* What the platform power model counts (engine/platform_power.c). */
 	double dram_lines;     /* 64-byte lines moved to or from DRAM */
 	sim_ns disk_busy_ns;   /* time a disk served I/O */

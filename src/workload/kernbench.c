@@ -359,7 +359,7 @@ static void job_next(struct sim *s, struct kernbench *k, struct task *t, struct 
 		j->step = STEP_AS;
 		*a = proc_cost(s, 1, 0);
 		return;
-	case STEP_AS:
+	case STEP_AS: /* the fork's cost paid: gcc now */
 		j->step = STEP_REAP;
 		fork_and_wait(s, k, t, idx, ROLE_GCC, a);
 		return;

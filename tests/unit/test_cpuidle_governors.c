@@ -354,6 +354,66 @@ static void test_menu_v3_10_typical_interval(void **state)
 						     UINT32_MAX, 0 }), 0);
 }
 
+/* v3.10's get_typical_interval() as the kernel loops: a pass per look,
+ * each leaving out every sample above the threshold (the last maximum,
+ * minus one). */
+static uint32_t typical_v3_10_passes(const uint32_t v[MENU_INTERVALS])
+{
+	uint64_t thresh = UINT64_MAX;
+	for (;;) {
+		uint64_t max = 0, sum = 0, sum_sq = 0;
+		unsigned divisor = 0;
+		for (int i = 0; i < MENU_INTERVALS; i++) {
+			if (v[i] > thresh)
+				continue;
+			sum += v[i];
+			sum_sq += (uint64_t)v[i] * v[i];
+			divisor++;
+			if (v[i] > max)
+				max = v[i];
+		}
+		if (!divisor)
+			return UINT32_MAX;
+		uint64_t avg = sum / divisor;
+		uint64_t q = (sum_sq - 2 * avg * sum + divisor * avg * avg) / divisor;
+		bool agree = q < 21 * 21;
+		if (!agree && avg > 0 && divisor * 4 >= MENU_INTERVALS * 3)
+			agree = q < ((avg - 1) / 6 + 1) * ((avg - 1) / 6 + 1);
+		if (agree)
+			return (uint32_t)avg;
+		if (divisor * 4 <= MENU_INTERVALS * 3)
+			return UINT32_MAX;
+		thresh = max - 1;
+	}
+}
+
+/* The governor finds every look's sums in one scan: the same answer as
+ * the kernel's passes, over patterns with ties at the top (values from a
+ * few levels), zeros, and u32 extremes that wrap the sums. */
+static void test_menu_v3_10_typical_one_scan(void **state)
+{
+	static const uint32_t levels[] = { 0, 1, 90, 100, 110, 400, 1000, 50000, UINT32_MAX - 1,
+					   UINT32_MAX };
+	const int nlevels = (int)(sizeof(levels) / sizeof(levels[0]));
+	uint64_t x = 0x9e3779b97f4a7c15u;
+	int found = 0;
+	for (int n = 0; n < 20000; n++) {
+		uint32_t v[MENU_INTERVALS];
+		for (int i = 0; i < MENU_INTERVALS; i++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			/* half the patterns from the first few levels: ties */
+			int span = n % 2 ? nlevels : 5;
+			v[i] = levels[x % (uint64_t)span];
+		}
+		uint32_t want = typical_v3_10_passes(v);
+		assert_int_equal(typical_v3_10(v), want);
+		found += want != UINT32_MAX;
+	}
+	assert_true(found > 1000); /* patterns were found, not only refused */
+}
+
 static void test_menu_v3_10_select(void **state)
 {
 	struct idletrace_sim s;
@@ -1234,6 +1294,7 @@ int main(void)
 		cmocka_unit_test(test_menu_v3_10_buckets),
 		cmocka_unit_test(test_menu_v3_10_loadavg),
 		cmocka_unit_test(test_menu_v3_10_typical_interval),
+		cmocka_unit_test(test_menu_v3_10_typical_one_scan),
 		cmocka_unit_test(test_menu_v3_10_select),
 		cmocka_unit_test(test_menu_v3_10_update),
 		cmocka_unit_test(test_menu_v3_10_rejects_iowait_mult),

@@ -141,6 +141,16 @@ static void test_wakeup_cost_flat_in_cpu_count(void **state)
 	assert_int_equal(reads[1], reads[0]);
 }
 
+/* A task being forked: new, on no CPU yet. */
+static struct task *new_child(void)
+{
+	struct task *child = &tasks[ntasks++];
+	memset(child, 0, sizeof(*child));
+	child->state = TASK_NEW;
+	child->cpu = -1;
+	return child;
+}
+
 /* Fork balancing from a busy CPU: the child goes to a whole idle core (the
  * local core has one idle thread, the others two), the one with the least
  * utilization (CPU 2's core; the others carry blocked utilization), and
@@ -153,10 +163,7 @@ static void test_fork_to_idlest_core(void **state)
 	s->cpu[3].util = 100;
 	s->cpu[2].exit_ns = 100000;
 	s->cpu[6].exit_ns = 1000;
-	struct task *child = &tasks[ntasks++];
-	memset(child, 0, sizeof(*child));
-	child->state = TASK_NEW;
-	child->cpu = -1;
+	struct task *child = new_child();
 	struct select_ctx w = { .kind = SELECT_FORK, .this_cpu = 0, .waker = s->cpu[0].curr };
 	assert_int_equal(fair_select_task_rq(s, child, &w), 6);
 }
@@ -168,10 +175,7 @@ static void test_fork_numa_imbalance(void **state)
 {
 	struct sim *s = machine(2, 4, 1, 1);
 	run_on(s, 0, 500);
-	struct task *child = &tasks[ntasks++];
-	memset(child, 0, sizeof(*child));
-	child->state = TASK_NEW;
-	child->cpu = -1;
+	struct task *child = new_child();
 	struct select_ctx w = { .kind = SELECT_FORK, .this_cpu = 0, .waker = s->cpu[0].curr };
 	assert_int_equal(s->topo.dom[SDL_NUMA]->imb_numa_nr, 4);
 	assert_int_equal(s->topo.cpu[fair_select_task_rq(s, child, &w)].pkg, 0);
@@ -278,10 +282,7 @@ static void test_pack_fork_exec_stay_in_package(void **state)
 	struct task *parent = run_on(s, 0, 900);
 	run_on(s, 1, 900);
 	run_on(s, 2, 900);
-	struct task *child = &tasks[ntasks++];
-	memset(child, 0, sizeof(*child));
-	child->state = TASK_NEW;
-	child->cpu = -1;
+	struct task *child = new_child();
 	struct select_ctx w = { .kind = SELECT_FORK, .this_cpu = 0, .waker = parent };
 	assert_int_equal(pack->select_cpu(s, child, &w), 3);
 	assert_int_equal(s->topo.cpu[spread->select_cpu(s, child, &w)].pkg, 1);
@@ -337,10 +338,7 @@ static void test_fork_2629_llc_groups(void **state)
 	s->knobs.kernel_version = 2006;
 	const struct placement_ops *spread = placement_find("spread");
 	struct task *parent = run_on(s, 0, 900);
-	struct task *child = &tasks[ntasks++];
-	memset(child, 0, sizeof(*child));
-	child->state = TASK_NEW;
-	child->cpu = -1;
+	struct task *child = new_child();
 	struct select_ctx w = { .kind = SELECT_FORK, .this_cpu = 0, .waker = parent };
 	assert_int_equal(spread->select_cpu(s, child, &w), 3);
 	run_on(s, 2, 900);
