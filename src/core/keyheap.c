@@ -35,33 +35,61 @@ static inline void place(struct keyheap *h, uint32_t i, const struct keyheap_nod
 	h->pos[x->key] = i;
 }
 
-/* Puts x in the hole at i: up or down from there (a binary heap). */
-static void settle(struct keyheap *h, uint32_t i, struct keyheap_node x)
+/* Moves the hole at i up while x comes before the parent; returns where
+ * x belongs on that path. */
+static inline uint32_t hole_up(struct keyheap *h, uint32_t i, const struct keyheap_node *x)
 {
-	while (i > 0 && before(&x, &h->heap[(i - 1) / 2])) {
-		place(h, i, &h->heap[(i - 1) / 2]);
-		i = (i - 1) / 2;
+	while (i > 0) {
+		uint32_t parent = (i - 1) / 2;
+		if (!before(x, &h->heap[parent]))
+			break;
+		place(h, i, &h->heap[parent]);
+		i = parent;
 	}
+	return i;
+}
+
+/* Moves the hole at i down while a child comes before x. */
+static inline uint32_t hole_down(struct keyheap *h, uint32_t i, const struct keyheap_node *x)
+{
 	for (;;) {
 		uint32_t child = 2 * i + 1;
 		if (child >= h->n)
 			break;
 		if (child + 1 < h->n && before(&h->heap[child + 1], &h->heap[child]))
 			child++;
-		if (!before(&h->heap[child], &x))
+		if (!before(&h->heap[child], x))
 			break;
 		place(h, i, &h->heap[child]);
 		i = child;
 	}
-	place(h, i, &x);
+	return i;
+}
+
+/* Puts x in the hole at i: up or down from there (a binary heap). A node
+ * that comes before its parent cannot come after a child. */
+static void settle(struct keyheap *h, uint32_t i, const struct keyheap_node *x)
+{
+	if (i > 0 && before(x, &h->heap[(i - 1) / 2]))
+		i = hole_up(h, i, x);
+	else
+		i = hole_down(h, i, x);
+	place(h, i, x);
 }
 
 void keyheap_set(struct keyheap *h, uint32_t key, sim_ns time, uint64_t seq)
 {
+	struct keyheap_node x = { time, seq, key };
 	uint32_t at = h->pos[key];
-	if (at == UINT32_MAX)
-		at = h->n++;
-	settle(h, at, (struct keyheap_node){ time, seq, key });
+	if (at == UINT32_MAX) {
+		/* A new deadline: the last leaf has no children. */
+		at = hole_up(h, h->n++, &x);
+	} else if (before(&x, &h->heap[at])) {
+		at = hole_up(h, at, &x); /* earlier: only up */
+	} else {
+		at = hole_down(h, at, &x); /* later: only down */
+	}
+	place(h, at, &x);
 }
 
 /* Fills the hole at i with the last node. */
@@ -69,13 +97,20 @@ static void remove_at(struct keyheap *h, uint32_t i)
 {
 	h->pos[h->heap[i].key] = UINT32_MAX;
 	if (i != --h->n)
-		settle(h, i, h->heap[h->n]);
+		settle(h, i, &h->heap[h->n]);
 }
 
 void keyheap_cancel(struct keyheap *h, uint32_t key)
 {
 	uint32_t at = h->pos[key];
 	if (at != UINT32_MAX)
+		remove_at(h, at);
+}
+
+void keyheap_cancel_seq(struct keyheap *h, uint32_t key, uint64_t seq)
+{
+	uint32_t at = h->pos[key];
+	if (at != UINT32_MAX && h->heap[at].seq == seq)
 		remove_at(h, at);
 }
 

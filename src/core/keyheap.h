@@ -36,8 +36,20 @@ void keyheap_free(struct keyheap *h);
 void keyheap_set(struct keyheap *h, uint32_t key, sim_ns time, uint64_t seq);
 /* Takes key's deadline out, if it has one. */
 void keyheap_cancel(struct keyheap *h, uint32_t key);
+/* Takes key's deadline out if it is still the one set with `seq`: after
+ * the earliest was handled in place (keyheap_first()), unless it was
+ * moved or cancelled meanwhile. */
+void keyheap_cancel_seq(struct keyheap *h, uint32_t key, uint64_t seq);
 /* Takes the earliest deadline out (there must be one). */
 struct keyheap_node keyheap_pop(struct keyheap *h);
+
+/* The earliest deadline (there must be one), left in place: a handler
+ * that re-arms its key moves it down from the top, one sift where a pop
+ * and a set take two. */
+static inline const struct keyheap_node *keyheap_first(const struct keyheap *h)
+{
+	return &h->heap[0];
+}
 
 /* Whether key has a deadline set. */
 static inline bool keyheap_has(const struct keyheap *h, uint32_t key)

@@ -47,17 +47,13 @@ static inline uint64_t weighted(sim_ns dt, uint32_t weight)
 void cpu_sync_from(struct sim *s, struct sim_cpu *c)
 {
 	sim_ns dt = s->now - c->seg_start;
-	clock_pelt_advance(s, c, dt);
 	c->seg_start = s->now;
 	struct cpu_result *a = &c->acct;
-	if (c->mode == CPU_IDLE) {
-		a->cstate_ns[c->cstate] += dt;
-	} else {
+	if (c->mode == CPU_RUNNING) {
 		int idx = cpu_effective_idx(s, c);
+		clock_pelt_run(s, c, dt, idx);
 		a->c0_ns += dt;
 		a->pstate_ns[idx] += dt; /* cycles: cpu_c0_mhz_ns() */
-	}
-	if (c->mode == CPU_RUNNING) {
 		struct task *t = c->curr;
 		if (t->burst_sys)
 			a->sys_ns += dt;
@@ -67,20 +63,27 @@ void cpu_sync_from(struct sim *s, struct sim_cpu *c)
 		t->vruntime += weighted(dt, t->weight);
 		if (t->in_burst)
 			burst_progress(t, dt, c->speed);
+		return;
+	}
+	clock_pelt_idle(s, c);
+	/* An interrupt's handler at the end of a wakeup is system time. */
+	sim_ns irq = 0;
+	if (c->mode == CPU_IDLE) {
+		a->cstate_ns[c->cstate] += dt;
 	} else {
-		/* An interrupt's handler at the end of a wakeup is system time. */
-		sim_ns irq = 0;
-		if (c->mode == CPU_WAKING && c->irq_end > c->irq_start) {
+		a->c0_ns += dt;
+		a->pstate_ns[cpu_effective_idx(s, c)] += dt;
+		if (c->irq_end > c->irq_start) {
 			sim_ns from = s->now - dt > c->irq_start ? s->now - dt : c->irq_start;
 			sim_ns to = s->now < c->irq_end ? s->now : c->irq_end;
 			irq = to > from ? to - from : 0;
 		}
-		a->sys_ns += irq;
-		if (c->nr_iowait > 0)
-			a->iowait_ns += dt - irq;
-		else
-			a->idle_ns += dt - irq;
 	}
+	a->sys_ns += irq;
+	if (c->nr_iowait > 0)
+		a->iowait_ns += dt - irq;
+	else
+		a->idle_ns += dt - irq;
 }
 
 void cpu_set_speed(struct sim *s, struct sim_cpu *c)

@@ -26,20 +26,6 @@
  * cfs_rq->avg.util_avg as it stands). */
 #include "sim_internal.h"
 
-/* arch_scale_freq_capacity(): the CPU's current frequency over its type's
- * reference, capped at 1024 as x86's scale_freq_tick() caps it (v6.x);
- * 1024 without invariance, where running time counts whatever the clock.
- * The kernel measures it from APERF/MPERF over the last tick; here it is
- * the frequency in force. */
-static uint64_t freq_scale(const struct sim *s, const struct sim_cpu *c)
-{
-	const struct sim_type *ty = cpu_type_of(s, c);
-	if (!ty->fie_khz)
-		return PELT_SCALE;
-	uint64_t scale = (uint64_t)cpu_khz(s, c) * PELT_SCALE / ty->fie_khz;
-	return scale < PELT_SCALE ? scale : PELT_SCALE;
-}
-
 static inline uint64_t rq_clock_pelt(const struct sim_cpu *c)
 {
 	return c->clock_pelt - c->lost_idle_time;
@@ -47,7 +33,7 @@ static inline uint64_t rq_clock_pelt(const struct sim_cpu *c)
 
 /* _update_idle_rq_clock_pelt(): an idle run queue's PELT clock is its
  * clock; when and where it went idle, for migrate_se_pelt_lag(). */
-static void idle_clock_pelt(struct sim *s, struct sim_cpu *c)
+void clock_pelt_idle(struct sim *s, struct sim_cpu *c)
 {
 	c->clock_pelt = (uint64_t)s->now;
 	c->clock_idle = s->now;
@@ -56,16 +42,14 @@ static void idle_clock_pelt(struct sim *s, struct sim_cpu *c)
 
 /* update_rq_clock_pelt(): the elapsed time scaled by the CPU's capacity
  * (arch_scale_cpu_capacity(): 1024 on the biggest type and on every CPU of
- * a machine without types), then by the frequency scale, each with
- * cap_scale()'s truncation. */
-void clock_pelt_advance(struct sim *s, struct sim_cpu *c, sim_ns dt)
+ * a machine without types), then by the frequency scale of the P-state it
+ * ran at (its type's freq_scale[], engine/sim.c), each with cap_scale()'s
+ * truncation. */
+void clock_pelt_run(struct sim *s, struct sim_cpu *c, sim_ns dt, int idx)
 {
-	if (c->mode != CPU_RUNNING) {
-		idle_clock_pelt(s, c);
-		return;
-	}
-	uint64_t delta = ((uint64_t)dt * cpu_type_of(s, c)->capacity) >> PELT_SHIFT;
-	c->clock_pelt += (delta * freq_scale(s, c)) >> PELT_SHIFT;
+	const struct sim_type *ty = cpu_type_of(s, c);
+	uint64_t delta = ((uint64_t)dt * ty->capacity) >> PELT_SHIFT;
+	c->clock_pelt += (delta * ty->freq_scale[idx]) >> PELT_SHIFT;
 }
 
 static void nohz_stats(struct sim *s);
@@ -84,7 +68,7 @@ void load_avg_cpu_goes_idle(struct sim *s, struct sim_cpu *c)
 	uint32_t divider = ((LOAD_AVG_MAX - 1024) << PELT_SHIFT) - LOAD_AVG_MAX;
 	if (c->pelt.util_sum >= divider)
 		c->lost_idle_time += (uint64_t)s->now - c->clock_pelt;
-	idle_clock_pelt(s, c);
+	clock_pelt_idle(s, c);
 	if (s->knobs.uclamp_used)
 		cpu_util_changed(c); /* its runnable set is empty: no uclamp */
 }

@@ -569,6 +569,7 @@ static int build_sched(struct sim *s, struct pm_diag *d)
 		.migration_cost_ns = p->sched_migration_cost_ns,
 		.balance_interval_ns = p->balance_interval_ms * NS_PER_MS,
 		.mc_power_savings = (int)p->sched_mc_power_savings,
+		.kernel_version = s->kernel_version,
 		.uclamp_util_min = (unsigned)p->sched_util_clamp_min,
 		.uclamp_util_max = (unsigned)p->sched_util_clamp_max,
 		/* sysctl_sched_uclamp_handler() enables sched_uclamp_used when a
@@ -663,8 +664,13 @@ static int build_types(struct sim *s)
 }
 
 /* The reference of frequency invariance per type; a machine without one
- * still gets the highest P-state when invariance is asked for. */
-static void set_invariance(struct sim *s)
+ * still gets the highest P-state when invariance is asked for. Each
+ * P-state's arch_scale_freq_capacity(): its frequency over the reference,
+ * capped at 1024 as x86's scale_freq_tick() caps it (v6.x); 1024 without
+ * invariance, where running time counts whatever the clock. The kernel
+ * measures it from APERF/MPERF over the last tick; here it is the
+ * frequency in force. */
+static int set_invariance(struct sim *s)
 {
 	for (int t = 0; t < s->ntypes; t++) {
 		struct sim_type *ty = &s->types[t];
@@ -680,7 +686,17 @@ static void set_invariance(struct sim *s)
 			ty->fie_khz = s->par.boost ? machine_type_turbo_limit_khz(
 							     ct, (int)s->par.freq_invariance_cores)
 						   : ct->base_khz;
+		ty->freq_scale = calloc((size_t)ty->npstates, sizeof(*ty->freq_scale));
+		if (!ty->freq_scale)
+			return -1;
+		for (int i = 0; i < ty->npstates; i++) {
+			uint64_t scale = PELT_SCALE;
+			if (ty->fie_khz)
+				scale = (uint64_t)ty->khz[i] * PELT_SCALE / ty->fie_khz;
+			ty->freq_scale[i] = (uint32_t)(scale < PELT_SCALE ? scale : PELT_SCALE);
+		}
 	}
+	return 0;
 }
 
 /* The package power limits: the machine's [power_limits], or --set. */
@@ -883,7 +899,8 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 
 	if (build_topology(s, d) < 0)
 		return -1;
-	set_invariance(s);
+	if (set_invariance(s) < 0)
+		return pm_fail(d, "out of memory");
 	set_power_limits(s);
 	if (power_tables(s) < 0)
 		return pm_fail(d, "out of memory");
@@ -1122,11 +1139,16 @@ int sim_run(struct sim *s, struct run_result *r, struct pm_diag *d)
 	for (;;) {
 		size_t len = s->q.len + s->bursts.n;
 		const struct event *top = eventq_peek(&s->q);
-		if (s->bursts.n && (!top || keyheap_first_before(&s->bursts, top->time, top->seq))) {
-			/* A CPU's end of burst, always a live one. */
-			struct keyheap_node b = keyheap_pop(&s->bursts);
-			e = (struct event){ .time = b.time, .seq = b.seq, .kind = EV_BURST_DONE,
-					    .obj = b.key, .gen = s->cpus[b.key].done_gen };
+		bool burst = s->bursts.n && (!top || keyheap_first_before(&s->bursts, top->time,
+									   top->seq));
+		if (burst) {
+			/* A CPU's end of burst, always a live one. It stays in the
+			 * heap while handled: the next burst's end moves it down
+			 * from the top, one sift where a pop and a set take two;
+			 * if nothing re-armed it, it goes after. */
+			const struct keyheap_node *b = keyheap_first(&s->bursts);
+			e = (struct event){ .time = b->time, .seq = b->seq, .kind = EV_BURST_DONE,
+					    .obj = b->key, .gen = s->cpus[b->key].done_gen };
 		} else if (!eventq_pop(&s->q, &e)) {
 			break;
 		}
@@ -1138,6 +1160,8 @@ int sim_run(struct sim *s, struct run_result *r, struct pm_diag *d)
 			s->events++;
 		else
 			s->stale_events++;
+		if (burst)
+			keyheap_cancel_seq(&s->bursts, e.obj, e.seq);
 		if (s->ndead)
 			reap_finished(s);
 		if (s->oom)
@@ -1188,6 +1212,7 @@ void sim_destroy(struct sim *s)
 	for (int t = 0; s->types && t < s->ntypes; t++) {
 		free(s->types[t].khz);
 		free(s->types[t].speed);
+		free(s->types[t].freq_scale);
 		free(s->types[t].os_khz);
 		free(s->types[t].turbo_cap_idx);
 		free(s->types[t].dyn_w);

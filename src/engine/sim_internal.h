@@ -229,6 +229,7 @@ struct sim_type {
 	int base_idx;          /* highest non-turbo P-state */
 	int *turbo_cap_idx;    /* by the type's active cores in the package */
 	uint32_t fie_khz;      /* frequency invariance's reference; 0: PELT not invariant */
+	uint32_t *freq_scale;  /* by P-state: arch_scale_freq_capacity() (set_invariance()) */
 	uint32_t capacity;     /* arch_scale_cpu_capacity() */
 	/* Work per cycle against the first type of capacity 1024: a type of
 	 * capacity C and highest frequency F does C/1024 of its work at F. */
@@ -413,8 +414,10 @@ enum load_avg_flags {
 	LOAD_AVG_ATTACH = 1, /* DO_ATTACH: enqueue of a task that changed CPU */
 	LOAD_AVG_DETACH = 2, /* DO_DETACH: dequeue of a task moving while queued */
 };
-/* update_rq_clock_pelt() for dt ns in the CPU's present mode (cpu_sync). */
-void clock_pelt_advance(struct sim *s, struct sim_cpu *c, sim_ns dt);
+/* update_rq_clock_pelt() for dt ns: running at P-state idx, or idle
+ * (waking included: the idle task is current) (cpu_sync). */
+void clock_pelt_run(struct sim *s, struct sim_cpu *c, sim_ns dt, int idx);
+void clock_pelt_idle(struct sim *s, struct sim_cpu *c);
 /* update_idle_rq_clock_pelt(): the run queue has nothing left to run. */
 void load_avg_cpu_goes_idle(struct sim *s, struct sim_cpu *c);
 /* update_load_avg(): task `t` (NULL: none), enqueued or not, then the CPU's. */

@@ -1,27 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Fork and exec balancing of Linux 2.6.29 (kernel/sched.c:
  * sched_balance_self(), called by sched_fork() with SD_BALANCE_FORK and by
- * sched_exec() with SD_BALANCE_EXEC), as it runs while
- * sched_mc_power_savings is set.
+ * sched_exec() with SD_BALANCE_EXEC; every default domain has both).
  *
  * The domain walk starts from the widest domain of the parent's (or the
- * exec'ing task's) CPU that has the flag, but "if power savings logic is
- * enabled for a domain, stop there": at sched_mc_power_savings >= 1 the
- * CPU (package-spanning) domain carries SD_POWERSAVINGS_BALANCE
+ * exec'ing task's) CPU, but "if power savings logic is enabled for a
+ * domain, stop there": at sched_mc_power_savings >= 1 the CPU (machine-
+ * spanning) domain carries SD_POWERSAVINGS_BALANCE
  * (sd_balance_for_package_power()), so a new process is balanced only
- * inside its parent's package -- the MC domain, which spans the package
- * then (cpu_coregroup_mask() returns cpu_core_mask at sched_mc > 0), with
- * one group per core -- and below it among a core's SMT siblings. Packages
- * are balanced afterwards by the load balancer alone.
+ * inside its parent's package. The domains 2.6.29 builds on x86 (without
+ * NUMA): at sched_mc_power_savings = 0 the CPU domain with the last-level
+ * caches as groups (cpu_to_phys_group() groups by cpu_coregroup_mask(),
+ * the LLC then), the MC domain (the LLC, one group per core) and the SMT
+ * domain (a core's threads); at sched_mc > 0 cpu_coregroup_mask() is the
+ * package (cpu_core_mask), so the walk is the MC domain (the package, one
+ * group per core), then the SMT domain. A domain of one group is no
+ * domain (sd_degenerate()).
  *
  * At each level find_idlest_group() compares the groups' loads per CPU
  * of power (source_load() for the local group, target_load() for the
  * others) and stays local unless the idlest is below the local one by
- * half the domain's imbalance_pct (125: 12 %); find_idlest_cpu() takes
- * the CPU with the least load, the current CPU on ties, else the first.
- * The task itself counts on its CPU: the parent runs there while it
- * forks, the exec'ing task is current (2.6.29 has no *_without()
- * discount), so an exec moves a lone task to an idle core of its package.
+ * half the domain's imbalance_pct (125, 110 for SMT); find_idlest_cpu()
+ * takes the CPU with the least load, the current CPU on ties, else the
+ * first; a move goes on in the new CPU's narrower domains. The task
+ * itself counts on its CPU: the parent runs there while it forks, the
+ * exec'ing task is current (2.6.29 has no *_without() discount), so an
+ * exec moves a lone task to an idle core.
  *
  * Load: weighted_cpuload(), every task of the model at nice 0 (NICE_0_LOAD
  * per runnable task). forkexec_idx = 1 reads cpu_load[0], the load at the
@@ -33,8 +37,8 @@
 #include "placement_lib.h"
 
 #define NICE_0_LOAD 1024UL
-/* SD_MC_INIT's and SD_SIBLING_INIT's imbalance_pct (2.6.29), halved as
- * find_idlest_group() halves it. */
+/* SD_CPU_INIT's and SD_MC_INIT's imbalance_pct (125) and SD_SIBLING_INIT's
+ * (110), 2.6.29, halved as find_idlest_group() halves them. */
 #define MC_IMBALANCE (100 + (125 - 100) / 2)
 #define SMT_IMBALANCE (100 + (110 - 100) / 2)
 
@@ -43,11 +47,19 @@ static unsigned long weighted_cpuload(const struct sim *s, int cpu)
 	return (unsigned long)sv_nr_running(s, cpu) * NICE_0_LOAD;
 }
 
-/* A level of the walk: its span, and whether its groups are the span's
- * cores (the MC domain) or its CPUs (the SMT domain). */
-static const struct cpu_group *group_of(const struct sched_topology *t, int cpu, bool cores)
+/* The groups of a level: last-level caches, cores or CPUs. */
+enum bs_kind { BS_LLC, BS_CORE, BS_CPU };
+
+static const struct cpu_group *group_of(const struct sched_topology *t, int cpu, enum bs_kind k)
 {
-	return cores ? &t->core[t->cpu[cpu].core] : &t->one[cpu];
+	switch (k) {
+	case BS_LLC:
+		return &t->llc[t->cpu[cpu].llc];
+	case BS_CORE:
+		return &t->core[t->cpu[cpu].core];
+	default:
+		return &t->one[cpu];
+	}
 }
 
 static bool group_allows(const struct cpu_group *g, const struct task *p)
@@ -72,11 +84,11 @@ static unsigned long avg_load(const struct sim *s, const struct cpu_group *g)
  * or NULL to stay in the local one. Visited from the local group on, as
  * the kernel's circular list starts at the owner CPU's group. */
 static const struct cpu_group *find_idlest_group(const struct sim *s, const struct cpu_group *span,
-						 bool cores, const struct task *p, int this_cpu,
-						 int imbalance)
+						 enum bs_kind kind, const struct task *p,
+						 int this_cpu, int imbalance)
 {
 	const struct sched_topology *topo = sv_topology(s);
-	const struct cpu_group *local = group_of(topo, this_cpu, cores), *idlest = NULL;
+	const struct cpu_group *local = group_of(topo, this_cpu, kind), *idlest = NULL;
 	unsigned long min_load = ULONG_MAX, this_load = 0;
 	int first = 0;
 	for (int i = 0; i < span->n; i++)
@@ -84,7 +96,7 @@ static const struct cpu_group *find_idlest_group(const struct sim *s, const stru
 			first = i;
 	for (int k = 0; k < span->n; k++) {
 		int cpu = span->cpu[(first + k) % span->n];
-		const struct cpu_group *g = group_of(topo, cpu, cores);
+		const struct cpu_group *g = group_of(topo, cpu, kind);
 		if (g->cpu[0] != cpu || !group_allows(g, p))
 			continue; /* not the group's first CPU: seen with it */
 		unsigned long load = avg_load(s, g);
@@ -122,24 +134,35 @@ static int find_idlest_cpu(const struct sim *s, const struct cpu_group *g, const
 
 /* One level of the walk: the CPU `cpu` moves to among the groups of
  * `span`, or `cpu`. A span of one group is no domain (sd_degenerate()). */
-static int balance_level(const struct sim *s, const struct cpu_group *span, bool cores,
+static int balance_level(const struct sim *s, const struct cpu_group *span, enum bs_kind kind,
 			 const struct task *p, int cpu, int imbalance)
 {
-	if (group_of(sv_topology(s), cpu, cores)->n == span->n)
+	if (group_of(sv_topology(s), cpu, kind)->n == span->n)
 		return cpu;
-	const struct cpu_group *g = find_idlest_group(s, span, cores, p, cpu, imbalance);
+	const struct cpu_group *g = find_idlest_group(s, span, kind, p, cpu, imbalance);
 	if (!g)
 		return cpu;
 	int new_cpu = find_idlest_cpu(s, g, p, cpu);
 	return new_cpu < 0 ? cpu : new_cpu;
 }
 
-int sched_balance_self_powersave(const struct sim *s, const struct task *p, int cpu)
+int sched_balance_self_2629(const struct sim *s, const struct task *p, int cpu, bool power_savings)
 {
 	const struct sched_topology *topo = sv_topology(s);
-	/* The MC domain: the package, its cores as groups. A move goes on in
-	 * the new CPU's narrower domain, a stay in this CPU's: either way
-	 * the core's, its threads as groups. */
-	cpu = balance_level(s, &topo->pkg[topo->cpu[cpu].pkg], true, p, cpu, MC_IMBALANCE);
-	return balance_level(s, &topo->core[topo->cpu[cpu].core], false, p, cpu, SMT_IMBALANCE);
+	if (power_savings) {
+		/* The MC domain: the package, its cores as groups. */
+		cpu = balance_level(s, &topo->pkg[topo->cpu[cpu].pkg], BS_CORE, p, cpu, MC_IMBALANCE);
+	} else {
+		/* The CPU domain (its LLCs as groups), then the MC domain (the
+		 * new CPU's LLC, its cores as groups). */
+		cpu = balance_level(s, &topo->all, BS_LLC, p, cpu, MC_IMBALANCE);
+		cpu = balance_level(s, &topo->llc[topo->cpu[cpu].llc], BS_CORE, p, cpu, MC_IMBALANCE);
+	}
+	/* The SMT domain: the core's threads. */
+	return balance_level(s, &topo->core[topo->cpu[cpu].core], BS_CPU, p, cpu, SMT_IMBALANCE);
+}
+
+bool sched_rules_2629(const struct sched_knobs *k)
+{
+	return k->kernel_version > 0 && k->kernel_version < 3000;
 }

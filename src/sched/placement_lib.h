@@ -28,9 +28,20 @@ struct task *migratable(const struct sim *s, const struct rq *rq, int dest, bool
 /* Among `g`, the CPU with the most queued tasks `cpu` may take (-1 if
  * none); the task goes to *out. */
 int busiest_in(const struct sim *s, const struct cpu_group *g, int cpu, struct task **out);
-/* sched_balance_self() of Linux 2.6.29 under sched_mc_power_savings
- * (balance_self.c): where a task forked or exec'ed on `cpu` starts, found
- * only inside `cpu`'s package. */
-int sched_balance_self_powersave(const struct sim *s, const struct task *p, int cpu);
+/* sched_balance_self() of Linux 2.6.29 (balance_self.c): where a task
+ * forked or exec'ed on `cpu` starts; under sched_mc_power_savings
+ * (`power_savings`) found only inside `cpu`'s package. */
+int sched_balance_self_2629(const struct sim *s, const struct task *p, int cpu, bool power_savings);
+/* Whether the knobs' kernel wakes, forks and execs by 2.6.29's rules (a
+ * 2.6 kernel: --set kernel=2.6 or 2.6.N). */
+bool sched_rules_2629(const struct sched_knobs *k);
+/* select_task_rq_fair() of Linux 2.6.29 at a wakeup (wake_2629.c): the
+ * CPU for `p` woken from `this_cpu` (-1: an interrupt), WF_SYNC or not. */
+int select_task_rq_fair_2629(const struct sim *s, const struct task *p, int this_cpu, bool sync);
+/* 2.6.29's choice for a wakeup, fork or exec of `t` (the two above), -1
+ * where it has none (a first wakeup, an affinity move) or `t` may not run
+ * there. */
+int select_cpu_2629(const struct sim *s, const struct task *t, const struct select_ctx *w,
+		    bool power_savings);
 
 #endif

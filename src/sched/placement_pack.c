@@ -16,22 +16,24 @@
  *    find_idlest_group() itself has no power-savings logic. Packages are
  *    balanced by the load balancer alone: a full package's queued work
  *    is pushed to the other.
+ *  wakeups (both levels): 2.6.29's select_task_rq_fair() (wake_2629.c):
+ *    the waker's CPU when wake_affine() or passive balancing says so,
+ *    else the previous CPU, idle or not (no domain has SD_WAKE_IDLE).
  *  1: only the balancer packs. The periodic balance of the leader's idle
  *    CPUs finds group min's tasks running, not queued, fails, and kicks
  *    active balancing (the migration thread pushes the running task)
  *    after cache_nice_tries + 3 failed attempts; newly idle CPUs (the
  *    series adds SD_BALANCE_NEWIDLE at sched_mc > 0) pull only queued
- *    tasks. Wakeups stay where wake_idle() puts them: the previous CPU if
- *    idle, else an idle CPU of its package (at sched_mc > 0 the MC domain
- *    is the package, cpu_coregroup_map = cpu_core_map).
+ *    tasks.
  *  2 (POWERSAVINGS_BALANCE_WAKEUP) adds: a newly idle CPU of the leader
  *    active-balances group min's running task on its third newly-idle
  *    balance in a row that finds it ("activate active load balancing in
  *    new idle cpus"), and a wakeup from an idle CPU (an interrupt: I/O
  *    completion, timer) whose previous CPU is idle goes to the nominated
  *    sched_mc_preferred_wakeup_cpu, the leader's first CPU ("bias task
- *    wakeups to preferred semi-idle packages").
- * Once runnable tasks outnumber CPUs, both levels balance as spread does. */
+ *    wakeups to preferred semi-idle packages"; wake_idle()).
+ * Once runnable tasks outnumber CPUs, both levels' balancers balance as
+ * spread's do. */
 #include "fair_select.h"
 #include "placement_lib.h"
 
@@ -104,34 +106,6 @@ static bool worth_draining(const struct sim *s, int leader, int from)
 	return leader >= 0 && leader != from && pkg_busy_cpus(s, leader) >= pkg_busy_cpus(s, from);
 }
 
-/* wake_idle() at sched_mc > 0: the previous CPU if idle, else an idle CPU
- * of its package (the MC domain is the package), else spread's choice. */
-static int wake_in_package(struct sim *s, struct task *t, const struct select_ctx *w)
-{
-	const struct sched_topology *topo = sv_topology(s);
-	int prev = t->cpu;
-	if (sv_cpu_idle(s, prev) && task_allowed(t, prev))
-		return prev;
-	int cpu = idle_in_group(s, &topo->pkg[topo->cpu[prev].pkg], prev, t);
-	return cpu >= 0 ? cpu : placement_spread.select_cpu(s, t, w);
-}
-
-/* Level 2's wakeup bias (wake_idle(), Linux 2.6.29): the waker's CPU is
- * idle (an interrupt; -1 here) and so is the previous one, so waking
- * either would wake a package; the task goes to the CPU the last
- * power-savings balance nominated, the first CPU of the group leader,
- * whether or not that CPU is idle (the kernel returns it unchecked; a
- * task queued there is pulled by its package's idle CPUs). -1 if the
- * bias does not apply. */
-static int preferred_wakeup_cpu(const struct sim *s, const struct task *t, int waker_cpu)
-{
-	bool waker_idle = waker_cpu < 0 || sv_cpu_idle(s, waker_cpu);
-	if (!waker_idle || !sv_cpu_idle(s, t->cpu))
-		return -1;
-	int cpu = sv_topology(s)->rd->mc_preferred_wakeup_cpu;
-	return task_allowed(t, cpu) ? cpu : -1;
-}
-
 /* find_busiest_group()'s power-savings path at level 2, from a CPU of the
  * group leader that finds a package to drain: it nominates the leader's
  * first CPU for wakeups. */
@@ -144,20 +118,8 @@ static void nominate_wakeup_cpu(const struct sim *s, int leader_pkg)
 
 static int pack_select_cpu(struct sim *s, struct task *t, const struct select_ctx *w)
 {
-	if ((w->kind == SELECT_FORK || w->kind == SELECT_EXEC) && w->this_cpu >= 0) {
-		int cpu = sched_balance_self_powersave(s, t, w->this_cpu);
-		if (task_allowed(t, cpu))
-			return cpu;
-	}
-	bool wake = w->kind == SELECT_WAKE || w->kind == SELECT_MOVE;
-	if (!wake || t->cpu < 0 || !lightly_loaded(s))
-		return placement_spread.select_cpu(s, t, w);
-	if (sv_knobs(s)->mc_power_savings >= 2) {
-		int cpu = preferred_wakeup_cpu(s, t, w->this_cpu);
-		if (cpu >= 0)
-			return cpu;
-	}
-	return wake_in_package(s, t, w);
+	int cpu = select_cpu_2629(s, t, w, true);
+	return cpu >= 0 ? cpu : placement_spread.select_cpu(s, t, w);
 }
 
 /* The package a newly idle `cpu` would drain as the leader: the least

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The default placement: CFS's spread-for-performance behaviour
  * (sched_mc_power_savings = 0): Linux 6.1's select_task_rq_fair() at
- * wakeup, fork and exec (fair_wakeup.c, fair_idlest.c); the balancers
+ * wakeup, fork and exec (fair_wakeup.c, fair_idlest.c), or 2.6.29's
+ * (wake_2629.c, balance_self.c) under --set kernel=2.6; the balancers
  * simplified to what decides where work runs: newidle balancing, and the
  * nohz idle-balance kick from a busy tick. With asymmetric capacities
  * (v6.6) the wakeup is capacity-aware and the balancers move misfit tasks
@@ -26,6 +27,11 @@ static int move_cpu(struct sim *s, struct task *t)
 
 static int spread_select_cpu(struct sim *s, struct task *t, const struct select_ctx *w)
 {
+	if (sched_rules_2629(sv_knobs(s))) {
+		int cpu = select_cpu_2629(s, t, w, false);
+		if (cpu >= 0)
+			return cpu;
+	}
 	if (w->kind == SELECT_MOVE && t->cpu >= 0)
 		return move_cpu(s, t);
 	return fair_select_task_rq(s, t, w);

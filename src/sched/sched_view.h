@@ -23,6 +23,9 @@ struct sched_knobs {
 	sim_ns migration_cost_ns;   /* sysctl_sched_migration_cost */
 	sim_ns balance_interval_ns; /* a busy CPU's periodic balance */
 	int mc_power_savings;       /* sched_mc_power_savings: 0, 1, 2 */
+	/* --set kernel=X.Y as MAJOR * 1000 + MINOR (0: current): a 2.6
+	 * kernel wakes, forks and execs tasks by 2.6.29's rules. */
+	int kernel_version;
 	/* uclamp (sched/uclamp.h): the sysctls sched_util_clamp_min and
 	 * sched_util_clamp_max, and the static key sched_uclamp_used. */
 	unsigned uclamp_util_min, uclamp_util_max;

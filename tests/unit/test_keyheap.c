@@ -2,6 +2,7 @@
 /* Keyed deadlines (core/keyheap): set, moved and cancelled in place, they
  * come out as a lazily cancelled event queue gives its live events. */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
@@ -98,6 +99,92 @@ static void test_same_as_lazy(void **state)
 	eventq_free(&lazy);
 }
 
+/* The earliest deadline handled in place (keyheap_first()) while other
+ * keys are set and cancelled, then re-armed, cancelled or left, and what
+ * is left of it taken out (keyheap_cancel_seq()): the deadlines come out
+ * as the lazy twin gives its live events, as with keyheap_pop(). */
+static void test_in_place_same_as_lazy(void **state)
+{
+	struct keyheap h;
+	struct eventq lazy;
+	struct event b;
+	struct rng r;
+	uint32_t gen[KEYS] = { 0 };
+	sim_ns now = 0;
+	int handled = 0, rearmed = 0, left = 0;
+
+	(void)state;
+	assert_int_equal(keyheap_init(&h, KEYS), 0);
+	eventq_init(&lazy);
+	rng_init(&r, 7, 1);
+	for (int i = 0; i < 200000; i++) {
+		uint32_t k = (uint32_t)rng_below(&r, KEYS);
+		sim_ns at = now + (sim_ns)rng_below(&r, 50);
+		if (rng_below(&r, 2)) { /* set or move key k */
+			gen[k]++;
+			keyheap_set(&h, k, at, lazy.next_seq);
+			assert_int_equal(eventq_push(&lazy, at, 0, k, gen[k], 0), 0);
+			continue;
+		}
+		if (!lazy_pop_live(&lazy, gen, &b)) {
+			assert_int_equal(h.n, 0);
+			continue;
+		}
+		const struct keyheap_node f = *keyheap_first(&h);
+		assert_int_equal(f.key, b.obj);
+		assert_int_equal(f.time, b.time);
+		assert_int_equal(f.seq, b.seq);
+		now = f.time;
+		gen[f.key]++; /* fired */
+		handled++;
+		/* The handler moves other keys, then deals with its own. */
+		for (int j = 0; j < 2; j++) {
+			uint32_t o = (uint32_t)rng_below(&r, KEYS);
+			if (o == f.key)
+				continue;
+			gen[o]++;
+			if (rng_below(&r, 2)) {
+				keyheap_set(&h, o, now + (sim_ns)rng_below(&r, 50), lazy.next_seq);
+				assert_int_equal(eventq_push(&lazy, h.heap[h.pos[o]].time, 0, o, gen[o], 0),
+						 0);
+			} else {
+				keyheap_cancel(&h, o);
+			}
+		}
+		bool armed = false;
+		switch (rng_below(&r, 3)) {
+		case 0: /* re-armed */
+			armed = true;
+			gen[f.key]++;
+			keyheap_set(&h, f.key, now + (sim_ns)rng_below(&r, 50), lazy.next_seq);
+			assert_int_equal(
+				eventq_push(&lazy, h.heap[h.pos[f.key]].time, 0, f.key, gen[f.key], 0), 0);
+			rearmed++;
+			break;
+		case 1: /* cancelled */
+			keyheap_cancel(&h, f.key);
+			break;
+		default: /* left as it was */
+			left++;
+			break;
+		}
+		keyheap_cancel_seq(&h, f.key, f.seq);
+		assert_int_equal(keyheap_has(&h, f.key), armed);
+	}
+	assert_true(handled > 10000 && rearmed > 1000 && left > 1000);
+	for (;;) {
+		int got = lazy_pop_live(&lazy, gen, &b);
+		assert_int_equal(h.n > 0, got);
+		if (!got)
+			break;
+		struct keyheap_node first = keyheap_pop(&h);
+		assert_int_equal(first.seq, b.seq);
+		gen[first.key]++;
+	}
+	keyheap_free(&h);
+	eventq_free(&lazy);
+}
+
 /* keyheap_first_before() orders a deadline against an event by time,
  * then by sequence number. */
 static void test_first_before(void **state)
@@ -127,6 +214,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_same_as_lazy),
+		cmocka_unit_test(test_in_place_same_as_lazy),
 		cmocka_unit_test(test_first_before),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

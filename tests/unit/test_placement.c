@@ -296,6 +296,58 @@ static void test_pack_fork_exec_stay_in_package(void **state)
 	assert_int_equal(pack->select_cpu(s, lone, &e), 6);
 }
 
+/* A 2.6 kernel (--set kernel=2.6.N) wakes tasks by 2.6.29's
+ * select_task_rq_fair(): a sync wakeup from a CPU running only the waker
+ * goes there (wake_affine(): the waker's weight comes off); the same
+ * wakeup without WF_SYNC finds the CPUs unbalanced and keeps the busy
+ * previous CPU, as no 2.6.29 domain has SD_WAKE_IDLE, although idle CPUs
+ * abound (Linux 6.1's rules take one); a task whose previous CPU is idle
+ * goes back there. */
+static void test_wake_2629(void **state)
+{
+	struct sim *s = machine(2, 4, 1, 2);
+	const struct placement_ops *spread = placement_find("spread");
+	run_on(s, 0, 900);
+	run_on(s, 5, 900);
+	struct task *p = sleeper(5, 200);
+	s->knobs.kernel_version = 2006;
+	struct select_ctx w = {
+		.kind = SELECT_WAKE, .this_cpu = 0, .waker = s->cpu[0].curr, .sync = true
+	};
+	assert_int_equal(spread->select_cpu(s, p, &w), 0);
+	w.sync = false;
+	assert_int_equal(spread->select_cpu(s, p, &w), 5);
+	s->knobs.kernel_version = 0;
+	int cpu = spread->select_cpu(s, p, &w);
+	assert_true(cpu != 5 && cpu != 0);
+	s->knobs.kernel_version = 2006;
+	struct task *q = sleeper(7, 200);
+	assert_int_equal(spread->select_cpu(s, q, &w), 7);
+}
+
+/* 2.6.29's fork balancing at sched_mc_power_savings 0: the CPU domain's
+ * groups are the last-level caches; the child of a task running on CPU 0
+ * goes to the first idler LLC after its own (CPUs 2-3), not to the idle
+ * package, and then, the two cores being equally idle, to the other core
+ * of that LLC (find_idlest_group() keeps the local group only when it is
+ * 12 % less loaded). */
+static void test_fork_2629_llc_groups(void **state)
+{
+	struct sim *s = machine(2, 4, 1, 2);
+	s->knobs.kernel_version = 2006;
+	const struct placement_ops *spread = placement_find("spread");
+	struct task *parent = run_on(s, 0, 900);
+	struct task *child = &tasks[ntasks++];
+	memset(child, 0, sizeof(*child));
+	child->state = TASK_NEW;
+	child->cpu = -1;
+	struct select_ctx w = { .kind = SELECT_FORK, .this_cpu = 0, .waker = parent };
+	assert_int_equal(spread->select_cpu(s, child, &w), 3);
+	run_on(s, 2, 900);
+	run_on(s, 3, 900);
+	assert_int_equal(spread->select_cpu(s, child, &w), 5);
+}
+
 /* Every registered policy is complete and found by its own name; exactly
  * one is the default (no selected()), and it comes last so that a
  * selected policy is always tried first. */
@@ -356,6 +408,8 @@ int main(void)
 		cmocka_unit_test(test_pack_newidle_active_after_two_failures),
 		cmocka_unit_test(test_pack_wakeup_to_nominated_cpu),
 		cmocka_unit_test(test_pack_fork_exec_stay_in_package),
+		cmocka_unit_test(test_wake_2629),
+		cmocka_unit_test(test_fork_2629_llc_groups),
 		cmocka_unit_test(test_registry_complete),
 		cmocka_unit_test(test_domains),
 	};

@@ -372,6 +372,28 @@ static void test_kernbench_every_job_runs_once(void **state)
 	result_free(&r.r);
 }
 
+/* -pipe: the gcc driver forks cc1 and as at once, and as assembles what
+ * cc1 writes through the later half of its compile, on the other CPU.
+ * One job slot, as running as long as cc1: the build takes about 1.5
+ * times the compile-only build (as starts halfway and ends one write
+ * after cc1), not twice it, as cc1 then as would. */
+static void test_kernbench_pipe(void **state)
+{
+	const char *cc1_only[] = { "files=20", "cc1_ms=40", "link_ms=0", "jobs=1",
+				   "io_pct=0", "sys_pct=0", "as_pct=0" };
+	const char *with_as[] = { "files=20", "cc1_ms=40", "link_ms=0", "jobs=1",
+				  "io_pct=0", "sys_pct=0", "as_pct=100" };
+	struct run a, b;
+	run_ini(&a, two_core_ini, 0, "kernbench", "performance", 100, 1, cc1_only, 7, true);
+	run_ini(&b, two_core_ini, 0, "kernbench", "performance", 100, 1, with_as, 7, true);
+	double ratio = extra(&b.r, "seconds") / extra(&a.r, "seconds");
+	assert_true(ratio > 1.35 && ratio < 1.7);
+	/* Twice the CPU time: as did all its work. */
+	assert_near(cpu_time(&b.r) / cpu_time(&a.r), 2.0, 0.1);
+	result_free(&a.r);
+	result_free(&b.r);
+}
+
 /* The make slots bound the parallelism: one slot is serial, two use both
  * CPUs; the default is four slots per CPU. */
 static void test_kernbench_job_slots(void **state)
@@ -1022,6 +1044,7 @@ int main(void)
 		cmocka_unit_test(test_hackbench_frequency_and_mode),
 		cmocka_unit_test(test_kernbench_every_job_runs_once),
 		cmocka_unit_test(test_kernbench_job_slots),
+		cmocka_unit_test(test_kernbench_pipe),
 		cmocka_unit_test(test_kernbench_frequency_and_determinism),
 		cmocka_unit_test(test_kernbench_process_costs),
 		cmocka_unit_test(test_kernbench_file_reads),
