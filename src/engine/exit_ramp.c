@@ -69,11 +69,11 @@ void exit_ramp_begin(struct sim *s, struct sim_cpu *c)
 void exit_ramp_end(struct sim *s, int ci)
 {
 	struct sim_core *core = &s->cores[ci];
-	/* C0 time at the lowest P-state first, energy too. */
+	/* C0 time at the lowest P-state first; the energy at the ramp's
+	 * power is integrated by core_update(), before it sets the new. */
 	for (int i = 0; i < core->ncpus; i++)
 		if (s->cpus[core->cpus[i]].mode != CPU_IDLE)
 			cpu_sync(s, &s->cpus[core->cpus[i]]);
-	core_update(s, ci);
 	core->ramping = false;
 	core_pstate_refresh(s, ci);
 	core_update(s, ci);

@@ -42,12 +42,6 @@ int power_tables(struct sim *s)
 	return 0;
 }
 
-/* The core's effective P-state: its clock domain's, under the package's
- * turbo ceiling. All threads of a core share one domain. */
-static int core_pstate(const struct sim *s, const struct sim_core *core)
-{
-	return cpu_effective_idx(s, &s->cpus[core->cpus[0]]);
-}
 
 void core_pstate_refresh(struct sim *s, int ci)
 {
@@ -119,14 +113,15 @@ static bool core_power(struct sim *s, int ci)
 		 * P-state's, the lowest in a package C-state (Extended HALT). */
 		if (t->cstates[shallowest].leak_at_vid)
 			core->p_static = s->types[core->type].leak_w[
-				s->pkgs[core->pkg].pkg_cstate >= 0 ? 0 : core_pstate(s, core)];
+				s->pkgs[core->pkg].pkg_cstate >= 0 ? 0 : core->eff_idx];
 		observe_core(s, ci);
 		return t->cstates[shallowest].turbo_active != 0;
 	}
 	/* Ceff V^2 f x SMT activity, and leakage, from the type's per-P-state
-	 * tables (power_tables()). */
+	 * tables (power_tables()) at the core's effective P-state (its clock
+	 * domain's under the package's turbo ceiling: core_pstate_refresh()). */
 	const struct sim_type *ty = &s->types[core->type];
-	int idx = core_pstate(s, core);
+	int idx = core->eff_idx;
 	core->p_dyn = ty->dyn_w[idx] * ty->activity_by_busy[core->nbusy];
 	core->p_static = ty->leak_w[idx];
 	observe_core(s, ci);
