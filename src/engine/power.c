@@ -222,9 +222,11 @@ void pkg_turbo_eval(struct sim *s, int p)
 		for (int i = 0; i < pkg->ncores; i++)
 			if (s->cores[pkg->first_core + i].type == t)
 				core_pstate_refresh(s, pkg->first_core + i);
+		/* Busy cores run at the new ceiling; halted cores that leak at
+		 * their domain's voltage (leak_at_vid) follow it too. */
 		for (int i = 0; i < pkg->ncores; i++) {
 			struct sim_core *core = &s->cores[pkg->first_core + i];
-			if (core->ncpus && core->nbusy && core->type == t)
+			if (core->ncpus && (core->nbusy || s->idle_at_vid) && core->type == t)
 				core_update(s, pkg->first_core + i);
 		}
 		for (int i = 0; i < g->n; i++) {

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -434,6 +435,49 @@ static void test_idle_leak_at_vid(void **state)
 	result_free(&idle.r);
 }
 
+/* The halted core's leakage follows the running core's voltage when the
+ * turbo ceiling moves too: CPU 1 runs 10 ms at the start (two active cores:
+ * the 2 GHz ceiling, 1.0 V), then halts in a C1 that does not count as
+ * active, so CPU 0 takes the one-core turbo bin (3 GHz, 1.2 V) and the
+ * halted core leaks at 1.2 V with it. Leakage is 1 W x V / 1.2 V. */
+static void test_idle_leak_at_vid_follows_turbo(void **state)
+{
+	const char *ini =
+		"[machine]\nname = vidturbo\n[topology]\npackages = 1\ncores_per_package = 2\n"
+		"threads_per_core = 1\nfreq_domain = package\n[frequency]\nbase_khz = 2000000\n"
+		"transition_latency_us = 0\n[pstates]\n1000000 = 800\n2000000 = 1000\n"
+		"3000000 = 1200\n[turbo]\n3000000 = 1\n"
+		"[cstate C1]\nexit_latency_us = 1\ntarget_residency_us = 1\npower_mw = 500\n"
+		"leak_at_vid = 1\nturbo_active = 0\n"
+		"[power]\nceff_nf = 1\nleak_w = 1\nleak_beta = 0\nuncore_w = 1\nplatform_w = 1\n";
+	static const char *const json =
+		"{ \"global\" : { \"duration\" : -1 },\n"
+		"  \"tasks\" : {\n"
+		"    \"hot\" : { \"loop\" : 1, \"cpus\" : [ 0 ],\n"
+		"              \"phases\" : { \"p\" : { \"run\" : 10000000, \"sleep\" : 1000 } } },\n"
+		"    \"short\" : { \"loop\" : 1, \"cpus\" : [ 1 ],\n"
+		"              \"phases\" : { \"p\" : { \"run\" : 10000, \"sleep\" : 100000000 } } } } }\n";
+	char path[] = "/tmp/pmlab-test-vidturbo-XXXXXX";
+	char wl[64];
+	simtest_rtapp_file(path, wl, sizeof(wl), json);
+	struct run r;
+	simtest_run(&r, ini, 0, wl, "performance", 0.1, 1, quiet, 4, NULL, 0, true);
+	unlink(path);
+	/* C0 time at each P-state at its voltage; CPU 1's halt at CPU 0's. */
+	const double leak[3] = { 0.8 / 1.2, 1.0 / 1.2, 1.2 / 1.2 };
+	double want = 0, c0_1 = 0;
+	for (int k = 0; k < 3; k++) {
+		want += (double)(r.r.cpus[0].pstate_ns[k] + r.r.cpus[1].pstate_ns[k]) * 1e-9 * leak[k];
+		c0_1 += (double)r.r.cpus[1].pstate_ns[k] * 1e-9;
+	}
+	/* CPU 0 ran the whole run, most of it in the one-core bin. */
+	assert_true((double)r.r.cpus[0].pstate_ns[2] * 1e-9 > 0.08);
+	assert_true(c0_1 > 0.005 && c0_1 < 0.02);
+	want += (0.1 - c0_1) * leak[2];
+	assert_near(r.r.energy_core_static_j, want, 0.002);
+	result_free(&r.r);
+}
+
 /* ---- the platform ---- */
 
 static void test_platform_rules(void **state)
@@ -543,6 +587,7 @@ int main(void)
 		cmocka_unit_test(test_exit_ramp_rule),
 		cmocka_unit_test(test_exit_ramp_after_c1e),
 		cmocka_unit_test(test_idle_leak_at_vid),
+		cmocka_unit_test(test_idle_leak_at_vid_follows_turbo),
 		cmocka_unit_test(test_platform_rules),
 		cmocka_unit_test(test_platform_energy),
 		cmocka_unit_test(test_pmqos_dynamic),
