@@ -42,7 +42,8 @@ int power_tables(struct sim *s)
 	return 0;
 }
 
-
+/* The exit ramp's lowest P-state, else the policy's under the package's
+ * turbo ceiling for the type and the core's own top. */
 void core_pstate_refresh(struct sim *s, int ci)
 {
 	struct sim_core *core = &s->cores[ci];
