@@ -143,9 +143,10 @@ void cpu_arm_done(struct sim *s, struct sim_cpu *c)
  * first, and so are the SMT siblings whose speed changes; power and the
  * package account for themselves (core_update(), pkg_core_busy()).
  * Inlined with constant modes for the transitions of every idle period
- * (cpu_set_mode()), so that the counters a transition leaves alone cost
- * nothing: IDLE <-> WAKING/RUNNING moves the busy count and the core's
- * power, WAKING <-> RUNNING only the running count and SMT speeds. */
+ * (cpu_wake(), cpu_enter_idle(), cpu_set_mode()), so that the counters a
+ * transition leaves alone cost nothing: IDLE <-> WAKING/RUNNING moves the
+ * busy count and the core's power, WAKING <-> RUNNING only the running
+ * count and SMT speeds. */
 static inline __attribute__((always_inline)) void set_mode(struct sim *s, struct sim_cpu *c,
 							  enum cpu_mode old, enum cpu_mode mode)
 {
@@ -189,14 +190,8 @@ static inline __attribute__((always_inline)) void set_mode(struct sim *s, struct
 static void cpu_set_mode(struct sim *s, struct sim_cpu *c, enum cpu_mode mode)
 {
 	enum cpu_mode old = c->mode;
-	if (old == CPU_IDLE && mode == CPU_WAKING)
-		set_mode(s, c, CPU_IDLE, CPU_WAKING);
-	else if (old == CPU_WAKING && mode == CPU_RUNNING)
+	if (old == CPU_WAKING && mode == CPU_RUNNING)
 		set_mode(s, c, CPU_WAKING, CPU_RUNNING);
-	else if (old == CPU_RUNNING && mode == CPU_IDLE)
-		set_mode(s, c, CPU_RUNNING, CPU_IDLE);
-	else if (old == CPU_WAKING && mode == CPU_IDLE)
-		set_mode(s, c, CPU_WAKING, CPU_IDLE);
 	else if (old != mode)
 		set_mode(s, c, old, mode);
 }
@@ -373,8 +368,10 @@ void cpu_enter_idle(struct sim *s, struct sim_cpu *c)
 		core_update(s, c->core);
 		pkg_idle_changed(s, c->pkg);
 		freq_votes(s, c);
+	} else if (c->mode == CPU_RUNNING) {
+		set_mode(s, c, CPU_RUNNING, CPU_IDLE);
 	} else {
-		cpu_set_mode(s, c, CPU_IDLE);
+		set_mode(s, c, CPU_WAKING, CPU_IDLE);
 	}
 	/* A polling state spins at most cpuidle_poll_time(), then the idle loop
 	 * asks the governor again without leaving idle. */
@@ -401,7 +398,7 @@ static void cpu_wake(struct sim *s, struct sim_cpu *c, sim_ns extra)
 		exit += c->idle_busy_until - s->now;
 	exit += s->m->idle_exit_ns;
 	exit_ramp_begin(s, c);
-	cpu_set_mode(s, c, CPU_WAKING);
+	set_mode(s, c, CPU_IDLE, CPU_WAKING);
 	if (s->obs && s->obs->cpu_waking)
 		s->obs->cpu_waking(s->obs->ctx, c->id, s->now);
 	c->wake_gen++;

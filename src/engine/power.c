@@ -88,7 +88,7 @@ static void turbo_active_changed(struct sim *s, int p, int type, int delta);
  * the turbo bins: a thread in C0, or the core (its shallowest thread, as
  * for power) polling or in a state that keeps it "active" (Intel: C1,
  * C1E). */
-static bool core_power(struct sim *s, int ci)
+static inline __attribute__((always_inline)) bool core_power(struct sim *s, int ci)
 {
 	struct sim_core *core = &s->cores[ci];
 	const struct cpu_type *t = s->types[core->type].t;
