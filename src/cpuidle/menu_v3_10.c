@@ -188,15 +188,21 @@ __attribute__((noinline)) int menu_v3_10_select(struct cpuidle_device *dev, stru
 	int first = first_real_state(dev), idx = 0;
 	if (d->expected_us > 5 && cpuidle_state_enabled(dev, first))
 		idx = first;
+	/* The kernel's residency test in whole microseconds, residency_us >
+	 * predicted, is residency_ns >= (predicted + 1) us for the
+	 * non-negative residencies a machine has: no division per state.
+	 * predicted stays below 2^52 (a u32 times a u32 factor over 2^13), so
+	 * the bound cannot overflow. */
+	const sim_ns too_long_ns = (sim_ns)(predicted + 1) * NS_PER_US;
 	for (int i = first; i < dev->nstates; i++) {
 		const struct cstate *s = &dev->states[i];
-		uint64_t exit_us = (uint64_t)(s->exit_ns / NS_PER_US);
 		if (!cpuidle_state_enabled(dev, i))
 			continue;
-		if ((uint64_t)(s->residency_ns / NS_PER_US) > predicted)
+		if (s->residency_ns >= too_long_ns)
 			continue;
 		if (s->exit_ns > latency_req)
 			continue;
+		uint64_t exit_us = (uint64_t)(s->exit_ns / NS_PER_US);
 		if (exit_us * multiplier > predicted)
 			continue;
 		/* Deeper states draw less power: the last that passes wins. */

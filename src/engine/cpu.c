@@ -405,7 +405,9 @@ static void cpu_wake(struct sim *s, struct sim_cpu *c, sim_ns extra)
 	freq_hw_loop_start(s, c);
 	c->irq_start = s->now + exit;
 	c->irq_end = s->now + exit + extra;
-	sim_post(s, s->now + exit + extra, EV_WAKE_DONE, (uint32_t)c->id, c->wake_gen, 0);
+	/* EV_WAKE_DONE, kept beside the queue as the end of burst is: a
+	 * sequence number from the queue, as a post takes. */
+	keyheap_set(&s->bursts, (uint32_t)(s->ncpus + c->id), s->now + exit + extra, s->q.next_seq++);
 }
 
 /* An interrupt with no task to wake (engine/background.c): on an idle CPU

@@ -51,21 +51,25 @@ double memory_latency_scale(const struct machine *m, double core_ghz, double unc
 }
 
 /* The clocks c runs at (GHz), the miss latency there and its scale to the
- * reference: computed again only when the clocks differ from the last
- * asked (the same figures either way). */
-static void clocks(struct sim *s, const struct sim_cpu *c)
+ * reference: computed again only when the clocks differ from those last
+ * asked in the same slot (the same figures either way). The slot is picked
+ * by the clocks in 100 MHz steps, so that CPUs at different P-states do not
+ * evict each other. */
+static const struct mem_clocks *clocks(struct sim *s, const struct sim_cpu *c)
 {
 	uint32_t khz = cpu_khz(s, c), unc_khz = s->pkgs[c->pkg].unc_khz;
-	if (s->mem_at.valid && s->mem_at.khz == khz && s->mem_at.unc_khz == unc_khz)
-		return;
+	struct mem_clocks *at = &s->mem_at[(khz / 100000 + unc_khz / 100000) % 4];
+	if (at->valid && at->khz == khz && at->unc_khz == unc_khz)
+		return at;
 	double fc = khz / 1e6, fu = unc_khz ? unc_khz / 1e6 : REF_GHZ;
-	s->mem_at.valid = true;
-	s->mem_at.khz = khz;
-	s->mem_at.unc_khz = unc_khz;
-	s->mem_at.core_ghz = fc;
-	s->mem_at.uncore_ghz = fu;
-	s->mem_at.latency_ns = memory_latency_ns(s->m, fc, fu);
-	s->mem_at.scale = memory_latency_scale(s->m, fc, fu);
+	at->valid = true;
+	at->khz = khz;
+	at->unc_khz = unc_khz;
+	at->core_ghz = fc;
+	at->uncore_ghz = fu;
+	at->latency_ns = memory_latency_ns(s->m, fc, fu);
+	at->scale = memory_latency_scale(s->m, fc, fu);
+	return at;
 }
 
 double memory_stall_factor(struct sim *s, const struct sim_cpu *c, const struct task *t)
@@ -73,8 +77,7 @@ double memory_stall_factor(struct sim *s, const struct sim_cpu *c, const struct 
 	const struct machine_memory *mm = &s->m->mem;
 	if (!has_model(s->m))
 		return 1.0;
-	clocks(s, c);
-	double f = s->mem_at.scale;
+	double f = clocks(s, c)->scale;
 	if (mm->snoop_share > 0 && t->share_group)
 		f *= 1.0 + mm->snoop_share * (mm->snoop_x - 1.0) * share_remote_share(s, t, c->pkg);
 	return f;
@@ -89,8 +92,7 @@ void memory_account(struct sim *s, const struct sim_cpu *c, const struct task *t
 {
 	if (!has_model(s->m) || !(stall_ns > 0))
 		return;
-	clocks(s, c);
-	s->dram_lines += stall_ns * task_mlp(s, t) / s->mem_at.latency_ns;
+	s->dram_lines += stall_ns * task_mlp(s, t) / clocks(s, c)->latency_ns;
 }
 
 double memory_saturation(double demand_gbps, double peak_gbps)
@@ -100,6 +102,28 @@ double memory_saturation(double demand_gbps, double peak_gbps)
 	return demand_gbps / peak_gbps;
 }
 
+/* Whether the package's demand is sure to stay at or below its peak
+ * whatever runs: every burst's demand so far, stall_ns / busy * mlp * 64 /
+ * latency, is at most B = mlp_max * 64 / latency_min (its stall share is at
+ * most 1, and each rounding step is monotonic), so the running sum below,
+ * over at most ncpus bursts, is at most B added to itself ncpus times. The
+ * bound moves only when a burst brings a larger mlp or a shorter latency. */
+static bool demand_below_peak(struct sim *s, double mlp, double latency_ns, double peak)
+{
+	if (mlp <= s->mem_bw_mlp_max &&
+	    (s->mem_bw_latency_min > 0 && latency_ns >= s->mem_bw_latency_min))
+		return s->mem_bw_below_peak;
+	if (mlp > s->mem_bw_mlp_max)
+		s->mem_bw_mlp_max = mlp;
+	if (!(s->mem_bw_latency_min > 0) || latency_ns < s->mem_bw_latency_min)
+		s->mem_bw_latency_min = latency_ns;
+	double bound = s->mem_bw_mlp_max * 64.0 / s->mem_bw_latency_min, sum = 0;
+	for (int i = 0; i < s->ncpus; i++)
+		sum += bound;
+	s->mem_bw_below_peak = sum <= peak;
+	return s->mem_bw_below_peak;
+}
+
 double memory_bandwidth_factor(struct sim *s, const struct sim_cpu *c, struct task *t,
 			       double cycles, double stall_ns)
 {
@@ -107,11 +131,14 @@ double memory_bandwidth_factor(struct sim *s, const struct sim_cpu *c, struct ta
 	double peak = s->m->mem.peak_gbps;
 	if (!has_model(s->m) || !(peak > 0) || !(stall_ns > 0))
 		return 1.0;
-	clocks(s, c);
-	double fc = s->mem_at.core_ghz;
+	const struct mem_clocks *at = clocks(s, c);
+	double fc = at->core_ghz;
 	double busy = (cycles > 0 ? cycles / fc : 0) + stall_ns; /* fc: cycles per ns */
 	/* 64-byte lines per latency while it stalls, bytes per ns = GB/s */
-	t->mem_gbps = stall_ns / busy * task_mlp(s, t) * 64.0 / s->mem_at.latency_ns;
+	double mlp = task_mlp(s, t);
+	t->mem_gbps = stall_ns / busy * mlp * 64.0 / at->latency_ns;
+	if (demand_below_peak(s, mlp, at->latency_ns, peak))
+		return 1.0; /* the sum below could not exceed the peak */
 	double demand = t->mem_gbps;
 	const struct cpu_group *g = &s->topo.pkg[c->pkg];
 	for (int i = 0; i < g->n; i++) {

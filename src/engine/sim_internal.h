@@ -277,9 +277,11 @@ struct sim {
 	bool stopped;
 	uint64_t seed;
 	struct eventq q;
-	/* Each CPU's end of burst (EV_BURST_DONE), moved in place at every
-	 * frequency, turbo or SMT sibling change (cpu_arm_done()); sim_run()
-	 * takes the earlier of it and the queue. */
+	/* Each CPU's end of burst (EV_BURST_DONE, key: the CPU), moved in
+	 * place at every frequency, turbo or SMT sibling change
+	 * (cpu_arm_done()), and its end of wakeup (EV_WAKE_DONE, key: ncpus +
+	 * the CPU; cpu_wake()), the event most wakeups from idle post and pop;
+	 * sim_run() takes the earlier of it and the queue. */
 	struct keyheap bursts;
 	struct engine_params par;
 	sim_ns tick_ns;
@@ -373,14 +375,17 @@ struct sim {
 	void *progress_ctx;
 	const struct sim_observer *obs;
 
-	/* The memory model's figures at the last core and uncore clocks asked
-	 * (engine/memory.c): a burst asks three times, and most run at the
-	 * clocks of the one before. */
-	struct {
+	/* The memory model's figures at the core and uncore clocks asked
+	 * (engine/memory.c): a burst asks three times; a few pairs of clocks
+	 * recur, each kept in the slot its core clock picks. And the bound
+	 * on any burst's bandwidth demand (bw_*, see memory_bandwidth_factor()). */
+	struct mem_clocks {
 		bool valid;
 		uint32_t khz, unc_khz;
 		double core_ghz, uncore_ghz, latency_ns, scale;
-	} mem_at;
+	} mem_at[4];
+	double mem_bw_mlp_max, mem_bw_latency_min;
+	bool mem_bw_below_peak;
 
 	/* What the platform power model counts (engine/platform_power.c). */
 	double dram_lines;     /* 64-byte lines moved to or from DRAM */
