@@ -51,27 +51,46 @@ int eventq_push(struct eventq *q, sim_ns time, uint32_t kind, uint32_t obj,
 	return 0;
 }
 
+/* The earliest of a node's children first..end-1. A full set of four
+ * (every level but the last) is a tournament of two pairs: three
+ * comparisons without a loop's bookkeeping. */
+static inline size_t earliest_child(const struct event *h, size_t first, size_t end)
+{
+	if (end - first == ARITY) {
+		size_t a = first + (size_t)before(&h[first + 1], &h[first]);
+		size_t b = first + 2 + (size_t)before(&h[first + 3], &h[first + 2]);
+		return before(&h[b], &h[a]) ? b : a;
+	}
+	size_t child = first;
+	for (size_t k = first + 1; k < end; k++)
+		if (before(&h[k], &h[child]))
+			child = k;
+	return child;
+}
+
 int eventq_pop(struct eventq *q, struct event *out)
 {
 	if (q->len == 0)
 		return 0;
-	*out = q->heap[0];
-	struct event last = q->heap[--q->len];
-	size_t n = q->len, i = 0;
+	struct event *h = q->heap;
+	*out = h[0];
+	size_t n = --q->len;
+	if (n == 0)
+		return 1;
+	/* The last event fills the hole at the root, moved down past every
+	 * child that comes before it. */
+	const struct event last = h[n];
+	size_t i = 0;
 	for (;;) {
 		size_t first = ARITY * i + 1;
 		if (first >= n)
 			break;
-		size_t child = first, end = first + ARITY < n ? first + ARITY : n;
-		for (size_t k = first + 1; k < end; k++)
-			if (before(&q->heap[k], &q->heap[child]))
-				child = k;
-		if (!before(&q->heap[child], &last))
+		size_t child = earliest_child(h, first, first + ARITY < n ? first + ARITY : n);
+		if (!before(&h[child], &last))
 			break;
-		q->heap[i] = q->heap[child];
+		h[i] = h[child];
 		i = child;
 	}
-	if (n)
-		q->heap[i] = last;
+	h[i] = last;
 	return 1;
 }

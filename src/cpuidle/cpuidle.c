@@ -42,13 +42,12 @@ const struct cpuidle_governor *cpuidle_governor_find(const char *name)
 
 int cpuidle_deepest_allowed(const struct cpuidle_device *dev, sim_ns latency_limit_ns)
 {
-	int best = 0;
-	for (int i = 1; i < dev->nstates; i++) {
-		if (dev->disabled[i] || dev->states[i].exit_ns > latency_limit_ns)
-			continue;
-		best = i;
-	}
-	return best;
+	/* From the deepest down: the first allowed is the answer (usually
+	 * the deepest itself, one test instead of a pass over all states). */
+	for (int i = dev->nstates - 1; i > 0; i--)
+		if (!dev->disabled[i] && dev->states[i].exit_ns <= latency_limit_ns)
+			return i;
+	return 0;
 }
 
 /* CPUIDLE_POLL_MIN is the kernel's guess at one ping-pong round trip: a

@@ -141,45 +141,59 @@ void cpu_arm_done(struct sim *s, struct sim_cpu *c)
 /* Mode changes move the core's and the package's counters, which change
  * power, turbo ceilings and SMT speeds. The CPU is accounted up to now
  * first, and so are the SMT siblings whose speed changes; power and the
- * package account for themselves (core_update(), pkg_core_busy()). */
-static void cpu_set_mode(struct sim *s, struct sim_cpu *c, enum cpu_mode mode)
+ * package account for themselves (core_update(), pkg_core_busy()).
+ * Inlined with constant modes for the transitions of every idle period
+ * (cpu_wake(), cpu_enter_idle(), cpu_set_mode()), so that the counters a
+ * transition leaves alone cost nothing: IDLE <-> WAKING/RUNNING moves the
+ * busy count and the core's power, WAKING <-> RUNNING only the running
+ * count and SMT speeds. */
+static inline __attribute__((always_inline)) void set_mode(struct sim *s, struct sim_cpu *c,
+							  enum cpu_mode old, enum cpu_mode mode)
 {
-	enum cpu_mode old = c->mode;
-	if (old == mode)
-		return;
 	struct sim_core *core = &s->cores[c->core];
 	cpu_sync(s, c);
-	bool speeds_change = (old == CPU_RUNNING) != (mode == CPU_RUNNING) && core->ncpus > 1;
+	int was_busy = old != CPU_IDLE, is_busy = mode != CPU_IDLE;
+	int was_run = old == CPU_RUNNING, is_run = mode == CPU_RUNNING;
+	/* The SMT siblings' speed follows the core's running count: only the
+	 * threads running besides c have a speed to change (none on a core
+	 * of one thread). */
+	bool speeds_change = was_run != is_run && core->nrunning - was_run > 0;
 	for (int i = 0; speeds_change && i < core->ncpus; i++)
 		if (s->cpus[core->cpus[i]].mode == CPU_RUNNING)
 			cpu_sync(s, &s->cpus[core->cpus[i]]);
-	int was_busy = old != CPU_IDLE, is_busy = mode != CPU_IDLE;
-	int was_run = old == CPU_RUNNING, is_run = mode == CPU_RUNNING;
 	c->mode = mode;
 	if (s->knobs.uclamp_used)
 		cpu_util_changed(c); /* whether curr counts for uclamp */
 	cpu_stealable(s, c);
 	core->nrunning += is_run - was_run;
-	int before = core->nbusy;
-	core->nbusy += is_busy - was_busy;
-	if ((before == 0) != (core->nbusy == 0))
-		pkg_core_busy(s, c->core, core->nbusy ? 1 : -1);
 	/* Waking and running are both C0 at the same P-state: the core's
 	 * power, its turbo activity and the uncore's clock stay as they are
 	 * (its energy is integrated at the next real change). */
-	if (was_busy != is_busy)
+	if (was_busy != is_busy) {
+		int before = core->nbusy;
+		core->nbusy += is_busy - was_busy;
+		if ((before == 0) != (core->nbusy == 0))
+			pkg_core_busy(s, c->core, core->nbusy ? 1 : -1);
 		core_update(s, c->core);
-	if (was_run != is_run && core->ncpus > 1) {
-		for (int i = 0; i < core->ncpus; i++) {
-			struct sim_cpu *sib = &s->cpus[core->cpus[i]];
-			if (sib != c && sib->mode == CPU_RUNNING) {
-				cpu_set_speed(s, sib);
-				cpu_arm_done(s, sib);
-			}
+	}
+	for (int i = 0; speeds_change && i < core->ncpus; i++) {
+		struct sim_cpu *sib = &s->cpus[core->cpus[i]];
+		if (sib != c && sib->mode == CPU_RUNNING) {
+			cpu_set_speed(s, sib);
+			cpu_arm_done(s, sib);
 		}
 	}
 	if (was_busy != is_busy)
 		freq_votes(s, c);
+}
+
+static void cpu_set_mode(struct sim *s, struct sim_cpu *c, enum cpu_mode mode)
+{
+	enum cpu_mode old = c->mode;
+	if (old == CPU_WAKING && mode == CPU_RUNNING)
+		set_mode(s, c, CPU_WAKING, CPU_RUNNING);
+	else if (old != mode)
+		set_mode(s, c, old, mode);
 }
 
 /* The tick's event stays queued while the tick is stopped: it is dropped
@@ -354,8 +368,10 @@ void cpu_enter_idle(struct sim *s, struct sim_cpu *c)
 		core_update(s, c->core);
 		pkg_idle_changed(s, c->pkg);
 		freq_votes(s, c);
+	} else if (c->mode == CPU_RUNNING) {
+		set_mode(s, c, CPU_RUNNING, CPU_IDLE);
 	} else {
-		cpu_set_mode(s, c, CPU_IDLE);
+		set_mode(s, c, CPU_WAKING, CPU_IDLE);
 	}
 	/* A polling state spins at most cpuidle_poll_time(), then the idle loop
 	 * asks the governor again without leaving idle. */
@@ -382,14 +398,16 @@ static void cpu_wake(struct sim *s, struct sim_cpu *c, sim_ns extra)
 		exit += c->idle_busy_until - s->now;
 	exit += s->m->idle_exit_ns;
 	exit_ramp_begin(s, c);
-	cpu_set_mode(s, c, CPU_WAKING);
+	set_mode(s, c, CPU_IDLE, CPU_WAKING);
 	if (s->obs && s->obs->cpu_waking)
 		s->obs->cpu_waking(s->obs->ctx, c->id, s->now);
 	c->wake_gen++;
 	freq_hw_loop_start(s, c);
 	c->irq_start = s->now + exit;
 	c->irq_end = s->now + exit + extra;
-	sim_post(s, s->now + exit + extra, EV_WAKE_DONE, (uint32_t)c->id, c->wake_gen, 0);
+	/* EV_WAKE_DONE, kept beside the queue as the end of burst is: a
+	 * sequence number from the queue, as a post takes. */
+	keyheap_set(&s->bursts, (uint32_t)(s->ncpus + c->id), s->now + exit + extra, s->q.next_seq++);
 }
 
 /* An interrupt with no task to wake (engine/background.c): on an idle CPU

@@ -88,7 +88,7 @@ static void turbo_active_changed(struct sim *s, int p, int type, int delta);
  * the turbo bins: a thread in C0, or the core (its shallowest thread, as
  * for power) polling or in a state that keeps it "active" (Intel: C1,
  * C1E). */
-static bool core_power(struct sim *s, int ci)
+static inline __attribute__((always_inline)) bool core_power(struct sim *s, int ci)
 {
 	struct sim_core *core = &s->cores[ci];
 	const struct cpu_type *t = s->types[core->type].t;
@@ -99,24 +99,30 @@ static bool core_power(struct sim *s, int ci)
 	if (core->ncpus == 0)
 		return false;
 
-	int shallowest = s->m->ncstates - 1;
-	for (int i = 0; i < core->ncpus; i++) {
-		const struct sim_cpu *c = &s->cpus[core->cpus[i]];
-		if (c->mode == CPU_IDLE && c->cstate < shallowest)
-			shallowest = c->cstate;
-	}
-	/* States are ordered by depth, and only state 0 may poll. */
-	bool polling = core->nbusy < core->ncpus && t->cstates[shallowest].poll;
-	if (core->nbusy == 0 && !polling) {
-		core->p_dyn = 0;
-		core->p_static = t->cstates[shallowest].power_w;
-		/* A clock-gated core at its domain's voltage: the running
-		 * P-state's, the lowest in a package C-state (Extended HALT). */
-		if (t->cstates[shallowest].leak_at_vid)
-			core->p_static = s->types[core->type].leak_w[
-				s->pkgs[core->pkg].pkg_cstate >= 0 ? 0 : core->eff_idx];
-		observe_core(s, ci);
-		return t->cstates[shallowest].turbo_active != 0;
+	/* A thread in C0 makes the core busy whatever the others do; all
+	 * idle, the core is in its shallowest thread's state (nbusy == 0:
+	 * every thread is CPU_IDLE). */
+	if (core->nbusy == 0) {
+		int shallowest = s->m->ncstates - 1;
+		for (int i = 0; i < core->ncpus; i++) {
+			const struct sim_cpu *c = &s->cpus[core->cpus[i]];
+			if (c->cstate < shallowest)
+				shallowest = c->cstate;
+		}
+		const struct cstate *cs = &t->cstates[shallowest];
+		/* States are ordered by depth, and only state 0 may poll: a
+		 * polling core is busy. */
+		if (!cs->poll) {
+			core->p_dyn = 0;
+			core->p_static = cs->power_w;
+			/* A clock-gated core at its domain's voltage: the running
+			 * P-state's, the lowest in a package C-state (Extended HALT). */
+			if (cs->leak_at_vid)
+				core->p_static = s->types[core->type].leak_w[
+					s->pkgs[core->pkg].pkg_cstate >= 0 ? 0 : core->eff_idx];
+			observe_core(s, ci);
+			return cs->turbo_active != 0;
+		}
 	}
 	/* Ceff V^2 f x SMT activity, and leakage, from the type's per-P-state
 	 * tables (power_tables()) at the core's effective P-state (its clock

@@ -730,7 +730,7 @@ static int build_topology(struct sim *s, struct pm_diag *d)
 	s->cores = calloc((size_t)s->ncores, sizeof(*s->cores));
 	s->pkgs = calloc((size_t)s->npkgs, sizeof(*s->pkgs));
 	if (!s->cpus || !s->cores || !s->pkgs || build_types(s) < 0 ||
-	    keyheap_init(&s->bursts, (uint32_t)s->ncpus) < 0)
+	    keyheap_init(&s->bursts, 2 * (uint32_t)s->ncpus) < 0)
 		return pm_fail(d, "out of memory");
 	s->demote_c1 = m->ncstates > 1 && m->cstates[0].poll ? 1 : 0;
 	s->demote_c3 = s->demote_c1;
@@ -974,35 +974,41 @@ bad:
 	}
 }
 
-/* Dispatches one event; returns false for a stale one (its generation
- * moved on: the thing it was for was cancelled or rescheduled). */
+/* A CPU's end of burst (the `bursts` heap's deadlines are always live);
+ * false if the CPU stopped running meanwhile. */
+static bool burst_done(struct sim *s, struct sim_cpu *c)
+{
+	if (c->mode != CPU_RUNNING)
+		return false;
+	c->done_at = -1;
+	/* Kernel time charged during the burst (cpu_charge) moved its end. */
+	cpu_sync(s, c);
+	if (c->curr->rem_cycles > 0 || c->curr->rem_stall_ns > 0) {
+		cpu_arm_done(s, c);
+		return true;
+	}
+	cpu_burst_done(s, c);
+	return true;
+}
+
+/* A CPU's end of wakeup: its exit latency elapsed. */
+static bool wake_done(struct sim *s, struct sim_cpu *c)
+{
+	if (c->mode != CPU_WAKING)
+		return false;
+	cpu_wake_done(s, c);
+	return true;
+}
+
+/* Dispatches one event of the queue; returns false for a stale one (its
+ * generation moved on: the thing it was for was cancelled or
+ * rescheduled). */
 static bool handle(struct sim *s, const struct event *e)
 {
 	switch (e->kind) {
 	case EV_TASK_START:
 		task_wake(s, s->slots[e->obj].t, -1, false);
 		return true;
-	case EV_BURST_DONE: {
-		struct sim_cpu *c = &s->cpus[e->obj];
-		if (e->gen != c->done_gen || c->mode != CPU_RUNNING)
-			return false;
-		c->done_at = -1;
-		/* Kernel time charged during the burst (cpu_charge) moved its end. */
-		cpu_sync(s, c);
-		if (c->curr->rem_cycles > 0 || c->curr->rem_stall_ns > 0) {
-			cpu_arm_done(s, c);
-			return true;
-		}
-		cpu_burst_done(s, c);
-		return true;
-	}
-	case EV_WAKE_DONE: {
-		struct sim_cpu *c = &s->cpus[e->obj];
-		if (e->gen != c->wake_gen || c->mode != CPU_WAKING)
-			return false;
-		cpu_wake_done(s, c);
-		return true;
-	}
 	case EV_TICK: {
 		struct sim_cpu *c = &s->cpus[e->obj];
 		c->tick_pending = false;
@@ -1136,32 +1142,36 @@ int sim_run(struct sim *s, struct run_result *r, struct pm_diag *d)
 	power_limit_init(s);
 	sim_post(s, s->end, EV_END, 0, 0, 0);
 	struct event e;
+	const uint32_t ncpus = (uint32_t)s->ncpus;
 	for (;;) {
 		size_t len = s->q.len + s->bursts.n;
 		const struct event *top = eventq_peek(&s->q);
-		bool burst = s->bursts.n && (!top || keyheap_first_before(&s->bursts, top->time,
-									   top->seq));
-		if (burst) {
-			/* A CPU's end of burst, always a live one. It stays in the
-			 * heap while handled: the next burst's end moves it down
-			 * from the top, one sift where a pop and a set take two;
-			 * if nothing re-armed it, it goes after. */
+		bool live;
+		if (s->bursts.n && (!top || keyheap_first_before(&s->bursts, top->time, top->seq))) {
+			/* A CPU's end of burst or of wakeup. It stays in the heap
+			 * while handled: the next burst's end moves it down from
+			 * the top, one sift where a pop and a set take two; if
+			 * nothing re-armed it, it goes after. */
 			const struct keyheap_node *b = keyheap_first(&s->bursts);
-			e = (struct event){ .time = b->time, .seq = b->seq, .kind = EV_BURST_DONE,
-					    .obj = b->key, .gen = s->cpus[b->key].done_gen };
-		} else if (!eventq_pop(&s->q, &e)) {
-			break;
+			uint32_t key = b->key;
+			uint64_t seq = b->seq;
+			s->now = b->time;
+			live = key < ncpus ? burst_done(s, &s->cpus[key])
+					   : wake_done(s, &s->cpus[key - ncpus]);
+			keyheap_cancel_seq(&s->bursts, key, seq);
+		} else {
+			if (!eventq_pop(&s->q, &e))
+				break;
+			s->now = e.time;
+			if (e.kind == EV_END)
+				break;
+			live = handle(s, &e);
 		}
-		s->now = e.time;
-		if (e.kind == EV_END)
-			break;
 		s->queue_len_sum += len;
-		if (handle(s, &e))
+		if (live)
 			s->events++;
 		else
 			s->stale_events++;
-		if (burst)
-			keyheap_cancel_seq(&s->bursts, e.obj, e.seq);
 		if (s->ndead)
 			reap_finished(s);
 		if (s->oom)

@@ -272,9 +272,11 @@ struct sim {
 	bool stopped;
 	uint64_t seed;
 	struct eventq q;
-	/* Each CPU's end of burst (EV_BURST_DONE), moved in place at every
-	 * frequency, turbo or SMT sibling change (cpu_arm_done()); sim_run()
-	 * takes the earlier of it and the queue. */
+	/* Each CPU's end of burst (EV_BURST_DONE, key: the CPU), moved in
+	 * place at every frequency, turbo or SMT sibling change
+	 * (cpu_arm_done()), and its end of wakeup (EV_WAKE_DONE, key: ncpus +
+	 * the CPU; cpu_wake()), the event most wakeups from idle post and pop;
+	 * sim_run() takes the earlier of it and the queue. */
 	struct keyheap bursts;
 	struct engine_params par;
 	sim_ns tick_ns;
