@@ -272,11 +272,12 @@ struct sim {
 	bool stopped;
 	uint64_t seed;
 	struct eventq q;
-	/* Each CPU's end of burst (EV_BURST_DONE, key: the CPU), moved in
-	 * place at every frequency, turbo or SMT sibling change
-	 * (cpu_arm_done()), and its end of wakeup (EV_WAKE_DONE, key: ncpus +
-	 * the CPU; cpu_wake()), the event most wakeups from idle post and pop;
-	 * sim_run() takes the earlier of it and the queue. */
+	/* Each CPU's one deadline (key: the CPU): while it runs, its end of
+	 * burst (EV_BURST_DONE, done_at), moved in place at every frequency,
+	 * turbo or SMT sibling change (cpu_arm_done()); while it wakes, its
+	 * end of wakeup (EV_WAKE_DONE, cpu_wake()), the event most wakeups
+	 * from idle post and pop. sim_run() takes the earlier of it and the
+	 * queue. */
 	struct keyheap bursts;
 	struct engine_params par;
 	sim_ns tick_ns;
