@@ -771,7 +771,7 @@ static int build_topology(struct sim *s, struct pm_diag *d)
 		cpu->done_at = -1;
 		cpu->avg_idle = 2 * s->par.sched_migration_cost_ns; /* rq->avg_idle's start */
 		pelt_init(&cpu->pelt, 0);
-		rq_init(&cpu->rq, &s->nr_queued);
+		rq_init(&cpu->rq);
 		eventq_init(&cpu->timers);
 		struct sim_core *core = &s->cores[cpu->core];
 		if (core->ncpus >= (int)(sizeof(core->cpus) / sizeof(core->cpus[0])))
