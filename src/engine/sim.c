@@ -958,6 +958,27 @@ bad:
 			}
 		}
 	}
+	/* The counts of stealable tasks (cpu_stealable()) are the run queues'
+	 * of the running CPUs, per package and over the machine. */
+	long all = 0;
+	for (int p = 0; p < s->npkgs; p++) {
+		long n = 0;
+		for (int c = 0; c < s->ncpus; c++)
+			if (s->cpus[c].pkg == p && s->cpus[c].mode == CPU_RUNNING)
+				n += s->cpus[c].rq.len;
+		all += n;
+		if (n != s->pkgs[p].nr_stealable) {
+			fprintf(stderr, "pmlab: internal error: package %d counts %ld stealable tasks, "
+				"its run queues %ld, at %lld ns\n", p, s->pkgs[p].nr_stealable, n,
+				(long long)s->now);
+			abort();
+		}
+	}
+	if (all != s->nr_stealable) {
+		fprintf(stderr, "pmlab: internal error: %ld stealable tasks counted, %ld queued on "
+			"running CPUs, at %lld ns\n", s->nr_stealable, all, (long long)s->now);
+		abort();
+	}
 	/* No task on two CPUs at once. */
 	for (uint32_t i = 0; i < s->nslots; i++) {
 		const struct task *t = s->slots[i].t;
