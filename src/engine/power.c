@@ -42,6 +42,18 @@ int power_tables(struct sim *s)
 	return 0;
 }
 
+/* A busy core's clock is one the uncore's rule reads: its package keeps
+ * the fastest (uncore_busy_khz()). */
+static void set_eff_idx(struct sim *s, struct sim_core *core, int idx)
+{
+	int old = core->eff_idx;
+	core->eff_idx = idx;
+	if (idx != old && core->nbusy && s->pkgs[core->pkg].busy_cores) {
+		const uint32_t *khz = s->types[core->type].khz;
+		uncore_busy_khz(s, core->pkg, khz[old], khz[idx]);
+	}
+}
+
 /* The exit ramp's lowest P-state, else the policy's under the package's
  * turbo ceiling for the type and the core's own top. */
 void core_pstate_refresh(struct sim *s, int ci)
@@ -50,7 +62,7 @@ void core_pstate_refresh(struct sim *s, int ci)
 	if (core->ncpus == 0)
 		return;
 	if (core->ramping) {
-		core->eff_idx = 0; /* the exit ramp after C1E (engine/exit_ramp.c) */
+		set_eff_idx(s, core, 0); /* the exit ramp after C1E (engine/exit_ramp.c) */
 		return;
 	}
 	const struct sim_cpu *c = &s->cpus[core->cpus[0]];
@@ -58,7 +70,7 @@ void core_pstate_refresh(struct sim *s, int ci)
 	int cap = s->pkgs[c->pkg].cap_idx[c->type];
 	if (core->own_cap_idx < cap)
 		cap = core->own_cap_idx;
-	core->eff_idx = idx < cap ? idx : cap;
+	set_eff_idx(s, core, idx < cap ? idx : cap);
 }
 
 void policy_pstate_changed(struct sim *s, int pi)
@@ -255,13 +267,17 @@ void pkg_core_busy(struct sim *s, int ci, int delta)
 	int before = pkg->nbusy_cores;
 	if (!pkg->busy_cores) {
 		pkg->nbusy_cores += delta;
-	} else if (delta > 0) {
-		core->busy_slot = pkg->nbusy_cores;
-		pkg->busy_cores[pkg->nbusy_cores++] = ci;
 	} else {
-		int last = pkg->busy_cores[--pkg->nbusy_cores];
-		pkg->busy_cores[core->busy_slot] = last;
-		s->cores[last].busy_slot = core->busy_slot;
+		if (delta > 0) {
+			core->busy_slot = pkg->nbusy_cores;
+			pkg->busy_cores[pkg->nbusy_cores++] = ci;
+		} else {
+			int last = pkg->busy_cores[--pkg->nbusy_cores];
+			pkg->busy_cores[core->busy_slot] = last;
+			s->cores[last].busy_slot = core->busy_slot;
+		}
+		uint32_t khz = cpu_khz(s, &s->cpus[core->cpus[0]]);
+		uncore_busy_khz(s, p, delta < 0 ? khz : 0, delta > 0 ? khz : 0);
 	}
 	/* A package that stays busy stays out of its C-states at the uncore's
 	 * running power, which only its clock moves (pkg_uncore_clock()); the

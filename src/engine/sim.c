@@ -979,6 +979,19 @@ bad:
 			"running CPUs, at %lld ns\n", s->nr_stealable, all, (long long)s->now);
 		abort();
 	}
+	/* The uncore's record of the busy cores' fastest clock is a scan's. */
+	for (int p = 0; p < s->npkgs; p++) {
+		int n;
+		uint32_t khz = s->pkgs[p].busy_cores ? uncore_busy_scan(s, p, &n) : 0;
+		if (s->pkgs[p].busy_cores && s->pkgs[p].busy_top_n >= 0 &&
+		    (khz != s->pkgs[p].busy_top_khz || n != s->pkgs[p].busy_top_n)) {
+			fprintf(stderr, "pmlab: internal error: package %d keeps %u kHz x %d as its "
+				"busy cores' fastest, they run at %u kHz x %d, at %lld ns\n", p,
+				s->pkgs[p].busy_top_khz, s->pkgs[p].busy_top_n, khz, n,
+				(long long)s->now);
+			abort();
+		}
+	}
 	/* No task on two CPUs at once. */
 	for (uint32_t i = 0; i < s->nslots; i++) {
 		const struct task *t = s->slots[i].t;

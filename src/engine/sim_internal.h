@@ -214,6 +214,11 @@ struct sim_pkg {
 	double obs_w;          /* last uncore power told to the observer */
 	uint32_t unc_khz;      /* the uncore clock (engine/uncore.c); 0: no model */
 	double unc_w;          /* the uncore's power at that clock, while running */
+	/* The fastest clock among busy_cores and how many of them run at it,
+	 * kept as cores join, leave or change P-state (uncore_busy_khz());
+	 * busy_top_n -1: unknown, found again by a scan when next needed. */
+	uint32_t busy_top_khz;
+	int busy_top_n;
 };
 
 /* A CPU type as the engine runs it (machine.h, struct cpu_type). */
@@ -493,6 +498,12 @@ void uncore_init(struct sim *s);
 void uncore_follow(struct sim *s, int pkg);   /* re-evaluate after a core changed */
 double uncore_running_w(const struct sim *s, int pkg);
 void uncore_clock_set(struct sim *s, int pkg, uint32_t khz); /* the clock and its power */
+/* A core of pkg's busy_cores runs at `to` kHz instead of `from` (0: it
+ * joins, or leaves, the busy cores). */
+void uncore_busy_khz(struct sim *s, int pkg, uint32_t from, uint32_t to);
+/* The fastest clock of pkg's busy cores by a scan (0: none), how many run
+ * at it in *n. */
+uint32_t uncore_busy_scan(const struct sim *s, int pkg, int *n);
 
 /* engine/memory.c: a burst's memory stall at the present clocks */
 double memory_stall_factor(struct sim *s, const struct sim_cpu *c, const struct task *t);

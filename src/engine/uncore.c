@@ -21,23 +21,61 @@
 #include "hwmodel.h"
 #include "sim_internal.h"
 
-static uint32_t target_khz(const struct sim *s, int p)
+uint32_t uncore_busy_scan(const struct sim *s, int p, int *n)
+{
+	/* The busy cores alone (the package's list): the largest is the same
+	 * in any order. */
+	const struct sim_pkg *pkg = &s->pkgs[p];
+	uint32_t fastest = 0;
+	*n = 0;
+	for (int i = 0; i < pkg->nbusy_cores; i++) {
+		const struct sim_core *core = &s->cores[pkg->busy_cores[i]];
+		uint32_t khz = cpu_khz(s, &s->cpus[core->cpus[0]]);
+		if (khz > fastest) {
+			fastest = khz;
+			*n = 0;
+		}
+		*n += khz == fastest;
+	}
+	return fastest;
+}
+
+/* Called where a core joins or leaves busy_cores (pkg_core_busy()) and
+ * where a busy core's P-state moves (core_pstate_refresh()): the only
+ * places the busy cores' clocks change. */
+void uncore_busy_khz(struct sim *s, int p, uint32_t from, uint32_t to)
+{
+	struct sim_pkg *pkg = &s->pkgs[p];
+	if (pkg->busy_top_n < 0)
+		return; /* unknown: the next scan sees the change */
+	if (from && from == pkg->busy_top_khz && --pkg->busy_top_n == 0) {
+		/* The last core at the top left it: a scan finds the next. */
+		pkg->busy_top_khz = 0;
+		pkg->busy_top_n = pkg->nbusy_cores ? -1 : 0;
+		if (pkg->busy_top_n < 0)
+			return;
+	}
+	if (to > pkg->busy_top_khz) {
+		pkg->busy_top_khz = to;
+		pkg->busy_top_n = 1;
+	} else if (to && to == pkg->busy_top_khz) {
+		pkg->busy_top_n++;
+	}
+}
+
+static uint32_t target_khz(struct sim *s, int p)
 {
 	const struct machine_uncore *u = &s->m->unc;
-	const struct sim_pkg *pkg = &s->pkgs[p];
+	struct sim_pkg *pkg = &s->pkgs[p];
 	if (pkg->nbusy_cores == 0)
 		return u->min_khz;
 	if (s->par.energy_perf_bias <= u->epb_max_clock)
 		return u->max_khz;
-	/* The busy cores alone (the package's list): the largest is the same
-	 * in any order. */
-	uint32_t fastest = 0;
-	for (int i = 0; i < pkg->nbusy_cores; i++) {
-		const struct sim_core *core = &s->cores[pkg->busy_cores[i]];
-		uint32_t khz = cpu_khz(s, &s->cpus[core->cpus[0]]);
-		if (khz > fastest)
-			fastest = khz;
-	}
+	/* The busy cores' fastest, kept as they come and go (a scan only
+	 * when the last core at the top clock left it). */
+	if (pkg->busy_top_n < 0)
+		pkg->busy_top_khz = uncore_busy_scan(s, p, &pkg->busy_top_n);
+	uint32_t fastest = pkg->busy_top_khz;
 	if (fastest < u->min_khz)
 		return u->min_khz;
 	return fastest > u->max_khz ? u->max_khz : fastest;
@@ -70,8 +108,10 @@ void uncore_clock_set(struct sim *s, int p, uint32_t khz)
 
 void uncore_init(struct sim *s)
 {
-	for (int p = 0; p < s->npkgs; p++)
+	for (int p = 0; p < s->npkgs; p++) {
+		s->pkgs[p].busy_top_n = -1;
 		uncore_clock_set(s, p, s->m->unc.max_khz ? target_khz(s, p) : 0);
+	}
 }
 
 void uncore_follow(struct sim *s, int p)

@@ -454,6 +454,33 @@ static void test_todays_presets_run(void **state)
 	}
 }
 
+/* The uncore's clock follows the fastest busy core (engine/uncore.c),
+ * which the package keeps as cores wake, sleep and change P-state instead
+ * of scanning its busy cores at every change: with the invariants checked
+ * after every event (a scan against the record), Haswell-EP servers under
+ * governors that move each core's clock while it runs, through C1E's exit
+ * ramp (xeon-e5-2650l-v3's C1E drops to the lowest P-state), one and two
+ * packages. EPB 6 (the default) is above epb_max_clock, so the rule reads
+ * the busy cores' clocks. */
+static void test_uncore_fastest_busy_core_kept(void **state)
+{
+	static const struct { const char *machine, *workload, *gov, *idle; } cases[] = {
+		{ "xeon-e5-2650l-v3", "oltp", "ondemand", "menu" },
+		{ "xeon-e5-2650l-v3", "hackbench", "conservative", "teo" },
+		{ "xeon-e5-2670-v3-2s", "tbench", "schedutil", "menu" },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct run r;
+		simtest_run_idle(&r, simtest_preset_text(cases[i].machine), 0, cases[i].workload,
+				 cases[i].gov, cases[i].idle, 0.1, 1, NULL, 0, NULL, 0, true);
+		assert_true(r.r.work_done > 0);
+		/* The uncore ran above its floor while cores were busy. */
+		assert_true(r.r.energy_uncore_j > 0);
+		result_free(&r.r);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -467,6 +494,7 @@ int main(void)
 		cmocka_unit_test(test_amd_pstate_guided),
 		cmocka_unit_test(test_amd_pstate_active),
 		cmocka_unit_test(test_todays_presets_run),
+		cmocka_unit_test(test_uncore_fastest_busy_core_kept),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
