@@ -183,7 +183,9 @@ static inline __attribute__((always_inline)) void set_mode(struct sim *s, struct
 			cpu_arm_done(s, sib);
 		}
 	}
-	if (was_busy != is_busy)
+	/* A vote moves only in a policy whose CPUs request per CPU (the test
+	 * freq_votes() makes first, here without the call). */
+	if (was_busy != is_busy && s->policies[c->policy].per_cpu_requests)
 		freq_votes(s, c);
 }
 
@@ -405,9 +407,9 @@ static void cpu_wake(struct sim *s, struct sim_cpu *c, sim_ns extra)
 	freq_hw_loop_start(s, c);
 	c->irq_start = s->now + exit;
 	c->irq_end = s->now + exit + extra;
-	/* EV_WAKE_DONE, kept beside the queue as the end of burst is: a
-	 * sequence number from the queue, as a post takes. */
-	keyheap_set(&s->bursts, (uint32_t)(s->ncpus + c->id), s->now + exit + extra, s->q.next_seq++);
+	/* EV_WAKE_DONE: the CPU's deadline beside the queue (no burst runs
+	 * while it wakes), a sequence number from the queue, as a post takes. */
+	keyheap_set(&s->bursts, (uint32_t)c->id, s->now + exit + extra, s->q.next_seq++);
 }
 
 /* An interrupt with no task to wake (engine/background.c): on an idle CPU
@@ -515,7 +517,12 @@ void cpu_schedule(struct sim *s, struct sim_cpu *c)
 		cpu_sync(s, c);
 		c->done_gen++;
 		c->done_at = -1;
-		keyheap_cancel(&s->bursts, (uint32_t)c->id);
+		/* A running CPU's deadline is its burst's end, void now; a waking
+		 * one's is its end of wakeup, being handled: left in place, the
+		 * burst armed next moves it (one sift), and sim_run() takes it
+		 * out if nothing did. */
+		if (c->mode == CPU_RUNNING)
+			keyheap_cancel(&s->bursts, (uint32_t)c->id);
 		c->need_resched = false;
 		struct task *prev = c->curr;
 		bool preempted = false;

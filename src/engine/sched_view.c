@@ -95,9 +95,9 @@ struct task *sv_curr(const struct sim *s, int cpu)
 	return s->cpus[cpu].curr;
 }
 
-long sv_nr_queued(const struct sim *s)
+long sv_nr_stealable(const struct sim *s)
 {
-	return s->nr_queued;
+	return s->nr_stealable;
 }
 
 long sv_pkg_stealable(const struct sim *s, int pkg)

@@ -730,7 +730,7 @@ static int build_topology(struct sim *s, struct pm_diag *d)
 	s->cores = calloc((size_t)s->ncores, sizeof(*s->cores));
 	s->pkgs = calloc((size_t)s->npkgs, sizeof(*s->pkgs));
 	if (!s->cpus || !s->cores || !s->pkgs || build_types(s) < 0 ||
-	    keyheap_init(&s->bursts, 2 * (uint32_t)s->ncpus) < 0)
+	    keyheap_init(&s->bursts, (uint32_t)s->ncpus) < 0)
 		return pm_fail(d, "out of memory");
 	s->demote_c1 = m->ncstates > 1 && m->cstates[0].poll ? 1 : 0;
 	s->demote_c3 = s->demote_c1;
@@ -771,7 +771,7 @@ static int build_topology(struct sim *s, struct pm_diag *d)
 		cpu->done_at = -1;
 		cpu->avg_idle = 2 * s->par.sched_migration_cost_ns; /* rq->avg_idle's start */
 		pelt_init(&cpu->pelt, 0);
-		rq_init(&cpu->rq, &s->nr_queued);
+		rq_init(&cpu->rq);
 		eventq_init(&cpu->timers);
 		struct sim_core *core = &s->cores[cpu->core];
 		if (core->ncpus >= (int)(sizeof(core->cpus) / sizeof(core->cpus[0])))
@@ -958,6 +958,27 @@ bad:
 			}
 		}
 	}
+	/* The counts of stealable tasks (cpu_stealable()) are the run queues'
+	 * of the running CPUs, per package and over the machine. */
+	long all = 0;
+	for (int p = 0; p < s->npkgs; p++) {
+		long n = 0;
+		for (int c = 0; c < s->ncpus; c++)
+			if (s->cpus[c].pkg == p && s->cpus[c].mode == CPU_RUNNING)
+				n += s->cpus[c].rq.len;
+		all += n;
+		if (n != s->pkgs[p].nr_stealable) {
+			fprintf(stderr, "pmlab: internal error: package %d counts %ld stealable tasks, "
+				"its run queues %ld, at %lld ns\n", p, s->pkgs[p].nr_stealable, n,
+				(long long)s->now);
+			abort();
+		}
+	}
+	if (all != s->nr_stealable) {
+		fprintf(stderr, "pmlab: internal error: %ld stealable tasks counted, %ld queued on "
+			"running CPUs, at %lld ns\n", s->nr_stealable, all, (long long)s->now);
+		abort();
+	}
 	/* The uncore's record of the busy cores' fastest clock is a scan's. */
 	for (int p = 0; p < s->npkgs; p++) {
 		int n;
@@ -987,29 +1008,31 @@ bad:
 	}
 }
 
-/* A CPU's end of burst (the `bursts` heap's deadlines are always live);
- * false if the CPU stopped running meanwhile. */
-static bool burst_done(struct sim *s, struct sim_cpu *c)
+/* A CPU's end of burst. */
+static void burst_done(struct sim *s, struct sim_cpu *c)
 {
-	if (c->mode != CPU_RUNNING)
-		return false;
 	c->done_at = -1;
 	/* Kernel time charged during the burst (cpu_charge) moved its end. */
 	cpu_sync(s, c);
 	if (c->curr->rem_cycles > 0 || c->curr->rem_stall_ns > 0) {
 		cpu_arm_done(s, c);
-		return true;
+		return;
 	}
 	cpu_burst_done(s, c);
-	return true;
 }
 
-/* A CPU's end of wakeup: its exit latency elapsed. */
-static bool wake_done(struct sim *s, struct sim_cpu *c)
+/* A CPU's deadline (the `bursts` heap): its end of wakeup while it wakes,
+ * its end of burst while it runs one; false for a deadline left over
+ * (a CPU scheduled while waking, or idle again). */
+static bool cpu_deadline(struct sim *s, struct sim_cpu *c, sim_ns at)
 {
-	if (c->mode != CPU_WAKING)
+	if (c->mode == CPU_WAKING) {
+		cpu_wake_done(s, c);
+		return true;
+	}
+	if (c->mode != CPU_RUNNING || c->done_at != at)
 		return false;
-	cpu_wake_done(s, c);
+	burst_done(s, c);
 	return true;
 }
 
@@ -1155,7 +1178,6 @@ int sim_run(struct sim *s, struct run_result *r, struct pm_diag *d)
 	power_limit_init(s);
 	sim_post(s, s->end, EV_END, 0, 0, 0);
 	struct event e;
-	const uint32_t ncpus = (uint32_t)s->ncpus;
 	for (;;) {
 		size_t len = s->q.len + s->bursts.n;
 		const struct event *top = eventq_peek(&s->q);
@@ -1166,12 +1188,11 @@ int sim_run(struct sim *s, struct run_result *r, struct pm_diag *d)
 			 * the top, one sift where a pop and a set take two; if
 			 * nothing re-armed it, it goes after. */
 			const struct keyheap_node *b = keyheap_first(&s->bursts);
-			uint32_t key = b->key;
+			uint32_t cpu = b->key;
 			uint64_t seq = b->seq;
 			s->now = b->time;
-			live = key < ncpus ? burst_done(s, &s->cpus[key])
-					   : wake_done(s, &s->cpus[key - ncpus]);
-			keyheap_cancel_seq(&s->bursts, key, seq);
+			live = cpu_deadline(s, &s->cpus[cpu], b->time);
+			keyheap_cancel_seq(&s->bursts, cpu, seq);
 		} else {
 			if (!eventq_pop(&s->q, &e))
 				break;

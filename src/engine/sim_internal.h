@@ -277,11 +277,12 @@ struct sim {
 	bool stopped;
 	uint64_t seed;
 	struct eventq q;
-	/* Each CPU's end of burst (EV_BURST_DONE, key: the CPU), moved in
-	 * place at every frequency, turbo or SMT sibling change
-	 * (cpu_arm_done()), and its end of wakeup (EV_WAKE_DONE, key: ncpus +
-	 * the CPU; cpu_wake()), the event most wakeups from idle post and pop;
-	 * sim_run() takes the earlier of it and the queue. */
+	/* Each CPU's one deadline (key: the CPU): while it runs, its end of
+	 * burst (EV_BURST_DONE, done_at), moved in place at every frequency,
+	 * turbo or SMT sibling change (cpu_arm_done()); while it wakes, its
+	 * end of wakeup (EV_WAKE_DONE, cpu_wake()), the event most wakeups
+	 * from idle post and pop. sim_run() takes the earlier of it and the
+	 * queue. */
 	struct keyheap bursts;
 	struct engine_params par;
 	sim_ns tick_ns;
@@ -361,7 +362,7 @@ struct sim {
 	uint32_t nlive;
 	uint64_t tasks_finished;
 	double cycles_requested_finished, cycles_done_finished;
-	long nr_queued;        /* tasks waiting in any run queue */
+	long nr_stealable;     /* the packages' nr_stealable summed (see cpu_stealable) */
 
 	struct histogram latency, wakeup_latency;
 	double work_done;
@@ -614,14 +615,16 @@ double share_refill_factor(struct sim *s, const struct task *t, int llc);
 
 /* A balancer can take the tasks queued on a running CPU; those queued on a
  * CPU still waking sit on its wake list. Keeps the package's count of such
- * tasks, so balancers skip packages with none. Call after the run queue or
- * the mode changes. */
+ * tasks, and the machine's, so balancers skip packages with none, and
+ * CPUs going idle skip the balance when there are none anywhere. Call
+ * after the run queue or the mode changes. */
 static inline void cpu_stealable(struct sim *s, struct sim_cpu *c)
 {
 	int now = c->mode == CPU_RUNNING ? c->rq.len : 0;
 	if (now == c->stealable)
 		return;
 	s->pkgs[c->pkg].nr_stealable += now - c->stealable;
+	s->nr_stealable += now - c->stealable;
 	c->stealable = now;
 }
 

@@ -42,7 +42,9 @@ static bool spread_newidle(struct sim *s, int cpu)
 	const struct sched_topology *topo = sv_topology(s);
 	const struct cpu_place *c = &topo->cpu[cpu];
 	struct task *t = NULL;
-	if (sv_nr_queued(s) == 0) /* nothing waits anywhere: skip the scans */
+	/* Nothing a balancer could take anywhere (every package's
+	 * busiest_in() would say so): skip the scans. */
+	if (sv_nr_stealable(s) == 0)
 		return sched_asym_cpucap_active(topo) && misfit_pull(s, cpu);
 	int from = -1;
 	/* Nothing stealable in its own package: neither its cache nor the

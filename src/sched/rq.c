@@ -3,9 +3,8 @@
 
 #include <stdlib.h>
 
-void rq_init(struct rq *rq, long *total)
+void rq_init(struct rq *rq)
 {
-	rq->total = total;
 	rq->heap = NULL;
 	rq->len = rq->cap = 0;
 	rq->min_vruntime = 0;
@@ -73,7 +72,6 @@ int rq_push(struct rq *rq, struct task *t)
 	rq->heap[rq->len] = t;
 	t->rq_pos = rq->len++;
 	rq->load += t->weight;
-	(*rq->total)++;
 	sift_up(rq, t->rq_pos);
 	return 0;
 }
@@ -83,7 +81,6 @@ void rq_remove(struct rq *rq, struct task *t)
 	int i = t->rq_pos;
 	struct task *last = rq->heap[--rq->len];
 	rq->load -= t->weight;
-	(*rq->total)--;
 	t->rq_pos = -1;
 	if (i == rq->len)
 		return;

@@ -14,10 +14,9 @@ struct rq {
 	int len, cap;
 	uint64_t min_vruntime; /* monotonic, as cfs_rq->min_vruntime */
 	uint64_t load;         /* sum of weights of queued tasks */
-	long *total;           /* queued tasks over all run queues, shared */
 };
 
-void rq_init(struct rq *rq, long *total);
+void rq_init(struct rq *rq);
 void rq_free(struct rq *rq);
 int rq_push(struct rq *rq, struct task *t); /* -1 on out of memory */
 void rq_remove(struct rq *rq, struct task *t);

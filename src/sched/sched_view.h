@@ -76,9 +76,9 @@ unsigned sv_cpu_load(struct sim *s, int cpu);
 const struct rq *sv_rq(const struct sim *s, int cpu);
 /* The task running on the CPU, or NULL. */
 struct task *sv_curr(const struct sim *s, int cpu);
-/* Tasks queued on any CPU; tasks a balancer can take in package `pkg`
- * (queued on running CPUs, see sim_internal.h's cpu_stealable). */
-long sv_nr_queued(const struct sim *s);
+/* Tasks a balancer can take (queued on running CPUs, see sim_internal.h's
+ * cpu_stealable), on any CPU and in package `pkg`. */
+long sv_nr_stealable(const struct sim *s);
 long sv_pkg_stealable(const struct sim *s, int pkg);
 
 /* A performance domain of the root domain (rd->pd): the online CPUs of one

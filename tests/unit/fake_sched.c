@@ -47,7 +47,7 @@ int sv_perf_domains(const struct sim *s, const struct sv_perf_domain **out)
 	*out = s->pds;
 	return s->npds;
 }
-long sv_nr_queued(const struct sim *s) { return 0; }
+long sv_nr_stealable(const struct sim *s) { return 0; }
 long sv_pkg_stealable(const struct sim *s, int pkg) { return 0; }
 
 static void record(struct sim *s, struct task *t, int from, int to, bool running)
