@@ -243,16 +243,18 @@ static int menu_fit_before_tick(const struct cpuidle_device *dev, int idx, sim_n
 	return idx;
 }
 
-static int menu_select(struct cpuidle_device *dev, sim_ns latency_req, bool *stop_tick)
+/* Today's rules. Out of line: behind the variant test in menu_select(),
+ * the v3.10 path no longer pays this one's register saves (callgrind: 25
+ * instructions a selection). */
+__attribute__((noinline)) static int menu_select_current(struct cpuidle_device *dev,
+							  struct menu_data *d, sim_ns latency_req,
+							  bool *stop_tick)
 {
-	struct menu_data *d = dev->gov_data;
 	const struct cstate *s = dev->states;
 	const sim_ns tick = dev->tick_period_ns;
 	sim_ns delta_tick;
 	int idx;
 
-	if (d->variant == MENU_V3_10)
-		return menu_v3_10_select(dev, d, latency_req);
 	if (d->needs_update) {
 		menu_update(dev, d);
 		d->needs_update = false;
@@ -348,6 +350,14 @@ static int menu_select(struct cpuidle_device *dev, sim_ns latency_req, bool *sto
 			idx = menu_fit_before_tick(dev, idx, delta_tick);
 	}
 	return idx;
+}
+
+static int menu_select(struct cpuidle_device *dev, sim_ns latency_req, bool *stop_tick)
+{
+	struct menu_data *d = dev->gov_data;
+	if (d->variant == MENU_V3_10)
+		return menu_v3_10_select(dev, d, latency_req);
+	return menu_select_current(dev, d, latency_req, stop_tick);
 }
 
 static void menu_reflect(struct cpuidle_device *dev, int state)

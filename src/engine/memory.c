@@ -32,9 +32,18 @@
 
 #define REF_GHZ 3.0
 
-static bool has_model(const struct machine *m)
+static bool machine_has_model(const struct machine *m)
 {
 	return m->mem.core_cycles + m->mem.uncore_cycles + m->mem.dram_ns > 0;
+}
+
+/* The same, asked three times a burst: kept once known (the machine is
+ * fixed for the run). */
+static bool has_model(struct sim *s)
+{
+	if (!s->mem_model)
+		s->mem_model = machine_has_model(s->m) ? 1 : -1;
+	return s->mem_model > 0;
 }
 
 double memory_latency_ns(const struct machine *m, double core_ghz, double uncore_ghz)
@@ -45,7 +54,7 @@ double memory_latency_ns(const struct machine *m, double core_ghz, double uncore
 
 double memory_latency_scale(const struct machine *m, double core_ghz, double uncore_ghz)
 {
-	if (!has_model(m))
+	if (!machine_has_model(m))
 		return 1.0;
 	return memory_latency_ns(m, core_ghz, uncore_ghz) / memory_latency_ns(m, REF_GHZ, REF_GHZ);
 }
@@ -75,7 +84,7 @@ static const struct mem_clocks *clocks(struct sim *s, const struct sim_cpu *c)
 double memory_stall_factor(struct sim *s, const struct sim_cpu *c, const struct task *t)
 {
 	const struct machine_memory *mm = &s->m->mem;
-	if (!has_model(s->m))
+	if (!has_model(s))
 		return 1.0;
 	double f = clocks(s, c)->scale;
 	if (mm->snoop_share > 0 && t->share_group)
@@ -90,7 +99,7 @@ static double task_mlp(const struct sim *s, const struct task *t)
 
 void memory_account(struct sim *s, const struct sim_cpu *c, const struct task *t, double stall_ns)
 {
-	if (!has_model(s->m) || !(stall_ns > 0))
+	if (!has_model(s) || !(stall_ns > 0))
 		return;
 	s->dram_lines += stall_ns * task_mlp(s, t) / clocks(s, c)->latency_ns;
 }
@@ -129,7 +138,7 @@ double memory_bandwidth_factor(struct sim *s, const struct sim_cpu *c, struct ta
 {
 	t->mem_gbps = 0;
 	double peak = s->m->mem.peak_gbps;
-	if (!has_model(s->m) || !(peak > 0) || !(stall_ns > 0))
+	if (!has_model(s) || !(peak > 0) || !(stall_ns > 0))
 		return 1.0;
 	const struct mem_clocks *at = clocks(s, c);
 	double fc = at->core_ghz;

@@ -387,6 +387,7 @@ struct sim {
 	} mem_at[4];
 	double mem_bw_mlp_max, mem_bw_latency_min;
 	bool mem_bw_below_peak;
+	int8_t mem_model; /* whether the machine has a memory model: 0 not yet asked, 1, -1 */
 
 	/* What the platform power model counts (engine/platform_power.c). */
 	double dram_lines;     /* 64-byte lines moved to or from DRAM */

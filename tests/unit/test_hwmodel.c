@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "engine/hwmodel.h"
+#include "engine/sim_internal.h"
 #include "simtest.h"
 
 #define TWO SIMTEST_TWO_CORE_INI
@@ -235,6 +236,79 @@ static void test_memory_bandwidth_shared(void **state)
 	result_free(&wide.r);
 	result_free(&narrow.r);
 	result_free(&alone.r);
+}
+
+/* A package of two CPUs (one core each, 1 or 2 GHz, no uncore clock)
+ * with the MEMORY miss (30 + 30 cycles + 40 ns) and peak_gbps 7, built by
+ * hand so that each burst's clocks and mlp can be set. */
+struct bw_rig {
+	struct machine m;
+	struct sim s;
+	struct sim_cpu cpus[2];
+	struct sim_core cores[2];
+	struct sim_pkg pkg;
+	struct sim_type type;
+	struct cpu_group group;
+	uint32_t khz[2];
+	int ids[2];
+	struct task tasks[2];
+};
+
+static void bw_rig_init(struct bw_rig *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->m.mem = (struct machine_memory){ .core_cycles = 30, .uncore_cycles = 30, .dram_ns = 40,
+					    .mlp = 2, .peak_gbps = 7 };
+	r->khz[0] = 1000000;
+	r->khz[1] = 2000000;
+	r->type.khz = r->khz;
+	r->group = (struct cpu_group){ .n = 2, .cpu = r->ids };
+	for (int i = 0; i < 2; i++) {
+		r->ids[i] = i;
+		r->cpus[i] = (struct sim_cpu){ .id = i, .core = i, .mode = CPU_RUNNING,
+					       .curr = &r->tasks[i] };
+	}
+	r->s.m = &r->m;
+	r->s.ncpus = 2;
+	r->s.cpus = r->cpus;
+	r->s.cores = r->cores;
+	r->s.pkgs = &r->pkg;
+	r->s.types = &r->type;
+	r->s.topo.pkg = &r->group;
+}
+
+/* A burst of pure stall starting on CPU i at P-state idx with mlp: its
+ * bandwidth factor; the task is then in its burst. */
+static double bw_burst(struct bw_rig *r, int i, int idx, double mlp)
+{
+	r->cores[i].eff_idx = idx;
+	r->tasks[i].mlp = mlp;
+	double f = memory_bandwidth_factor(&r->s, &r->cpus[i], &r->tasks[i], 0, 1000);
+	r->tasks[i].in_burst = true;
+	return f;
+}
+
+/* The bandwidth scan is skipped while no demand could reach the peak; that
+ * bound follows the shortest latency and the largest mlp seen so far. Two
+ * bursts within the peak at 1 GHz (2 x 4 x 64 / 80 ns = 6.4 GB/s), then one
+ * CPU moves to 2 GHz (65 ns): 3.2 + 3.94 GB/s is over 7 and must stretch.
+ * The same with mlp: 2 + 2 lines in flight at 2 GHz fit, 2 + 6 do not. */
+static void test_memory_bandwidth_bound_follows_inputs(void **state)
+{
+	struct bw_rig r;
+	bw_rig_init(&r);
+	double slow = 4 * 64.0 / memory_latency_ns(&r.m, 1.0, 3.0);
+	double fast = 4 * 64.0 / memory_latency_ns(&r.m, 2.0, 3.0);
+	assert_true(2 * slow < 7 && slow + fast > 7);
+	assert_true(bw_burst(&r, 0, 0, 4) == 1.0);
+	assert_true(bw_burst(&r, 1, 0, 4) == 1.0);
+	assert_near(bw_burst(&r, 1, 1, 4), (fast + slow) / 7, 1e-12);
+
+	bw_rig_init(&r);
+	double two = 2 * 64.0 / memory_latency_ns(&r.m, 2.0, 3.0);
+	assert_true(bw_burst(&r, 0, 1, 2) == 1.0);
+	assert_true(bw_burst(&r, 1, 1, 2) == 1.0);
+	assert_near(bw_burst(&r, 1, 1, 6), (3 * two + two) / 7, 1e-12);
 }
 
 /* Coherence: a sharing group spread over two packages pays snoops on the
@@ -580,6 +654,7 @@ int main(void)
 		cmocka_unit_test(test_memory_scaling_haswell_preset),
 		cmocka_unit_test(test_memory_saturation_rule),
 		cmocka_unit_test(test_memory_bandwidth_shared),
+		cmocka_unit_test(test_memory_bandwidth_bound_follows_inputs),
 		cmocka_unit_test(test_coherence_across_packages),
 		cmocka_unit_test(test_epb_rules),
 		cmocka_unit_test(test_epb_demotion),
