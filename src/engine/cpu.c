@@ -182,7 +182,9 @@ static inline __attribute__((always_inline)) void set_mode(struct sim *s, struct
 			cpu_arm_done(s, sib);
 		}
 	}
-	if (was_busy != is_busy)
+	/* A vote moves only in a policy whose CPUs request per CPU (the test
+	 * freq_votes() makes first, here without the call). */
+	if (was_busy != is_busy && s->policies[c->policy].per_cpu_requests)
 		freq_votes(s, c);
 }
 
