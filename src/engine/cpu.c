@@ -132,7 +132,6 @@ void cpu_arm_done(struct sim *s, struct sim_cpu *c)
 	 * core's turbo move, say) keep the event already queued. */
 	if (at == c->done_at)
 		return;
-	c->done_gen++;
 	c->done_at = at;
 	/* Moved in place: a sequence number from the queue, as a post takes. */
 	keyheap_set(&s->bursts, (uint32_t)c->id, at, s->q.next_seq++);
@@ -515,7 +514,6 @@ void cpu_schedule(struct sim *s, struct sim_cpu *c)
 {
 	for (;;) {
 		cpu_sync(s, c);
-		c->done_gen++;
 		c->done_at = -1;
 		/* A running CPU's deadline is its burst's end, void now; a waking
 		 * one's is its end of wakeup, being handled: left in place, the

@@ -118,7 +118,7 @@ struct sim_cpu {
 	sim_ns seg_start;      /* accounted up to here */
 	sim_ns idle_start;
 	sim_ns next_tick;
-	uint32_t done_gen, wake_gen;
+	uint32_t wake_gen;
 	bool tick_on;
 	bool tick_pending;     /* a tick event is queued (see cpu_stop_tick) */
 	sim_ns done_at;        /* when the queued EV_BURST_DONE fires, -1: none */

@@ -170,13 +170,14 @@ static int select_idle_cpu(struct sim *s, const struct task *p, bool has_idle_co
 	int nr = llc_nr_idle_scan(s, llc) + 1;
 	if (nr == 1)
 		return -1; /* an overloaded LLC is unlikely to have an idle CPU */
-	int start = 0;
-	while (start < g->n && g->cpu[start] <= target)
-		start++;
 	uint32_t gen = ++topo->shared[llc].scan_gen;
 	int idle_cpu = -1;
-	for (int k = 0; k < g->n; k++) {
-		int cpu = g->cpu[(start + k) % g->n];
+	/* From the CPU after the target in the LLC's list (in CPU order),
+	 * wrapping round. */
+	for (int k = 0, j = topo->cpu[target].llc_pos + 1; k < g->n; k++, j++) {
+		if (j == g->n)
+			j = 0;
+		int cpu = g->cpu[j];
 		if (!task_allowed(p, cpu))
 			continue;
 		if (has_idle_core) {

@@ -140,6 +140,7 @@ int sched_topology_build(struct sched_topology *t, const struct machine *m, stru
 		*p = (struct cpu_place){ .core = machine_cpu_core(m, c),
 					 .llc = machine_cpu_llc(m, c),
 					 .pkg = machine_cpu_package(m, c) };
+		p->llc_pos = t->llc[p->llc].n; /* CPUs join their groups in order */
 		t->all.cpu[c] = c;
 		t->one[c] = (struct cpu_group){ .n = 1, .cpu = &t->all.cpu[c], .kind = GROUP_CPU,
 						.id = c };

@@ -30,6 +30,7 @@ struct cpu_group {
 /* Where one CPU sits. */
 struct cpu_place {
 	int core, llc, pkg;
+	int llc_pos; /* its index in its LLC's list (in CPU order) */
 };
 
 /* Domain levels as x86 and POWER build them: SMT siblings, the LLC (MC),

@@ -54,6 +54,21 @@ static void test_scan_finds_idle_cpu_after_target(void **state)
 	assert_int_equal(wake(s, p, 2, true), 3);
 }
 
+/* In an LLC other than the first, the scan starts after the target's own
+ * place in that LLC's list: on package 1 (CPUs 4-7), from CPU 6 it looks
+ * at 7, then wraps round to 4 and 5. */
+static void test_scan_order_in_second_llc(void **state)
+{
+	struct sim *s = machine(2, 4, 1, 4);
+	for (int c = 4; c < 8; c++)
+		run_on(s, c, 300);
+	s->cpu[5] = (struct fake_cpu){ .mode = SV_IDLE, .exit_ns = 2000 };
+	struct task *p = sleeper(4, 200);
+	assert_int_equal(wake(s, p, 6, true), 5);
+	s->cpu[7] = s->cpu[5];
+	assert_int_equal(wake(s, p, 6, true), 7);
+}
+
 /* SIS_UTIL: an LLC averaging 768 of 1024 allows 1024 - 768^2 * 117^2 /
  * (10000 * 1024) = 236/1024 of its 4 CPUs, none: the scan is skipped and
  * the wakee stays with the waker although CPU 3 is idle. A lighter LLC
@@ -395,6 +410,7 @@ int main(void)
 		cmocka_unit_test(test_idle_prev_keeps_task),
 		cmocka_unit_test(test_sync_wakeup_stacks_on_waker),
 		cmocka_unit_test(test_scan_finds_idle_cpu_after_target),
+		cmocka_unit_test(test_scan_order_in_second_llc),
 		cmocka_unit_test(test_sis_util_limits_scan),
 		cmocka_unit_test(test_wake_wide_skips_affine),
 		cmocka_unit_test(test_idle_core_before_idle_thread),
