@@ -466,7 +466,7 @@ static void test_uncore_fastest_busy_core_kept(void **state)
 {
 	static const struct { const char *machine, *workload, *gov, *idle; } cases[] = {
 		{ "xeon-e5-2650l-v3", "oltp", "ondemand", "menu" },
-		{ "xeon-e5-2650l-v3", "hackbench", "conservative", "teo" },
+		{ "xeon-e5-2650l-v3", "ebizzy", "conservative", "teo" },
 		{ "xeon-e5-2670-v3-2s", "tbench", "schedutil", "menu" },
 	};
 	(void)state;
