@@ -39,28 +39,36 @@ static inline void place(struct keyheap *h, uint32_t i, const struct keyheap_nod
  * x belongs on that path. */
 static inline uint32_t hole_up(struct keyheap *h, uint32_t i, const struct keyheap_node *x)
 {
+	struct keyheap_node *heap = h->heap;
+	uint32_t *pos = h->pos;
 	while (i > 0) {
 		uint32_t parent = (i - 1) / 2;
-		if (!before(x, &h->heap[parent]))
+		if (!before(x, &heap[parent]))
 			break;
-		place(h, i, &h->heap[parent]);
+		heap[i] = heap[parent];
+		pos[heap[i].key] = i;
 		i = parent;
 	}
 	return i;
 }
 
-/* Moves the hole at i down while a child comes before x. */
+/* Moves the hole at i down while a child comes before x. The size and
+ * arrays are read once: the moves below cannot change them. */
 static inline uint32_t hole_down(struct keyheap *h, uint32_t i, const struct keyheap_node *x)
 {
+	struct keyheap_node *heap = h->heap;
+	uint32_t *pos = h->pos;
+	const uint32_t n = h->n;
 	for (;;) {
 		uint32_t child = 2 * i + 1;
-		if (child >= h->n)
+		if (child >= n)
 			break;
-		if (child + 1 < h->n && before(&h->heap[child + 1], &h->heap[child]))
+		if (child + 1 < n && before(&heap[child + 1], &heap[child]))
 			child++;
-		if (!before(&h->heap[child], x))
+		if (!before(&heap[child], x))
 			break;
-		place(h, i, &h->heap[child]);
+		heap[i] = heap[child];
+		pos[heap[i].key] = i;
 		i = child;
 	}
 	return i;
