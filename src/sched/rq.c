@@ -59,33 +59,21 @@ static void sift_down(struct rq *rq, int i)
 	place(rq, i, t);
 }
 
-int rq_push(struct rq *rq, struct task *t)
+int rq_grow(struct rq *rq)
 {
-	if (rq->len == rq->cap) {
-		int cap = rq->cap ? rq->cap * 2 : 8;
-		struct task **h = realloc(rq->heap, (size_t)cap * sizeof(*h));
-		if (!h)
-			return -1;
-		rq->heap = h;
-		rq->cap = cap;
-	}
-	rq->heap[rq->len] = t;
-	t->rq_pos = rq->len++;
-	rq->load += t->weight;
-	sift_up(rq, t->rq_pos);
+	int cap = rq->cap ? rq->cap * 2 : 8;
+	struct task **h = realloc(rq->heap, (size_t)cap * sizeof(*h));
+	if (!h)
+		return -1;
+	rq->heap = h;
+	rq->cap = cap;
 	return 0;
 }
 
-void rq_remove(struct rq *rq, struct task *t)
+void rq_settle(struct rq *rq, int i)
 {
-	int i = t->rq_pos;
-	struct task *last = rq->heap[--rq->len];
-	rq->load -= t->weight;
-	t->rq_pos = -1;
-	if (i == rq->len)
-		return;
-	place(rq, i, last);
-	if (i > 0 && less(last, rq->heap[(i - 1) / 2]))
+	struct task *t = rq->heap[i];
+	if (i > 0 && less(t, rq->heap[(i - 1) / 2]))
 		sift_up(rq, i);
 	else
 		sift_down(rq, i);

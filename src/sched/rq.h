@@ -18,8 +18,38 @@ struct rq {
 
 void rq_init(struct rq *rq);
 void rq_free(struct rq *rq);
-int rq_push(struct rq *rq, struct task *t); /* -1 on out of memory */
-void rq_remove(struct rq *rq, struct task *t);
+/* Out of line: a bigger heap (-1 on out of memory), and the task at i
+ * moved up or down to where it belongs. */
+int rq_grow(struct rq *rq);
+void rq_settle(struct rq *rq, int i);
+
+/* Inline, as they run at every enqueue and pick: the common case (a task
+ * joining an empty queue, the first or last leaving) does no sift. */
+static inline int rq_push(struct rq *rq, struct task *t) /* -1 on out of memory */
+{
+	if (rq->len == rq->cap && rq_grow(rq) < 0)
+		return -1;
+	int i = rq->len++;
+	rq->heap[i] = t;
+	t->rq_pos = i;
+	rq->load += t->weight;
+	if (i > 0)
+		rq_settle(rq, i);
+	return 0;
+}
+
+static inline void rq_remove(struct rq *rq, struct task *t)
+{
+	int i = t->rq_pos;
+	struct task *last = rq->heap[--rq->len];
+	rq->load -= t->weight;
+	t->rq_pos = -1;
+	if (i == rq->len)
+		return;
+	rq->heap[i] = last;
+	last->rq_pos = i;
+	rq_settle(rq, i);
+}
 static inline struct task *rq_first(const struct rq *rq)
 {
 	return rq->len ? rq->heap[0] : 0;
