@@ -37,15 +37,6 @@ struct menu_data {
 	uint32_t v310_factor[MENU_V3_10_BUCKETS];
 	uint32_t expected_us; /* time to the next timer at the last selection */
 	uint32_t exit_us;     /* exit latency of the state chosen */
-	/* The pattern detector's view of intervals[]: the values it last saw,
-	 * the same in ascending order, and their sum and sum of squares
-	 * (modulo 2^64). menu_v3_10_typical_interval() brings it up to date
-	 * from the slots of intervals[] that differ (the one update() wrote,
-	 * or any a caller wrote), so it cannot go stale; all zero is the view
-	 * of all-zero intervals, a fresh history. */
-	uint32_t v310_seen[MENU_INTERVALS];
-	uint32_t v310_sorted[MENU_INTERVALS];
-	uint64_t v310_sum, v310_sum_sq;
 };
 
 /* Bucket of an expected idle duration: one per decade from 10 us to 100 ms. */
@@ -60,7 +51,7 @@ int menu_v3_10_bucket(uint32_t expected_us, int nr_iowait);
 unsigned menu_v3_10_loadavg(unsigned long cpu_load);
 /* v3.10 get_typical_interval(): the mean of the last 8 intervals if they
  * agree, else UINT32_MAX. */
-uint32_t menu_v3_10_typical_interval(struct menu_data *d);
+uint32_t menu_v3_10_typical_interval(const struct menu_data *d);
 
 /* teo.c */
 #define TEO_PULSE 1024u

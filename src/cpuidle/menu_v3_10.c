@@ -29,8 +29,6 @@
  * The expected idle is the time to the next timer event as the kernel saw
  * it after stopping the tick. Not modelled: the prediction-failure
  * hrtimer of v3.9, reverted in the v3.10 cycle. */
-#include <string.h>
-
 #include "governors.h"
 
 #define RESOLUTION MENU_RESOLUTION
@@ -85,91 +83,46 @@ static bool intervals_agree(uint64_t sum, uint64_t sum_sq, unsigned divisor, uin
 	return agree;
 }
 
-/* One slot of the view changes from `was` to `now`: the sums move by the
- * difference (exact modulo 2^64, where the kernel's sums wrap), and the
- * sorted copy trades a `was` for `now`, sliding the values between toward
- * the gap. */
-static void view_replace(struct menu_data *d, uint32_t was, uint32_t now)
-{
-	uint32_t *v = d->v310_sorted;
-	d->v310_sum += (uint64_t)now - was;
-	d->v310_sum_sq += (uint64_t)now * now - (uint64_t)was * was;
-	int i = 0;
-	if (now > was) {
-		while (v[i] != was)
-			i++;
-		for (; i < INTERVALS - 1 && v[i + 1] < now; i++)
-			v[i] = v[i + 1];
-	} else {
-		i = INTERVALS - 1;
-		while (v[i] != was)
-			i--;
-		for (; i > 0 && v[i - 1] > now; i--)
-			v[i] = v[i - 1];
-	}
-	v[i] = now;
-}
-
-/* The view brought up to intervals[]: first the slot update() wrote last,
- * then, should anything else differ, every slot. */
-static void view_sync(struct menu_data *d)
-{
-	unsigned w = ((unsigned)d->interval_ptr + INTERVALS - 1) % INTERVALS;
-	if (d->v310_seen[w] != d->intervals[w]) {
-		view_replace(d, d->v310_seen[w], d->intervals[w]);
-		d->v310_seen[w] = d->intervals[w];
-	}
-	if (memcmp(d->v310_seen, d->intervals, sizeof(d->intervals)) == 0)
-		return;
-	for (int i = 0; i < INTERVALS; i++)
-		if (d->v310_seen[i] != d->intervals[i]) {
-			view_replace(d, d->v310_seen[i], d->intervals[i]);
-			d->v310_seen[i] = d->intervals[i];
-		}
-}
-
-/* How many of the sorted values below index `n` equal v[n - 1]. */
-static unsigned top_count(const uint32_t *v, unsigned n)
-{
-	unsigned count = 1;
-	while (count < n && v[n - 1 - count] == v[n - 1])
-		count++;
-	return count;
-}
-
 /* The kernel looks again after dropping the largest value (every sample
- * equal to it), until 6 or fewer remain: at most twice from 8 samples,
- * the second time only where the first dropped a single sample.
- * Each look's sums are the view's less what was dropped (exact modulo
- * 2^64 too); the largest value left and how many equal it are at the top
- * of the sorted view. Dropping needs a largest value above 0: with none,
- * every sample left is 0 and they agree. */
-uint32_t menu_v3_10_typical_interval(struct menu_data *d)
+ * equal to it), until 6 or fewer remain: at most twice from 8 samples, so
+ * one pass finds the sums and the largest two values with their counts,
+ * and each further look takes one of them away (exact modulo 2^64 too).
+ * Dropping needs a largest value above 0: with none, every sample left is
+ * 0 and they agree. */
+uint32_t menu_v3_10_typical_interval(const struct menu_data *d)
 {
-	view_sync(d);
-	const uint32_t *v = d->v310_sorted;
-	uint64_t sum = d->v310_sum, sum_sq = d->v310_sum_sq, avg;
-	if (intervals_agree(sum, sum_sq, INTERVALS, &avg))
-		return (uint32_t)avg;
-	/* drop the largest (every sample equal to it) and look again */
-	uint64_t top = v[INTERVALS - 1];
-	unsigned count = top_count(v, INTERVALS);
-	sum -= count * top;
-	sum_sq -= count * top * top;
-	unsigned divisor = INTERVALS - count;
-	if (intervals_agree(sum, sum_sq, divisor, &avg))
-		return (uint32_t)avg;
-	if (divisor * 4 <= INTERVALS * 3)
-		return UINT32_MAX;
-	/* a third look, at most (6 or fewer left after it) */
-	top = v[divisor - 1];
-	count = top_count(v, divisor);
-	sum -= count * top;
-	sum_sq -= count * top * top;
-	divisor -= count;
-	if (intervals_agree(sum, sum_sq, divisor, &avg))
-		return (uint32_t)avg;
-	return UINT32_MAX;
+	uint64_t sum = 0, sum_sq = 0, top[2] = { 0, 0 };
+	unsigned count[2] = { 0, 0 };
+	for (int i = 0; i < INTERVALS; i++) {
+		uint64_t v = d->intervals[i];
+		sum += v;
+		sum_sq += v * v;
+		if (v > top[0]) {
+			top[1] = top[0];
+			count[1] = count[0];
+			top[0] = v;
+			count[0] = 1;
+		} else if (v == top[0]) {
+			count[0]++;
+		} else if (v > top[1]) {
+			top[1] = v;
+			count[1] = 1;
+		} else if (v == top[1]) {
+			count[1]++;
+		}
+	}
+	unsigned divisor = INTERVALS;
+	for (int k = 0;; k++) {
+		uint64_t avg;
+		if (intervals_agree(sum, sum_sq, divisor, &avg))
+			return (uint32_t)avg;
+		if (divisor * 4 <= INTERVALS * 3 || k == 2) /* k == 2: 6 or fewer left */
+			return UINT32_MAX;
+		/* drop the largest and look again */
+		sum -= count[k] * top[k];
+		sum_sq -= count[k] * top[k] * top[k];
+		divisor -= count[k];
+	}
 }
 
 void menu_v3_10_init(struct menu_data *d)

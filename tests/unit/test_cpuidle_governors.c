@@ -414,41 +414,6 @@ static void test_menu_v3_10_typical_one_scan(void **state)
 	assert_true(found > 1000); /* patterns were found, not only refused */
 }
 
-/* The detector keeps a sorted view of the intervals, brought up to date
- * from the slots that changed: one history whose slots change one at a
- * time, as update() writes them, or several at once, as a caller may,
- * gives the kernel's answer after every change. */
-static void test_menu_v3_10_typical_follows_writes(void **state)
-{
-	static const uint32_t levels[] = { 0, 1, 90, 100, 110, 400, 1000, 50000, UINT32_MAX - 1,
-					   UINT32_MAX };
-	const int nlevels = (int)(sizeof(levels) / sizeof(levels[0]));
-	struct menu_data d;
-	memset(&d, 0, sizeof(d));
-	uint64_t x = 0x2545f4914f6cdd1du;
-	int found = 0;
-	for (int n = 0; n < 20000; n++) {
-		int writes = n % 7 == 0 ? 1 + n % 5 : 1;
-		for (int w = 0; w < writes; w++) {
-			x ^= x << 13;
-			x ^= x >> 7;
-			x ^= x << 17;
-			int span = n % 3 ? 5 : nlevels; /* mostly a few levels: ties */
-			uint32_t value = levels[x % (uint64_t)span];
-			if (w == 0 && writes == 1) {
-				d.intervals[d.interval_ptr] = value; /* as update() */
-				d.interval_ptr = (d.interval_ptr + 1) % MENU_INTERVALS;
-			} else {
-				d.intervals[(x >> 32) % MENU_INTERVALS] = value;
-			}
-		}
-		uint32_t want = typical_v3_10_passes(d.intervals);
-		assert_int_equal(menu_v3_10_typical_interval(&d), want);
-		found += want != UINT32_MAX;
-	}
-	assert_true(found > 1000);
-}
-
 static void test_menu_v3_10_select(void **state)
 {
 	struct idletrace_sim s;
@@ -1330,7 +1295,6 @@ int main(void)
 		cmocka_unit_test(test_menu_v3_10_loadavg),
 		cmocka_unit_test(test_menu_v3_10_typical_interval),
 		cmocka_unit_test(test_menu_v3_10_typical_one_scan),
-		cmocka_unit_test(test_menu_v3_10_typical_follows_writes),
 		cmocka_unit_test(test_menu_v3_10_select),
 		cmocka_unit_test(test_menu_v3_10_update),
 		cmocka_unit_test(test_menu_v3_10_rejects_iowait_mult),
