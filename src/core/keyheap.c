@@ -29,10 +29,13 @@ static inline bool before(const struct keyheap_node *a, const struct keyheap_nod
 	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
 }
 
-static inline void place(struct keyheap *h, uint32_t i, const struct keyheap_node *x)
+/* The arrays are passed, not the heap: a sift reads them once (the moves
+ * cannot change them; through h the compiler reloaded them at every level). */
+static inline void place(struct keyheap_node *heap, uint32_t *pos, uint32_t i,
+			 const struct keyheap_node *x)
 {
-	h->heap[i] = *x;
-	h->pos[x->key] = i;
+	heap[i] = *x;
+	pos[x->key] = i;
 }
 
 /* Moves the hole at i up while x comes before the parent; returns where
@@ -45,15 +48,13 @@ static inline uint32_t hole_up(struct keyheap *h, uint32_t i, const struct keyhe
 		uint32_t parent = (i - 1) / 2;
 		if (!before(x, &heap[parent]))
 			break;
-		heap[i] = heap[parent];
-		pos[heap[i].key] = i;
+		place(heap, pos, i, &heap[parent]);
 		i = parent;
 	}
 	return i;
 }
 
-/* Moves the hole at i down while a child comes before x. The size and
- * arrays are read once: the moves below cannot change them. */
+/* Moves the hole at i down while a child comes before x. */
 static inline uint32_t hole_down(struct keyheap *h, uint32_t i, const struct keyheap_node *x)
 {
 	struct keyheap_node *heap = h->heap;
@@ -67,8 +68,7 @@ static inline uint32_t hole_down(struct keyheap *h, uint32_t i, const struct key
 			child++;
 		if (!before(&heap[child], x))
 			break;
-		heap[i] = heap[child];
-		pos[heap[i].key] = i;
+		place(heap, pos, i, &heap[child]);
 		i = child;
 	}
 	return i;
@@ -82,7 +82,7 @@ static void settle(struct keyheap *h, uint32_t i, const struct keyheap_node *x)
 		i = hole_up(h, i, x);
 	else
 		i = hole_down(h, i, x);
-	place(h, i, x);
+	place(h->heap, h->pos, i, x);
 }
 
 void keyheap_set(struct keyheap *h, uint32_t key, sim_ns time, uint64_t seq)
@@ -97,7 +97,7 @@ void keyheap_set(struct keyheap *h, uint32_t key, sim_ns time, uint64_t seq)
 	} else {
 		at = hole_down(h, at, &x); /* later: only down */
 	}
-	place(h, at, &x);
+	place(h->heap, h->pos, at, &x);
 }
 
 /* Fills the hole at i with the last node. */

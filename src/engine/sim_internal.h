@@ -378,7 +378,7 @@ struct sim {
 
 	/* The memory model's figures at the core and uncore clocks asked
 	 * (engine/memory.c): a burst asks three times; a few pairs of clocks
-	 * recur, each kept in the slot its core clock picks. And the bound
+	 * recur, each kept in the slot the pair picks (memory.c: clocks()). And the bound
 	 * on any burst's bandwidth demand (bw_*, see memory_bandwidth_factor()). */
 	struct mem_clocks {
 		bool valid;
