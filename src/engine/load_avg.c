@@ -7,8 +7,9 @@
  *   reference; while it is idle (or waking: the idle task is current) it
  *   is the CPU's clock. When the run queue goes idle fully busy, the time
  *   its PELT clock lags is lost idle time (update_idle_rq_clock_pelt()).
- * - update_load_avg() at the kernel's call sites: enqueue, dequeue, the
- *   tick, put_prev and set_next of a context switch; a task that leaves a
+ * - update_load_avg() (load_avg_update(), inline in sim_internal.h) at
+ *   the kernel's call sites: enqueue, dequeue, the tick, put_prev and
+ *   set_next of a context switch; a task that leaves a
  *   run queue on wakeup is removed lazily (remove_entity_load_avg()) and
  *   decayed by the estimated idle time of its old CPU
  *   (migrate_se_pelt_lag(), v6.1); one moved while queued is detached and
@@ -25,11 +26,6 @@
  * which is what schedutil and the balancer read (cpu_util_cfs() reads
  * cfs_rq->avg.util_avg as it stands). */
 #include "sim_internal.h"
-
-static inline uint64_t rq_clock_pelt(const struct sim_cpu *c)
-{
-	return c->clock_pelt - c->lost_idle_time;
-}
 
 /* _update_idle_rq_clock_pelt(): an idle run queue's PELT clock is its
  * clock; when and where it went idle, for migrate_se_pelt_lag(). */
@@ -71,37 +67,6 @@ void load_avg_cpu_goes_idle(struct sim *s, struct sim_cpu *c)
 	clock_pelt_idle(s, c);
 	if (s->knobs.uclamp_used)
 		cpu_util_changed(c); /* its runnable set is empty: no uclamp */
-}
-
-/* update_load_avg(cfs_rq, se, flags): the task `t` (if any, `queued` on
- * this run queue or not), then the run queue. The CPU's clock is brought
- * to now first (update_rq_clock()). */
-void load_avg_update(struct sim *s, struct sim_cpu *c, struct task *t, bool queued,
-		     enum load_avg_flags flags)
-{
-	cpu_sync(s, c);
-	uint64_t now = rq_clock_pelt(c);
-	bool running = c->mode == CPU_RUNNING && c->curr;
-	if (t && !t->pelt_detached)
-		pelt_update(&t->pelt, now, queued, running && c->curr == t);
-	/* The run queue is loaded while it has tasks, the running one included. */
-	bool decayed = pelt_update_cfs_rq(&c->pelt, &c->removed, now, c->nr_running > 0, running);
-	if (t && t->pelt_detached && (flags & LOAD_AVG_ATTACH)) {
-		pelt_attach(&c->pelt, &t->pelt);
-		t->pelt_detached = false;
-		decayed = true;
-	} else if (t && (flags & LOAD_AVG_DETACH)) {
-		pelt_detach(&c->pelt, &t->pelt);
-		t->pelt_detached = true;
-		decayed = true;
-	}
-	if (decayed)
-		c->util_decayed = true;
-	/* The CPU's utilization moves with the average alone; the runnable
-	 * set (uclamp) changes elsewhere, and only matters once a clamp is
-	 * in use. */
-	if (decayed || s->knobs.uclamp_used)
-		cpu_util_changed(c);
 }
 
 void load_avg_blocked(struct sim *s, struct sim_cpu *c)

@@ -441,9 +441,7 @@ void clock_pelt_run(struct sim *s, struct sim_cpu *c, sim_ns dt, int idx);
 void clock_pelt_idle(struct sim *s, struct sim_cpu *c);
 /* update_idle_rq_clock_pelt(): the run queue has nothing left to run. */
 void load_avg_cpu_goes_idle(struct sim *s, struct sim_cpu *c);
-/* update_load_avg(): task `t` (NULL: none), enqueued or not, then the CPU's. */
-void load_avg_update(struct sim *s, struct sim_cpu *c, struct task *t, bool queued,
-		     enum load_avg_flags flags);
+/* load_avg_update(), update_load_avg(), is inline at the end of this file. */
 /* An idle CPU's blocked load decayed to now (update_blocked_averages()). */
 void load_avg_blocked(struct sim *s, struct sim_cpu *c);
 /* remove_entity_load_avg(): `t` (off its run queue) leaves c's signal. */
@@ -646,6 +644,46 @@ static inline void sim_post(struct sim *s, sim_ns t, uint32_t kind, uint32_t obj
 {
 	if (eventq_push(&s->q, t, kind, obj, gen, arg) < 0)
 		s->oom = true;
+}
+
+/* engine/load_avg.c's rq_clock_pelt(): the PELT clock less the idle time
+ * lost while fully busy. */
+static inline uint64_t rq_clock_pelt(const struct sim_cpu *c)
+{
+	return c->clock_pelt - c->lost_idle_time;
+}
+
+/* update_load_avg(cfs_rq, se, flags) (engine/load_avg.c says where the
+ * kernel calls it): the task `t` (if any, `queued` on this run queue or
+ * not), then the run queue. The CPU's clock is brought to now first
+ * (update_rq_clock()). Inline: it runs two to four times per context
+ * switch, and each caller passes constant flags, which fold away. */
+static inline void load_avg_update(struct sim *s, struct sim_cpu *c, struct task *t, bool queued,
+				   enum load_avg_flags flags)
+{
+	cpu_sync(s, c);
+	uint64_t now = rq_clock_pelt(c);
+	bool running = c->mode == CPU_RUNNING && c->curr;
+	if (t && !t->pelt_detached)
+		pelt_update(&t->pelt, now, queued, running && c->curr == t);
+	/* The run queue is loaded while it has tasks, the running one included. */
+	bool decayed = pelt_update_cfs_rq(&c->pelt, &c->removed, now, c->nr_running > 0, running);
+	if (t && t->pelt_detached && (flags & LOAD_AVG_ATTACH)) {
+		pelt_attach(&c->pelt, &t->pelt);
+		t->pelt_detached = false;
+		decayed = true;
+	} else if (t && (flags & LOAD_AVG_DETACH)) {
+		pelt_detach(&c->pelt, &t->pelt);
+		t->pelt_detached = true;
+		decayed = true;
+	}
+	if (decayed)
+		c->util_decayed = true;
+	/* The CPU's utilization moves with the average alone; the runnable
+	 * set (uclamp) changes elsewhere, and only matters once a clamp is
+	 * in use. */
+	if (decayed || s->knobs.uclamp_used)
+		cpu_util_changed(c);
 }
 
 #endif
