@@ -32,6 +32,13 @@ struct menu_data {
 	uint32_t correction_factor[MENU_BUCKETS]; /* MENU_RESOLUTION * MENU_DECAY is 1.0 */
 	uint32_t intervals[MENU_INTERVALS];       /* us; UINT32_MAX marks an invalid entry */
 	int interval_ptr;
+	/* menu_typical_interval()'s last answer and the intervals it was for
+	 * (menu_select_current()): with a steady rhythm the interval stored
+	 * replaces an equal one and the answer holds. Keyed on the values
+	 * themselves, so a write to intervals[] from anywhere is seen. */
+	uint32_t typical_of[MENU_INTERVALS];
+	uint32_t typical_us;
+	bool typical_known;
 
 	/* v3.10 only */
 	uint32_t v310_factor[MENU_V3_10_BUCKETS];

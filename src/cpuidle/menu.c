@@ -28,6 +28,7 @@
  * Kernel types are kept where rounding depends on them (u32 factors and
  * microsecond intervals). */
 #include <stddef.h>
+#include <string.h>
 
 #include "governors.h"
 
@@ -160,6 +161,19 @@ uint32_t menu_typical_interval(const struct menu_data *d)
 	}
 }
 
+/* menu_typical_interval() of the intervals now, computed again only if
+ * they differ from the ones of the last answer (the function of their
+ * values alone). */
+static uint32_t menu_typical_interval_cached(struct menu_data *d)
+{
+	if (d->typical_known && memcmp(d->typical_of, d->intervals, sizeof(d->intervals)) == 0)
+		return d->typical_us;
+	memcpy(d->typical_of, d->intervals, sizeof(d->intervals));
+	d->typical_us = menu_typical_interval(d);
+	d->typical_known = true;
+	return d->typical_us;
+}
+
 /* round(next_ns * factor / (RESOLUTION * DECAY)) in us, as the kernel's
  * 64-bit expression, split so that no product can overflow; saturates
  * where the kernel's u32 result would wrap. */
@@ -264,7 +278,7 @@ __attribute__((noinline)) static int menu_select_current(struct cpuidle_device *
 		menu_update_intervals(d, UINT32_MAX);
 	}
 
-	sim_ns predicted_ns = (sim_ns)menu_typical_interval(d) * NS_PER_US;
+	sim_ns predicted_ns = (sim_ns)menu_typical_interval_cached(d) * NS_PER_US;
 	if (predicted_ns > CPUIDLE_RESIDENCY_THRESHOLD_NS || dev->tick_stopped) {
 		sim_ns delta = dev->next_timer_no_tick_ns;
 		delta_tick = dev->next_timer_ns;

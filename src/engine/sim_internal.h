@@ -597,7 +597,6 @@ void task_observe_new(struct sim *s, const struct task *t, const struct task *pa
 void task_finished(struct sim *s, struct task *t);
 
 /* engine/wake.c: task state changes */
-void task_enqueue(struct sim *s, struct sim_cpu *c, struct task *t, bool wakeup);
 /* Wakes (or starts, if new) `t` from `waker_cpu` (-1: no CPU, e.g. a
  * device); `sync`: the waker is about to sleep (WF_SYNC). */
 void task_wake(struct sim *s, struct task *t, int waker_cpu, bool sync);

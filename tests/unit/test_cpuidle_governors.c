@@ -648,6 +648,39 @@ static void test_menu_polling_rules(void **state)
 	}
 }
 
+/* menu_select() keeps the typical interval of the intervals it last saw
+ * and reuses it while they stay the same: whoever writes intervals[]
+ * (here the test, as menu_update() does) gets a new answer. */
+static void test_menu_typical_interval_cache(void **state)
+{
+	struct idletrace_sim s;
+	bool stop;
+	start(&s, "menu", TICK_GOVERNOR);
+	struct menu_data *d = s.dev.gov_data;
+	s.dev.last_residency_ns = 1; /* a measurement: select() stores no invalid interval */
+	/* A new device's intervals are all 0: no pattern (UINT32_MAX), though
+	 * the cache's key starts out equal to them. */
+	select_direct(&s, TICK_250, 50 * MS, NONE, &stop);
+	assert_int_equal(d->typical_us, UINT32_MAX);
+	const uint32_t typical[] = { 100, 100, 1000, 1000 };
+	/* 100 us: C1E (C6's 400 us do not fit); 1 ms: C6. */
+	const int want[] = { C1E, C1E, C6, C6 };
+	for (size_t i = 0; i < sizeof(typical) / sizeof(typical[0]); i++) {
+		for (int k = 0; k < MENU_INTERVALS; k++)
+			d->intervals[k] = typical[i];
+		assert_int_equal(select_direct(&s, TICK_250, 50 * MS, NONE, &stop), want[i]);
+		assert_int_equal(d->typical_us, menu_typical_interval(d));
+	}
+	/* The last four of the eight 1000 us intervals become 100: mean
+	 * 550 us, spread 450 us; the tie drops the largest, the four 100 us
+	 * left agree: 100 us and C1E, where the cached 1000 gave C6. */
+	for (int k = MENU_INTERVALS / 2; k < MENU_INTERVALS; k++)
+		d->intervals[k] = 100;
+	assert_int_equal(select_direct(&s, TICK_250, 50 * MS, NONE, &stop), C1E);
+	assert_int_equal(d->typical_us, 100);
+	idletrace_sim_destroy(&s);
+}
+
 static void test_menu_iowait_variant(void **state)
 {
 	/* Timer 1 ms: predicted 1 ms, C6 fits. With one iowaiter and the
@@ -1302,6 +1335,7 @@ int main(void)
 		cmocka_unit_test(test_menu_correction_factor),
 		cmocka_unit_test(test_menu_update_rules),
 		cmocka_unit_test(test_menu_typical_interval),
+		cmocka_unit_test(test_menu_typical_interval_cache),
 		cmocka_unit_test(test_menu_select),
 		cmocka_unit_test(test_menu_tick_rules),
 		cmocka_unit_test(test_menu_polling_rules),
