@@ -274,7 +274,18 @@ struct sim {
 	const struct machine *m;
 	struct machine mcopy;
 	sim_ns now, end;
-	bool stopped;
+	/* What sim_run() must look at after an event, each a byte of one
+	 * word, so that a single test covers them all (most events need
+	 * none): the byte is set where its cause arises. */
+	union {
+		struct {
+			bool stopped;  /* sim_stop() */
+			bool oom;      /* an allocation failed: the run fails */
+			bool reap;     /* tasks finished: dead[] to free */
+			bool hooks;    /* per-event work asked: check or progress */
+		};
+		uint32_t attention;
+	};
 	uint64_t seed;
 	struct eventq q;
 	/* Each CPU's one deadline (key: the CPU): while it runs, its end of
@@ -371,7 +382,6 @@ struct sim {
 	uint64_t stale_events; /* popped but cancelled (lazy cancellation) */
 	uint64_t queue_len_sum; /* the event queue's length at each pop, summed */
 	bool check;
-	bool oom;
 	void (*progress)(void *ctx, double done);
 	void *progress_ctx;
 	const struct sim_observer *obs;
@@ -591,7 +601,6 @@ void task_observe_new(struct sim *s, const struct task *t, const struct task *pa
 void task_finished(struct sim *s, struct task *t);
 
 /* engine/wake.c: task state changes */
-void task_enqueue(struct sim *s, struct sim_cpu *c, struct task *t, bool wakeup);
 /* Wakes (or starts, if new) `t` from `waker_cpu` (-1: no CPU, e.g. a
  * device); `sync`: the waker is about to sleep (WF_SYNC). */
 void task_wake(struct sim *s, struct task *t, int waker_cpu, bool sync);

@@ -72,7 +72,10 @@ static void post_init_util(const struct sim_cpu *c, struct task *t)
 	t->pelt.util_avg = (PELT_SCALE - cpu_util) / 2;
 }
 
-void task_enqueue(struct sim *s, struct sim_cpu *c, struct task *t, bool wakeup)
+/* enqueue_task_fair() of a woken, forked or moved task, with CFS's
+ * vruntime placement and wakeup preemption. Inline in its two callers
+ * (task_wake(), task_requeue_elsewhere()): it runs at every wakeup. */
+static inline void task_enqueue(struct sim *s, struct sim_cpu *c, struct task *t, bool wakeup)
 {
 	bool was_iowait = false;
 	if (t->ran && t->cpu != c->id) {
@@ -330,8 +333,9 @@ sim_ns cpu_next_timer(struct sim *s, struct sim_cpu *c)
 }
 
 /* The task leaves the run queue (sleep, block, exit): util_est learns
- * from the utilization it had, and the classic hook fires. */
-static void task_off_cpu(struct sim *s, struct sim_cpu *c, struct task *t)
+ * from the utilization it had, and the classic hook fires. Inline in
+ * task_dispatch(): it runs at every sleep and block. */
+static inline void task_off_cpu(struct sim *s, struct sim_cpu *c, struct task *t)
 {
 	load_avg_update(s, c, t, true, 0); /* dequeue_entity(): it ran until now */
 	c->nr_running--;

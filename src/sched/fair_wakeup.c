@@ -256,19 +256,13 @@ static int select_wake(struct sim *s, struct task *p, const struct select_ctx *w
 	/* A device's interrupt (no CPU known) is taken as arriving on the
 	 * previous CPU. */
 	int cpu = w->this_cpu >= 0 ? w->this_cpu : prev;
-	bool want_affine = !wake_wide(w->waker, p, topo->llc[topo->cpu[cpu].llc].n) &&
-			   task_allowed(p, cpu);
+	bool want_affine = !wake_wide(w->waker, p, topo->cpu[cpu].llc_size) && task_allowed(p, cpu);
 	int new_cpu = prev;
-	for (int k = 0; want_affine; k++) {
-		const struct sched_domain *sd = cpu_domain(topo, cpu, k);
-		if (!sd)
-			break;
-		if (cpu_group_has(topo, sd->span, prev)) {
-			if (cpu != prev)
-				new_cpu = wake_affine(s, sd, p, w->waker, cpu, prev, w->sync);
-			break;
-		}
-	}
+	/* The lowest domain of the waking CPU that spans prev (for_each_domain()),
+	 * if any: wake_affine() between the two. */
+	const struct sched_domain *sd = want_affine ? cpu_domain_spanning(topo, cpu, prev) : NULL;
+	if (sd && cpu != prev)
+		new_cpu = wake_affine(s, sd, p, w->waker, cpu, prev, w->sync);
 	return select_idle_sibling(s, p, prev, new_cpu);
 }
 

@@ -99,6 +99,13 @@ static void attach_domains(struct sched_topology *t)
 			width = cand[l]->span->n;
 			t->cpu_dom[c][t->cpu_ndom[c]++] = cand[l];
 		}
+		/* Top down: a level left out takes the next one kept above it. */
+		struct sched_domain *above = NULL;
+		for (int l = SDL_COUNT - 1, k = t->cpu_ndom[c] - 1; l >= 0; l--) {
+			if (k >= 0 && t->cpu_dom[c][k]->level == (enum sd_level)l)
+				above = t->cpu_dom[c][k--];
+			t->cpu_dom_from[c][l] = above;
+		}
 		if (t->dom[SDL_NUMA]) {
 			int pkg_n = t->pkg[p->pkg].n, llc_n = t->llc[p->llc].n;
 			int nr_llcs = pkg_n / llc_n;
@@ -123,12 +130,13 @@ int sched_topology_build(struct sched_topology *t, const struct machine *m, stru
 	t->all.cpu = calloc((size_t)t->ncpus, sizeof(int));
 	t->cpu_dom = calloc((size_t)t->ncpus, sizeof(*t->cpu_dom));
 	t->cpu_ndom = calloc((size_t)t->ncpus, sizeof(*t->cpu_ndom));
+	t->cpu_dom_from = calloc((size_t)t->ncpus, sizeof(*t->cpu_dom_from));
 	t->shared = calloc((size_t)t->nllcs, sizeof(*t->shared));
 	t->core_mark = calloc((size_t)t->ncores, sizeof(*t->core_mark));
 	t->rd = calloc(1, sizeof(*t->rd));
 	t->pkg_newidle_failed = calloc((size_t)t->ncpus, sizeof(*t->pkg_newidle_failed));
 	if (!t->cpu || !t->core || !t->llc || !t->pkg || !t->one || !t->all.cpu || !t->cpu_dom ||
-	    !t->cpu_ndom || !t->shared || !t->core_mark || !t->rd ||
+	    !t->cpu_ndom || !t->cpu_dom_from || !t->shared || !t->core_mark || !t->rd ||
 	    !t->pkg_newidle_failed)
 		return pm_fail(d, "out of memory");
 	groups_init(t->core, t->ncores, GROUP_CORE);
@@ -150,6 +158,8 @@ int sched_topology_build(struct sched_topology *t, const struct machine *m, stru
 		if (t->core[p->core].n > 1)
 			t->smt = true;
 	}
+	for (int c = 0; c < t->ncpus; c++)
+		t->cpu[c].llc_size = t->llc[t->cpu[c].llc].n;
 	for (int l = 0; l < t->nllcs; l++)
 		t->shared[l] = (struct llc_shared){ .nr_idle_scan = t->llc[l].n,
 						    .scan_at = -1,
@@ -182,6 +192,7 @@ void sched_topology_free(struct sched_topology *t)
 	free(t->all.cpu);
 	free(t->cpu_dom);
 	free(t->cpu_ndom);
+	free(t->cpu_dom_from);
 	free(t->shared);
 	free(t->core_mark);
 	free(t->capacity);

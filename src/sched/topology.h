@@ -30,7 +30,8 @@ struct cpu_group {
 /* Where one CPU sits. */
 struct cpu_place {
 	int core, llc, pkg;
-	int llc_pos; /* its index in its LLC's list (in CPU order) */
+	int llc_pos;  /* its index in its LLC's list (in CPU order) */
+	int llc_size; /* CPUs in its LLC (the kernel's per-CPU sd_llc_size) */
 };
 
 /* Domain levels as x86 and POWER build them: SMT siblings, the LLC (MC),
@@ -99,6 +100,9 @@ struct sched_topology {
 	struct sched_domain *dom[SDL_COUNT];
 	struct sched_domain *(*cpu_dom)[SDL_COUNT];
 	int *cpu_ndom;
+	/* By CPU and level: its lowest domain of that level or above, NULL if
+	 * none (cpu_domain_spanning()). */
+	struct sched_domain *(*cpu_dom_from)[SDL_COUNT];
 	struct llc_shared *shared; /* by LLC */
 	uint32_t *core_mark;       /* by core: the LLC scan that last saw it */
 	/* by CPU: its package-level domain's consecutive failed newly-idle
@@ -125,6 +129,23 @@ static inline const struct sched_domain *cpu_domain(const struct sched_topology 
 						    int k)
 {
 	return k >= 0 && k < t->cpu_ndom[cpu] ? t->cpu_dom[cpu][k] : 0;
+}
+
+/* The lowest domain of `cpu` whose span holds `other` (NULL: none), what
+ * for_each_domain() tested with cpumask_test_cpu() finds: the spans nest
+ * (core, LLC, package, machine), so it is cpu's lowest domain at or above
+ * the level of the smallest group the two share. A look-up rather than a
+ * walk: every wakeup asks it (select_task_rq_fair()'s wake-affine
+ * domain). */
+static inline const struct sched_domain *cpu_domain_spanning(const struct sched_topology *t,
+							     int cpu, int other)
+{
+	const struct cpu_place *a = &t->cpu[cpu], *b = &t->cpu[other];
+	enum sd_level l = a->core == b->core ? SDL_SMT
+			: a->llc == b->llc   ? SDL_MC
+			: a->pkg == b->pkg   ? SDL_DIE
+					     : SDL_NUMA;
+	return t->cpu_dom_from[cpu][l];
 }
 
 /* sched_asym_cpucap_active() and sched_asym_prefer() (v6.6). */

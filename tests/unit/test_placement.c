@@ -404,10 +404,36 @@ static void test_domains(void **state)
 	assert_int_equal(top->imb_numa_nr, 1); /* one LLC per node: 8 >> 3 */
 }
 
+/* cpu_domain_spanning() against for_each_domain()'s walk with
+ * cpu_group_has(), for every pair of CPUs of machines whose levels are
+ * each kept or left out (no SMT, an LLC that is the package, one or two
+ * packages), and each CPU's sd_llc_size. */
+static void test_domain_spanning_is_the_walk(void **state)
+{
+	(void)state;
+	const int shapes[][4] = { { 1, 4, 2, 4 }, { 2, 4, 2, 4 }, { 2, 8, 1, 4 }, { 1, 4, 1, 2 },
+				  { 2, 6, 2, 3 }, { 1, 1, 1, 1 }, { 2, 4, 4, 1 } };
+	for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+		struct sim *s = machine(shapes[i][0], shapes[i][1], shapes[i][2], shapes[i][3]);
+		const struct sched_topology *t = &s->topo;
+		for (int a = 0; a < t->ncpus; a++) {
+			assert_int_equal(t->cpu[a].llc_size, t->llc[t->cpu[a].llc].n);
+			for (int b = 0; b < t->ncpus; b++) {
+				const struct sched_domain *walk = NULL;
+				for (int k = 0; k < t->cpu_ndom[a] && !walk; k++)
+					if (cpu_group_has(t, cpu_domain(t, a, k)->span, b))
+						walk = cpu_domain(t, a, k);
+				assert_ptr_equal(cpu_domain_spanning(t, a, b), walk);
+			}
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_idle_prev_keeps_task),
+		cmocka_unit_test(test_domain_spanning_is_the_walk),
 		cmocka_unit_test(test_sync_wakeup_stacks_on_waker),
 		cmocka_unit_test(test_scan_finds_idle_cpu_after_target),
 		cmocka_unit_test(test_scan_order_in_second_llc),
