@@ -24,11 +24,6 @@ void keyheap_free(struct keyheap *h)
 	*h = (struct keyheap){ 0 };
 }
 
-static inline bool before(const struct keyheap_node *a, const struct keyheap_node *b)
-{
-	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
-}
-
 /* The arrays are passed, not the heap: a sift reads them once (the moves
  * cannot change them; through h the compiler reloaded them at every level). */
 static inline void place(struct keyheap_node *heap, uint32_t *pos, uint32_t i,
@@ -46,7 +41,7 @@ static inline uint32_t hole_up(struct keyheap *h, uint32_t i, const struct keyhe
 	uint32_t *pos = h->pos;
 	while (i > 0) {
 		uint32_t parent = (i - 1) / 2;
-		if (!before(x, &heap[parent]))
+		if (!keyheap_node_before(x, &heap[parent]))
 			break;
 		place(heap, pos, i, &heap[parent]);
 		i = parent;
@@ -64,9 +59,9 @@ static inline uint32_t hole_down(struct keyheap *h, uint32_t i, const struct key
 		uint32_t child = 2 * i + 1;
 		if (child >= n)
 			break;
-		if (child + 1 < n && before(&heap[child + 1], &heap[child]))
+		if (child + 1 < n && keyheap_node_before(&heap[child + 1], &heap[child]))
 			child++;
-		if (!before(&heap[child], x))
+		if (!keyheap_node_before(&heap[child], x))
 			break;
 		place(heap, pos, i, &heap[child]);
 		i = child;
@@ -74,57 +69,34 @@ static inline uint32_t hole_down(struct keyheap *h, uint32_t i, const struct key
 	return i;
 }
 
-/* Puts x in the hole at i: up or down from there (a binary heap). A node
- * that comes before its parent cannot come after a child. */
-static void settle(struct keyheap *h, uint32_t i, const struct keyheap_node *x)
+/* A node that comes before its parent cannot come after a child. */
+void keyheap_settle(struct keyheap *h, uint32_t i, const struct keyheap_node *x)
 {
-	if (i > 0 && before(x, &h->heap[(i - 1) / 2]))
+	if (i > 0 && keyheap_node_before(x, &h->heap[(i - 1) / 2]))
 		i = hole_up(h, i, x);
 	else
 		i = hole_down(h, i, x);
 	place(h->heap, h->pos, i, x);
 }
 
-void keyheap_set(struct keyheap *h, uint32_t key, sim_ns time, uint64_t seq)
+/* An earlier deadline can only go up, a later one only down. */
+void keyheap_move(struct keyheap *h, uint32_t i, const struct keyheap_node *x)
 {
-	struct keyheap_node x = { time, seq, key };
-	uint32_t at = h->pos[key];
-	if (at == UINT32_MAX) {
-		/* A new deadline: the last leaf has no children. */
-		at = hole_up(h, h->n++, &x);
-	} else if (before(&x, &h->heap[at])) {
-		at = hole_up(h, at, &x); /* earlier: only up */
-	} else {
-		at = hole_down(h, at, &x); /* later: only down */
-	}
-	place(h->heap, h->pos, at, &x);
+	if (keyheap_node_before(x, &h->heap[i]))
+		i = hole_up(h, i, x);
+	else
+		i = hole_down(h, i, x);
+	place(h->heap, h->pos, i, x);
 }
 
-/* Fills the hole at i with the last node. */
-static void remove_at(struct keyheap *h, uint32_t i)
+void keyheap_sift_up(struct keyheap *h, uint32_t i, const struct keyheap_node *x)
 {
-	h->pos[h->heap[i].key] = UINT32_MAX;
-	if (i != --h->n)
-		settle(h, i, &h->heap[h->n]);
-}
-
-void keyheap_cancel(struct keyheap *h, uint32_t key)
-{
-	uint32_t at = h->pos[key];
-	if (at != UINT32_MAX)
-		remove_at(h, at);
-}
-
-void keyheap_cancel_seq(struct keyheap *h, uint32_t key, uint64_t seq)
-{
-	uint32_t at = h->pos[key];
-	if (at != UINT32_MAX && h->heap[at].seq == seq)
-		remove_at(h, at);
+	place(h->heap, h->pos, hole_up(h, i, x), x);
 }
 
 struct keyheap_node keyheap_pop(struct keyheap *h)
 {
 	struct keyheap_node first = h->heap[0];
-	remove_at(h, 0);
+	keyheap_remove_at(h, 0);
 	return first;
 }

@@ -32,16 +32,88 @@ struct keyheap {
 /* -1 only if memory runs out. */
 int keyheap_init(struct keyheap *h, uint32_t nkeys);
 void keyheap_free(struct keyheap *h);
+/* Takes the earliest deadline out (there must be one). */
+struct keyheap_node keyheap_pop(struct keyheap *h);
+
+/* The sifts (keyheap.c), out of line: x into the hole at i, which has
+ * children; up, moving the parents x comes before down into the hole, or
+ * down, moving up the children that come before x... */
+void keyheap_settle(struct keyheap *h, uint32_t i, const struct keyheap_node *x);
+/* ...the same for x replacing the node at i, which tells the way... */
+void keyheap_move(struct keyheap *h, uint32_t i, const struct keyheap_node *x);
+/* ...and only up. */
+void keyheap_sift_up(struct keyheap *h, uint32_t i, const struct keyheap_node *x);
+
+static inline bool keyheap_node_before(const struct keyheap_node *a, const struct keyheap_node *b)
+{
+	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+}
+
+/* Whether the node at i has children. */
+static inline bool keyheap_inner(const struct keyheap *h, uint32_t i)
+{
+	return 2 * i + 1 < h->n;
+}
+
+/* Puts x in the hole at i, a leaf: up if it comes before the parent. On
+ * the few CPUs' heaps of the common cases most deadlines set, moved or
+ * left by a cancel end in a leaf that is theirs already (a new one after
+ * the others, the only one), which then takes one comparison and no
+ * call. */
+static inline void keyheap_fill_leaf(struct keyheap *h, uint32_t i, const struct keyheap_node *x)
+{
+	if (i > 0 && keyheap_node_before(x, &h->heap[(i - 1) / 2])) {
+		keyheap_sift_up(h, i, x);
+	} else {
+		h->heap[i] = *x;
+		h->pos[x->key] = i;
+	}
+}
+
 /* Sets or moves key's deadline. */
-void keyheap_set(struct keyheap *h, uint32_t key, sim_ns time, uint64_t seq);
+static inline void keyheap_set(struct keyheap *h, uint32_t key, sim_ns time, uint64_t seq)
+{
+	const struct keyheap_node x = { time, seq, key };
+	uint32_t at = h->pos[key];
+	if (at == UINT32_MAX)
+		keyheap_fill_leaf(h, h->n++, &x); /* a new deadline: after the last */
+	else if (keyheap_inner(h, at))
+		keyheap_move(h, at, &x);
+	else
+		keyheap_fill_leaf(h, at, &x);
+}
+
+/* Takes the node at i out: the last one fills its hole. */
+static inline void keyheap_remove_at(struct keyheap *h, uint32_t i)
+{
+	h->pos[h->heap[i].key] = UINT32_MAX;
+	uint32_t last = --h->n;
+	if (i == last)
+		return;
+	const struct keyheap_node x = h->heap[last];
+	if (keyheap_inner(h, i))
+		keyheap_settle(h, i, &x);
+	else
+		keyheap_fill_leaf(h, i, &x);
+}
+
 /* Takes key's deadline out, if it has one. */
-void keyheap_cancel(struct keyheap *h, uint32_t key);
+static inline void keyheap_cancel(struct keyheap *h, uint32_t key)
+{
+	uint32_t at = h->pos[key];
+	if (at != UINT32_MAX)
+		keyheap_remove_at(h, at);
+}
+
 /* Takes key's deadline out if it is still the one set with `seq`: after
  * the earliest was handled in place (keyheap_first()), unless it was
  * moved or cancelled meanwhile. */
-void keyheap_cancel_seq(struct keyheap *h, uint32_t key, uint64_t seq);
-/* Takes the earliest deadline out (there must be one). */
-struct keyheap_node keyheap_pop(struct keyheap *h);
+static inline void keyheap_cancel_seq(struct keyheap *h, uint32_t key, uint64_t seq)
+{
+	uint32_t at = h->pos[key];
+	if (at != UINT32_MAX && h->heap[at].seq == seq)
+		keyheap_remove_at(h, at);
+}
 
 /* The earliest deadline (there must be one), left in place: a handler
  * that re-arms its key moves it down from the top, one sift where a pop

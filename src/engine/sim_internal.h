@@ -518,13 +518,17 @@ void uncore_busy_khz(struct sim *s, int pkg, uint32_t from, uint32_t to);
  * at it in *n. */
 uint32_t uncore_busy_scan(const struct sim *s, int pkg, int *n);
 
-/* engine/memory.c: a burst's memory stall at the present clocks */
-double memory_stall_factor(struct sim *s, const struct sim_cpu *c, const struct task *t);
-void memory_account(struct sim *s, const struct sim_cpu *c, const struct task *t, double stall_ns);
-/* The stretch of a burst's stall by its package's memory bandwidth (>= 1);
+/* engine/memory.c: a burst's memory stall at the present clocks.
+ * The stretch of a burst's stall by its package's memory bandwidth (>= 1);
  * records what the burst asks of memory in t->mem_gbps. */
 double memory_bandwidth_factor(struct sim *s, const struct sim_cpu *c, struct task *t,
 			       double cycles, double stall_ns);
+/* A burst's stall of stall_ns at 3 GHz clocks, as it runs on c now: the
+ * miss latency's scale at the present clocks and the coherence traffic,
+ * then what t's group left warm in c's cache (share_stall_factor()), the
+ * DRAM traffic of that (s->dram_lines), then memory_bandwidth_factor(). */
+double memory_burst_stall(struct sim *s, const struct sim_cpu *c, struct task *t, double cycles,
+			  double stall_ns);
 
 /* engine/exit_ramp.c: the lowest P-state after a C1E wakeup, while the
  * voltage ramps back */
