@@ -518,15 +518,17 @@ static void switch_in(struct sim *s, struct sim_cpu *c, struct task *next)
 
 void cpu_schedule(struct sim *s, struct sim_cpu *c)
 {
+	/* A running CPU's deadline is its burst's end, void now; a waking
+	 * one's is its end of wakeup, being handled. Either is left in place:
+	 * the burst armed on the way out moves it (one sift, where a cancel
+	 * and a set take two). If none is armed, a running CPU's is cancelled
+	 * on the way out, and sim_run() takes a waking one's out. Nothing
+	 * reads or moves this CPU's deadline meanwhile (cpu_arm_done() waits
+	 * for the end of a dispatch). */
+	bool void_deadline = c->mode == CPU_RUNNING;
 	for (;;) {
 		cpu_sync(s, c);
 		c->done_at = -1;
-		/* A running CPU's deadline is its burst's end, void now; a waking
-		 * one's is its end of wakeup, being handled: left in place, the
-		 * burst armed next moves it (one sift), and sim_run() takes it
-		 * out if nothing did. */
-		if (c->mode == CPU_RUNNING)
-			keyheap_cancel(&s->bursts, (uint32_t)c->id);
 		c->need_resched = false;
 		struct task *prev = c->curr;
 		bool preempted = false;
@@ -556,6 +558,8 @@ void cpu_schedule(struct sim *s, struct sim_cpu *c)
 			c->curr = NULL;
 			if (s->placement->cpu_idle)
 				s->placement->cpu_idle(s, c->id);
+			if (void_deadline)
+				keyheap_cancel(&s->bursts, (uint32_t)c->id);
 			cpu_enter_idle(s, c);
 			return;
 		}
@@ -603,6 +607,8 @@ void cpu_schedule(struct sim *s, struct sim_cpu *c)
 			if (c->need_resched)
 				continue;
 			cpu_arm_done(s, c);
+			if (void_deadline && c->done_at < 0)
+				keyheap_cancel(&s->bursts, (uint32_t)c->id);
 			return;
 		}
 		/* It blocked, slept or exited at once: pick again. */

@@ -942,6 +942,11 @@ static void check_invariants(struct sim *s)
 		/* A running CPU's speed follows its P-state and SMT share. */
 		if (running && cpu->speed != cpu_speed(s, cpu))
 			goto bad;
+		/* Its deadline: the end of its wakeup or of its task's burst,
+		 * no other (cpu_schedule() drops a void one). */
+		if (keyheap_has(&s->bursts, (uint32_t)c) !=
+		    (cpu->mode == CPU_WAKING || (running && cpu->curr->in_burst)))
+			goto bad;
 		continue;
 bad:
 		fprintf(stderr, "pmlab: internal error: CPU %d inconsistent at %lld ns "
