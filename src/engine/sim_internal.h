@@ -424,6 +424,10 @@ static inline void cpu_sync(struct sim *s, struct sim_cpu *c)
 	if (s->now > c->seg_start)
 		cpu_sync_from(s, c);
 }
+/* Work per ns of the running CPU at its P-state and SMT share
+ * (cpu_speed()), kept in c->speed and told to the observer as a
+ * frequency (cpu_set_speed()). */
+double cpu_speed(const struct sim *s, const struct sim_cpu *c);
 void cpu_set_speed(struct sim *s, struct sim_cpu *c);
 void cpu_schedule(struct sim *s, struct sim_cpu *c);
 void cpu_kick(struct sim *s, struct sim_cpu *c);
