@@ -86,6 +86,15 @@ void cpu_sync_from(struct sim *s, struct sim_cpu *c)
 		a->idle_ns += dt - irq;
 }
 
+double cpu_speed(const struct sim *s, const struct sim_cpu *c)
+{
+	const struct sim_type *ty = cpu_type_of(s, c);
+	double speed = ty->speed[cpu_effective_idx(s, c)];
+	if (s->cores[c->core].nrunning > 1)
+		speed *= ty->t->smt_throughput;
+	return speed;
+}
+
 void cpu_set_speed(struct sim *s, struct sim_cpu *c)
 {
 	const struct sim_type *ty = cpu_type_of(s, c);
@@ -94,10 +103,7 @@ void cpu_set_speed(struct sim *s, struct sim_cpu *c)
 		c->obs_khz = ty->khz[idx];
 		s->obs->cpu_freq(s->obs->ctx, c->id, s->now, c->obs_khz);
 	}
-	double speed = ty->speed[idx];
-	if (s->cores[c->core].nrunning > 1)
-		speed *= ty->t->smt_throughput;
-	c->speed = speed;
+	c->speed = cpu_speed(s, c);
 }
 
 void cpu_charge(struct sim *s, struct sim_cpu *c, struct task *t, sim_ns ns)
@@ -580,8 +586,11 @@ void cpu_schedule(struct sim *s, struct sim_cpu *c)
 				cpu_load_nohz_exit(s, c);
 			}
 			cpu_start_tick(s, c);
+			/* A CPU that stays running keeps its speed: whatever moves
+			 * it (P-state, turbo ceiling, exit ramp, SMT siblings'
+			 * running count) sets it on the running CPUs. */
+			cpu_set_speed(s, c);
 		}
-		cpu_set_speed(s, c);
 		update_min_vruntime(c);
 		/* Consolidated cpufreq updates: at context switch, for a fair task
 		 * only if utilization decayed since the last call or it was in

@@ -37,7 +37,7 @@ static bool machine_has_model(const struct machine *m)
 	return m->mem.core_cycles + m->mem.uncore_cycles + m->mem.dram_ns > 0;
 }
 
-/* The same, asked three times a burst: kept once known (the machine is
+/* The same, asked at every burst: kept once known (the machine is
  * fixed for the run). */
 static bool has_model(struct sim *s)
 {
@@ -67,7 +67,7 @@ double memory_latency_scale(const struct machine *m, double core_ghz, double unc
 static const struct mem_clocks *clocks(struct sim *s, const struct sim_cpu *c)
 {
 	uint32_t khz = cpu_khz(s, c), unc_khz = s->pkgs[c->pkg].unc_khz;
-	struct mem_clocks *at = &s->mem_at[(khz / 100000 + unc_khz / 100000) % 4];
+	struct mem_clocks *at = &s->mem_at[(khz + unc_khz) / 100000 % 4];
 	if (at->valid && at->khz == khz && at->unc_khz == unc_khz)
 		return at;
 	double fc = khz / 1e6, fu = unc_khz ? unc_khz / 1e6 : REF_GHZ;
@@ -81,12 +81,13 @@ static const struct mem_clocks *clocks(struct sim *s, const struct sim_cpu *c)
 	return at;
 }
 
-double memory_stall_factor(struct sim *s, const struct sim_cpu *c, const struct task *t)
+/* The latency scale, and the coherence traffic of a group spread over
+ * packages, at the clocks `at`. */
+static double stall_factor_at(struct sim *s, const struct sim_cpu *c, const struct task *t,
+			      const struct mem_clocks *at)
 {
 	const struct machine_memory *mm = &s->m->mem;
-	if (!has_model(s))
-		return 1.0;
-	double f = clocks(s, c)->scale;
+	double f = at->scale;
 	if (mm->snoop_share > 0 && t->share_group)
 		f *= 1.0 + mm->snoop_share * (mm->snoop_x - 1.0) * share_remote_share(s, t, c->pkg);
 	return f;
@@ -97,11 +98,12 @@ static double task_mlp(const struct sim *s, const struct task *t)
 	return t->mlp > 0 ? t->mlp : s->m->mem.mlp;
 }
 
-void memory_account(struct sim *s, const struct sim_cpu *c, const struct task *t, double stall_ns)
+/* DRAM traffic for the platform power model: mlp lines per miss latency. */
+static void account_at(struct sim *s, const struct task *t, double stall_ns,
+		       const struct mem_clocks *at)
 {
-	if (!has_model(s) || !(stall_ns > 0))
-		return;
-	s->dram_lines += stall_ns * task_mlp(s, t) / clocks(s, c)->latency_ns;
+	if (stall_ns > 0)
+		s->dram_lines += stall_ns * task_mlp(s, t) / at->latency_ns;
 }
 
 double memory_saturation(double demand_gbps, double peak_gbps)
@@ -133,14 +135,14 @@ static bool demand_below_peak(struct sim *s, double mlp, double latency_ns, doub
 	return s->mem_bw_below_peak;
 }
 
-double memory_bandwidth_factor(struct sim *s, const struct sim_cpu *c, struct task *t,
-			       double cycles, double stall_ns)
+/* memory_bandwidth_factor() at the clocks `at` (the model's machine). */
+static double bandwidth_factor_at(struct sim *s, const struct sim_cpu *c, struct task *t,
+				  double cycles, double stall_ns, const struct mem_clocks *at)
 {
 	t->mem_gbps = 0;
 	double peak = s->m->mem.peak_gbps;
-	if (!has_model(s) || !(peak > 0) || !(stall_ns > 0))
+	if (!(peak > 0) || !(stall_ns > 0))
 		return 1.0;
-	const struct mem_clocks *at = clocks(s, c);
 	double fc = at->core_ghz;
 	double busy = (cycles > 0 ? cycles / fc : 0) + stall_ns; /* fc: cycles per ns */
 	/* 64-byte lines per latency while it stalls, bytes per ns = GB/s */
@@ -156,4 +158,33 @@ double memory_bandwidth_factor(struct sim *s, const struct sim_cpu *c, struct ta
 			demand += o->curr->mem_gbps;
 	}
 	return memory_saturation(demand, peak);
+}
+
+double memory_bandwidth_factor(struct sim *s, const struct sim_cpu *c, struct task *t,
+			       double cycles, double stall_ns)
+{
+	if (!has_model(s)) {
+		t->mem_gbps = 0;
+		return 1.0;
+	}
+	return bandwidth_factor_at(s, c, t, cycles, stall_ns, clocks(s, c));
+}
+
+/* The steps of a burst's stall in their order, the clocks looked up once
+ * (the same for all: nothing between them moves a clock, and the slot
+ * `at` points into is rewritten only by clocks()): */
+double memory_burst_stall(struct sim *s, const struct sim_cpu *c, struct task *t, double cycles,
+			  double stall_ns)
+{
+	if (!has_model(s)) {
+		/* every factor 1: only the cache's warmth */
+		t->mem_gbps = 0;
+		return t->share_group ? stall_ns * share_stall_factor(s, t, c->llc) : stall_ns;
+	}
+	const struct mem_clocks *at = clocks(s, c);
+	stall_ns *= stall_factor_at(s, c, t, at);
+	if (t->share_group)
+		stall_ns *= share_stall_factor(s, t, c->llc);
+	account_at(s, t, stall_ns, at);
+	return stall_ns * bandwidth_factor_at(s, c, t, cycles, stall_ns, at);
 }

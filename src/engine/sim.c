@@ -939,6 +939,9 @@ static void check_invariants(struct sim *s)
 			goto bad;
 		if (cpu->nr_running != cpu->rq.len + (running ? 1 : 0))
 			goto bad;
+		/* A running CPU's speed follows its P-state and SMT share. */
+		if (running && cpu->speed != cpu_speed(s, cpu))
+			goto bad;
 		continue;
 bad:
 		fprintf(stderr, "pmlab: internal error: CPU %d inconsistent at %lld ns "

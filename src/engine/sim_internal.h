@@ -424,6 +424,10 @@ static inline void cpu_sync(struct sim *s, struct sim_cpu *c)
 	if (s->now > c->seg_start)
 		cpu_sync_from(s, c);
 }
+/* Work per ns of the running CPU at its P-state and SMT share
+ * (cpu_speed()), kept in c->speed and told to the observer as a
+ * frequency (cpu_set_speed()). */
+double cpu_speed(const struct sim *s, const struct sim_cpu *c);
 void cpu_set_speed(struct sim *s, struct sim_cpu *c);
 void cpu_schedule(struct sim *s, struct sim_cpu *c);
 void cpu_kick(struct sim *s, struct sim_cpu *c);
@@ -514,13 +518,17 @@ void uncore_busy_khz(struct sim *s, int pkg, uint32_t from, uint32_t to);
  * at it in *n. */
 uint32_t uncore_busy_scan(const struct sim *s, int pkg, int *n);
 
-/* engine/memory.c: a burst's memory stall at the present clocks */
-double memory_stall_factor(struct sim *s, const struct sim_cpu *c, const struct task *t);
-void memory_account(struct sim *s, const struct sim_cpu *c, const struct task *t, double stall_ns);
-/* The stretch of a burst's stall by its package's memory bandwidth (>= 1);
+/* engine/memory.c: a burst's memory stall at the present clocks.
+ * The stretch of a burst's stall by its package's memory bandwidth (>= 1);
  * records what the burst asks of memory in t->mem_gbps. */
 double memory_bandwidth_factor(struct sim *s, const struct sim_cpu *c, struct task *t,
 			       double cycles, double stall_ns);
+/* A burst's stall of stall_ns at 3 GHz clocks, as it runs on c now: the
+ * miss latency's scale at the present clocks and the coherence traffic,
+ * then what t's group left warm in c's cache (share_stall_factor()), the
+ * DRAM traffic of that (s->dram_lines), then memory_bandwidth_factor(). */
+double memory_burst_stall(struct sim *s, const struct sim_cpu *c, struct task *t, double cycles,
+			  double stall_ns);
 
 /* engine/exit_ramp.c: the lowest P-state after a C1E wakeup, while the
  * voltage ramps back */
@@ -555,6 +563,8 @@ void core_update(struct sim *s, int core);   /* recompute power after a state ch
 /* The core's P-state in C0 after its policy's P-state, its package's
  * turbo ceiling or its exit ramp changed (cpu_effective_idx()). */
 void core_pstate_refresh(struct sim *s, int core);
+/* The P-state it would have then but for an exit ramp. */
+int core_pstate_target(const struct sim *s, int core);
 void policy_pstate_changed(struct sim *s, int policy); /* its cur_idx moved */
 void pkg_core_busy(struct sim *s, int core, int delta); /* a core entered (+1) / left (-1) C0 */
 void pkg_turbo_eval(struct sim *s, int pkg);

@@ -359,17 +359,13 @@ bool task_dispatch(struct sim *s, struct sim_cpu *c)
 		if (a.kind == ACT_RUN) {
 			if (a.cycles <= 0 && a.stall_ns <= 0)
 				continue;
-			double stall = a.stall_ns > 0 ? a.stall_ns : 0;
 			/* Memory stall at the present core and uncore clocks, with
-			 * the coherence traffic of a group spread over packages
-			 * (engine/memory.c), then what the group left warm here. */
-			stall *= memory_stall_factor(s, c, t);
-			if (t->share_group)
-				stall *= share_stall_factor(s, t, c->llc);
-			memory_account(s, c, t, stall);
-			/* Then the package's memory bandwidth, shared with the bursts
-			 * running beside it (engine/memory.c). */
-			stall *= memory_bandwidth_factor(s, c, t, a.cycles, stall);
+			 * the coherence traffic of a group spread over packages,
+			 * what the group left warm here, then the package's memory
+			 * bandwidth, shared with the bursts running beside it
+			 * (engine/memory.c). */
+			double stall = memory_burst_stall(s, c, t, a.cycles,
+							  a.stall_ns > 0 ? a.stall_ns : 0);
 			t->rem_cycles = a.cycles > 0 ? a.cycles : 0;
 			t->rem_stall_ns = stall + t->pending_stall_ns;
 			t->pending_stall_ns = 0;
