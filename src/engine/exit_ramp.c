@@ -54,14 +54,12 @@ void exit_ramp_begin(struct sim *s, struct sim_cpu *c)
 	if (st < 0 || !t->cstates[st].lowest_pstate)
 		return;
 	/* The P-state the core returns to: its own, as if no ramp ran. */
-	core->ramping = false;
-	core_pstate_refresh(s, c->core);
-	int to = cpu_effective_idx(s, c);
+	int to = core_pstate_target(s, c->core);
 	sim_ns ns = exit_ramp_ns(s->m, t->pstates[0].mv, t->pstates[to].mv);
+	core->ramping = ns > 0;
+	core_pstate_refresh(s, c->core);
 	if (ns <= 0)
 		return;
-	core->ramping = true;
-	core_pstate_refresh(s, c->core);
 	core->ramp_gen++;
 	sim_post(s, s->now + ns, EV_RAMP_END, (uint32_t)c->core, core->ramp_gen, 0);
 }

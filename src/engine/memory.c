@@ -67,7 +67,7 @@ double memory_latency_scale(const struct machine *m, double core_ghz, double unc
 static const struct mem_clocks *clocks(struct sim *s, const struct sim_cpu *c)
 {
 	uint32_t khz = cpu_khz(s, c), unc_khz = s->pkgs[c->pkg].unc_khz;
-	struct mem_clocks *at = &s->mem_at[(khz / 100000 + unc_khz / 100000) % 4];
+	struct mem_clocks *at = &s->mem_at[(khz + unc_khz) / 100000 % 4];
 	if (at->valid && at->khz == khz && at->unc_khz == unc_khz)
 		return at;
 	double fc = khz / 1e6, fu = unc_khz ? unc_khz / 1e6 : REF_GHZ;

@@ -54,23 +54,27 @@ static void set_eff_idx(struct sim *s, struct sim_core *core, int idx)
 	}
 }
 
-/* The exit ramp's lowest P-state, else the policy's under the package's
- * turbo ceiling for the type and the core's own top. */
-void core_pstate_refresh(struct sim *s, int ci)
+/* The P-state a core's threads run at in C0 but for an exit ramp: the
+ * policy's, under the package's turbo ceiling for the type and the
+ * core's own top. */
+int core_pstate_target(const struct sim *s, int ci)
 {
-	struct sim_core *core = &s->cores[ci];
-	if (core->ncpus == 0)
-		return;
-	if (core->ramping) {
-		set_eff_idx(s, core, 0); /* the exit ramp after C1E (engine/exit_ramp.c) */
-		return;
-	}
+	const struct sim_core *core = &s->cores[ci];
 	const struct sim_cpu *c = &s->cpus[core->cpus[0]];
 	int idx = s->policies[c->policy].cur_idx;
 	int cap = s->pkgs[c->pkg].cap_idx[c->type];
 	if (core->own_cap_idx < cap)
 		cap = core->own_cap_idx;
-	set_eff_idx(s, core, idx < cap ? idx : cap);
+	return idx < cap ? idx : cap;
+}
+
+/* The exit ramp's lowest P-state (engine/exit_ramp.c), else the target. */
+void core_pstate_refresh(struct sim *s, int ci)
+{
+	struct sim_core *core = &s->cores[ci];
+	if (core->ncpus == 0)
+		return;
+	set_eff_idx(s, core, core->ramping ? 0 : core_pstate_target(s, ci));
 }
 
 void policy_pstate_changed(struct sim *s, int pi)

@@ -563,6 +563,8 @@ void core_update(struct sim *s, int core);   /* recompute power after a state ch
 /* The core's P-state in C0 after its policy's P-state, its package's
  * turbo ceiling or its exit ramp changed (cpu_effective_idx()). */
 void core_pstate_refresh(struct sim *s, int core);
+/* The P-state it would have then but for an exit ramp. */
+int core_pstate_target(const struct sim *s, int core);
 void policy_pstate_changed(struct sim *s, int policy); /* its cur_idx moved */
 void pkg_core_busy(struct sim *s, int core, int delta); /* a core entered (+1) / left (-1) C0 */
 void pkg_turbo_eval(struct sim *s, int pkg);
