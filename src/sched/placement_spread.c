@@ -37,15 +37,13 @@ static int spread_select_cpu(struct sim *s, struct task *t, const struct select_
 	return fair_select_task_rq(s, t, w);
 }
 
-static bool spread_newidle(struct sim *s, int cpu)
+/* The scans of spread_newidle(), out of line so that the common case
+ * there, nothing stealable, saves no registers. */
+__attribute__((noinline)) static bool newidle_pull(struct sim *s, int cpu)
 {
 	const struct sched_topology *topo = sv_topology(s);
 	const struct cpu_place *c = &topo->cpu[cpu];
 	struct task *t = NULL;
-	/* Nothing a balancer could take anywhere (every package's
-	 * busiest_in() would say so): skip the scans. */
-	if (sv_nr_stealable(s) == 0)
-		return sched_asym_cpucap_active(topo) && misfit_pull(s, cpu);
 	int from = -1;
 	/* Nothing stealable in its own package: neither its cache nor the
 	 * rest of the package has a task to give (busiest_in() would say so
@@ -62,6 +60,15 @@ static bool spread_newidle(struct sim *s, int cpu)
 		return sched_asym_cpucap_active(topo) && misfit_pull(s, cpu);
 	sv_migrate_queued(s, t, from, cpu);
 	return true;
+}
+
+static bool spread_newidle(struct sim *s, int cpu)
+{
+	/* Nothing a balancer could take anywhere (every package's
+	 * busiest_in() would say so): skip the scans. */
+	if (sv_nr_stealable(s) == 0)
+		return sched_asym_cpucap_active(sv_topology(s)) && misfit_pull(s, cpu);
+	return newidle_pull(s, cpu);
 }
 
 /* A CPU with at least two fewer runnable tasks than `cpu`: an idle one
