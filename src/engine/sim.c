@@ -1190,12 +1190,16 @@ int sim_run(struct sim *s, struct run_result *r, struct pm_diag *d)
 	power_init(s);
 	power_limit_init(s);
 	sim_post(s, s->end, EV_END, 0, 0, 0);
+	if (s->oom)
+		return pm_fail(d, "out of memory");
 	struct event e;
+	/* The queue holds EV_END until the loop pops it and stops: its top is
+	 * there at every turn. */
 	for (;;) {
 		size_t len = s->q.len + s->bursts.n;
 		const struct event *top = eventq_peek(&s->q);
 		bool live;
-		if (s->bursts.n && (!top || keyheap_first_before(&s->bursts, top->time, top->seq))) {
+		if (s->bursts.n && keyheap_first_before(&s->bursts, top->time, top->seq)) {
 			/* A CPU's end of burst or of wakeup. It stays in the heap
 			 * while handled: the next burst's end moves it down from
 			 * the top, one sift where a pop and a set take two; if
@@ -1207,8 +1211,7 @@ int sim_run(struct sim *s, struct run_result *r, struct pm_diag *d)
 			live = cpu_deadline(s, &s->cpus[cpu], b->time);
 			keyheap_cancel_seq(&s->bursts, cpu, seq);
 		} else {
-			if (!eventq_pop(&s->q, &e))
-				break;
+			eventq_pop(&s->q, &e);
 			s->now = e.time;
 			if (e.kind == EV_END)
 				break;
