@@ -665,8 +665,8 @@ static inline void sim_post(struct sim *s, sim_ns t, uint32_t kind, uint32_t obj
 		s->oom = true;
 }
 
-/* engine/load_avg.c's rq_clock_pelt(): the PELT clock less the idle time
- * lost while fully busy. */
+/* rq_clock_pelt() (kernel/sched/pelt.h; engine/load_avg.c keeps the
+ * clock): the PELT clock less the idle time lost while fully busy. */
 static inline uint64_t rq_clock_pelt(const struct sim_cpu *c)
 {
 	return c->clock_pelt - c->lost_idle_time;
