@@ -74,8 +74,11 @@ static void post_init_util(const struct sim_cpu *c, struct task *t)
 
 /* enqueue_task_fair() of a woken, forked or moved task, with CFS's
  * vruntime placement and wakeup preemption. Inline in its two callers
- * (task_wake(), task_requeue_elsewhere()): it runs at every wakeup. */
-static inline void task_enqueue(struct sim *s, struct sim_cpu *c, struct task *t, bool wakeup)
+ * (task_wake(), task_requeue_elsewhere()), forced: it runs at every
+ * wakeup, and a call of its own saves and restores the registers
+ * task_wake() has just saved. */
+static inline __attribute__((always_inline)) void task_enqueue(struct sim *s, struct sim_cpu *c,
+							       struct task *t, bool wakeup)
 {
 	bool was_iowait = false;
 	if (t->ran && t->cpu != c->id) {
