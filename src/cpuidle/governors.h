@@ -44,6 +44,15 @@ struct menu_data {
 	uint32_t v310_factor[MENU_V3_10_BUCKETS];
 	uint32_t expected_us; /* time to the next timer at the last selection */
 	uint32_t exit_us;     /* exit latency of the state chosen */
+	/* The pattern detector's inputs, kept as intervals come and go
+	 * (menu_v3_10.c): their sum and sum of squares, modulo 2^64 as the
+	 * kernel's, and the values in ascending order, for the largest two.
+	 * Keyed on the intervals they are for (v310_of), so a write to
+	 * intervals[] from anywhere but the update is seen and they are
+	 * found again. */
+	uint32_t v310_of[MENU_INTERVALS];
+	uint32_t v310_sorted[MENU_INTERVALS];
+	uint64_t v310_sum, v310_sum_sq;
 };
 
 /* Bucket of an expected idle duration: one per decade from 10 us to 100 ms. */
@@ -59,6 +68,9 @@ unsigned menu_v3_10_loadavg(unsigned long cpu_load);
 /* v3.10 get_typical_interval(): the mean of the last 8 intervals if they
  * agree, else UINT32_MAX. */
 uint32_t menu_v3_10_typical_interval(const struct menu_data *d);
+/* The same from the sums and order kept in d (found again first if
+ * intervals[] changed behind them): what the governor's select() uses. */
+uint32_t menu_v3_10_typical_kept(struct menu_data *d);
 
 /* teo.c */
 #define TEO_PULSE 1024u

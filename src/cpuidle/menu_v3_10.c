@@ -29,6 +29,8 @@
  * The expected idle is the time to the next timer event as the kernel saw
  * it after stopping the tick. Not modelled: the prediction-failure
  * hrtimer of v3.9, reverted in the v3.10 cycle. */
+#include <string.h>
+
 #include "governors.h"
 
 #define RESOLUTION MENU_RESOLUTION
@@ -83,12 +85,34 @@ static bool intervals_agree(uint64_t sum, uint64_t sum_sq, unsigned divisor, uin
 	return agree;
 }
 
-/* The kernel looks again after dropping the largest value (every sample
- * equal to it), until 6 or fewer remain: at most twice from 8 samples, so
- * one pass finds the sums and the largest two values with their counts,
- * and each further look takes one of them away (exact modulo 2^64 too).
- * Dropping needs a largest value above 0: with none, every sample left is
- * 0 and they agree. */
+/* The kernel's looks, from the sums of all the samples and their largest
+ * two values with the counts of each: it looks again after dropping the
+ * largest value (every sample equal to it) while more than 6 remain, at
+ * most twice from 8 samples, and each further look takes one of the two
+ * away (exact modulo 2^64 too). Dropping needs a largest value above 0:
+ * with none, every sample left is 0 and they agree. */
+static uint32_t typical_looks(uint64_t sum, uint64_t sum_sq, const uint64_t top[2],
+			      const unsigned count[2])
+{
+	uint64_t avg;
+	if (intervals_agree(sum, sum_sq, INTERVALS, &avg))
+		return (uint32_t)avg;
+	unsigned divisor = INTERVALS - count[0];
+	sum -= count[0] * top[0];
+	sum_sq -= count[0] * top[0] * top[0];
+	if (intervals_agree(sum, sum_sq, divisor, &avg))
+		return (uint32_t)avg;
+	if (divisor * 4 <= INTERVALS * 3)
+		return UINT32_MAX;
+	divisor -= count[1];
+	sum -= count[1] * top[1];
+	sum_sq -= count[1] * top[1] * top[1];
+	if (intervals_agree(sum, sum_sq, divisor, &avg)) /* 6 or fewer left: the last look */
+		return (uint32_t)avg;
+	return UINT32_MAX;
+}
+
+/* One scan finds the sums and the largest two values with their counts. */
 uint32_t menu_v3_10_typical_interval(const struct menu_data *d)
 {
 	uint64_t sum = 0, sum_sq = 0, top[2] = { 0, 0 };
@@ -111,24 +135,76 @@ uint32_t menu_v3_10_typical_interval(const struct menu_data *d)
 			count[1]++;
 		}
 	}
-	unsigned divisor = INTERVALS;
-	for (int k = 0;; k++) {
-		uint64_t avg;
-		if (intervals_agree(sum, sum_sq, divisor, &avg))
-			return (uint32_t)avg;
-		if (divisor * 4 <= INTERVALS * 3 || k == 2) /* k == 2: 6 or fewer left */
-			return UINT32_MAX;
-		/* drop the largest and look again */
-		sum -= count[k] * top[k];
-		sum_sq -= count[k] * top[k] * top[k];
-		divisor -= count[k];
+	return typical_looks(sum, sum_sq, top, count);
+}
+
+/* The sums and the order of intervals[] found from scratch: at the start,
+ * and when something other than update() wrote intervals[]. */
+static void keep_again(struct menu_data *d)
+{
+	memcpy(d->v310_of, d->intervals, sizeof(d->intervals));
+	d->v310_sum = 0;
+	d->v310_sum_sq = 0;
+	for (int i = 0; i < INTERVALS; i++) {
+		uint64_t v = d->intervals[i];
+		d->v310_sum += v;
+		d->v310_sum_sq += v * v;
+		int j = i;
+		for (; j > 0 && d->v310_sorted[j - 1] > v; j--)
+			d->v310_sorted[j] = d->v310_sorted[j - 1];
+		d->v310_sorted[j] = (uint32_t)v;
 	}
+}
+
+/* update() stores `v` in slot i in place of the sample kept there: the sums
+ * change by the difference (exact modulo 2^64), and the sample's place in
+ * the order goes to v, the values between moved by one. */
+static void keep_replace(struct menu_data *d, int i, uint32_t v)
+{
+	uint32_t old = d->v310_of[i];
+	uint32_t *a = d->v310_sorted;
+	d->v310_of[i] = v;
+	d->v310_sum += (uint64_t)v - old;
+	d->v310_sum_sq += (uint64_t)v * v - (uint64_t)old * old;
+	int j = 0;
+	while (j < INTERVALS - 1 && a[j] != old)
+		j++;
+	if (v > old)
+		for (; j < INTERVALS - 1 && a[j + 1] < v; j++)
+			a[j] = a[j + 1];
+	else
+		for (; j > 0 && a[j - 1] > v; j--)
+			a[j] = a[j - 1];
+	a[j] = v;
+}
+
+/* With the samples in order, the largest two and their counts are at the
+ * top: no scan of the 8 (most selections see a new interval, so an answer
+ * kept for the same intervals would seldom be asked again). */
+uint32_t menu_v3_10_typical_kept(struct menu_data *d)
+{
+	if (memcmp(d->v310_of, d->intervals, sizeof(d->intervals)) != 0)
+		keep_again(d);
+	const uint32_t *a = d->v310_sorted;
+	uint64_t top[2] = { a[INTERVALS - 1], 0 };
+	unsigned count[2] = { 1, 0 };
+	int i = INTERVALS - 2;
+	for (; i >= 0 && a[i] == top[0]; i--)
+		count[0]++;
+	if (i >= 0) {
+		top[1] = a[i];
+		count[1] = 1;
+		while (--i >= 0 && a[i] == top[1])
+			count[1]++;
+	}
+	return typical_looks(d->v310_sum, d->v310_sum_sq, top, count);
 }
 
 void menu_v3_10_init(struct menu_data *d)
 {
 	for (int i = 0; i < MENU_V3_10_BUCKETS; i++)
 		d->v310_factor[i] = 0; /* 0: start from a unity factor when first used */
+	keep_again(d);
 }
 
 static uint32_t to_us(sim_ns ns)
@@ -155,7 +231,8 @@ static void update(const struct cpuidle_device *dev, struct menu_data *d)
 		factor = 1;
 	d->v310_factor[d->bucket] = factor > UINT32_MAX ? UINT32_MAX : (uint32_t)factor;
 	d->intervals[d->interval_ptr] = last_us;
-	d->interval_ptr = (d->interval_ptr + 1) % INTERVALS;
+	keep_replace(d, d->interval_ptr, last_us);
+	d->interval_ptr = (int)((unsigned)(d->interval_ptr + 1) % INTERVALS);
 }
 
 /* Out of line: inlined into menu_select(), whose path for today's rules it
@@ -181,7 +258,7 @@ __attribute__((noinline)) int menu_v3_10_select(struct cpuidle_device *dev, stru
 	/* div_round64(): rounded to the nearest microsecond */
 	const uint64_t div = (uint64_t)RESOLUTION * DECAY;
 	uint64_t predicted = ((uint64_t)d->expected_us * d->v310_factor[d->bucket] + div / 2) / div;
-	uint32_t typical = menu_v3_10_typical_interval(d);
+	uint32_t typical = menu_v3_10_typical_kept(d);
 	if (typical != UINT32_MAX)
 		predicted = typical;
 
@@ -194,20 +271,25 @@ __attribute__((noinline)) int menu_v3_10_select(struct cpuidle_device *dev, stru
 	 * predicted stays below 2^52 (a u32 times a u32 factor over 2^13), so
 	 * the bound cannot overflow. */
 	const sim_ns too_long_ns = (sim_ns)(predicted + 1) * NS_PER_US;
-	for (int i = first; i < dev->nstates; i++) {
+	/* Its two tests on the exit latency, exit_ns <= latency_req and
+	 * exit_us * multiplier <= predicted, as one bound in ns: the second
+	 * is exit_us <= predicted / multiplier (multiplier >= 1), that is
+	 * exit_ns < (predicted / multiplier + 1) us for the non-negative
+	 * latencies machine.c admits (below 2^62: no overflow either). */
+	sim_ns exit_max_ns = (sim_ns)(predicted / multiplier + 1) * NS_PER_US - 1;
+	if (latency_req < exit_max_ns)
+		exit_max_ns = latency_req;
+	/* Deeper states draw less power: the kernel walks the table from the
+	 * shallowest and keeps the last state that passes, the one found
+	 * first walking from the deepest (which stops there). */
+	for (int i = dev->nstates - 1; i >= first; i--) {
 		const struct cstate *s = &dev->states[i];
 		if (!cpuidle_state_enabled(dev, i))
 			continue;
-		if (s->residency_ns >= too_long_ns)
+		if (s->residency_ns >= too_long_ns || s->exit_ns > exit_max_ns)
 			continue;
-		if (s->exit_ns > latency_req)
-			continue;
-		uint64_t exit_us = (uint64_t)(s->exit_ns / NS_PER_US);
-		if (exit_us * multiplier > predicted)
-			continue;
-		/* Deeper states draw less power: the last that passes wins. */
-		idx = i;
-		d->exit_us = (uint32_t)exit_us;
+		d->exit_us = (uint32_t)(s->exit_ns / NS_PER_US);
+		return i;
 	}
 	return idx;
 }

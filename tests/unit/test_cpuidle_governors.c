@@ -458,6 +458,53 @@ static void test_menu_v3_10_select(void **state)
 	for (int i = 0; i < MENU_INTERVALS; i++)
 		d->intervals[i] = 300;
 	assert_int_equal(select_direct(&s, 1 * MS, 1 * MS, NONE, &stop), C1E);
+	/* The exit latency times the multiplier may equal the prediction: a
+	 * steady 110 us with one task's load (multiplier 11) takes C1E
+	 * (10 us x 11), 109 us does not. */
+	s.dev.cpu_load = 1024;
+	for (int i = 0; i < MENU_INTERVALS; i++)
+		d->intervals[i] = 110;
+	assert_int_equal(select_direct(&s, 1 * MS, 1 * MS, NONE, &stop), C1E);
+	assert_int_equal(d->exit_us, 10);
+	for (int i = 0; i < MENU_INTERVALS; i++)
+		d->intervals[i] = 109;
+	assert_int_equal(select_direct(&s, 1 * MS, 1 * MS, NONE, &stop), C1);
+	assert_int_equal(d->exit_us, 2);
+	idletrace_sim_destroy(&s);
+}
+
+/* The sums and order select() keeps as intervals come (update()) give the
+ * answer of a scan of the intervals at every step, and writes to
+ * intervals[] behind them (as the tests above make) are seen. */
+static void test_menu_v3_10_typical_kept(void **state)
+{
+	static const uint32_t levels[] = { 0, 1, 90, 100, 110, 400, 1000, 50000, UINT32_MAX - 1,
+					   UINT32_MAX };
+	struct idletrace_sim s;
+	bool stop;
+	start_v3_10(&s);
+	struct menu_data *d = s.dev.gov_data;
+	uint64_t x = 0x2545f4914f6cdd1du;
+	int found = 0;
+	for (int n = 0; n < 20000; n++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		/* stretches from the first few levels (ties), then from all */
+		int span = (n / 500) % 2 ? 10 : 4;
+		uint32_t us = levels[x % (uint64_t)span];
+		if (n % 997 == 0) {
+			d->intervals[(x >> 32) % MENU_INTERVALS] = us; /* behind its back */
+		} else {
+			d->needs_update = true;
+			s.dev.last_residency_ns = (sim_ns)us * US;
+			select_direct(&s, 1 * MS, 1 * MS, NONE, &stop);
+		}
+		uint32_t want = menu_v3_10_typical_interval(d);
+		assert_int_equal(menu_v3_10_typical_kept(d), want);
+		found += want != UINT32_MAX;
+	}
+	assert_true(found > 1000);
 	idletrace_sim_destroy(&s);
 }
 
@@ -1329,6 +1376,7 @@ int main(void)
 		cmocka_unit_test(test_menu_v3_10_typical_interval),
 		cmocka_unit_test(test_menu_v3_10_typical_one_scan),
 		cmocka_unit_test(test_menu_v3_10_select),
+		cmocka_unit_test(test_menu_v3_10_typical_kept),
 		cmocka_unit_test(test_menu_v3_10_update),
 		cmocka_unit_test(test_menu_v3_10_rejects_iowait_mult),
 		cmocka_unit_test(test_menu_v3_10_no_poll_state),
