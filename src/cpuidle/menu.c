@@ -70,10 +70,15 @@ int menu_which_bucket(sim_ns duration_ns)
 	return 5;
 }
 
+/* A value that replaces a different one voids the typical interval kept
+ * for them (menu_typical_interval_cached() then skips comparing them). */
 static void menu_update_intervals(struct menu_data *d, uint32_t interval_us)
 {
+	if (d->intervals[d->interval_ptr] != interval_us)
+		d->typical_known = false;
 	d->intervals[d->interval_ptr] = interval_us;
-	d->interval_ptr = (d->interval_ptr + 1) % INTERVALS;
+	/* interval_ptr is never negative: no signed remainder needed. */
+	d->interval_ptr = d->interval_ptr + 1 == INTERVALS ? 0 : d->interval_ptr + 1;
 }
 
 struct interval_sums {
@@ -163,7 +168,9 @@ uint32_t menu_typical_interval(const struct menu_data *d)
 
 /* menu_typical_interval() of the intervals now, computed again only if
  * they differ from the ones of the last answer (the function of their
- * values alone). */
+ * values alone). menu_update_intervals() clears typical_known when it
+ * changes a value, sparing the comparison where it would fail; the
+ * comparison still catches a write to intervals[] from anywhere else. */
 static uint32_t menu_typical_interval_cached(struct menu_data *d)
 {
 	if (d->typical_known && memcmp(d->typical_of, d->intervals, sizeof(d->intervals)) == 0)

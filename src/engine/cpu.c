@@ -153,10 +153,14 @@ void cpu_arm_done(struct sim *s, struct sim_cpu *c)
  * busy count and the core's power, WAKING <-> RUNNING only the running
  * count and SMT speeds. */
 static inline __attribute__((always_inline)) void set_mode(struct sim *s, struct sim_cpu *c,
-							  enum cpu_mode old, enum cpu_mode mode)
+							  enum cpu_mode old, enum cpu_mode mode,
+							  bool synced)
 {
 	struct sim_core *core = &s->cores[c->core];
-	cpu_sync(s, c);
+	/* A caller that synced c at this timestamp says so (synced): a second
+	 * cpu_sync() would find nothing to account. */
+	if (!synced)
+		cpu_sync(s, c);
 	int was_busy = old != CPU_IDLE, is_busy = mode != CPU_IDLE;
 	int was_run = old == CPU_RUNNING, is_run = mode == CPU_RUNNING;
 	/* The SMT siblings' speed follows the core's running count: only the
@@ -194,13 +198,14 @@ static inline __attribute__((always_inline)) void set_mode(struct sim *s, struct
 		freq_votes(s, c);
 }
 
+/* For cpu_schedule(), which has synced c at this timestamp. */
 static void cpu_set_mode(struct sim *s, struct sim_cpu *c, enum cpu_mode mode)
 {
 	enum cpu_mode old = c->mode;
 	if (old == CPU_WAKING && mode == CPU_RUNNING)
-		set_mode(s, c, CPU_WAKING, CPU_RUNNING);
+		set_mode(s, c, CPU_WAKING, CPU_RUNNING, true);
 	else if (old != mode)
-		set_mode(s, c, old, mode);
+		set_mode(s, c, old, mode, true);
 }
 
 /* The tick's event stays queued while the tick is stopped: it is dropped
@@ -278,10 +283,10 @@ static sim_ns tick_stop_cost(const struct sim *s, const struct sim_cpu *c)
 	return c->nohz_idle ? tick_reprogram_cost(s, full) : full;
 }
 
-static sim_ns tick_restart_cost(const struct sim *s, const struct sim_cpu *c)
+static sim_ns tick_restart_cost(const struct sim *s, const struct sim_cpu *c, sim_ns jiffy)
 {
 	sim_ns full = s->par.tick_restart_cost_ns;
-	return s->now / s->tick_ns == c->tick_stop_jiffy ? tick_reprogram_cost(s, full) : full;
+	return jiffy == c->tick_stop_jiffy ? tick_reprogram_cost(s, full) : full;
 }
 
 /* The legacy idle loop's decision (Linux 4.16 tick_nohz_idle_enter() ->
@@ -318,7 +323,8 @@ void cpu_enter_idle(struct sim *s, struct sim_cpu *c)
 	dev->cpu_load = c->cpu_load0;
 	sim_ns next_timer = idle_next_timer(s, c);
 	dev->next_timer_no_tick_ns = next_timer == SIM_NS_MAX ? SIM_NS_MAX : next_timer - s->now;
-	sim_ns to_tick = (s->now / s->tick_ns + 1) * s->tick_ns - s->now;
+	sim_ns jiffy = s->now / s->tick_ns;
+	sim_ns to_tick = (jiffy + 1) * s->tick_ns - s->now;
 	/* The legacy idle loop decided about the tick before asking the
 	 * governor, which then got one sleep length: to the next timer if the
 	 * tick was stopped, else to the next tick. Governors of that time had
@@ -351,7 +357,7 @@ void cpu_enter_idle(struct sim *s, struct sim_cpu *c)
 	sim_ns stop_cost = 0;
 	if (stop_tick && c->tick_on) {
 		stop_cost = tick_stop_cost(s, c);
-		c->tick_stop_jiffy = s->now / s->tick_ns;
+		c->tick_stop_jiffy = jiffy;
 		load_avg_nohz_enter(s, c);
 	}
 	/* The idle loop's own work before the C-state, and stopping the tick
@@ -376,9 +382,9 @@ void cpu_enter_idle(struct sim *s, struct sim_cpu *c)
 		pkg_idle_changed(s, c->pkg);
 		freq_votes(s, c);
 	} else if (c->mode == CPU_RUNNING) {
-		set_mode(s, c, CPU_RUNNING, CPU_IDLE);
+		set_mode(s, c, CPU_RUNNING, CPU_IDLE, true);
 	} else {
-		set_mode(s, c, CPU_WAKING, CPU_IDLE);
+		set_mode(s, c, CPU_WAKING, CPU_IDLE, true);
 	}
 	/* A polling state spins at most cpuidle_poll_time(), then the idle loop
 	 * asks the governor again without leaving idle. */
@@ -405,7 +411,7 @@ static void cpu_wake(struct sim *s, struct sim_cpu *c, sim_ns extra)
 		exit += c->idle_busy_until - s->now;
 	exit += s->m->idle_exit_ns;
 	exit_ramp_begin(s, c);
-	set_mode(s, c, CPU_IDLE, CPU_WAKING);
+	set_mode(s, c, CPU_IDLE, CPU_WAKING, false);
 	if (s->obs && s->obs->cpu_waking)
 		s->obs->cpu_waking(s->obs->ctx, c->id, s->now);
 	c->wake_gen++;
@@ -586,8 +592,9 @@ void cpu_schedule(struct sim *s, struct sim_cpu *c)
 			/* tick_nohz_idle_exit(): restarting a stopped tick is on
 			 * the way to the task. */
 			if (!c->tick_on) {
-				cpu_charge(s, c, next, tick_restart_cost(s, c));
-				cpu_load_nohz_exit(s, c);
+				sim_ns jiffy = s->now / s->tick_ns; /* one division for both */
+				cpu_charge(s, c, next, tick_restart_cost(s, c, jiffy));
+				cpu_load_nohz_exit(c, jiffy);
 			}
 			cpu_start_tick(s, c);
 			/* A CPU that stays running keeps its speed: whatever moves
@@ -665,10 +672,10 @@ static void cpu_load_tick(struct sim *s, struct sim_cpu *c)
 }
 
 /* update_cpu_load_nohz() from tick_nohz_restart_sched_tick() (v3.10):
- * after a nohz idle stretch of a jiffy or more the CPU was idle, load 0. */
-void cpu_load_nohz_exit(struct sim *s, struct sim_cpu *c)
+ * after a nohz idle stretch of a jiffy or more the CPU was idle, load 0.
+ * `jiffy`: the present one, s->now / s->tick_ns. */
+void cpu_load_nohz_exit(struct sim_cpu *c, sim_ns jiffy)
 {
-	sim_ns jiffy = s->now / s->tick_ns;
 	if (jiffy != c->load_update_jiffy) {
 		c->cpu_load0 = 0;
 		c->load_update_jiffy = jiffy;

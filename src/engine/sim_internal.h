@@ -438,7 +438,7 @@ void cpu_wake_done(struct sim *s, struct sim_cpu *c);
 void cpu_poll_end(struct sim *s, struct sim_cpu *c);
 void cpu_burst_done(struct sim *s, struct sim_cpu *c);
 void cpu_tick(struct sim *s, struct sim_cpu *c);
-void cpu_load_nohz_exit(struct sim *s, struct sim_cpu *c);
+void cpu_load_nohz_exit(struct sim_cpu *c, sim_ns jiffy);
 void cpu_start_tick(struct sim *s, struct sim_cpu *c);
 sim_ns sched_slice(const struct sim *s, const struct sim_cpu *c, const struct task *t);
 /* MHz x ns in C0 (cycles / 1000): from the time at each P-state. */

@@ -74,8 +74,11 @@ static void post_init_util(const struct sim_cpu *c, struct task *t)
 
 /* enqueue_task_fair() of a woken, forked or moved task, with CFS's
  * vruntime placement and wakeup preemption. Inline in its two callers
- * (task_wake(), task_requeue_elsewhere()): it runs at every wakeup. */
-static inline void task_enqueue(struct sim *s, struct sim_cpu *c, struct task *t, bool wakeup)
+ * (task_wake(), task_requeue_elsewhere()), forced: it runs at every
+ * wakeup, and a call of its own saves and restores the registers
+ * task_wake() has just saved. */
+static inline __attribute__((always_inline)) void task_enqueue(struct sim *s, struct sim_cpu *c,
+							       struct task *t, bool wakeup)
 {
 	bool was_iowait = false;
 	if (t->ran && t->cpu != c->id) {
@@ -153,11 +156,6 @@ static bool wake_sends_ipi(const struct sim *s, const struct sim_cpu *target)
 void task_wake(struct sim *s, struct task *t, int waker_cpu, bool sync)
 {
 	enum select_kind kind = t->state == TASK_NEW ? SELECT_FORK : SELECT_WAKE;
-	/* Only task_timer() wakes a sleeping task; only wake_blocked() a
-	 * blocked one, from the CPU whose task runs the workload, if any. */
-	enum sim_wake_cause why = t->state == TASK_NEW ? SIM_WAKE_NEW
-				: t->state == TASK_SLEEPING ? SIM_WAKE_TIMER
-				: waker_cpu >= 0 ? SIM_WAKE_TASK : SIM_WAKE_IRQ;
 	if (t->state == TASK_BLOCKED && t->iowait) {
 		struct sim_cpu *prev = &s->cpus[t->cpu];
 		cpu_sync(s, prev);
@@ -168,6 +166,14 @@ void task_wake(struct sim *s, struct task *t, int waker_cpu, bool sync)
 	if (waker_cpu >= 0 && cpu != waker_cpu && wake_sends_ipi(s, &s->cpus[cpu]))
 		cpu_charge(s, &s->cpus[waker_cpu], NULL, s->m->wakeup_ipi_ns);
 	if (s->obs && s->obs->task_wakeup) {
+		/* Only task_timer() wakes a sleeping task; only wake_blocked()
+		 * a blocked one, from the CPU whose task runs the workload, if
+		 * any. Worked out only for the observer: the task is still in
+		 * the state it wakes from. */
+		enum sim_wake_cause why = t->state == TASK_NEW        ? SIM_WAKE_NEW
+					  : t->state == TASK_SLEEPING ? SIM_WAKE_TIMER
+					  : waker_cpu >= 0            ? SIM_WAKE_TASK
+								      : SIM_WAKE_IRQ;
 		const struct sim_cpu *wc = waker_cpu >= 0 ? &s->cpus[waker_cpu] : NULL;
 		const struct task *waker = why == SIM_WAKE_TASK && wc->mode == CPU_RUNNING ? wc->curr
 											  : NULL;

@@ -200,6 +200,15 @@ static int select_idle_cpu(struct sim *s, const struct task *p, bool has_idle_co
 	return idle_cpu;
 }
 
+/* select_idle_capacity(), or the target if it finds nothing; out of line,
+ * as only a machine of asymmetric capacities takes it. */
+__attribute__((noinline)) static int
+select_idle_capacity_or(struct sim *s, struct task *p, const struct sched_domain *sd, int target)
+{
+	int i = select_idle_capacity(s, p, sd, target);
+	return i >= 0 ? i : target;
+}
+
 /* select_idle_sibling(): an idle CPU that shares the target's cache, or
  * the target. On a machine of asymmetric capacities (v6.6) each shortcut
  * also needs the task to fit the CPU (asym_fits_cpu()), and the search is
@@ -228,10 +237,8 @@ static int select_idle_sibling(struct sim *s, struct task *p, int prev, int targ
 		return recent;
 	if (sched_asym_cpucap_active(topo)) {
 		const struct sched_domain *sd = sd_asym_cpucapacity(topo, target);
-		if (sd) {
-			int i = select_idle_capacity(s, p, sd, target);
-			return i >= 0 ? i : target;
-		}
+		if (sd)
+			return select_idle_capacity_or(s, p, sd, target);
 	}
 	bool has_idle_core = false;
 	if (topo->smt) {
@@ -266,8 +273,11 @@ static int select_wake(struct sim *s, struct task *p, const struct select_ctx *w
 	return select_idle_sibling(s, p, prev, new_cpu);
 }
 
-/* select_fallback_rq(): an allowed CPU of the same package, else any. */
-static int fallback_cpu(const struct sim *s, const struct task *p, int cpu)
+/* select_fallback_rq(): an allowed CPU of the same package, else any.
+ * Out of line, as the rest of the path below: only a task whose affinity
+ * rules its chosen CPU out comes here, so the wakeup's fast path keeps
+ * its registers to itself. */
+__attribute__((noinline)) static int fallback_cpu(const struct sim *s, const struct task *p, int cpu)
 {
 	const struct sched_topology *topo = sv_topology(s);
 	const struct cpu_group *pkg = &topo->pkg[topo->cpu[cpu].pkg];
@@ -286,26 +296,36 @@ void fair_record_wakee(struct sim *s, const struct select_ctx *w, const struct t
 		record_wakee(sv_now(s), w->waker, p);
 }
 
+/* Fork and exec balancing: the slow path, out of line. */
+__attribute__((noinline)) static int select_new(struct sim *s, struct task *p,
+						const struct select_ctx *w)
+{
+	/* A new task starts on its parent's CPU (sched_fork()); one with no
+	 * parent on CPU 0. */
+	int from = w->kind == SELECT_EXEC ? p->cpu : w->this_cpu;
+	if (from < 0)
+		from = p->cpu >= 0 ? p->cpu : 0;
+	return fair_find_idlest_cpu(s, p, from, p->cpu >= 0 ? p->cpu : from);
+}
+
+/* The choice after record_wakee(): inline in both entry points, so that
+ * the default policy's wakeup (fair_select_task_rq()) is one call. */
+static inline __attribute__((always_inline)) int select_recorded(struct sim *s, struct task *p,
+								 const struct select_ctx *w)
+{
+	int cpu = w->kind == SELECT_WAKE && p->cpu >= 0 ? select_wake(s, p, w) : select_new(s, p, w);
+	return task_allowed(p, cpu) ? cpu : fallback_cpu(s, p, cpu);
+}
+
 int fair_select_task_rq(struct sim *s, struct task *p, const struct select_ctx *w)
 {
 	fair_record_wakee(s, w, p);
-	return fair_select_task_rq_recorded(s, p, w);
+	return select_recorded(s, p, w);
 }
 
 int fair_select_task_rq_recorded(struct sim *s, struct task *p, const struct select_ctx *w)
 {
-	int cpu;
-	if (w->kind == SELECT_WAKE && p->cpu >= 0) {
-		cpu = select_wake(s, p, w);
-	} else {
-		/* A new task starts on its parent's CPU (sched_fork()); one with
-		 * no parent on CPU 0. */
-		int from = w->kind == SELECT_EXEC ? p->cpu : w->this_cpu;
-		if (from < 0)
-			from = p->cpu >= 0 ? p->cpu : 0;
-		cpu = fair_find_idlest_cpu(s, p, from, p->cpu >= 0 ? p->cpu : from);
-	}
-	return task_allowed(p, cpu) ? cpu : fallback_cpu(s, p, cpu);
+	return select_recorded(s, p, w);
 }
 
 void fair_update_idle_core(struct sim *s, int cpu)
