@@ -143,6 +143,7 @@ struct cpufreq_policy {
 	sim_ns tick_ns;           /* the scheduler tick period (TICK_NSEC) */
 	uint32_t min, max;        /* current limits, within cpuinfo */
 	uint32_t cur;             /* last frequency set */
+	enum cpufreq_hook hook;   /* set by the governor (here: a hole before the sim_ns) */
 	sim_ns transition_latency_ns;
 	sim_ns transition_delay_ns; /* driver's transition_delay_us, 0 if none */
 	/* arch_scale_freq_invariant(): the utilization the driver reports is
@@ -165,7 +166,11 @@ struct cpufreq_policy {
 	/* intel_pstate's balance_performance EPP for this model, which it also
 	 * writes at boot (intel_epp_default[], v6.x); 0: HWP_EPP_BALANCE_PERFORMANCE, 128. */
 	uint32_t epp_balance_perf;
-	enum cpufreq_hook hook;   /* set by the governor */
+	/* Set by a governor whose hook the kernel does not call
+	 * (CPUFREQ_HOOK_EMULATED; the DBS governors' timer before v4.6):
+	 * update() does nothing and costs nothing before this time, so the
+	 * driver may leave those calls out; 0: none. */
+	sim_ns hook_quiet_until;
 	/* Set by a governor whose choice the processor makes by itself: the
 	 * period of the processor's loop, which the driver runs while each CPU
 	 * is in C0 (update() with CPUFREQ_UPDATE_HW); 0: none. */

@@ -53,6 +53,14 @@ static void idle_clock(const struct cpufreq_policy *p, int j, bool io_busy, uint
 	*wall_us = (uint64_t)((t.busy + t.idle + t.iowait) / NS_PER_US);
 }
 
+/* With a timer the calls before the next sample do nothing, not even a
+ * check to pay (dbs_update_hook()): the driver may leave them out. Set
+ * wherever the sample's time moves. */
+static void dbs_set_quiet(struct cpufreq_policy *p, const struct dbs_policy *dbs)
+{
+	p->hook_quiet_until = dbs->timer ? dbs->last_sample_time + dbs->sample_delay_ns : 0;
+}
+
 int dbs_start(struct cpufreq_policy *p, struct dbs_policy *dbs, struct pm_diag *d)
 {
 	if (!p->driver->cpu_times)
@@ -78,6 +86,7 @@ int dbs_start(struct cpufreq_policy *p, struct dbs_policy *dbs, struct pm_diag *
 	/* gov_set_update_util(): cpufreq_add_update_util_hook() on every CPU
 	 * of the policy (v4.6+). */
 	p->hook = dbs->timer ? CPUFREQ_HOOK_EMULATED : CPUFREQ_HOOK_UTIL;
+	dbs_set_quiet(p, dbs);
 	return 0;
 }
 
@@ -117,6 +126,7 @@ void dbs_update_hook(struct cpufreq_policy *p, int cpu, sim_ns now, unsigned fla
 	dbs->sample_delay_ns = (sim_ns)dbs->gov_update(p) * NS_PER_US;
 	if (p->cur != cur)
 		cpufreq_hook_spend(p, CPUFREQ_CYCLES_SLOW_SWITCH + CPUFREQ_CYCLES_MSR_WRITE);
+	dbs_set_quiet(p, dbs);
 }
 
 uint64_t dbs_update(struct cpufreq_policy *p, struct dbs_policy *dbs)
@@ -175,6 +185,7 @@ void dbs_limits(struct cpufreq_policy *p)
 
 	cpufreq_policy_apply_limits(p);
 	dbs->sample_delay_ns = 0;
+	dbs_set_quiet(p, dbs);
 	if (dbs->gov_limits)
 		dbs->gov_limits(p);
 }

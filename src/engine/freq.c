@@ -261,8 +261,19 @@ static __attribute__((noinline)) void freq_update_call(struct sim *s, struct sim
 void freq_update_hook(struct sim *s, struct sim_cpu *c, unsigned flags)
 {
 	struct cpufreq_policy *p = &s->policies[c->policy].p;
-	if (!s->cf_gov->update || p->hook == CPUFREQ_HOOK_NONE)
+	if (!s->cf_gov->update)
 		return;
+	if (p->hook != CPUFREQ_HOOK_UTIL) {
+		if (p->hook == CPUFREQ_HOOK_NONE)
+			return;
+		/* A timer's governor between samples (hook_quiet_until): the
+		 * call would do nothing and charge nothing, unless guided
+		 * mode's hardware loop runs with it. */
+		if (s->now < p->hook_quiet_until && !guided(p)) {
+			c->util_decayed = false;
+			return;
+		}
+	}
 	freq_update_call(s, c, p, flags);
 }
 

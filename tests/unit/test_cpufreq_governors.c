@@ -1156,6 +1156,36 @@ static void test_hook_path_costs(void **state)
 	govtrace_destroy(g);
 }
 
+
+/* A timer's governor says until when its calls do nothing, which the
+ * engine leaves out (hook_quiet_until): the first call is due at once
+ * (limits() after start), then each sample's delay on. The hook's calls
+ * since v4.6 always pay their check: none left out. */
+static void test_hook_quiet_until(void **state)
+{
+	const uint32_t eval = CPUFREQ_CYCLES_UTIL_CPU + CPUFREQ_CYCLES_SELECT;
+	struct govtrace *g = open_trace(&(struct tc){ "ondemand", T5, 5,
+				     .sets = { "sampling_rate=10000", "variant=3.11" } });
+	const struct cpufreq_policy *p = govtrace_policy(g);
+	assert_int_equal(p->hook_quiet_until, 0);
+	assert_int_equal(call_cost(g, BUSY(1000, 1000, 0), 1), eval);
+	assert_int_equal(p->hook_quiet_until, 11 * NS_PER_MS);
+	/* Just before: nothing at all; at it, the next sample (10 % busy
+	 * lowers the frequency). */
+	uint32_t cur = p->cur;
+	assert_int_equal(call_cost(g, BUSY(10999, 1000, 8999), 0), 0);
+	assert_int_equal(p->cur, cur);
+	assert_int_equal(p->hook_quiet_until, 11 * NS_PER_MS);
+	assert_int_not_equal(call_cost(g, BUSY(11000, 0, 1), 1), 0);
+	assert_int_not_equal(p->cur, cur);
+	assert_int_equal(p->hook_quiet_until, 21 * NS_PER_MS);
+	govtrace_destroy(g);
+	g = open_trace(&(struct tc){ "conservative", T5, 5, .sets = { "sampling_rate=10000" } });
+	call_cost(g, BUSY(1000, 1000, 0), 1);
+	assert_int_equal(govtrace_policy(g)->hook_quiet_until, 0);
+	govtrace_destroy(g);
+}
+
 /* ---- tunables ---- */
 
 /* Writes name=value to a fresh copy of governor gov's tunables; returns
@@ -1290,6 +1320,7 @@ int main(void)
 		cmocka_unit_test(test_amd_pstate_epp),
 		cmocka_unit_test(test_hook_installation),
 		cmocka_unit_test(test_hook_path_costs),
+		cmocka_unit_test(test_hook_quiet_until),
 		cmocka_unit_test(test_tunable_ranges),
 	};
 	return cmocka_run_group_tests(tests, fill_tables, NULL);
