@@ -265,7 +265,7 @@ static int select_idle_sibling(struct sim *s, struct task *p, int prev, int targ
 	}
 	bool has_idle_core = false;
 	if (topo->smt) {
-		has_idle_core = topo->shared[topo->cpu[target].llc].has_idle_cores;
+		has_idle_core = topo->cpu[target].shared->has_idle_cores;
 		if (!has_idle_core && cpus_share_cache(topo, prev, target)) {
 			int i = select_idle_smt(s, p, prev);
 			if (i >= 0)
@@ -354,7 +354,7 @@ int fair_select_task_rq_recorded(struct sim *s, struct task *p, const struct sel
 void fair_update_idle_core(struct sim *s, int cpu)
 {
 	const struct sched_topology *topo = sv_topology(s);
-	struct llc_shared *sh = &topo->shared[topo->cpu[cpu].llc];
+	struct llc_shared *sh = topo->cpu[cpu].shared;
 	if (!topo->smt || sh->has_idle_cores)
 		return;
 	const struct cpu_group *core = &topo->core[topo->cpu[cpu].core];
