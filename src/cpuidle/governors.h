@@ -32,11 +32,11 @@ struct menu_data {
 	uint32_t correction_factor[MENU_BUCKETS]; /* MENU_RESOLUTION * MENU_DECAY is 1.0 */
 	uint32_t intervals[MENU_INTERVALS];       /* us; UINT32_MAX marks an invalid entry */
 	int interval_ptr;
-	/* menu_typical_interval()'s last answer and the intervals it was for
+	/* menu_typical_interval()'s last answer, valid while typical_known
 	 * (menu_select_current()): with a steady rhythm the interval stored
-	 * replaces an equal one and the answer holds. Keyed on the values
-	 * themselves, so a write to intervals[] from anywhere is seen. */
-	uint32_t typical_of[MENU_INTERVALS];
+	 * replaces an equal one and the answer holds. menu_update_intervals()
+	 * clears typical_known when it changes a value; whoever else writes
+	 * intervals[] must clear it too. */
 	uint32_t typical_us;
 	bool typical_known;
 

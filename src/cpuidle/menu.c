@@ -28,7 +28,6 @@
  * Kernel types are kept where rounding depends on them (u32 factors and
  * microsecond intervals). */
 #include <stddef.h>
-#include <string.h>
 
 #include "governors.h"
 
@@ -71,7 +70,7 @@ int menu_which_bucket(sim_ns duration_ns)
 }
 
 /* A value that replaces a different one voids the typical interval kept
- * for them (menu_typical_interval_cached() then skips comparing them). */
+ * for them (menu_typical_interval_cached()). */
 static void menu_update_intervals(struct menu_data *d, uint32_t interval_us)
 {
 	if (d->intervals[d->interval_ptr] != interval_us)
@@ -166,16 +165,13 @@ uint32_t menu_typical_interval(const struct menu_data *d)
 	}
 }
 
-/* menu_typical_interval() of the intervals now, computed again only if
- * they differ from the ones of the last answer (the function of their
- * values alone). menu_update_intervals() clears typical_known when it
- * changes a value, sparing the comparison where it would fail; the
- * comparison still catches a write to intervals[] from anywhere else. */
+/* menu_typical_interval() of the intervals now, computed again only after
+ * one of them changed (the function of their values alone):
+ * menu_update_intervals() clears typical_known when it changes a value. */
 static uint32_t menu_typical_interval_cached(struct menu_data *d)
 {
-	if (d->typical_known && memcmp(d->typical_of, d->intervals, sizeof(d->intervals)) == 0)
+	if (d->typical_known)
 		return d->typical_us;
-	memcpy(d->typical_of, d->intervals, sizeof(d->intervals));
 	d->typical_us = menu_typical_interval(d);
 	d->typical_known = true;
 	return d->typical_us;
@@ -327,12 +323,15 @@ __attribute__((noinline)) static int menu_select_current(struct cpuidle_device *
 			latency_req = cap;
 	}
 
-	idx = -1;
-	for (int i = 0; i < dev->nstates; i++) {
+	/* The first enabled state, found before the walk so that the walk
+	 * does not test for it at every state. */
+	int first = 0;
+	while (first < dev->nstates && !cpuidle_state_enabled(dev, first))
+		first++;
+	idx = first < dev->nstates ? first : -1;
+	for (int i = first; i < dev->nstates; i++) {
 		if (!cpuidle_state_enabled(dev, i))
 			continue;
-		if (idx == -1)
-			idx = i; /* first enabled state */
 		if (s[i].exit_ns > latency_req)
 			break;
 		if (s[i].residency_ns <= predicted_ns) {

@@ -696,8 +696,9 @@ static void test_menu_polling_rules(void **state)
 }
 
 /* menu_select() keeps the typical interval of the intervals it last saw
- * and reuses it while they stay the same: whoever writes intervals[]
- * (here the test, as menu_update() does) gets a new answer. */
+ * and reuses it until typical_known is cleared: whoever writes intervals[]
+ * (here the test; menu_update() through menu_update_intervals()) clears
+ * it and gets a new answer. */
 static void test_menu_typical_interval_cache(void **state)
 {
 	struct idletrace_sim s;
@@ -705,8 +706,7 @@ static void test_menu_typical_interval_cache(void **state)
 	start(&s, "menu", TICK_GOVERNOR);
 	struct menu_data *d = s.dev.gov_data;
 	s.dev.last_residency_ns = 1; /* a measurement: select() stores no invalid interval */
-	/* A new device's intervals are all 0: no pattern (UINT32_MAX), though
-	 * the cache's key starts out equal to them. */
+	/* A new device's intervals are all 0: no pattern (UINT32_MAX). */
 	select_direct(&s, TICK_250, 50 * MS, NONE, &stop);
 	assert_int_equal(d->typical_us, UINT32_MAX);
 	const uint32_t typical[] = { 100, 100, 1000, 1000 };
@@ -715,6 +715,7 @@ static void test_menu_typical_interval_cache(void **state)
 	for (size_t i = 0; i < sizeof(typical) / sizeof(typical[0]); i++) {
 		for (int k = 0; k < MENU_INTERVALS; k++)
 			d->intervals[k] = typical[i];
+		d->typical_known = false;
 		assert_int_equal(select_direct(&s, TICK_250, 50 * MS, NONE, &stop), want[i]);
 		assert_int_equal(d->typical_us, menu_typical_interval(d));
 	}
@@ -723,8 +724,32 @@ static void test_menu_typical_interval_cache(void **state)
 	 * left agree: 100 us and C1E, where the cached 1000 gave C6. */
 	for (int k = MENU_INTERVALS / 2; k < MENU_INTERVALS; k++)
 		d->intervals[k] = 100;
+	d->typical_known = false;
 	assert_int_equal(select_direct(&s, TICK_250, 50 * MS, NONE, &stop), C1E);
 	assert_int_equal(d->typical_us, 100);
+	idletrace_sim_destroy(&s);
+}
+
+/* Through the governor's own learning: each idle period that ends stores
+ * its interval (menu_update()), and the typical interval select() uses is
+ * always the one of the intervals it sees: a rhythm of 100 us, then of
+ * 1 ms, then 100 us again, each change clearing what was kept. */
+static void test_menu_typical_interval_learned(void **state)
+{
+	struct idletrace_sim s;
+	start(&s, "menu", TICK_GOVERNOR);
+	struct menu_data *d = s.dev.gov_data;
+	const sim_ns rhythm[] = { 100 * US, 1 * MS, 100 * US };
+	int changes = 0;
+	uint32_t last = 0;
+	for (size_t r = 0; r < sizeof(rhythm) / sizeof(rhythm[0]); r++)
+		for (int i = 0; i < 2 * MENU_INTERVALS; i++) {
+			step(&s, 50 * MS, rhythm[r], NONE);
+			assert_int_equal(d->typical_us, menu_typical_interval(d));
+			changes += d->typical_us != last;
+			last = d->typical_us;
+		}
+	assert_true(changes >= 3); /* the answer did move with the rhythm */
 	idletrace_sim_destroy(&s);
 }
 
@@ -1384,6 +1409,7 @@ int main(void)
 		cmocka_unit_test(test_menu_update_rules),
 		cmocka_unit_test(test_menu_typical_interval),
 		cmocka_unit_test(test_menu_typical_interval_cache),
+		cmocka_unit_test(test_menu_typical_interval_learned),
 		cmocka_unit_test(test_menu_select),
 		cmocka_unit_test(test_menu_tick_rules),
 		cmocka_unit_test(test_menu_polling_rules),
