@@ -159,6 +159,24 @@ static int select_idle_smt(const struct sim *s, const struct task *p, int cpu)
 	return -1;
 }
 
+/* The first idle CPU of `count` in the LLC's list from position `start`
+ * on, wrapping round; -1 if none. select_idle_cpu()'s scan for an idle CPU
+ * by a task that may run anywhere, the common case: the scan below
+ * without its affinity test, its count and its wrap test per CPU. */
+static int first_idle_from(const struct sim *s, const struct cpu_group *g, int start, int count)
+{
+	if (count > g->n)
+		count = g->n;
+	int end = start + count < g->n ? start + count : g->n;
+	for (int j = start; j < end; j++)
+		if (sv_cpu_idle(s, g->cpu[j]))
+			return g->cpu[j];
+	for (int j = 0; j < start + count - g->n; j++)
+		if (sv_cpu_idle(s, g->cpu[j]))
+			return g->cpu[j];
+	return -1;
+}
+
 /* select_idle_cpu(): scan the target's LLC from the CPU after it, in CPU
  * order: for an idle core while the LLC is known to have one (and note
  * when it has none), else for an idle CPU, at most nr_idle_scan CPUs. */
@@ -170,11 +188,16 @@ static int select_idle_cpu(struct sim *s, const struct task *p, bool has_idle_co
 	int nr = llc_nr_idle_scan(s, llc) + 1;
 	if (nr == 1)
 		return -1; /* an overloaded LLC is unlikely to have an idle CPU */
-	uint32_t gen = ++topo->shared[llc].scan_gen;
-	int idle_cpu = -1;
 	/* From the CPU after the target in the LLC's list (in CPU order),
 	 * wrapping round. */
-	for (int k = 0, j = topo->cpu[target].llc_pos + 1; k < g->n; k++, j++) {
+	int start = topo->cpu[target].llc_pos + 1;
+	if (start == g->n)
+		start = 0;
+	if (!has_idle_core && !p->affinity)
+		return first_idle_from(s, g, start, nr - 1);
+	uint32_t gen = ++topo->shared[llc].scan_gen;
+	int idle_cpu = -1;
+	for (int k = 0, j = start; k < g->n; k++, j++) {
 		if (j == g->n)
 			j = 0;
 		int cpu = g->cpu[j];
@@ -242,7 +265,7 @@ static int select_idle_sibling(struct sim *s, struct task *p, int prev, int targ
 	}
 	bool has_idle_core = false;
 	if (topo->smt) {
-		has_idle_core = topo->shared[topo->cpu[target].llc].has_idle_cores;
+		has_idle_core = topo->cpu[target].shared->has_idle_cores;
 		if (!has_idle_core && cpus_share_cache(topo, prev, target)) {
 			int i = select_idle_smt(s, p, prev);
 			if (i >= 0)
@@ -331,7 +354,7 @@ int fair_select_task_rq_recorded(struct sim *s, struct task *p, const struct sel
 void fair_update_idle_core(struct sim *s, int cpu)
 {
 	const struct sched_topology *topo = sv_topology(s);
-	struct llc_shared *sh = &topo->shared[topo->cpu[cpu].llc];
+	struct llc_shared *sh = topo->cpu[cpu].shared;
 	if (!topo->smt || sh->has_idle_cores)
 		return;
 	const struct cpu_group *core = &topo->core[topo->cpu[cpu].core];

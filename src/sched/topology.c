@@ -158,8 +158,10 @@ int sched_topology_build(struct sched_topology *t, const struct machine *m, stru
 		if (t->core[p->core].n > 1)
 			t->smt = true;
 	}
-	for (int c = 0; c < t->ncpus; c++)
+	for (int c = 0; c < t->ncpus; c++) {
 		t->cpu[c].llc_size = t->llc[t->cpu[c].llc].n;
+		t->cpu[c].shared = &t->shared[t->cpu[c].llc];
+	}
 	for (int l = 0; l < t->nllcs; l++)
 		t->shared[l] = (struct llc_shared){ .nr_idle_scan = t->llc[l].n,
 						    .scan_at = -1,

@@ -27,11 +27,16 @@ struct cpu_group {
 	int id; /* the CPU, core, LLC or package it is */
 };
 
+struct llc_shared;
+
 /* Where one CPU sits. */
 struct cpu_place {
 	int core, llc, pkg;
 	int llc_pos;  /* its index in its LLC's list (in CPU order) */
 	int llc_size; /* CPUs in its LLC (the kernel's per-CPU sd_llc_size) */
+	/* &shared[llc] (the kernel's per-CPU sd_llc_shared): every CPU going
+	 * idle reads its LLC's has_idle_cores (fair_update_idle_core()). */
+	struct llc_shared *shared;
 };
 
 /* Domain levels as x86 and POWER build them: SMT siblings, the LLC (MC),

@@ -92,6 +92,35 @@ static void test_sis_util_limits_scan(void **state)
 	assert_int_equal(s->topo.shared[0].nr_idle_scan, 3);
 }
 
+/* SIS_UTIL's limit counts the CPUs the scan looks at, wrapping round the
+ * LLC's list: three CPUs at 900 average 675 over the LLC's 4, which allows
+ * (1024 - 675^2 * 117^2 / (10000 * 1024)) * 4 / 1024 = 1 CPU. From CPU 1
+ * the scan looks at CPU 2 only: an idle CPU 3 is not found, an idle CPU 2
+ * is. From CPU 3 it looks at CPU 0 (the list's first); from CPU 2 at CPU 3
+ * only, not at CPU 0 after the wrap. */
+static void test_sis_util_limit_counts_cpus_scanned(void **state)
+{
+	struct sim *s = machine(2, 4, 1, 4);
+	for (int c = 0; c < 3; c++)
+		run_on(s, c, 900);
+	run_on(s, 4, 900);
+	struct task *p = sleeper(4, 200);
+	assert_int_equal(wake(s, p, 1, true), 1);
+	assert_int_equal(s->topo.shared[0].nr_idle_scan, 1);
+
+	int busy[][3] = { { 0, 1, 3 }, { 1, 2, 3 }, { 1, 2, 3 } };
+	int waker[] = { 1, 3, 2 }, want[] = { 2, 0, 2 };
+	for (int k = 0; k < 3; k++) {
+		s = machine(2, 4, 1, 4);
+		for (int i = 0; i < 3; i++)
+			run_on(s, busy[k][i], 900);
+		run_on(s, 4, 900);
+		p = sleeper(4, 200);
+		assert_int_equal(wake(s, p, waker[k], true), want[k]);
+		assert_int_equal(s->topo.shared[0].nr_idle_scan, 1);
+	}
+}
+
 /* A waker of many (wake_wide(): it switched wakees at least llc_size times
  * as often as the wakee, which switched llc_size times) does not pull the
  * wakee: it goes back to its previous CPU's side. */
@@ -438,6 +467,7 @@ int main(void)
 		cmocka_unit_test(test_scan_finds_idle_cpu_after_target),
 		cmocka_unit_test(test_scan_order_in_second_llc),
 		cmocka_unit_test(test_sis_util_limits_scan),
+		cmocka_unit_test(test_sis_util_limit_counts_cpus_scanned),
 		cmocka_unit_test(test_wake_wide_skips_affine),
 		cmocka_unit_test(test_idle_core_before_idle_thread),
 		cmocka_unit_test(test_wakeup_cost_flat_in_cpu_count),
