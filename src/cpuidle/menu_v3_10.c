@@ -85,29 +85,51 @@ static bool intervals_agree(uint64_t sum, uint64_t sum_sq, unsigned divisor, uin
 	return agree;
 }
 
+/* Whether samples from lo to hi, n of them, surely disagree, without the
+ * look. Below 2^29 each squared deviation from the mean is below 2^58, so
+ * the sum of them, s, is exact in the kernel's u64; it is at least
+ * (hi - lo)^2 / 2 (the two ends' alone), so q = s / n is at least
+ * (hi - lo)^2 / 2n, while agreement needs q below 441 or below k1^2, and
+ * k1 = (avg - 1) / 6 + 1 is at most (hi - 1) / 6 + 1. Most of the looks
+ * of a spread-out history fail here. */
+static bool surely_apart(uint64_t lo, uint64_t hi, unsigned n)
+{
+	if (hi >= 1u << 29 || hi == lo)
+		return false;
+	uint64_t spread = hi - lo, k = (hi - 1) / 6 + 1;
+	uint64_t bar = k * k > 21 * 21 ? k * k : 21 * 21;
+	return spread * spread >= 2 * n * bar;
+}
+
 /* The kernel's looks, from the sums of all the samples and their largest
  * two values with the counts of each: it looks again after dropping the
  * largest value (every sample equal to it) while more than 6 remain, at
  * most twice from 8 samples, and each further look takes one of the two
  * away (exact modulo 2^64 too). Dropping needs a largest value above 0:
- * with none, every sample left is 0 and they agree. */
+ * with none, every sample left is 0 and they agree. With the samples in
+ * order (sorted; NULL: not known) a look whose ends are far enough apart
+ * is known to fail without its divisions. */
 static uint32_t typical_looks(uint64_t sum, uint64_t sum_sq, const uint64_t top[2],
-			      const unsigned count[2])
+			      const unsigned count[2], const uint32_t *sorted)
 {
 	uint64_t avg;
-	if (intervals_agree(sum, sum_sq, INTERVALS, &avg))
+	if (!(sorted && surely_apart(sorted[0], top[0], INTERVALS)) &&
+	    intervals_agree(sum, sum_sq, INTERVALS, &avg))
 		return (uint32_t)avg;
 	unsigned divisor = INTERVALS - count[0];
 	sum -= count[0] * top[0];
 	sum_sq -= count[0] * top[0] * top[0];
-	if (intervals_agree(sum, sum_sq, divisor, &avg))
+	if (!(sorted && surely_apart(sorted[0], top[1], divisor)) &&
+	    intervals_agree(sum, sum_sq, divisor, &avg))
 		return (uint32_t)avg;
 	if (divisor * 4 <= INTERVALS * 3)
 		return UINT32_MAX;
 	divisor -= count[1];
 	sum -= count[1] * top[1];
 	sum_sq -= count[1] * top[1] * top[1];
-	if (intervals_agree(sum, sum_sq, divisor, &avg)) /* 6 or fewer left: the last look */
+	/* 6 or fewer left: the last look */
+	if (!(sorted && surely_apart(sorted[0], sorted[divisor - 1], divisor)) &&
+	    intervals_agree(sum, sum_sq, divisor, &avg))
 		return (uint32_t)avg;
 	return UINT32_MAX;
 }
@@ -135,7 +157,7 @@ uint32_t menu_v3_10_typical_interval(const struct menu_data *d)
 			count[1]++;
 		}
 	}
-	return typical_looks(sum, sum_sq, top, count);
+	return typical_looks(sum, sum_sq, top, count, NULL);
 }
 
 /* The sums and the order of intervals[] found from scratch: at the start,
@@ -197,7 +219,7 @@ uint32_t menu_v3_10_typical_kept(struct menu_data *d)
 		while (--i >= 0 && a[i] == top[1])
 			count[1]++;
 	}
-	return typical_looks(d->v310_sum, d->v310_sum_sq, top, count);
+	return typical_looks(d->v310_sum, d->v310_sum_sq, top, count, a);
 }
 
 void menu_v3_10_init(struct menu_data *d)

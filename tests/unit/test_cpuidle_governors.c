@@ -505,6 +505,17 @@ static void test_menu_v3_10_typical_kept(void **state)
 		found += want != UINT32_MAX;
 	}
 	assert_true(found > 1000);
+	/* Near the bound that lets a look fail without its divisions: two
+	 * samples 41 us either side of a steady 100 us agree (deviation 20);
+	 * so do these hour-long ones, whose squared deviations wrap. */
+	static const uint32_t close[MENU_INTERVALS] = { 59, 100, 100, 141, 100, 100, 100, 100 };
+	memcpy(d->intervals, close, sizeof(close));
+	assert_int_equal(menu_v3_10_typical_kept(d), 100);
+	static const uint32_t wrap[MENU_INTERVALS] = { 3165942181u, 73874293, 73874293, 4219963181u,
+						       73874293, 1993275628, 1451826923, 73874293 };
+	memcpy(d->intervals, wrap, sizeof(wrap));
+	assert_int_equal(menu_v3_10_typical_interval(d), 1390813135);
+	assert_int_equal(menu_v3_10_typical_kept(d), 1390813135);
 	idletrace_sim_destroy(&s);
 }
 
