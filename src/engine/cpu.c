@@ -562,7 +562,11 @@ void cpu_schedule(struct sim *s, struct sim_cpu *c)
 			}
 			load_avg_cpu_goes_idle(s, c);
 			c->curr = NULL;
-			if (s->placement->cpu_idle)
+			/* update_idle_core() (kernel/sched/sched.h, 6.6) acts
+			 * only under sched_smt_present, and __update_idle_core()
+			 * stops at once while test_idle_cores(): no call then. */
+			if (s->topo.smt && !s->topo.cpu[c->id].shared->has_idle_cores &&
+			    s->placement->cpu_idle)
 				s->placement->cpu_idle(s, c->id);
 			if (void_deadline)
 				keyheap_cancel(&s->bursts, (uint32_t)c->id);

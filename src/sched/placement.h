@@ -51,7 +51,9 @@ struct placement_ops {
 	/* Periodic balancing from a busy CPU's tick. */
 	void (*tick_balance)(struct sim *s, int cpu);
 	/* Optional: `cpu` has nothing left to run and goes idle (the kernel
-	 * calls update_idle_core() as it switches to the idle task). */
+	 * calls update_idle_core() as it switches to the idle task). Called
+	 * only when the topology has SMT and the CPU's LLC has no idle core
+	 * flagged (update_idle_core()'s tests, made by the engine). */
 	void (*cpu_idle)(struct sim *s, int cpu);
 	/* Optional: `t` has just joined `cpu`'s run queue (enqueue_task_fair()),
 	 * for the first time if `new_task`. */

@@ -14,6 +14,8 @@
 
 #include "cpufreq/hookcost.h"
 #include "engine/sim.h"
+#include "engine/sim_internal.h"
+#include "sched/sched_view.h"
 #include "simtest.h"
 
 static const char *const two_core_ini = SIMTEST_TWO_CORE_INI;
@@ -1086,6 +1088,54 @@ static void test_pingpong_idle_governors_and_tick(void **state)
 	result_free(&menu_legacy.r);
 }
 
+/* update_idle_core(): whenever a CPU goes idle with every sibling of its
+ * core idle, its LLC's has_idle_cores hint is set next. The engine makes
+ * the hook's first tests itself (no call without SMT or while the hint is
+ * set already, cpu_schedule()); 16 hackbench tasks on the SMT i7-4790
+ * clear the hint (a wakeup's scan finds no idle core) within 3 ms. */
+struct idle_core_watch {
+	struct sim *s;
+	long idle_cores;
+};
+
+static void watch_idle_core(void *ctx, int cpu, sim_ns now, int state)
+{
+	(void)state;
+	struct idle_core_watch *w = ctx;
+	const struct sched_topology *topo = &w->s->topo;
+	const struct cpu_group *core = &topo->core[topo->cpu[cpu].core];
+	for (int i = 0; i < core->n; i++)
+		if (core->cpu[i] != cpu && !sv_cpu_idle(w->s, core->cpu[i]))
+			return;
+	w->idle_cores++;
+	if (!topo->cpu[cpu].shared->has_idle_cores)
+		fail_msg("CPU %d idle with its core at %lld ns, has_idle_cores clear", cpu,
+			 (long long)now);
+}
+
+static void test_idle_core_hint_set_on_idle(void **state)
+{
+	struct machine m;
+	struct pm_diag d = { "" };
+	struct idle_core_watch w = { NULL, 0 };
+	struct sim_observer obs = { .ctx = &w, .cpu_idle = watch_idle_core };
+	const char *sets[] = { "groups=2", "fds=4" };
+	struct sim_config cfg = { .machine = &m, .workload = "hackbench", .cpufreq = "performance",
+				  .cpuidle = "menu", .duration = 10000000, .seed = 1,
+				  .nsets = 2, .sets = sets, .check_invariants = true,
+				  .observer = &obs };
+	struct run_result r;
+	if (machine_parse(&m, simtest_preset_text("i7-4790"), "i7-4790", &d) != 0 ||
+	    sim_create(&w.s, &cfg, &d) != 0)
+		fail_msg("%s", d.msg);
+	assert_true(w.s->topo.smt);
+	if (sim_run(w.s, &r, &d) != 0)
+		fail_msg("%s", d.msg);
+	assert_true(w.idle_cores > 0);
+	result_free(&r);
+	sim_destroy(w.s);
+}
+
 /* An observer sees every power change and every run/idle transition:
  * integrating what it was told gives the run's energy and busy time. */
 struct watch {
@@ -1440,6 +1490,7 @@ int main(void)
 		cmocka_unit_test(test_wake_us_sets_wakeup_time),
 		cmocka_unit_test(test_turbo_bins),
 		cmocka_unit_test(test_smt_shares_core),
+		cmocka_unit_test(test_idle_core_hint_set_on_idle),
 		cmocka_unit_test(test_pm_qos_speeds_up_pingpong),
 		cmocka_unit_test(test_userspace_and_limits),
 		cmocka_unit_test(test_migration_refill_and_hotness),
