@@ -1012,6 +1012,18 @@ bad:
 			abort();
 		}
 	}
+	/* A core's busy count is its threads' modes (exit_ramp.c reads it
+	 * for them). */
+	for (int i = 0; i < s->ncores; i++) {
+		int n = 0;
+		for (int k = 0; k < s->cores[i].ncpus; k++)
+			n += s->cpus[s->cores[i].cpus[k]].mode != CPU_IDLE;
+		if (n != s->cores[i].nbusy) {
+			fprintf(stderr, "pmlab: internal error: core %d counts %d threads in C0, "
+				"%d are, at %lld ns\n", i, s->cores[i].nbusy, n, (long long)s->now);
+			abort();
+		}
+	}
 	/* No task on two CPUs at once. */
 	for (uint32_t i = 0; i < s->nslots; i++) {
 		const struct task *t = s->slots[i].t;

@@ -276,10 +276,34 @@ static int select_idle_sibling(struct sim *s, struct task *p, int prev, int targ
 	return i >= 0 ? i : target;
 }
 
+/* select_fallback_rq(): an allowed CPU of the same package, else any.
+ * Out of line: only a task whose affinity rules its chosen CPU out comes
+ * here, so the wakeup's fast path keeps its registers to itself. */
+__attribute__((noinline)) static int fallback_cpu(const struct sim *s, const struct task *p, int cpu)
+{
+	const struct sched_topology *topo = sv_topology(s);
+	const struct cpu_group *pkg = &topo->pkg[topo->cpu[cpu].pkg];
+	for (int i = 0; i < pkg->n; i++)
+		if (task_allowed(p, pkg->cpu[i]))
+			return pkg->cpu[i];
+	for (int c = 0; c < topo->ncpus; c++)
+		if (task_allowed(p, c))
+			return c;
+	return cpu;
+}
+
+/* `cpu` if the task may run there, else select_fallback_rq()'s. */
+static inline int allowed_or_fallback(const struct sim *s, const struct task *p, int cpu)
+{
+	return task_allowed(p, cpu) ? cpu : fallback_cpu(s, p, cpu);
+}
+
 /* The wakeup: wake_affine() at the lowest domain that spans the waker's
  * and the previous CPU, unless the waker wakes wide, then
- * select_idle_sibling(). */
-static int select_wake(struct sim *s, struct task *p, const struct select_ctx *w)
+ * select_idle_sibling(). Out of line and ending in the affinity test, so
+ * that the entry points reach it by a jump (select_recorded()). */
+__attribute__((noinline)) static int select_wake(struct sim *s, struct task *p,
+						 const struct select_ctx *w)
 {
 	const struct sched_topology *topo = sv_topology(s);
 	int prev = p->cpu;
@@ -293,24 +317,7 @@ static int select_wake(struct sim *s, struct task *p, const struct select_ctx *w
 	const struct sched_domain *sd = want_affine ? cpu_domain_spanning(topo, cpu, prev) : NULL;
 	if (sd && cpu != prev)
 		new_cpu = wake_affine(s, sd, p, w->waker, cpu, prev, w->sync);
-	return select_idle_sibling(s, p, prev, new_cpu);
-}
-
-/* select_fallback_rq(): an allowed CPU of the same package, else any.
- * Out of line, as the rest of the path below: only a task whose affinity
- * rules its chosen CPU out comes here, so the wakeup's fast path keeps
- * its registers to itself. */
-__attribute__((noinline)) static int fallback_cpu(const struct sim *s, const struct task *p, int cpu)
-{
-	const struct sched_topology *topo = sv_topology(s);
-	const struct cpu_group *pkg = &topo->pkg[topo->cpu[cpu].pkg];
-	for (int i = 0; i < pkg->n; i++)
-		if (task_allowed(p, pkg->cpu[i]))
-			return pkg->cpu[i];
-	for (int c = 0; c < topo->ncpus; c++)
-		if (task_allowed(p, c))
-			return c;
-	return cpu;
+	return allowed_or_fallback(s, p, select_idle_sibling(s, p, prev, new_cpu));
 }
 
 void fair_record_wakee(struct sim *s, const struct select_ctx *w, const struct task *p)
@@ -328,16 +335,18 @@ __attribute__((noinline)) static int select_new(struct sim *s, struct task *p,
 	int from = w->kind == SELECT_EXEC ? p->cpu : w->this_cpu;
 	if (from < 0)
 		from = p->cpu >= 0 ? p->cpu : 0;
-	return fair_find_idlest_cpu(s, p, from, p->cpu >= 0 ? p->cpu : from);
+	return allowed_or_fallback(s, p,
+				   fair_find_idlest_cpu(s, p, from, p->cpu >= 0 ? p->cpu : from));
 }
 
-/* The choice after record_wakee(): inline in both entry points, so that
- * the default policy's wakeup (fair_select_task_rq()) is one call. */
+/* The choice after record_wakee(), always a CPU the task may use: inline
+ * in both entry points, a jump to the path that decides (nothing is left
+ * to do after it, so the default policy's wakeup saves no registers on
+ * the way). */
 static inline __attribute__((always_inline)) int select_recorded(struct sim *s, struct task *p,
 								 const struct select_ctx *w)
 {
-	int cpu = w->kind == SELECT_WAKE && p->cpu >= 0 ? select_wake(s, p, w) : select_new(s, p, w);
-	return task_allowed(p, cpu) ? cpu : fallback_cpu(s, p, cpu);
+	return w->kind == SELECT_WAKE && p->cpu >= 0 ? select_wake(s, p, w) : select_new(s, p, w);
 }
 
 int fair_select_task_rq(struct sim *s, struct task *p, const struct select_ctx *w)

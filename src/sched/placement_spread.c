@@ -25,7 +25,11 @@ static int move_cpu(struct sim *s, struct task *t)
 	return least_loaded(s, prev, t);
 }
 
-static int spread_select_cpu(struct sim *s, struct task *t, const struct select_ctx *w)
+/* The placements other than Linux 6.1's wakeup, fork and exec: 2.6.29's
+ * rules, and a task its affinity moves. Out of line, so that the common
+ * case (spread_select_cpu()) saves no registers on its way. */
+__attribute__((noinline)) static int select_cpu_other(struct sim *s, struct task *t,
+						      const struct select_ctx *w)
 {
 	if (sched_rules_2629(sv_knobs(s))) {
 		int cpu = select_cpu_2629(s, t, w, false);
@@ -34,6 +38,13 @@ static int spread_select_cpu(struct sim *s, struct task *t, const struct select_
 	}
 	if (w->kind == SELECT_MOVE && t->cpu >= 0)
 		return move_cpu(s, t);
+	return fair_select_task_rq(s, t, w);
+}
+
+static int spread_select_cpu(struct sim *s, struct task *t, const struct select_ctx *w)
+{
+	if (sched_rules_2629(sv_knobs(s)) || w->kind == SELECT_MOVE)
+		return select_cpu_other(s, t, w);
 	return fair_select_task_rq(s, t, w);
 }
 
