@@ -954,6 +954,14 @@ bad:
 			cpu->nr_running, cpu->rq.len);
 		abort();
 	}
+	/* What the cpufreq governor keeps between calls (schedutil's maximum). */
+	for (int i = 0; i < s->npolicies; i++)
+		if (s->cf_gov->check && !s->cf_gov->check(&s->policies[i].p)) {
+			fprintf(stderr, "pmlab: internal error: cpufreq policy %d: the %s governor's "
+				"kept state disagrees with its inputs at %lld ns\n", i, s->cf_gov->name,
+				(long long)s->now);
+			abort();
+		}
 	/* A package's count of turbo-active cores of a type is its cores' flags. */
 	for (int p = 0; p < s->npkgs; p++) {
 		for (int t = 0; t < s->ntypes; t++) {
