@@ -115,6 +115,9 @@ struct cpufreq_governor {
 	 * only while the policy's `hook` is not CPUFREQ_HOOK_NONE; reports the
 	 * CPU cycles of the path it took with cpufreq_hook_spend(). */
 	void (*update)(struct cpufreq_policy *p, int cpu, sim_ns now, unsigned flags);
+	/* Optional, for --check: whether the state it keeps between calls
+	 * agrees with what it was derived from. */
+	bool (*check)(const struct cpufreq_policy *p);
 	/* --set kernel=X.Y: the KEY=VALUE that selects this governor's rules
 	 * as kernel X.Y (version X * 1000 + Y) had them; NULL: today's. */
 	const char *(*kernel_rules)(int version);

@@ -67,10 +67,12 @@ struct sugov_data {
 	/* Whether every CPU's util is known for a report the driver marks
 	 * (util_dirty) and no CPU may carry an I/O boost (sugov_shared_util()). */
 	bool all_cached, any_boost;
-	/* The largest of those utils, while max_known: kept as CPUs are read
-	 * again, found anew only when a CPU that held it went down. */
+	/* The largest of those utils and how many CPUs have it, while
+	 * max_known: kept as CPUs are read again, found anew only when the
+	 * last CPU that held it went down (sugov_check() verifies both). */
 	bool max_known;
 	unsigned long max_util;
+	int max_count;
 };
 
 static const struct tunable sugov_tunables[] = {
@@ -250,6 +252,32 @@ static void sugov_update_single(struct cpufreq_policy *p, struct sugov_data *sg,
 		sugov_commit(p, next_f);
 }
 
+/* The largest util over the policy's CPUs; *count: how many have it. */
+static unsigned long sugov_max_of(const struct cpufreq_policy *p, const struct sugov_data *sg,
+				  int *count)
+{
+	unsigned long util = 0;
+	int n = 0;
+	for (int k = 0; k < p->ncpus; k++) {
+		if (sg->cpus[k].util > util) {
+			util = sg->cpus[k].util;
+			n = 1;
+		} else if (sg->cpus[k].util == util) {
+			n++;
+		}
+	}
+	*count = n;
+	return util;
+}
+
+/* sugov_max_of(), kept. */
+static unsigned long sugov_find_max(const struct cpufreq_policy *p, struct sugov_data *sg)
+{
+	sg->max_util = sugov_max_of(p, sg, &sg->max_count);
+	sg->max_known = true;
+	return sg->max_util;
+}
+
 /* The policy's demand: every CPU's sg_cpu->util (sugov_next_freq_shared()),
  * each a function of the CPU's report and its I/O boost. With no boost
  * anywhere, a CPU whose report has not changed (the driver's util_seq, or
@@ -259,7 +287,6 @@ static unsigned long sugov_shared_util(struct cpufreq_policy *p, struct sugov_da
 				       sim_ns time, unsigned long max_cap)
 {
 	struct cpu_util u;
-	unsigned long util = 0;
 	if (sg->all_cached && !sg->any_boost && !sg->cpus[j].iowait_boost) {
 		for (int w = 0; w * 64 < p->ncpus; w++) {
 			for (uint64_t bits = p->util_dirty[w]; bits; bits &= bits - 1) {
@@ -269,21 +296,20 @@ static unsigned long sugov_shared_util(struct cpufreq_policy *p, struct sugov_da
 				p->driver->cpu_util(p->driver_ctx, p->cpus[k], &u);
 				sugov_get_util(sg, ck, &u, 0);
 				ck->util_seq = p->util_seq[k];
-				if (ck->util >= sg->max_util)
+				if (ck->util > sg->max_util) {
 					sg->max_util = ck->util;
-				else if (was == sg->max_util)
+					sg->max_count = 1;
+				} else if (ck->util == sg->max_util) {
+					sg->max_count += was != sg->max_util;
+				} else if (was == sg->max_util && --sg->max_count == 0) {
 					sg->max_known = false;
+				}
 			}
 			p->util_dirty[w] = 0;
 		}
 		if (sg->max_known)
 			return sg->max_util;
-		for (int k = 0; k < p->ncpus; k++)
-			if (sg->cpus[k].util > util)
-				util = sg->cpus[k].util;
-		sg->max_util = util;
-		sg->max_known = true;
-		return util;
+		return sugov_find_max(p, sg);
 	}
 	bool boost_left = false, cached = p->util_seq != NULL;
 	for (int k = 0; k < p->ncpus; k++) {
@@ -299,8 +325,6 @@ static unsigned long sugov_shared_util(struct cpufreq_policy *p, struct sugov_da
 			boost_left |= ck->iowait_boost != 0;
 			cached &= ck->util_cached;
 		}
-		if (ck->util > util)
-			util = ck->util;
 	}
 	/* Every CPU is now read: the dirty bits start again. */
 	if (p->util_dirty)
@@ -308,9 +332,7 @@ static unsigned long sugov_shared_util(struct cpufreq_policy *p, struct sugov_da
 			p->util_dirty[w] = 0;
 	sg->all_cached = cached && p->util_dirty;
 	sg->any_boost = boost_left;
-	sg->max_util = util;
-	sg->max_known = true;
-	return util;
+	return sugov_find_max(p, sg);
 }
 
 static void sugov_update_shared(struct cpufreq_policy *p, struct sugov_data *sg, int j,
@@ -389,6 +411,17 @@ static void sugov_limits(struct cpufreq_policy *p)
 	sg->limits_changed = true;
 }
 
+/* --check: the maximum kept (sugov_shared_util()) is the CPUs' and so is
+ * the count of CPUs that have it. */
+static bool sugov_check(const struct cpufreq_policy *p)
+{
+	const struct sugov_data *sg = p->gov_data;
+	if (!sg || !sg->cpus || !sg->max_known)
+		return true;
+	int n;
+	return sugov_max_of(p, sg, &n) == sg->max_util && n == sg->max_count;
+}
+
 /* The headroom moved from the reference frequency to util in v6.8. */
 static const char *sugov_kernel_rules(int version)
 {
@@ -399,6 +432,7 @@ const struct cpufreq_governor cpufreq_schedutil = {
 	.since = 4007,
 	.dynamic_switching = true,
 	.kernel_rules = sugov_kernel_rules,
+	.check = sugov_check,
 	.name = "schedutil",
 	.summary = "frequency from the scheduler's utilization: 1.25 x max x util / capacity",
 	.tunables = sugov_tunables,

@@ -90,15 +90,14 @@ static bool intervals_agree(uint64_t sum, uint64_t sum_sq, unsigned divisor, uin
  * the sum of them, s, is exact in the kernel's u64; it is at least
  * (hi - lo)^2 / 2 (the two ends' alone), so q = s / n is at least
  * (hi - lo)^2 / 2n, while agreement needs q below 441 or below k1^2, and
- * k1 = (avg - 1) / 6 + 1 is at most (hi - 1) / 6 + 1. Most of the looks
- * of a spread-out history fail here. */
+ * k1 = (avg - 1) / 6 + 1 is at most (hi + 5) / 6: 2n k1^2 is at most
+ * n (hi + 5)^2 / 18. Most of the looks of a spread-out history fail here. */
 static bool surely_apart(uint64_t lo, uint64_t hi, unsigned n)
 {
-	if (hi >= 1u << 29 || hi == lo)
+	if (hi >= 1u << 29)
 		return false;
-	uint64_t spread = hi - lo, k = (hi - 1) / 6 + 1;
-	uint64_t bar = k * k > 21 * 21 ? k * k : 21 * 21;
-	return spread * spread >= 2 * n * bar;
+	uint64_t sq = (hi - lo) * (hi - lo);
+	return sq >= 2 * n * 21 * 21 && 18 * sq >= n * (hi + 5) * (hi + 5);
 }
 
 /* The kernel's looks, from the sums of all the samples and their largest

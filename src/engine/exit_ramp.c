@@ -28,19 +28,16 @@ sim_ns exit_ramp_ns(const struct machine *m, uint32_t from_mv, uint32_t to_mv)
 }
 
 /* The core's shallowest thread state while all its threads are idle, or
- * -1 if one of them is in C0. */
+ * -1 if one of them is in C0 (nbusy counts them: set_mode() moves it with
+ * every mode). */
 static int core_idle_state(const struct sim *s, const struct sim_core *core)
 {
 	if (core->nbusy)
 		return -1;
-	int st = s->m->ncstates - 1;
-	for (int i = 0; i < core->ncpus; i++) {
-		const struct sim_cpu *c = &s->cpus[core->cpus[i]];
-		if (c->mode != CPU_IDLE)
-			return -1;
-		if (c->cstate < st)
-			st = c->cstate;
-	}
+	int st = s->cpus[core->cpus[0]].cstate;
+	for (int i = 1; i < core->ncpus; i++)
+		if (s->cpus[core->cpus[i]].cstate < st)
+			st = s->cpus[core->cpus[i]].cstate;
 	return st;
 }
 
@@ -50,9 +47,10 @@ void exit_ramp_begin(struct sim *s, struct sim_cpu *c)
 		return; /* no ramp to wait for */
 	struct sim_core *core = &s->cores[c->core];
 	int st = core_idle_state(s, core);
-	const struct cpu_type *t = cpu_type_of(s, c)->t;
-	if (st < 0 || !t->cstates[st].lowest_pstate)
+	/* The thread's C-state table is its type's (c->idle.states). */
+	if (st < 0 || !c->idle.states[st].lowest_pstate)
 		return;
+	const struct cpu_type *t = cpu_type_of(s, c)->t;
 	/* The P-state the core returns to: its own, as if no ramp ran. */
 	int to = core_pstate_target(s, c->core);
 	sim_ns ns = exit_ramp_ns(s->m, t->pstates[0].mv, t->pstates[to].mv);

@@ -954,6 +954,14 @@ bad:
 			cpu->nr_running, cpu->rq.len);
 		abort();
 	}
+	/* What the cpufreq governor keeps between calls (schedutil's maximum). */
+	for (int i = 0; i < s->npolicies; i++)
+		if (s->cf_gov->check && !s->cf_gov->check(&s->policies[i].p)) {
+			fprintf(stderr, "pmlab: internal error: cpufreq policy %d: the %s governor's "
+				"kept state disagrees with its inputs at %lld ns\n", i, s->cf_gov->name,
+				(long long)s->now);
+			abort();
+		}
 	/* A package's count of turbo-active cores of a type is its cores' flags. */
 	for (int p = 0; p < s->npkgs; p++) {
 		for (int t = 0; t < s->ntypes; t++) {
@@ -1001,6 +1009,18 @@ bad:
 				"busy cores' fastest, they run at %u kHz x %d, at %lld ns\n", p,
 				s->pkgs[p].busy_top_khz, s->pkgs[p].busy_top_n, khz, n,
 				(long long)s->now);
+			abort();
+		}
+	}
+	/* A core's busy count is its threads' modes (exit_ramp.c reads it
+	 * for them). */
+	for (int i = 0; i < s->ncores; i++) {
+		int n = 0;
+		for (int k = 0; k < s->cores[i].ncpus; k++)
+			n += s->cpus[s->cores[i].cpus[k]].mode != CPU_IDLE;
+		if (n != s->cores[i].nbusy) {
+			fprintf(stderr, "pmlab: internal error: core %d counts %d threads in C0, "
+				"%d are, at %lld ns\n", i, s->cores[i].nbusy, n, (long long)s->now);
 			abort();
 		}
 	}

@@ -506,11 +506,20 @@ static void test_menu_v3_10_typical_kept(void **state)
 	}
 	assert_true(found > 1000);
 	/* Near the bound that lets a look fail without its divisions: two
-	 * samples 41 us either side of a steady 100 us agree (deviation 20);
-	 * so do these hour-long ones, whose squared deviations wrap. */
+	 * samples 41 us either side of a steady 100 us, or 41 us, agree
+	 * (deviation 20); so do hour-long ones whose squared deviations wrap
+	 * (below). */
 	static const uint32_t close[MENU_INTERVALS] = { 59, 100, 100, 141, 100, 100, 100, 100 };
 	memcpy(d->intervals, close, sizeof(close));
 	assert_int_equal(menu_v3_10_typical_kept(d), 100);
+	static const uint32_t low[MENU_INTERVALS] = { 41, 41, 0, 41, 41, 82, 41, 41 };
+	memcpy(d->intervals, low, sizeof(low));
+	assert_int_equal(menu_v3_10_typical_kept(d), 41);
+	/* The same at 6 ms, where the bar is avg / 6 (1000 us): 1999 us
+	 * either side still agree. */
+	static const uint32_t wide[MENU_INTERVALS] = { 6000, 4001, 6000, 6000, 7999, 6000, 6000, 6000 };
+	memcpy(d->intervals, wide, sizeof(wide));
+	assert_int_equal(menu_v3_10_typical_kept(d), 6000);
 	static const uint32_t wrap[MENU_INTERVALS] = { 3165942181u, 73874293, 73874293, 4219963181u,
 						       73874293, 1993275628, 1451826923, 73874293 };
 	memcpy(d->intervals, wrap, sizeof(wrap));
