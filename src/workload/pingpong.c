@@ -73,9 +73,12 @@ static void pingpong_next(struct sim *s, void *data, struct task *t, struct acti
 		*a = burst;
 		return;
 	default:
-		sim_wake_sync(s, t->wl_ptr); /* pipe_write() wakes synchronously */
 		t->wl_state = 1;
 		*a = (struct action){ .kind = ACT_BLOCK };
+		/* pipe_write() wakes synchronously. Last, a tail call: with
+		 * no call to come back from, no case saves registers (the
+		 * wakeup reads neither this task's state nor *a). */
+		sim_wake_sync(s, t->wl_ptr);
 		return;
 	}
 }
