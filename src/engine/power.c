@@ -195,6 +195,24 @@ static int pkg_choose_cstate(const struct sim *s, int p)
 	return best;
 }
 
+/* The uncore's power in the package's present state. */
+static inline double pkg_uncore_w(const struct sim *s, int p)
+{
+	const struct sim_pkg *pkg = &s->pkgs[p];
+	double w = pkg->pkg_cstate >= 0 ? s->m->pkg_cstates[pkg->pkg_cstate].power_w
+					: uncore_running_w(s, p);
+	if (s->cluster_power) /* the clusters' shared logic, counted with the uncore */
+		w += cluster_power_w(s, p);
+	if (pkg->ncores_online == 0)
+		w = 0;
+	return w;
+}
+
+bool pkg_power_consistent(const struct sim *s, int p)
+{
+	return s->pkgs[p].p_uncore == pkg_uncore_w(s, p);
+}
+
 static void pkg_reevaluate(struct sim *s, int p)
 {
 	struct sim_pkg *pkg = &s->pkgs[p];
@@ -206,12 +224,7 @@ static void pkg_reevaluate(struct sim *s, int p)
 		for (int i = 0; i < pkg->ncores_walk; i++)
 			if (s->cores[pkg->first_core + i].nbusy == 0)
 				core_power(s, pkg->first_core + i);
-	pkg->p_uncore = pkg->pkg_cstate >= 0 ? s->m->pkg_cstates[pkg->pkg_cstate].power_w
-					     : uncore_running_w(s, p);
-	if (s->cluster_power) /* the clusters' shared logic, counted with the uncore */
-		pkg->p_uncore += cluster_power_w(s, p);
-	if (pkg->ncores_online == 0)
-		pkg->p_uncore = 0;
+	pkg->p_uncore = pkg_uncore_w(s, p);
 	if (s->obs && s->obs->uncore_power && pkg->p_uncore != pkg->obs_w) {
 		pkg->obs_w = pkg->p_uncore;
 		s->obs->uncore_power(s->obs->ctx, p, s->now, pkg->p_uncore);
@@ -262,6 +275,19 @@ void pkg_turbo_eval(struct sim *s, int p)
 	}
 }
 
+/* The package's state after a core joined or left the busy ones. The
+ * uncore's clock follows the busy cores: core_update(), which comes
+ * next, would move it and re-evaluate the package a second time. Moved
+ * first, one re-evaluation does for both, but for an observer of the
+ * uncore's power, which is told the value between. Out of line: most
+ * calls of pkg_core_busy() (a package that stays busy) end before. */
+static __attribute__((noinline)) void pkg_busy_reevaluate(struct sim *s, int p)
+{
+	if (s->pkgs[p].busy_cores && !(s->obs && s->obs->uncore_power))
+		uncore_clock_follow(s, p);
+	pkg_reevaluate(s, p);
+}
+
 void pkg_core_busy(struct sim *s, int ci, int delta)
 {
 	struct sim_core *core = &s->cores[ci];
@@ -288,7 +314,7 @@ void pkg_core_busy(struct sim *s, int ci, int delta)
 	 * clusters' power follows their CPUs' states, so it is re-evaluated. */
 	if (before && pkg->nbusy_cores && !s->cluster_power)
 		return;
-	pkg_reevaluate(s, p);
+	pkg_busy_reevaluate(s, p);
 }
 
 static void turbo_active_changed(struct sim *s, int p, int type, int delta)
