@@ -249,15 +249,21 @@ void pkg_turbo_eval(struct sim *s, int p)
 		int cap = turbo_cap(s, pkg, t);
 		if (cap == pkg->cap_idx[t])
 			continue;
-		/* The turbo ceiling moved: account C0 time at the old one. */
+		/* The turbo ceiling moved: each core's C0 time is accounted at
+		 * the old one (the threads in C0 are a busy core's: nbusy),
+		 * then the core moves. A CPU's account reads its own core's
+		 * P-state only, so core by core does as CPU by CPU first. */
 		const struct cpu_group *g = &s->topo.pkg[p];
-		for (int i = 0; i < g->n; i++)
-			if (s->cpus[g->cpu[i]].type == t && s->cpus[g->cpu[i]].mode != CPU_IDLE)
-				cpu_sync(s, &s->cpus[g->cpu[i]]);
 		pkg->cap_idx[t] = cap;
-		for (int i = 0; i < pkg->ncores_walk; i++)
-			if (s->cores[pkg->first_core + i].type == t)
-				core_pstate_refresh(s, pkg->first_core + i);
+		for (int i = 0; i < pkg->ncores_walk; i++) {
+			struct sim_core *core = &s->cores[pkg->first_core + i];
+			if (core->type != t)
+				continue;
+			for (int k = 0; core->nbusy && k < core->ncpus; k++)
+				if (s->cpus[core->cpus[k]].mode != CPU_IDLE)
+					cpu_sync(s, &s->cpus[core->cpus[k]]);
+			core_pstate_refresh(s, pkg->first_core + i);
+		}
 		/* Busy cores run at the new ceiling; halted cores that leak at
 		 * their domain's voltage (leak_at_vid) follow it too. */
 		for (int i = 0; i < pkg->ncores_walk; i++) {
