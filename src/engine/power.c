@@ -203,7 +203,7 @@ static void pkg_reevaluate(struct sim *s, int p)
 	/* Idle cores whose power follows the package's voltage (leak_at_vid):
 	 * their energy so far at the old one, then the new. */
 	if (s->idle_at_vid && was != pkg->pkg_cstate)
-		for (int i = 0; i < pkg->ncores; i++)
+		for (int i = 0; i < pkg->ncores_walk; i++)
 			if (s->cores[pkg->first_core + i].nbusy == 0)
 				core_power(s, pkg->first_core + i);
 	pkg->p_uncore = pkg->pkg_cstate >= 0 ? s->m->pkg_cstates[pkg->pkg_cstate].power_w
@@ -242,12 +242,12 @@ void pkg_turbo_eval(struct sim *s, int p)
 			if (s->cpus[g->cpu[i]].type == t && s->cpus[g->cpu[i]].mode != CPU_IDLE)
 				cpu_sync(s, &s->cpus[g->cpu[i]]);
 		pkg->cap_idx[t] = cap;
-		for (int i = 0; i < pkg->ncores; i++)
+		for (int i = 0; i < pkg->ncores_walk; i++)
 			if (s->cores[pkg->first_core + i].type == t)
 				core_pstate_refresh(s, pkg->first_core + i);
 		/* Busy cores run at the new ceiling; halted cores that leak at
 		 * their domain's voltage (leak_at_vid) follow it too. */
-		for (int i = 0; i < pkg->ncores; i++) {
+		for (int i = 0; i < pkg->ncores_walk; i++) {
 			struct sim_core *core = &s->cores[pkg->first_core + i];
 			if (core->ncpus && (core->nbusy || s->idle_at_vid) && core->type == t)
 				core_update(s, pkg->first_core + i);
@@ -312,6 +312,14 @@ void power_init(struct sim *s)
 	cluster_idle_init(s);
 	for (int p = 0; p < s->npkgs; p++) {
 		struct sim_pkg *pkg = &s->pkgs[p];
+		/* Cores with no CPU online (--cpus) have no threads to change
+		 * state: their power stays 0 and P-state walks pass them by
+		 * (core_pstate_refresh()), so the walks may stop at the last
+		 * online one. */
+		pkg->ncores_walk = 0;
+		for (int i = 0; i < pkg->ncores; i++)
+			if (s->cores[pkg->first_core + i].ncpus)
+				pkg->ncores_walk = i + 1;
 		for (int t = 0; t < s->ntypes; t++)
 			pkg->cap_idx[t] = s->types[t].turbo_cap_idx[0];
 		for (int i = 0; i < pkg->ncores; i++)

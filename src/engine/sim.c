@@ -1022,6 +1022,15 @@ bad:
 			abort();
 		}
 	}
+	/* The power walks' end (power_init()): no core past it has a CPU. */
+	for (int p = 0; p < s->npkgs; p++)
+		for (int i = s->pkgs[p].ncores_walk; i < s->pkgs[p].ncores; i++)
+			if (s->cores[s->pkgs[p].first_core + i].ncpus) {
+				fprintf(stderr, "pmlab: internal error: package %d's power walks stop "
+					"at core %d, core %d has CPUs, at %lld ns\n", p,
+					s->pkgs[p].ncores_walk, i, (long long)s->now);
+				abort();
+			}
 	/* A core's busy count is its threads' modes (exit_ramp.c reads it
 	 * for them). */
 	for (int i = 0; i < s->ncores; i++) {

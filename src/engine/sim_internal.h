@@ -188,6 +188,10 @@ struct sim_core {
 struct sim_pkg {
 	int ncores;
 	int first_core;        /* global index of its first core (all cores, online or not) */
+	/* One past its last core with a CPU online (power_init()): the cores
+	 * after it have none, for the whole run, and the power walks stop
+	 * there (--check verifies). */
+	int ncores_walk;
 	int nbusy_cores;       /* cores in C0 */
 	int *busy_cores;       /* ...which (global core indices), in no order; kept
 				  with an uncore model only (engine/uncore.c) */
