@@ -884,6 +884,7 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 		return pm_fail(d, "--set hz=%lld: not a CONFIG_HZ choice (expected 100, 250, 300 or 1000)",
 			       (long long)s->par.hz);
 	s->tick_ns = (NS_PER_SEC + s->par.hz / 2) / s->par.hz;
+	s->idle_blind = s->ci_gov->blind && s->par.tick_policy != TICK_LEGACY;
 	/* Kernel costs the --set keys leave to the machine's [costs]. */
 	if (s->par.tick_cost_ns < 0)
 		s->par.tick_cost_ns = s->m->tick_cost_ns;
@@ -956,6 +957,11 @@ bad:
 		fprintf(stderr, "pmlab: internal error: CPU %d inconsistent at %lld ns "
 			"(mode %d, nr_running %d, queued %d)\n", c, (long long)s->now, cpu->mode,
 			cpu->nr_running, cpu->rq.len);
+		abort();
+	}
+	if (s->idle_blind != (s->ci_gov->blind && s->par.tick_policy != TICK_LEGACY)) {
+		fprintf(stderr, "pmlab: internal error: idle_blind disagrees with the idle "
+			"governor and the tick policy at %lld ns\n", (long long)s->now);
 		abort();
 	}
 	/* What the cpufreq governor keeps between calls (schedutil's maximum). */

@@ -306,6 +306,10 @@ struct sim {
 	enum cppc_mode amd_pstate; /* amd-pstate's mode for every policy (CPPC_NONE: not it) */
 	int nohz_nr_cpus;      /* CPUs idle with the tick stopped (nohz.nr_cpus) */
 	bool nohz_has_blocked; /* one of them may have blocked load (nohz.has_blocked) */
+	/* The idle governor is blind (cpuidle_governor.blind) and the idle
+	 * loop is not the legacy one: cpu_enter_idle() fills no inputs. Both
+	 * are fixed at setup. */
+	bool idle_blind;
 	sim_ns nohz_next_blocked; /* not before this jiffy (nohz.next_blocked) */
 	int cpuidle_stop_tick_default;
 	int cluster_cstate;    /* the first cluster C-state (engine/cluster_idle.c); -1 none */
