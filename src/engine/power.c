@@ -68,13 +68,19 @@ int core_pstate_target(const struct sim *s, int ci)
 	return idx < cap ? idx : cap;
 }
 
-/* The exit ramp's lowest P-state (engine/exit_ramp.c), else the target. */
-void core_pstate_refresh(struct sim *s, int ci)
+/* The exit ramp's lowest P-state (engine/exit_ramp.c), else the target;
+ * inlined in pkg_turbo_eval()'s walk, which calls it for every core. */
+static inline __attribute__((always_inline)) void pstate_refresh(struct sim *s, int ci)
 {
 	struct sim_core *core = &s->cores[ci];
 	if (core->ncpus == 0)
 		return;
 	set_eff_idx(s, core, core->ramping ? 0 : core_pstate_target(s, ci));
+}
+
+void core_pstate_refresh(struct sim *s, int ci)
+{
+	pstate_refresh(s, ci);
 }
 
 void policy_pstate_changed(struct sim *s, int pi)
@@ -262,7 +268,7 @@ void pkg_turbo_eval(struct sim *s, int p)
 			for (int k = 0; core->nbusy && k < core->ncpus; k++)
 				if (s->cpus[core->cpus[k]].mode != CPU_IDLE)
 					cpu_sync(s, &s->cpus[core->cpus[k]]);
-			core_pstate_refresh(s, pkg->first_core + i);
+			pstate_refresh(s, pkg->first_core + i);
 		}
 		/* Busy cores run at the new ceiling; halted cores that leak at
 		 * their domain's voltage (leak_at_vid) follow it too. */
