@@ -1024,6 +1024,15 @@ bad:
 			abort();
 		}
 	}
+	/* The uncore's clock and power are what re-evaluations would find
+	 * (pkg_core_busy() moves the clock ahead of core_update()). */
+	for (int p = 0; p < s->npkgs; p++)
+		if (!uncore_consistent(s, p) || !pkg_power_consistent(s, p)) {
+			fprintf(stderr, "pmlab: internal error: package %d's uncore at %u kHz, "
+				"%g W disagrees with its state at %lld ns\n", p,
+				s->pkgs[p].unc_khz, s->pkgs[p].p_uncore, (long long)s->now);
+			abort();
+		}
 	/* The power walks' end (power_init()): no core past it has a CPU. */
 	for (int p = 0; p < s->npkgs; p++)
 		for (int i = s->pkgs[p].ncores_walk; i < s->pkgs[p].ncores; i++)

@@ -519,6 +519,9 @@ sim_ns cluster_wake_ns(const struct sim *s, const struct sim_cpu *c);
 /* engine/uncore.c: the uncore clock and its power */
 void uncore_init(struct sim *s);
 void uncore_follow(struct sim *s, int pkg);   /* re-evaluate after a core changed */
+void uncore_clock_follow(struct sim *s, int pkg); /* to the target, the caller re-evaluates */
+/* --check: the clock is the rule's for the busy cores a scan finds, its power the clock's. */
+bool uncore_consistent(const struct sim *s, int pkg);
 double uncore_running_w(const struct sim *s, int pkg);
 void uncore_clock_set(struct sim *s, int pkg, uint32_t khz); /* the clock and its power */
 /* A core of pkg's busy_cores runs at `to` kHz instead of `from` (0: it
@@ -580,6 +583,8 @@ void pkg_core_busy(struct sim *s, int core, int delta); /* a core entered (+1) /
 void pkg_turbo_eval(struct sim *s, int pkg);
 void pkg_idle_changed(struct sim *s, int pkg); /* an idle core changed C-state */
 void pkg_uncore_clock(struct sim *s, int pkg, uint32_t khz); /* the uncore's clock moved */
+/* --check: the package's uncore power is what a re-evaluation finds. */
+bool pkg_power_consistent(const struct sim *s, int pkg);
 void power_flush(struct sim *s);
 
 /* engine/perf_domain.c: the performance domains EAS reads */
