@@ -510,7 +510,7 @@ static void update_min_vruntime(struct sim_cpu *c)
  * the two paths are of about the same length). */
 static sim_ns switch_out_half(const struct sim *s)
 {
-	return s->m->context_switch_ns / 2;
+	return s->switch_half_ns; /* s->m->context_switch_ns / 2 */
 }
 
 /* Switch `next` in: counters, cache refill and wakeup latency. From idle

@@ -885,6 +885,7 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 			       (long long)s->par.hz);
 	s->tick_ns = (NS_PER_SEC + s->par.hz / 2) / s->par.hz;
 	s->idle_blind = s->ci_gov->blind && s->par.tick_policy != TICK_LEGACY;
+	s->switch_half_ns = s->m->context_switch_ns / 2;
 	/* Kernel costs the --set keys leave to the machine's [costs]. */
 	if (s->par.tick_cost_ns < 0)
 		s->par.tick_cost_ns = s->m->tick_cost_ns;
@@ -959,9 +960,10 @@ bad:
 			cpu->nr_running, cpu->rq.len);
 		abort();
 	}
-	if (s->idle_blind != (s->ci_gov->blind && s->par.tick_policy != TICK_LEGACY)) {
-		fprintf(stderr, "pmlab: internal error: idle_blind disagrees with the idle "
-			"governor and the tick policy at %lld ns\n", (long long)s->now);
+	if (s->idle_blind != (s->ci_gov->blind && s->par.tick_policy != TICK_LEGACY) ||
+	    s->switch_half_ns != s->m->context_switch_ns / 2) {
+		fprintf(stderr, "pmlab: internal error: idle_blind or switch_half_ns disagrees "
+			"with its inputs at %lld ns\n", (long long)s->now);
 		abort();
 	}
 	/* What the cpufreq governor keeps between calls (schedutil's maximum). */

@@ -301,6 +301,8 @@ struct sim {
 	struct keyheap bursts;
 	struct engine_params par;
 	sim_ns tick_ns;
+	/* Half the machine's context switch (switch_out_half()), fixed at setup. */
+	sim_ns switch_half_ns;
 	sim_ns latency_limit_ns;
 	int kernel_version;    /* --set kernel=X.Y as MAJOR * 1000 + MINOR; 0: current */
 	enum cppc_mode amd_pstate; /* amd-pstate's mode for every policy (CPPC_NONE: not it) */
