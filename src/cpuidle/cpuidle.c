@@ -40,7 +40,7 @@ const struct cpuidle_governor *cpuidle_governor_find(const char *name)
 	return NULL;
 }
 
-int cpuidle_deepest_allowed(const struct cpuidle_device *dev, sim_ns latency_limit_ns)
+int cpuidle_deepest_scan(const struct cpuidle_device *dev, sim_ns latency_limit_ns)
 {
 	/* From the deepest down: the first allowed is the answer (usually
 	 * the deepest itself, one test instead of a pass over all states). */
@@ -48,6 +48,16 @@ int cpuidle_deepest_allowed(const struct cpuidle_device *dev, sim_ns latency_lim
 		if (!dev->disabled[i] && dev->states[i].exit_ns <= latency_limit_ns)
 			return i;
 	return 0;
+}
+
+int cpuidle_deepest_allowed(struct cpuidle_device *dev, sim_ns latency_limit_ns)
+{
+	if (dev->deepest_known && dev->deepest_limit_ns == latency_limit_ns)
+		return dev->deepest;
+	dev->deepest = cpuidle_deepest_scan(dev, latency_limit_ns);
+	dev->deepest_limit_ns = latency_limit_ns;
+	dev->deepest_known = true;
+	return dev->deepest;
 }
 
 /* CPUIDLE_POLL_MIN is the kernel's guess at one ping-pong round trip: a

@@ -53,6 +53,14 @@ struct cpuidle_device {
 
 	void *gov_data;
 	const struct cpuidle_governor *gov; /* the governor gov_data is for */
+
+	/* cpuidle_deepest_allowed()'s last answer and the latency limit it
+	 * was for: disabled[] and states[] are set before the first select and
+	 * never change, so only a new limit (PM QoS) asks again. A zeroed
+	 * device has none (deepest_known false). */
+	bool deepest_known;
+	int deepest;
+	sim_ns deepest_limit_ns;
 };
 
 struct cpuidle_governor {
@@ -75,7 +83,9 @@ struct cpuidle_governor {
 
 /* Deepest enabled state whose exit latency fits the limit (state 0 if none);
  * shared by governors as the starting bound of their search. */
-int cpuidle_deepest_allowed(const struct cpuidle_device *dev, sim_ns latency_limit_ns);
+int cpuidle_deepest_allowed(struct cpuidle_device *dev, sim_ns latency_limit_ns);
+/* The same found again by the walk, without the kept answer (--check). */
+int cpuidle_deepest_scan(const struct cpuidle_device *dev, sim_ns latency_limit_ns);
 
 /* gov.h: below this target residency a state is "shallow"; governors skip
  * the (costly, in the kernel) query of the next timer for such states. */

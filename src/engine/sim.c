@@ -942,6 +942,10 @@ static void check_invariants(struct sim *s)
 		/* A running CPU's speed follows its P-state and SMT share. */
 		if (running && cpu->speed != cpu_speed(s, cpu))
 			goto bad;
+		/* The deepest allowed C-state kept for the last latency limit. */
+		if (cpu->idle.deepest_known &&
+		    cpu->idle.deepest != cpuidle_deepest_scan(&cpu->idle, cpu->idle.deepest_limit_ns))
+			goto bad;
 		/* Its deadline: the end of its wakeup or of its task's burst,
 		 * no other (cpu_schedule() drops a void one). */
 		if (keyheap_has(&s->bursts, (uint32_t)c) !=

@@ -106,6 +106,24 @@ static void test_poll_time(void **state)
 	idletrace_sim_destroy(&s);
 }
 
+/* deepest: the deepest enabled state within the latency limit, kept in
+ * the device per limit (cpuidle_deepest_allowed()): a new limit asks
+ * again. C6 exits in 133 us, C1E in 10 us, C1 in 2 us. */
+static void test_deepest_per_limit(void **state)
+{
+	struct idletrace_sim s;
+	start(&s, "deepest", TICK_GOVERNOR);
+	bool stop;
+	assert_int_equal(select_direct(&s, NONE, NONE, NONE, &stop), C6);
+	assert_int_equal(select_direct(&s, NONE, NONE, 133 * US, &stop), C6);
+	assert_int_equal(select_direct(&s, NONE, NONE, 132 * US, &stop), C1E);
+	assert_int_equal(select_direct(&s, NONE, NONE, 132 * US, &stop), C1E);
+	assert_int_equal(select_direct(&s, NONE, NONE, 9 * US, &stop), C1);
+	assert_int_equal(select_direct(&s, NONE, NONE, 1 * US, &stop), POLL);
+	assert_int_equal(select_direct(&s, NONE, NONE, NONE, &stop), C6);
+	idletrace_sim_destroy(&s);
+}
+
 static void test_classify(void **state)
 {
 	struct idletrace_sim s;
@@ -1414,6 +1432,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_poll_time),
+		cmocka_unit_test(test_deepest_per_limit),
 		cmocka_unit_test(test_classify),
 		cmocka_unit_test(test_menu_buckets),
 		cmocka_unit_test(test_menu_v3_10_buckets),
