@@ -76,6 +76,10 @@ struct cpuidle_governor {
 	/* As cpufreq_governor.kernel_rules and .since. */
 	const char *(*kernel_rules)(int version);
 	int since;
+	/* select() reads only states, disabled[] and the latency limit, and
+	 * leaves *stop_tick alone: the idle loop need not fill the device's
+	 * inputs (now, sleep lengths, load, I/O waiters) for it. */
+	bool blind;
 	/* A plugin's governor: what its adapter calls (plugin/idle_adapter.c);
 	 * NULL for the built-in ones. */
 	const void *plugin;

@@ -14,4 +14,5 @@ const struct cpuidle_governor cpuidle_deepest = {
 	.name = "deepest",
 	.summary = "deepest enabled state within the PM QoS latency limit",
 	.select = deepest_select,
+	.blind = true,
 };

@@ -301,29 +301,24 @@ static bool legacy_stops_tick(const struct sim *s, const struct sim_cpu *c, sim_
 	return next_timer == SIM_NS_MAX || next_timer - basemono > s->tick_ns;
 }
 
-/* The next timer event of an idle CPU: its tasks' sleep timers and the
- * background wakeups that are timers (engine/background.c). */
-static sim_ns idle_next_timer(struct sim *s, struct sim_cpu *c)
-{
-	sim_ns t = cpu_next_timer(s, c);
-	sim_ns bg = background_next_timer(s, c);
-	return bg < t ? bg : t;
-}
-
-void cpu_enter_idle(struct sim *s, struct sim_cpu *c)
+/* What the idle loop tells the governor before select() besides the tick
+ * period: the time, the CPU's load and I/O waiters, the sleep length with
+ * and without the tick.
+ * The next timer event is the earlier of `task_timer` (its tasks' sleep
+ * timers, cpu_next_timer()) and the background wakeups that are timers
+ * (engine/background.c). Returns whether the legacy idle loop stops the
+ * tick. */
+static inline bool idle_inputs(struct sim *s, struct sim_cpu *c, enum tick_policy policy,
+			       sim_ns task_timer, sim_ns *jiffy_out)
 {
 	struct cpuidle_device *dev = &c->idle;
-	enum tick_policy policy = (enum tick_policy)s->par.tick_policy;
-	bool was_idle = c->mode == CPU_IDLE; /* re-selecting after a poll timeout */
-	cpu_sync(s, c);
-	c->idle_calls++;
 	dev->now = s->now;
-	dev->tick_period_ns = s->tick_ns;
 	dev->nr_iowait = c->nr_iowait;
 	dev->cpu_load = c->cpu_load0;
-	sim_ns next_timer = idle_next_timer(s, c);
+	sim_ns bg = background_next_timer(s, c);
+	sim_ns next_timer = bg < task_timer ? bg : task_timer;
 	dev->next_timer_no_tick_ns = next_timer == SIM_NS_MAX ? SIM_NS_MAX : next_timer - s->now;
-	sim_ns jiffy = s->now / s->tick_ns;
+	sim_ns jiffy = *jiffy_out = s->now / s->tick_ns;
 	sim_ns to_tick = (jiffy + 1) * s->tick_ns - s->now;
 	/* The legacy idle loop decided about the tick before asking the
 	 * governor, which then got one sleep length: to the next timer if the
@@ -342,6 +337,30 @@ void cpu_enter_idle(struct sim *s, struct sim_cpu *c)
 	 * sleep length (tick_nohz_get_sleep_length()). */
 	if (policy == TICK_PERIODIC || (policy == TICK_LEGACY && !legacy_stop))
 		dev->next_timer_no_tick_ns = dev->next_timer_ns;
+	return legacy_stop;
+}
+
+void cpu_enter_idle(struct sim *s, struct sim_cpu *c)
+{
+	struct cpuidle_device *dev = &c->idle;
+	enum tick_policy policy = (enum tick_policy)s->par.tick_policy;
+	bool was_idle = c->mode == CPU_IDLE; /* re-selecting after a poll timeout */
+	cpu_sync(s, c);
+	c->idle_calls++;
+	/* A governor that reads none of the inputs (cpuidle_governor.blind)
+	 * is not given them, unless the legacy loop needs the next timer for
+	 * its own decision (s->idle_blind, resolved at setup). The kernel's governors ask for the sleep length
+	 * themselves (tick_nohz_get_sleep_length()), so this is its order too.
+	 * cpu_next_timer() runs at every entry all the same: it drops the
+	 * fired sleep timers, so that the CPU's timer queue does not grow. */
+	sim_ns task_timer = cpu_next_timer(s, c);
+	dev->tick_period_ns = s->tick_ns; /* cpuidle_poll_time() reads it too */
+	bool legacy_stop = false;
+	sim_ns jiffy;
+	if (s->idle_blind)
+		jiffy = s->now / s->tick_ns;
+	else
+		legacy_stop = idle_inputs(s, c, policy, task_timer, &jiffy);
 	bool stop_tick = true;
 	int st = s->ci_gov->select(dev, s->latency_limit_ns, &stop_tick);
 	if (st < 0 || st >= dev->nstates)
@@ -491,7 +510,7 @@ static void update_min_vruntime(struct sim_cpu *c)
  * the two paths are of about the same length). */
 static sim_ns switch_out_half(const struct sim *s)
 {
-	return s->m->context_switch_ns / 2;
+	return s->switch_half_ns; /* s->m->context_switch_ns / 2 */
 }
 
 /* Switch `next` in: counters, cache refill and wakeup latency. From idle

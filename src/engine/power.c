@@ -195,6 +195,24 @@ static int pkg_choose_cstate(const struct sim *s, int p)
 	return best;
 }
 
+/* The uncore's power in the package's present state. */
+static inline double pkg_uncore_w(const struct sim *s, int p)
+{
+	const struct sim_pkg *pkg = &s->pkgs[p];
+	double w = pkg->pkg_cstate >= 0 ? s->m->pkg_cstates[pkg->pkg_cstate].power_w
+					: uncore_running_w(s, p);
+	if (s->cluster_power) /* the clusters' shared logic, counted with the uncore */
+		w += cluster_power_w(s, p);
+	if (pkg->ncores_online == 0)
+		w = 0;
+	return w;
+}
+
+bool pkg_power_consistent(const struct sim *s, int p)
+{
+	return s->pkgs[p].p_uncore == pkg_uncore_w(s, p);
+}
+
 static void pkg_reevaluate(struct sim *s, int p)
 {
 	struct sim_pkg *pkg = &s->pkgs[p];
@@ -203,15 +221,10 @@ static void pkg_reevaluate(struct sim *s, int p)
 	/* Idle cores whose power follows the package's voltage (leak_at_vid):
 	 * their energy so far at the old one, then the new. */
 	if (s->idle_at_vid && was != pkg->pkg_cstate)
-		for (int i = 0; i < pkg->ncores; i++)
+		for (int i = 0; i < pkg->ncores_walk; i++)
 			if (s->cores[pkg->first_core + i].nbusy == 0)
 				core_power(s, pkg->first_core + i);
-	pkg->p_uncore = pkg->pkg_cstate >= 0 ? s->m->pkg_cstates[pkg->pkg_cstate].power_w
-					     : uncore_running_w(s, p);
-	if (s->cluster_power) /* the clusters' shared logic, counted with the uncore */
-		pkg->p_uncore += cluster_power_w(s, p);
-	if (pkg->ncores_online == 0)
-		pkg->p_uncore = 0;
+	pkg->p_uncore = pkg_uncore_w(s, p);
 	if (s->obs && s->obs->uncore_power && pkg->p_uncore != pkg->obs_w) {
 		pkg->obs_w = pkg->p_uncore;
 		s->obs->uncore_power(s->obs->ctx, p, s->now, pkg->p_uncore);
@@ -236,18 +249,24 @@ void pkg_turbo_eval(struct sim *s, int p)
 		int cap = turbo_cap(s, pkg, t);
 		if (cap == pkg->cap_idx[t])
 			continue;
-		/* The turbo ceiling moved: account C0 time at the old one. */
+		/* The turbo ceiling moved: each core's C0 time is accounted at
+		 * the old one (the threads in C0 are a busy core's: nbusy),
+		 * then the core moves. A CPU's account reads its own core's
+		 * P-state only, so core by core does as CPU by CPU first. */
 		const struct cpu_group *g = &s->topo.pkg[p];
-		for (int i = 0; i < g->n; i++)
-			if (s->cpus[g->cpu[i]].type == t && s->cpus[g->cpu[i]].mode != CPU_IDLE)
-				cpu_sync(s, &s->cpus[g->cpu[i]]);
 		pkg->cap_idx[t] = cap;
-		for (int i = 0; i < pkg->ncores; i++)
-			if (s->cores[pkg->first_core + i].type == t)
-				core_pstate_refresh(s, pkg->first_core + i);
+		for (int i = 0; i < pkg->ncores_walk; i++) {
+			struct sim_core *core = &s->cores[pkg->first_core + i];
+			if (core->type != t)
+				continue;
+			for (int k = 0; core->nbusy && k < core->ncpus; k++)
+				if (s->cpus[core->cpus[k]].mode != CPU_IDLE)
+					cpu_sync(s, &s->cpus[core->cpus[k]]);
+			core_pstate_refresh(s, pkg->first_core + i);
+		}
 		/* Busy cores run at the new ceiling; halted cores that leak at
 		 * their domain's voltage (leak_at_vid) follow it too. */
-		for (int i = 0; i < pkg->ncores; i++) {
+		for (int i = 0; i < pkg->ncores_walk; i++) {
 			struct sim_core *core = &s->cores[pkg->first_core + i];
 			if (core->ncpus && (core->nbusy || s->idle_at_vid) && core->type == t)
 				core_update(s, pkg->first_core + i);
@@ -260,6 +279,19 @@ void pkg_turbo_eval(struct sim *s, int p)
 			}
 		}
 	}
+}
+
+/* The package's state after a core joined or left the busy ones. The
+ * uncore's clock follows the busy cores: core_update(), which comes
+ * next, would move it and re-evaluate the package a second time. Moved
+ * first, one re-evaluation does for both, but for an observer of the
+ * uncore's power, which is told the value between. Out of line: most
+ * calls of pkg_core_busy() (a package that stays busy) end before. */
+static __attribute__((noinline)) void pkg_busy_reevaluate(struct sim *s, int p)
+{
+	if (s->pkgs[p].busy_cores && !(s->obs && s->obs->uncore_power))
+		uncore_clock_follow(s, p);
+	pkg_reevaluate(s, p);
 }
 
 void pkg_core_busy(struct sim *s, int ci, int delta)
@@ -288,7 +320,7 @@ void pkg_core_busy(struct sim *s, int ci, int delta)
 	 * clusters' power follows their CPUs' states, so it is re-evaluated. */
 	if (before && pkg->nbusy_cores && !s->cluster_power)
 		return;
-	pkg_reevaluate(s, p);
+	pkg_busy_reevaluate(s, p);
 }
 
 static void turbo_active_changed(struct sim *s, int p, int type, int delta)
@@ -312,6 +344,14 @@ void power_init(struct sim *s)
 	cluster_idle_init(s);
 	for (int p = 0; p < s->npkgs; p++) {
 		struct sim_pkg *pkg = &s->pkgs[p];
+		/* Cores with no CPU online (--cpus) have no threads to change
+		 * state: their power stays 0 and P-state walks pass them by
+		 * (core_pstate_refresh()), so the walks may stop at the last
+		 * online one. */
+		pkg->ncores_walk = 0;
+		for (int i = 0; i < pkg->ncores; i++)
+			if (s->cores[pkg->first_core + i].ncpus)
+				pkg->ncores_walk = i + 1;
 		for (int t = 0; t < s->ntypes; t++)
 			pkg->cap_idx[t] = s->types[t].turbo_cap_idx[0];
 		for (int i = 0; i < pkg->ncores; i++)

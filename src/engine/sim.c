@@ -884,6 +884,8 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 		return pm_fail(d, "--set hz=%lld: not a CONFIG_HZ choice (expected 100, 250, 300 or 1000)",
 			       (long long)s->par.hz);
 	s->tick_ns = (NS_PER_SEC + s->par.hz / 2) / s->par.hz;
+	s->idle_blind = s->ci_gov->blind && s->par.tick_policy != TICK_LEGACY;
+	s->switch_half_ns = s->m->context_switch_ns / 2;
 	/* Kernel costs the --set keys leave to the machine's [costs]. */
 	if (s->par.tick_cost_ns < 0)
 		s->par.tick_cost_ns = s->m->tick_cost_ns;
@@ -958,6 +960,12 @@ bad:
 			cpu->nr_running, cpu->rq.len);
 		abort();
 	}
+	if (s->idle_blind != (s->ci_gov->blind && s->par.tick_policy != TICK_LEGACY) ||
+	    s->switch_half_ns != s->m->context_switch_ns / 2) {
+		fprintf(stderr, "pmlab: internal error: idle_blind or switch_half_ns disagrees "
+			"with its inputs at %lld ns\n", (long long)s->now);
+		abort();
+	}
 	/* Each CPU's index in its policy, which cpufreq_policy_cpu_index()
 	 * reads untested: the CPU's own place in its own policy. */
 	for (int c = 0; c < s->ncpus; c++) {
@@ -1027,6 +1035,24 @@ bad:
 			abort();
 		}
 	}
+	/* The uncore's clock and power are what re-evaluations would find
+	 * (pkg_core_busy() moves the clock ahead of core_update()). */
+	for (int p = 0; p < s->npkgs; p++)
+		if (!uncore_consistent(s, p) || !pkg_power_consistent(s, p)) {
+			fprintf(stderr, "pmlab: internal error: package %d's uncore at %u kHz, "
+				"%g W disagrees with its state at %lld ns\n", p,
+				s->pkgs[p].unc_khz, s->pkgs[p].p_uncore, (long long)s->now);
+			abort();
+		}
+	/* The power walks' end (power_init()): no core past it has a CPU. */
+	for (int p = 0; p < s->npkgs; p++)
+		for (int i = s->pkgs[p].ncores_walk; i < s->pkgs[p].ncores; i++)
+			if (s->cores[s->pkgs[p].first_core + i].ncpus) {
+				fprintf(stderr, "pmlab: internal error: package %d's power walks stop "
+					"at core %d, core %d has CPUs, at %lld ns\n", p,
+					s->pkgs[p].ncores_walk, i, (long long)s->now);
+				abort();
+			}
 	/* A core's busy count is its threads' modes (exit_ramp.c reads it
 	 * for them). */
 	for (int i = 0; i < s->ncores; i++) {

@@ -188,6 +188,10 @@ struct sim_core {
 struct sim_pkg {
 	int ncores;
 	int first_core;        /* global index of its first core (all cores, online or not) */
+	/* One past its last core with a CPU online (power_init()): the cores
+	 * after it have none, for the whole run, and the power walks stop
+	 * there (--check verifies). */
+	int ncores_walk;
 	int nbusy_cores;       /* cores in C0 */
 	int *busy_cores;       /* ...which (global core indices), in no order; kept
 				  with an uncore model only (engine/uncore.c) */
@@ -297,11 +301,17 @@ struct sim {
 	struct keyheap bursts;
 	struct engine_params par;
 	sim_ns tick_ns;
+	/* Half the machine's context switch (switch_out_half()), fixed at setup. */
+	sim_ns switch_half_ns;
 	sim_ns latency_limit_ns;
 	int kernel_version;    /* --set kernel=X.Y as MAJOR * 1000 + MINOR; 0: current */
 	enum cppc_mode amd_pstate; /* amd-pstate's mode for every policy (CPPC_NONE: not it) */
 	int nohz_nr_cpus;      /* CPUs idle with the tick stopped (nohz.nr_cpus) */
 	bool nohz_has_blocked; /* one of them may have blocked load (nohz.has_blocked) */
+	/* The idle governor is blind (cpuidle_governor.blind) and the idle
+	 * loop is not the legacy one: cpu_enter_idle() fills no inputs. Both
+	 * are fixed at setup. */
+	bool idle_blind;
 	sim_ns nohz_next_blocked; /* not before this jiffy (nohz.next_blocked) */
 	int cpuidle_stop_tick_default;
 	int cluster_cstate;    /* the first cluster C-state (engine/cluster_idle.c); -1 none */
@@ -509,6 +519,9 @@ sim_ns cluster_wake_ns(const struct sim *s, const struct sim_cpu *c);
 /* engine/uncore.c: the uncore clock and its power */
 void uncore_init(struct sim *s);
 void uncore_follow(struct sim *s, int pkg);   /* re-evaluate after a core changed */
+void uncore_clock_follow(struct sim *s, int pkg); /* to the target, the caller re-evaluates */
+/* --check: the clock is the rule's for the busy cores a scan finds, its power the clock's. */
+bool uncore_consistent(const struct sim *s, int pkg);
 double uncore_running_w(const struct sim *s, int pkg);
 void uncore_clock_set(struct sim *s, int pkg, uint32_t khz); /* the clock and its power */
 /* A core of pkg's busy_cores runs at `to` kHz instead of `from` (0: it
@@ -570,6 +583,8 @@ void pkg_core_busy(struct sim *s, int core, int delta); /* a core entered (+1) /
 void pkg_turbo_eval(struct sim *s, int pkg);
 void pkg_idle_changed(struct sim *s, int pkg); /* an idle core changed C-state */
 void pkg_uncore_clock(struct sim *s, int pkg, uint32_t khz); /* the uncore's clock moved */
+/* --check: the package's uncore power is what a re-evaluation finds. */
+bool pkg_power_consistent(const struct sim *s, int pkg);
 void power_flush(struct sim *s);
 
 /* engine/perf_domain.c: the performance domains EAS reads */

@@ -63,22 +63,28 @@ void uncore_busy_khz(struct sim *s, int p, uint32_t from, uint32_t to)
 	}
 }
 
-static uint32_t target_khz(struct sim *s, int p)
+/* The rule's clock for the package, given its busy cores' fastest. */
+static inline uint32_t target_of(const struct sim *s, const struct sim_pkg *pkg, uint32_t fastest)
 {
 	const struct machine_uncore *u = &s->m->unc;
-	struct sim_pkg *pkg = &s->pkgs[p];
 	if (pkg->nbusy_cores == 0)
 		return u->min_khz;
 	if (s->par.energy_perf_bias <= u->epb_max_clock)
 		return u->max_khz;
-	/* The busy cores' fastest, kept as they come and go (a scan only
-	 * when the last core at the top clock left it). */
-	if (pkg->busy_top_n < 0)
-		pkg->busy_top_khz = uncore_busy_scan(s, p, &pkg->busy_top_n);
-	uint32_t fastest = pkg->busy_top_khz;
 	if (fastest < u->min_khz)
 		return u->min_khz;
 	return fastest > u->max_khz ? u->max_khz : fastest;
+}
+
+static uint32_t target_khz(struct sim *s, int p)
+{
+	struct sim_pkg *pkg = &s->pkgs[p];
+	/* The busy cores' fastest, kept as they come and go (a scan only
+	 * when the last core at the top clock left it). */
+	if (pkg->nbusy_cores && s->par.energy_perf_bias > s->m->unc.epb_max_clock &&
+	    pkg->busy_top_n < 0)
+		pkg->busy_top_khz = uncore_busy_scan(s, p, &pkg->busy_top_n);
+	return target_of(s, pkg, pkg->busy_top_khz);
 }
 
 double uncore_power_w(const struct machine *m, uint32_t khz)
@@ -121,4 +127,25 @@ void uncore_follow(struct sim *s, int p)
 	uint32_t khz = target_khz(s, p);
 	if (khz != s->pkgs[p].unc_khz)
 		pkg_uncore_clock(s, p, khz);
+}
+
+/* For a caller that re-evaluates the package's power next
+ * (pkg_core_busy()): the clock moves to its target without a
+ * re-evaluation of its own, so that the uncore_follow() after finds it
+ * there. */
+void uncore_clock_follow(struct sim *s, int p)
+{
+	uint32_t khz = target_khz(s, p);
+	if (khz != s->pkgs[p].unc_khz)
+		uncore_clock_set(s, p, khz);
+}
+
+bool uncore_consistent(const struct sim *s, int p)
+{
+	const struct sim_pkg *pkg = &s->pkgs[p];
+	if (!s->m->unc.max_khz)
+		return true;
+	int n;
+	uint32_t khz = target_of(s, pkg, uncore_busy_scan(s, p, &n));
+	return pkg->unc_khz == khz && pkg->unc_w == uncore_power_w(s->m, khz);
 }

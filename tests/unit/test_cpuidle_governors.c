@@ -124,6 +124,30 @@ static void test_deepest_per_limit(void **state)
 	idletrace_sim_destroy(&s);
 }
 
+/* deepest is blind (cpuidle_governor.blind): cpu_enter_idle() leaves the
+ * device's inputs as they were, so whatever they hold, the answer is the
+ * same and the tick is left to the idle loop. */
+static void test_deepest_blind(void **state)
+{
+	struct idletrace_sim s;
+	start(&s, "deepest", TICK_GOVERNOR);
+	assert_true(s.gov->blind);
+	bool stop;
+	for (int i = 0; i < 3; i++) {
+		s.dev.now = i ? -1 : 0;
+		s.dev.tick_period_ns = i * MS;
+		s.dev.nr_iowait = i * 100;
+		s.dev.cpu_load = i ? ~0UL : 0;
+		s.dev.tick_stopped = i == 1;
+		sim_ns t = i == 0 ? 0 : i == 1 ? 1 : NONE;
+		assert_int_equal(select_direct(&s, t, t, NONE, &stop), C6);
+		assert_true(stop);
+		assert_int_equal(select_direct(&s, t, t, 132 * US, &stop), C1E);
+		assert_true(stop);
+	}
+	idletrace_sim_destroy(&s);
+}
+
 static void test_classify(void **state)
 {
 	struct idletrace_sim s;
@@ -1433,6 +1457,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_poll_time),
 		cmocka_unit_test(test_deepest_per_limit),
+		cmocka_unit_test(test_deepest_blind),
 		cmocka_unit_test(test_classify),
 		cmocka_unit_test(test_menu_buckets),
 		cmocka_unit_test(test_menu_v3_10_buckets),
