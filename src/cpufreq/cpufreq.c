@@ -147,12 +147,8 @@ uint32_t cpufreq_policy_transition_delay_us(const struct cpufreq_policy *p)
 	return delay < UINT32_MAX ? (uint32_t)delay : UINT32_MAX;
 }
 
-int cpufreq_policy_cpu_index(const struct cpufreq_policy *p, int cpu)
+int cpufreq_policy_cpu_scan(const struct cpufreq_policy *p, int cpu)
 {
-	if (p->cpu_index) {
-		int i = p->cpu_index[cpu];
-		return i >= 0 && i < p->ncpus && p->cpus[i] == cpu ? i : -1;
-	}
 	for (int i = 0; i < p->ncpus; i++)
 		if (p->cpus[i] == cpu)
 			return i;

@@ -966,6 +966,17 @@ bad:
 			"with its inputs at %lld ns\n", (long long)s->now);
 		abort();
 	}
+	/* Each CPU's index in its policy, which cpufreq_policy_cpu_index()
+	 * reads untested: the CPU's own place in its own policy. */
+	for (int c = 0; c < s->ncpus; c++) {
+		const struct cpufreq_policy *p = &s->policies[s->cpus[c].policy].p;
+		int j = p->cpu_index[c];
+		if (j < 0 || j >= p->ncpus || p->cpus[j] != c) {
+			fprintf(stderr, "pmlab: internal error: CPU %d has index %d in cpufreq "
+				"policy %d, which is not its own\n", c, j, p->id);
+			abort();
+		}
+	}
 	/* What the cpufreq governor keeps between calls (schedutil's maximum). */
 	for (int i = 0; i < s->npolicies; i++)
 		if (s->cf_gov->check && !s->cf_gov->check(&s->policies[i].p)) {
