@@ -349,8 +349,9 @@ void cpu_enter_idle(struct sim *s, struct sim_cpu *c)
 	c->idle_calls++;
 	/* A governor that reads none of the inputs (cpuidle_governor.blind)
 	 * is not given them, unless the legacy loop needs the next timer for
-	 * its own decision (s->idle_blind, resolved at setup). The kernel's governors ask for the sleep length
-	 * themselves (tick_nohz_get_sleep_length()), so this is its order too.
+	 * its own decision (s->idle_blind, resolved at setup). The kernel's
+	 * governors ask for the sleep length themselves
+	 * (tick_nohz_get_sleep_length()), so this is its order too.
 	 * cpu_next_timer() runs at every entry all the same: it drops the
 	 * fired sleep timers, so that the CPU's timer queue does not grow. */
 	sim_ns task_timer = cpu_next_timer(s, c);
