@@ -13,7 +13,8 @@
 set -eu
 PKGS="gcc clang meson ninja-build pkg-config python3 libinih-dev libjansson-dev libcmocka-dev
 	libtracefs-dev libtracecmd-dev libtraceevent-dev trace-cmd
-	python3-pandas python3-setuptools python3-wheel python3-pip"
+	python3-pandas python3-setuptools python3-wheel python3-pip
+	zsh"
 for group in "$@"; do
 	case $group in
 	browser) PKGS="$PKGS chromium" ;;
