@@ -244,8 +244,8 @@ uint32_t cpufreq_policy_transition_delay_us(const struct cpufreq_policy *p);
  * frequency; otherwise cpuinfo_min. */
 uint32_t cpufreq_default_min(const struct cpufreq_policy *p);
 /* Position of CPU `cpu` in p->cpus, or -1 if the policy does not cover it;
- * with the driver's cpu_index, `cpu` must be one of the policy's (every
- * hook call: ~14 instructions of bounds test saved, issue 14). */
+ * with the driver's cpu_index, `cpu` must be one of the policy's (no
+ * bounds test at every hook call). */
 int cpufreq_policy_cpu_scan(const struct cpufreq_policy *p, int cpu);
 static inline int cpufreq_policy_cpu_index(const struct cpufreq_policy *p, int cpu)
 {

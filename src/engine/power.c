@@ -259,7 +259,6 @@ void pkg_turbo_eval(struct sim *s, int p)
 		 * the old one (the threads in C0 are a busy core's: nbusy),
 		 * then the core moves. A CPU's account reads its own core's
 		 * P-state only, so core by core does as CPU by CPU first. */
-		const struct cpu_group *g = &s->topo.pkg[p];
 		pkg->cap_idx[t] = cap;
 		for (int i = 0; i < pkg->ncores_walk; i++) {
 			struct sim_core *core = &s->cores[pkg->first_core + i];
@@ -277,6 +276,9 @@ void pkg_turbo_eval(struct sim *s, int p)
 			if (core->ncpus && (core->nbusy || s->idle_at_vid) && core->type == t)
 				core_update(s, pkg->first_core + i);
 		}
+		/* In CPU order: cpu_arm_done() gives the deadlines their
+		 * sequence numbers. */
+		const struct cpu_group *g = &s->topo.pkg[p];
 		for (int i = 0; i < g->n; i++) {
 			struct sim_cpu *c = &s->cpus[g->cpu[i]];
 			if (c->mode == CPU_RUNNING && c->type == t) {
