@@ -51,6 +51,17 @@ struct cpu_util {
 	unsigned long uclamp_max; /* max of runnable tasks' uclamp.max (1024 if none) */
 };
 
+/* Where the scheduler keeps one CPU's CFS utilization signals, for a
+ * governor that reads them as schedutil does in the kernel (a part of the
+ * scheduler there: cpu_util_cfs_boost() loads cfs_rq->avg.util_avg and
+ * util_est), without a driver call: cpu_util()'s `util` is
+ * min(max(*util_avg, *util_est), capacity), its clamps the whole range. */
+struct cpu_util_src {
+	const uint32_t *util_avg;
+	const uint32_t *util_est;
+	unsigned long capacity;
+};
+
 /* APERF/MPERF/TSC-like cumulative counters, as intel_pstate samples them. */
 struct cpu_counters {
 	uint64_t aperf; /* cycles at the actual frequency while in C0 */
@@ -197,6 +208,12 @@ struct cpufreq_policy {
 	const uint32_t *util_seq;
 	uint64_t *util_dirty;
 	const int *cpu_index;
+	/* Set by a driver whose scheduler's signals a governor may read in
+	 * place (the simulator's), per CPU of the policy (by index); NULL
+	 * otherwise, and from the moment a run queue's uclamp range can be
+	 * other than the whole one (sched_uclamp_used), when only cpu_util()
+	 * tells it. --check verifies it against cpu_util(). */
+	const struct cpu_util_src *util_src;
 };
 
 /* An update() call's path cost, in CPU cycles (hookcost.h has the figures). */

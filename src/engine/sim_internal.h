@@ -255,6 +255,7 @@ struct sim_policy {
 	int *cpus;
 	uint32_t *util_seq;    /* per CPU of the policy: p.util_seq */
 	uint64_t *util_dirty;  /* p.util_dirty */
+	struct cpu_util_src *util_src; /* p.util_src while it is offered */
 	int cur_idx;           /* P-state the hardware runs now (before turbo cap) */
 	uint32_t apply_gen;
 	struct cppc_guided guided; /* amd-pstate's guided mode (cpufreq/cppc_guided.h) */
@@ -596,6 +597,12 @@ void power_limit_eval(struct sim *s, int pkg);
 
 /* engine/freq.c: the simulator's cpufreq driver */
 int freq_init(struct sim *s, struct pm_diag *d);
+/* sched_uclamp_used turned on: cpu_util() alone tells a run queue's clamps,
+ * so the policies no longer offer their signals in place (p.util_src). */
+void freq_uclamp_used(struct sim *s);
+/* --check: what the CPU's policy offers in place (p.util_src) reads as
+ * cpu_util_get() does. */
+bool freq_util_src_agrees(struct sim *s, int cpu);
 void freq_apply(struct sim *s, int policy, int idx);
 void freq_update_hook(struct sim *s, struct sim_cpu *c, unsigned flags);
 /* A CPU entered or left a state in which its P-state request counts
