@@ -195,17 +195,15 @@ struct cpufreq_policy {
 	void *gov_data;
 	const struct cpufreq_driver *driver;
 	void *driver_ctx;
-	/* Set by a driver that can tell (NULL otherwise): per CPU of the
-	 * policy (by index), a count that moves whenever what cpu_util()
-	 * reports for it may have changed, so a governor may keep what it
-	 * derived from the last report; a bit per CPU of the policy (bit i of
-	 * word i / 64) set with every such change, which the governor clears
-	 * once it has read the CPU; and, by CPU number, each CPU's index in its
+	/* Set by a driver that can tell (NULL otherwise): a bit per CPU of
+	 * the policy (bit i of word i / 64) set whenever what cpu_util()
+	 * reports for it may have changed, which the governor clears once it
+	 * has read the CPU, so that it may keep what it derived from the last
+	 * report until then; and, by CPU number, each CPU's index in its
 	 * own policy's `cpus`, which a driver sets only if it calls the
 	 * governor for the policy's own CPUs alone (the simulator's does:
 	 * engine/freq.c; --check verifies the indices), so that
 	 * cpufreq_policy_cpu_index() reads it without a test. */
-	const uint32_t *util_seq;
 	uint64_t *util_dirty;
 	const int *cpu_index;
 	/* Set by a driver whose scheduler's signals a governor may read in

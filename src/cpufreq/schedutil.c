@@ -45,10 +45,10 @@ struct sugov_cpu {
 	sim_ns last_update;
 	unsigned long util;         /* with headroom and clamps */
 	uint64_t saved_idle_calls;
-	/* util holds for the driver's report numbered util_seq, without boost
-	 * (see sugov_update_shared()); capacity, once known (it is fixed). */
+	/* util holds, without boost, while the driver's dirty bit for the CPU
+	 * is clear (see sugov_shared_util()); capacity, once known (it is
+	 * fixed). */
 	bool util_cached;
-	uint32_t util_seq;
 	unsigned long capacity;
 };
 
@@ -331,7 +331,6 @@ static __attribute__((noinline)) void sugov_reread_dirty(struct cpufreq_policy *
 			unsigned long was = ck->util;
 			p->driver->cpu_util(p->driver_ctx, p->cpus[k], &u);
 			sugov_get_util(sg, ck, &u, 0);
-			ck->util_seq = p->util_seq[k];
 			sugov_max_moved(sg, ck, was);
 		}
 		p->util_dirty[w] = 0;
@@ -356,7 +355,6 @@ static inline void sugov_reread_in_place(struct cpufreq_policy *p, struct sugov_
 			unsigned long was = ck->util;
 			ck->util = sugov_perf(sg, sugov_src_util(sk), sk->capacity, 0,
 					      SCHED_CAPACITY_SCALE, 0);
-			ck->util_seq = p->util_seq[k];
 			sugov_max_moved(sg, ck, was);
 		} while (bits &= bits - 1);
 	}
@@ -369,17 +367,15 @@ static __attribute__((noinline)) unsigned long sugov_read_all(struct cpufreq_pol
 							      unsigned long max_cap)
 {
 	struct cpu_util u;
-	bool boost_left = false, cached = p->util_seq != NULL;
+	bool boost_left = false, cached = p->util_dirty != NULL;
 	for (int k = 0; k < p->ncpus; k++) {
 		struct sugov_cpu *ck = &sg->cpus[k];
-		if (!(!ck->iowait_boost && ck->util_cached && p->util_seq &&
-		      ck->util_seq == p->util_seq[k])) {
+		if (ck->iowait_boost || !ck->util_cached || !p->util_dirty ||
+		    (p->util_dirty[k / 64] >> (k % 64) & 1)) {
 			sugov_read_util(p, k, &u);
 			unsigned long boost = sugov_iowait_apply(p, ck, time, max_cap);
 			sugov_get_util(sg, ck, &u, boost);
-			ck->util_cached = boost == 0 && p->util_seq;
-			if (p->util_seq)
-				ck->util_seq = p->util_seq[k];
+			ck->util_cached = boost == 0 && p->util_dirty;
 			boost_left |= ck->iowait_boost != 0;
 			cached &= ck->util_cached;
 		}
@@ -394,10 +390,10 @@ static __attribute__((noinline)) unsigned long sugov_read_all(struct cpufreq_pol
 }
 
 /* The policy's demand: every CPU's sg_cpu->util (sugov_next_freq_shared()),
- * each a function of the CPU's report and its I/O boost. With no boost
- * anywhere, a CPU whose report has not changed (the driver's util_seq, or
- * its util_dirty bit) keeps its figure; with the dirty bits, only the CPUs
- * marked are read. The same figures as reading every CPU, computed once. */
+ * each a function of the CPU's report and its I/O boost. A CPU without a
+ * boost whose report has not changed (its util_dirty bit is clear) keeps
+ * its figure; with no boost anywhere, only the CPUs marked are read. The
+ * same figures as reading every CPU, computed once. */
 static inline unsigned long sugov_shared_util(struct cpufreq_policy *p, struct sugov_data *sg,
 					      int j, sim_ns time, unsigned long max_cap)
 {

@@ -382,13 +382,11 @@ static int build_policies(struct sim *s, struct pm_diag *d)
 	free(map);
 	for (int pi = 0; pi < s->npolicies; pi++) {
 		struct sim_policy *sp = &s->policies[pi];
-		sp->util_seq = calloc((size_t)sp->p.ncpus, sizeof(*sp->util_seq));
 		sp->util_dirty = calloc(((size_t)sp->p.ncpus + 63) / 64, sizeof(*sp->util_dirty));
 		sp->req_khz = calloc((size_t)sp->p.ncpus, sizeof(*sp->req_khz));
 		sp->util_src = calloc((size_t)sp->p.ncpus, sizeof(*sp->util_src));
-		if (!sp->util_seq || !sp->util_dirty || !sp->req_khz || !sp->util_src)
+		if (!sp->util_dirty || !sp->req_khz || !sp->util_src)
 			return pm_fail(d, "out of memory");
-		sp->p.util_seq = sp->util_seq;
 		sp->p.util_dirty = sp->util_dirty;
 		sp->p.cpu_index = s->cpu_policy_slot;
 		sp->p.util_src = s->knobs.uclamp_used ? NULL : sp->util_src;
@@ -397,7 +395,6 @@ static int build_policies(struct sim *s, struct pm_diag *d)
 		struct sim_cpu *cpu = &s->cpus[c];
 		struct sim_policy *sp = &s->policies[cpu->policy];
 		int slot = s->cpu_policy_slot[c];
-		cpu->util_seq = &sp->util_seq[slot];
 		cpu->util_dirty = &sp->util_dirty[slot / 64];
 		cpu->util_dirty_bit = UINT64_C(1) << (slot % 64);
 		/* cpu_util_get()'s inputs, where they stay for the whole run. */
@@ -529,7 +526,6 @@ void freq_fini(struct sim *s)
 		free(sp->p.gov_data);
 		cppc_guided_fini(&sp->guided);
 		free(sp->cpus);
-		free(sp->util_seq);
 		free(sp->util_dirty);
 		free(sp->req_khz);
 		free(sp->util_src);
