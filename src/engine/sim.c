@@ -941,6 +941,10 @@ static void check_invariants(struct sim *s)
 			goto bad;
 		if (cpu->mode == CPU_IDLE && (cpu->rq.len || cpu->nr_running))
 			goto bad;
+		/* Only a running CPU has a task current: the end of a wakeup
+		 * picks with none (cpu_schedule_woken()). */
+		if (!running && cpu->curr)
+			goto bad;
 		if (cpu->nr_running != cpu->rq.len + (running ? 1 : 0))
 			goto bad;
 		/* A running CPU's speed follows its P-state and SMT share. */
