@@ -678,23 +678,24 @@ static void schedule_from(struct sim *s, struct sim_cpu *c, bool void_deadline)
 }
 
 /* A running CPU's deadline is its burst's end, void now; a waking one's is
- * its end of wakeup, being handled. Either is left in place: the burst
- * armed on the way out moves it (one sift, where a cancel and a set take
- * two). If none is armed, a running CPU's is cancelled on the way out
- * (void_deadline), and sim_run() takes a waking one's out. Nothing reads
- * or moves this CPU's deadline meanwhile (cpu_arm_done() waits for the end
- * of a dispatch). */
+ * its end of wakeup. Either is left in place: the burst armed on the way
+ * out moves it (one sift, where a cancel and a set take two). If none is
+ * armed, a running CPU's is cancelled on the way out (void_deadline); a
+ * waking one's stays, to be dropped when it comes due, unless it is being
+ * handled (cpu_schedule_woken()). Nothing reads or moves this CPU's
+ * deadline meanwhile (cpu_arm_done() waits for the end of a dispatch). */
 void cpu_schedule(struct sim *s, struct sim_cpu *c)
 {
 	schedule_from(s, c, c->mode == CPU_RUNNING);
 }
 
-/* cpu_schedule() at the end of a wakeup. Out of line: inline in the
- * event loop it would take registers there. */
+/* cpu_schedule() at the end of a wakeup. Its deadline, being handled, is
+ * void: sim_run() leaves it to this. Out of line: inline in the event loop
+ * it would take registers there. */
 __attribute__((noinline)) static void cpu_schedule_woken(struct sim *s, struct sim_cpu *c)
 {
-	if (!schedule_pass(s, c, false, SCHED_WOKEN))
-		schedule_from(s, c, false);
+	if (!schedule_pass(s, c, true, SCHED_WOKEN))
+		schedule_from(s, c, true);
 }
 
 /* cpu_schedule() once the running task has stopped in its dispatch. Out

@@ -953,9 +953,15 @@ static void check_invariants(struct sim *s)
 		    cpu->idle.deepest != cpuidle_deepest_scan(&cpu->idle, cpu->idle.deepest_limit_ns))
 			goto bad;
 		/* Its deadline: the end of its wakeup or of its task's burst,
-		 * no other (cpu_schedule() drops a void one). */
+		 * no other (cpu_schedule() drops a void one), and at that
+		 * time (the handler of one moves it or takes it out: sim_run()
+		 * leaves a live one to it). */
 		if (keyheap_has(&s->bursts, (uint32_t)c) !=
 		    (cpu->mode == CPU_WAKING || (running && cpu->curr->in_burst)))
+			goto bad;
+		if (keyheap_has(&s->bursts, (uint32_t)c) &&
+		    keyheap_time(&s->bursts, (uint32_t)c) !=
+			    (cpu->mode == CPU_WAKING ? cpu->irq_end : cpu->done_at))
 			goto bad;
 		continue;
 bad:
@@ -1272,14 +1278,17 @@ int sim_run(struct sim *s, struct run_result *r, struct pm_diag *d)
 		if (s->bursts.n && keyheap_first_before(&s->bursts, top->time, top->seq)) {
 			/* A CPU's end of burst or of wakeup. It stays in the heap
 			 * while handled: the next burst's end moves it down from
-			 * the top, one sift where a pop and a set take two; if
-			 * nothing re-armed it, it goes after. */
+			 * the top, one sift where a pop and a set take two, and
+			 * a handler that arms none takes it out (the invariant
+			 * check compares each CPU's deadline with its burst's or
+			 * wakeup's end). One left over goes here. */
 			const struct keyheap_node *b = keyheap_first(&s->bursts);
 			uint32_t cpu = b->key;
 			uint64_t seq = b->seq;
 			s->now = b->time;
 			live = cpu_deadline(s, &s->cpus[cpu], b->time);
-			keyheap_cancel_seq(&s->bursts, cpu, seq);
+			if (!live)
+				keyheap_cancel_seq(&s->bursts, cpu, seq);
 		} else {
 			eventq_pop(&s->q, &e);
 			s->now = e.time;
