@@ -353,8 +353,10 @@ void sim_task_set_uclamp(struct sim *s, struct task *t, int util_min, int util_m
 		t->uclamp_min = (uint16_t)util_min;
 	if (util_max >= 0)
 		t->uclamp_max = (uint16_t)util_max;
-	if (util_min >= 0 || util_max >= 0)
+	if ((util_min >= 0 || util_max >= 0) && !s->knobs.uclamp_used) {
 		s->knobs.uclamp_used = true;
+		freq_uclamp_used(s);
+	}
 	/* A runnable task's clamps are its run queue's (uclamp_rq_inc()). */
 	if (t->cpu >= 0 && (t->state == TASK_QUEUED || t->state == TASK_RUNNING))
 		cpu_util_changed(&s->cpus[t->cpu]);
@@ -940,6 +942,10 @@ static void check_invariants(struct sim *s)
 			goto bad;
 		if (cpu->mode == CPU_IDLE && (cpu->rq.len || cpu->nr_running))
 			goto bad;
+		/* Only a running CPU has a task current: the end of a wakeup
+		 * picks with none (cpu_schedule_woken()). */
+		if (!running && cpu->curr)
+			goto bad;
 		if (cpu->nr_running != cpu->rq.len + (running ? 1 : 0))
 			goto bad;
 		/* A running CPU's speed follows its P-state and SMT share. */
@@ -975,6 +981,11 @@ bad:
 		if (j < 0 || j >= p->ncpus || p->cpus[j] != c) {
 			fprintf(stderr, "pmlab: internal error: CPU %d has index %d in cpufreq "
 				"policy %d, which is not its own\n", c, j, p->id);
+			abort();
+		}
+		if (!freq_util_src_agrees(s, c)) {
+			fprintf(stderr, "pmlab: internal error: CPU %d's utilization signals in "
+				"place disagree with cpu_util() at %lld ns\n", c, (long long)s->now);
 			abort();
 		}
 	}
