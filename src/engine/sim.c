@@ -755,6 +755,7 @@ static int build_topology(struct sim *s, struct pm_diag *d)
 			s->pkgs[p].busy_cores = calloc((size_t)m->cores_per_package, sizeof(int));
 			if (!s->pkgs[p].busy_cores)
 				return pm_fail(d, "out of memory");
+			s->pkgs[p].unc_stale = true; /* the clock is not the model's yet */
 		}
 	}
 	for (int i = 0; i < s->ncores; i++) {
@@ -1039,6 +1040,14 @@ bad:
 			"running CPUs, at %lld ns\n", s->nr_stealable, all, (long long)s->now);
 		abort();
 	}
+	/* The counts of active cores that leave the turbo ceiling alone. */
+	for (int p = 0; p < s->npkgs; p++)
+		if (!pkg_turbo_window_consistent(s, p)) {
+			fprintf(stderr, "pmlab: internal error: package %d's window of turbo-active "
+				"counts that keep the ceiling disagrees with its bins at %lld ns\n", p,
+				(long long)s->now);
+			abort();
+		}
 	/* The uncore's record of the busy cores' fastest clock is a scan's. */
 	for (int p = 0; p < s->npkgs; p++) {
 		int n;

@@ -198,6 +198,12 @@ struct sim_pkg {
 	 * turbo_active state) and the turbo ceiling P-state in force. */
 	int nturbo_cores[MACHINE_MAX_TYPES];
 	int cap_idx[MACHINE_MAX_TYPES];
+	/* Per CPU type, the counts of turbo-active cores that leave the power
+	 * controller nothing to do: turbo_lo .. turbo_lo + turbo_span, those
+	 * whose ceiling is cap_idx, or every count while an evaluation is
+	 * pending (turbo_window_set(); --check verifies). */
+	int turbo_lo[MACHINE_MAX_TYPES];
+	unsigned turbo_span[MACHINE_MAX_TYPES];
 	/* The power controller (engine/power_limit.c): its ceiling per type
 	 * (the top P-state: none), its level on type 0's table, the running
 	 * averages of package power (W) and the energy counter it last read. */
@@ -222,6 +228,11 @@ struct sim_pkg {
 	 * busy_top_n -1: unknown, found again by a scan when next needed. */
 	uint32_t busy_top_khz;
 	int busy_top_n;
+	/* The uncore clock's target may have moved since the clock last
+	 * followed it: set where its inputs move (the busy count to or from
+	 * 0, the busy cores' fastest clock), cleared where the clock follows
+	 * (uncore_follow()); never set without an uncore model. */
+	bool unc_stale;
 };
 
 /* A CPU type as the engine runs it (machine.h, struct cpu_type). */
@@ -584,6 +595,9 @@ void pkg_idle_changed(struct sim *s, int pkg); /* an idle core changed C-state *
 void pkg_uncore_clock(struct sim *s, int pkg, uint32_t khz); /* the uncore's clock moved */
 /* --check: the package's uncore power is what a re-evaluation finds. */
 bool pkg_power_consistent(const struct sim *s, int pkg);
+/* --check: the counts that ask nothing of the power controller
+ * (turbo_lo, turbo_span) are those of the ceiling in force. */
+bool pkg_turbo_window_consistent(const struct sim *s, int pkg);
 void power_flush(struct sim *s);
 
 /* engine/perf_domain.c: the performance domains EAS reads */
