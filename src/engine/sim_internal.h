@@ -148,8 +148,7 @@ struct sim_cpu {
 	sim_ns avg_idle;           /* rq->avg_idle: average idle period, capped */
 	sim_ns idle_stamp;         /* rq->idle_stamp: when it went idle, 0 once woken */
 	uint32_t util_est_sum; /* util_est of its runnable tasks */
-	uint32_t *util_seq;    /* its count in its policy's util_seq (cpu_util_changed()) */
-	uint64_t *util_dirty;  /* its word of its policy's util_dirty... */
+	uint64_t *util_dirty;  /* its word of its policy's util_dirty (cpu_util_changed())... */
 	uint64_t util_dirty_bit; /* ...and its bit there */
 	bool util_decayed;     /* the run queue's PELT moved since the last cpufreq hook call */
 	sim_ns idle_busy_until;/* the idle entry path (and tick stop) runs until then */
@@ -253,8 +252,8 @@ struct sim_policy {
 	struct cpufreq_policy p;
 	int type;              /* a clock domain never spans two CPU types */
 	int *cpus;
-	uint32_t *util_seq;    /* per CPU of the policy: p.util_seq */
 	uint64_t *util_dirty;  /* p.util_dirty */
+	struct cpu_util_src *util_src; /* p.util_src while it is offered */
 	int cur_idx;           /* P-state the hardware runs now (before turbo cap) */
 	uint32_t apply_gen;
 	struct cppc_guided guided; /* amd-pstate's guided mode (cpufreq/cppc_guided.h) */
@@ -596,6 +595,12 @@ void power_limit_eval(struct sim *s, int pkg);
 
 /* engine/freq.c: the simulator's cpufreq driver */
 int freq_init(struct sim *s, struct pm_diag *d);
+/* sched_uclamp_used turned on: cpu_util() alone tells a run queue's clamps,
+ * so the policies no longer offer their signals in place (p.util_src). */
+void freq_uclamp_used(struct sim *s);
+/* --check: what the CPU's policy offers in place (p.util_src) reads as
+ * cpu_util_get() does. */
+bool freq_util_src_agrees(struct sim *s, int cpu);
 void freq_apply(struct sim *s, int policy, int idx);
 void freq_update_hook(struct sim *s, struct sim_cpu *c, unsigned flags);
 /* A CPU entered or left a state in which its P-state request counts
@@ -664,7 +669,6 @@ static inline void cpu_stealable(struct sim *s, struct sim_cpu *c)
  * util_est, the runnable tasks' uclamp) may have changed. */
 static inline void cpu_util_changed(struct sim_cpu *c)
 {
-	(*c->util_seq)++;
 	*c->util_dirty |= c->util_dirty_bit;
 }
 
