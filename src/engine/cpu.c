@@ -403,8 +403,7 @@ static inline __attribute__((always_inline)) void enter_idle(struct sim *s, stru
 	c->idle_start = s->now;
 	if (s->obs && s->obs->cpu_idle)
 		s->obs->cpu_idle(s->obs->ctx, c->id, s->now, st);
-	dev->stats[st].usage++;
-	c->acct.cstate_usage[st]++;
+	dev->stats[st].usage++; /* also the result's cstate_usage (collect()) */
 	if (was_idle) {
 		/* Already idle: only the state changed. */
 		core_update(s, c->core);
@@ -527,14 +526,13 @@ void cpu_kick(struct sim *s, struct sim_cpu *c)
 }
 
 /* cpuidle bookkeeping after an idle period (cpuidle_enter_state()):
- * time, above/below, what ended it, then the governor's reflect(). */
+ * time, above/below (the device's counts are the result's: collect()),
+ * what ended it, then the governor's reflect(). */
 static void idle_reflect(struct sim *s, struct sim_cpu *c, bool poll_timeout)
 {
 	struct cpuidle_device *dev = &c->idle;
 	int st = c->req_cstate;
-	enum cpuidle_miss miss = cpuidle_record_exit(dev, st, s->now - c->idle_start);
-	c->acct.cstate_above[st] += miss == CPUIDLE_ABOVE;
-	c->acct.cstate_below[st] += miss == CPUIDLE_BELOW;
+	cpuidle_record_exit(dev, st, s->now - c->idle_start);
 	dev->tick_wakeup = c->tick_woke;
 	dev->poll_time_limit = poll_timeout;
 	c->tick_woke = false;

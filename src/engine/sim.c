@@ -1221,6 +1221,14 @@ static int collect(struct sim *s, struct run_result *r, struct pm_diag *d)
 	for (int c = 0; c < s->ncpus; c++) {
 		s->cpus[c].acct.c0_mhz_ns = cpu_c0_mhz_ns(s, &s->cpus[c]);
 		r->cpus[c] = s->cpus[c].acct;
+		/* Entries, too short and too long, as the cpuidle device
+		 * counted them (the idle loop keeps no second count). */
+		const struct cpuidle_device *dev = &s->cpus[c].idle;
+		for (int st = 0; st < dev->nstates; st++) {
+			r->cpus[c].cstate_usage[st] = dev->stats[st].usage;
+			r->cpus[c].cstate_above[st] = dev->stats[st].above;
+			r->cpus[c].cstate_below[st] = dev->stats[st].below;
+		}
 		s->cpus[c].acct.pstate_ns = NULL; /* ownership moves to the result */
 	}
 	for (int i = 0; i < s->ncores; i++) {
