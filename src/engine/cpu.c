@@ -299,11 +299,12 @@ static sim_ns tick_restart_cost(const struct sim *s, const struct sim_cpu *c, si
  * tick_nohz_stop_sched_tick()): stop the tick unless the next timer is due
  * within one tick of the last jiffy; once stopped it stays stopped until
  * the CPU leaves the idle loop (tick_nohz_idle_exit()). */
-static bool legacy_stops_tick(const struct sim *s, const struct sim_cpu *c, sim_ns next_timer)
+static bool legacy_stops_tick(const struct sim *s, const struct sim_cpu *c, sim_ns next_timer,
+			      sim_ns jiffy)
 {
 	if (!c->tick_on)
 		return true;
-	sim_ns basemono = s->now / s->tick_ns * s->tick_ns;
+	sim_ns basemono = jiffy * s->tick_ns; /* the last jiffy's start */
 	return next_timer == SIM_NS_MAX || next_timer - basemono > s->tick_ns;
 }
 
@@ -333,7 +334,7 @@ static inline bool idle_inputs(struct sim *s, struct sim_cpu *c, enum tick_polic
 	 * 4.17 rework), so it is not reported as stopped. Since 4.17 the tick
 	 * is stopped here only if a previous iteration of this idle stretch
 	 * stopped it (re-selection after a polling timeout or an interrupt). */
-	bool legacy_stop = policy == TICK_LEGACY && legacy_stops_tick(s, c, next_timer);
+	bool legacy_stop = policy == TICK_LEGACY && legacy_stops_tick(s, c, next_timer, jiffy);
 	bool tick_gone = legacy_stop || (policy != TICK_LEGACY && !c->tick_on);
 	dev->tick_stopped = policy != TICK_LEGACY && !c->tick_on;
 	dev->next_timer_ns = (!tick_gone && to_tick < dev->next_timer_no_tick_ns)
@@ -347,9 +348,9 @@ static inline bool idle_inputs(struct sim *s, struct sim_cpu *c, enum tick_polic
 }
 
 /* The idle loop's entry, in one version per configuration that stays
- * fixed for a run: the tick policy and whether the governor is blind
- * (cpuidle_governor.blind; the legacy loop fills the inputs all the same,
- * for its own decision). The tests of both fold away in each version;
+ * fixed for a run: the tick policy and, under nohz, whether the governor
+ * is blind (cpuidle_governor.blind; the legacy loop fills the inputs all
+ * the same, for its own decision). The tests of both fold away in each version;
  * cpu_idle_setup() chooses one (s->enter_idle), and --check verifies the
  * choice against its inputs (cpu_idle_path_consistent()). */
 static inline __attribute__((always_inline)) void enter_idle(struct sim *s, struct sim_cpu *c,
@@ -436,14 +437,10 @@ static void enter_idle_nohz_blind(struct sim *s, struct sim_cpu *c)
 	enter_idle(s, c, TICK_GOVERNOR, true);
 }
 
+/* The tick kept running (nohz off), a rare choice: both tests made. */
 static void enter_idle_periodic(struct sim *s, struct sim_cpu *c)
 {
-	enter_idle(s, c, TICK_PERIODIC, false);
-}
-
-static void enter_idle_periodic_blind(struct sim *s, struct sim_cpu *c)
-{
-	enter_idle(s, c, TICK_PERIODIC, true);
+	enter_idle(s, c, TICK_PERIODIC, s->ci_gov->blind);
 }
 
 /* The version of the idle entry for the run's tick policy and governor. */
@@ -454,7 +451,7 @@ static void (*enter_idle_for(const struct sim *s))(struct sim *, struct sim_cpu 
 	case TICK_LEGACY:
 		return enter_idle_legacy;
 	case TICK_PERIODIC:
-		return blind ? enter_idle_periodic_blind : enter_idle_periodic;
+		return enter_idle_periodic;
 	case TICK_GOVERNOR:
 	default:
 		return blind ? enter_idle_nohz_blind : enter_idle_nohz;
