@@ -51,6 +51,17 @@ struct cpu_util {
 	unsigned long uclamp_max; /* max of runnable tasks' uclamp.max (1024 if none) */
 };
 
+/* Where the scheduler keeps one CPU's CFS utilization signals, for a
+ * governor that reads them as schedutil does in the kernel (a part of the
+ * scheduler there: cpu_util_cfs_boost() loads cfs_rq->avg.util_avg and
+ * util_est), without a driver call: cpu_util()'s `util` is
+ * min(max(*util_avg, *util_est), capacity), its clamps the whole range. */
+struct cpu_util_src {
+	const uint32_t *util_avg;
+	const uint32_t *util_est;
+	unsigned long capacity;
+};
+
 /* APERF/MPERF/TSC-like cumulative counters, as intel_pstate samples them. */
 struct cpu_counters {
 	uint64_t aperf; /* cycles at the actual frequency while in C0 */
@@ -184,19 +195,23 @@ struct cpufreq_policy {
 	void *gov_data;
 	const struct cpufreq_driver *driver;
 	void *driver_ctx;
-	/* Set by a driver that can tell (NULL otherwise): per CPU of the
-	 * policy (by index), a count that moves whenever what cpu_util()
-	 * reports for it may have changed, so a governor may keep what it
-	 * derived from the last report; a bit per CPU of the policy (bit i of
-	 * word i / 64) set with every such change, which the governor clears
-	 * once it has read the CPU; and, by CPU number, each CPU's index in its
+	/* Set by a driver that can tell (NULL otherwise): a bit per CPU of
+	 * the policy (bit i of word i / 64) set whenever what cpu_util()
+	 * reports for it may have changed, which the governor clears once it
+	 * has read the CPU, so that it may keep what it derived from the last
+	 * report until then; and, by CPU number, each CPU's index in its
 	 * own policy's `cpus`, which a driver sets only if it calls the
 	 * governor for the policy's own CPUs alone (the simulator's does:
 	 * engine/freq.c; --check verifies the indices), so that
 	 * cpufreq_policy_cpu_index() reads it without a test. */
-	const uint32_t *util_seq;
 	uint64_t *util_dirty;
 	const int *cpu_index;
+	/* Set by a driver whose scheduler's signals a governor may read in
+	 * place (the simulator's), per CPU of the policy (by index); NULL
+	 * otherwise, and from the moment a run queue's uclamp range can be
+	 * other than the whole one (sched_uclamp_used), when only cpu_util()
+	 * tells it. --check verifies it against cpu_util(). */
+	const struct cpu_util_src *util_src;
 };
 
 /* An update() call's path cost, in CPU cycles (hookcost.h has the figures). */

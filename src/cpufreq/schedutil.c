@@ -45,10 +45,10 @@ struct sugov_cpu {
 	sim_ns last_update;
 	unsigned long util;         /* with headroom and clamps */
 	uint64_t saved_idle_calls;
-	/* util holds for the driver's report numbered util_seq, without boost
-	 * (see sugov_update_shared()); capacity, once known (it is fixed). */
+	/* util holds, without boost, while the driver's dirty bit for the CPU
+	 * is clear (see sugov_shared_util()); capacity, once known (it is
+	 * fixed). */
 	bool util_cached;
-	uint32_t util_seq;
 	unsigned long capacity;
 };
 
@@ -164,17 +164,36 @@ static unsigned long sugov_iowait_apply(const struct cpufreq_policy *p, struct s
 	return (c->iowait_boost * max_cap) >> 10;
 }
 
+/* cpu_util()'s `util` from the scheduler's signals in place. */
+static inline unsigned long sugov_src_util(const struct cpu_util_src *src)
+{
+	uint32_t util = *src->util_avg > *src->util_est ? *src->util_avg : *src->util_est;
+	return util < src->capacity ? util : src->capacity;
+}
+
+/* The policy's CPU k's report: in place where the driver offers the
+ * scheduler's signals (p->util_src), as cpu_util() would give it. */
+static inline void sugov_read_util(const struct cpufreq_policy *p, int k, struct cpu_util *u)
+{
+	if (p->util_src) {
+		u->util = sugov_src_util(&p->util_src[k]);
+		u->capacity = p->util_src[k].capacity;
+		u->uclamp_min = 0;
+		u->uclamp_max = SCHED_CAPACITY_SCALE;
+		return;
+	}
+	p->driver->cpu_util(p->driver_ctx, p->cpus[k], u);
+}
+
 /* sugov_get_util(): effective_cpu_util() for CFS alone, the boost, then
  * sugov_effective_cpu_perf(): 25 % headroom, capped by uclamp_max and the
  * capacity, at least uclamp_min. The 4.7 variant clamps without headroom
  * (it goes on the reference frequency). */
-static void sugov_get_util(const struct sugov_data *sg, struct sugov_cpu *c,
-			   const struct cpu_util *u, unsigned long boost)
+static inline unsigned long sugov_perf(const struct sugov_data *sg, unsigned long util,
+				       unsigned long scale, unsigned long min,
+				       unsigned long uclamp_max, unsigned long boost)
 {
-	unsigned long scale = u->capacity;
-	unsigned long util = u->util;
-	unsigned long min = u->uclamp_min;
-	unsigned long max = u->uclamp_max < scale ? u->uclamp_max : scale;
+	unsigned long max = uclamp_max < scale ? uclamp_max : scale;
 	if (util > scale)
 		util = scale;
 	if (util < boost)
@@ -182,7 +201,13 @@ static void sugov_get_util(const struct sugov_data *sg, struct sugov_cpu *c,
 	unsigned long actual = sg->variant == SUGOV_V4_7 ? util : util + (util >> 2);
 	if (actual < max)
 		max = actual;
-	c->util = min > max ? min : max;
+	return min > max ? min : max;
+}
+
+static void sugov_get_util(const struct sugov_data *sg, struct sugov_cpu *c,
+			   const struct cpu_util *u, unsigned long boost)
+{
+	c->util = sugov_perf(sg, u->util, u->capacity, u->uclamp_min, u->uclamp_max, boost);
 }
 
 /* get_capacity_ref_freq() and get_next_freq(): the lowest table entry at
@@ -238,7 +263,7 @@ static void sugov_update_single(struct cpufreq_policy *p, struct sugov_data *sg,
 	cpufreq_hook_spend(p, CPUFREQ_CYCLES_UTIL_CPU + CPUFREQ_CYCLES_SELECT);
 
 	struct cpu_util u;
-	p->driver->cpu_util(p->driver_ctx, cpu, &u);
+	sugov_read_util(p, 0, &u); /* the policy's one CPU, cpu */
 	unsigned long boost = sugov_iowait_apply(p, c, time, u.capacity);
 	sugov_get_util(sg, c, &u, boost);
 	uint32_t next_f = sugov_next_freq(p, sg, c->util, u.capacity);
@@ -278,50 +303,79 @@ static unsigned long sugov_find_max(const struct cpufreq_policy *p, struct sugov
 	return sg->max_util;
 }
 
-/* The policy's demand: every CPU's sg_cpu->util (sugov_next_freq_shared()),
- * each a function of the CPU's report and its I/O boost. With no boost
- * anywhere, a CPU whose report has not changed (the driver's util_seq, or
- * its util_dirty bit) keeps its figure; with the dirty bits, only the CPUs
- * marked are read. The same figures as reading every CPU, computed once. */
-static unsigned long sugov_shared_util(struct cpufreq_policy *p, struct sugov_data *sg, int j,
-				       sim_ns time, unsigned long max_cap)
+/* CPU ck's util moved from `was` (itself now in ck->util): the kept
+ * maximum and its count follow, or are marked unknown when the last CPU
+ * that held the maximum went below it. */
+static inline void sugov_max_moved(struct sugov_data *sg, const struct sugov_cpu *ck,
+				   unsigned long was)
+{
+	if (ck->util > sg->max_util) {
+		sg->max_util = ck->util;
+		sg->max_count = 1;
+	} else if (ck->util == sg->max_util) {
+		sg->max_count += was != sg->max_util;
+	} else if (was == sg->max_util && --sg->max_count == 0) {
+		sg->max_known = false;
+	}
+}
+
+/* The CPUs marked dirty, read again through the driver's cpu_util(). */
+static __attribute__((noinline)) void sugov_reread_dirty(struct cpufreq_policy *p,
+							 struct sugov_data *sg)
 {
 	struct cpu_util u;
-	if (sg->all_cached && !sg->any_boost && !sg->cpus[j].iowait_boost) {
-		for (int w = 0; w * 64 < p->ncpus; w++) {
-			for (uint64_t bits = p->util_dirty[w]; bits; bits &= bits - 1) {
-				int k = w * 64 + __builtin_ctzll(bits);
-				struct sugov_cpu *ck = &sg->cpus[k];
-				unsigned long was = ck->util;
-				p->driver->cpu_util(p->driver_ctx, p->cpus[k], &u);
-				sugov_get_util(sg, ck, &u, 0);
-				ck->util_seq = p->util_seq[k];
-				if (ck->util > sg->max_util) {
-					sg->max_util = ck->util;
-					sg->max_count = 1;
-				} else if (ck->util == sg->max_util) {
-					sg->max_count += was != sg->max_util;
-				} else if (was == sg->max_util && --sg->max_count == 0) {
-					sg->max_known = false;
-				}
-			}
-			p->util_dirty[w] = 0;
+	for (int w = 0; w * 64 < p->ncpus; w++) {
+		for (uint64_t bits = p->util_dirty[w]; bits; bits &= bits - 1) {
+			int k = w * 64 + __builtin_ctzll(bits);
+			struct sugov_cpu *ck = &sg->cpus[k];
+			unsigned long was = ck->util;
+			p->driver->cpu_util(p->driver_ctx, p->cpus[k], &u);
+			sugov_get_util(sg, ck, &u, 0);
+			sugov_max_moved(sg, ck, was);
 		}
-		if (sg->max_known)
-			return sg->max_util;
-		return sugov_find_max(p, sg);
+		p->util_dirty[w] = 0;
 	}
-	bool boost_left = false, cached = p->util_seq != NULL;
+}
+
+/* The same, with the scheduler's signals read in place (p->util_src, no
+ * clamps): no call per CPU, nor the registers it would make this path save
+ * (callgrind, pingpong-su: -32 instructions a hook call). */
+static inline void sugov_reread_in_place(struct cpufreq_policy *p, struct sugov_data *sg,
+					 const struct cpu_util_src *src)
+{
+	for (int w = 0; w * 64 < p->ncpus; w++) {
+		uint64_t bits = p->util_dirty[w];
+		if (!bits)
+			continue;
+		p->util_dirty[w] = 0;
+		do {
+			int k = w * 64 + __builtin_ctzll(bits);
+			struct sugov_cpu *ck = &sg->cpus[k];
+			const struct cpu_util_src *sk = &src[k];
+			unsigned long was = ck->util;
+			ck->util = sugov_perf(sg, sugov_src_util(sk), sk->capacity, 0,
+					      SCHED_CAPACITY_SCALE, 0);
+			sugov_max_moved(sg, ck, was);
+		} while (bits &= bits - 1);
+	}
+}
+
+/* Every CPU read, each with its boost, and which of them keep their figure
+ * until their report changes (see sugov_shared_util()). */
+static __attribute__((noinline)) unsigned long sugov_read_all(struct cpufreq_policy *p,
+							      struct sugov_data *sg, sim_ns time,
+							      unsigned long max_cap)
+{
+	struct cpu_util u;
+	bool boost_left = false, cached = p->util_dirty != NULL;
 	for (int k = 0; k < p->ncpus; k++) {
 		struct sugov_cpu *ck = &sg->cpus[k];
-		if (!(!ck->iowait_boost && ck->util_cached && p->util_seq &&
-		      ck->util_seq == p->util_seq[k])) {
-			p->driver->cpu_util(p->driver_ctx, p->cpus[k], &u);
+		if (ck->iowait_boost || !ck->util_cached || !p->util_dirty ||
+		    (p->util_dirty[k / 64] >> (k % 64) & 1)) {
+			sugov_read_util(p, k, &u);
 			unsigned long boost = sugov_iowait_apply(p, ck, time, max_cap);
 			sugov_get_util(sg, ck, &u, boost);
-			ck->util_cached = boost == 0 && p->util_seq;
-			if (p->util_seq)
-				ck->util_seq = p->util_seq[k];
+			ck->util_cached = boost == 0 && p->util_dirty;
 			boost_left |= ck->iowait_boost != 0;
 			cached &= ck->util_cached;
 		}
@@ -332,6 +386,26 @@ static unsigned long sugov_shared_util(struct cpufreq_policy *p, struct sugov_da
 			p->util_dirty[w] = 0;
 	sg->all_cached = cached && p->util_dirty;
 	sg->any_boost = boost_left;
+	return sugov_find_max(p, sg);
+}
+
+/* The policy's demand: every CPU's sg_cpu->util (sugov_next_freq_shared()),
+ * each a function of the CPU's report and its I/O boost. A CPU without a
+ * boost whose report has not changed (its util_dirty bit is clear) keeps
+ * its figure; with no boost anywhere, only the CPUs marked are read. The
+ * same figures as reading every CPU, computed once. */
+static inline unsigned long sugov_shared_util(struct cpufreq_policy *p, struct sugov_data *sg,
+					      int j, sim_ns time, unsigned long max_cap)
+{
+	if (!(sg->all_cached && !sg->any_boost && !sg->cpus[j].iowait_boost))
+		return sugov_read_all(p, sg, time, max_cap);
+	const struct cpu_util_src *src = p->util_src;
+	if (src)
+		sugov_reread_in_place(p, sg, src);
+	else
+		sugov_reread_dirty(p, sg);
+	if (sg->max_known)
+		return sg->max_util;
 	return sugov_find_max(p, sg);
 }
 
@@ -354,7 +428,7 @@ static void sugov_update_shared(struct cpufreq_policy *p, struct sugov_data *sg,
 	 * the capacity of the CPU that called (fixed: read once). */
 	if (!c->capacity) {
 		struct cpu_util u;
-		p->driver->cpu_util(p->driver_ctx, p->cpus[j], &u);
+		sugov_read_util(p, j, &u);
 		c->capacity = u.capacity;
 	}
 	unsigned long max_cap = c->capacity;
@@ -412,11 +486,26 @@ static void sugov_limits(struct cpufreq_policy *p)
 }
 
 /* --check: the maximum kept (sugov_shared_util()) is the CPUs' and so is
- * the count of CPUs that have it. */
+ * the count of CPUs that have it; while the CPUs' figures are kept
+ * (all_cached, no boost), each CPU not marked dirty has the figure the
+ * driver's cpu_util() gives now. */
 static bool sugov_check(const struct cpufreq_policy *p)
 {
 	const struct sugov_data *sg = p->gov_data;
-	if (!sg || !sg->cpus || !sg->max_known)
+	if (!sg || !sg->cpus)
+		return true;
+	if (sg->all_cached && !sg->any_boost) {
+		for (int k = 0; k < p->ncpus; k++) {
+			if (p->util_dirty[k / 64] >> (k % 64) & 1)
+				continue;
+			struct cpu_util u;
+			p->driver->cpu_util(p->driver_ctx, p->cpus[k], &u);
+			if (sugov_perf(sg, u.util, u.capacity, u.uclamp_min, u.uclamp_max, 0) !=
+			    sg->cpus[k].util)
+				return false;
+		}
+	}
+	if (!sg->max_known)
 		return true;
 	int n;
 	return sugov_max_of(p, sg, &n) == sg->max_util && n == sg->max_count;

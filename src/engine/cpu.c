@@ -543,13 +543,6 @@ void cpu_poll_end(struct sim *s, struct sim_cpu *c)
 	cpu_enter_idle(s, c);
 }
 
-void cpu_wake_done(struct sim *s, struct sim_cpu *c)
-{
-	c->last_idle_ns = s->now - c->idle_start;
-	idle_reflect(s, c, false);
-	cpu_schedule(s, c);
-}
-
 static void update_min_vruntime(struct sim_cpu *c)
 {
 	uint64_t v = c->curr ? c->curr->vruntime : UINT64_MAX;
@@ -577,12 +570,13 @@ static sim_ns switch_out_half(const struct sim *s)
 
 /* Switch `next` in: counters, cache refill and wakeup latency. From idle
  * only the switching-in half is left (the other was paid going idle). */
-static void switch_in(struct sim *s, struct sim_cpu *c, struct task *next)
+static inline __attribute__((always_inline)) void switch_in(struct sim *s, struct sim_cpu *c,
+							    struct task *next, enum cpu_mode mode)
 {
 	s->ctx_switches++;
 	c->acct.ctx_switches++;
 	sim_ns cost = s->m->context_switch_ns;
-	if (c->mode != CPU_RUNNING)
+	if (mode != CPU_RUNNING)
 		cost -= switch_out_half(s);
 	next->pending_stall_ns += (double)cost;
 	/* A task that changes last-level cache refetches its working set, but
@@ -603,108 +597,181 @@ static void switch_in(struct sim *s, struct sim_cpu *c, struct task *next)
 	}
 }
 
+/* How a pass of cpu_schedule() begins, as its caller knows it. A known
+ * entry is a constant in the inlined pass (schedule_pass()): the tests of
+ * the CPU's state it answers fold away, and the pass starts where they
+ * lead. A pass repeated (need_resched, or a task that stopped at once)
+ * starts from SCHED_ANY. */
+enum sched_from {
+	SCHED_ANY,     /* whatever the CPU's state */
+	SCHED_WOKEN,   /* the end of its wakeup (cpu_wake_done()): waking, no
+			* task current (the idle task's) */
+	SCHED_STOPPED, /* its task stopped in a dispatch, blocked, asleep or
+			* dead (cpu_burst_done()): running, synced at this
+			* timestamp, the task no longer TASK_RUNNING */
+};
+
+/* The CPU's mode at the start of the pass. */
+static inline enum cpu_mode pass_mode(const struct sim_cpu *c, enum sched_from from)
+{
+	return from == SCHED_WOKEN ? CPU_WAKING : from == SCHED_STOPPED ? CPU_RUNNING : c->mode;
+}
+
+/* No task to run: the CPU goes idle, switching `prev` (if any) out. */
+static inline __attribute__((always_inline)) void schedule_idle(struct sim *s, struct sim_cpu *c,
+								struct task *prev, bool void_deadline)
+{
+	if (prev) {
+		s->ctx_switches++;
+		c->acct.ctx_switches++;
+		c->switch_out_ns = switch_out_half(s);
+	}
+	load_avg_cpu_goes_idle(s, c);
+	c->curr = NULL;
+	/* update_idle_core() (kernel/sched/sched.h, 6.6) acts only under
+	 * sched_smt_present, and __update_idle_core() stops at once while
+	 * test_idle_cores(): no call then. */
+	if (s->topo.smt && !s->topo.cpu[c->id].shared->has_idle_cores && s->placement->cpu_idle)
+		s->placement->cpu_idle(s, c->id);
+	if (void_deadline)
+		keyheap_cancel(&s->bursts, (uint32_t)c->id);
+	cpu_enter_idle(s, c);
+}
+
+/* A CPU not yet running (waking, or woken) starts running `next`. */
+static inline __attribute__((always_inline)) void
+schedule_leave_idle(struct sim *s, struct sim_cpu *c, struct task *next, enum sched_from from)
+{
+	if (from == SCHED_WOKEN)
+		set_mode(s, c, CPU_WAKING, CPU_RUNNING, true);
+	else
+		cpu_set_mode(s, c, CPU_RUNNING);
+	/* tick_nohz_idle_exit(): restarting a stopped tick is on the way to
+	 * the task. */
+	if (!c->tick_on) {
+		sim_ns jiffy = s->now / s->tick_ns; /* one division for both */
+		cpu_charge(s, c, next, tick_restart_cost(s, c, jiffy));
+		cpu_load_nohz_exit(c, jiffy);
+	}
+	cpu_start_tick(s, c);
+	/* A CPU that stays running keeps its speed: whatever moves it
+	 * (P-state, turbo ceiling, exit ramp, SMT siblings' running count)
+	 * sets it on the running CPUs. */
+	cpu_set_speed(s, c);
+}
+
+/* One pick: the previous task put back or let go, the next one switched
+ * in and dispatched, or the CPU to idle. False when it must pick again
+ * (need_resched, or the task picked stopped at once). */
+static inline __attribute__((always_inline)) bool
+schedule_pass(struct sim *s, struct sim_cpu *c, bool void_deadline, enum sched_from from)
+{
+	if (from != SCHED_STOPPED)
+		cpu_sync(s, c);
+	c->done_at = -1;
+	c->need_resched = false;
+	struct task *prev = from == SCHED_WOKEN ? NULL : c->curr;
+	bool prev_running = from == SCHED_ANY && prev && prev->state == TASK_RUNNING;
+	bool preempted = false;
+	if (prev_running && (prev->exec_cpu >= 0 || !task_allowed(prev, c->id))) {
+		/* sched_exec() or sched_setaffinity() moves it off. */
+		task_requeue_elsewhere(s, c, prev);
+	} else if (prev_running) {
+		preempted = true;
+		prev->state = TASK_QUEUED;
+		if (rq_push(&c->rq, prev) < 0)
+			s->oom = true;
+		cpu_stealable(s, c);
+	}
+	struct task *next = rq_first(&c->rq);
+	if (!next && s->placement->newidle_balance(s, c->id))
+		next = rq_first(&c->rq);
+	if (prev && prev != next)
+		prev->last_ran = s->now;
+	if (!next) {
+		schedule_idle(s, c, prev, void_deadline);
+		return true;
+	}
+	bool switched = next != prev;
+	if (switched) {
+		/* put_prev_entity() of a preempted task (it ran until
+		 * now), set_next_entity() of the next (it waited). */
+		if (preempted)
+			load_avg_update(s, c, prev, true, 0);
+		load_avg_update(s, c, next, true, 0);
+	}
+	rq_remove(&c->rq, next);
+	cpu_stealable(s, c);
+	next->state = TASK_RUNNING;
+	next->cpu = c->id;
+	enum cpu_mode mode = pass_mode(c, from);
+	if (switched)
+		switch_in(s, c, next, mode);
+	if (s->obs && s->obs->cpu_run && (switched || mode != CPU_RUNNING))
+		s->obs->cpu_run(s->obs->ctx, c->id, s->now, next);
+	c->curr = next;
+	next->exec_at_pick = next->sum_exec;
+	if (mode != CPU_RUNNING)
+		schedule_leave_idle(s, c, next, from);
+	update_min_vruntime(c);
+	/* Consolidated cpufreq updates: at context switch, for a fair task
+	 * only if utilization decayed since the last call or it was in
+	 * iowait. */
+	if (switched && s->par.cpufreq_updates == CPUFREQ_UPDATES_CONSOLIDATED &&
+	    (c->util_decayed || next->was_iowait))
+		freq_update_hook(s, c, next->was_iowait ? CPUFREQ_UPDATE_IOWAIT : 0);
+	next->was_iowait = false;
+	if (!next->in_burst && !task_dispatch(s, c))
+		return false; /* it blocked, slept or exited at once: pick again */
+	if (c->need_resched)
+		return false;
+	cpu_arm_done(s, c);
+	if (void_deadline && c->done_at < 0)
+		keyheap_cancel(&s->bursts, (uint32_t)c->id);
+	return true;
+}
+
+/* Passes from any state until one ends. */
+static void schedule_from(struct sim *s, struct sim_cpu *c, bool void_deadline)
+{
+	while (!schedule_pass(s, c, void_deadline, SCHED_ANY))
+		;
+}
+
+/* A running CPU's deadline is its burst's end, void now; a waking one's is
+ * its end of wakeup. Either is left in place: the burst armed on the way
+ * out moves it (one sift, where a cancel and a set take two). If none is
+ * armed, a running CPU's is cancelled on the way out (void_deadline); a
+ * waking one's stays, to be dropped when it comes due, unless it is being
+ * handled (cpu_schedule_woken()). Nothing reads or moves this CPU's
+ * deadline meanwhile (cpu_arm_done() waits for the end of a dispatch). */
 void cpu_schedule(struct sim *s, struct sim_cpu *c)
 {
-	/* A running CPU's deadline is its burst's end, void now; a waking
-	 * one's is its end of wakeup, being handled. Either is left in place:
-	 * the burst armed on the way out moves it (one sift, where a cancel
-	 * and a set take two). If none is armed, a running CPU's is cancelled
-	 * on the way out, and sim_run() takes a waking one's out. Nothing
-	 * reads or moves this CPU's deadline meanwhile (cpu_arm_done() waits
-	 * for the end of a dispatch). */
-	bool void_deadline = c->mode == CPU_RUNNING;
-	for (;;) {
-		cpu_sync(s, c);
-		c->done_at = -1;
-		c->need_resched = false;
-		struct task *prev = c->curr;
-		bool preempted = false;
-		if (prev && prev->state == TASK_RUNNING &&
-		    (prev->exec_cpu >= 0 || !task_allowed(prev, c->id))) {
-			/* sched_exec() or sched_setaffinity() moves it off. */
-			task_requeue_elsewhere(s, c, prev);
-		} else if (prev && prev->state == TASK_RUNNING) {
-			preempted = true;
-			prev->state = TASK_QUEUED;
-			if (rq_push(&c->rq, prev) < 0)
-				s->oom = true;
-			cpu_stealable(s, c);
-		}
-		struct task *next = rq_first(&c->rq);
-		if (!next && s->placement->newidle_balance(s, c->id))
-			next = rq_first(&c->rq);
-		if (prev && prev != next)
-			prev->last_ran = s->now;
-		if (!next) {
-			if (prev) {
-				s->ctx_switches++;
-				c->acct.ctx_switches++;
-				c->switch_out_ns = switch_out_half(s);
-			}
-			load_avg_cpu_goes_idle(s, c);
-			c->curr = NULL;
-			/* update_idle_core() (kernel/sched/sched.h, 6.6) acts
-			 * only under sched_smt_present, and __update_idle_core()
-			 * stops at once while test_idle_cores(): no call then. */
-			if (s->topo.smt && !s->topo.cpu[c->id].shared->has_idle_cores &&
-			    s->placement->cpu_idle)
-				s->placement->cpu_idle(s, c->id);
-			if (void_deadline)
-				keyheap_cancel(&s->bursts, (uint32_t)c->id);
-			cpu_enter_idle(s, c);
-			return;
-		}
-		bool switched = next != prev;
-		if (switched) {
-			/* put_prev_entity() of a preempted task (it ran until
-			 * now), set_next_entity() of the next (it waited). */
-			if (preempted)
-				load_avg_update(s, c, prev, true, 0);
-			load_avg_update(s, c, next, true, 0);
-		}
-		rq_remove(&c->rq, next);
-		cpu_stealable(s, c);
-		next->state = TASK_RUNNING;
-		next->cpu = c->id;
-		if (switched)
-			switch_in(s, c, next);
-		if (s->obs && s->obs->cpu_run && (switched || c->mode != CPU_RUNNING))
-			s->obs->cpu_run(s->obs->ctx, c->id, s->now, next);
-		c->curr = next;
-		next->exec_at_pick = next->sum_exec;
-		if (c->mode != CPU_RUNNING) {
-			cpu_set_mode(s, c, CPU_RUNNING);
-			/* tick_nohz_idle_exit(): restarting a stopped tick is on
-			 * the way to the task. */
-			if (!c->tick_on) {
-				sim_ns jiffy = s->now / s->tick_ns; /* one division for both */
-				cpu_charge(s, c, next, tick_restart_cost(s, c, jiffy));
-				cpu_load_nohz_exit(c, jiffy);
-			}
-			cpu_start_tick(s, c);
-			/* A CPU that stays running keeps its speed: whatever moves
-			 * it (P-state, turbo ceiling, exit ramp, SMT siblings'
-			 * running count) sets it on the running CPUs. */
-			cpu_set_speed(s, c);
-		}
-		update_min_vruntime(c);
-		/* Consolidated cpufreq updates: at context switch, for a fair task
-		 * only if utilization decayed since the last call or it was in
-		 * iowait. */
-		if (switched && s->par.cpufreq_updates == CPUFREQ_UPDATES_CONSOLIDATED &&
-		    (c->util_decayed || next->was_iowait))
-			freq_update_hook(s, c, next->was_iowait ? CPUFREQ_UPDATE_IOWAIT : 0);
-		next->was_iowait = false;
-		if (next->in_burst || task_dispatch(s, c)) {
-			if (c->need_resched)
-				continue;
-			cpu_arm_done(s, c);
-			if (void_deadline && c->done_at < 0)
-				keyheap_cancel(&s->bursts, (uint32_t)c->id);
-			return;
-		}
-		/* It blocked, slept or exited at once: pick again. */
-	}
+	schedule_from(s, c, c->mode == CPU_RUNNING);
+}
+
+/* cpu_schedule() at the end of a wakeup. Its deadline, being handled, is
+ * void: sim_run() leaves it to this. Out of line: inline in the event loop
+ * it would take registers there. */
+__attribute__((noinline)) static void cpu_schedule_woken(struct sim *s, struct sim_cpu *c)
+{
+	if (!schedule_pass(s, c, true, SCHED_WOKEN))
+		schedule_from(s, c, true);
+}
+
+/* cpu_schedule() once the running task has stopped in its dispatch. Out
+ * of line, as the other entry. */
+__attribute__((noinline)) static void cpu_schedule_stopped(struct sim *s, struct sim_cpu *c)
+{
+	if (!schedule_pass(s, c, true, SCHED_STOPPED))
+		schedule_from(s, c, true);
+}
+
+void cpu_wake_done(struct sim *s, struct sim_cpu *c)
+{
+	c->last_idle_ns = s->now - c->idle_start;
+	idle_reflect(s, c, false);
+	cpu_schedule_woken(s, c);
 }
 
 void cpu_burst_done(struct sim *s, struct sim_cpu *c)
@@ -715,10 +782,16 @@ void cpu_burst_done(struct sim *s, struct sim_cpu *c)
 	t->rem_cycles = 0;
 	t->rem_stall_ns = 0;
 	t->in_burst = false;
-	if (task_dispatch(s, c) && !c->need_resched)
-		cpu_arm_done(s, c);
-	else
-		cpu_schedule(s, c);
+	if (task_dispatch(s, c)) {
+		if (c->need_resched)
+			cpu_schedule(s, c);
+		else
+			cpu_arm_done(s, c);
+	} else if (t->state != TASK_RUNNING) {
+		cpu_schedule_stopped(s, c);
+	} else {
+		cpu_schedule(s, c); /* it yielded */
+	}
 }
 
 /* CFS's sched_slice(): the share of the latency period this task gets. */

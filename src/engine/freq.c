@@ -382,23 +382,48 @@ static int build_policies(struct sim *s, struct pm_diag *d)
 	free(map);
 	for (int pi = 0; pi < s->npolicies; pi++) {
 		struct sim_policy *sp = &s->policies[pi];
-		sp->util_seq = calloc((size_t)sp->p.ncpus, sizeof(*sp->util_seq));
 		sp->util_dirty = calloc(((size_t)sp->p.ncpus + 63) / 64, sizeof(*sp->util_dirty));
 		sp->req_khz = calloc((size_t)sp->p.ncpus, sizeof(*sp->req_khz));
-		if (!sp->util_seq || !sp->util_dirty || !sp->req_khz)
+		sp->util_src = calloc((size_t)sp->p.ncpus, sizeof(*sp->util_src));
+		if (!sp->util_dirty || !sp->req_khz || !sp->util_src)
 			return pm_fail(d, "out of memory");
-		sp->p.util_seq = sp->util_seq;
 		sp->p.util_dirty = sp->util_dirty;
 		sp->p.cpu_index = s->cpu_policy_slot;
+		sp->p.util_src = s->knobs.uclamp_used ? NULL : sp->util_src;
 	}
 	for (int c = 0; c < s->ncpus; c++) {
-		struct sim_policy *sp = &s->policies[s->cpus[c].policy];
+		struct sim_cpu *cpu = &s->cpus[c];
+		struct sim_policy *sp = &s->policies[cpu->policy];
 		int slot = s->cpu_policy_slot[c];
-		s->cpus[c].util_seq = &sp->util_seq[slot];
-		s->cpus[c].util_dirty = &sp->util_dirty[slot / 64];
-		s->cpus[c].util_dirty_bit = UINT64_C(1) << (slot % 64);
+		cpu->util_dirty = &sp->util_dirty[slot / 64];
+		cpu->util_dirty_bit = UINT64_C(1) << (slot % 64);
+		/* cpu_util_get()'s inputs, where they stay for the whole run. */
+		sp->util_src[slot] = (struct cpu_util_src){ .util_avg = &cpu->pelt.util_avg,
+							    .util_est = &cpu->util_est_sum,
+							    .capacity = cpu_type_of(s, cpu)->capacity };
 	}
 	return 0;
+}
+
+void freq_uclamp_used(struct sim *s)
+{
+	for (int pi = 0; pi < s->npolicies; pi++)
+		s->policies[pi].p.util_src = NULL;
+}
+
+bool freq_util_src_agrees(struct sim *s, int cpu)
+{
+	const struct sim_cpu *c = &s->cpus[cpu];
+	const struct cpufreq_policy *p = &s->policies[c->policy].p;
+	if (!p->util_src)
+		return true;
+	const struct cpu_util_src *src = &p->util_src[s->cpu_policy_slot[cpu]];
+	struct cpu_util u;
+	cpu_util_get(s, &s->cpus[cpu], &u);
+	uint32_t util = *src->util_avg > *src->util_est ? *src->util_avg : *src->util_est;
+	return !s->knobs.uclamp_used && src->capacity == u.capacity &&
+	       (util < src->capacity ? util : src->capacity) == u.util && u.uclamp_min == 0 &&
+	       u.uclamp_max == PELT_SCALE;
 }
 
 /* The transition delay a cpufreq driver sets for itself (0: none, the
@@ -501,9 +526,9 @@ void freq_fini(struct sim *s)
 		free(sp->p.gov_data);
 		cppc_guided_fini(&sp->guided);
 		free(sp->cpus);
-		free(sp->util_seq);
 		free(sp->util_dirty);
 		free(sp->req_khz);
+		free(sp->util_src);
 	}
 	free(s->policies);
 	s->policies = NULL;

@@ -176,6 +176,15 @@ double memory_bandwidth_factor(struct sim *s, const struct sim_cpu *c, struct ta
 double memory_burst_stall(struct sim *s, const struct sim_cpu *c, struct task *t, double cycles,
 			  double stall_ns)
 {
+	/* A burst with no stall (a system call's, the network stack's: two
+	 * of an oltp statement's three bursts) ends with none whatever the
+	 * factors (each finite and positive) and asks for no bandwidth; only
+	 * a sharing group's task has more to do, its activity record
+	 * (share_stall_factor()). The clocks are not looked up at all. */
+	if (!(stall_ns > 0) && !t->share_group) {
+		t->mem_gbps = 0;
+		return stall_ns;
+	}
 	if (!has_model(s)) {
 		/* every factor 1: only the cache's warmth */
 		t->mem_gbps = 0;

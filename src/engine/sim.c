@@ -353,8 +353,10 @@ void sim_task_set_uclamp(struct sim *s, struct task *t, int util_min, int util_m
 		t->uclamp_min = (uint16_t)util_min;
 	if (util_max >= 0)
 		t->uclamp_max = (uint16_t)util_max;
-	if (util_min >= 0 || util_max >= 0)
+	if ((util_min >= 0 || util_max >= 0) && !s->knobs.uclamp_used) {
 		s->knobs.uclamp_used = true;
+		freq_uclamp_used(s);
+	}
 	/* A runnable task's clamps are its run queue's (uclamp_rq_inc()). */
 	if (t->cpu >= 0 && (t->state == TASK_QUEUED || t->state == TASK_RUNNING))
 		cpu_util_changed(&s->cpus[t->cpu]);
@@ -753,6 +755,7 @@ static int build_topology(struct sim *s, struct pm_diag *d)
 			s->pkgs[p].busy_cores = calloc((size_t)m->cores_per_package, sizeof(int));
 			if (!s->pkgs[p].busy_cores)
 				return pm_fail(d, "out of memory");
+			s->pkgs[p].unc_stale = true; /* the clock is not the model's yet */
 		}
 	}
 	for (int i = 0; i < s->ncores; i++) {
@@ -939,6 +942,10 @@ static void check_invariants(struct sim *s)
 			goto bad;
 		if (cpu->mode == CPU_IDLE && (cpu->rq.len || cpu->nr_running))
 			goto bad;
+		/* Only a running CPU has a task current: the end of a wakeup
+		 * picks with none (cpu_schedule_woken()). */
+		if (!running && cpu->curr)
+			goto bad;
 		if (cpu->nr_running != cpu->rq.len + (running ? 1 : 0))
 			goto bad;
 		/* A running CPU's speed follows its P-state and SMT share. */
@@ -949,9 +956,15 @@ static void check_invariants(struct sim *s)
 		    cpu->idle.deepest != cpuidle_deepest_scan(&cpu->idle, cpu->idle.deepest_limit_ns))
 			goto bad;
 		/* Its deadline: the end of its wakeup or of its task's burst,
-		 * no other (cpu_schedule() drops a void one). */
+		 * no other (cpu_schedule() drops a void one), and at that
+		 * time (the handler of one moves it or takes it out: sim_run()
+		 * leaves a live one to it). */
 		if (keyheap_has(&s->bursts, (uint32_t)c) !=
 		    (cpu->mode == CPU_WAKING || (running && cpu->curr->in_burst)))
+			goto bad;
+		if (keyheap_has(&s->bursts, (uint32_t)c) &&
+		    keyheap_time(&s->bursts, (uint32_t)c) !=
+			    (cpu->mode == CPU_WAKING ? cpu->irq_end : cpu->done_at))
 			goto bad;
 		continue;
 bad:
@@ -973,6 +986,11 @@ bad:
 		if (j < 0 || j >= p->ncpus || p->cpus[j] != c) {
 			fprintf(stderr, "pmlab: internal error: CPU %d has index %d in cpufreq "
 				"policy %d, which is not its own\n", c, j, p->id);
+			abort();
+		}
+		if (!freq_util_src_agrees(s, c)) {
+			fprintf(stderr, "pmlab: internal error: CPU %d's utilization signals in "
+				"place disagree with cpu_util() at %lld ns\n", c, (long long)s->now);
 			abort();
 		}
 	}
@@ -1021,6 +1039,14 @@ bad:
 			"running CPUs, at %lld ns\n", s->nr_stealable, all, (long long)s->now);
 		abort();
 	}
+	/* The counts of active cores that leave the turbo ceiling alone. */
+	for (int p = 0; p < s->npkgs; p++)
+		if (!pkg_turbo_window_consistent(s, p)) {
+			fprintf(stderr, "pmlab: internal error: package %d's window of turbo-active "
+				"counts that keep the ceiling disagrees with its bins at %lld ns\n", p,
+				(long long)s->now);
+			abort();
+		}
 	/* The uncore's record of the busy cores' fastest clock is a scan's. */
 	for (int p = 0; p < s->npkgs; p++) {
 		int n;
@@ -1275,14 +1301,17 @@ int sim_run(struct sim *s, struct run_result *r, struct pm_diag *d)
 		if (s->bursts.n && keyheap_first_before(&s->bursts, top->time, top->seq)) {
 			/* A CPU's end of burst or of wakeup. It stays in the heap
 			 * while handled: the next burst's end moves it down from
-			 * the top, one sift where a pop and a set take two; if
-			 * nothing re-armed it, it goes after. */
+			 * the top, one sift where a pop and a set take two, and
+			 * a handler that arms none takes it out (the invariant
+			 * check compares each CPU's deadline with its burst's or
+			 * wakeup's end). One left over goes here. */
 			const struct keyheap_node *b = keyheap_first(&s->bursts);
 			uint32_t cpu = b->key;
 			uint64_t seq = b->seq;
 			s->now = b->time;
 			live = cpu_deadline(s, &s->cpus[cpu], b->time);
-			keyheap_cancel_seq(&s->bursts, cpu, seq);
+			if (!live)
+				keyheap_cancel_seq(&s->bursts, cpu, seq);
 		} else {
 			eventq_pop(&s->q, &e);
 			s->now = e.time;

@@ -148,8 +148,7 @@ struct sim_cpu {
 	sim_ns avg_idle;           /* rq->avg_idle: average idle period, capped */
 	sim_ns idle_stamp;         /* rq->idle_stamp: when it went idle, 0 once woken */
 	uint32_t util_est_sum; /* util_est of its runnable tasks */
-	uint32_t *util_seq;    /* its count in its policy's util_seq (cpu_util_changed()) */
-	uint64_t *util_dirty;  /* its word of its policy's util_dirty... */
+	uint64_t *util_dirty;  /* its word of its policy's util_dirty (cpu_util_changed())... */
 	uint64_t util_dirty_bit; /* ...and its bit there */
 	bool util_decayed;     /* the run queue's PELT moved since the last cpufreq hook call */
 	sim_ns idle_busy_until;/* the idle entry path (and tick stop) runs until then */
@@ -199,6 +198,12 @@ struct sim_pkg {
 	 * turbo_active state) and the turbo ceiling P-state in force. */
 	int nturbo_cores[MACHINE_MAX_TYPES];
 	int cap_idx[MACHINE_MAX_TYPES];
+	/* Per CPU type, the counts of turbo-active cores that leave the power
+	 * controller nothing to do: turbo_lo .. turbo_lo + turbo_span, those
+	 * whose ceiling is cap_idx, or every count while an evaluation is
+	 * pending (turbo_window_set(); --check verifies). */
+	int turbo_lo[MACHINE_MAX_TYPES];
+	unsigned turbo_span[MACHINE_MAX_TYPES];
 	/* The power controller (engine/power_limit.c): its ceiling per type
 	 * (the top P-state: none), its level on type 0's table, the running
 	 * averages of package power (W) and the energy counter it last read. */
@@ -223,6 +228,11 @@ struct sim_pkg {
 	 * busy_top_n -1: unknown, found again by a scan when next needed. */
 	uint32_t busy_top_khz;
 	int busy_top_n;
+	/* The uncore clock's target may have moved since the clock last
+	 * followed it: set where its inputs move (the busy count to or from
+	 * 0, the busy cores' fastest clock), cleared where the clock follows
+	 * (uncore_follow()); never set without an uncore model. */
+	bool unc_stale;
 };
 
 /* A CPU type as the engine runs it (machine.h, struct cpu_type). */
@@ -253,8 +263,8 @@ struct sim_policy {
 	struct cpufreq_policy p;
 	int type;              /* a clock domain never spans two CPU types */
 	int *cpus;
-	uint32_t *util_seq;    /* per CPU of the policy: p.util_seq */
 	uint64_t *util_dirty;  /* p.util_dirty */
+	struct cpu_util_src *util_src; /* p.util_src while it is offered */
 	int cur_idx;           /* P-state the hardware runs now (before turbo cap) */
 	uint32_t apply_gen;
 	struct cppc_guided guided; /* amd-pstate's guided mode (cpufreq/cppc_guided.h) */
@@ -592,6 +602,9 @@ void pkg_idle_changed(struct sim *s, int pkg); /* an idle core changed C-state *
 void pkg_uncore_clock(struct sim *s, int pkg, uint32_t khz); /* the uncore's clock moved */
 /* --check: the package's uncore power is what a re-evaluation finds. */
 bool pkg_power_consistent(const struct sim *s, int pkg);
+/* --check: the counts that ask nothing of the power controller
+ * (turbo_lo, turbo_span) are those of the ceiling in force. */
+bool pkg_turbo_window_consistent(const struct sim *s, int pkg);
 void power_flush(struct sim *s);
 
 /* engine/perf_domain.c: the performance domains EAS reads */
@@ -603,6 +616,12 @@ void power_limit_eval(struct sim *s, int pkg);
 
 /* engine/freq.c: the simulator's cpufreq driver */
 int freq_init(struct sim *s, struct pm_diag *d);
+/* sched_uclamp_used turned on: cpu_util() alone tells a run queue's clamps,
+ * so the policies no longer offer their signals in place (p.util_src). */
+void freq_uclamp_used(struct sim *s);
+/* --check: what the CPU's policy offers in place (p.util_src) reads as
+ * cpu_util_get() does. */
+bool freq_util_src_agrees(struct sim *s, int cpu);
 void freq_apply(struct sim *s, int policy, int idx);
 void freq_update_hook(struct sim *s, struct sim_cpu *c, unsigned flags);
 /* A CPU entered or left a state in which its P-state request counts
@@ -671,7 +690,6 @@ static inline void cpu_stealable(struct sim *s, struct sim_cpu *c)
  * util_est, the runnable tasks' uclamp) may have changed. */
 static inline void cpu_util_changed(struct sim_cpu *c)
 {
-	(*c->util_seq)++;
 	*c->util_dirty |= c->util_dirty_bit;
 }
 

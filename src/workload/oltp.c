@@ -139,6 +139,7 @@ struct agent {
 	int lock_ids[2]; /* the rows this transaction locks, -1 none */
 	int nheld;
 	sim_ns t0;
+	int nic_cpu; /* its flow's receive queue's CPU (nic_cpu()) */
 };
 
 /* The server's background processes (server=1). */
@@ -182,6 +183,11 @@ struct oltp {
 	struct row_lock *locks; /* warehouses, then warehouses x DISTRICTS */
 	int nlocks;
 	struct action net_cost;
+	/* A statement's receive and send halves (step_recv(), step_reply()),
+	 * kept from init: they follow from the machine's syscall_ns and
+	 * base_khz and the tunables, all fixed for the run. */
+	struct action recv_cost, reply_cost;
+	double rx_irq_ref_ns; /* the receive interrupt's softirq half (oltp_timer()) */
 	uint64_t count[TX_TYPES];
 	uint64_t lock_waits;
 };
@@ -245,6 +251,20 @@ static const struct tunable oltp_params[] = {
 	  TUNABLE_FIELD(struct oltp, thp_stall_cut_pct), 0, 0, 100, NULL },
 };
 
+/* The CPU that takes agent idx's packets: its flow's receive queue. */
+static int nic_cpu(const struct sim *s, const struct oltp *o, int idx)
+{
+	int queues = o->nic_queues > 0 ? (int)o->nic_queues : sim_ncpus(s);
+	int q = idx % queues;
+	return q % sim_ncpus(s);
+}
+
+static double us_at_3ghz(int64_t us)
+{
+	/* Kernel work given on a 3 GHz core, as the workloads' CPU figures. */
+	return (double)us * NS_PER_US;
+}
+
 static int oltp_init(struct sim *s, void *data, struct pm_diag *d)
 {
 	struct oltp *o = data;
@@ -258,6 +278,14 @@ static int oltp_init(struct sim *s, void *data, struct pm_diag *d)
 	o->net_cost = wl_kernel(s, 2.0 * (double)sim_machine(s)->syscall_ns);
 	struct action stack = wl_work((double)o->net_sys_us, 0, true);
 	wl_add(&o->net_cost, &stack);
+	o->reply_cost = o->net_cost;
+	o->reply_cost.cycles /= 2; /* the send half; the receive half at the request */
+	o->reply_cost.stall_ns /= 2;
+	/* The server's softirq on the NIC's CPU does the protocol work of a
+	 * receive; the backend's recv() is a system call. */
+	o->recv_cost = o->server ? wl_kernel(s, 2.0 * (double)sim_machine(s)->syscall_ns)
+				 : o->reply_cost;
+	o->rx_irq_ref_ns = us_at_3ghz(o->net_sys_us) / 2;
 	if (o->disk_irq_cpu >= sim_ncpus(s))
 		return pm_fail(d, "--set disk_irq_cpu=%lld: no such CPU (expected 0..%d)",
 			       (long long)o->disk_irq_cpu, sim_ncpus(s) - 1);
@@ -281,6 +309,7 @@ static int oltp_init(struct sim *s, void *data, struct pm_diag *d)
 		if (!ag->t)
 			return pm_fail(d, "out of memory");
 		ag->t->wl_role = (int)i;
+		ag->nic_cpu = nic_cpu(s, o, (int)i); /* the CPUs are fixed for the run */
 	}
 	return 0;
 }
@@ -310,20 +339,6 @@ static bool wait_for(struct sim *s, int idx, sim_ns after, bool iowait, struct a
 		return false; /* out of memory: skip the wait rather than hang */
 	*a = (struct action){ .kind = ACT_BLOCK, .iowait = iowait };
 	return true;
-}
-
-/* The CPU that takes agent idx's packets: its flow's receive queue. */
-static int nic_cpu(const struct sim *s, const struct oltp *o, int idx)
-{
-	int queues = o->nic_queues > 0 ? (int)o->nic_queues : sim_ncpus(s);
-	int q = idx % queues;
-	return q % sim_ncpus(s);
-}
-
-static double us_at_3ghz(int64_t us)
-{
-	/* Kernel work given on a 3 GHz core, as the workloads' CPU figures. */
-	return (double)us * NS_PER_US;
 }
 
 /* A statement: TCP work and packets; at COMMIT the statistics report. */
@@ -466,22 +481,14 @@ static void bg_next(struct sim *s, struct oltp *o, struct task *t, struct action
 	*a = wl_work(us + buffers * (double)o->buffer_write_us, 10, true);
 }
 
-/* The statement arrives: the receive half of the network cost. False
- * when there is nothing to run (the server's softirq did it all). */
-static bool step_recv(struct sim *s, struct oltp *o, struct agent *ag, struct action *a)
+/* The statement arrives: the receive half of the network cost (with the
+ * server, only the recv() system call: o->recv_cost). False when there is
+ * nothing to run (the server's softirq did it all). */
+static bool step_recv(struct oltp *o, struct agent *ag, struct action *a)
 {
 	ag->step = STEP_LOCK;
-	*a = o->net_cost;
-	a->cycles /= 2; /* receive half now, send half with the reply */
-	a->stall_ns /= 2;
-	if (o->server) {
-		/* The softirq on the NIC's CPU did the protocol work; the
-		 * backend's recv() is a system call. */
-		*a = wl_kernel(s, 2.0 * (double)sim_machine(s)->syscall_ns);
-		if (a->cycles <= 0)
-			return false;
-	}
-	return true;
+	*a = o->recv_cost;
+	return !o->server || a->cycles > 0;
 }
 
 /* The statement's own work; false when it has none. */
@@ -510,9 +517,7 @@ static void step_reply(struct sim *s, struct oltp *o, struct agent *ag, int idx,
 		ag->step = STEP_REQUEST;
 	}
 	sent_reply(s, o, idx);
-	*a = o->net_cost;
-	a->cycles /= 2;
-	a->stall_ns /= 2;
+	*a = o->reply_cost;
 }
 
 /* The transaction is done: its latency as the client sees it, then the
@@ -559,7 +564,7 @@ static void oltp_next(struct sim *s, void *data, struct task *t, struct action *
 				return;
 			continue;
 		case STEP_RECV:
-			if (step_recv(s, o, ag, a))
+			if (step_recv(o, ag, a))
 				return;
 			continue;
 		case STEP_LOCK:
@@ -616,8 +621,8 @@ static void oltp_timer(struct sim *s, void *data, uint32_t arg)
 	}
 	switch (ev) {
 	case EV_REQUEST: {
-		int cpu = nic_cpu(s, o, idx);
-		sim_interrupt(s, cpu, us_at_3ghz(o->net_sys_us) / 2);
+		int cpu = o->agent[idx].nic_cpu;
+		sim_interrupt(s, cpu, o->rx_irq_ref_ns);
 		sim_wake_from(s, o->agent[idx].t, cpu);
 		return;
 	}
@@ -626,7 +631,7 @@ static void oltp_timer(struct sim *s, void *data, uint32_t arg)
 		sim_wake_from(s, o->agent[idx].t, (int)o->disk_irq_cpu);
 		return;
 	case EV_TX_DONE:
-		sim_interrupt(s, nic_cpu(s, o, idx), us_at_3ghz(o->nic_tx_irq_us));
+		sim_interrupt(s, o->agent[idx].nic_cpu, us_at_3ghz(o->nic_tx_irq_us));
 		return;
 	}
 }

@@ -789,22 +789,24 @@ static void test_new_task_util_is_half_the_spare_capacity(void **state)
 	sim_destroy(s);
 }
 
+/* Four CPUs, one clock: a schedutil policy shared by all. */
+static const char shared_ini[] =
+	"[machine]\nname = shared\ndescription = test machine\ntdp_w = 10\n"
+	"[topology]\npackages = 1\ncores_per_package = 4\nthreads_per_core = 1\n"
+	"freq_domain = package\n"
+	"[frequency]\nbase_khz = 2000000\ntransition_latency_us = 0\n"
+	"[pstates]\n800000 = 700\n1000000 = 800\n1500000 = 900\n2000000 = 1000\n"
+	"[cstate C1]\ndesc = halt\nexit_latency_us = 1\ntarget_residency_us = 2\n"
+	"power_mw = 500\n"
+	"[power]\nceff_nf = 1.0\nleak_w = 1.0\nleak_beta = 0\nuncore_w = 2\n"
+	"platform_w = 10\n";
+
 /* schedutil on a policy of four CPUs keeps the policy's largest util and
  * how many CPUs have it between calls (sugov_shared_util()); --check
  * compares both with a scan after every event and aborts on a mismatch.
  * Two ping-pong pairs move the CPUs' utils up and down, through ties. */
 static void test_schedutil_shared_max_checked(void **state)
 {
-	static const char shared_ini[] =
-		"[machine]\nname = shared\ndescription = test machine\ntdp_w = 10\n"
-		"[topology]\npackages = 1\ncores_per_package = 4\nthreads_per_core = 1\n"
-		"freq_domain = package\n"
-		"[frequency]\nbase_khz = 2000000\ntransition_latency_us = 0\n"
-		"[pstates]\n800000 = 700\n1000000 = 800\n1500000 = 900\n2000000 = 1000\n"
-		"[cstate C1]\ndesc = halt\nexit_latency_us = 1\ntarget_residency_us = 2\n"
-		"power_mw = 500\n"
-		"[power]\nceff_nf = 1.0\nleak_w = 1.0\nleak_beta = 0\nuncore_w = 2\n"
-		"platform_w = 10\n";
 	const char *sets[] = { "pairs=2" };
 	struct run r;
 	simtest_run(&r, shared_ini, 0, "pingpong", "schedutil", 0.2, 1, NULL, 0, sets, 1, true);
@@ -812,6 +814,26 @@ static void test_schedutil_shared_max_checked(void **state)
 	int used = 0;
 	for (int i = 0; i < r.m.npstates; i++)
 		used += r.r.cpus[0].pstate_ns[i] > 0;
+	assert_true(used >= 2);
+	result_free(&r.r);
+}
+
+/* An I/O wakeup's boost makes schedutil read every CPU (sugov_read_all()),
+ * again only those boosted or marked changed, keeping the others'
+ * figures: --check compares each CPU's kept figure with a fresh read
+ * after every event. oltp's page reads and commits wait on I/O. */
+static void test_schedutil_boosted_reads_checked(void **state)
+{
+	struct run r;
+	simtest_run(&r, shared_ini, 0, "oltp", "schedutil", 0.5, 1, NULL, 0, NULL, 0, true);
+	/* Tasks woke from I/O, and the policy's clock moved. */
+	sim_ns iowait = 0;
+	int used = 0;
+	for (int c = 0; c < r.r.ncpus; c++)
+		iowait += r.r.cpus[c].iowait_ns;
+	for (int i = 0; i < r.m.npstates; i++)
+		used += r.r.cpus[0].pstate_ns[i] > 0;
+	assert_true(iowait > 0);
 	assert_true(used >= 2);
 	result_free(&r.r);
 }
@@ -1537,6 +1559,7 @@ int main(void)
 		cmocka_unit_test(test_cpufreq_hook_cost_model),
 		cmocka_unit_test(test_new_task_util_is_half_the_spare_capacity),
 		cmocka_unit_test(test_schedutil_shared_max_checked),
+		cmocka_unit_test(test_schedutil_boosted_reads_checked),
 		cmocka_unit_test(test_pelt_invariance_reference),
 		cmocka_unit_test(test_pelt_invariance_cores),
 		cmocka_unit_test(test_legacy_tick_keeps_tick_for_near_timer),

@@ -311,6 +311,39 @@ static void test_memory_bandwidth_bound_follows_inputs(void **state)
 	assert_near(bw_burst(&r, 1, 1, 6), (3 * two + two) / 7, 1e-12);
 }
 
+/* A burst with no stall skips the model: it ends with none and its task asks
+ * for no bandwidth, whatever it asked in its last burst (the scan of the
+ * package reads it); a sharing group's task still records its activity
+ * here (engine/share.c), stall or not. */
+static void test_memory_no_stall_burst(void **state)
+{
+	struct bw_rig r;
+	bw_rig_init(&r);
+	r.cores[0].eff_idx = 1;
+	r.tasks[0].mem_gbps = 5;
+	assert_true(memory_burst_stall(&r.s, &r.cpus[0], &r.tasks[0], 1000, 0) == 0);
+	assert_true(r.tasks[0].mem_gbps == 0);
+	assert_true(memory_burst_stall(&r.s, &r.cpus[0], &r.tasks[0], 1000, 100) > 100);
+	assert_true(r.tasks[0].mem_gbps > 0);
+
+	int llc_ids[1] = { 0 };
+	struct cpu_group llc = { .n = 1, .cpu = llc_ids };
+	double act[1] = { 0 };
+	sim_ns when[1] = { 0 };
+	r.m.share_window_ns = 1000000;
+	r.s.topo.llc = &llc;
+	r.s.topo.nllcs = 1;
+	r.s.nshare_groups = 1;
+	r.s.share_act = act;
+	r.s.share_when = when;
+	r.s.now = 500;
+	r.tasks[0].share_group = 1;
+	assert_true(memory_burst_stall(&r.s, &r.cpus[0], &r.tasks[0], 1000, 0) == 0);
+	assert_true(r.tasks[0].mem_gbps == 0);
+	assert_near(act[0], 1, 1e-12);
+	assert_true(when[0] == 500);
+}
+
 /* Coherence: a sharing group spread over two packages pays snoops on the
  * share of its misses, the same group on one package does not. */
 static void test_coherence_across_packages(void **state)
@@ -655,6 +688,7 @@ int main(void)
 		cmocka_unit_test(test_memory_saturation_rule),
 		cmocka_unit_test(test_memory_bandwidth_shared),
 		cmocka_unit_test(test_memory_bandwidth_bound_follows_inputs),
+		cmocka_unit_test(test_memory_no_stall_burst),
 		cmocka_unit_test(test_coherence_across_packages),
 		cmocka_unit_test(test_epb_rules),
 		cmocka_unit_test(test_epb_demotion),
