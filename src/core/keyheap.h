@@ -129,6 +129,12 @@ static inline bool keyheap_has(const struct keyheap *h, uint32_t key)
 	return h->pos[key] != UINT32_MAX;
 }
 
+/* When key's deadline is (it must have one). */
+static inline sim_ns keyheap_time(const struct keyheap *h, uint32_t key)
+{
+	return h->heap[h->pos[key]].time;
+}
+
 /* Whether the earliest deadline (there must be one) comes before an
  * event at (time, seq). */
 static inline bool keyheap_first_before(const struct keyheap *h, sim_ns time, uint64_t seq)
