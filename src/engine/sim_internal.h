@@ -311,6 +311,10 @@ struct sim {
 	 * loop is not the legacy one: cpu_enter_idle() fills no inputs. Both
 	 * are fixed at setup. */
 	bool idle_blind;
+	/* The placement's newidle_balance() needs a stealable task
+	 * (placement_ops.newidle_needs_stealable, capacities symmetric):
+	 * a CPU going idle calls it only while one exists. Fixed at setup. */
+	bool newidle_needs_stealable;
 	sim_ns nohz_next_blocked; /* not before this jiffy (nohz.next_blocked) */
 	int cpuidle_stop_tick_default;
 	int cluster_cstate;    /* the first cluster C-state (engine/cluster_idle.c); -1 none */
