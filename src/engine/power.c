@@ -3,6 +3,7 @@
  * machine/machine.h). Each core and each package holds its present power;
  * before any change, the energy used since the last change is added, so
  * energy is the exact integral of a piecewise-constant power. */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -103,17 +104,14 @@ static void observe_core(struct sim *s, int ci)
 	}
 }
 
-static void turbo_active_changed(struct sim *s, int p, int type, int delta);
-
 /* Sets the core's power for its threads' present states, the energy used
  * so far accounted first. Returns whether the core counts as active for
  * the turbo bins: a thread in C0, or the core (its shallowest thread, as
  * for power) polling or in a state that keeps it "active" (Intel: C1,
- * C1E). */
-static inline __attribute__((always_inline)) bool core_power(struct sim *s, int ci)
+ * C1E). Tells no observer (core_power(), core_update()). */
+static inline __attribute__((always_inline)) bool core_power_set(struct sim *s,
+								 struct sim_core *core)
 {
-	struct sim_core *core = &s->cores[ci];
-	const struct cpu_type *t = s->types[core->type].t;
 	double dt = (double)(s->now - core->last) * 1e-9;
 	core->e_dyn += core->p_dyn * dt;
 	core->e_static += core->p_static * dt;
@@ -124,6 +122,7 @@ static inline __attribute__((always_inline)) bool core_power(struct sim *s, int 
 	/* A thread in C0 makes the core busy whatever the others do; all
 	 * idle, the core is in its shallowest thread's state (nbusy == 0:
 	 * every thread is CPU_IDLE). */
+	const struct sim_type *ty = &s->types[core->type];
 	if (core->nbusy == 0) {
 		int shallowest = s->m->ncstates - 1;
 		for (int i = 0; i < core->ncpus; i++) {
@@ -131,7 +130,7 @@ static inline __attribute__((always_inline)) bool core_power(struct sim *s, int 
 			if (c->cstate < shallowest)
 				shallowest = c->cstate;
 		}
-		const struct cstate *cs = &t->cstates[shallowest];
+		const struct cstate *cs = &ty->t->cstates[shallowest];
 		/* States are ordered by depth, and only state 0 may poll: a
 		 * polling core is busy. */
 		if (!cs->poll) {
@@ -140,32 +139,63 @@ static inline __attribute__((always_inline)) bool core_power(struct sim *s, int 
 			/* A clock-gated core at its domain's voltage: the running
 			 * P-state's, the lowest in a package C-state (Extended HALT). */
 			if (cs->leak_at_vid)
-				core->p_static = s->types[core->type].leak_w[
+				core->p_static = ty->leak_w[
 					s->pkgs[core->pkg].pkg_cstate >= 0 ? 0 : core->eff_idx];
-			observe_core(s, ci);
 			return cs->turbo_active != 0;
 		}
 	}
 	/* Ceff V^2 f x SMT activity, and leakage, from the type's per-P-state
 	 * tables (power_tables()) at the core's effective P-state (its clock
 	 * domain's under the package's turbo ceiling: core_pstate_refresh()). */
-	const struct sim_type *ty = &s->types[core->type];
 	int idx = core->eff_idx;
 	core->p_dyn = ty->dyn_w[idx] * ty->activity_by_busy[core->nbusy];
 	core->p_static = ty->leak_w[idx];
-	observe_core(s, ci);
 	return true;
 }
 
+/* core_power_set(), then the observer (a core with CPUs). */
+static bool core_power(struct sim *s, int ci)
+{
+	bool active = core_power_set(s, &s->cores[ci]);
+	if (s->cores[ci].ncpus)
+		observe_core(s, ci);
+	return active;
+}
+
+static void turbo_count_moved(struct sim *s, int p, int type);
+
+/* What a core's change asks beyond its own power, in this order: the
+ * observer told the power, the power controller a count of active cores
+ * out of its window (turbo_active_changed()), the uncore's clock a target
+ * that may have moved (uncore_follow()). */
+static __attribute__((noinline)) void core_update_tell(struct sim *s, int ci, bool turbo_moved)
+{
+	const struct sim_core *core = &s->cores[ci];
+	if (core->ncpus)
+		observe_core(s, ci);
+	if (turbo_moved)
+		turbo_count_moved(s, core->pkg, core->type);
+	uncore_follow(s, core->pkg);
+}
+
+/* The core's power, its count among the package's turbo-active cores,
+ * and what that asks of others. Whatever asks more (an observer, a count
+ * out of its window, an uncore target that may have moved) goes to one
+ * call out of line, so that the usual change is a leaf that saves no
+ * registers. */
 void core_update(struct sim *s, int ci)
 {
 	struct sim_core *core = &s->cores[ci];
-	bool active = core_power(s, ci);
+	bool active = core_power_set(s, core);
+	struct sim_pkg *pkg = &s->pkgs[core->pkg];
+	bool turbo_moved = false;
 	if (active != core->turbo_active) {
 		core->turbo_active = active;
-		turbo_active_changed(s, core->pkg, core->type, active ? 1 : -1);
+		int n = pkg->nturbo_cores[core->type] += active ? 1 : -1;
+		turbo_moved = (unsigned)(n - pkg->turbo_lo[core->type]) > pkg->turbo_span[core->type];
 	}
-	uncore_follow(s, core->pkg);
+	if (s->obs || turbo_moved || pkg->unc_stale)
+		core_update_tell(s, ci, turbo_moved);
 }
 
 /* Energy, residency and idle time of a package up to now. */
@@ -237,12 +267,53 @@ static void pkg_reevaluate(struct sim *s, int p)
 	}
 }
 
-/* The ceiling of type `t` in the package: its turbo bins' for its active
- * cores, under the power controller's (engine/power_limit.c). */
+/* The ceiling of type `t` in the package for `n` of its cores active:
+ * its turbo bins', under the power controller's (engine/power_limit.c). */
+static int turbo_cap_at(const struct sim *s, const struct sim_pkg *pkg, int t, int n)
+{
+	int cap = s->types[t].turbo_cap_idx[n];
+	return cap < pkg->limit_idx[t] ? cap : pkg->limit_idx[t];
+}
+
+/* ...for its present active cores. */
 static int turbo_cap(const struct sim *s, const struct sim_pkg *pkg, int t)
 {
-	int cap = s->types[t].turbo_cap_idx[pkg->nturbo_cores[t]];
-	return cap < pkg->limit_idx[t] ? cap : pkg->limit_idx[t];
+	return turbo_cap_at(s, pkg, t, pkg->nturbo_cores[t]);
+}
+
+/* The counts of active cores of type `t` about the present one whose
+ * ceiling is cap_idx[t] (turbo_lo, turbo_span): a change of the count
+ * within them leaves the power controller nothing to do. Its inputs are
+ * cap_idx[t] and limit_idx[t], which move only in pkg_turbo_eval() (as
+ * the controller's limits move: power_limit.c), and the pending flag
+ * (turbo_active_changed()). */
+static void turbo_window_set(const struct sim *s, struct sim_pkg *pkg, int t)
+{
+	int n = pkg->nturbo_cores[t], lo = n, hi = n;
+	int top = s->types[t].t->cores;
+	while (lo > 0 && turbo_cap_at(s, pkg, t, lo - 1) == pkg->cap_idx[t])
+		lo--;
+	while (hi < top && turbo_cap_at(s, pkg, t, hi + 1) == pkg->cap_idx[t])
+		hi++;
+	pkg->turbo_lo[t] = lo;
+	pkg->turbo_span[t] = (unsigned)(hi - lo);
+}
+
+bool pkg_turbo_window_consistent(const struct sim *s, int p)
+{
+	const struct sim_pkg *pkg = &s->pkgs[p];
+	for (int t = 0; t < s->ntypes; t++) {
+		int n = pkg->nturbo_cores[t];
+		if ((unsigned)(n - pkg->turbo_lo[t]) > pkg->turbo_span[t])
+			return false;
+		if (pkg->turbo_eval_pending)
+			continue; /* every count: the evaluation comes anyway */
+		for (int k = 0; k <= s->types[t].t->cores; k++)
+			if ((unsigned)(k - pkg->turbo_lo[t]) <= pkg->turbo_span[t] &&
+			    turbo_cap_at(s, pkg, t, k) != pkg->cap_idx[t])
+				return false;
+	}
+	return true;
 }
 
 /* Applies the turbo ceilings for the package's present active cores of
@@ -253,13 +324,15 @@ void pkg_turbo_eval(struct sim *s, int p)
 	pkg->turbo_eval_pending = false;
 	for (int t = 0; t < s->ntypes; t++) {
 		int cap = turbo_cap(s, pkg, t);
-		if (cap == pkg->cap_idx[t])
+		bool moved = cap != pkg->cap_idx[t];
+		pkg->cap_idx[t] = cap;
+		turbo_window_set(s, pkg, t);
+		if (!moved)
 			continue;
 		/* The turbo ceiling moved: each core's C0 time is accounted at
 		 * the old one (the threads in C0 are a busy core's: nbusy),
 		 * then the core moves. A CPU's account reads its own core's
 		 * P-state only, so core by core does as CPU by CPU first. */
-		pkg->cap_idx[t] = cap;
 		for (int i = 0; i < pkg->ncores_walk; i++) {
 			struct sim_core *core = &s->cores[pkg->first_core + i];
 			if (core->type != t)
@@ -289,34 +362,23 @@ void pkg_turbo_eval(struct sim *s, int p)
 	}
 }
 
-/* The package's state after a core joined or left the busy ones. The
- * uncore's clock follows the busy cores: core_update(), which comes
- * next, would move it and re-evaluate the package a second time. Moved
- * first, one re-evaluation does for both, but for an observer of the
- * uncore's power, which is told the value between. Out of line: most
- * calls of pkg_core_busy() (a package that stays busy) end before. */
-static __attribute__((noinline)) void pkg_busy_reevaluate(struct sim *s, int p)
-{
-	if (s->pkgs[p].busy_cores && !(s->obs && s->obs->uncore_power))
-		uncore_clock_follow(s, p);
-	pkg_reevaluate(s, p);
-}
-
-void pkg_core_busy(struct sim *s, int ci, int delta)
+/* The package's state after a core joined or left the busy ones, past
+ * the count: the busy cores' list and the uncore's record of their
+ * fastest clock (an uncore model only), and the package's re-evaluation
+ * where it asks one. Out of line: most changes (a package that stays
+ * busy, no uncore model) need none of it. */
+static __attribute__((noinline)) void pkg_core_busy_more(struct sim *s, int ci, int delta,
+							  int before)
 {
 	struct sim_core *core = &s->cores[ci];
 	int p = core->pkg;
 	struct sim_pkg *pkg = &s->pkgs[p];
-	pkg_sync(s, pkg);
-	int before = pkg->nbusy_cores;
-	if (!pkg->busy_cores) {
-		pkg->nbusy_cores += delta;
-	} else {
+	if (pkg->busy_cores) {
 		if (delta > 0) {
-			core->busy_slot = pkg->nbusy_cores;
-			pkg->busy_cores[pkg->nbusy_cores++] = ci;
+			core->busy_slot = before;
+			pkg->busy_cores[before] = ci;
 		} else {
-			int last = pkg->busy_cores[--pkg->nbusy_cores];
+			int last = pkg->busy_cores[before - 1];
 			pkg->busy_cores[core->busy_slot] = last;
 			s->cores[last].busy_slot = core->busy_slot;
 		}
@@ -328,21 +390,47 @@ void pkg_core_busy(struct sim *s, int ci, int delta)
 	 * clusters' power follows their CPUs' states, so it is re-evaluated. */
 	if (before && pkg->nbusy_cores && !s->cluster_power)
 		return;
-	pkg_busy_reevaluate(s, p);
+	/* The uncore's clock follows the busy cores: core_update(), which
+	 * comes next, would move it and re-evaluate the package a second
+	 * time. Moved first, one re-evaluation does for both, but for an
+	 * observer of the uncore's power, which is told the value between. */
+	if (pkg->busy_cores) {
+		pkg->unc_stale = true; /* the busy count went to or from 0 */
+		if (!(s->obs && s->obs->uncore_power))
+			uncore_clock_follow(s, p);
+	}
+	pkg_reevaluate(s, p);
 }
 
-static void turbo_active_changed(struct sim *s, int p, int type, int delta)
+void pkg_core_busy(struct sim *s, int ci, int delta)
+{
+	struct sim_pkg *pkg = &s->pkgs[s->cores[ci].pkg];
+	pkg_sync(s, pkg);
+	int before = pkg->nbusy_cores;
+	pkg->nbusy_cores = before + delta;
+	if (pkg->busy_cores || !before || !pkg->nbusy_cores || s->cluster_power)
+		pkg_core_busy_more(s, ci, delta, before);
+}
+
+/* A count of turbo-active cores out of its window (turbo_window_set()):
+ * the package's power controller re-evaluates the turbo ceiling on its
+ * own period (turbo_eval_us), not at every C-state change. */
+static void turbo_count_moved(struct sim *s, int p, int type)
 {
 	struct sim_pkg *pkg = &s->pkgs[p];
-	pkg->nturbo_cores[type] += delta;
-	/* The package's power controller re-evaluates the turbo ceiling on
-	 * its own period (turbo_eval_us), not at every C-state change. */
 	sim_ns every = s->par.turbo_eval_us * NS_PER_US;
-	if (every == 0)
+	if (every == 0) {
 		pkg_turbo_eval(s, p);
-	else if (!pkg->turbo_eval_pending && turbo_cap(s, pkg, type) != pkg->cap_idx[type]) {
+	} else if (turbo_cap(s, pkg, type) != pkg->cap_idx[type]) {
 		pkg->turbo_eval_pending = true;
+		/* Whatever the counts do before it, the evaluation comes. */
+		for (int t = 0; t < s->ntypes; t++) {
+			pkg->turbo_lo[t] = 0;
+			pkg->turbo_span[t] = UINT_MAX;
+		}
 		sim_post(s, (s->now / every + 1) * every, EV_TURBO_EVAL, (uint32_t)p, 0, 0);
+	} else {
+		turbo_window_set(s, pkg, type); /* the same ceiling further on */
 	}
 }
 
@@ -360,8 +448,10 @@ void power_init(struct sim *s)
 		for (int i = 0; i < pkg->ncores; i++)
 			if (s->cores[pkg->first_core + i].ncpus)
 				pkg->ncores_walk = i + 1;
-		for (int t = 0; t < s->ntypes; t++)
+		for (int t = 0; t < s->ntypes; t++) {
 			pkg->cap_idx[t] = s->types[t].turbo_cap_idx[0];
+			turbo_window_set(s, pkg, t);
+		}
 		for (int i = 0; i < pkg->ncores; i++)
 			core_pstate_refresh(s, pkg->first_core + i);
 		pkg->last = s->now;

@@ -755,6 +755,7 @@ static int build_topology(struct sim *s, struct pm_diag *d)
 			s->pkgs[p].busy_cores = calloc((size_t)m->cores_per_package, sizeof(int));
 			if (!s->pkgs[p].busy_cores)
 				return pm_fail(d, "out of memory");
+			s->pkgs[p].unc_stale = true; /* the clock is not the model's yet */
 		}
 	}
 	for (int i = 0; i < s->ncores; i++) {
@@ -893,7 +894,6 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 		return pm_fail(d, "--set hz=%lld: not a CONFIG_HZ choice (expected 100, 250, 300 or 1000)",
 			       (long long)s->par.hz);
 	s->tick_ns = (NS_PER_SEC + s->par.hz / 2) / s->par.hz;
-	s->idle_blind = s->ci_gov->blind && s->par.tick_policy != TICK_LEGACY;
 	s->switch_half_ns = s->m->context_switch_ns / 2;
 	/* Kernel costs the --set keys leave to the machine's [costs]. */
 	if (s->par.tick_cost_ns < 0)
@@ -928,6 +928,7 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 	for (int c = 0; c < s->ncpus; c++)
 		if (s->ci_gov->init && s->ci_gov->init(&s->cpus[c].idle, d) < 0)
 			return -1;
+	cpu_idle_setup(s);
 	if (freq_init(s, d) < 0)
 		return -1;
 	if (background_init(s, d) < 0)
@@ -980,11 +981,10 @@ bad:
 			cpu->nr_running, cpu->rq.len);
 		abort();
 	}
-	if (s->idle_blind != (s->ci_gov->blind && s->par.tick_policy != TICK_LEGACY) ||
-	    s->switch_half_ns != s->m->context_switch_ns / 2 ||
+	if (!cpu_idle_path_consistent(s) || s->switch_half_ns != s->m->context_switch_ns / 2 ||
 	    s->newidle_needs_stealable != newidle_needs_stealable(s)) {
 		fprintf(stderr,
-			"pmlab: internal error: idle_blind, switch_half_ns or "
+			"pmlab: internal error: the idle loop's version, switch_half_ns or "
 			"newidle_needs_stealable disagrees with its inputs at %lld ns\n",
 			(long long)s->now);
 		abort();
@@ -1050,6 +1050,14 @@ bad:
 			"running CPUs, at %lld ns\n", s->nr_stealable, all, (long long)s->now);
 		abort();
 	}
+	/* The counts of active cores that leave the turbo ceiling alone. */
+	for (int p = 0; p < s->npkgs; p++)
+		if (!pkg_turbo_window_consistent(s, p)) {
+			fprintf(stderr, "pmlab: internal error: package %d's window of turbo-active "
+				"counts that keep the ceiling disagrees with its bins at %lld ns\n", p,
+				(long long)s->now);
+			abort();
+		}
 	/* The uncore's record of the busy cores' fastest clock is a scan's. */
 	for (int p = 0; p < s->npkgs; p++) {
 		int n;
@@ -1250,6 +1258,14 @@ static int collect(struct sim *s, struct run_result *r, struct pm_diag *d)
 	for (int c = 0; c < s->ncpus; c++) {
 		s->cpus[c].acct.c0_mhz_ns = cpu_c0_mhz_ns(s, &s->cpus[c]);
 		r->cpus[c] = s->cpus[c].acct;
+		/* Entries, too short and too long, as the cpuidle device
+		 * counted them (the idle loop keeps no second count). */
+		const struct cpuidle_device *dev = &s->cpus[c].idle;
+		for (int st = 0; st < dev->nstates; st++) {
+			r->cpus[c].cstate_usage[st] = dev->stats[st].usage;
+			r->cpus[c].cstate_above[st] = dev->stats[st].above;
+			r->cpus[c].cstate_below[st] = dev->stats[st].below;
+		}
 		s->cpus[c].acct.pstate_ns = NULL; /* ownership moves to the result */
 	}
 	for (int i = 0; i < s->ncores; i++) {

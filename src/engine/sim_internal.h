@@ -198,6 +198,12 @@ struct sim_pkg {
 	 * turbo_active state) and the turbo ceiling P-state in force. */
 	int nturbo_cores[MACHINE_MAX_TYPES];
 	int cap_idx[MACHINE_MAX_TYPES];
+	/* Per CPU type, the counts of turbo-active cores that leave the power
+	 * controller nothing to do: turbo_lo .. turbo_lo + turbo_span, those
+	 * whose ceiling is cap_idx, or every count while an evaluation is
+	 * pending (turbo_window_set(); --check verifies). */
+	int turbo_lo[MACHINE_MAX_TYPES];
+	unsigned turbo_span[MACHINE_MAX_TYPES];
 	/* The power controller (engine/power_limit.c): its ceiling per type
 	 * (the top P-state: none), its level on type 0's table, the running
 	 * averages of package power (W) and the energy counter it last read. */
@@ -222,6 +228,11 @@ struct sim_pkg {
 	 * busy_top_n -1: unknown, found again by a scan when next needed. */
 	uint32_t busy_top_khz;
 	int busy_top_n;
+	/* The uncore clock's target may have moved since the clock last
+	 * followed it: set where its inputs move (the busy count to or from
+	 * 0, the busy cores' fastest clock), cleared where the clock follows
+	 * (uncore_follow()); never set without an uncore model. */
+	bool unc_stale;
 };
 
 /* A CPU type as the engine runs it (machine.h, struct cpu_type). */
@@ -307,10 +318,9 @@ struct sim {
 	enum cppc_mode amd_pstate; /* amd-pstate's mode for every policy (CPPC_NONE: not it) */
 	int nohz_nr_cpus;      /* CPUs idle with the tick stopped (nohz.nr_cpus) */
 	bool nohz_has_blocked; /* one of them may have blocked load (nohz.has_blocked) */
-	/* The idle governor is blind (cpuidle_governor.blind) and the idle
-	 * loop is not the legacy one: cpu_enter_idle() fills no inputs. Both
-	 * are fixed at setup. */
-	bool idle_blind;
+	/* cpu_enter_idle()'s version for the run's tick policy and idle
+	 * governor, fixed at setup (cpu_idle_setup()). */
+	void (*enter_idle)(struct sim *s, struct sim_cpu *c);
 	/* The placement's newidle_balance() needs a stealable task
 	 * (placement_ops.newidle_needs_stealable, capacities symmetric):
 	 * a CPU going idle calls it only while one exists. Fixed at setup. */
@@ -445,7 +455,15 @@ void cpu_set_speed(struct sim *s, struct sim_cpu *c);
 void cpu_schedule(struct sim *s, struct sim_cpu *c);
 void cpu_kick(struct sim *s, struct sim_cpu *c);
 void cpu_interrupt(struct sim *s, struct sim_cpu *c, sim_ns handler_ns);
-void cpu_enter_idle(struct sim *s, struct sim_cpu *c);
+/* The idle loop: select a C-state and enter it (cpu.c). */
+static inline void cpu_enter_idle(struct sim *s, struct sim_cpu *c)
+{
+	s->enter_idle(s, c);
+}
+/* Chooses the idle loop's version and sets what it leaves to setup;
+ * after the governors' init. */
+void cpu_idle_setup(struct sim *s);
+bool cpu_idle_path_consistent(const struct sim *s);
 void cpu_arm_done(struct sim *s, struct sim_cpu *c);
 void cpu_wake_done(struct sim *s, struct sim_cpu *c);
 void cpu_poll_end(struct sim *s, struct sim_cpu *c);
@@ -589,6 +607,9 @@ void pkg_idle_changed(struct sim *s, int pkg); /* an idle core changed C-state *
 void pkg_uncore_clock(struct sim *s, int pkg, uint32_t khz); /* the uncore's clock moved */
 /* --check: the package's uncore power is what a re-evaluation finds. */
 bool pkg_power_consistent(const struct sim *s, int pkg);
+/* --check: the counts that ask nothing of the power controller
+ * (turbo_lo, turbo_span) are those of the ceiling in force. */
+bool pkg_turbo_window_consistent(const struct sim *s, int pkg);
 void power_flush(struct sim *s);
 
 /* engine/perf_domain.c: the performance domains EAS reads */

@@ -52,12 +52,14 @@ void uncore_busy_khz(struct sim *s, int p, uint32_t from, uint32_t to)
 		/* The last core at the top left it: a scan finds the next. */
 		pkg->busy_top_khz = 0;
 		pkg->busy_top_n = pkg->nbusy_cores ? -1 : 0;
+		pkg->unc_stale = true;
 		if (pkg->busy_top_n < 0)
 			return;
 	}
 	if (to > pkg->busy_top_khz) {
 		pkg->busy_top_khz = to;
 		pkg->busy_top_n = 1;
+		pkg->unc_stale = true;
 	} else if (to && to == pkg->busy_top_khz) {
 		pkg->busy_top_n++;
 	}
@@ -116,16 +118,21 @@ void uncore_init(struct sim *s)
 {
 	for (int p = 0; p < s->npkgs; p++) {
 		s->pkgs[p].busy_top_n = -1;
+		s->pkgs[p].unc_stale = false;
 		uncore_clock_set(s, p, s->m->unc.max_khz ? target_khz(s, p) : 0);
 	}
 }
 
+/* The target is computed only when one of its inputs moved (unc_stale):
+ * most busy changes leave the busy cores' fastest clock where it was. */
 void uncore_follow(struct sim *s, int p)
 {
-	if (!s->m->unc.max_khz)
+	struct sim_pkg *pkg = &s->pkgs[p];
+	if (!pkg->unc_stale)
 		return;
+	pkg->unc_stale = false;
 	uint32_t khz = target_khz(s, p);
-	if (khz != s->pkgs[p].unc_khz)
+	if (khz != pkg->unc_khz)
 		pkg_uncore_clock(s, p, khz);
 }
 
@@ -135,6 +142,7 @@ void uncore_follow(struct sim *s, int p)
  * there. */
 void uncore_clock_follow(struct sim *s, int p)
 {
+	s->pkgs[p].unc_stale = false;
 	uint32_t khz = target_khz(s, p);
 	if (khz != s->pkgs[p].unc_khz)
 		uncore_clock_set(s, p, khz);
