@@ -241,13 +241,11 @@ void cpu_start_tick(struct sim *s, struct sim_cpu *c)
  * period reached C3's residency) then C1. The OS still believes it asked
  * for `st`: cpuidle's statistics keep the request, residency and power
  * follow the hardware. */
-static int hw_cstate(const struct sim *s, const struct sim_cpu *c, int st)
+static int hw_cstate_demoted(const struct sim *s, const struct sim_cpu *c, int st)
 {
 	const struct cstate *cs = c->idle.states;
 	enum auto_demotion mode = (enum auto_demotion)s->par.cstate_auto_demotion;
 	int c1 = s->demote_c1, c3 = s->demote_c3;
-	if (mode == DEMOTE_OFF || st < c3)
-		return st; /* only states that stop the clocks are demoted */
 	/* The energy/performance bias sets how much history a request needs
 	 * (engine/epb.c). */
 	double x = epb_demotion_factor(s);
@@ -258,6 +256,14 @@ static int hw_cstate(const struct sim *s, const struct sim_cpu *c, int st)
 	    (mode == DEMOTE_C3 || last >= x * (double)cs[c3].residency_ns))
 		return c3;
 	return mode == DEMOTE_C3 ? st : c1;
+}
+
+/* The tests that settle most requests, inline at each idle entry. */
+static inline int hw_cstate(const struct sim *s, const struct sim_cpu *c, int st)
+{
+	if (s->par.cstate_auto_demotion == DEMOTE_OFF || st < s->demote_c3)
+		return st; /* only states that stop the clocks are demoted */
+	return hw_cstate_demoted(s, c, st);
 }
 
 /* Stopping and restarting the tick (kernel/time/tick-sched.c, the same
@@ -293,11 +299,12 @@ static sim_ns tick_restart_cost(const struct sim *s, const struct sim_cpu *c, si
  * tick_nohz_stop_sched_tick()): stop the tick unless the next timer is due
  * within one tick of the last jiffy; once stopped it stays stopped until
  * the CPU leaves the idle loop (tick_nohz_idle_exit()). */
-static bool legacy_stops_tick(const struct sim *s, const struct sim_cpu *c, sim_ns next_timer)
+static bool legacy_stops_tick(const struct sim *s, const struct sim_cpu *c, sim_ns next_timer,
+			      sim_ns jiffy)
 {
 	if (!c->tick_on)
 		return true;
-	sim_ns basemono = s->now / s->tick_ns * s->tick_ns;
+	sim_ns basemono = jiffy * s->tick_ns; /* the last jiffy's start */
 	return next_timer == SIM_NS_MAX || next_timer - basemono > s->tick_ns;
 }
 
@@ -327,7 +334,7 @@ static inline bool idle_inputs(struct sim *s, struct sim_cpu *c, enum tick_polic
 	 * 4.17 rework), so it is not reported as stopped. Since 4.17 the tick
 	 * is stopped here only if a previous iteration of this idle stretch
 	 * stopped it (re-selection after a polling timeout or an interrupt). */
-	bool legacy_stop = policy == TICK_LEGACY && legacy_stops_tick(s, c, next_timer);
+	bool legacy_stop = policy == TICK_LEGACY && legacy_stops_tick(s, c, next_timer, jiffy);
 	bool tick_gone = legacy_stop || (policy != TICK_LEGACY && !c->tick_on);
 	dev->tick_stopped = policy != TICK_LEGACY && !c->tick_on;
 	dev->next_timer_ns = (!tick_gone && to_tick < dev->next_timer_no_tick_ns)
@@ -340,27 +347,30 @@ static inline bool idle_inputs(struct sim *s, struct sim_cpu *c, enum tick_polic
 	return legacy_stop;
 }
 
-void cpu_enter_idle(struct sim *s, struct sim_cpu *c)
+/* The idle loop's entry, in one version per configuration that stays
+ * fixed for a run: the tick policy and, under nohz, whether the governor
+ * is blind (cpuidle_governor.blind; the legacy loop fills the inputs all
+ * the same, for its own decision). The tests of both fold away in each version;
+ * cpu_idle_setup() chooses one (s->enter_idle), and --check verifies the
+ * choice against its inputs (cpu_idle_path_consistent()). */
+static inline __attribute__((always_inline)) void enter_idle(struct sim *s, struct sim_cpu *c,
+							    const enum tick_policy policy,
+							    const bool blind)
 {
 	struct cpuidle_device *dev = &c->idle;
-	enum tick_policy policy = (enum tick_policy)s->par.tick_policy;
 	bool was_idle = c->mode == CPU_IDLE; /* re-selecting after a poll timeout */
 	cpu_sync(s, c);
 	c->idle_calls++;
-	/* A governor that reads none of the inputs (cpuidle_governor.blind)
-	 * is not given them, unless the legacy loop needs the next timer for
-	 * its own decision (s->idle_blind, resolved at setup). The kernel's
-	 * governors ask for the sleep length themselves
-	 * (tick_nohz_get_sleep_length()), so this is its order too.
-	 * cpu_next_timer() runs at every entry all the same: it drops the
-	 * fired sleep timers, so that the CPU's timer queue does not grow. */
+	/* A blind governor is not given the inputs. The kernel's governors
+	 * ask for the sleep length themselves (tick_nohz_get_sleep_length()),
+	 * so this is its order too. cpu_next_timer() runs at every entry all
+	 * the same: it drops the fired sleep timers, so that the CPU's timer
+	 * queue does not grow. dev->tick_period_ns, which cpuidle_poll_time()
+	 * reads too, is set at setup (cpu_idle_setup()). */
 	sim_ns task_timer = cpu_next_timer(s, c);
-	dev->tick_period_ns = s->tick_ns; /* cpuidle_poll_time() reads it too */
 	bool legacy_stop = false;
-	sim_ns jiffy;
-	if (s->idle_blind)
-		jiffy = s->now / s->tick_ns;
-	else
+	sim_ns jiffy = 0;
+	if (!blind)
 		legacy_stop = idle_inputs(s, c, policy, task_timer, &jiffy);
 	bool stop_tick = true;
 	int st = s->ci_gov->select(dev, s->latency_limit_ns, &stop_tick);
@@ -377,7 +387,7 @@ void cpu_enter_idle(struct sim *s, struct sim_cpu *c)
 	sim_ns stop_cost = 0;
 	if (stop_tick && c->tick_on) {
 		stop_cost = tick_stop_cost(s, c);
-		c->tick_stop_jiffy = jiffy;
+		c->tick_stop_jiffy = blind ? s->now / s->tick_ns : jiffy;
 		load_avg_nohz_enter(s, c);
 	}
 	/* The idle loop's own work before the C-state, and stopping the tick
@@ -394,8 +404,7 @@ void cpu_enter_idle(struct sim *s, struct sim_cpu *c)
 	c->idle_start = s->now;
 	if (s->obs && s->obs->cpu_idle)
 		s->obs->cpu_idle(s->obs->ctx, c->id, s->now, st);
-	dev->stats[st].usage++;
-	c->acct.cstate_usage[st]++;
+	dev->stats[st].usage++; /* also the result's cstate_usage (collect()) */
 	if (was_idle) {
 		/* Already idle: only the state changed. */
 		core_update(s, c->core);
@@ -411,6 +420,59 @@ void cpu_enter_idle(struct sim *s, struct sim_cpu *c)
 	if (dev->states[st].poll)
 		sim_post(s, s->now + cpuidle_poll_time(dev), EV_POLL_END, (uint32_t)c->id,
 			 c->wake_gen, 0);
+}
+
+static void enter_idle_legacy(struct sim *s, struct sim_cpu *c)
+{
+	enter_idle(s, c, TICK_LEGACY, false);
+}
+
+static void enter_idle_nohz(struct sim *s, struct sim_cpu *c)
+{
+	enter_idle(s, c, TICK_GOVERNOR, false);
+}
+
+static void enter_idle_nohz_blind(struct sim *s, struct sim_cpu *c)
+{
+	enter_idle(s, c, TICK_GOVERNOR, true);
+}
+
+/* The tick kept running (nohz off), a rare choice: both tests made. */
+static void enter_idle_periodic(struct sim *s, struct sim_cpu *c)
+{
+	enter_idle(s, c, TICK_PERIODIC, s->ci_gov->blind);
+}
+
+/* The version of the idle entry for the run's tick policy and governor. */
+static void (*enter_idle_for(const struct sim *s))(struct sim *, struct sim_cpu *)
+{
+	bool blind = s->ci_gov->blind;
+	switch ((enum tick_policy)s->par.tick_policy) {
+	case TICK_LEGACY:
+		return enter_idle_legacy;
+	case TICK_PERIODIC:
+		return enter_idle_periodic;
+	case TICK_GOVERNOR:
+	default:
+		return blind ? enter_idle_nohz_blind : enter_idle_nohz;
+	}
+}
+
+void cpu_idle_setup(struct sim *s)
+{
+	s->enter_idle = enter_idle_for(s);
+	for (int i = 0; i < s->ncpus; i++)
+		s->cpus[i].idle.tick_period_ns = s->tick_ns;
+}
+
+bool cpu_idle_path_consistent(const struct sim *s)
+{
+	if (s->enter_idle != enter_idle_for(s))
+		return false;
+	for (int i = 0; i < s->ncpus; i++)
+		if (s->cpus[i].idle.tick_period_ns != s->tick_ns)
+			return false;
+	return true;
 }
 
 /* Leaves the C-state: the wake time, the idle loop's exit path and `extra`
@@ -461,14 +523,13 @@ void cpu_kick(struct sim *s, struct sim_cpu *c)
 }
 
 /* cpuidle bookkeeping after an idle period (cpuidle_enter_state()):
- * time, above/below, what ended it, then the governor's reflect(). */
+ * time, above/below (the device's counts are the result's: collect()),
+ * what ended it, then the governor's reflect(). */
 static void idle_reflect(struct sim *s, struct sim_cpu *c, bool poll_timeout)
 {
 	struct cpuidle_device *dev = &c->idle;
 	int st = c->req_cstate;
-	enum cpuidle_miss miss = cpuidle_record_exit(dev, st, s->now - c->idle_start);
-	c->acct.cstate_above[st] += miss == CPUIDLE_ABOVE;
-	c->acct.cstate_below[st] += miss == CPUIDLE_BELOW;
+	cpuidle_record_exit(dev, st, s->now - c->idle_start);
 	dev->tick_wakeup = c->tick_woke;
 	dev->poll_time_limit = poll_timeout;
 	c->tick_woke = false;

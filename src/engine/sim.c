@@ -887,7 +887,6 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 		return pm_fail(d, "--set hz=%lld: not a CONFIG_HZ choice (expected 100, 250, 300 or 1000)",
 			       (long long)s->par.hz);
 	s->tick_ns = (NS_PER_SEC + s->par.hz / 2) / s->par.hz;
-	s->idle_blind = s->ci_gov->blind && s->par.tick_policy != TICK_LEGACY;
 	s->switch_half_ns = s->m->context_switch_ns / 2;
 	/* Kernel costs the --set keys leave to the machine's [costs]. */
 	if (s->par.tick_cost_ns < 0)
@@ -921,6 +920,7 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 	for (int c = 0; c < s->ncpus; c++)
 		if (s->ci_gov->init && s->ci_gov->init(&s->cpus[c].idle, d) < 0)
 			return -1;
+	cpu_idle_setup(s);
 	if (freq_init(s, d) < 0)
 		return -1;
 	if (background_init(s, d) < 0)
@@ -973,10 +973,9 @@ bad:
 			cpu->nr_running, cpu->rq.len);
 		abort();
 	}
-	if (s->idle_blind != (s->ci_gov->blind && s->par.tick_policy != TICK_LEGACY) ||
-	    s->switch_half_ns != s->m->context_switch_ns / 2) {
-		fprintf(stderr, "pmlab: internal error: idle_blind or switch_half_ns disagrees "
-			"with its inputs at %lld ns\n", (long long)s->now);
+	if (!cpu_idle_path_consistent(s) || s->switch_half_ns != s->m->context_switch_ns / 2) {
+		fprintf(stderr, "pmlab: internal error: the idle loop's version or switch_half_ns "
+			"disagrees with its inputs at %lld ns\n", (long long)s->now);
 		abort();
 	}
 	/* Each CPU's index in its policy, which cpufreq_policy_cpu_index()
@@ -1248,6 +1247,14 @@ static int collect(struct sim *s, struct run_result *r, struct pm_diag *d)
 	for (int c = 0; c < s->ncpus; c++) {
 		s->cpus[c].acct.c0_mhz_ns = cpu_c0_mhz_ns(s, &s->cpus[c]);
 		r->cpus[c] = s->cpus[c].acct;
+		/* Entries, too short and too long, as the cpuidle device
+		 * counted them (the idle loop keeps no second count). */
+		const struct cpuidle_device *dev = &s->cpus[c].idle;
+		for (int st = 0; st < dev->nstates; st++) {
+			r->cpus[c].cstate_usage[st] = dev->stats[st].usage;
+			r->cpus[c].cstate_above[st] = dev->stats[st].above;
+			r->cpus[c].cstate_below[st] = dev->stats[st].below;
+		}
 		s->cpus[c].acct.pstate_ns = NULL; /* ownership moves to the result */
 	}
 	for (int i = 0; i < s->ncores; i++) {

@@ -318,10 +318,9 @@ struct sim {
 	enum cppc_mode amd_pstate; /* amd-pstate's mode for every policy (CPPC_NONE: not it) */
 	int nohz_nr_cpus;      /* CPUs idle with the tick stopped (nohz.nr_cpus) */
 	bool nohz_has_blocked; /* one of them may have blocked load (nohz.has_blocked) */
-	/* The idle governor is blind (cpuidle_governor.blind) and the idle
-	 * loop is not the legacy one: cpu_enter_idle() fills no inputs. Both
-	 * are fixed at setup. */
-	bool idle_blind;
+	/* cpu_enter_idle()'s version for the run's tick policy and idle
+	 * governor, fixed at setup (cpu_idle_setup()). */
+	void (*enter_idle)(struct sim *s, struct sim_cpu *c);
 	sim_ns nohz_next_blocked; /* not before this jiffy (nohz.next_blocked) */
 	int cpuidle_stop_tick_default;
 	int cluster_cstate;    /* the first cluster C-state (engine/cluster_idle.c); -1 none */
@@ -452,7 +451,15 @@ void cpu_set_speed(struct sim *s, struct sim_cpu *c);
 void cpu_schedule(struct sim *s, struct sim_cpu *c);
 void cpu_kick(struct sim *s, struct sim_cpu *c);
 void cpu_interrupt(struct sim *s, struct sim_cpu *c, sim_ns handler_ns);
-void cpu_enter_idle(struct sim *s, struct sim_cpu *c);
+/* The idle loop: select a C-state and enter it (cpu.c). */
+static inline void cpu_enter_idle(struct sim *s, struct sim_cpu *c)
+{
+	s->enter_idle(s, c);
+}
+/* Chooses the idle loop's version and sets what it leaves to setup;
+ * after the governors' init. */
+void cpu_idle_setup(struct sim *s);
+bool cpu_idle_path_consistent(const struct sim *s);
 void cpu_arm_done(struct sim *s, struct sim_cpu *c);
 void cpu_wake_done(struct sim *s, struct sim_cpu *c);
 void cpu_poll_end(struct sim *s, struct sim_cpu *c);
