@@ -522,6 +522,12 @@ static inline uint32_t cpu_khz(const struct sim *s, const struct sim_cpu *c)
 	return s->types[c->type].khz[cpu_effective_idx(s, c)];
 }
 
+/* ...its threads' clock in C0, from the core (cpu_khz() of any of them). */
+static inline uint32_t core_khz(const struct sim *s, const struct sim_core *core)
+{
+	return s->types[core->type].khz[core->eff_idx];
+}
+
 /* engine/background.c: wakeups of idle CPUs besides the workload's */
 int background_init(struct sim *s, struct pm_diag *d);
 void background_fire(struct sim *s, struct sim_cpu *c);
@@ -549,6 +555,9 @@ void uncore_clock_set(struct sim *s, int pkg, uint32_t khz); /* the clock and it
 /* A core of pkg's busy_cores runs at `to` kHz instead of `from` (0: it
  * joins, or leaves, the busy cores). */
 void uncore_busy_khz(struct sim *s, int pkg, uint32_t from, uint32_t to);
+/* Core `ci` joined (delta > 0) or left the busy cores, `before` of them
+ * until now: the package's list and its record of their fastest clock. */
+void uncore_core_busy(struct sim *s, int ci, int delta, int before);
 /* The fastest clock of pkg's busy cores by a scan (0: none), how many run
  * at it in *n. */
 uint32_t uncore_busy_scan(const struct sim *s, int pkg, int *n);
