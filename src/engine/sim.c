@@ -974,8 +974,9 @@ bad:
 		abort();
 	}
 	if (!cpu_idle_path_consistent(s) || s->switch_half_ns != s->m->context_switch_ns / 2) {
-		fprintf(stderr, "pmlab: internal error: the idle loop's version or switch_half_ns "
-			"disagrees with its inputs at %lld ns\n", (long long)s->now);
+		fprintf(stderr, "pmlab: internal error: the idle loop's kept state (its version, the "
+			"tick period, a blind governor's answer) or switch_half_ns disagrees with "
+			"its inputs at %lld ns\n", (long long)s->now);
 		abort();
 	}
 	/* Each CPU's index in its policy, which cpufreq_policy_cpu_index()
