@@ -21,6 +21,14 @@
 
 enum menu_variant { MENU_CURRENT, MENU_V3_10 };
 
+/* A state the v3.10 select() may choose, its figures copied from the
+ * device's table. */
+struct menu_v3_10_walk {
+	sim_ns residency_ns, exit_ns;
+	uint32_t exit_us; /* exit_ns in whole us, as the kernel's table has it */
+	int state;
+};
+
 struct menu_data {
 	int64_t iowait_mult; /* tunables; must stay first */
 	int64_t variant;
@@ -53,6 +61,15 @@ struct menu_data {
 	uint32_t v310_of[MENU_INTERVALS];
 	uint32_t v310_sorted[MENU_INTERVALS];
 	uint64_t v310_sum, v310_sum_sq;
+	/* The states select() tries, deepest first, with their target
+	 * residency and exit latency: the enabled ones from
+	 * CPUIDLE_DRIVER_STATE_START up, and the default when the timer is
+	 * more than 5 us away (that first state if enabled, else 0). Found at
+	 * the first select (v310_nwalk < 0 until then): the device's states
+	 * and disabled[] are fixed from then on. */
+	struct menu_v3_10_walk v310_walk[MACHINE_MAX_CSTATES];
+	int v310_nwalk;
+	int v310_default;
 };
 
 /* Bucket of an expected idle duration: one per decade from 10 us to 100 ms. */

@@ -226,6 +226,24 @@ void menu_v3_10_init(struct menu_data *d)
 	for (int i = 0; i < MENU_V3_10_BUCKETS; i++)
 		d->v310_factor[i] = 0; /* 0: start from a unity factor when first used */
 	keep_again(d);
+	d->v310_nwalk = -1;
+}
+
+/* The states the walk tries and the default, from the device's states
+ * and disabled[] (fixed once selecting starts). */
+static void walk_states(const struct cpuidle_device *dev, struct menu_data *d)
+{
+	int first = first_real_state(dev);
+	d->v310_default = cpuidle_state_enabled(dev, first) ? first : 0;
+	d->v310_nwalk = 0;
+	for (int i = dev->nstates - 1; i >= first; i--)
+		if (cpuidle_state_enabled(dev, i))
+			d->v310_walk[d->v310_nwalk++] = (struct menu_v3_10_walk){
+				.residency_ns = dev->states[i].residency_ns,
+				.exit_ns = dev->states[i].exit_ns,
+				.exit_us = (uint32_t)(dev->states[i].exit_ns / NS_PER_US),
+				.state = i,
+			};
 }
 
 static uint32_t to_us(sim_ns ns)
@@ -283,9 +301,9 @@ __attribute__((noinline)) int menu_v3_10_select(struct cpuidle_device *dev, stru
 	if (typical != UINT32_MAX)
 		predicted = typical;
 
-	int first = first_real_state(dev), idx = 0;
-	if (d->expected_us > 5 && cpuidle_state_enabled(dev, first))
-		idx = first;
+	if (d->v310_nwalk < 0)
+		walk_states(dev, d);
+	int idx = d->expected_us > 5 ? d->v310_default : 0;
 	/* The kernel's residency test in whole microseconds, residency_us >
 	 * predicted, is residency_ns >= (predicted + 1) us for the
 	 * non-negative residencies a machine has: no division per state.
@@ -302,15 +320,14 @@ __attribute__((noinline)) int menu_v3_10_select(struct cpuidle_device *dev, stru
 		exit_max_ns = latency_req;
 	/* Deeper states draw less power: the kernel walks the table from the
 	 * shallowest and keeps the last state that passes, the one found
-	 * first walking from the deepest (which stops there). */
-	for (int i = dev->nstates - 1; i >= first; i--) {
-		const struct cstate *s = &dev->states[i];
-		if (!cpuidle_state_enabled(dev, i))
+	 * first walking from the deepest (which stops there); the disabled
+	 * ones are left out of the list walked (walk_states()). */
+	for (int k = 0; k < d->v310_nwalk; k++) {
+		const struct menu_v3_10_walk *w = &d->v310_walk[k];
+		if (w->residency_ns >= too_long_ns || w->exit_ns > exit_max_ns)
 			continue;
-		if (s->residency_ns >= too_long_ns || s->exit_ns > exit_max_ns)
-			continue;
-		d->exit_us = (uint32_t)(s->exit_ns / NS_PER_US);
-		return i;
+		d->exit_us = w->exit_us;
+		return w->state;
 	}
 	return idx;
 }

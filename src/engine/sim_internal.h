@@ -325,6 +325,10 @@ struct sim {
 	/* cpu_enter_idle()'s version for the run's tick policy and idle
 	 * governor, fixed at setup (cpu_idle_setup()). */
 	void (*enter_idle)(struct sim *s, struct sim_cpu *c);
+	/* The placement's newidle_balance() needs a stealable task
+	 * (placement_ops.newidle_needs_stealable, capacities symmetric):
+	 * a CPU going idle calls it only while one exists. Fixed at setup. */
+	bool newidle_needs_stealable;
 	sim_ns nohz_next_blocked; /* not before this jiffy (nohz.next_blocked) */
 	int cpuidle_stop_tick_default;
 	int cluster_cstate;    /* the first cluster C-state (engine/cluster_idle.c); -1 none */
@@ -483,10 +487,11 @@ enum load_avg_flags {
 /* update_rq_clock_pelt() for dt ns: running at P-state idx, or idle
  * (waking included: the idle task is current) (cpu_sync). */
 void clock_pelt_run(struct sim *s, struct sim_cpu *c, sim_ns dt, int idx);
-void clock_pelt_idle(struct sim *s, struct sim_cpu *c);
-/* update_idle_rq_clock_pelt(): the run queue has nothing left to run. */
-void load_avg_cpu_goes_idle(struct sim *s, struct sim_cpu *c);
-/* load_avg_update(), update_load_avg(), is inline at the end of this file. */
+/* The nohz idle balancer's stats update of blocked load, when it is due
+ * (_nohz_idle_balance(NOHZ_STATS_KICK)). */
+void load_avg_nohz_stats(struct sim *s);
+/* clock_pelt_idle(), load_avg_update() (update_load_avg()) and
+ * load_avg_cpu_goes_idle() are inline at the end of this file. */
 /* An idle CPU's blocked load decayed to now (update_blocked_averages()). */
 void load_avg_blocked(struct sim *s, struct sim_cpu *c);
 /* remove_entity_load_avg(): `t` (off its run queue) leaves c's signal. */
@@ -521,6 +526,12 @@ static inline uint32_t cpu_khz(const struct sim *s, const struct sim_cpu *c)
 	return s->types[c->type].khz[cpu_effective_idx(s, c)];
 }
 
+/* ...its threads' clock in C0, from the core (cpu_khz() of any of them). */
+static inline uint32_t core_khz(const struct sim *s, const struct sim_core *core)
+{
+	return s->types[core->type].khz[core->eff_idx];
+}
+
 /* engine/background.c: wakeups of idle CPUs besides the workload's */
 int background_init(struct sim *s, struct pm_diag *d);
 void background_fire(struct sim *s, struct sim_cpu *c);
@@ -548,6 +559,9 @@ void uncore_clock_set(struct sim *s, int pkg, uint32_t khz); /* the clock and it
 /* A core of pkg's busy_cores runs at `to` kHz instead of `from` (0: it
  * joins, or leaves, the busy cores). */
 void uncore_busy_khz(struct sim *s, int pkg, uint32_t from, uint32_t to);
+/* Core `ci` joined (delta > 0) or left the busy cores, `before` of them
+ * until now: the package's list and its record of their fastest clock. */
+void uncore_core_busy(struct sim *s, int ci, int delta, int before);
 /* The fastest clock of pkg's busy cores by a scan (0: none), how many run
  * at it in *n. */
 uint32_t uncore_busy_scan(const struct sim *s, int pkg, int *n);
@@ -716,6 +730,15 @@ static inline uint64_t rq_clock_pelt(const struct sim_cpu *c)
 	return c->clock_pelt - c->lost_idle_time;
 }
 
+/* _update_idle_rq_clock_pelt(): an idle run queue's PELT clock is its
+ * clock; when and where it went idle, for migrate_se_pelt_lag(). */
+static inline void clock_pelt_idle(struct sim *s, struct sim_cpu *c)
+{
+	c->clock_pelt = (uint64_t)s->now;
+	c->clock_idle = s->now;
+	c->clock_pelt_idle = rq_clock_pelt(c);
+}
+
 /* update_load_avg(cfs_rq, se, flags) (engine/load_avg.c says where the
  * kernel calls it): the task `t` (if any, `queued` on this run queue or
  * not), then the run queue. The CPU's clock is brought to now first
@@ -747,6 +770,27 @@ static inline void load_avg_update(struct sim *s, struct sim_cpu *c, struct task
 	 * in use. */
 	if (decayed || s->knobs.uclamp_used)
 		cpu_util_changed(c);
+}
+
+/* update_idle_rq_clock_pelt(): the run queue has nothing left to run.
+ * Inline: every idle period starts here (cpu_schedule()). */
+static inline void load_avg_cpu_goes_idle(struct sim *s, struct sim_cpu *c)
+{
+	cpu_sync(s, c);
+	c->idle_stamp = s->now;
+	/* nohz_newidle_balance(): a CPU that will stay idle long enough on
+	 * average updates the idle CPUs' blocked load when it is due. */
+	if (c->avg_idle >= s->par.sched_migration_cost_ns)
+		load_avg_nohz_stats(s);
+	/* Fully busy (util_sum at its ceiling for any position in the
+	 * period): no idle time would have been left at full capacity, so the
+	 * PELT clock's lag is lost rather than counted as idle. */
+	uint32_t divider = ((LOAD_AVG_MAX - 1024) << PELT_SHIFT) - LOAD_AVG_MAX;
+	if (c->pelt.util_sum >= divider)
+		c->lost_idle_time += (uint64_t)s->now - c->clock_pelt;
+	clock_pelt_idle(s, c);
+	if (s->knobs.uclamp_used)
+		cpu_util_changed(c); /* its runnable set is empty: no uclamp */
 }
 
 #endif

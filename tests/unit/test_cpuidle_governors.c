@@ -515,6 +515,36 @@ static void test_menu_v3_10_select(void **state)
 	idletrace_sim_destroy(&s);
 }
 
+/* Disabled states (fixed before the first selection, as cstate_disable sets
+ * them) are never chosen: the walk goes on to the next enabled one, and with
+ * C1 disabled the default for a timer over 5 us away is state 0, the
+ * kernel's last_state_idx left at 0. */
+static void test_menu_v3_10_disabled_states(void **state)
+{
+	struct idletrace_sim s;
+	bool stop;
+	const uint32_t spread[MENU_INTERVALS] = { 100, 200, 300, 400, 500, 600, 700, 800 };
+	start_v3_10(&s);
+	struct menu_data *d = s.dev.gov_data;
+	s.dev.disabled[C6] = true;
+	memcpy(d->intervals, spread, sizeof(spread));
+	assert_int_equal(select_direct(&s, 1 * MS, 1 * MS, NONE, &stop), C1E);
+	assert_int_equal(d->exit_us, 10);
+	idletrace_sim_destroy(&s);
+
+	start_v3_10(&s);
+	d = s.dev.gov_data;
+	s.dev.disabled[C1] = true;
+	s.dev.disabled[C6] = true;
+	/* Fresh history predicts 0 us: only the default is left. */
+	assert_int_equal(select_direct(&s, 1 * MS, 1 * MS, NONE, &stop), POLL);
+	assert_int_equal(d->exit_us, 0);
+	memcpy(d->intervals, spread, sizeof(spread));
+	assert_int_equal(select_direct(&s, 1 * MS, 1 * MS, NONE, &stop), C1E);
+	assert_int_equal(d->exit_us, 10);
+	idletrace_sim_destroy(&s);
+}
+
 /* The sums and order select() keeps as intervals come (update()) give the
  * answer of a scan of the intervals at every step, and writes to
  * intervals[] behind them (as the tests above make) are seen. */
@@ -1465,6 +1495,7 @@ int main(void)
 		cmocka_unit_test(test_menu_v3_10_typical_interval),
 		cmocka_unit_test(test_menu_v3_10_typical_one_scan),
 		cmocka_unit_test(test_menu_v3_10_select),
+		cmocka_unit_test(test_menu_v3_10_disabled_states),
 		cmocka_unit_test(test_menu_v3_10_typical_kept),
 		cmocka_unit_test(test_menu_v3_10_update),
 		cmocka_unit_test(test_menu_v3_10_rejects_iowait_mult),
