@@ -108,6 +108,10 @@ struct sim_cpu {
 	enum cpu_mode mode;
 	int cstate;            /* state the hardware entered (IDLE/WAKING) */
 	int req_cstate;        /* state the governor asked for (cpuidle's view) */
+	/* A blind governor's last answer and the latency limit it was for
+	 * (-1: none yet): its select() is a function of the limit alone. */
+	int blind_state;
+	sim_ns blind_limit_ns;
 	sim_ns last_idle_ns;   /* length of the previous idle period, for auto-demotion */
 	struct task *curr;     /* RUNNING: executing; WAKING: none yet */
 	struct rq rq;
@@ -486,7 +490,7 @@ static inline void cpu_enter_idle(struct sim *s, struct sim_cpu *c)
 /* Chooses the idle loop's version and sets what it leaves to setup;
  * after the governors' init. */
 void cpu_idle_setup(struct sim *s);
-bool cpu_idle_path_consistent(const struct sim *s);
+bool cpu_idle_path_consistent(struct sim *s); /* --check; asks a blind governor */
 void cpu_arm_done(struct sim *s, struct sim_cpu *c);
 void cpu_wake_done(struct sim *s, struct sim_cpu *c);
 void cpu_poll_end(struct sim *s, struct sim_cpu *c);
