@@ -569,9 +569,10 @@ void cpu_poll_end(struct sim *s, struct sim_cpu *c)
 	cpu_enter_idle(s, c);
 }
 
-static void update_min_vruntime(struct sim_cpu *c)
+/* `curr`: c's current task (c->curr), or NULL. */
+static void update_min_vruntime(struct sim_cpu *c, const struct task *curr)
 {
-	uint64_t v = c->curr ? c->curr->vruntime : UINT64_MAX;
+	uint64_t v = curr ? curr->vruntime : UINT64_MAX;
 	struct task *first = rq_first(&c->rq);
 	if (first && first->vruntime < v)
 		v = first->vruntime;
@@ -676,7 +677,13 @@ schedule_leave_idle(struct sim *s, struct sim_cpu *c, struct task *next, enum sc
 	 * the task. */
 	if (!c->tick_on) {
 		sim_ns jiffy = s->now / s->tick_ns; /* one division for both */
-		cpu_charge(s, c, next, tick_restart_cost(s, c, jiffy));
+		/* cpu_charge() of c, which runs next now and is accounted up
+		 * to now. */
+		sim_ns cost = tick_restart_cost(s, c, jiffy);
+		if (cost > 0 && next->in_burst)
+			next->rem_stall_ns += (double)cost;
+		else if (cost > 0)
+			next->pending_stall_ns += (double)cost;
 		cpu_load_nohz_exit(c, jiffy);
 	}
 	cpu_start_tick(s, c);
@@ -728,7 +735,8 @@ schedule_pass(struct sim *s, struct sim_cpu *c, bool void_deadline, enum sched_f
 		load_avg_update(s, c, next, true, 0);
 	}
 	rq_remove(&c->rq, next);
-	cpu_stealable(s, c);
+	if (from != SCHED_WOKEN) /* a waking CPU has none stealable, before and after */
+		cpu_stealable(s, c);
 	next->state = TASK_RUNNING;
 	next->cpu = c->id;
 	enum cpu_mode mode = pass_mode(c, from);
@@ -740,7 +748,7 @@ schedule_pass(struct sim *s, struct sim_cpu *c, bool void_deadline, enum sched_f
 	next->exec_at_pick = next->sum_exec;
 	if (mode != CPU_RUNNING)
 		schedule_leave_idle(s, c, next, from);
-	update_min_vruntime(c);
+	update_min_vruntime(c, next);
 	/* Consolidated cpufreq updates: at context switch, for a fair task
 	 * only if utilization decayed since the last call or it was in
 	 * iowait. */
@@ -801,10 +809,10 @@ void cpu_wake_done(struct sim *s, struct sim_cpu *c)
 	cpu_schedule_woken(s, c);
 }
 
+/* For sim_run(), which has synced c at this timestamp. */
 void cpu_burst_done(struct sim *s, struct sim_cpu *c)
 {
 	struct task *t = c->curr;
-	cpu_sync(s, c);
 	t->cycles_done += t->rem_cycles;
 	t->rem_cycles = 0;
 	t->rem_stall_ns = 0;
@@ -895,7 +903,7 @@ void cpu_tick(struct sim *s, struct sim_cpu *c)
 	c->acct.ticks++;
 	load_avg_update(s, c, c->curr, true, 0); /* entity_tick() */
 	cpu_charge(s, c, NULL, s->par.tick_cost_ns);
-	update_min_vruntime(c);
+	update_min_vruntime(c, c->curr);
 	freq_update_hook(s, c, 0);
 	if (++c->ticks_since_balance * (uint64_t)s->tick_ns >=
 	    (uint64_t)s->par.balance_interval_ms * NS_PER_MS) {
