@@ -684,7 +684,8 @@ schedule_pass(struct sim *s, struct sim_cpu *c, bool void_deadline, enum sched_f
 		cpu_stealable(s, c);
 	}
 	struct task *next = rq_first(&c->rq);
-	if (!next && s->placement->newidle_balance(s, c->id))
+	if (!next && (s->nr_stealable || !s->newidle_needs_stealable) &&
+	    s->placement->newidle_balance(s, c->id))
 		next = rq_first(&c->rq);
 	if (prev && prev != next)
 		prev->last_ran = s->now;

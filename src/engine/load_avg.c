@@ -27,15 +27,6 @@
  * cfs_rq->avg.util_avg as it stands). */
 #include "sim_internal.h"
 
-/* _update_idle_rq_clock_pelt(): an idle run queue's PELT clock is its
- * clock; when and where it went idle, for migrate_se_pelt_lag(). */
-void clock_pelt_idle(struct sim *s, struct sim_cpu *c)
-{
-	c->clock_pelt = (uint64_t)s->now;
-	c->clock_idle = s->now;
-	c->clock_pelt_idle = rq_clock_pelt(c);
-}
-
 /* update_rq_clock_pelt(): the elapsed time scaled by the CPU's capacity
  * (arch_scale_cpu_capacity(): 1024 on the biggest type and on every CPU of
  * a machine without types), then by the frequency scale of the P-state it
@@ -46,27 +37,6 @@ void clock_pelt_run(struct sim *s, struct sim_cpu *c, sim_ns dt, int idx)
 	const struct sim_type *ty = cpu_type_of(s, c);
 	uint64_t delta = ((uint64_t)dt * ty->capacity) >> PELT_SHIFT;
 	c->clock_pelt += (delta * ty->freq_scale[idx]) >> PELT_SHIFT;
-}
-
-static void nohz_stats(struct sim *s);
-
-void load_avg_cpu_goes_idle(struct sim *s, struct sim_cpu *c)
-{
-	cpu_sync(s, c);
-	c->idle_stamp = s->now;
-	/* nohz_newidle_balance(): a CPU that will stay idle long enough on
-	 * average updates the idle CPUs' blocked load when it is due. */
-	if (c->avg_idle >= s->par.sched_migration_cost_ns)
-		nohz_stats(s);
-	/* Fully busy (util_sum at its ceiling for any position in the
-	 * period): no idle time would have been left at full capacity, so the
-	 * PELT clock's lag is lost rather than counted as idle. */
-	uint32_t divider = ((LOAD_AVG_MAX - 1024) << PELT_SHIFT) - LOAD_AVG_MAX;
-	if (c->pelt.util_sum >= divider)
-		c->lost_idle_time += (uint64_t)s->now - c->clock_pelt;
-	clock_pelt_idle(s, c);
-	if (s->knobs.uclamp_used)
-		cpu_util_changed(c); /* its runnable set is empty: no uclamp */
 }
 
 void load_avg_blocked(struct sim *s, struct sim_cpu *c)
@@ -149,7 +119,7 @@ static bool nohz_stats_update(struct sim *s)
 }
 
 /* _nohz_idle_balance(NOHZ_STATS_KICK) once nohz.next_blocked has passed. */
-static void nohz_stats(struct sim *s)
+void load_avg_nohz_stats(struct sim *s)
 {
 	if (!s->nohz_nr_cpus || !s->nohz_has_blocked)
 		return;
@@ -167,5 +137,5 @@ void load_avg_busy_tick(struct sim *s, struct sim_cpu *c)
 		c->nohz_idle = false;
 		s->nohz_nr_cpus--;
 	}
-	nohz_stats(s);
+	load_avg_nohz_stats(s);
 }

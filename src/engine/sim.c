@@ -811,6 +811,13 @@ static int build_topology(struct sim *s, struct pm_diag *d)
 	return apply_cstate_disable(s, d);
 }
 
+/* Whether a CPU going idle may leave the placement's newidle_balance()
+ * out while no task is stealable (s->newidle_needs_stealable). */
+static bool newidle_needs_stealable(const struct sim *s)
+{
+	return s->placement->newidle_needs_stealable && !sched_asym_cpucap_active(&s->topo);
+}
+
 int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d)
 {
 	*out = NULL;
@@ -917,6 +924,7 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 	default_sched_params(s);
 	if (s->placement->init && s->placement->init(s, s->placement, d) < 0)
 		return -1;
+	s->newidle_needs_stealable = newidle_needs_stealable(s);
 	for (int c = 0; c < s->ncpus; c++)
 		if (s->ci_gov->init && s->ci_gov->init(&s->cpus[c].idle, d) < 0)
 			return -1;
@@ -973,9 +981,12 @@ bad:
 			cpu->nr_running, cpu->rq.len);
 		abort();
 	}
-	if (!cpu_idle_path_consistent(s) || s->switch_half_ns != s->m->context_switch_ns / 2) {
-		fprintf(stderr, "pmlab: internal error: the idle loop's version or switch_half_ns "
-			"disagrees with its inputs at %lld ns\n", (long long)s->now);
+	if (!cpu_idle_path_consistent(s) || s->switch_half_ns != s->m->context_switch_ns / 2 ||
+	    s->newidle_needs_stealable != newidle_needs_stealable(s)) {
+		fprintf(stderr,
+			"pmlab: internal error: the idle loop's version, switch_half_ns or "
+			"newidle_needs_stealable disagrees with its inputs at %lld ns\n",
+			(long long)s->now);
 		abort();
 	}
 	/* Each CPU's index in its policy, which cpufreq_policy_cpu_index()

@@ -321,6 +321,10 @@ struct sim {
 	/* cpu_enter_idle()'s version for the run's tick policy and idle
 	 * governor, fixed at setup (cpu_idle_setup()). */
 	void (*enter_idle)(struct sim *s, struct sim_cpu *c);
+	/* The placement's newidle_balance() needs a stealable task
+	 * (placement_ops.newidle_needs_stealable, capacities symmetric):
+	 * a CPU going idle calls it only while one exists. Fixed at setup. */
+	bool newidle_needs_stealable;
 	sim_ns nohz_next_blocked; /* not before this jiffy (nohz.next_blocked) */
 	int cpuidle_stop_tick_default;
 	int cluster_cstate;    /* the first cluster C-state (engine/cluster_idle.c); -1 none */
@@ -479,10 +483,11 @@ enum load_avg_flags {
 /* update_rq_clock_pelt() for dt ns: running at P-state idx, or idle
  * (waking included: the idle task is current) (cpu_sync). */
 void clock_pelt_run(struct sim *s, struct sim_cpu *c, sim_ns dt, int idx);
-void clock_pelt_idle(struct sim *s, struct sim_cpu *c);
-/* update_idle_rq_clock_pelt(): the run queue has nothing left to run. */
-void load_avg_cpu_goes_idle(struct sim *s, struct sim_cpu *c);
-/* load_avg_update(), update_load_avg(), is inline at the end of this file. */
+/* The nohz idle balancer's stats update of blocked load, when it is due
+ * (_nohz_idle_balance(NOHZ_STATS_KICK)). */
+void load_avg_nohz_stats(struct sim *s);
+/* clock_pelt_idle(), load_avg_update() (update_load_avg()) and
+ * load_avg_cpu_goes_idle() are inline at the end of this file. */
 /* An idle CPU's blocked load decayed to now (update_blocked_averages()). */
 void load_avg_blocked(struct sim *s, struct sim_cpu *c);
 /* remove_entity_load_avg(): `t` (off its run queue) leaves c's signal. */
@@ -721,6 +726,15 @@ static inline uint64_t rq_clock_pelt(const struct sim_cpu *c)
 	return c->clock_pelt - c->lost_idle_time;
 }
 
+/* _update_idle_rq_clock_pelt(): an idle run queue's PELT clock is its
+ * clock; when and where it went idle, for migrate_se_pelt_lag(). */
+static inline void clock_pelt_idle(struct sim *s, struct sim_cpu *c)
+{
+	c->clock_pelt = (uint64_t)s->now;
+	c->clock_idle = s->now;
+	c->clock_pelt_idle = rq_clock_pelt(c);
+}
+
 /* update_load_avg(cfs_rq, se, flags) (engine/load_avg.c says where the
  * kernel calls it): the task `t` (if any, `queued` on this run queue or
  * not), then the run queue. The CPU's clock is brought to now first
@@ -752,6 +766,27 @@ static inline void load_avg_update(struct sim *s, struct sim_cpu *c, struct task
 	 * in use. */
 	if (decayed || s->knobs.uclamp_used)
 		cpu_util_changed(c);
+}
+
+/* update_idle_rq_clock_pelt(): the run queue has nothing left to run.
+ * Inline: every idle period starts here (cpu_schedule()). */
+static inline void load_avg_cpu_goes_idle(struct sim *s, struct sim_cpu *c)
+{
+	cpu_sync(s, c);
+	c->idle_stamp = s->now;
+	/* nohz_newidle_balance(): a CPU that will stay idle long enough on
+	 * average updates the idle CPUs' blocked load when it is due. */
+	if (c->avg_idle >= s->par.sched_migration_cost_ns)
+		load_avg_nohz_stats(s);
+	/* Fully busy (util_sum at its ceiling for any position in the
+	 * period): no idle time would have been left at full capacity, so the
+	 * PELT clock's lag is lost rather than counted as idle. */
+	uint32_t divider = ((LOAD_AVG_MAX - 1024) << PELT_SHIFT) - LOAD_AVG_MAX;
+	if (c->pelt.util_sum >= divider)
+		c->lost_idle_time += (uint64_t)s->now - c->clock_pelt;
+	clock_pelt_idle(s, c);
+	if (s->knobs.uclamp_used)
+		cpu_util_changed(c); /* its runnable set is empty: no uclamp */
 }
 
 #endif

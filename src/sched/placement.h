@@ -48,6 +48,10 @@ struct placement_ops {
 	int (*select_cpu)(struct sim *s, struct task *t, const struct select_ctx *w);
 	/* A CPU is about to go idle: move a queued task to it; true if it did. */
 	bool (*newidle_balance)(struct sim *s, int cpu);
+	/* newidle_balance() pulls only a stealable task (sv_nr_stealable()) on
+	 * a machine of symmetric capacities: with none anywhere it returns
+	 * false and changes nothing, and the engine leaves the call out. */
+	bool newidle_needs_stealable;
 	/* Periodic balancing from a busy CPU's tick. */
 	void (*tick_balance)(struct sim *s, int cpu);
 	/* Optional: `cpu` has nothing left to run and goes idle (the kernel

@@ -76,7 +76,9 @@ __attribute__((noinline)) static bool newidle_pull(struct sim *s, int cpu)
 static bool spread_newidle(struct sim *s, int cpu)
 {
 	/* Nothing a balancer could take anywhere (every package's
-	 * busiest_in() would say so): skip the scans. */
+	 * busiest_in() would say so): skip the scans. The engine makes this
+	 * test itself on a machine of symmetric capacities
+	 * (newidle_needs_stealable): keep the two in step. */
 	if (sv_nr_stealable(s) == 0)
 		return sched_asym_cpucap_active(sv_topology(s)) && misfit_pull(s, cpu);
 	return newidle_pull(s, cpu);
@@ -119,6 +121,7 @@ const struct placement_ops placement_spread = {
 	.summary = "CFS spreading for performance (sched_mc_power_savings=0)",
 	.select_cpu = spread_select_cpu,
 	.newidle_balance = spread_newidle,
+	.newidle_needs_stealable = true,
 	.tick_balance = spread_tick_balance,
 	.cpu_idle = fair_update_idle_core,
 };
