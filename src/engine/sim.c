@@ -183,11 +183,72 @@ double sim_mean_queue_length(const struct sim *s)
 	return pops ? (double)s->queue_len_sum / (double)pops : 0;
 }
 
+/* A full lane's ring doubled, its timers unwrapped into the new one. */
+static __attribute__((noinline, cold)) int lane_grow(struct timer_lane *l)
+{
+	uint32_t cap = l->cap ? l->cap * 2 : 64;
+	struct lane_timer *v = malloc(cap * sizeof(*v));
+	if (!v)
+		return -1;
+	for (uint32_t i = 0; i < l->n; i++)
+		v[i] = l->v[(l->head + i) & (l->cap - 1)];
+	free(l->v);
+	l->v = v;
+	l->head = 0;
+	l->cap = cap;
+	return 0;
+}
+
+/* Appends to the lane a timer posted lane.delay after now: its time is
+ * the latest yet, its sequence number the queue's next (what a post to
+ * the queue would have given it). */
+static int lane_push(struct sim *s, sim_ns when, uint32_t arg)
+{
+	struct timer_lane *l = &s->lane;
+	if (l->n == l->cap && lane_grow(l) < 0)
+		return -1;
+	l->v[(l->head + l->n++) & (l->cap - 1)] =
+		(struct lane_timer){ .time = when, .seq = s->q.next_seq++, .arg = arg };
+	s->lane_armed = true;
+	return 0;
+}
+
+/* Whether the lane's first timer comes before the queue's first event
+ * and every deadline: then it is the next event. */
+static bool lane_first(const struct sim *s)
+{
+	const struct lane_timer *f = &s->lane.v[s->lane.head];
+	const struct event *top = eventq_peek(&s->q);
+	if (top && (top->time < f->time || (top->time == f->time && top->seq < f->seq)))
+		return false;
+	return !(s->bursts.n && keyheap_first_before(&s->bursts, f->time, f->seq));
+}
+
+/* The lane's first timer as the next event: handle()'s EV_WL_TIMER. */
+static void lane_fire(struct sim *s)
+{
+	struct timer_lane *l = &s->lane;
+	struct lane_timer f = l->v[l->head];
+	l->head = (l->head + 1) & (l->cap - 1);
+	s->lane_armed = --l->n > 0;
+	s->now = f.time;
+	if (s->wl->timer)
+		s->wl->timer(s, s->wl_data, f.arg);
+}
+
 int sim_post_workload_timer(struct sim *s, sim_ns when, uint32_t arg)
 {
 	if (when < s->now)
 		when = s->now;
+	if (when - s->now == s->lane.delay)
+		return lane_push(s, when, arg);
 	return eventq_push(&s->q, when, EV_WL_TIMER, 0, 0, arg);
+}
+
+void sim_workload_timer_lane(struct sim *s, sim_ns delay_ns)
+{
+	if (delay_ns >= 0)
+		s->lane.delay = delay_ns;
 }
 
 struct task *sim_task(struct sim *s, uint32_t id)
@@ -838,6 +899,7 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 	s->keep_finished = cfg->keep_finished_tasks;
 	idmap_init(&s->ids);
 	eventq_init(&s->q);
+	s->lane.delay = -1;
 	hist_init(&s->latency);
 	hist_init(&s->wakeup_latency);
 	*out = s;
@@ -980,6 +1042,23 @@ bad:
 			"(mode %d, nr_running %d, queued %d)\n", c, (long long)s->now, cpu->mode,
 			cpu->nr_running, cpu->rq.len);
 		abort();
+	}
+	/* The timer lane armed while it holds a timer, in queue order (by
+	 * time, then sequence number), none of it past due. */
+	if (s->lane_armed != (s->lane.n > 0)) {
+		fprintf(stderr, "pmlab: internal error: workload timer lane armed %d with %u "
+			"timers at %lld ns\n", s->lane_armed, s->lane.n, (long long)s->now);
+		abort();
+	}
+	for (uint32_t i = 0; i < s->lane.n; i++) {
+		const struct lane_timer *a = &s->lane.v[(s->lane.head + i) & (s->lane.cap - 1)];
+		const struct lane_timer *b = &s->lane.v[(s->lane.head + i + 1) & (s->lane.cap - 1)];
+		if (a->time < s->now ||
+		    (i + 1 < s->lane.n && (b->time < a->time || (b->time == a->time && b->seq <= a->seq)))) {
+			fprintf(stderr, "pmlab: internal error: workload timer lane out of order "
+				"at %lld ns\n", (long long)s->now);
+			abort();
+		}
 	}
 	if (!cpu_idle_path_consistent(s) || s->switch_half_ns != s->m->context_switch_ns / 2 ||
 	    s->newidle_needs_stealable != newidle_needs_stealable(s)) {
@@ -1289,7 +1368,9 @@ static int collect(struct sim *s, struct run_result *r, struct pm_diag *d)
 /* sim_run()'s one test after an event sees every flag only if they all
  * lie inside the word it reads. */
 _Static_assert(offsetof(struct sim, hooks) + sizeof(bool) <=
-	       offsetof(struct sim, attention) + sizeof(uint32_t),
+		       offsetof(struct sim, attention_work) + sizeof(uint32_t) &&
+	       offsetof(struct sim, lane_armed) + sizeof(bool) <=
+		       offsetof(struct sim, attention) + sizeof(uint64_t),
 	       "struct sim's attention flags fit in its attention word");
 
 int sim_run(struct sim *s, struct run_result *r, struct pm_diag *d)
@@ -1302,6 +1383,16 @@ int sim_run(struct sim *s, struct run_result *r, struct pm_diag *d)
 	sim_post(s, s->end, EV_END, 0, 0, 0);
 	if (s->oom)
 		return pm_fail(d, "out of memory");
+	/* Timers the lane got before the first event come before it. */
+	while (s->lane_armed && lane_first(s)) {
+		s->queue_len_sum += s->q.len + s->bursts.n + s->lane.n;
+		lane_fire(s);
+		s->events++;
+	}
+	/* The lane's timers at the next event's turn, for the mean queue
+	 * length: the lane stays armed while it holds any, so the attention
+	 * block that counts them runs after every event that saw some. */
+	size_t lane_len = s->lane.n;
 	struct event e;
 	/* The queue holds EV_END until the loop pops it and stops: its top is
 	 * there at every turn. */
@@ -1336,18 +1427,34 @@ int sim_run(struct sim *s, struct run_result *r, struct pm_diag *d)
 		else
 			s->stale_events++;
 		if (s->attention) {
-			if (s->reap)
-				reap_finished(s);
-			if (s->oom)
-				return pm_fail(d, "out of memory");
-			if (s->check)
-				check_invariants(s);
-			if (s->progress && ((s->events + s->stale_events) & 0xfffff) == 0)
-				s->progress(s->progress_ctx, (double)s->now / (double)s->end);
-			if (s->stopped)
-				break;
+			s->queue_len_sum += lane_len;
+			/* The event's own work, then the lane's timers that come
+			 * before the next event, each an event with its work. */
+			for (;;) {
+				if (s->attention_work) {
+					if (s->reap)
+						reap_finished(s);
+					if (s->oom)
+						return pm_fail(d, "out of memory");
+					if (s->check)
+						check_invariants(s);
+					if (s->progress &&
+					    ((s->events + s->stale_events) & 0xfffff) == 0)
+						s->progress(s->progress_ctx,
+							    (double)s->now / (double)s->end);
+					if (s->stopped)
+						goto stop;
+				}
+				lane_len = s->lane.n;
+				if (!s->lane_armed || !lane_first(s))
+					break;
+				s->queue_len_sum += s->q.len + s->bursts.n + lane_len;
+				lane_fire(s);
+				s->events++;
+			}
 		}
 	}
+stop:
 	for (int c = 0; c < s->ncpus; c++)
 		cpu_sync(s, &s->cpus[c]);
 	power_flush(s);
@@ -1404,6 +1511,7 @@ void sim_destroy(struct sim *s)
 	free(s->ci_tunables);
 	free(s->placement_data);
 	eventq_free(&s->q);
+	free(s->lane.v);
 	keyheap_free(&s->bursts);
 	free(s);
 }

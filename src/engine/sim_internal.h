@@ -293,12 +293,18 @@ struct sim {
 	 * none): the byte is set where its cause arises. */
 	union {
 		struct {
-			bool stopped;  /* sim_stop() */
-			bool oom;      /* an allocation failed: the run fails */
-			bool reap;     /* tasks finished: dead[] to free */
-			bool hooks;    /* per-event work asked: check or progress */
+			union {
+				struct {
+					bool stopped; /* sim_stop() */
+					bool oom;     /* an allocation failed: the run fails */
+					bool reap;    /* tasks finished: dead[] to free */
+					bool hooks;   /* per-event work asked: check or progress */
+				};
+				uint32_t attention_work; /* the four above */
+			};
+			bool lane_armed; /* the timer lane holds a timer (lane.n > 0) */
 		};
-		uint32_t attention;
+		uint64_t attention;
 	};
 	uint64_t seed;
 	struct eventq q;
@@ -309,6 +315,23 @@ struct sim {
 	 * from idle post and pop. sim_run() takes the earlier of it and the
 	 * queue. */
 	struct keyheap bursts;
+	/* Workload timers posted exactly lane.delay after now
+	 * (sim_workload_timer_lane(): a device's fixed latency, as oltp's
+	 * transmit-completion interrupt): posted with nondecreasing times and
+	 * increasing sequence numbers, so a ring in post order is in queue
+	 * order. While it holds one (lane_armed), sim_run() looks after each
+	 * event whether its first comes before the queue's and the deadlines'
+	 * (a run without a lane pays nothing); check_invariants() checks the
+	 * order. */
+	struct timer_lane {
+		struct lane_timer {
+			sim_ns time;
+			uint64_t seq;
+			uint32_t arg;
+		} *v;
+		uint32_t head, n, cap; /* cap: 0 or a power of two */
+		sim_ns delay;          /* -1: no lane */
+	} lane;
 	struct engine_params par;
 	sim_ns tick_ns;
 	/* Half the machine's context switch (switch_out_half()), fixed at setup. */

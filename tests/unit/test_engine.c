@@ -190,6 +190,42 @@ static void test_periodic_accounting_and_determinism(void **state)
 	result_free(&c.r);
 }
 
+/* A workload's fixed-delay timers in the engine's lane
+ * (sim_workload_timer_lane()) come in the queue's order exactly: periodic's
+ * device waits (gap_us), in step across tasks (no jitter: many at one time,
+ * ties decided by the order of posting), give the same run, byte for byte,
+ * through the lane as through the queue, every event checked. */
+static void test_timer_lane_keeps_order(void **state)
+{
+	const char *sets[] = { "tasks=6",   "period_us=2000", "run_us=300",
+			       "chunks=4",  "gap_us=150",     "jitter_pct=0" };
+	char *json[2];
+	size_t len[2];
+	for (int lane = 0; lane < 2; lane++) {
+		struct pm_diag d = { { 0 } };
+		struct machine m;
+		assert_int_equal(machine_parse(&m, two_core_ini, "test", &d), 0);
+		struct sim_config cfg = { .machine = &m, .workload = "periodic",
+					  .cpufreq = "schedutil", .cpuidle = "menu",
+					  .duration = NS_PER_SEC / 2, .seed = 3, .nsets = 6,
+					  .sets = sets, .check_invariants = true };
+		struct sim *s;
+		assert_int_equal(sim_create(&s, &cfg, &d), 0);
+		if (lane)
+			sim_workload_timer_lane(s, 150 * NS_PER_US);
+		struct run_result r;
+		assert_int_equal(sim_run(s, &r, &d), 0);
+		FILE *f = open_memstream(&json[lane], &len[lane]);
+		assert_int_equal(result_write(f, &r, FORMAT_JSON), 0);
+		fclose(f);
+		result_free(&r);
+		sim_destroy(s);
+	}
+	assert_string_equal(json[0], json[1]);
+	free(json[0]);
+	free(json[1]);
+}
+
 /* A wakeup from C6 takes the state's measured wake time (wake_us) when the
  * machine gives one, the table's exit latency otherwise: one periodic
  * task, each job a timer wakeup from C6 (100 us in the table). */
@@ -1534,6 +1570,7 @@ int main(void)
 		cmocka_unit_test(test_cfs_shares_one_cpu),
 		cmocka_unit_test(test_energy_matches_power_model),
 		cmocka_unit_test(test_periodic_accounting_and_determinism),
+		cmocka_unit_test(test_timer_lane_keeps_order),
 		cmocka_unit_test(test_turbo_active_idle_cores),
 		cmocka_unit_test(test_cstate_auto_demotion),
 		cmocka_unit_test(test_wake_us_sets_wakeup_time),
