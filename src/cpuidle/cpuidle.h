@@ -78,7 +78,9 @@ struct cpuidle_governor {
 	int since;
 	/* select() reads only states, disabled[] and the latency limit, and
 	 * leaves *stop_tick alone: the idle loop need not fill the device's
-	 * inputs (now, sleep lengths, load, I/O waiters) for it. */
+	 * inputs (now, sleep lengths, load, I/O waiters) for it, and asks it
+	 * again only under a new latency limit (its answer is a function of
+	 * those alone). */
 	bool blind;
 	/* A plugin's governor: what its adapter calls (plugin/idle_adapter.c);
 	 * NULL for the built-in ones. */

@@ -372,10 +372,22 @@ static inline __attribute__((always_inline)) void enter_idle(struct sim *s, stru
 	sim_ns jiffy = 0;
 	if (!blind)
 		legacy_stop = idle_inputs(s, c, policy, task_timer, &jiffy);
+	/* A blind governor is asked again only under a new latency limit: its
+	 * answer depends on nothing else (cpuidle_governor.blind), and it
+	 * leaves stop_tick as it was. --check asks it at every event. */
 	bool stop_tick = true;
-	int st = s->ci_gov->select(dev, s->latency_limit_ns, &stop_tick);
-	if (st < 0 || st >= dev->nstates)
-		st = 0;
+	int st;
+	if (blind && c->blind_limit_ns == s->latency_limit_ns) {
+		st = c->blind_state;
+	} else {
+		st = s->ci_gov->select(dev, s->latency_limit_ns, &stop_tick);
+		if (st < 0 || st >= dev->nstates)
+			st = 0;
+		if (blind) {
+			c->blind_state = st;
+			c->blind_limit_ns = s->latency_limit_ns;
+		}
+	}
 	if (policy == TICK_LEGACY)
 		stop_tick = legacy_stop;
 	else if (policy == TICK_PERIODIC)
@@ -461,17 +473,31 @@ static void (*enter_idle_for(const struct sim *s))(struct sim *, struct sim_cpu 
 void cpu_idle_setup(struct sim *s)
 {
 	s->enter_idle = enter_idle_for(s);
-	for (int i = 0; i < s->ncpus; i++)
+	for (int i = 0; i < s->ncpus; i++) {
 		s->cpus[i].idle.tick_period_ns = s->tick_ns;
+		s->cpus[i].blind_limit_ns = -1;
+	}
 }
 
-bool cpu_idle_path_consistent(const struct sim *s)
+bool cpu_idle_path_consistent(struct sim *s)
 {
 	if (s->enter_idle != enter_idle_for(s))
 		return false;
-	for (int i = 0; i < s->ncpus; i++)
-		if (s->cpus[i].idle.tick_period_ns != s->tick_ns)
+	for (int i = 0; i < s->ncpus; i++) {
+		struct sim_cpu *c = &s->cpus[i];
+		if (c->idle.tick_period_ns != s->tick_ns)
 			return false;
+		/* A blind governor's kept answer: what it says now, asked again
+		 * (under the same limit it cannot have changed its mind). */
+		if (s->ci_gov->blind && c->blind_limit_ns == s->latency_limit_ns) {
+			bool stop_tick = true;
+			int st = s->ci_gov->select(&c->idle, c->blind_limit_ns, &stop_tick);
+			if (st < 0 || st >= c->idle.nstates)
+				st = 0;
+			if (st != c->blind_state || !stop_tick)
+				return false;
+		}
+	}
 	return true;
 }
 

@@ -362,54 +362,42 @@ void pkg_turbo_eval(struct sim *s, int p)
 	}
 }
 
-/* The package's state after a core joined or left the busy ones, past
- * the count: the busy cores' list and the uncore's record of their
- * fastest clock (an uncore model only), and the package's re-evaluation
- * where it asks one. Out of line: most changes (a package that stays
- * busy, no uncore model) need none of it. */
+/* The package's state after a core joined or left the busy ones, as it
+ * goes to or from idle or has cluster power: the busy list (an uncore
+ * model), and one re-evaluation of the package. The uncore's clock
+ * follows the busy cores: core_update(), which comes next, would move it
+ * and re-evaluate the package a second time. Moved first, one
+ * re-evaluation does for both, but for an observer of the uncore's
+ * power, which is told the value between. */
 static __attribute__((noinline)) void pkg_core_busy_more(struct sim *s, int ci, int delta,
 							  int before)
 {
-	struct sim_core *core = &s->cores[ci];
-	int p = core->pkg;
+	int p = s->cores[ci].pkg;
 	struct sim_pkg *pkg = &s->pkgs[p];
 	if (pkg->busy_cores) {
-		if (delta > 0) {
-			core->busy_slot = before;
-			pkg->busy_cores[before] = ci;
-		} else {
-			int last = pkg->busy_cores[before - 1];
-			pkg->busy_cores[core->busy_slot] = last;
-			s->cores[last].busy_slot = core->busy_slot;
-		}
-		uint32_t khz = cpu_khz(s, &s->cpus[core->cpus[0]]);
-		uncore_busy_khz(s, p, delta < 0 ? khz : 0, delta > 0 ? khz : 0);
-	}
-	/* A package that stays busy stays out of its C-states at the uncore's
-	 * running power, which only its clock moves (pkg_uncore_clock()); the
-	 * clusters' power follows their CPUs' states, so it is re-evaluated. */
-	if (before && pkg->nbusy_cores && !s->cluster_power)
-		return;
-	/* The uncore's clock follows the busy cores: core_update(), which
-	 * comes next, would move it and re-evaluate the package a second
-	 * time. Moved first, one re-evaluation does for both, but for an
-	 * observer of the uncore's power, which is told the value between. */
-	if (pkg->busy_cores) {
-		pkg->unc_stale = true; /* the busy count went to or from 0 */
+		uncore_core_busy(s, ci, delta, before);
+		pkg->unc_stale = true; /* the count went to or from 0 (cluster power: maybe not) */
 		if (!(s->obs && s->obs->uncore_power))
 			uncore_clock_follow(s, p);
 	}
 	pkg_reevaluate(s, p);
 }
 
+/* The package's energy so far and its busy count; a package that stays
+ * busy stays out of its C-states at the uncore's running power, which
+ * only its clock moves (pkg_uncore_clock()), and asks at most the busy
+ * list's upkeep (an uncore model), a leaf; the clusters' power follows
+ * their CPUs' states, so it is re-evaluated. */
 void pkg_core_busy(struct sim *s, int ci, int delta)
 {
 	struct sim_pkg *pkg = &s->pkgs[s->cores[ci].pkg];
 	pkg_sync(s, pkg);
 	int before = pkg->nbusy_cores;
 	pkg->nbusy_cores = before + delta;
-	if (pkg->busy_cores || !before || !pkg->nbusy_cores || s->cluster_power)
+	if (!before || !pkg->nbusy_cores || s->cluster_power)
 		pkg_core_busy_more(s, ci, delta, before);
+	else if (pkg->busy_cores)
+		uncore_core_busy(s, ci, delta, before);
 }
 
 /* A count of turbo-active cores out of its window (turbo_window_set()):

@@ -1064,7 +1064,8 @@ bad:
 	if (!cpu_idle_path_consistent(s) || s->switch_half_ns != s->m->context_switch_ns / 2 ||
 	    s->newidle_needs_stealable != newidle_needs_stealable(s)) {
 		fprintf(stderr,
-			"pmlab: internal error: the idle loop's version, switch_half_ns or "
+			"pmlab: internal error: the idle loop's kept state (its version, the tick "
+			"period, a blind governor's answer), switch_half_ns or "
 			"newidle_needs_stealable disagrees with its inputs at %lld ns\n",
 			(long long)s->now);
 		abort();

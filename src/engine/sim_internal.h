@@ -108,6 +108,10 @@ struct sim_cpu {
 	enum cpu_mode mode;
 	int cstate;            /* state the hardware entered (IDLE/WAKING) */
 	int req_cstate;        /* state the governor asked for (cpuidle's view) */
+	/* A blind governor's last answer and the latency limit it was for
+	 * (-1: none yet): its select() is a function of the limit alone. */
+	int blind_state;
+	sim_ns blind_limit_ns;
 	sim_ns last_idle_ns;   /* length of the previous idle period, for auto-demotion */
 	struct task *curr;     /* RUNNING: executing; WAKING: none yet */
 	struct rq rq;
@@ -486,7 +490,7 @@ static inline void cpu_enter_idle(struct sim *s, struct sim_cpu *c)
 /* Chooses the idle loop's version and sets what it leaves to setup;
  * after the governors' init. */
 void cpu_idle_setup(struct sim *s);
-bool cpu_idle_path_consistent(const struct sim *s);
+bool cpu_idle_path_consistent(struct sim *s); /* --check; asks a blind governor */
 void cpu_arm_done(struct sim *s, struct sim_cpu *c);
 void cpu_wake_done(struct sim *s, struct sim_cpu *c);
 void cpu_poll_end(struct sim *s, struct sim_cpu *c);
@@ -545,6 +549,12 @@ static inline uint32_t cpu_khz(const struct sim *s, const struct sim_cpu *c)
 	return s->types[c->type].khz[cpu_effective_idx(s, c)];
 }
 
+/* ...its threads' clock in C0, from the core (cpu_khz() of any of them). */
+static inline uint32_t core_khz(const struct sim *s, const struct sim_core *core)
+{
+	return s->types[core->type].khz[core->eff_idx];
+}
+
 /* engine/background.c: wakeups of idle CPUs besides the workload's */
 int background_init(struct sim *s, struct pm_diag *d);
 void background_fire(struct sim *s, struct sim_cpu *c);
@@ -572,6 +582,9 @@ void uncore_clock_set(struct sim *s, int pkg, uint32_t khz); /* the clock and it
 /* A core of pkg's busy_cores runs at `to` kHz instead of `from` (0: it
  * joins, or leaves, the busy cores). */
 void uncore_busy_khz(struct sim *s, int pkg, uint32_t from, uint32_t to);
+/* Core `ci` joined (delta > 0) or left the busy cores, `before` of them
+ * until now: the package's list and its record of their fastest clock. */
+void uncore_core_busy(struct sim *s, int ci, int delta, int before);
 /* The fastest clock of pkg's busy cores by a scan (0: none), how many run
  * at it in *n. */
 uint32_t uncore_busy_scan(const struct sim *s, int pkg, int *n);

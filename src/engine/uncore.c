@@ -29,8 +29,7 @@ uint32_t uncore_busy_scan(const struct sim *s, int p, int *n)
 	uint32_t fastest = 0;
 	*n = 0;
 	for (int i = 0; i < pkg->nbusy_cores; i++) {
-		const struct sim_core *core = &s->cores[pkg->busy_cores[i]];
-		uint32_t khz = cpu_khz(s, &s->cpus[core->cpus[0]]);
+		uint32_t khz = core_khz(s, &s->cores[pkg->busy_cores[i]]);
 		if (khz > fastest) {
 			fastest = khz;
 			*n = 0;
@@ -40,12 +39,12 @@ uint32_t uncore_busy_scan(const struct sim *s, int p, int *n)
 	return fastest;
 }
 
-/* Called where a core joins or leaves busy_cores (pkg_core_busy()) and
- * where a busy core's P-state moves (core_pstate_refresh()): the only
- * places the busy cores' clocks change. */
-void uncore_busy_khz(struct sim *s, int p, uint32_t from, uint32_t to)
+/* Called where a core joins or leaves busy_cores (uncore_core_busy())
+ * and where a busy core's P-state moves (core_pstate_refresh()): the
+ * only places the busy cores' clocks change. */
+static inline __attribute__((always_inline)) void busy_top_move(struct sim_pkg *pkg,
+								uint32_t from, uint32_t to)
 {
-	struct sim_pkg *pkg = &s->pkgs[p];
 	if (pkg->busy_top_n < 0)
 		return; /* unknown: the next scan sees the change */
 	if (from && from == pkg->busy_top_khz && --pkg->busy_top_n == 0) {
@@ -63,6 +62,30 @@ void uncore_busy_khz(struct sim *s, int p, uint32_t from, uint32_t to)
 	} else if (to && to == pkg->busy_top_khz) {
 		pkg->busy_top_n++;
 	}
+}
+
+void uncore_busy_khz(struct sim *s, int p, uint32_t from, uint32_t to)
+{
+	busy_top_move(&s->pkgs[p], from, to);
+}
+
+/* The package's busy list and its record of their fastest clock, as core
+ * `ci` joins it (delta > 0) or leaves it; the count has moved from
+ * `before` already (pkg_core_busy()). */
+void uncore_core_busy(struct sim *s, int ci, int delta, int before)
+{
+	struct sim_core *core = &s->cores[ci];
+	struct sim_pkg *pkg = &s->pkgs[core->pkg];
+	if (delta > 0) {
+		core->busy_slot = before;
+		pkg->busy_cores[before] = ci;
+	} else {
+		int last = pkg->busy_cores[before - 1];
+		pkg->busy_cores[core->busy_slot] = last;
+		s->cores[last].busy_slot = core->busy_slot;
+	}
+	uint32_t khz = core_khz(s, core);
+	busy_top_move(pkg, delta < 0 ? khz : 0, delta > 0 ? khz : 0);
 }
 
 /* The rule's clock for the package, given its busy cores' fastest. */

@@ -634,9 +634,13 @@ static void test_pmqos_dynamic(void **state)
 	const char *light[] = { "tasks=1", "period_us=10000", "run_us=100", "jitter_pct=0",
 				"pm_qos_dynamic=50,1000,0.2" };
 	const char *off[] = { "tasks=1", "period_us=10000", "run_us=9000", "jitter_pct=0" };
-	struct run a, b, c;
+	struct run a, b, c, e;
 	simtest_run_idle(&a, TWO, 1, "periodic", "performance", "menu", 12, 1, quiet, 4, busy, 5,
 			 false);
+	/* deepest, blind, is asked again when the limit moves (the idle loop
+	 * keeps its answer per limit); --check compares the kept one. */
+	simtest_run_idle(&e, TWO, 1, "periodic", "performance", "deepest", 12, 1, quiet, 4, busy, 5,
+			 true);
 	simtest_run_idle(&b, TWO, 1, "periodic", "performance", "menu", 12, 1, quiet, 4, light, 5,
 			 false);
 	simtest_run_idle(&c, TWO, 1, "periodic", "performance", "menu", 12, 1, quiet, 4, off, 4,
@@ -644,11 +648,14 @@ static void test_pmqos_dynamic(void **state)
 	/* (before the first load sample, at the first tick, nothing limits) */
 	int c6 = 1;
 	assert_true(a.r.cpus[0].cstate_ns[c6] < NS_PER_MS);
+	assert_true(e.r.cpus[0].cstate_ns[c6] < NS_PER_MS);
+	assert_true(e.r.cpus[0].cstate_ns[0] > NS_PER_SEC);
 	assert_true(b.r.cpus[0].cstate_ns[c6] > NS_PER_SEC);
 	assert_true(c.r.cpus[0].cstate_ns[c6] > 100 * NS_PER_MS);
 	result_free(&a.r);
 	result_free(&b.r);
 	result_free(&c.r);
+	result_free(&e.r);
 
 	struct pm_diag d = { { 0 } };
 	struct machine m = parse(TWO);
