@@ -262,6 +262,33 @@ static void test_all_workloads_all_machines(void **state)
 			}
 }
 
+/* The invariant checks hold with observers attached (a timeline and a
+ * trace), which take the power paths' out-of-line branches: the uncore's
+ * power told between a busy change's clock move and its re-evaluation,
+ * the power and clock of every change. */
+static void test_checks_with_observers(void **state)
+{
+	const char *machines[] = { "xeon-e5-2650l-v3", "i7-4790" };
+	for (size_t m = 0; m < 2; m++) {
+		char tl[] = "/tmp/pmlab-e2e-timeline-XXXXXX.json";
+		char tr[] = "/tmp/pmlab-e2e-trace-XXXXXX.dat";
+		int fd1 = mkstemps(tl, 5), fd2 = mkstemps(tr, 4);
+		assert_true(fd1 >= 0 && fd2 >= 0);
+		close(fd1);
+		close(fd2);
+		char args[512];
+		snprintf(args, sizeof(args),
+			 "sim --machine %s --workload oltp --duration 0.1 --check --timeline %s "
+			 "--trace %s --format table", machines[m], tl, tr);
+		struct out o = run(args);
+		if (o.status != 0)
+			fail_msg("%s: exit %d: %s", args, o.status, o.err);
+		unlink(tl);
+		unlink(tr);
+		out_free(&o);
+	}
+}
+
 /* Every command `pmlab help` lists has --help and is in the man page's
  * command list, so the page cannot fall behind the binary. */
 static void test_man_page_covers_commands(void **state)
@@ -614,6 +641,7 @@ int main(void)
 		cmocka_unit_test(test_kernel_version_rules),
 		cmocka_unit_test(test_default_governors),
 		cmocka_unit_test(test_all_workloads_all_machines),
+		cmocka_unit_test(test_checks_with_observers),
 		cmocka_unit_test(test_machine_energy_model),
 		cmocka_unit_test(test_placement_in_header),
 		cmocka_unit_test(test_man_page_covers_commands),
