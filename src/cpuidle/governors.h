@@ -62,6 +62,13 @@ struct menu_data {
 	struct menu_walk_state walk[MACHINE_MAX_CSTATES];
 	int walk_n, walk_nfit;
 	sim_ns walk_limit_ns;
+	/* The walk's last stop: walk_k, the first of those within the limit
+	 * whose residency exceeds the prediction (walk_nfit if none), and the
+	 * range of predictions [walk_lo_ns, walk_hi_ns) that stop there (the
+	 * largest residency before it, its residency); empty (lo > hi) when
+	 * the kept states change. */
+	int walk_k;
+	sim_ns walk_lo_ns, walk_hi_ns;
 
 	/* v3.10 only */
 	uint32_t v310_factor[MENU_V3_10_BUCKETS];

@@ -284,6 +284,24 @@ __attribute__((noinline, cold)) static void menu_keep_walk(const struct cpuidle_
 		k++;
 	d->walk_nfit = k;
 	d->walk_limit_ns = latency_req;
+	d->walk_lo_ns = 1; /* no stop kept */
+	d->walk_hi_ns = 0;
+}
+
+/* Where the kernel's walk stops for predicted_ns: the first state kept
+ * within the limit whose target residency exceeds it, and the range of
+ * predictions that stop there too (every residency before it fits, its
+ * own does not). */
+static void menu_walk_stop(struct menu_data *d, sim_ns predicted_ns)
+{
+	const struct menu_walk_state *w = d->walk;
+	sim_ns lo = INT64_MIN;
+	int k = 0;
+	for (; k < d->walk_nfit && w[k].residency_ns <= predicted_ns; k++)
+		lo = w[k].residency_ns > lo ? w[k].residency_ns : lo;
+	d->walk_k = k;
+	d->walk_lo_ns = lo;
+	d->walk_hi_ns = k < d->walk_nfit ? w[k].residency_ns : INT64_MAX;
 }
 
 /* Today's rules. Out of line: behind the variant test in menu_select(),
@@ -352,15 +370,20 @@ __attribute__((noinline)) static int menu_select_current(struct cpuidle_device *
 	/* The kernel's walk over the enabled states from the shallowest, over
 	 * those kept (menu_keep_walk()): the ones before the first whose exit
 	 * latency exceeds the limit, where the kernel breaks. The deepest whose
-	 * target residency fits the prediction, and a look at the next one. */
+	 * target residency fits the prediction, and a look at the next one:
+	 * where the walk stopped is kept with the range of predictions that
+	 * stop there (menu_walk_stop()), so a prediction in it walks nothing
+	 * (pingpong-su: most selections). menu_keep_walk() empties the range. */
 	if (d->walk_n < 0 || latency_req != d->walk_limit_ns)
 		menu_keep_walk(dev, d, latency_req);
 	const struct menu_walk_state *w = d->walk;
 	const int nfit = d->walk_nfit;
 	idx = d->walk_n ? w[0].state : -1; /* the first enabled state */
-	int k = 0;
-	while (k < nfit && w[k].residency_ns <= predicted_ns)
-		idx = w[k++].state;
+	if (predicted_ns < d->walk_lo_ns || predicted_ns >= d->walk_hi_ns)
+		menu_walk_stop(d, predicted_ns);
+	const int k = d->walk_k;
+	if (k > 0)
+		idx = w[k - 1].state;
 	if (k < nfit) {
 		/* Prefer a cheap real idle state to polling if the timer lets
 		 * it pay off and it wakes up in time. */

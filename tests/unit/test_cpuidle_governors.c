@@ -736,6 +736,37 @@ static void test_menu_walk_kept(void **state)
 	idletrace_sim_destroy(&s);
 }
 
+/* select() keeps where its walk last stopped and the range of predictions
+ * that stop there: every residency before the stop fits, the stop's does
+ * not. Residencies out of order (A 50 us before B 10 us) make the range's
+ * low end the largest residency passed, not the last: 60 us passes A and
+ * B and stops at C (B); 20 us then lies between B's 10 and C's 400 us,
+ * yet stops at A, as the kernel's walk from the shallowest does (POLL).
+ * A prediction equal to the stop's residency passes it (C at 400 us). */
+static void test_menu_walk_stop_kept(void **state)
+{
+	struct machine m;
+	memset(&m, 0, sizeof(m));
+	add_state(&m, "POLL", 0, 0, 1);
+	add_state(&m, "A", 2 * US, 50 * US, 0);
+	add_state(&m, "B", 5 * US, 10 * US, 0);
+	add_state(&m, "C", 133 * US, 400 * US, 0);
+	struct idletrace_sim s;
+	bool stop;
+	start_with(&s, &m, "menu", TICK_GOVERNOR, 250, NULL, 0);
+	struct menu_data *d = s.dev.gov_data;
+	s.dev.last_residency_ns = 1; /* a measurement: select() stores no invalid interval */
+	const uint32_t typical[] = { 60, 20, 60, 400, 1000, 450 };
+	const int want[] = { 2, 0, 2, 3, 3, 3 };
+	for (size_t i = 0; i < sizeof(typical) / sizeof(typical[0]); i++) {
+		for (int k = 0; k < MENU_INTERVALS; k++)
+			d->intervals[k] = typical[i];
+		d->typical_known = false;
+		assert_int_equal(select_direct(&s, TICK_250, 50 * MS, NONE, &stop), want[i]);
+	}
+	idletrace_sim_destroy(&s);
+}
+
 static void test_menu_tick_rules(void **state)
 {
 	struct idletrace_sim s;
@@ -1537,6 +1568,7 @@ int main(void)
 		cmocka_unit_test(test_menu_typical_interval_learned),
 		cmocka_unit_test(test_menu_select),
 		cmocka_unit_test(test_menu_walk_kept),
+		cmocka_unit_test(test_menu_walk_stop_kept),
 		cmocka_unit_test(test_menu_tick_rules),
 		cmocka_unit_test(test_menu_polling_rules),
 		cmocka_unit_test(test_menu_iowait_variant),
