@@ -226,6 +226,51 @@ static void test_timer_lane_keeps_order(void **state)
 	free(json[1]);
 }
 
+/* The lane and the queue holding timers due at one time: they fire in the
+ * order they were posted (sequence numbers), whichever holds them. The
+ * workload's timer() is swapped for one that records what fires. */
+static uint32_t lane_fired[4];
+static int lane_nfired;
+
+static void record_timer(struct sim *s, void *data, uint32_t arg)
+{
+	if (lane_nfired < 4)
+		lane_fired[lane_nfired++] = arg;
+}
+
+static void test_timer_lane_ties(void **state)
+{
+	const char *sets[] = { "tasks=1", "period_us=100000", "run_us=10" };
+	struct pm_diag d = { { 0 } };
+	struct machine m;
+	assert_int_equal(machine_parse(&m, two_core_ini, "test", &d), 0);
+	struct sim_config cfg = { .machine = &m, .workload = "periodic", .cpufreq = "performance",
+				  .cpuidle = "menu", .duration = 2 * NS_PER_MS, .seed = 1,
+				  .nsets = 3, .sets = sets, .check_invariants = true };
+	struct sim *s;
+	assert_int_equal(sim_create(&s, &cfg, &d), 0);
+	struct workload_ops ops = *s->wl;
+	ops.timer = record_timer;
+	s->wl = &ops;
+	lane_nfired = 0;
+	const sim_ns at = NS_PER_MS;
+	assert_int_equal(sim_post_workload_timer(s, at, 1), 0); /* the queue: no lane yet */
+	sim_workload_timer_lane(s, at);
+	assert_int_equal(sim_post_workload_timer(s, at, 2), 0); /* the lane: `at` after now */
+	assert_int_equal(s->lane.n, 1);
+	s->now = 1;
+	assert_int_equal(sim_post_workload_timer(s, at, 3), 0); /* the queue: another delay */
+	s->now = 0;
+	struct run_result r;
+	assert_int_equal(sim_run(s, &r, &d), 0);
+	assert_int_equal(lane_nfired, 3);
+	assert_int_equal(lane_fired[0], 1);
+	assert_int_equal(lane_fired[1], 2);
+	assert_int_equal(lane_fired[2], 3);
+	result_free(&r);
+	sim_destroy(s);
+}
+
 /* A wakeup from C6 takes the state's measured wake time (wake_us) when the
  * machine gives one, the table's exit latency otherwise: one periodic
  * task, each job a timer wakeup from C6 (100 us in the table). */
@@ -1571,6 +1616,7 @@ int main(void)
 		cmocka_unit_test(test_energy_matches_power_model),
 		cmocka_unit_test(test_periodic_accounting_and_determinism),
 		cmocka_unit_test(test_timer_lane_keeps_order),
+		cmocka_unit_test(test_timer_lane_ties),
 		cmocka_unit_test(test_turbo_active_idle_cores),
 		cmocka_unit_test(test_cstate_auto_demotion),
 		cmocka_unit_test(test_wake_us_sets_wakeup_time),
