@@ -21,6 +21,13 @@
 
 enum menu_variant { MENU_CURRENT, MENU_V3_10 };
 
+/* A state today's select() walks, its figures copied from the device's
+ * table. */
+struct menu_walk_state {
+	sim_ns residency_ns, exit_ns;
+	int state;
+};
+
 /* A state the v3.10 select() may choose, its figures copied from the
  * device's table. */
 struct menu_v3_10_walk {
@@ -47,6 +54,14 @@ struct menu_data {
 	 * intervals[] must clear it too. */
 	uint32_t typical_us;
 	bool typical_known;
+	/* The enabled states in order, with their target residency and exit
+	 * latency, and how many lead with an exit latency within walk_limit_ns
+	 * (walk_nfit): what menu_select_current() walks. Found at the first
+	 * select (walk_n < 0 until then: disabled[] and states[] are fixed
+	 * once selecting starts) and counted again under a new latency limit. */
+	struct menu_walk_state walk[MACHINE_MAX_CSTATES];
+	int walk_n, walk_nfit;
+	sim_ns walk_limit_ns;
 
 	/* v3.10 only */
 	uint32_t v310_factor[MENU_V3_10_BUCKETS];

@@ -238,6 +238,7 @@ static int menu_init(struct cpuidle_device *dev, struct pm_diag *d)
 	*m = (struct menu_data){ .iowait_mult = mult, .variant = variant };
 	for (int i = 0; i < BUCKETS; i++)
 		m->correction_factor[i] = RESOLUTION * DECAY;
+	m->walk_n = -1; /* menu_keep_walk() at the first select */
 	if (variant == MENU_V3_10) {
 		if (mult)
 			return pm_fail(d, "menu_iowait_mult: menu_variant=3.10 has its own iowait "
@@ -258,6 +259,31 @@ static int menu_fit_before_tick(const struct cpuidle_device *dev, int idx, sim_n
 			break;
 	}
 	return idx;
+}
+
+/* The states the walk of menu_select_current() tries: the enabled ones in
+ * order (from the device's states and disabled[], found at the first
+ * select: both are fixed from then on), and how many of them lead with an
+ * exit latency within latency_req, where the kernel's walk breaks (counted
+ * again whenever the limit changes). Out of line: it runs once per limit. */
+__attribute__((noinline, cold)) static void menu_keep_walk(const struct cpuidle_device *dev,
+							    struct menu_data *d, sim_ns latency_req)
+{
+	if (d->walk_n < 0) {
+		d->walk_n = 0;
+		for (int i = 0; i < dev->nstates; i++)
+			if (cpuidle_state_enabled(dev, i))
+				d->walk[d->walk_n++] = (struct menu_walk_state){
+					.residency_ns = dev->states[i].residency_ns,
+					.exit_ns = dev->states[i].exit_ns,
+					.state = i,
+				};
+	}
+	int k = 0;
+	while (k < d->walk_n && d->walk[k].exit_ns <= latency_req)
+		k++;
+	d->walk_nfit = k;
+	d->walk_limit_ns = latency_req;
 }
 
 /* Today's rules. Out of line: behind the variant test in menu_select(),
@@ -323,42 +349,38 @@ __attribute__((noinline)) static int menu_select_current(struct cpuidle_device *
 			latency_req = cap;
 	}
 
-	/* The first enabled state, found before the walk so that the walk
-	 * does not test for it at every state. */
-	int first = 0;
-	while (first < dev->nstates && !cpuidle_state_enabled(dev, first))
-		first++;
-	idx = first < dev->nstates ? first : -1;
-	for (int i = first; i < dev->nstates; i++) {
-		if (!cpuidle_state_enabled(dev, i))
-			continue;
-		if (s[i].exit_ns > latency_req)
-			break;
-		if (s[i].residency_ns <= predicted_ns) {
-			idx = i;
-			continue;
-		}
+	/* The kernel's walk over the enabled states from the shallowest, over
+	 * those kept (menu_keep_walk()): the ones before the first whose exit
+	 * latency exceeds the limit, where the kernel breaks. The deepest whose
+	 * target residency fits the prediction, and a look at the next one. */
+	if (d->walk_n < 0 || latency_req != d->walk_limit_ns)
+		menu_keep_walk(dev, d, latency_req);
+	const struct menu_walk_state *w = d->walk;
+	const int nfit = d->walk_nfit;
+	idx = d->walk_n ? w[0].state : -1; /* the first enabled state */
+	int k = 0;
+	while (k < nfit && w[k].residency_ns <= predicted_ns)
+		idx = w[k++].state;
+	if (k < nfit) {
 		/* Prefer a cheap real idle state to polling if the timer lets
 		 * it pay off and it wakes up in time. */
-		if (s[idx].poll && s[i].residency_ns < CPUIDLE_RESIDENCY_THRESHOLD_NS &&
-		    s[i].residency_ns <= d->next_timer_ns && s[i].exit_ns <= predicted_ns) {
-			predicted_ns = s[i].residency_ns;
-			idx = i;
-			break;
-		}
-		if (predicted_ns < tick)
-			break;
-		if (!dev->tick_stopped) {
+		if (s[idx].poll && w[k].residency_ns < CPUIDLE_RESIDENCY_THRESHOLD_NS &&
+		    w[k].residency_ns <= d->next_timer_ns && w[k].exit_ns <= predicted_ns) {
+			predicted_ns = w[k].residency_ns;
+			idx = w[k].state;
+		} else if (predicted_ns < tick) {
+			/* nothing deeper */
+		} else if (!dev->tick_stopped) {
 			/* Shallow is fine with the tick running: it will wake us
 			 * and the governor runs again. */
 			predicted_ns = s[idx].residency_ns;
-			break;
+		} else {
+			/* Tick stopped: don't get stuck in a shallow state if
+			 * this one fits before the next timer event. */
+			if (s[idx].residency_ns < tick && w[k].residency_ns <= delta_tick)
+				idx = w[k].state;
+			return idx;
 		}
-		/* Tick stopped: don't get stuck in a shallow state if this one
-		 * fits before the next timer event. */
-		if (s[idx].residency_ns < tick && s[i].residency_ns <= delta_tick)
-			idx = i;
-		return idx;
 	}
 	if (idx == -1)
 		idx = 0; /* nothing enabled: state 0 regardless */

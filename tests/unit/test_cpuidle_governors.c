@@ -706,6 +706,36 @@ static void test_menu_select(void **state)
 	idletrace_sim_destroy(&s);
 }
 
+/* select() walks the enabled states kept at its first call, and counts
+ * again those within the latency limit whenever the limit changes: one
+ * device, a long prediction (timer 100 ms, 50 ms idles), limits that come
+ * and go, each exact exit latency still allowed (the kernel breaks only on
+ * a state whose exit latency exceeds the limit). */
+static void test_menu_walk_kept(void **state)
+{
+	struct idletrace_sim s;
+	start(&s, "menu", TICK_GOVERNOR);
+	const sim_ns limit[] = { NONE, 50 * US, 133 * US, 132 * US, NONE, 10 * US, 9 * US, 2 * US };
+	const int want[] = { C6, C1E, C6, C1E, C6, C1E, C1, C1 };
+	for (size_t i = 0; i < sizeof(limit) / sizeof(limit[0]); i++)
+		assert_int_equal(step(&s, 100 * MS, 50 * MS, limit[i]).state, want[i]);
+	idletrace_sim_destroy(&s);
+
+	/* States disabled before the first select are never walked: C6 and
+	 * C1 off, C1E is the deepest; with a 5 us limit only POLL is left. */
+	start(&s, "menu", TICK_GOVERNOR);
+	s.dev.disabled[C1] = true;
+	s.dev.disabled[C6] = true;
+	assert_int_equal(step(&s, 100 * MS, 50 * MS, NONE).state, C1E);
+	assert_int_equal(step(&s, 100 * MS, 50 * MS, 5 * US).state, POLL);
+	assert_int_equal(step(&s, 100 * MS, 50 * MS, NONE).state, C1E);
+	const struct menu_data *d = s.dev.gov_data;
+	assert_int_equal(d->walk_n, 2);
+	assert_int_equal(d->walk[0].state, POLL);
+	assert_int_equal(d->walk[1].state, C1E);
+	idletrace_sim_destroy(&s);
+}
+
 static void test_menu_tick_rules(void **state)
 {
 	struct idletrace_sim s;
@@ -1506,6 +1536,7 @@ int main(void)
 		cmocka_unit_test(test_menu_typical_interval_cache),
 		cmocka_unit_test(test_menu_typical_interval_learned),
 		cmocka_unit_test(test_menu_select),
+		cmocka_unit_test(test_menu_walk_kept),
 		cmocka_unit_test(test_menu_tick_rules),
 		cmocka_unit_test(test_menu_polling_rules),
 		cmocka_unit_test(test_menu_iowait_variant),
