@@ -32,13 +32,7 @@ sim_ns exit_ramp_ns(const struct machine *m, uint32_t from_mv, uint32_t to_mv)
  * every mode). */
 static int core_idle_state(const struct sim *s, const struct sim_core *core)
 {
-	if (core->nbusy)
-		return -1;
-	int st = s->cpus[core->cpus[0]].cstate;
-	for (int i = 1; i < core->ncpus; i++)
-		if (s->cpus[core->cpus[i]].cstate < st)
-			st = s->cpus[core->cpus[i]].cstate;
-	return st;
+	return core->nbusy ? -1 : core_shallowest_cstate(s, core);
 }
 
 void exit_ramp_begin(struct sim *s, struct sim_cpu *c)

@@ -124,13 +124,7 @@ static inline __attribute__((always_inline)) bool core_power_set(struct sim *s,
 	 * every thread is CPU_IDLE). */
 	const struct sim_type *ty = &s->types[core->type];
 	if (core->nbusy == 0) {
-		int shallowest = s->m->ncstates - 1;
-		for (int i = 0; i < core->ncpus; i++) {
-			const struct sim_cpu *c = &s->cpus[core->cpus[i]];
-			if (c->cstate < shallowest)
-				shallowest = c->cstate;
-		}
-		const struct cstate *cs = &ty->t->cstates[shallowest];
+		const struct cstate *cs = &ty->t->cstates[core_shallowest_cstate(s, core)];
 		/* States are ordered by depth, and only state 0 may poll: a
 		 * polling core is busy. */
 		if (!cs->poll) {

@@ -549,6 +549,17 @@ static inline uint32_t cpu_khz(const struct sim *s, const struct sim_cpu *c)
 	return s->types[c->type].khz[cpu_effective_idx(s, c)];
 }
 
+/* The shallowest state of a core's threads (of one at least), which is
+ * the core's while all are idle (power.c, exit_ramp.c). */
+static inline int core_shallowest_cstate(const struct sim *s, const struct sim_core *core)
+{
+	int st = s->cpus[core->cpus[0]].cstate;
+	for (int i = 1; i < core->ncpus; i++)
+		if (s->cpus[core->cpus[i]].cstate < st)
+			st = s->cpus[core->cpus[i]].cstate;
+	return st;
+}
+
 /* ...its threads' clock in C0, from the core (cpu_khz() of any of them). */
 static inline uint32_t core_khz(const struct sim *s, const struct sim_core *core)
 {
