@@ -192,20 +192,6 @@ void core_update(struct sim *s, int ci)
 		core_update_tell(s, ci, turbo_moved);
 }
 
-/* Energy, residency and idle time of a package up to now. */
-static void pkg_sync(struct sim *s, struct sim_pkg *pkg)
-{
-	sim_ns dt = s->now - pkg->last;
-	if (dt <= 0)
-		return;
-	pkg->last = s->now;
-	pkg->acct.energy_uncore_j += pkg->p_uncore * (double)dt * 1e-9;
-	if (pkg->pkg_cstate >= 0)
-		pkg->acct.pkg_cstate_ns[pkg->pkg_cstate] += dt;
-	if (pkg->nbusy_cores == 0)
-		pkg->acct.all_idle_ns += dt;
-}
-
 /* The deepest package C-state every idle core of the package allows. */
 static int pkg_choose_cstate(const struct sim *s, int p)
 {
@@ -363,8 +349,7 @@ void pkg_turbo_eval(struct sim *s, int p)
  * and re-evaluate the package a second time. Moved first, one
  * re-evaluation does for both, but for an observer of the uncore's
  * power, which is told the value between. */
-static __attribute__((noinline)) void pkg_core_busy_more(struct sim *s, int ci, int delta,
-							  int before)
+void pkg_core_busy_more(struct sim *s, int ci, int delta, int before)
 {
 	int p = s->cores[ci].pkg;
 	struct sim_pkg *pkg = &s->pkgs[p];
@@ -375,23 +360,6 @@ static __attribute__((noinline)) void pkg_core_busy_more(struct sim *s, int ci, 
 			uncore_clock_follow(s, p);
 	}
 	pkg_reevaluate(s, p);
-}
-
-/* The package's energy so far and its busy count; a package that stays
- * busy stays out of its C-states at the uncore's running power, which
- * only its clock moves (pkg_uncore_clock()), and asks at most the busy
- * list's upkeep (an uncore model), a leaf; the clusters' power follows
- * their CPUs' states, so it is re-evaluated. */
-void pkg_core_busy(struct sim *s, int ci, int delta)
-{
-	struct sim_pkg *pkg = &s->pkgs[s->cores[ci].pkg];
-	pkg_sync(s, pkg);
-	int before = pkg->nbusy_cores;
-	pkg->nbusy_cores = before + delta;
-	if (!before || !pkg->nbusy_cores || s->cluster_power)
-		pkg_core_busy_more(s, ci, delta, before);
-	else if (pkg->busy_cores)
-		uncore_core_busy(s, ci, delta, before);
 }
 
 /* A count of turbo-active cores out of its window (turbo_window_set()):

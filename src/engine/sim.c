@@ -1161,6 +1161,18 @@ bad:
 				s->pkgs[p].unc_khz, s->pkgs[p].p_uncore, (long long)s->now);
 			abort();
 		}
+	/* A package's busy count is its cores' (pkg_core_busy()'s inline
+	 * hand-over path moves the count alone). */
+	for (int p = 0; p < s->npkgs; p++) {
+		int n = 0;
+		for (int i = 0; i < s->pkgs[p].ncores; i++)
+			n += s->cores[s->pkgs[p].first_core + i].nbusy != 0;
+		if (n != s->pkgs[p].nbusy_cores) {
+			fprintf(stderr, "pmlab: internal error: package %d counts %d cores in C0, "
+				"%d are, at %lld ns\n", p, s->pkgs[p].nbusy_cores, n, (long long)s->now);
+			abort();
+		}
+	}
 	/* The power walks' end (power_init()): no core past it has a CPU. */
 	for (int p = 0; p < s->npkgs; p++)
 		for (int i = s->pkgs[p].ncores_walk; i < s->pkgs[p].ncores; i++)
