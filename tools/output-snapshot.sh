@@ -4,7 +4,9 @@
 # every machine file of the tree printed, read back and as its Energy
 # Model; machines detect on every fake tree of tests/fixtures/host; sim
 # runs (model workloads, every data/workloads rt-app description, oltp)
-# as JSON; a compare and a sweep as HTML.
+# as JSON; the timeline and the trace.dat of runs with observers attached
+# (their SHA-256, beside the run's JSON: the files run to megabytes); a
+# compare and a sweep as HTML.
 # usage: tools/output-snapshot.sh PMLAB DIR   (run from the source tree)
 # Compare two builds: snapshot each into its own DIR, then diff -r.
 set -u
@@ -54,6 +56,21 @@ for sets in "" "--set variant=3.10" "--set server=1" "--set think_ms=5" \
 	# shellcheck disable=SC2086 # the settings are words
 	run "oltp_$(echo "$sets" | tr -c 'a-z0-9\n' _)" sim --machine xeon-e5-2650l-v3 --cpus 4 \
 		--workload oltp --cpufreq ondemand $sets -d 2 --format json
+done
+# The observers' paths (timeline, trace): each run's JSON and its two files' digests.
+tl=$(mktemp "${TMPDIR:-/tmp}/pmlab-snapshot-XXXXXX.json")
+tr=$(mktemp "${TMPDIR:-/tmp}/pmlab-snapshot-XXXXXX.dat")
+trap 'rm -f "$tmp" "$tl" "$tr"' EXIT
+for mg in "i7-4790 schedutil menu" "hikey960 schedutil teo" "xeon-e5-2650l-v3 ondemand ladder" \
+	"xeon-8480-2s intel_pstate menu" "power9-2n128 conservative menu"; do
+	# shellcheck disable=SC2086 # machine, cpufreq and cpuidle governors
+	set -- $mg
+	for w in pingpong oltp periodic; do
+		n="observed_$1_${w}_$2_$3"
+		run "$n" sim --machine "$1" --workload $w --cpufreq "$2" --cpuidle "$3" -d 0.2 \
+			--format json --timeline "$tl" --trace "$tr"
+		sha256sum "$tl" "$tr" | sed "s|$tl|TIMELINE|; s|$tr|TRACE|" >>"$O/$n"
+	done
 done
 run compare_html compare --machine i7-4790 --workload pingpong \
 	--profiles none,none:pm_qos_latency_us=20 --runs 2 -d 1 --format html
