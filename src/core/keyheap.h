@@ -37,10 +37,9 @@ struct keyheap_node keyheap_pop(struct keyheap *h);
 
 /* The sifts (keyheap.c), out of line: x into the hole at i, which has
  * children; up, moving the parents x comes before down into the hole, or
- * down, moving up the children that come before x... */
+ * down, moving up the children that come before x (keyheap_move(), below,
+ * the same for x replacing the node at i, is inline)... */
 void keyheap_settle(struct keyheap *h, uint32_t i, const struct keyheap_node *x);
-/* ...the same for x replacing the node at i, which tells the way... */
-void keyheap_move(struct keyheap *h, uint32_t i, const struct keyheap_node *x);
 /* ...and only up. */
 void keyheap_sift_up(struct keyheap *h, uint32_t i, const struct keyheap_node *x);
 
@@ -53,6 +52,67 @@ static inline bool keyheap_node_before(const struct keyheap_node *a, const struc
 static inline bool keyheap_inner(const struct keyheap *h, uint32_t i)
 {
 	return 2 * i + 1 < h->n;
+}
+
+/* The arrays are passed, not the heap: a sift reads them once (the moves
+ * cannot change them; through h the compiler reloaded them at every level). */
+static inline void keyheap_place(struct keyheap_node *heap, uint32_t *pos, uint32_t i,
+				 const struct keyheap_node *x)
+{
+	heap[i] = *x;
+	pos[x->key] = i;
+}
+
+/* Moves the hole at i up while x comes before the parent; returns where
+ * x belongs on that path. */
+static inline uint32_t keyheap_hole_up(struct keyheap *h, uint32_t i, const struct keyheap_node *x)
+{
+	struct keyheap_node *heap = h->heap;
+	uint32_t *pos = h->pos;
+	while (i > 0) {
+		uint32_t parent = (i - 1) / 2;
+		if (!keyheap_node_before(x, &heap[parent]))
+			break;
+		keyheap_place(heap, pos, i, &heap[parent]);
+		i = parent;
+	}
+	return i;
+}
+
+/* Moves the hole at i down while a child comes before x. */
+static inline uint32_t keyheap_hole_down(struct keyheap *h, uint32_t i, const struct keyheap_node *x)
+{
+	struct keyheap_node *heap = h->heap;
+	uint32_t *pos = h->pos;
+	const uint32_t n = h->n;
+	for (;;) {
+		uint32_t child = 2 * i + 1;
+		if (child >= n)
+			break;
+		if (child + 1 < n && keyheap_node_before(&heap[child + 1], &heap[child]))
+			child++;
+		if (!keyheap_node_before(&heap[child], x))
+			break;
+		keyheap_place(heap, pos, i, &heap[child]);
+		i = child;
+	}
+	return i;
+}
+
+/* x replacing the node at i, which tells the way: an earlier deadline can
+ * only go up, a later one only down. Always inline, as keyheap_set() is:
+ * the per-CPU deadline's re-arm (cpu_arm_done()) moves an inner node at
+ * most burst ends on the many CPUs' heaps (tbench), and LTO inlined it
+ * only while keyheap_set() had at most two callers (out of line: tbench
+ * +13 instr/event). */
+static inline __attribute__((always_inline)) void keyheap_move(struct keyheap *h, uint32_t i,
+								const struct keyheap_node *x)
+{
+	if (keyheap_node_before(x, &h->heap[i]))
+		i = keyheap_hole_up(h, i, x);
+	else
+		i = keyheap_hole_down(h, i, x);
+	keyheap_place(h->heap, h->pos, i, x);
 }
 
 /* Puts x in the hole at i, a leaf: up if it comes before the parent. On
@@ -71,7 +131,7 @@ static inline void keyheap_fill_leaf(struct keyheap *h, uint32_t i, const struct
 }
 
 /* Sets or moves key's deadline. */
-static inline void keyheap_set(struct keyheap *h, uint32_t key, sim_ns time, uint64_t seq)
+static inline __attribute__((always_inline)) void keyheap_set(struct keyheap *h, uint32_t key, sim_ns time, uint64_t seq)
 {
 	const struct keyheap_node x = { time, seq, key };
 	uint32_t at = h->pos[key];

@@ -519,20 +519,27 @@ bool cpu_idle_path_consistent(struct sim *s)
  * still under way. Restarting a stopped tick is charged when a task is
  * picked (cpu_schedule()): an interrupt that leaves the CPU idle keeps the
  * tick stopped. */
-static void cpu_wake(struct sim *s, struct sim_cpu *c, sim_ns extra)
+static inline __attribute__((always_inline)) void wake(struct sim *s, struct sim_cpu *c,
+						      sim_ns extra, const bool plain)
 {
-	if (c->mode != CPU_IDLE)
-		return;
 	const struct sim_pkg *pkg = &s->pkgs[c->pkg];
-	sim_ns exit = cluster_wake_ns(s, c);
+	sim_ns exit;
+	if (plain) {
+		/* cluster_wake_ns() without a cluster state to look past. */
+		const struct cstate *st = &c->idle.states[c->cstate];
+		exit = st->wake_ns ? st->wake_ns : st->exit_ns;
+	} else {
+		exit = cluster_wake_ns(s, c);
+	}
 	if (pkg->pkg_cstate >= 0)
 		exit += s->m->pkg_cstates[pkg->pkg_cstate].exit_ns;
 	if (c->idle_busy_until > s->now)
 		exit += c->idle_busy_until - s->now;
 	exit += s->m->idle_exit_ns;
-	exit_ramp_begin(s, c);
+	if (!plain)
+		exit_ramp_begin(s, c);
 	set_mode(s, c, CPU_IDLE, CPU_WAKING, false);
-	if (s->obs && s->obs->cpu_waking)
+	if (!plain && s->obs && s->obs->cpu_waking)
 		s->obs->cpu_waking(s->obs->ctx, c->id, s->now);
 	c->wake_gen++;
 	freq_hw_loop_start(s, c);
@@ -541,6 +548,52 @@ static void cpu_wake(struct sim *s, struct sim_cpu *c, sim_ns extra)
 	/* EV_WAKE_DONE: the CPU's deadline beside the queue (no burst runs
 	 * while it wakes), a sequence number from the queue, as a post takes. */
 	keyheap_set(&s->bursts, (uint32_t)c->id, s->now + exit + extra, s->q.next_seq++);
+}
+
+/* The idle exit in two versions, one chosen at setup (cpu_wake_setup(),
+ * checked by cpu_wake_path_consistent() under --check): the plain one for
+ * the runs without what it leaves out, whose tests then cost nothing per
+ * wakeup: no CPU with a cluster state (cluster_idle.c), no exit ramp
+ * (machine.vr_slew_mv_per_us <= 0: exit_ramp_begin() returns at once) and
+ * no observer of wakeups. */
+static void wake_plain(struct sim *s, struct sim_cpu *c, sim_ns extra)
+{
+	wake(s, c, extra, true);
+}
+
+static void wake_full(struct sim *s, struct sim_cpu *c, sim_ns extra)
+{
+	wake(s, c, extra, false);
+}
+
+static void cpu_wake(struct sim *s, struct sim_cpu *c, sim_ns extra)
+{
+	if (c->mode != CPU_IDLE)
+		return;
+	s->wake(s, c, extra);
+}
+
+static void (*wake_for(const struct sim *s))(struct sim *, struct sim_cpu *, sim_ns)
+{
+	if (s->m->vr_slew_mv_per_us > 0 || (s->obs && s->obs->cpu_waking))
+		return wake_full;
+	for (int i = 0; i < s->ncpus; i++) {
+		const struct cpuidle_device *dev = &s->cpus[i].idle;
+		for (int j = 0; j < dev->nstates; j++)
+			if (dev->states[j].cluster)
+				return wake_full;
+	}
+	return wake_plain;
+}
+
+void cpu_wake_setup(struct sim *s)
+{
+	s->wake = wake_for(s);
+}
+
+bool cpu_wake_path_consistent(const struct sim *s)
+{
+	return s->wake == wake_for(s);
 }
 
 /* An interrupt with no task to wake (engine/background.c): on an idle CPU

@@ -992,6 +992,7 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 		if (s->ci_gov->init && s->ci_gov->init(&s->cpus[c].idle, d) < 0)
 			return -1;
 	cpu_idle_setup(s);
+	cpu_wake_setup(s);
 	if (freq_init(s, d) < 0)
 		return -1;
 	if (background_init(s, d) < 0)
@@ -1061,11 +1062,12 @@ bad:
 			abort();
 		}
 	}
-	if (!cpu_idle_path_consistent(s) || s->switch_half_ns != s->m->context_switch_ns / 2 ||
+	if (!cpu_idle_path_consistent(s) || !cpu_wake_path_consistent(s) ||
+	    s->switch_half_ns != s->m->context_switch_ns / 2 ||
 	    s->newidle_needs_stealable != newidle_needs_stealable(s)) {
 		fprintf(stderr,
 			"pmlab: internal error: the idle loop's kept state (its version, the tick "
-			"period, a blind governor's answer), switch_half_ns or "
+			"period, a blind governor's answer), the idle exit's version, switch_half_ns or "
 			"newidle_needs_stealable disagrees with its inputs at %lld ns\n",
 			(long long)s->now);
 		abort();

@@ -348,6 +348,9 @@ struct sim {
 	/* cpu_enter_idle()'s version for the run's tick policy and idle
 	 * governor, fixed at setup (cpu_idle_setup()). */
 	void (*enter_idle)(struct sim *s, struct sim_cpu *c);
+	/* cpu_wake()'s version: plain without cluster states, exit ramp and
+	 * wakeup observer; fixed at setup (cpu_wake_setup()). */
+	void (*wake)(struct sim *s, struct sim_cpu *c, sim_ns extra);
 	/* The placement's newidle_balance() needs a stealable task
 	 * (placement_ops.newidle_needs_stealable, capacities symmetric):
 	 * a CPU going idle calls it only while one exists. Fixed at setup. */
@@ -491,6 +494,8 @@ static inline void cpu_enter_idle(struct sim *s, struct sim_cpu *c)
  * after the governors' init. */
 void cpu_idle_setup(struct sim *s);
 bool cpu_idle_path_consistent(struct sim *s); /* --check; asks a blind governor */
+void cpu_wake_setup(struct sim *s);
+bool cpu_wake_path_consistent(const struct sim *s); /* --check */
 void cpu_arm_done(struct sim *s, struct sim_cpu *c);
 void cpu_wake_done(struct sim *s, struct sim_cpu *c);
 void cpu_poll_end(struct sim *s, struct sim_cpu *c);
