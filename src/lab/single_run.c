@@ -39,14 +39,18 @@ static double env_mb(const char *name, double def)
 	return v && end != v && mb > 0 ? mb : def;
 }
 
+/* The estimate assumes the run lasts to its end (-d or the window's): a
+ * workload that finishes sooner (hackbench's loops, a replayed trace)
+ * writes less, which the message says. */
 static void warn(struct wrap *w, const char *what, const char *path, double mb, double done,
 		 double limit, const char *also)
 {
 	char msg[PM_DIAG_MAX];
 
 	snprintf(msg, sizeof(msg), "%s %.400s will be about %.*f MB (estimated at %.0f %% of the "
-		 "run; warning above %g MB%s); keep part of it with --window FROM:TO or "
-		 "--trace-cpus LIST", what, path, mb < 10 ? 1 : 0, mb, done * 100, limit, also);
+		 "run, if it lasts to %g s; warning above %g MB%s); keep part of it with "
+		 "--window FROM:TO or --trace-cpus LIST", what, path, mb < 10 ? 1 : 0, mb,
+		 done * 100, (double)(w->from + w->span) / 1e9, limit, also);
 	if (w->x->warn)
 		w->x->warn(w->x->warn_ctx, msg);
 	else

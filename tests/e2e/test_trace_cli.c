@@ -579,6 +579,8 @@ static void test_export_size_warning(void **state)
 	double mb, at;
 	assert_int_equal(sscanf(w, "will be about %lf MB (estimated at %lf %%", &mb, &at), 2);
 	assert_true(at <= 5);
+	/* It says what it assumes: that the run lasts to its end. */
+	assert_non_null(strstr(w, "of the run, if it lasts to 1 s;"));
 	FILE *f = fopen(js, "r");
 	assert_non_null(f);
 	fseek(f, 0, SEEK_END);
