@@ -398,7 +398,7 @@ static inline __attribute__((always_inline)) void enter_idle(struct sim *s, stru
 	if (blind && c->blind_limit_ns == s->latency_limit_ns) {
 		st = c->blind_state;
 	} else {
-		st = s->ci_gov->select(dev, s->latency_limit_ns, &stop_tick);
+		st = c->idle_select(dev, s->latency_limit_ns, &stop_tick);
 		if (st < 0 || st >= dev->nstates)
 			st = 0;
 		if (blind) {
@@ -488,12 +488,20 @@ static void (*enter_idle_for(const struct sim *s))(struct sim *, struct sim_cpu 
 	}
 }
 
+/* The governor's select() for c's device, as its tunables are now. */
+static cpuidle_select_fn *idle_select_for(const struct sim *s, const struct sim_cpu *c)
+{
+	const struct cpuidle_governor *g = s->ci_gov;
+	return g->select_for ? g->select_for(&c->idle) : g->select;
+}
+
 void cpu_idle_setup(struct sim *s)
 {
 	s->enter_idle = enter_idle_for(s);
 	for (int i = 0; i < s->ncpus; i++) {
 		s->cpus[i].idle.tick_period_ns = s->tick_ns;
 		s->cpus[i].blind_limit_ns = -1;
+		s->cpus[i].idle_select = idle_select_for(s, &s->cpus[i]);
 	}
 }
 
@@ -503,7 +511,7 @@ bool cpu_idle_path_consistent(struct sim *s)
 		return false;
 	for (int i = 0; i < s->ncpus; i++) {
 		struct sim_cpu *c = &s->cpus[i];
-		if (c->idle.tick_period_ns != s->tick_ns)
+		if (c->idle.tick_period_ns != s->tick_ns || c->idle_select != idle_select_for(s, c))
 			return false;
 		/* A blind governor's kept answer: what it says now, asked again
 		 * (under the same limit it cannot have changed its mind). */
@@ -542,18 +550,23 @@ static inline __attribute__((always_inline)) void wake(struct sim *s, struct sim
 	if (c->idle_busy_until > s->now)
 		exit += c->idle_busy_until - s->now;
 	exit += s->m->idle_exit_ns;
+	/* The wakeup's times and generation are set before the mode changes,
+	 * so that after the calls there (core_update()) the rest needs only
+	 * s and c: nothing on that way reads them (the CPU is accounted up to
+	 * now as idle first, and only the posts below carry the generation). */
+	c->irq_start = s->now + exit;
+	c->irq_end = s->now + exit + extra;
+	c->wake_gen++;
 	if (!plain)
 		exit_ramp_begin(s, c);
 	set_mode(s, c, CPU_IDLE, CPU_WAKING, false);
 	if (!plain && s->obs && s->obs->cpu_waking)
 		s->obs->cpu_waking(s->obs->ctx, c->id, s->now);
-	c->wake_gen++;
 	freq_hw_loop_start(s, c);
-	c->irq_start = s->now + exit;
-	c->irq_end = s->now + exit + extra;
-	/* EV_WAKE_DONE: the CPU's deadline beside the queue (no burst runs
-	 * while it wakes), a sequence number from the queue, as a post takes. */
-	keyheap_set(&s->bursts, (uint32_t)c->id, s->now + exit + extra, s->q.next_seq++);
+	/* EV_WAKE_DONE at irq_end: the CPU's deadline beside the queue (no
+	 * burst runs while it wakes), a sequence number from the queue, as a
+	 * post takes. */
+	keyheap_set(&s->bursts, (uint32_t)c->id, c->irq_end, s->q.next_seq++);
 }
 
 /* The idle exit in two versions, one chosen at setup (cpu_wake_setup(),
