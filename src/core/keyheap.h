@@ -130,31 +130,55 @@ static inline void keyheap_fill_leaf(struct keyheap *h, uint32_t i, const struct
 	}
 }
 
+/* keyheap_fill_leaf() of the node (time, seq, key), built in memory only
+ * for the sift: the common leaf that stays put is written field by field
+ * (a node built first went through the stack, its address being taken). */
+static inline void keyheap_set_leaf(struct keyheap *h, uint32_t i, sim_ns time, uint64_t seq,
+				    uint32_t key)
+{
+	struct keyheap_node *heap = h->heap;
+	if (i > 0) {
+		const struct keyheap_node *parent = &heap[(i - 1) / 2];
+		if (time < parent->time || (time == parent->time && seq < parent->seq)) {
+			const struct keyheap_node x = { time, seq, key };
+			keyheap_sift_up(h, i, &x);
+			return;
+		}
+	}
+	heap[i].time = time;
+	heap[i].seq = seq;
+	heap[i].key = key;
+	h->pos[key] = i;
+}
+
 /* Sets or moves key's deadline. */
 static inline __attribute__((always_inline)) void keyheap_set(struct keyheap *h, uint32_t key, sim_ns time, uint64_t seq)
 {
-	const struct keyheap_node x = { time, seq, key };
 	uint32_t at = h->pos[key];
-	if (at == UINT32_MAX)
-		keyheap_fill_leaf(h, h->n++, &x); /* a new deadline: after the last */
-	else if (keyheap_inner(h, at))
+	if (at == UINT32_MAX) {
+		keyheap_set_leaf(h, h->n++, time, seq, key); /* a new deadline: after the last */
+	} else if (keyheap_inner(h, at)) {
+		const struct keyheap_node x = { time, seq, key };
 		keyheap_move(h, at, &x);
-	else
-		keyheap_fill_leaf(h, at, &x);
+	} else {
+		keyheap_set_leaf(h, at, time, seq, key);
+	}
 }
 
-/* Takes the node at i out: the last one fills its hole. */
+/* Takes the node at i out: the last one fills its hole. The last node is
+ * read where it lies, not copied: past the heap's end once n is one less,
+ * no move writes there. */
 static inline void keyheap_remove_at(struct keyheap *h, uint32_t i)
 {
 	h->pos[h->heap[i].key] = UINT32_MAX;
 	uint32_t last = --h->n;
 	if (i == last)
 		return;
-	const struct keyheap_node x = h->heap[last];
+	const struct keyheap_node *x = &h->heap[last];
 	if (keyheap_inner(h, i))
-		keyheap_settle(h, i, &x);
+		keyheap_settle(h, i, x);
 	else
-		keyheap_fill_leaf(h, i, &x);
+		keyheap_fill_leaf(h, i, x);
 }
 
 /* Takes key's deadline out, if it has one. */

@@ -63,6 +63,10 @@ struct cpuidle_device {
 	sim_ns deepest_limit_ns;
 };
 
+/* A governor's select(): a state index; may clear *stop_tick (it starts true). */
+typedef int cpuidle_select_fn(struct cpuidle_device *dev, sim_ns latency_limit_ns,
+			      bool *stop_tick);
+
 struct cpuidle_governor {
 	const char *name;
 	const char *summary;
@@ -73,6 +77,11 @@ struct cpuidle_governor {
 	/* Returns a state index; may clear *stop_tick (it starts true). */
 	int (*select)(struct cpuidle_device *dev, sim_ns latency_limit_ns, bool *stop_tick);
 	void (*reflect)(struct cpuidle_device *dev, int state);
+	/* Optional: the select() for one device once init() has run, which
+	 * the simulator's idle loop calls in its place: a version chosen once
+	 * from the device's tunables (menu: today's rules or v3.10's) instead
+	 * of a test at every selection. It answers as select() does. */
+	cpuidle_select_fn *(*select_for)(const struct cpuidle_device *dev);
 	/* As cpufreq_governor.kernel_rules and .since. */
 	const char *(*kernel_rules)(int version);
 	int since;

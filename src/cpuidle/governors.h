@@ -44,6 +44,11 @@ struct menu_data {
 	bool tick_wakeup;
 	sim_ns next_timer_ns; /* sleep length at the last selection; INT64_MAX if not queried */
 	int bucket;
+	/* The bucket of the last sleep length queried and the sleep lengths
+	 * that share it, [timer_lo_ns, timer_hi_ns] (empty, lo > hi, at
+	 * init): menu_which_bucket() is a function of the length alone. */
+	int timer_bucket;
+	sim_ns timer_lo_ns, timer_hi_ns;
 	uint32_t correction_factor[MENU_BUCKETS]; /* MENU_RESOLUTION * MENU_DECAY is 1.0 */
 	uint32_t intervals[MENU_INTERVALS];       /* us; UINT32_MAX marks an invalid entry */
 	int interval_ptr;
@@ -54,6 +59,16 @@ struct menu_data {
 	 * intervals[] must clear it too. */
 	uint32_t typical_us;
 	bool typical_known;
+	/* The first look of the detector from sums kept as intervals come
+	 * (menu_typical_kept()): the sum and the sum of squares of the eight
+	 * intervals, modulo 2^64 as the kernel's sums, and how many are
+	 * invalid (UINT32_MAX). menu_update_intervals() moves them by the
+	 * value it replaces; they hold while sums_known, which menu_init()
+	 * clears, as does whoever else writes intervals[]
+	 * (menu_intervals_written()). */
+	uint64_t ivl_sum, ivl_sum_sq;
+	int ivl_invalid;
+	bool sums_known;
 	/* The enabled states in order, with their target residency and exit
 	 * latency, and how many lead with an exit latency within walk_limit_ns
 	 * (walk_nfit): what menu_select_current() walks. Found at the first
@@ -69,6 +84,19 @@ struct menu_data {
 	 * the kept states change. */
 	int walk_k;
 	sim_ns walk_lo_ns, walk_hi_ns;
+	/* What select() reads at that stop, kept with it: the state chosen
+	 * (the last kept state that fits, else the first enabled state, else
+	 * 0), its polling flag and residency, and the next kept state within
+	 * the limit (stop_next < 0 if none). */
+	int stop_idx, stop_next;
+	bool stop_poll;
+	sim_ns stop_res_ns;
+	/* The early return to state 0 for walk_limit_ns: always (one state,
+	 * no latency allowed, or state 1 too slow with state 0 enabled), or
+	 * when the timer comes before zero_res_ns (state 1's residency with
+	 * state 0 enabled, else INT64_MIN). */
+	bool zero_always;
+	sim_ns zero_res_ns;
 
 	/* v3.10 only */
 	uint32_t v310_factor[MENU_V3_10_BUCKETS];
@@ -98,6 +126,19 @@ struct menu_data {
 int menu_which_bucket(sim_ns duration_ns);
 /* The repeating-pattern detector: microseconds, or UINT32_MAX for none. */
 uint32_t menu_typical_interval(const struct menu_data *d);
+/* round(next_ns * factor / (MENU_RESOLUTION * MENU_DECAY)) in us, saturated
+ * at UINT32_MAX: the timer's prediction. */
+uint32_t menu_timer_us(sim_ns next_ns, uint32_t factor);
+/* The same through the sums kept in d (found again first if they are not
+ * known): what today's select() uses when the intervals changed. */
+uint32_t menu_typical_kept(struct menu_data *d);
+/* Whoever writes intervals[] other than the governor's update calls this:
+ * what was kept from them is found again at the next select(). */
+static inline void menu_intervals_written(struct menu_data *d)
+{
+	d->typical_known = false;
+	d->sums_known = false;
+}
 /* The v3.10 governor (menu_v3_10.c). */
 void menu_v3_10_init(struct menu_data *d);
 int menu_v3_10_select(struct cpuidle_device *dev, struct menu_data *d, sim_ns latency_req);

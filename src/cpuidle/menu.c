@@ -38,6 +38,7 @@
 #define DECAY MENU_DECAY
 #define MAX_INTERESTING MENU_MAX_INTERESTING
 #define KTIME_MAX INT64_MAX
+_Static_assert((INTERVALS & (INTERVALS - 1)) == 0, "the interval slot wraps by a mask");
 
 static const char *const menu_variant_words[] = { "current", "3.10", NULL };
 
@@ -69,15 +70,45 @@ int menu_which_bucket(sim_ns duration_ns)
 	return 5;
 }
 
+/* The bucket of a sleep length of duration_ns, which the last one's
+ * range (menu_data.timer_lo_ns) answers; found again out of line, with
+ * the range of lengths it covers, when the length leaves it. */
+__attribute__((noinline)) static void menu_find_timer_bucket(struct menu_data *d,
+							    sim_ns duration_ns)
+{
+	static const sim_ns edge[] = { 10 * NS_PER_US, 100 * NS_PER_US, 1000 * NS_PER_US,
+				       10000 * NS_PER_US, 100000 * NS_PER_US };
+	int b = menu_which_bucket(duration_ns);
+	d->timer_bucket = b;
+	d->timer_lo_ns = b > 0 ? edge[b - 1] : INT64_MIN;
+	d->timer_hi_ns = b < BUCKETS - 1 ? edge[b] - 1 : INT64_MAX;
+}
+
+static int menu_timer_bucket(struct menu_data *d, sim_ns duration_ns)
+{
+	if (duration_ns < d->timer_lo_ns || duration_ns > d->timer_hi_ns)
+		menu_find_timer_bucket(d, duration_ns);
+	return d->timer_bucket;
+}
+
 /* A value that replaces a different one voids the typical interval kept
- * for them (menu_typical_interval_cached()). */
+ * for them (menu_typical_interval_cached()) and moves the sums kept of
+ * them (menu_typical_kept()), modulo 2^64 as the sums themselves; sums
+ * not known (sums_known) are found again before they are read, so they
+ * are moved without a look at that flag. */
 static void menu_update_intervals(struct menu_data *d, uint32_t interval_us)
 {
-	if (d->intervals[d->interval_ptr] != interval_us)
+	uint32_t old = d->intervals[d->interval_ptr];
+	if (old != interval_us) {
 		d->typical_known = false;
+		d->ivl_sum += (uint64_t)interval_us - old;
+		d->ivl_sum_sq += (uint64_t)interval_us * interval_us - (uint64_t)old * old;
+		d->ivl_invalid += (interval_us == UINT32_MAX) - (old == UINT32_MAX);
+	}
 	d->intervals[d->interval_ptr] = interval_us;
-	/* interval_ptr is never negative: no signed remainder needed. */
-	d->interval_ptr = d->interval_ptr + 1 == INTERVALS ? 0 : d->interval_ptr + 1;
+	/* interval_ptr is never negative and INTERVALS a power of two: the
+	 * next slot modulo INTERVALS is a mask. */
+	d->interval_ptr = (d->interval_ptr + 1) & (INTERVALS - 1);
 }
 
 struct interval_sums {
@@ -131,7 +162,7 @@ static void some_intervals(const struct menu_data *d, int64_t min_thresh, int64_
  * largest on a tie), and give up once 6 or fewer samples remain:
  * UINT32_MAX. Sums wrap as the kernel's do, which takes intervals of
  * an hour or more, or the wrapped value a polling timeout stores. */
-uint32_t menu_typical_interval(const struct menu_data *d)
+__attribute__((noinline)) uint32_t menu_typical_interval(const struct menu_data *d)
 {
 	int64_t min_thresh = -1, max_thresh = UINT32_MAX;
 
@@ -165,6 +196,43 @@ uint32_t menu_typical_interval(const struct menu_data *d)
 	}
 }
 
+/* The kept sums found from the intervals: at the first select, and after
+ * a write to intervals[] other than the update (menu_intervals_written()). */
+__attribute__((noinline, cold)) static void menu_find_sums(struct menu_data *d)
+{
+	d->ivl_sum = d->ivl_sum_sq = 0;
+	d->ivl_invalid = 0;
+	for (int i = 0; i < INTERVALS; i++) {
+		uint64_t v = d->intervals[i];
+		d->ivl_sum += v;
+		d->ivl_sum_sq += v * v;
+		d->ivl_invalid += v == UINT32_MAX;
+	}
+	d->sums_known = true;
+}
+
+/* menu_typical_interval() with its first look, over all eight intervals
+ * when none is invalid (the usual case), made from the sums kept in d:
+ * the same sums, so the same answer whenever that look accepts the mean;
+ * otherwise the detector runs from scratch. With eight valid samples the
+ * largest is 0 only if their sum is, and the six-sample bar holds. */
+uint32_t menu_typical_kept(struct menu_data *d)
+{
+	if (!d->sums_known)
+		menu_find_sums(d);
+	if (d->ivl_invalid == 0) {
+		if (!d->ivl_sum)
+			return UINT32_MAX;
+		uint64_t avg = d->ivl_sum >> INTERVAL_SHIFT;
+		uint64_t variance = d->ivl_sum_sq >> INTERVAL_SHIFT;
+		uint64_t avg_sq = avg * avg;
+		variance -= avg_sq;
+		if (variance <= UINT64_MAX / 36 && (avg_sq > variance * 36 || variance <= 400))
+			return (uint32_t)avg;
+	}
+	return menu_typical_interval(d);
+}
+
 /* menu_typical_interval() of the intervals now, computed again only after
  * one of them changed (the function of their values alone):
  * menu_update_intervals() clears typical_known when it changes a value. */
@@ -172,19 +240,27 @@ static uint32_t menu_typical_interval_cached(struct menu_data *d)
 {
 	if (d->typical_known)
 		return d->typical_us;
-	d->typical_us = menu_typical_interval(d);
+	d->typical_us = menu_typical_kept(d);
 	d->typical_known = true;
 	return d->typical_us;
 }
 
 /* round(next_ns * factor / (RESOLUTION * DECAY)) in us, as the kernel's
- * 64-bit expression, split so that no product can overflow; saturates
- * where the kernel's u32 result would wrap. */
-static uint32_t menu_timer_us(sim_ns next_ns, uint32_t factor)
+ * 64-bit expression, split where a product could overflow; saturates
+ * where the kernel's u32 result would wrap. Below 2^50 ns (13 days) and
+ * with a factor below 2^14 (menu_update() keeps it at most RESOLUTION *
+ * DECAY = 2^13) the product and the half divisor fit in 64 bits: the
+ * kernel's expression as it stands, one product and one division. */
+uint32_t menu_timer_us(sim_ns next_ns, uint32_t factor)
 {
 	const uint64_t div = (uint64_t)RESOLUTION * DECAY * NS_PER_US;
-	uint64_t q = (uint64_t)next_ns / div, r = (uint64_t)next_ns % div;
-	uint64_t us = q * factor + (div / 2 + r * factor) / div;
+	uint64_t us;
+	if (((uint64_t)next_ns >> 50 | factor >> 14) == 0) {
+		us = ((uint64_t)next_ns * factor + div / 2) / div;
+	} else {
+		uint64_t q = (uint64_t)next_ns / div, r = (uint64_t)next_ns % div;
+		us = q * factor + (div / 2 + r * factor) / div;
+	}
 	return us > UINT32_MAX ? UINT32_MAX : (uint32_t)us;
 }
 
@@ -239,6 +315,7 @@ static int menu_init(struct cpuidle_device *dev, struct pm_diag *d)
 	for (int i = 0; i < BUCKETS; i++)
 		m->correction_factor[i] = RESOLUTION * DECAY;
 	m->walk_n = -1; /* menu_keep_walk() at the first select */
+	m->timer_lo_ns = 1; /* no bucket kept */
 	if (variant == MENU_V3_10) {
 		if (mult)
 			return pm_fail(d, "menu_iowait_mult: menu_variant=3.10 has its own iowait "
@@ -286,13 +363,19 @@ __attribute__((noinline, cold)) static void menu_keep_walk(const struct cpuidle_
 	d->walk_limit_ns = latency_req;
 	d->walk_lo_ns = 1; /* no stop kept */
 	d->walk_hi_ns = 0;
+	const struct cstate *s = dev->states;
+	bool first_on = cpuidle_state_enabled(dev, 0);
+	d->zero_always = dev->nstates <= 1 || latency_req == 0 ||
+			 (latency_req < s[1].exit_ns && first_on);
+	d->zero_res_ns = dev->nstates > 1 && first_on ? s[1].residency_ns : INT64_MIN;
 }
 
 /* Where the kernel's walk stops for predicted_ns: the first state kept
  * within the limit whose target residency exceeds it, and the range of
  * predictions that stop there too (every residency before it fits, its
- * own does not). */
-static void menu_walk_stop(struct menu_data *d, sim_ns predicted_ns)
+ * own does not); with what select() reads there (menu_data.stop_idx). */
+static void menu_walk_stop(const struct cpuidle_device *dev, struct menu_data *d,
+			   sim_ns predicted_ns)
 {
 	const struct menu_walk_state *w = d->walk;
 	sim_ns lo = INT64_MIN;
@@ -302,15 +385,23 @@ static void menu_walk_stop(struct menu_data *d, sim_ns predicted_ns)
 	d->walk_k = k;
 	d->walk_lo_ns = lo;
 	d->walk_hi_ns = k < d->walk_nfit ? w[k].residency_ns : INT64_MAX;
+	/* The first enabled state, or 0 with none enabled (then nothing is
+	 * kept within the limit either). */
+	int idx = k > 0 ? w[k - 1].state : d->walk_n ? w[0].state : 0;
+	d->stop_idx = idx;
+	d->stop_poll = dev->states[idx].poll;
+	d->stop_res_ns = dev->states[idx].residency_ns;
+	d->stop_next = k < d->walk_nfit ? k : -1;
 }
 
-/* Today's rules. Out of line: behind the variant test in menu_select(),
- * the v3.10 path no longer pays this one's register saves (callgrind: 25
- * instructions a selection). */
+/* Today's rules; the simulator's idle loop calls them directly
+ * (menu_select_for()). Out of line: behind the variant test in
+ * menu_select(), the v3.10 path no longer pays this one's register saves
+ * (callgrind: 25 instructions a selection). */
 __attribute__((noinline)) static int menu_select_current(struct cpuidle_device *dev,
-							  struct menu_data *d, sim_ns latency_req,
-							  bool *stop_tick)
+							  sim_ns latency_req, bool *stop_tick)
 {
+	struct menu_data *d = dev->gov_data;
 	const struct cstate *s = dev->states;
 	const sim_ns tick = dev->tick_period_ns;
 	sim_ns delta_tick;
@@ -334,7 +425,7 @@ __attribute__((noinline)) static int menu_select_current(struct cpuidle_device *
 			delta_tick = 0;
 		}
 		d->next_timer_ns = delta;
-		d->bucket = menu_which_bucket(delta);
+		d->bucket = menu_timer_bucket(d, delta);
 		sim_ns timer_ns = (sim_ns)menu_timer_us(delta, d->correction_factor[d->bucket]) *
 				  NS_PER_US;
 		if (timer_ns < predicted_ns)
@@ -351,9 +442,14 @@ __attribute__((noinline)) static int menu_select_current(struct cpuidle_device *
 		d->bucket = menu_which_bucket(KTIME_MAX);
 	}
 
-	if (dev->nstates <= 1 || latency_req == 0 ||
-	    ((d->next_timer_ns < s[1].residency_ns || latency_req < s[1].exit_ns) &&
-	     cpuidle_state_enabled(dev, 0))) {
+	/* The kept states and the early return's figures are counted per
+	 * latency limit (menu_keep_walk()), which empties the kept stop. */
+	if (d->walk_n < 0 || latency_req != d->walk_limit_ns)
+		menu_keep_walk(dev, d, latency_req);
+	/* State 0 if it is the only one, no exit latency is allowed, or
+	 * state 0 is enabled and state 1 does not fit the timer or the limit
+	 * (d->zero_always, d->zero_res_ns). */
+	if (d->zero_always || d->next_timer_ns < d->zero_res_ns) {
 		/* State 0 it is; a polling state 0 must keep the tick. */
 		*stop_tick = !s[0].poll;
 		return 0;
@@ -365,53 +461,52 @@ __attribute__((noinline)) static int menu_select_current(struct cpuidle_device *
 		sim_ns cap = predicted_ns / (1 + d->iowait_mult * dev->nr_iowait);
 		if (latency_req > cap)
 			latency_req = cap;
+		if (latency_req != d->walk_limit_ns)
+			menu_keep_walk(dev, d, latency_req);
 	}
 
 	/* The kernel's walk over the enabled states from the shallowest, over
 	 * those kept (menu_keep_walk()): the ones before the first whose exit
 	 * latency exceeds the limit, where the kernel breaks. The deepest whose
-	 * target residency fits the prediction, and a look at the next one:
-	 * where the walk stopped is kept with the range of predictions that
-	 * stop there (menu_walk_stop()), so a prediction in it walks nothing
-	 * (pingpong-su: most selections). menu_keep_walk() empties the range. */
-	if (d->walk_n < 0 || latency_req != d->walk_limit_ns)
-		menu_keep_walk(dev, d, latency_req);
-	const struct menu_walk_state *w = d->walk;
-	const int nfit = d->walk_nfit;
-	idx = d->walk_n ? w[0].state : -1; /* the first enabled state */
+	 * target residency fits the prediction (the first enabled state if
+	 * none; 0 if none is enabled), and a look at the next one: where the
+	 * walk stopped is kept with the range of predictions that stop there
+	 * and what is read there (menu_walk_stop()), so a prediction in it
+	 * walks nothing (pingpong-su: most selections). */
 	if (predicted_ns < d->walk_lo_ns || predicted_ns >= d->walk_hi_ns)
-		menu_walk_stop(d, predicted_ns);
-	const int k = d->walk_k;
-	if (k > 0)
-		idx = w[k - 1].state;
-	if (k < nfit) {
+		menu_walk_stop(dev, d, predicted_ns);
+	idx = d->stop_idx;
+	bool poll = d->stop_poll;
+	sim_ns res = d->stop_res_ns;
+	if (d->stop_next >= 0) {
+		const struct menu_walk_state *next = &d->walk[d->stop_next];
 		/* Prefer a cheap real idle state to polling if the timer lets
 		 * it pay off and it wakes up in time. */
-		if (s[idx].poll && w[k].residency_ns < CPUIDLE_RESIDENCY_THRESHOLD_NS &&
-		    w[k].residency_ns <= d->next_timer_ns && w[k].exit_ns <= predicted_ns) {
-			predicted_ns = w[k].residency_ns;
-			idx = w[k].state;
+		if (poll && next->residency_ns < CPUIDLE_RESIDENCY_THRESHOLD_NS &&
+		    next->residency_ns <= d->next_timer_ns && next->exit_ns <= predicted_ns) {
+			predicted_ns = next->residency_ns;
+			idx = next->state;
+			poll = s[idx].poll;
+			res = s[idx].residency_ns;
 		} else if (predicted_ns < tick) {
 			/* nothing deeper */
 		} else if (!dev->tick_stopped) {
 			/* Shallow is fine with the tick running: it will wake us
 			 * and the governor runs again. */
-			predicted_ns = s[idx].residency_ns;
+			predicted_ns = res;
 		} else {
 			/* Tick stopped: don't get stuck in a shallow state if
 			 * this one fits before the next timer event. */
-			if (s[idx].residency_ns < tick && w[k].residency_ns <= delta_tick)
-				idx = w[k].state;
+			if (res < tick && next->residency_ns <= delta_tick)
+				idx = next->state;
 			return idx;
 		}
 	}
-	if (idx == -1)
-		idx = 0; /* nothing enabled: state 0 regardless */
 
-	if ((s[idx].poll || predicted_ns < tick) && !dev->tick_stopped) {
+	if ((poll || predicted_ns < tick) && !dev->tick_stopped) {
 		*stop_tick = false;
 		/* The tick will come: the state must pay off before it. */
-		if (idx > 0 && s[idx].residency_ns > delta_tick)
+		if (idx > 0 && res > delta_tick)
 			idx = menu_fit_before_tick(dev, idx, delta_tick);
 	}
 	return idx;
@@ -422,7 +517,15 @@ static int menu_select(struct cpuidle_device *dev, sim_ns latency_req, bool *sto
 	struct menu_data *d = dev->gov_data;
 	if (d->variant == MENU_V3_10)
 		return menu_v3_10_select(dev, d, latency_req);
-	return menu_select_current(dev, d, latency_req, stop_tick);
+	return menu_select_current(dev, latency_req, stop_tick);
+}
+
+/* The simulator's idle loop calls today's rules directly: the variant is
+ * a tunable, set before init() and fixed from then on. */
+static cpuidle_select_fn *menu_select_for(const struct cpuidle_device *dev)
+{
+	const struct menu_data *d = dev->gov_data;
+	return d->variant == MENU_V3_10 ? menu_select : menu_select_current;
 }
 
 static void menu_reflect(struct cpuidle_device *dev, int state)
@@ -448,5 +551,6 @@ const struct cpuidle_governor cpuidle_menu = {
 	.data_size = sizeof(struct menu_data),
 	.init = menu_init,
 	.select = menu_select,
+	.select_for = menu_select_for,
 	.reflect = menu_reflect,
 };

@@ -397,7 +397,7 @@ static inline __attribute__((always_inline)) void enter_idle(struct sim *s, stru
 	if (blind && c->blind_limit_ns == s->latency_limit_ns) {
 		st = c->blind_state;
 	} else {
-		st = s->ci_gov->select(dev, s->latency_limit_ns, &stop_tick);
+		st = c->idle_select(dev, s->latency_limit_ns, &stop_tick);
 		if (st < 0 || st >= dev->nstates)
 			st = 0;
 		if (blind) {
@@ -487,12 +487,20 @@ static void (*enter_idle_for(const struct sim *s))(struct sim *, struct sim_cpu 
 	}
 }
 
+/* The governor's select() for c's device, as its tunables are now. */
+static cpuidle_select_fn *idle_select_for(const struct sim *s, const struct sim_cpu *c)
+{
+	const struct cpuidle_governor *g = s->ci_gov;
+	return g->select_for ? g->select_for(&c->idle) : g->select;
+}
+
 void cpu_idle_setup(struct sim *s)
 {
 	s->enter_idle = enter_idle_for(s);
 	for (int i = 0; i < s->ncpus; i++) {
 		s->cpus[i].idle.tick_period_ns = s->tick_ns;
 		s->cpus[i].blind_limit_ns = -1;
+		s->cpus[i].idle_select = idle_select_for(s, &s->cpus[i]);
 	}
 }
 
@@ -502,7 +510,7 @@ bool cpu_idle_path_consistent(struct sim *s)
 		return false;
 	for (int i = 0; i < s->ncpus; i++) {
 		struct sim_cpu *c = &s->cpus[i];
-		if (c->idle.tick_period_ns != s->tick_ns)
+		if (c->idle.tick_period_ns != s->tick_ns || c->idle_select != idle_select_for(s, c))
 			return false;
 		/* A blind governor's kept answer: what it says now, asked again
 		 * (under the same limit it cannot have changed its mind). */
@@ -714,6 +722,13 @@ static inline enum cpu_mode pass_mode(const struct sim_cpu *c, enum sched_from f
 	return from == SCHED_WOKEN ? CPU_WAKING : from == SCHED_STOPPED ? CPU_RUNNING : c->mode;
 }
 
+/* Whether newidle_balance() may pull a task: not while nothing is
+ * stealable anywhere, where the placement declares so. */
+static inline bool newidle_may_pull(const struct sim *s)
+{
+	return s->nr_stealable || !s->newidle_needs_stealable;
+}
+
 /* No task to run: the CPU goes idle, switching `prev` (if any) out. */
 static inline __attribute__((always_inline)) void schedule_idle(struct sim *s, struct sim_cpu *c,
 								struct task *prev, bool void_deadline)
@@ -787,8 +802,7 @@ schedule_pass(struct sim *s, struct sim_cpu *c, bool void_deadline, enum sched_f
 		cpu_stealable(s, c);
 	}
 	struct task *next = rq_first(&c->rq);
-	if (!next && (s->nr_stealable || !s->newidle_needs_stealable) &&
-	    s->placement->newidle_balance(s, c->id))
+	if (!next && newidle_may_pull(s) && s->placement->newidle_balance(s, c->id))
 		next = rq_first(&c->rq);
 	if (prev && prev != next)
 		prev->last_ran = s->now;
@@ -870,12 +884,36 @@ __attribute__((noinline)) static void cpu_schedule_woken(struct sim *s, struct s
 		schedule_from(s, c, true);
 }
 
-/* cpu_schedule() once the running task has stopped in its dispatch. Out
- * of line, as the other entry. */
-__attribute__((noinline)) static void cpu_schedule_stopped(struct sim *s, struct sim_cpu *c)
+/* cpu_schedule_stopped() with a task to pick, or a newidle balance to
+ * ask for one. */
+__attribute__((noinline)) static void schedule_stopped_pick(struct sim *s, struct sim_cpu *c)
 {
 	if (!schedule_pass(s, c, true, SCHED_STOPPED))
 		schedule_from(s, c, true);
+}
+
+/* cpu_schedule_stopped() with nothing queued here and no newidle balance
+ * to ask: schedule_pass(s, c, true, SCHED_STOPPED) with rq_first() NULL,
+ * its idle branch alone. */
+__attribute__((noinline)) static void schedule_stopped_idle(struct sim *s, struct sim_cpu *c)
+{
+	c->done_at = -1;
+	c->need_resched = false;
+	struct task *prev = c->curr;
+	prev->last_ran = s->now;
+	schedule_idle(s, c, prev, true);
+}
+
+/* cpu_schedule() once the running task has stopped in its dispatch, in
+ * two versions out of line, as the other entry: the CPU that goes idle at
+ * once (a task handing over and blocking, pingpong's every other event)
+ * does not save the registers of the rest of the pass at every entry. */
+static inline void cpu_schedule_stopped(struct sim *s, struct sim_cpu *c)
+{
+	if (c->rq.len || newidle_may_pull(s))
+		schedule_stopped_pick(s, c);
+	else
+		schedule_stopped_idle(s, c);
 }
 
 void cpu_wake_done(struct sim *s, struct sim_cpu *c)

@@ -102,8 +102,10 @@ void load_avg_nohz_enter(struct sim *s, struct sim_cpu *c)
 }
 
 /* update_nohz_stats() for every tick-stopped idle CPU; false when none
- * has blocked load left. */
-static bool nohz_stats_update(struct sim *s)
+ * has blocked load left. Out of line: due about once a jiffy, its loop
+ * would take registers in every CPU's way into idle that inlines
+ * load_avg_nohz_stats() (cpu_schedule_stopped()). */
+static __attribute__((noinline)) bool nohz_stats_update(struct sim *s)
 {
 	bool blocked = false;
 	for (int i = 0; i < s->ncpus; i++) {

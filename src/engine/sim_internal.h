@@ -112,6 +112,9 @@ struct sim_cpu {
 	 * (-1: none yet): its select() is a function of the limit alone. */
 	int blind_state;
 	sim_ns blind_limit_ns;
+	/* The governor's select() for this CPU (cpu_idle_setup(): its
+	 * select_for(), else select()). */
+	cpuidle_select_fn *idle_select;
 	sim_ns last_idle_ns;   /* length of the previous idle period, for auto-demotion */
 	struct task *curr;     /* RUNNING: executing; WAKING: none yet */
 	struct rq rq;

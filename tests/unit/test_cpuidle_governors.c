@@ -761,9 +761,41 @@ static void test_menu_walk_stop_kept(void **state)
 	for (size_t i = 0; i < sizeof(typical) / sizeof(typical[0]); i++) {
 		for (int k = 0; k < MENU_INTERVALS; k++)
 			d->intervals[k] = typical[i];
-		d->typical_known = false;
+		menu_intervals_written(d);
 		assert_int_equal(select_direct(&s, TICK_250, 50 * MS, NONE, &stop), want[i]);
 	}
+	idletrace_sim_destroy(&s);
+}
+
+/* The early return to state 0 (kept per latency limit, menu_keep_walk()):
+ * it answers with the tick stopped unless state 0 polls, where the walk
+ * would have kept the tick for a prediction under one; and it needs
+ * state 0 enabled, else the walk picks the first enabled state. */
+static void test_menu_state0_early(void **state)
+{
+	struct machine arm;
+	memset(&arm, 0, sizeof(arm));
+	add_state(&arm, "WFI", 1 * US, 1 * US, 0);
+	add_state(&arm, "cpu-off", 100 * US, 500 * US, 0);
+	struct idletrace_sim s;
+	bool stop;
+	/* Timer 200 us, before cpu-off's 500 us: WFI, tick stopped. */
+	start_with(&s, &arm, "menu", TICK_GOVERNOR, 250, NULL, 0);
+	assert_int_equal(select_direct(&s, 200 * US, 200 * US, NONE, &stop), 0);
+	assert_true(stop);
+	/* The same under a limit below cpu-off's exit latency. */
+	assert_int_equal(select_direct(&s, 200 * MS, 200 * MS, 50 * US, &stop), 0);
+	assert_true(stop);
+	/* With a limit that admits it and the timer far: cpu-off. */
+	assert_int_equal(select_direct(&s, 200 * MS, 200 * MS, NONE, &stop), 1);
+	idletrace_sim_destroy(&s);
+	/* State 0 disabled: neither the timer nor the limit returns it. */
+	struct machine m = hsw();
+	start_with(&s, &m, "menu", TICK_GOVERNOR, 250, NULL, 0);
+	s.dev.disabled[POLL] = true;
+	assert_int_equal(select_direct(&s, 200 * MS, 200 * MS, 1 * US, &stop), C1);
+	assert_int_equal(select_direct(&s, 1 * US, 1 * US, NONE, &stop), C1);
+	assert_false(stop);
 	idletrace_sim_destroy(&s);
 }
 
@@ -868,7 +900,7 @@ static void test_menu_typical_interval_cache(void **state)
 	for (size_t i = 0; i < sizeof(typical) / sizeof(typical[0]); i++) {
 		for (int k = 0; k < MENU_INTERVALS; k++)
 			d->intervals[k] = typical[i];
-		d->typical_known = false;
+		menu_intervals_written(d);
 		assert_int_equal(select_direct(&s, TICK_250, 50 * MS, NONE, &stop), want[i]);
 		assert_int_equal(d->typical_us, menu_typical_interval(d));
 	}
@@ -877,7 +909,7 @@ static void test_menu_typical_interval_cache(void **state)
 	 * left agree: 100 us and C1E, where the cached 1000 gave C6. */
 	for (int k = MENU_INTERVALS / 2; k < MENU_INTERVALS; k++)
 		d->intervals[k] = 100;
-	d->typical_known = false;
+	menu_intervals_written(d);
 	assert_int_equal(select_direct(&s, TICK_250, 50 * MS, NONE, &stop), C1E);
 	assert_int_equal(d->typical_us, 100);
 	idletrace_sim_destroy(&s);
@@ -904,6 +936,107 @@ static void test_menu_typical_interval_learned(void **state)
 		}
 	assert_true(changes >= 3); /* the answer did move with the rhythm */
 	idletrace_sim_destroy(&s);
+}
+
+/* The sums select() keeps as intervals come (menu_update_intervals())
+ * are those of a scan at every step, and the typical interval made from
+ * them is the detector's: through steady stretches (the first look
+ * accepts), spread ones (it does not: the detector runs from scratch),
+ * invalid entries (a selection with no measurement), values whose
+ * squares wrap, and writes to intervals[] behind their back
+ * (menu_intervals_written()). */
+static void test_menu_typical_kept(void **state)
+{
+	static const uint32_t levels[] = { 0, 1, 100, 101, 120, 400, 1000, 45000, 3000000000u };
+	/* sleep lengths at and beside the buckets' edges */
+	static const sim_ns timers[] = { 0,	     1,		 10 * US - 1, 10 * US,
+					 50 * US,    100 * US - 1, 100 * US,    1 * MS,
+					 10 * MS - 1, 10 * MS,	   99 * MS,	100 * MS,
+					 100 * 1000 * MS, INT64_MAX };
+	struct idletrace_sim s;
+	bool stop;
+	start(&s, "menu", TICK_GOVERNOR);
+	struct menu_data *d = s.dev.gov_data;
+	uint64_t x = 0x9e3779b97f4a7c15u;
+	int accepted = 0, invalid = 0;
+	for (int n = 0; n < 20000; n++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		/* stretches of one or two levels (the first look accepts), then
+		 * of all of them */
+		int span = (n / 300) % 3 == 2 ? 9 : (n / 300) % 3 + 1;
+		uint32_t us = levels[((uint64_t)(n / 300) + x % (uint64_t)span) % 9];
+		if (n % 991 == 0) {
+			d->intervals[(x >> 32) % MENU_INTERVALS] = us; /* behind its back */
+			menu_intervals_written(d);
+		} else {
+			/* 1 in 50 a selection with no measurement: UINT32_MAX */
+			bool none = (x >> 40) % 50 == 0;
+			d->needs_update = !none;
+			s.dev.last_state = 0; /* polling: no exit latency taken off */
+			s.dev.poll_time_limit = false;
+			s.dev.last_residency_ns = none ? 0 : (sim_ns)us * US;
+			sim_ns timer = timers[(x >> 48) % (sizeof(timers) / sizeof(timers[0]))];
+			select_direct(&s, TICK_250, timer, NONE, &stop);
+			/* the bucket kept for the last sleep length's range */
+			assert_int_equal(d->bucket, menu_which_bucket(d->next_timer_ns));
+		}
+		uint32_t want = menu_typical_interval(d);
+		assert_int_equal(menu_typical_kept(d), want);
+		if (d->typical_known)
+			assert_int_equal(d->typical_us, want);
+		uint64_t sum = 0, sum_sq = 0;
+		int bad = 0;
+		for (int i = 0; i < MENU_INTERVALS; i++) {
+			sum += d->intervals[i];
+			sum_sq += (uint64_t)d->intervals[i] * d->intervals[i];
+			bad += d->intervals[i] == UINT32_MAX;
+		}
+		assert_true(d->sums_known);
+		assert_true(d->ivl_sum == sum && d->ivl_sum_sq == sum_sq);
+		assert_int_equal(d->ivl_invalid, bad);
+		accepted += want != UINT32_MAX;
+		invalid += bad > 0;
+	}
+	assert_true(accepted > 2000);
+	assert_true(invalid > 2000);
+	idletrace_sim_destroy(&s);
+}
+
+/* The timer's prediction as the kernel's expression, in 128 bits, then
+ * saturated: round(next * factor / 8192 us). */
+static uint32_t timer_us_wide(sim_ns next, uint32_t factor)
+{
+	__extension__ typedef unsigned __int128 u128;
+	const u128 div = (u128)MENU_RESOLUTION * MENU_DECAY * 1000;
+	u128 us = ((u128)(uint64_t)next * factor + div / 2) / div;
+	return us > UINT32_MAX ? UINT32_MAX : (uint32_t)us;
+}
+
+/* menu_timer_us() in one product where it fits 64 bits (lengths under
+ * 2^50 ns, factors under 2^14) and split beyond: both give the exact
+ * rounded quotient, at the bounds and between. */
+static void test_menu_timer_us(void **state)
+{
+	static const sim_ns next[] = { 0, 1, 4095999, 4096000, 8191999, 8192000, 1 * MS,
+				       123456789, (1LL << 50) - 1, 1LL << 50, (1LL << 62) + 12345,
+				       INT64_MAX };
+	static const uint32_t factor[] = { 0, 1, 7, 1000, 7168, 8191, 8192, 16383, 16384,
+					   1u << 20, UINT32_MAX };
+	for (size_t i = 0; i < sizeof(next) / sizeof(next[0]); i++)
+		for (size_t j = 0; j < sizeof(factor) / sizeof(factor[0]); j++)
+			assert_int_equal(menu_timer_us(next[i], factor[j]),
+					 timer_us_wide(next[i], factor[j]));
+	uint64_t x = 0x2545f4914f6cdd1du;
+	for (int n = 0; n < 100000; n++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		sim_ns ns = (sim_ns)((x >> 1) >> (x % 40)); /* every magnitude */
+		uint32_t f = (uint32_t)(x >> 20) % 20000;
+		assert_int_equal(menu_timer_us(ns, f), timer_us_wide(ns, f));
+	}
 }
 
 static void test_menu_iowait_variant(void **state)
@@ -1566,9 +1699,12 @@ int main(void)
 		cmocka_unit_test(test_menu_typical_interval),
 		cmocka_unit_test(test_menu_typical_interval_cache),
 		cmocka_unit_test(test_menu_typical_interval_learned),
+		cmocka_unit_test(test_menu_typical_kept),
+		cmocka_unit_test(test_menu_timer_us),
 		cmocka_unit_test(test_menu_select),
 		cmocka_unit_test(test_menu_walk_kept),
 		cmocka_unit_test(test_menu_walk_stop_kept),
+		cmocka_unit_test(test_menu_state0_early),
 		cmocka_unit_test(test_menu_tick_rules),
 		cmocka_unit_test(test_menu_polling_rules),
 		cmocka_unit_test(test_menu_iowait_variant),
