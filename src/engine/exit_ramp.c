@@ -53,7 +53,7 @@ void exit_ramp_begin(struct sim *s, struct sim_cpu *c)
 	if (ns <= 0)
 		return;
 	core->ramp_gen++;
-	sim_post(s, s->now + ns, EV_RAMP_END, (uint32_t)c->core, core->ramp_gen, 0);
+	sim_post_ramp_end(s, s->now + ns, (uint32_t)c->core, core->ramp_gen);
 }
 
 void exit_ramp_end(struct sim *s, int ci)

@@ -187,13 +187,15 @@ double sim_mean_queue_length(const struct sim *s)
  * queue's next sequence number (what a post to the queue would have given
  * it), so it comes after every timer due at its time or earlier; those
  * move down by one, from the lane's end (oltp's: about 3 of the 7 the lane
- * holds). */
-static void lane_push(struct sim *s, sim_ns when, uint32_t arg)
+ * holds; an end of exit ramp, due soonest, none). */
+static void lane_push(struct sim *s, sim_ns when, uint32_t kind, uint32_t obj, uint32_t gen,
+		      uint32_t arg)
 {
 	struct lane_timer *p = &s->lane.v[s->lane.n++];
 	for (; p > s->lane.v && p[-1].time <= when; p--)
 		*p = p[-1];
-	*p = (struct lane_timer){ .time = when, .seq = s->q.next_seq++, .arg = arg };
+	*p = (struct lane_timer){ .time = when, .seq = s->q.next_seq++, .kind = kind, .obj = obj,
+				  .gen = gen, .arg = arg };
 	s->lane_armed = true;
 }
 
@@ -209,15 +211,29 @@ static inline bool lane_first(const struct sim *s)
 	return !(s->bursts.n && keyheap_first_before(&s->bursts, f->time, f->seq));
 }
 
-/* The lane's first timer as the next event: handle()'s EV_WL_TIMER. */
-static void lane_fire(struct sim *s)
+/* handle()'s EV_RAMP_END: stale once the core woke again (ramp_gen) or
+ * its ramp ended otherwise. */
+static inline bool ramp_end_event(struct sim *s, uint32_t core, uint32_t gen)
+{
+	if (gen != s->cores[core].ramp_gen || !s->cores[core].ramping)
+		return false;
+	exit_ramp_end(s, (int)core);
+	return true;
+}
+
+/* The lane's first timer as the next event, as handle() runs it; false
+ * for a stale one. */
+static bool lane_fire(struct sim *s)
 {
 	struct timer_lane *l = &s->lane;
 	struct lane_timer f = l->v[--l->n];
 	s->lane_armed = l->n > 0;
 	s->now = f.time;
+	if (f.kind == EV_RAMP_END)
+		return ramp_end_event(s, f.obj, f.gen);
 	if (s->wl->timer)
 		s->wl->timer(s, s->wl_data, f.arg);
+	return true;
 }
 
 /* Out of line: inline, its register saves came with every lane post. */
@@ -232,8 +248,18 @@ int sim_post_workload_timer(struct sim *s, sim_ns when, uint32_t arg)
 		when = s->now;
 	if (s->lane.n >= s->lane.max)
 		return post_to_queue(s, when, arg);
-	lane_push(s, when, arg);
+	lane_push(s, when, EV_WL_TIMER, 0, 0, arg);
 	return 0;
+}
+
+/* A ramp lasts one fixed time per P-state pair: its ends come due in
+ * the order they are posted, the lane's best case. */
+void sim_post_ramp_end(struct sim *s, sim_ns t, uint32_t core, uint32_t gen)
+{
+	if (s->lane.n < s->lane.ramp_max)
+		lane_push(s, t, EV_RAMP_END, core, gen, 0);
+	else
+		sim_post(s, t, EV_RAMP_END, core, gen, 0);
 }
 
 void sim_workload_timer_lane(struct sim *s)
@@ -889,6 +915,7 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 	s->keep_finished = cfg->keep_finished_tasks;
 	idmap_init(&s->ids);
 	eventq_init(&s->q);
+	s->lane.ramp_max = LANE_MAX;
 	hist_init(&s->latency);
 	hist_init(&s->wakeup_latency);
 	*out = s;
@@ -1290,10 +1317,7 @@ static bool handle(struct sim *s, const struct event *e)
 		return true;
 	}
 	case EV_RAMP_END:
-		if (e->gen != s->cores[e->obj].ramp_gen || !s->cores[e->obj].ramping)
-			return false;
-		exit_ramp_end(s, (int)e->obj);
-		return true;
+		return ramp_end_event(s, e->obj, e->gen);
 	case EV_WL_TIMER:
 		if (s->wl->timer)
 			s->wl->timer(s, s->wl_data, e->arg);
@@ -1390,8 +1414,10 @@ int sim_run(struct sim *s, struct run_result *r, struct pm_diag *d)
 	/* Timers the lane got before the first event come before it. */
 	while (s->lane_armed && lane_first(s)) {
 		s->queue_len_sum += s->q.len + s->bursts.n + s->lane.n;
-		lane_fire(s);
-		s->events++;
+		if (lane_fire(s))
+			s->events++;
+		else
+			s->stale_events++;
 	}
 	/* The lane's timers at the next event's turn, for the mean queue
 	 * length: the lane stays armed while it holds any, so the attention
@@ -1453,8 +1479,10 @@ int sim_run(struct sim *s, struct run_result *r, struct pm_diag *d)
 				if (!s->lane_armed || !lane_first(s))
 					break;
 				s->queue_len_sum += s->q.len + s->bursts.n + lane_len;
-				lane_fire(s);
-				s->events++;
+				if (lane_fire(s))
+					s->events++;
+				else
+					s->stale_events++;
 			}
 		}
 	}
