@@ -821,7 +821,11 @@ schedule_pass(struct sim *s, struct sim_cpu *c, bool void_deadline, enum sched_f
 		 * now), set_next_entity() of the next (it waited). */
 		if (preempted)
 			load_avg_update(s, c, prev, true, 0);
-		load_avg_update(s, c, next, true, 0);
+		/* The end of a wakeup: the CPU still waking, no task runs. */
+		if (from == SCHED_WOKEN)
+			load_avg_update_as(s, c, next, true, 0, false, false);
+		else
+			load_avg_update(s, c, next, true, 0);
 	}
 	rq_remove(&c->rq, next);
 	if (from != SCHED_WOKEN) /* a waking CPU has none stealable, before and after */

@@ -802,17 +802,17 @@ static inline void clock_pelt_idle(struct sim *s, struct sim_cpu *c)
 
 /* update_load_avg(cfs_rq, se, flags) (engine/load_avg.c says where the
  * kernel calls it): the task `t` (if any, `queued` on this run queue or
- * not), then the run queue. The CPU's clock is brought to now first
- * (update_rq_clock()). Inline: it runs two to four times per context
- * switch, and each caller passes constant flags, which fold away. */
-static inline void load_avg_update(struct sim *s, struct sim_cpu *c, struct task *t, bool queued,
-				   enum load_avg_flags flags)
+ * not, `t_running` or not), then the run queue (`running`: a task runs on
+ * it). The CPU's clock is brought to now first (update_rq_clock()).
+ * Inline: it runs two to four times per context switch, and each caller
+ * passes constant flags, which fold away. */
+static inline void load_avg_update_as(struct sim *s, struct sim_cpu *c, struct task *t, bool queued,
+				      enum load_avg_flags flags, bool running, bool t_running)
 {
 	cpu_sync(s, c);
 	uint64_t now = rq_clock_pelt(c);
-	bool running = c->mode == CPU_RUNNING && c->curr;
 	if (t && !t->pelt_detached)
-		pelt_update(&t->pelt, now, queued, running && c->curr == t);
+		pelt_update(&t->pelt, now, queued, t_running);
 	/* The run queue is loaded while it has tasks, the running one included. */
 	bool decayed = pelt_update_cfs_rq(&c->pelt, &c->removed, now, c->nr_running > 0, running);
 	if (t && t->pelt_detached && (flags & LOAD_AVG_ATTACH)) {
@@ -831,6 +831,16 @@ static inline void load_avg_update(struct sim *s, struct sim_cpu *c, struct task
 	 * in use. */
 	if (decayed || s->knobs.uclamp_used)
 		cpu_util_changed(c);
+}
+
+/* load_avg_update_as() with what runs read from the CPU: a task runs
+ * while its CPU does (CPU_RUNNING, curr set), and only curr. A caller
+ * that knows both passes them, and their tests fold away. */
+static inline void load_avg_update(struct sim *s, struct sim_cpu *c, struct task *t, bool queued,
+				   enum load_avg_flags flags)
+{
+	bool running = c->mode == CPU_RUNNING && c->curr;
+	load_avg_update_as(s, c, t, queued, flags, running, running && c->curr == t);
 }
 
 /* update_idle_rq_clock_pelt(): the run queue has nothing left to run.
