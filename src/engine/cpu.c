@@ -550,18 +550,23 @@ static inline __attribute__((always_inline)) void wake(struct sim *s, struct sim
 	if (c->idle_busy_until > s->now)
 		exit += c->idle_busy_until - s->now;
 	exit += s->m->idle_exit_ns;
+	/* The wakeup's times and generation are set before the mode changes,
+	 * so that after the calls there (core_update()) the rest needs only
+	 * s and c: nothing on that way reads them (the CPU is accounted up to
+	 * now as idle first, and only the posts below carry the generation). */
+	c->irq_start = s->now + exit;
+	c->irq_end = s->now + exit + extra;
+	c->wake_gen++;
 	if (!plain)
 		exit_ramp_begin(s, c);
 	set_mode(s, c, CPU_IDLE, CPU_WAKING, false);
 	if (!plain && s->obs && s->obs->cpu_waking)
 		s->obs->cpu_waking(s->obs->ctx, c->id, s->now);
-	c->wake_gen++;
 	freq_hw_loop_start(s, c);
-	c->irq_start = s->now + exit;
-	c->irq_end = s->now + exit + extra;
-	/* EV_WAKE_DONE: the CPU's deadline beside the queue (no burst runs
-	 * while it wakes), a sequence number from the queue, as a post takes. */
-	keyheap_set(&s->bursts, (uint32_t)c->id, s->now + exit + extra, s->q.next_seq++);
+	/* EV_WAKE_DONE at irq_end: the CPU's deadline beside the queue (no
+	 * burst runs while it wakes), a sequence number from the queue, as a
+	 * post takes. */
+	keyheap_set(&s->bursts, (uint32_t)c->id, c->irq_end, s->q.next_seq++);
 }
 
 /* The idle exit in two versions, one chosen at setup (cpu_wake_setup(),

@@ -154,11 +154,12 @@ void sim_task_set_uclamp(struct sim *s, struct task *t, int util_min, int util_m
 uint32_t sim_share_group_new(struct sim *s);
 /* Calls the workload's timer(arg) at `when`. */
 int sim_post_workload_timer(struct sim *s, sim_ns when, uint32_t arg);
-/* Timers posted exactly `delay_ns` after now (a device's fixed latency)
- * come in the order they are posted: the engine keeps them in a ring
- * beside its queue, where a push and a pop are a store and a load. For the
- * workload's init(); one delay per run. */
-void sim_workload_timer_lane(struct sim *s, sim_ns delay_ns);
+/* The workload's timers from now on go in the engine's lane, a ring beside
+ * its queue kept in the queue's order, where a pop is a load and a push
+ * moves the timers due later: for device completions, which mostly come in
+ * the order they are posted (oltp's round trips, disk and transmit
+ * interrupts). Output is the same either way. For the workload's init(). */
+void sim_workload_timer_lane(struct sim *s);
 
 /* --- Devices (engine/device.c, engine/writeback.c) --- */
 /* An interrupt on `cpu` whose handler (hardirq and softirq) does ref_ns

@@ -18,6 +18,9 @@
 #include "hwmodel.h"
 #include "sim.h"
 
+/* The most timers the workload timer lane holds (struct sim's lane). */
+#define LANE_MAX 32
+
 enum event_kind {
 	EV_TASK_START,  /* obj = task slot: first wakeup of a new task */
 	EV_BURST_DONE,  /* obj = cpu: curr finished its burst */
@@ -322,22 +325,24 @@ struct sim {
 	 * from idle post and pop. sim_run() takes the earlier of it and the
 	 * queue. */
 	struct keyheap bursts;
-	/* Workload timers posted exactly lane.delay after now
-	 * (sim_workload_timer_lane(): a device's fixed latency, as oltp's
-	 * transmit-completion interrupt): posted with nondecreasing times and
-	 * increasing sequence numbers, so a ring in post order is in queue
-	 * order. While it holds one (lane_armed), sim_run() looks after each
-	 * event whether its first comes before the queue's and the deadlines'
-	 * (a run without a lane pays nothing); check_invariants() checks the
-	 * order. */
+	/* The workload's timers, once it asks for the lane
+	 * (sim_workload_timer_lane(): device completions, as oltp's), at most
+	 * LANE_MAX of them (the queue takes the rest), kept in queue order
+	 * (time, then sequence number) from the last to the first: a pop
+	 * takes the last, and a push moves those due before it, from the end.
+	 * A device's timers mostly come in the order they are posted, so a
+	 * push moves few. While it holds one (lane_armed), sim_run() looks
+	 * after each event whether its first comes before the queue's and the
+	 * deadlines' (a run without a lane pays nothing); check_invariants()
+	 * checks the order. */
 	struct timer_lane {
 		struct lane_timer {
 			sim_ns time;
 			uint64_t seq;
 			uint32_t arg;
-		} *v;
-		uint32_t head, n, cap; /* cap: 0 or a power of two */
-		sim_ns delay;          /* -1: no lane */
+		} v[LANE_MAX];
+		uint32_t n;
+		uint32_t max; /* LANE_MAX once sim_workload_timer_lane() was called, else 0 */
 	} lane;
 	struct engine_params par;
 	sim_ns tick_ns;

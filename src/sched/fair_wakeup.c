@@ -45,12 +45,13 @@ static bool wake_wide(const struct task *waker, const struct task *p, int llc_si
 	return !(slave < (uint32_t)llc_size || master < slave * (uint32_t)llc_size);
 }
 
-/* wake_affine_idle(): -1 for no opinion. */
-static int wake_affine_idle(const struct sim *s, int this_cpu, int prev, bool sync)
+/* wake_affine_idle(): -1 for no opinion. `share_cache`: whether the two
+ * CPUs share their last-level cache (cpus_share_cache()). */
+static inline int wake_affine_idle(const struct sim *s, int this_cpu, int prev, bool sync,
+				   bool share_cache)
 {
-	const struct sched_topology *topo = sv_topology(s);
 	/* An idle waking CPU is an interrupt: only move within a cache. */
-	if (sv_cpu_idle(s, this_cpu) && cpus_share_cache(topo, this_cpu, prev))
+	if (sv_cpu_idle(s, this_cpu) && share_cache)
 		return sv_cpu_idle(s, prev) ? prev : this_cpu;
 	if (sync && sv_nr_running(s, this_cpu) == 1)
 		return this_cpu;
@@ -83,23 +84,13 @@ static int wake_affine_weight(struct sim *s, const struct sched_domain *sd, cons
 	return this_eff < prev_eff ? this_cpu : -1;
 }
 
-/* wake_affine(): the waker's CPU or the previous one. */
-static int wake_affine(struct sim *s, const struct sched_domain *sd, const struct task *p,
-		       const struct task *waker, int this_cpu, int prev, bool sync)
-{
-	int target = wake_affine_idle(s, this_cpu, prev, sync);
-	if (target < 0)
-		target = wake_affine_weight(s, sd, p, waker, this_cpu, prev, sync);
-	return target == this_cpu ? this_cpu : prev;
-}
-
 /* update_idle_cpu_scan() (SIS_UTIL): the CPUs select_idle_cpu() may scan,
  * from the LLC's summed utilization x (per CPU): llc_weight * (1 - (x *
  * 117 / 100)^2), none once the LLC is 85 % busy. The kernel refreshes it
  * at the LLC domain's periodic balance, whose interval starts at the
  * domain's weight in ms (sd_init()); here it is refreshed when a wakeup
  * needs it and is that old. */
-static int llc_nr_idle_scan(struct sim *s, int llc)
+static inline __attribute__((always_inline)) int llc_nr_idle_scan(struct sim *s, int llc)
 {
 	const struct sched_topology *topo = sv_topology(s);
 	struct llc_shared *sh = &topo->shared[llc];
@@ -147,7 +138,8 @@ static int select_idle_core(const struct sim *s, const struct task *p, int cpu, 
 }
 
 /* select_idle_smt(): an idle SMT sibling of `cpu`. */
-static int select_idle_smt(const struct sim *s, const struct task *p, int cpu)
+static inline __attribute__((always_inline)) int select_idle_smt(const struct sim *s,
+								 const struct task *p, int cpu)
 {
 	const struct sched_topology *topo = sv_topology(s);
 	const struct cpu_group *core = &topo->core[topo->cpu[cpu].core];
@@ -163,7 +155,8 @@ static int select_idle_smt(const struct sim *s, const struct task *p, int cpu)
  * on, wrapping round; -1 if none. select_idle_cpu()'s scan for an idle CPU
  * by a task that may run anywhere, the common case: the scan below
  * without its affinity test, its count and its wrap test per CPU. */
-static int first_idle_from(const struct sim *s, const struct cpu_group *g, int start, int count)
+static inline __attribute__((always_inline)) int
+first_idle_from(const struct sim *s, const struct cpu_group *g, int start, int count)
 {
 	if (count > g->n)
 		count = g->n;
@@ -180,7 +173,8 @@ static int first_idle_from(const struct sim *s, const struct cpu_group *g, int s
 /* select_idle_cpu(): scan the target's LLC from the CPU after it, in CPU
  * order: for an idle core while the LLC is known to have one (and note
  * when it has none), else for an idle CPU, at most nr_idle_scan CPUs. */
-static int select_idle_cpu(struct sim *s, const struct task *p, bool has_idle_core, int target)
+static inline __attribute__((always_inline)) int select_idle_cpu(struct sim *s, const struct task *p,
+								 bool has_idle_core, int target)
 {
 	const struct sched_topology *topo = sv_topology(s);
 	int llc = topo->cpu[target].llc;
@@ -232,26 +226,16 @@ select_idle_capacity_or(struct sim *s, struct task *p, const struct sched_domain
 	return i >= 0 ? i : target;
 }
 
-/* select_idle_sibling(): an idle CPU that shares the target's cache, or
- * the target. On a machine of asymmetric capacities (v6.6) each shortcut
- * also needs the task to fit the CPU (asym_fits_cpu()), and the search is
- * select_idle_capacity() over the domain that spans every capacity. */
-static int select_idle_sibling(struct sim *s, struct task *p, int prev, int target)
+/* select_idle_sibling() from its third shortcut on, the recently used
+ * CPU; `util`, `umin`, `umax`: the task's figures for asym_fits_cpu().
+ * It and the scans it makes are inline in both its callers
+ * (select_wake_recent(), select_wake_slow()): a busy machine's wakeup
+ * (hackbench) then makes no call on its way through them. */
+static inline __attribute__((always_inline)) int
+select_idle_sibling_recent(struct sim *s, struct task *p, int prev, int target, unsigned long util,
+			   unsigned long umin, unsigned long umax)
 {
 	const struct sched_topology *topo = sv_topology(s);
-	unsigned long util = 0, umin = 0, umax = UCLAMP_SCALE;
-	if (sched_asym_cpucap_active(topo)) {
-		sv_task_sync(s, p);
-		util = task_util_est(p);
-		umin = uclamp_eff_min(p, sv_knobs(s));
-		umax = uclamp_eff_max(p, sv_knobs(s));
-	}
-	if (sv_cpu_idle(s, target) && asym_fits_cpu(s, util, umin, umax, target))
-		return target;
-	/* The previous CPU is cache affine and idle: don't be stupid. */
-	if (prev != target && cpus_share_cache(topo, prev, target) && sv_cpu_idle(s, prev) &&
-	    asym_fits_cpu(s, util, umin, umax, prev))
-		return prev;
 	int recent = p->recent_used_cpu;
 	p->recent_used_cpu = prev;
 	if (recent >= 0 && recent != prev && recent != target &&
@@ -298,26 +282,123 @@ static inline int allowed_or_fallback(const struct sim *s, const struct task *p,
 	return task_allowed(p, cpu) ? cpu : fallback_cpu(s, p, cpu);
 }
 
+/* select_idle_sibling() (v6.6): an idle CPU that shares the target's
+ * cache, or the target, then the affinity test. Its first two shortcuts
+ * (the target idle, the previous CPU idle and cache affine) are inline
+ * in the wakeup, its cold paths out of line, each reached by a jump, so
+ * that the common path keeps no registers for them: they find the
+ * previous CPU (p->cpu) themselves. From the recently used CPU on, with
+ * the task's figures for asym_fits_cpu(): */
+__attribute__((noinline)) static int select_wake_recent(struct sim *s, struct task *p, int target,
+							unsigned long util, unsigned long umin,
+							unsigned long umax)
+{
+	return allowed_or_fallback(
+		s, p, select_idle_sibling_recent(s, p, p->cpu, target, util, umin, umax));
+}
+
+/* On a machine of asymmetric capacities each shortcut also needs the task
+ * to fit the CPU (asym_fits_cpu()), and the search is
+ * select_idle_capacity() over the domain that spans every capacity. */
+__attribute__((noinline)) static int select_wake_asym(struct sim *s, struct task *p, int target)
+{
+	const struct sched_topology *topo = sv_topology(s);
+	int prev = p->cpu;
+	sv_task_sync(s, p);
+	unsigned long util = task_util_est(p);
+	unsigned long umin = uclamp_eff_min(p, sv_knobs(s));
+	unsigned long umax = uclamp_eff_max(p, sv_knobs(s));
+	if (sv_cpu_idle(s, target) && asym_fits_cpu(s, util, umin, umax, target))
+		return allowed_or_fallback(s, p, target);
+	/* The previous CPU is cache affine and idle: don't be stupid. */
+	if (prev != target && cpus_share_cache(topo, prev, target) && sv_cpu_idle(s, prev) &&
+	    asym_fits_cpu(s, util, umin, umax, prev))
+		return allowed_or_fallback(s, p, prev);
+	return select_wake_recent(s, p, target, util, umin, umax);
+}
+
+/* The CPU a wakeup arrives on: a device's interrupt (no CPU known) is
+ * taken as arriving on the previous CPU. */
+static inline int waking_cpu(const struct task *p, const struct select_ctx *w)
+{
+	return w->this_cpu >= 0 ? w->this_cpu : p->cpu;
+}
+
+/* The rest on a symmetric machine, in one function (the wakeups of a busy
+ * machine come this way): with `w`, wake_affine() where
+ * wake_affine_idle() had no opinion, the waker's CPU or the previous one
+ * by their loads, then select_idle_sibling()'s shortcuts; without,
+ * `target`'s shortcuts have failed. Then select_idle_sibling() from the
+ * recently used CPU on (asym_fits_cpu() holds for every CPU there,
+ * whatever the task's figures). */
+__attribute__((noinline)) static int select_wake_slow(struct sim *s, struct task *p,
+						      const struct select_ctx *w, int target)
+{
+	const struct sched_topology *topo = sv_topology(s);
+	int prev = p->cpu;
+	if (w) {
+		int cpu = waking_cpu(p, w);
+		const struct sched_domain *sd = cpu_domain_spanning(topo, cpu, prev);
+		int affine = wake_affine_weight(s, sd, p, w->waker, cpu, prev, w->sync);
+		target = affine == cpu ? cpu : prev;
+		if (sched_asym_cpucap_active(topo))
+			return select_wake_asym(s, p, target);
+		if (sv_cpu_idle(s, target))
+			return allowed_or_fallback(s, p, target);
+		if (prev != target && cpus_share_cache(topo, prev, target) && sv_cpu_idle(s, prev))
+			return allowed_or_fallback(s, p, prev);
+	}
+	return allowed_or_fallback(
+		s, p, select_idle_sibling_recent(s, p, prev, target, 0, 0, UCLAMP_SCALE));
+}
+
 /* The wakeup: wake_affine() at the lowest domain that spans the waker's
  * and the previous CPU, unless the waker wakes wide, then
- * select_idle_sibling(). Out of line and ending in the affinity test, so
- * that the entry points reach it by a jump (select_recorded()). */
+ * select_idle_sibling(). Out of line, and every path that goes on from
+ * here a jump, so that the entry points reach it by a jump
+ * (select_recorded()) and the common wakeup, where wake_affine_idle()
+ * decides and the target or the previous CPU is idle, keeps few
+ * registers (pingpong's every wakeup). select_idle_sibling()'s first two
+ * shortcuts are written out for its two possible targets, the waking CPU
+ * and the previous one. */
 __attribute__((noinline)) static int select_wake(struct sim *s, struct task *p,
 						 const struct select_ctx *w)
 {
 	const struct sched_topology *topo = sv_topology(s);
-	int prev = p->cpu;
-	/* A device's interrupt (no CPU known) is taken as arriving on the
-	 * previous CPU. */
-	int cpu = w->this_cpu >= 0 ? w->this_cpu : prev;
-	bool want_affine = !wake_wide(w->waker, p, topo->cpu[cpu].llc_size) && task_allowed(p, cpu);
-	int new_cpu = prev;
-	/* The lowest domain of the waking CPU that spans prev (for_each_domain()),
-	 * if any: wake_affine() between the two. */
-	const struct sched_domain *sd = want_affine ? cpu_domain_spanning(topo, cpu, prev) : NULL;
-	if (sd && cpu != prev)
-		new_cpu = wake_affine(s, sd, p, w->waker, cpu, prev, w->sync);
-	return allowed_or_fallback(s, p, select_idle_sibling(s, p, prev, new_cpu));
+	int prev = p->cpu, cpu = waking_cpu(p, w);
+	const struct cpu_place *a = &topo->cpu[cpu], *b = &topo->cpu[prev];
+	if (cpu != prev && !wake_wide(w->waker, p, a->llc_size) && task_allowed(p, cpu)) {
+		/* The lowest domain of the waking CPU that spans prev
+		 * (for_each_domain(); cpu_domain_spanning() written out, for
+		 * the shared cache it finds), if any: wake_affine() between
+		 * the two (select_wake_slow() looks the domain up again). */
+		bool share_cache = a->llc == b->llc;
+		enum sd_level l = a->core == b->core ? SDL_SMT
+				  : share_cache      ? SDL_MC
+				  : a->pkg == b->pkg ? SDL_DIE
+						     : SDL_NUMA;
+		if (topo->cpu_dom_from[cpu][l]) {
+			int target = wake_affine_idle(s, cpu, prev, w->sync, share_cache);
+			if (target < 0)
+				return select_wake_slow(s, p, w, -1);
+			if (target == cpu) {
+				/* select_idle_sibling(p, prev, cpu) */
+				if (sched_asym_cpucap_active(topo))
+					return select_wake_asym(s, p, cpu);
+				if (sv_cpu_idle(s, cpu))
+					return allowed_or_fallback(s, p, cpu);
+				if (share_cache && sv_cpu_idle(s, prev))
+					return allowed_or_fallback(s, p, prev);
+				return select_wake_slow(s, p, NULL, cpu);
+			}
+		}
+	}
+	/* select_idle_sibling(p, prev, prev) */
+	if (sched_asym_cpucap_active(topo))
+		return select_wake_asym(s, p, prev);
+	if (sv_cpu_idle(s, prev))
+		return allowed_or_fallback(s, p, prev);
+	return select_wake_slow(s, p, NULL, prev);
 }
 
 void fair_record_wakee(struct sim *s, const struct select_ctx *w, const struct task *p)

@@ -289,9 +289,11 @@ static int oltp_init(struct sim *s, void *data, struct pm_diag *d)
 	if (o->disk_irq_cpu >= sim_ncpus(s))
 		return pm_fail(d, "--set disk_irq_cpu=%lld: no such CPU (expected 0..%d)",
 			       (long long)o->disk_irq_cpu, sim_ncpus(s) - 1);
+	/* Its timers are device completions: the client's round trip (about
+	 * net_rtt_us), a disk's, a reply's transmit completion (nic_itr_us),
+	 * mostly due in the order they are posted. */
+	sim_workload_timer_lane(s);
 	if (o->server) {
-		/* Every reply's transmit completion comes nic_itr_us after it. */
-		sim_workload_timer_lane(s, o->nic_itr_us * NS_PER_US);
 		o->last_report = calloc((size_t)o->agents, sizeof(*o->last_report));
 		if (!o->last_report)
 			return pm_fail(d, "out of memory");

@@ -190,51 +190,69 @@ static void test_periodic_accounting_and_determinism(void **state)
 	result_free(&c.r);
 }
 
-/* A workload's fixed-delay timers in the engine's lane
- * (sim_workload_timer_lane()) come in the queue's order exactly: periodic's
- * device waits (gap_us), in step across tasks (no jitter: many at one time,
- * ties decided by the order of posting), give the same run, byte for byte,
- * through the lane as through the queue, every event checked. */
+/* A workload's timers in the engine's lane (sim_workload_timer_lane())
+ * come in the queue's order exactly: periodic's device waits (gap_us), in
+ * step across tasks (many at one time, ties decided by the order of
+ * posting), more than the lane holds (60 tasks: the queue takes the rest),
+ * and oltp's round trips, disk and transmit interrupts (posted out of the
+ * order they are due), give the same run, byte for byte, through the lane
+ * as through the queue alone, every event checked. */
 static void test_timer_lane_keeps_order(void **state)
 {
-	const char *sets[] = { "tasks=6",   "period_us=2000", "run_us=300",
-			       "chunks=4",  "gap_us=150",     "jitter_pct=0" };
-	char *json[2];
-	size_t len[2];
-	for (int lane = 0; lane < 2; lane++) {
-		struct pm_diag d = { { 0 } };
-		struct machine m;
-		assert_int_equal(machine_parse(&m, two_core_ini, "test", &d), 0);
-		struct sim_config cfg = { .machine = &m, .workload = "periodic",
-					  .cpufreq = "schedutil", .cpuidle = "menu",
-					  .duration = NS_PER_SEC / 2, .seed = 3, .nsets = 6,
-					  .sets = sets, .check_invariants = true };
-		struct sim *s;
-		assert_int_equal(sim_create(&s, &cfg, &d), 0);
-		if (lane)
-			sim_workload_timer_lane(s, 150 * NS_PER_US);
-		struct run_result r;
-		assert_int_equal(sim_run(s, &r, &d), 0);
-		FILE *f = open_memstream(&json[lane], &len[lane]);
-		assert_int_equal(result_write(f, &r, FORMAT_JSON), 0);
-		fclose(f);
-		result_free(&r);
-		sim_destroy(s);
+	static const struct {
+		const char *workload;
+		int nsets;
+		const char *sets[6];
+		sim_ns duration;
+	} runs[] = {
+		{ "periodic", 6, { "tasks=6", "period_us=2000", "run_us=300", "chunks=4", "gap_us=150",
+				   "jitter_pct=0" }, NS_PER_SEC / 2 },
+		{ "periodic", 6, { "tasks=60", "period_us=4000", "run_us=10", "chunks=4", "gap_us=900",
+				   "jitter_pct=0" }, NS_PER_SEC / 4 },
+		{ "oltp", 1, { "agents=12" }, NS_PER_SEC / 10 },
+	};
+	for (size_t k = 0; k < sizeof(runs) / sizeof(runs[0]); k++) {
+		char *json[2];
+		size_t len[2];
+		for (int lane = 0; lane < 2; lane++) {
+			struct pm_diag d = { { 0 } };
+			struct machine m;
+			assert_int_equal(machine_parse(&m, two_core_ini, "test", &d), 0);
+			struct sim_config cfg = { .machine = &m, .workload = runs[k].workload,
+						  .cpufreq = "schedutil", .cpuidle = "menu",
+						  .duration = runs[k].duration, .seed = 3,
+						  .nsets = runs[k].nsets, .sets = runs[k].sets,
+						  .check_invariants = true };
+			struct sim *s;
+			assert_int_equal(sim_create(&s, &cfg, &d), 0);
+			if (lane)
+				sim_workload_timer_lane(s);
+			else
+				s->lane.max = 0; /* the queue alone (oltp asked for the lane) */
+			struct run_result r;
+			assert_int_equal(sim_run(s, &r, &d), 0);
+			FILE *f = open_memstream(&json[lane], &len[lane]);
+			assert_int_equal(result_write(f, &r, FORMAT_JSON), 0);
+			fclose(f);
+			result_free(&r);
+			sim_destroy(s);
+		}
+		assert_string_equal(json[0], json[1]);
+		free(json[0]);
+		free(json[1]);
 	}
-	assert_string_equal(json[0], json[1]);
-	free(json[0]);
-	free(json[1]);
 }
 
 /* The lane and the queue holding timers due at one time: they fire in the
- * order they were posted (sequence numbers), whichever holds them. The
+ * order they were posted (sequence numbers), whichever holds them; and a
+ * timer posted to the lane due before those it holds fires first. The
  * workload's timer() is swapped for one that records what fires. */
-static uint32_t lane_fired[4];
+static uint32_t lane_fired[5];
 static int lane_nfired;
 
 static void record_timer(struct sim *s, void *data, uint32_t arg)
 {
-	if (lane_nfired < 4)
+	if (lane_nfired < 5)
 		lane_fired[lane_nfired++] = arg;
 }
 
@@ -255,18 +273,20 @@ static void test_timer_lane_ties(void **state)
 	lane_nfired = 0;
 	const sim_ns at = NS_PER_MS;
 	assert_int_equal(sim_post_workload_timer(s, at, 1), 0); /* the queue: no lane yet */
-	sim_workload_timer_lane(s, at);
-	assert_int_equal(sim_post_workload_timer(s, at, 2), 0); /* the lane: `at` after now */
-	assert_int_equal(s->lane.n, 1);
-	s->now = 1;
-	assert_int_equal(sim_post_workload_timer(s, at, 3), 0); /* the queue: another delay */
-	s->now = 0;
+	sim_workload_timer_lane(s);
+	assert_int_equal(sim_post_workload_timer(s, at, 2), 0);      /* the lane */
+	assert_int_equal(sim_post_workload_timer(s, at / 2, 3), 0);  /* before it */
+	assert_int_equal(sim_post_workload_timer(s, at, 4), 0);      /* after 2: posted later */
+	assert_int_equal(sim_post_workload_timer(s, at * 3 / 4, 5), 0);
+	assert_int_equal(s->lane.n, 4);
 	struct run_result r;
 	assert_int_equal(sim_run(s, &r, &d), 0);
-	assert_int_equal(lane_nfired, 3);
-	assert_int_equal(lane_fired[0], 1);
-	assert_int_equal(lane_fired[1], 2);
-	assert_int_equal(lane_fired[2], 3);
+	assert_int_equal(lane_nfired, 5);
+	assert_int_equal(lane_fired[0], 3);
+	assert_int_equal(lane_fired[1], 5);
+	assert_int_equal(lane_fired[2], 1);
+	assert_int_equal(lane_fired[3], 2);
+	assert_int_equal(lane_fired[4], 4);
 	result_free(&r);
 	sim_destroy(s);
 }

@@ -38,6 +38,19 @@ static void test_sync_wakeup_stacks_on_waker(void **state)
 	assert_int_equal(wake(s, p, 1, true), 1);
 }
 
+/* The same wakeup with the previous CPU idle in the other package: the
+ * "don't be stupid" shortcut of select_idle_sibling() needs the previous
+ * CPU to share the target's cache, so the wakee still joins the waker,
+ * its LLC having no idle CPU. */
+static void test_idle_prev_in_other_llc_not_taken(void **state)
+{
+	struct sim *s = machine(2, 4, 1, 4);
+	for (int c = 0; c < 4; c++)
+		run_on(s, c, 900);
+	struct task *p = sleeper(4, 200); /* CPUs 4-7 idle */
+	assert_int_equal(wake(s, p, 1, true), 1);
+}
+
 /* The waker's LLC has an idle CPU: the scan finds the first one after the
  * target in CPU order (select_idle_cpu() wraps from target + 1). */
 static void test_scan_finds_idle_cpu_after_target(void **state)
@@ -464,6 +477,7 @@ int main(void)
 		cmocka_unit_test(test_idle_prev_keeps_task),
 		cmocka_unit_test(test_domain_spanning_is_the_walk),
 		cmocka_unit_test(test_sync_wakeup_stacks_on_waker),
+		cmocka_unit_test(test_idle_prev_in_other_llc_not_taken),
 		cmocka_unit_test(test_scan_finds_idle_cpu_after_target),
 		cmocka_unit_test(test_scan_order_in_second_llc),
 		cmocka_unit_test(test_sis_util_limits_scan),
