@@ -164,7 +164,7 @@ void cpu_arm_done(struct sim *s, struct sim_cpu *c)
 /* Mode changes move the core's and the package's counters, which change
  * power, turbo ceilings and SMT speeds. The CPU is accounted up to now
  * first, and so are the SMT siblings whose speed changes; power and the
- * package account for themselves (core_update(), pkg_core_busy()).
+ * package account for themselves (core_thread_busy(), core_thread_idle()).
  * Inlined with constant modes for the transitions of every idle period
  * (cpu_wake(), cpu_enter_idle(), cpu_set_mode()), so that the counters a
  * transition leaves alone cost nothing: IDLE <-> WAKING/RUNNING moves the
@@ -197,11 +197,10 @@ static inline __attribute__((always_inline)) void set_mode(struct sim *s, struct
 	 * power, its turbo activity and the uncore's clock stay as they are
 	 * (its energy is integrated at the next real change). */
 	if (was_busy != is_busy) {
-		int before = core->nbusy;
-		core->nbusy += is_busy - was_busy;
-		if ((before == 0) != (core->nbusy == 0))
-			pkg_core_busy(s, c->core, core->nbusy ? 1 : -1);
-		core_update(s, c->core);
+		if (is_busy)
+			core_thread_busy(s, c->core);
+		else
+			core_thread_idle(s, c->core);
 	}
 	for (int i = 0; speeds_change && i < core->ncpus; i++) {
 		struct sim_cpu *sib = &s->cpus[core->cpus[i]];

@@ -1173,7 +1173,7 @@ bad:
 		}
 	}
 	/* The uncore's clock and power are what re-evaluations would find
-	 * (pkg_core_busy() moves the clock ahead of core_update()). */
+	 * (pkg_core_busy_more() moves the clock ahead of the core's update). */
 	for (int p = 0; p < s->npkgs; p++)
 		if (!uncore_consistent(s, p) || !pkg_power_consistent(s, p)) {
 			fprintf(stderr, "pmlab: internal error: package %d's uncore at %u kHz, "
@@ -1181,8 +1181,8 @@ bad:
 				s->pkgs[p].unc_khz, s->pkgs[p].p_uncore, (long long)s->now);
 			abort();
 		}
-	/* A package's busy count is its cores' (pkg_core_busy()'s inline
-	 * hand-over path moves the count alone). */
+	/* A package's busy count is its cores' (core_thread_busy()'s and
+	 * core_thread_idle()'s hand-over path moves the count alone). */
 	for (int p = 0; p < s->npkgs; p++) {
 		int n = 0;
 		for (int i = 0; i < s->pkgs[p].ncores; i++)

@@ -662,48 +662,16 @@ void platform_power_collect(const struct sim *s, struct run_result *r);
 int power_tables(struct sim *s); /* -1 on OOM */
 void power_init(struct sim *s);
 void core_update(struct sim *s, int core);   /* recompute power after a state change */
+/* A thread of the core entered / left C0 (set_mode()): the core's busy
+ * count, the package's (its energy so far first) and core_update(). */
+void core_thread_busy(struct sim *s, int core);
+void core_thread_idle(struct sim *s, int core);
 /* The core's P-state in C0 after its policy's P-state, its package's
  * turbo ceiling or its exit ramp changed (cpu_effective_idx()). */
 void core_pstate_refresh(struct sim *s, int core);
 /* The P-state it would have then but for an exit ramp. */
 int core_pstate_target(const struct sim *s, int core);
 void policy_pstate_changed(struct sim *s, int policy); /* its cur_idx moved */
-/* Energy, residency and idle time of a package up to now. Inline: every
- * change of a core's busy state asks it (pkg_core_busy()). */
-static inline void pkg_sync(struct sim *s, struct sim_pkg *pkg)
-{
-	sim_ns dt = s->now - pkg->last;
-	if (dt <= 0)
-		return;
-	pkg->last = s->now;
-	pkg->acct.energy_uncore_j += pkg->p_uncore * (double)dt * 1e-9;
-	if (pkg->pkg_cstate >= 0)
-		pkg->acct.pkg_cstate_ns[pkg->pkg_cstate] += dt;
-	if (pkg->nbusy_cores == 0)
-		pkg->acct.all_idle_ns += dt;
-}
-/* The package's state after a core joined or left its busy ones as it
- * goes to or from idle or has cluster power (power.c). */
-void pkg_core_busy_more(struct sim *s, int core, int delta, int before);
-/* A core entered (+1) / left (-1) C0: the package's energy so far and its
- * busy count; a package that stays busy stays out of its C-states at the
- * uncore's running power, which only its clock moves (pkg_uncore_clock()),
- * and asks at most the busy list's upkeep (an uncore model), a leaf; the
- * clusters' power follows their CPUs' states, so it is re-evaluated.
- * Inline in set_mode(), its one caller: the usual change (half of them at
- * a timestamp the package was accounted at already) is a count, with no
- * call and no second look-up of the core (pingpong -5 instr/event). */
-static inline void pkg_core_busy(struct sim *s, int core, int delta)
-{
-	struct sim_pkg *pkg = &s->pkgs[s->cores[core].pkg];
-	pkg_sync(s, pkg);
-	int before = pkg->nbusy_cores;
-	pkg->nbusy_cores = before + delta;
-	if (!before || !pkg->nbusy_cores || s->cluster_power)
-		pkg_core_busy_more(s, core, delta, before);
-	else if (pkg->busy_cores)
-		uncore_core_busy(s, core, delta, before);
-}
 void pkg_turbo_eval(struct sim *s, int pkg);
 void pkg_idle_changed(struct sim *s, int pkg); /* an idle core changed C-state */
 void pkg_uncore_clock(struct sim *s, int pkg, uint32_t khz); /* the uncore's clock moved */

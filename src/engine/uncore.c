@@ -71,7 +71,7 @@ void uncore_busy_khz(struct sim *s, int p, uint32_t from, uint32_t to)
 
 /* The package's busy list and its record of their fastest clock, as core
  * `ci` joins it (delta > 0) or leaves it; the count has moved from
- * `before` already (pkg_core_busy()). */
+ * `before` already (power.c: core_thread_busy(), core_thread_idle()). */
 void uncore_core_busy(struct sim *s, int ci, int delta, int before)
 {
 	struct sim_core *core = &s->cores[ci];
@@ -160,7 +160,7 @@ void uncore_follow(struct sim *s, int p)
 }
 
 /* For a caller that re-evaluates the package's power next
- * (pkg_core_busy()): the clock moves to its target without a
+ * (pkg_core_busy_more()): the clock moves to its target without a
  * re-evaluation of its own, so that the uncore_follow() after finds it
  * there. */
 void uncore_clock_follow(struct sim *s, int p)
