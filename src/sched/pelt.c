@@ -44,48 +44,51 @@ static uint32_t accumulate_pelt_segments(uint64_t periods, uint32_t d1, uint32_t
 	return c1 + c2 + d3;
 }
 
-/* accumulate_sum(): decay the sum over the periods crossed, then add this
- * stretch's contribution. Returns the periods crossed. */
-static uint64_t accumulate_sum(uint64_t delta, struct pelt *sa, bool load, bool running)
+/* accumulate_sum(): decay the sum over the `periods` crossed, then add
+ * this stretch's contribution: `delta` "us" from `period_contrib` into
+ * the old period to `new_contrib` into the new one. */
+static void accumulate_sum(uint64_t delta, struct pelt *sa, uint64_t periods,
+			   uint32_t period_contrib, uint32_t new_contrib, bool load, bool running)
 {
 	uint32_t contrib = (uint32_t)delta; /* no period crossed: delta < 1024 */
-	delta += sa->period_contrib;
-	uint64_t periods = delta / 1024;
 	if (periods) {
 		sa->util_sum = (uint32_t)pelt_decay_load(sa->util_sum, periods);
-		delta %= 1024;
 		if (load)
-			contrib = accumulate_pelt_segments(periods, 1024 - sa->period_contrib,
-							   (uint32_t)delta);
+			contrib = accumulate_pelt_segments(periods, 1024 - period_contrib, new_contrib);
 	}
-	sa->period_contrib = (uint32_t)delta;
 	if (running)
 		sa->util_sum += contrib << PELT_SHIFT;
-	return periods;
 }
 
 void pelt_init(struct pelt *sa, uint64_t now)
 {
 	sa->last_update_time = now;
+	sa->period_start = now; /* period_contrib 0 */
 	sa->util_sum = 0;
-	sa->period_contrib = 0;
 	sa->util_avg = 0;
 }
 
 static inline uint32_t divider(const struct pelt *sa)
 {
-	return PELT_MIN_DIVIDER + sa->period_contrib; /* get_pelt_divider() */
+	return PELT_MIN_DIVIDER + pelt_period_contrib(sa); /* get_pelt_divider() */
 }
 
 bool pelt_update_periods(struct pelt *sa, uint64_t delta, bool load, bool running)
 {
-	sa->last_update_time += delta << 10;
+	uint64_t lut = sa->last_update_time, start = sa->period_start;
+	uint32_t period_contrib = (uint32_t)((lut - start) >> 10);
+	sa->last_update_time = lut + (delta << 10);
+	uint64_t periods = (delta + period_contrib) / 1024;
+	uint32_t new_contrib = (uint32_t)((delta + period_contrib) % 1024);
+	sa->period_start = start + (periods << 20); /* 1024 "us" of 1024 ns */
 	if (!load)
 		running = false;
-	if (!accumulate_sum(delta, sa, load, running))
+	accumulate_sum(delta, sa, periods, period_contrib, new_contrib, load, running);
+	if (!periods)
 		return false;
-	/* The average moves only at period boundaries (___update_load_avg()). */
-	sa->util_avg = sa->util_sum / divider(sa);
+	/* The average moves only at period boundaries (___update_load_avg()):
+	 * get_pelt_divider(). */
+	sa->util_avg = sa->util_sum / (PELT_MIN_DIVIDER + new_contrib);
 	return true;
 }
 
@@ -123,7 +126,7 @@ void pelt_attach(struct pelt *cfs, struct pelt *se)
 {
 	uint32_t div = divider(cfs);
 	se->last_update_time = cfs->last_update_time;
-	se->period_contrib = cfs->period_contrib;
+	se->period_start = cfs->period_start; /* its period_contrib */
 	se->util_sum = se->util_avg * div;
 	cfs->util_avg += se->util_avg;
 	cfs->util_sum += se->util_sum;

@@ -25,13 +25,23 @@
 #define LOAD_AVG_MAX 47742u
 #define PELT_MIN_DIVIDER (LOAD_AVG_MAX - 1024)
 
-/* struct sched_avg, its utilization part. */
+/* struct sched_avg, its utilization part. The kernel's period_contrib,
+ * the "us" into the current period, is kept as the PELT clock at which
+ * the period began, last_update_time - (period_contrib << 10)
+ * (pelt_period_contrib()): an update inside the period then tests where
+ * it ends without the count, and moves last_update_time alone. */
 struct pelt {
-	uint64_t last_update_time; /* PELT clock, ns, a multiple of 1024 */
+	uint64_t last_update_time; /* PELT clock, ns */
+	uint64_t period_start;     /* PELT clock, ns: see above */
 	uint32_t util_sum;
-	uint32_t period_contrib;   /* "us" into the current period */
 	uint32_t util_avg;         /* 0..1024 */
 };
+
+/* The kernel's sa->period_contrib: "us" into the current period, < 1024. */
+static inline uint32_t pelt_period_contrib(const struct pelt *sa)
+{
+	return (uint32_t)((sa->last_update_time - sa->period_start) >> 10);
+}
 
 /* A run queue's utilization leaving it lazily (cfs_rq->removed): tasks
  * that migrated away on wakeup or died, subtracted at its next update. */
@@ -59,19 +69,27 @@ static inline bool pelt_update(struct pelt *sa, uint64_t now, bool load, bool ru
 {
 	uint64_t delta = now - sa->last_update_time;
 	if ((int64_t)delta < 0) {
+		/* The clock went back: the kernel's period_contrib stays. */
+		sa->period_start = now - (sa->last_update_time - sa->period_start);
 		sa->last_update_time = now;
 		return false;
 	}
-	/* 1024 ns: a "us" that is a shift away. */
-	delta >>= 10;
-	if (!delta)
+	/* 1024 ns: a "us" that is a shift away. Less than one passed (an
+	 * update at the same time, as a switch makes the run queue's for the
+	 * task put back and the one picked) changes nothing. */
+	if (delta < 1024)
 		return false;
-	if (delta + sa->period_contrib >= 1024)
-		return pelt_update_periods(sa, delta, load, running);
-	sa->last_update_time += delta << 10;
-	sa->period_contrib += (uint32_t)delta;
+	/* A period boundary crossed, period_contrib + (delta >> 10) >= 1024:
+	 * now - period_start is (period_contrib << 10) + delta, whose low ten
+	 * bits are delta's, so it reaches 1024 << 10 exactly then. */
+	if (now - sa->period_start >= (uint64_t)1024 << 10)
+		return pelt_update_periods(sa, delta >> 10, load, running);
+	/* The whole "us" passed, in ns, are (delta >> 10) << 10, which is also
+	 * what running adds to the sum ((delta >> 10) << PELT_SHIFT). */
+	uint64_t step = delta & ~(uint64_t)1023;
+	sa->last_update_time += step;
 	if (load && running)
-		sa->util_sum += (uint32_t)delta << PELT_SHIFT;
+		sa->util_sum += (uint32_t)step;
 	return false;
 }
 

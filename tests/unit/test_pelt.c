@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "core/rng.h"
 #include "sched/pelt.h"
 
 #define PERIOD_NS (UINT64_C(1024) * 1024) /* one period: 1024 "us" of 1024 ns */
@@ -129,9 +130,9 @@ static void test_attach_detach_remove(void **state)
 	run_for(&cpu, &now, 5 * PERIOD_NS + 300 * 1024, false);
 	pelt_attach(&cpu, &task);
 	assert_int_equal(task.last_update_time, cpu.last_update_time);
-	assert_int_equal(task.period_contrib, cpu.period_contrib);
+	assert_int_equal(pelt_period_contrib(&task), pelt_period_contrib(&cpu));
 	assert_int_equal(cpu.util_avg, task.util_avg);
-	assert_int_equal(task.util_sum, task.util_avg * (PELT_MIN_DIVIDER + cpu.period_contrib));
+	assert_int_equal(task.util_sum, task.util_avg * (PELT_MIN_DIVIDER + pelt_period_contrib(&cpu)));
 	pelt_detach(&cpu, &task);
 	assert_int_equal(cpu.util_avg, 0);
 	pelt_detach(&cpu, &task); /* never negative */
@@ -146,6 +147,97 @@ static void test_attach_detach_remove(void **state)
 	assert_false(pelt_update_cfs_rq(&cpu, &removed, now, false, false));
 }
 
+/* The kernel's representation, with period_contrib kept as a count
+ * (v6.19 ___update_load_sum(), accumulate_sum() and ___update_load_avg()
+ * for utilization), to check the kept period_start against. */
+struct ref_pelt {
+	uint64_t last_update_time;
+	uint32_t util_sum, period_contrib, util_avg;
+};
+
+static bool ref_update(struct ref_pelt *sa, uint64_t now, bool load, bool running)
+{
+	uint64_t delta = now - sa->last_update_time;
+	if ((int64_t)delta < 0) {
+		sa->last_update_time = now;
+		return false;
+	}
+	delta >>= 10;
+	if (!delta)
+		return false;
+	sa->last_update_time += delta << 10;
+	if (!load)
+		running = false;
+	uint32_t contrib = (uint32_t)delta;
+	uint64_t d = delta + sa->period_contrib;
+	uint64_t periods = d / 1024;
+	if (periods) {
+		sa->util_sum = (uint32_t)pelt_decay_load(sa->util_sum, periods);
+		d %= 1024;
+		if (load) {
+			uint32_t c1 = (uint32_t)pelt_decay_load(1024 - sa->period_contrib, periods);
+			uint32_t c2 = LOAD_AVG_MAX - (uint32_t)pelt_decay_load(LOAD_AVG_MAX, periods) -
+				      1024;
+			contrib = c1 + c2 + (uint32_t)d;
+		}
+	}
+	sa->period_contrib = (uint32_t)d;
+	if (running)
+		sa->util_sum += contrib << PELT_SHIFT;
+	if (!periods)
+		return false;
+	sa->util_avg = sa->util_sum / (PELT_MIN_DIVIDER + sa->period_contrib);
+	return true;
+}
+
+/* Random updates (same time, under a "us", within a period, across one
+ * or many, the clock going back), enqueued or not, running or not, and
+ * attaches: exactly the kernel's sums, averages, clock and period_contrib
+ * at every step. */
+static void test_same_as_kernel_representation(void **state)
+{
+	struct pelt p, cfs;
+	struct ref_pelt r = { 0 }, rcfs = { 0 };
+	struct rng g;
+	uint64_t now = 5000, cnow = 5000;
+	(void)state;
+	rng_init(&g, 7, 1);
+	pelt_init(&p, now);
+	pelt_init(&cfs, cnow);
+	r.last_update_time = rcfs.last_update_time = now;
+	for (int i = 0; i < 200000; i++) {
+		uint64_t step;
+		switch (rng_below(&g, 8)) {
+		case 0: step = 0; break;
+		case 1: step = rng_below(&g, 1024); break;
+		case 2: step = rng_below(&g, 8 * PERIOD_NS); break;
+		case 3: step = (uint64_t)-(int64_t)rng_below(&g, 3000); break; /* back */
+		default: step = rng_below(&g, 100 * 1024); break;
+		}
+		now += step;
+		bool load = rng_below(&g, 4) != 0, running = rng_below(&g, 2) != 0;
+		assert_int_equal(pelt_update(&p, now, load, running), ref_update(&r, now, load, running));
+		assert_int_equal(p.last_update_time, r.last_update_time);
+		assert_int_equal(pelt_period_contrib(&p), r.period_contrib);
+		assert_int_equal(p.util_sum, r.util_sum);
+		assert_int_equal(p.util_avg, r.util_avg);
+		if (rng_below(&g, 50) == 0) {
+			/* The entity joins a run queue at its clock and place. */
+			cnow = now + rng_below(&g, 3 * PERIOD_NS);
+			pelt_update(&cfs, cnow, true, false);
+			ref_update(&rcfs, cnow, true, false);
+			pelt_attach(&cfs, &p);
+			r.last_update_time = rcfs.last_update_time;
+			r.period_contrib = rcfs.period_contrib;
+			r.util_sum = r.util_avg * (PELT_MIN_DIVIDER + rcfs.period_contrib);
+			assert_int_equal(p.last_update_time, r.last_update_time);
+			assert_int_equal(pelt_period_contrib(&p), r.period_contrib);
+			assert_int_equal(p.util_sum, r.util_sum);
+			now = cnow;
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -155,6 +247,7 @@ int main(void)
 		cmocka_unit_test(test_average_at_period_boundaries),
 		cmocka_unit_test(test_duty_cycle_and_granularity),
 		cmocka_unit_test(test_attach_detach_remove),
+		cmocka_unit_test(test_same_as_kernel_representation),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
