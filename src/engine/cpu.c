@@ -446,8 +446,10 @@ static inline __attribute__((always_inline)) void enter_idle(struct sim *s, stru
 		set_mode(s, c, CPU_WAKING, CPU_IDLE, true);
 	}
 	/* A polling state spins at most cpuidle_poll_time(), then the idle loop
-	 * asks the governor again without leaving idle. */
-	if (dev->states[st].poll)
+	 * asks the governor again without leaving idle. (The state read back
+	 * from c: kept in a register across the mode change's calls, it cost
+	 * a register save at every entry.) */
+	if (dev->states[c->req_cstate].poll)
 		sim_post(s, s->now + cpuidle_poll_time(dev), EV_POLL_END, (uint32_t)c->id,
 			 c->wake_gen, 0);
 }
