@@ -1043,6 +1043,9 @@ static void check_invariants(struct sim *s)
 		if (cpu->idle.deepest_known &&
 		    cpu->idle.deepest != cpuidle_deepest_scan(&cpu->idle, cpu->idle.deepest_limit_ns))
 			goto bad;
+		/* The figures an idle exit is classified by (cpuidle_record_exit()). */
+		if (!cpuidle_fit_consistent(&cpu->idle))
+			goto bad;
 		/* Its deadline: the end of its wakeup or of its task's burst,
 		 * no other (cpu_schedule() drops a void one), and at that
 		 * time (the handler of one moves it or takes it out: sim_run()
