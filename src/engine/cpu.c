@@ -845,7 +845,7 @@ schedule_pass(struct sim *s, struct sim_cpu *c, bool void_deadline, enum sched_f
 	 * iowait. */
 	if (switched && s->par.cpufreq_updates == CPUFREQ_UPDATES_CONSOLIDATED &&
 	    (c->util_decayed || next->was_iowait))
-		freq_update_hook(s, c, next->was_iowait ? CPUFREQ_UPDATE_IOWAIT : 0);
+		freq_update_hook_outline(s, c, next->was_iowait ? CPUFREQ_UPDATE_IOWAIT : 0);
 	next->was_iowait = false;
 	if (!next->in_burst && !task_dispatch(s, c))
 		return false; /* it blocked, slept or exited at once: pick again */
