@@ -110,17 +110,64 @@ enum cpuidle_miss cpuidle_classify(const struct cpuidle_device *dev, int state, 
 	return CPUIDLE_FIT;
 }
 
+/* cpuidle_classify()'s figures for one state of the table as it is. */
+static struct cpuidle_fit cpuidle_fit_of(const struct cpuidle_device *dev, int state)
+{
+	const struct cstate *s = &dev->states[state];
+	struct cpuidle_fit f = { .residency_ns = s->residency_ns, .exit_ns = s->exit_ns,
+				 .next_res_ns = UINT64_MAX, .early = CPUIDLE_FIT };
+	for (int i = state - 1; i >= 0; i--)
+		if (cpuidle_state_enabled(dev, i))
+			f.early = CPUIDLE_ABOVE;
+	for (int i = state + 1; i < dev->nstates; i++)
+		if (cpuidle_state_enabled(dev, i)) {
+			f.next_res_ns = (uint64_t)dev->states[i].residency_ns;
+			break;
+		}
+	return f;
+}
+
+__attribute__((noinline, cold)) static void cpuidle_keep_fit(struct cpuidle_device *dev)
+{
+	for (int i = 0; i < dev->nstates; i++)
+		dev->fit[i] = cpuidle_fit_of(dev, i);
+	dev->fit_known = true;
+}
+
+bool cpuidle_fit_consistent(const struct cpuidle_device *dev)
+{
+	for (int i = 0; dev->fit_known && i < dev->nstates; i++) {
+		struct cpuidle_fit f = cpuidle_fit_of(dev, i);
+		const struct cpuidle_fit *k = &dev->fit[i];
+		if (k->residency_ns != f.residency_ns || k->exit_ns != f.exit_ns ||
+		    k->next_res_ns != f.next_res_ns || k->early != f.early)
+			return false;
+	}
+	return true;
+}
+
+/* cpuidle_classify() from the figures kept per state: no walk over the
+ * table. Past the exit latency, measured - exit is positive and compared
+ * unsigned with the next residency (never negative: machine.c checks
+ * it), which UINT64_MAX (no deeper enabled state) never reaches. */
 enum cpuidle_miss cpuidle_record_exit(struct cpuidle_device *dev, int state, sim_ns measured_ns)
 {
-	enum cpuidle_miss m = cpuidle_classify(dev, state, measured_ns);
+	if (!dev->fit_known)
+		cpuidle_keep_fit(dev);
+	const struct cpuidle_fit *f = &dev->fit[state];
+	struct cpuidle_state_stats *st = &dev->stats[state];
 	dev->last_state = state;
 	dev->last_residency_ns = measured_ns;
-	dev->stats[state].time += measured_ns;
-	if (m == CPUIDLE_ABOVE)
-		dev->stats[state].above++;
-	else if (m == CPUIDLE_BELOW)
-		dev->stats[state].below++;
-	return m;
+	st->time += measured_ns;
+	if (measured_ns < f->residency_ns) {
+		st->above += f->early == CPUIDLE_ABOVE;
+		return f->early;
+	}
+	if (measured_ns > f->exit_ns && (uint64_t)(measured_ns - f->exit_ns) >= f->next_res_ns) {
+		st->below++;
+		return CPUIDLE_BELOW;
+	}
+	return CPUIDLE_FIT;
 }
 
 const char *const tick_policy_words[] = {

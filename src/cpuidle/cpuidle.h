@@ -24,6 +24,25 @@ struct cpuidle_state_stats {
 	uint64_t rejected; /* entry refused */
 };
 
+/* How an idle period of `measured_ns` in `state` fits the table, as
+ * cpuidle_enter_state() counts it in the sysfs above/below attributes. */
+enum cpuidle_miss {
+	CPUIDLE_FIT,
+	CPUIDLE_ABOVE, /* shorter than the state's target residency (a shallower state is enabled) */
+	CPUIDLE_BELOW, /* the next enabled deeper state would have fit */
+};
+
+/* What cpuidle_record_exit() compares an idle period of one state with
+ * (cpuidle_classify()'s rules): shorter than residency_ns is `early`
+ * (ABOVE if a shallower state is enabled, else FIT); past exit_ns by
+ * next_res_ns or more is BELOW, next_res_ns being the next enabled deeper
+ * state's residency (UINT64_MAX if none: never). */
+struct cpuidle_fit {
+	sim_ns residency_ns, exit_ns;
+	uint64_t next_res_ns;
+	enum cpuidle_miss early;
+};
+
 struct cpuidle_device {
 	int cpu;
 	const struct cstate *states;
@@ -61,6 +80,13 @@ struct cpuidle_device {
 	bool deepest_known;
 	int deepest;
 	sim_ns deepest_limit_ns;
+
+	/* cpuidle_classify()'s figures per state, found at the first
+	 * cpuidle_record_exit() (fit_known false until then; states[] and
+	 * disabled[] are fixed by then, as for deepest), so that recording an
+	 * exit walks no states. */
+	bool fit_known;
+	struct cpuidle_fit fit[MACHINE_MAX_CSTATES];
 };
 
 /* A governor's select(): a state index; may clear *stop_tick (it starts true). */
@@ -129,19 +155,15 @@ bool cpuidle_state_polls_flags(const struct cstate *cs);
  * before the idle loop asks the governor again. */
 sim_ns cpuidle_poll_time(const struct cpuidle_device *dev);
 
-/* How an idle period of `measured_ns` in `state` fits the table, as
- * cpuidle_enter_state() counts it in the sysfs above/below attributes. */
-enum cpuidle_miss {
-	CPUIDLE_FIT,
-	CPUIDLE_ABOVE, /* shorter than the state's target residency (a shallower state is enabled) */
-	CPUIDLE_BELOW, /* the next enabled deeper state would have fit */
-};
+/* How an idle period of `measured_ns` in `state` fits the table. */
 enum cpuidle_miss cpuidle_classify(const struct cpuidle_device *dev, int state, sim_ns measured_ns);
 
 /* cpuidle_enter_state()'s bookkeeping after a wakeup: last_state,
  * last_residency_ns, the state's time and above/below. usage is not
  * touched: the idle loop counts it at entry. Returns the classification. */
 enum cpuidle_miss cpuidle_record_exit(struct cpuidle_device *dev, int state, sim_ns measured_ns);
+/* Whether the figures cpuidle_record_exit() keeps are the table's now (--check). */
+bool cpuidle_fit_consistent(const struct cpuidle_device *dev);
 
 /* How the idle loop treats the tick (--set tick_policy=...). */
 enum tick_policy {

@@ -264,8 +264,10 @@ uint32_t menu_timer_us(sim_ns next_ns, uint32_t factor)
 	return us > UINT32_MAX ? UINT32_MAX : (uint32_t)us;
 }
 
-/* menu_update(): learn from the idle period that just ended. */
-static void menu_update(struct cpuidle_device *dev, struct menu_data *d)
+/* menu_update(): learn from the idle period that just ended. Inline in
+ * both versions of select() (menu_select_rules()). */
+static inline __attribute__((always_inline)) void menu_update(struct cpuidle_device *dev,
+							   struct menu_data *d)
 {
 	const struct cstate *target = &dev->states[dev->last_state];
 	sim_ns measured;
@@ -303,8 +305,10 @@ static void menu_update(struct cpuidle_device *dev, struct menu_data *d)
 	 * in the kernel: the value wraps modulo 2^32. It matters after a
 	 * polling timeout when the timer was not queried: measured is then
 	 * KTIME_MAX ("assume the timer woke it"), stored as 2783138807 us,
-	 * which the pattern detector keeps (only UINT_MAX is dropped). */
-	menu_update_intervals(d, (uint32_t)(measured / NS_PER_US));
+	 * which the pattern detector keeps (only UINT_MAX is dropped).
+	 * measured is never negative (idle periods are not: the engine's
+	 * clock, idletrace_csv.c's parser), so the division is unsigned. */
+	menu_update_intervals(d, (uint32_t)((uint64_t)measured / NS_PER_US));
 }
 
 static int menu_init(struct cpuidle_device *dev, struct pm_diag *d)
@@ -374,8 +378,9 @@ __attribute__((noinline, cold)) static void menu_keep_walk(const struct cpuidle_
  * within the limit whose target residency exceeds it, and the range of
  * predictions that stop there too (every residency before it fits, its
  * own does not); with what select() reads there (menu_data.stop_idx). */
-static void menu_walk_stop(const struct cpuidle_device *dev, struct menu_data *d,
-			   sim_ns predicted_ns)
+static inline __attribute__((always_inline)) void menu_walk_stop(const struct cpuidle_device *dev,
+								struct menu_data *d,
+								sim_ns predicted_ns)
 {
 	const struct menu_walk_state *w = d->walk;
 	sim_ns lo = INT64_MIN;
@@ -394,12 +399,14 @@ static void menu_walk_stop(const struct cpuidle_device *dev, struct menu_data *d
 	d->stop_next = k < d->walk_nfit ? k : -1;
 }
 
-/* Today's rules; the simulator's idle loop calls them directly
- * (menu_select_for()). Out of line: behind the variant test in
- * menu_select(), the v3.10 path no longer pays this one's register saves
- * (callgrind: 25 instructions a selection). */
-__attribute__((noinline)) static int menu_select_current(struct cpuidle_device *dev,
-							  sim_ns latency_req, bool *stop_tick)
+/* Today's rules, in two versions: with the historical iowait multiplier
+ * (iowait: menu_iowait_mult set) and without, where its test folds away.
+ * The simulator's idle loop calls the one for the device's tunables
+ * directly (menu_select_for()); menu_select() tests them. */
+static inline __attribute__((always_inline)) int menu_select_rules(struct cpuidle_device *dev,
+								  sim_ns latency_req,
+								  bool *stop_tick,
+								  const bool iowait)
 {
 	struct menu_data *d = dev->gov_data;
 	const struct cstate *s = dev->states;
@@ -457,7 +464,7 @@ __attribute__((noinline)) static int menu_select_current(struct cpuidle_device *
 
 	/* Historical variant, off by default: v4.19..v6.12 lowered the latency
 	 * limit for CPUs with tasks waiting on I/O. */
-	if (d->iowait_mult && !dev->tick_stopped && dev->nr_iowait > 0) {
+	if (iowait && !dev->tick_stopped && dev->nr_iowait > 0) {
 		sim_ns cap = predicted_ns / (1 + d->iowait_mult * dev->nr_iowait);
 		if (latency_req > cap)
 			latency_req = cap;
@@ -512,20 +519,39 @@ __attribute__((noinline)) static int menu_select_current(struct cpuidle_device *
 	return idx;
 }
 
+/* Out of line: behind the variant test in menu_select(), the v3.10 path
+ * does not pay their register saves (callgrind: 25 instructions a
+ * selection). */
+__attribute__((noinline)) static int menu_select_current(struct cpuidle_device *dev,
+							  sim_ns latency_req, bool *stop_tick)
+{
+	return menu_select_rules(dev, latency_req, stop_tick, false);
+}
+
+__attribute__((noinline)) static int menu_select_iowait(struct cpuidle_device *dev,
+							 sim_ns latency_req, bool *stop_tick)
+{
+	return menu_select_rules(dev, latency_req, stop_tick, true);
+}
+
 static int menu_select(struct cpuidle_device *dev, sim_ns latency_req, bool *stop_tick)
 {
 	struct menu_data *d = dev->gov_data;
 	if (d->variant == MENU_V3_10)
 		return menu_v3_10_select(dev, d, latency_req);
+	if (d->iowait_mult)
+		return menu_select_iowait(dev, latency_req, stop_tick);
 	return menu_select_current(dev, latency_req, stop_tick);
 }
 
-/* The simulator's idle loop calls today's rules directly: the variant is
- * a tunable, set before init() and fixed from then on. */
+/* The simulator's idle loop calls the rules for the device's tunables
+ * directly: they are set before init() and fixed from then on. */
 static cpuidle_select_fn *menu_select_for(const struct cpuidle_device *dev)
 {
 	const struct menu_data *d = dev->gov_data;
-	return d->variant == MENU_V3_10 ? menu_select : menu_select_current;
+	if (d->variant == MENU_V3_10)
+		return menu_select;
+	return d->iowait_mult ? menu_select_iowait : menu_select_current;
 }
 
 static void menu_reflect(struct cpuidle_device *dev, int state)

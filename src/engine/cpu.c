@@ -445,8 +445,10 @@ static inline __attribute__((always_inline)) void enter_idle(struct sim *s, stru
 		set_mode(s, c, CPU_WAKING, CPU_IDLE, true);
 	}
 	/* A polling state spins at most cpuidle_poll_time(), then the idle loop
-	 * asks the governor again without leaving idle. */
-	if (dev->states[st].poll)
+	 * asks the governor again without leaving idle. (The state read back
+	 * from c: kept in a register across the mode change's calls, it cost
+	 * a register save at every entry.) */
+	if (dev->states[c->req_cstate].poll)
 		sim_post(s, s->now + cpuidle_poll_time(dev), EV_POLL_END, (uint32_t)c->id,
 			 c->wake_gen, 0);
 }
@@ -847,7 +849,7 @@ schedule_pass(struct sim *s, struct sim_cpu *c, bool void_deadline, enum sched_f
 	 * iowait. */
 	if (switched && s->par.cpufreq_updates == CPUFREQ_UPDATES_CONSOLIDATED &&
 	    (c->util_decayed || next->was_iowait))
-		freq_update_hook(s, c, next->was_iowait ? CPUFREQ_UPDATE_IOWAIT : 0);
+		freq_update_hook_outline(s, c, next->was_iowait ? CPUFREQ_UPDATE_IOWAIT : 0);
 	next->was_iowait = false;
 	if (!next->in_burst && !task_dispatch(s, c))
 		return false; /* it blocked, slept or exited at once: pick again */

@@ -907,6 +907,7 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 	s->seed = cfg->seed;
 	s->end = cfg->duration;
 	s->check = cfg->check_invariants;
+	s->call_every_hook = cfg->call_every_hook;
 	s->dispatch_cpu = -1;
 	s->obs = cfg->observer;
 	s->progress = cfg->progress;
@@ -1041,6 +1042,9 @@ static void check_invariants(struct sim *s)
 		/* The deepest allowed C-state kept for the last latency limit. */
 		if (cpu->idle.deepest_known &&
 		    cpu->idle.deepest != cpuidle_deepest_scan(&cpu->idle, cpu->idle.deepest_limit_ns))
+			goto bad;
+		/* The figures an idle exit is classified by (cpuidle_record_exit()). */
+		if (!cpuidle_fit_consistent(&cpu->idle))
 			goto bad;
 		/* Its deadline: the end of its wakeup or of its task's burst,
 		 * no other (cpu_schedule() drops a void one), and at that

@@ -450,6 +450,7 @@ struct sim {
 	uint64_t stale_events; /* popped but cancelled (lazy cancellation) */
 	uint64_t queue_len_sum; /* the event queue's length at each pop, summed */
 	bool check;
+	bool call_every_hook; /* sim_config's */
 	void (*progress)(void *ctx, double done);
 	void *progress_ctx;
 	const struct sim_observer *obs;
@@ -698,7 +699,53 @@ void freq_uclamp_used(struct sim *s);
  * cpu_util_get() does. */
 bool freq_util_src_agrees(struct sim *s, int cpu);
 void freq_apply(struct sim *s, int policy, int idx);
-void freq_update_hook(struct sim *s, struct sim_cpu *c, unsigned flags);
+/* cpufreq_update_util()'s call into the governor, and what it costs the CPU. */
+void freq_update_call(struct sim *s, struct sim_cpu *c, struct cpufreq_policy *p, unsigned flags);
+/* The same for a utilization hook (CPUFREQ_HOOK_UTIL), unless the call is
+ * one the governor says would change nothing (cpufreq_policy's
+ * util_quiet_*), which is charged and left out. */
+void freq_util_call(struct sim *s, struct sim_cpu *c, struct cpufreq_policy *p, unsigned flags);
+
+/* amd-pstate's guided mode hands a dynamic governor's request to the
+ * hardware as its minimum (cpufreq/cppc_guided.h). */
+static inline bool freq_guided(const struct cpufreq_policy *p)
+{
+	return p->amd_pstate == CPPC_GUIDED && p->gov && p->gov->dynamic_switching;
+}
+
+/* The scheduler's cpufreq hook at an enqueue, a dequeue, a tick. The tests
+ * first, the calls out of line, and the whole forced inline into its
+ * callers: a policy with no hook (the performance governor's) pays no
+ * call at every enqueue and dequeue (callgrind: pingpong -7 instructions
+ * an event against the out-of-line function LTO left once the utilization
+ * path grew). */
+static inline __attribute__((always_inline)) void freq_update_hook(struct sim *s,
+								   struct sim_cpu *c,
+								   unsigned flags)
+{
+	struct cpufreq_policy *p = &s->policies[c->policy].p;
+	if (!s->cf_gov->update)
+		return;
+	if (p->hook == CPUFREQ_HOOK_UTIL) {
+		freq_util_call(s, c, p, flags);
+		return;
+	}
+	if (p->hook == CPUFREQ_HOOK_NONE)
+		return;
+	/* A timer's governor between samples (hook_quiet_until): the call
+	 * would do nothing and charge nothing, unless guided mode's hardware
+	 * loop runs with it. */
+	if (s->now < p->hook_quiet_until && !freq_guided(p)) {
+		c->util_decayed = false;
+		return;
+	}
+	freq_update_call(s, c, p, flags);
+}
+/* The same out of line, for the calls of consolidated updates (at wakeup
+ * preemption and context switch), where the inlined tests would make a
+ * hot caller too large to be inlined in its own (callgrind: tbench +10
+ * instructions an event). */
+void freq_update_hook_outline(struct sim *s, struct sim_cpu *c, unsigned flags);
 /* A CPU entered or left a state in which its P-state request counts
  * (C0, C1): re-resolve its clock if its CPUs request per CPU. */
 void freq_votes(struct sim *s, const struct sim_cpu *c);

@@ -50,7 +50,7 @@ static void check_preempt_wakeup(struct sim *s, struct sim_cpu *c, struct task *
 		/* Consolidated updates also call the hook when wakeup preemption
 		 * fails, so the wakee's load is not ignored until the next tick. */
 		if (s->par.cpufreq_updates == CPUFREQ_UPDATES_CONSOLIDATED)
-			freq_update_hook(s, c, 0);
+			freq_update_hook_outline(s, c, 0);
 		return;
 	}
 	if (c->in_dispatch)

@@ -183,6 +183,74 @@ static void test_classify(void **state)
 	idletrace_sim_destroy(&s);
 }
 
+/* cpuidle_record_exit() classifies from figures kept per state at its
+ * first call: the same answer as cpuidle_classify()'s walk, and the same
+ * counts, for tables with states enabled and disabled at random and
+ * idle periods at and beside every threshold (and the longest). */
+static void test_record_exit_kept(void **state)
+{
+	uint64_t x = 0x5851f42d4c957f2du;
+	for (int table = 0; table < 400; table++) {
+		struct cstate st[6];
+		struct cpuidle_device dev;
+		memset(st, 0, sizeof(st));
+		memset(&dev, 0, sizeof(dev));
+		dev.states = st;
+		dev.nstates = 1 + table % 6;
+		sim_ns exit = 0, res = 0;
+		for (int i = 0; i < dev.nstates; i++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			exit += (sim_ns)(x % 4) * 7 * US;	  /* ties too */
+			res = exit + (sim_ns)((x >> 8) % 3) * 10 * US + (res > exit ? res - exit : 0);
+			st[i].exit_ns = exit;
+			st[i].residency_ns = res;
+			st[i].poll = i == 0 && (x >> 20) % 2;
+			dev.disabled[i] = (x >> 24) % 3 == 0;
+		}
+		struct cpuidle_state_stats want[6];
+		memset(want, 0, sizeof(want));
+		for (int i = 0; i < dev.nstates; i++) {
+			sim_ns probe[] = { 0, 1, st[i].exit_ns, st[i].exit_ns + 1, st[i].residency_ns - 1,
+					   st[i].residency_ns, st[i].residency_ns + 1, 0, 0, 0 };
+			if (i + 1 < dev.nstates) { /* past the exit by the next residency, or nearly */
+				probe[7] = st[i].exit_ns + st[i + 1].residency_ns - 1;
+				probe[8] = st[i].exit_ns + st[i + 1].residency_ns;
+			}
+			if (i + 2 < dev.nstates)
+				probe[9] = st[i].exit_ns + st[i + 2].residency_ns;
+			for (size_t p = 0; p < sizeof(probe) / sizeof(probe[0]); p++) {
+				if (probe[p] < 0)
+					continue;
+				enum cpuidle_miss m = cpuidle_classify(&dev, i, probe[p]);
+				want[i].time += probe[p];
+				want[i].above += m == CPUIDLE_ABOVE;
+				want[i].below += m == CPUIDLE_BELOW;
+				assert_int_equal(cpuidle_record_exit(&dev, i, probe[p]), m);
+				assert_int_equal(dev.last_state, i);
+				assert_int_equal(dev.last_residency_ns, probe[p]);
+			}
+			assert_int_equal(dev.stats[i].above, want[i].above);
+			assert_int_equal(dev.stats[i].below, want[i].below);
+			assert_int_equal(dev.stats[i].time, want[i].time);
+			assert_int_equal(dev.stats[i].usage, 0);
+		}
+		/* The longest period: past every exit, no deeper state fits it
+		 * when there is none (time counted from 0 here). */
+		for (int i = 0; i < dev.nstates; i++) {
+			dev.stats[i].time = 0;
+			assert_int_equal(cpuidle_record_exit(&dev, i, INT64_MAX),
+					 cpuidle_classify(&dev, i, INT64_MAX));
+		}
+		assert_true(cpuidle_fit_consistent(&dev));
+		/* A table changed behind the kept figures is seen (--check). */
+		dev.disabled[0] = !dev.disabled[0];
+		if (dev.nstates > 1)
+			assert_false(cpuidle_fit_consistent(&dev));
+	}
+}
+
 /* ---- menu ---- */
 
 static void test_menu_buckets(void **state)
@@ -1053,6 +1121,14 @@ static void test_menu_iowait_variant(void **state)
 		struct idletrace_step st = step(&s, 1 * MS, 1 * MS, NONE);
 		assert_int_equal(st.state, on ? C1E : C6);
 		idletrace_sim_destroy(&s);
+		/* The version the simulator's idle loop calls for these tunables
+		 * (select_for()) answers the same. */
+		start_with(&s, &m, "menu", TICK_GOVERNOR, 250, sets, on);
+		s.dev.nr_iowait = 1;
+		s.dev.next_timer_ns = s.dev.next_timer_no_tick_ns = 1 * MS;
+		bool stop = true;
+		assert_int_equal(s.gov->select_for(&s.dev)(&s.dev, NONE, &stop), on ? C1E : C6);
+		idletrace_sim_destroy(&s);
 	}
 }
 
@@ -1683,6 +1759,7 @@ int main(void)
 		cmocka_unit_test(test_deepest_per_limit),
 		cmocka_unit_test(test_deepest_blind),
 		cmocka_unit_test(test_classify),
+		cmocka_unit_test(test_record_exit_kept),
 		cmocka_unit_test(test_menu_buckets),
 		cmocka_unit_test(test_menu_v3_10_buckets),
 		cmocka_unit_test(test_menu_v3_10_loadavg),
