@@ -40,6 +40,33 @@ static inline uint64_t weighted(sim_ns dt, uint32_t weight)
 	return (uint64_t)dt * NICE_0_WEIGHT / weight;
 }
 
+/* cpu_sync_from()'s accounting of dt ns of a CPU running no task, in
+ * `mode` (idle, or waking: the idle task is current). */
+static inline __attribute__((always_inline)) void sync_not_running(struct sim *s, struct sim_cpu *c,
+								   sim_ns dt, enum cpu_mode mode)
+{
+	struct cpu_result *a = &c->acct;
+	clock_pelt_idle(s, c);
+	/* An interrupt's handler at the end of a wakeup is system time. */
+	sim_ns irq = 0;
+	if (mode == CPU_IDLE) {
+		a->cstate_ns[c->cstate] += dt;
+	} else {
+		a->c0_ns += dt;
+		a->pstate_ns[cpu_effective_idx(s, c)] += dt;
+		if (c->irq_end > c->irq_start) {
+			sim_ns from = s->now - dt > c->irq_start ? s->now - dt : c->irq_start;
+			sim_ns to = s->now < c->irq_end ? s->now : c->irq_end;
+			irq = to > from ? to - from : 0;
+		}
+	}
+	a->sys_ns += irq;
+	if (c->nr_iowait > 0)
+		a->iowait_ns += dt - irq;
+	else
+		a->idle_ns += dt - irq;
+}
+
 /* Accounts the time since the last sync in the CPU's present state: its
  * PELT clock (update_rq_clock()), residency, CPU times, the running task's
  * execution and burst. PELT's signals move only where the kernel updates
@@ -65,25 +92,18 @@ void cpu_sync_from(struct sim *s, struct sim_cpu *c)
 			burst_progress(t, dt, c->speed);
 		return;
 	}
-	clock_pelt_idle(s, c);
-	/* An interrupt's handler at the end of a wakeup is system time. */
-	sim_ns irq = 0;
-	if (c->mode == CPU_IDLE) {
-		a->cstate_ns[c->cstate] += dt;
-	} else {
-		a->c0_ns += dt;
-		a->pstate_ns[cpu_effective_idx(s, c)] += dt;
-		if (c->irq_end > c->irq_start) {
-			sim_ns from = s->now - dt > c->irq_start ? s->now - dt : c->irq_start;
-			sim_ns to = s->now < c->irq_end ? s->now : c->irq_end;
-			irq = to > from ? to - from : 0;
-		}
-	}
-	a->sys_ns += irq;
-	if (c->nr_iowait > 0)
-		a->iowait_ns += dt - irq;
-	else
-		a->idle_ns += dt - irq;
+	sync_not_running(s, c, dt, c->mode);
+}
+
+/* cpu_sync() of a CPU known to be waking (the end of its wakeup), inline:
+ * its accounting without the call and the test of its mode. */
+static inline __attribute__((always_inline)) void cpu_sync_waking(struct sim *s, struct sim_cpu *c)
+{
+	if (s->now <= c->seg_start)
+		return;
+	sim_ns dt = s->now - c->seg_start;
+	c->seg_start = s->now;
+	sync_not_running(s, c, dt, CPU_WAKING);
 }
 
 double cpu_speed(const struct sim *s, const struct sim_cpu *c)
@@ -791,7 +811,9 @@ schedule_leave_idle(struct sim *s, struct sim_cpu *c, struct task *next, enum sc
 static inline __attribute__((always_inline)) bool
 schedule_pass(struct sim *s, struct sim_cpu *c, bool void_deadline, enum sched_from from)
 {
-	if (from != SCHED_STOPPED)
+	if (from == SCHED_WOKEN)
+		cpu_sync_waking(s, c);
+	else if (from != SCHED_STOPPED)
 		cpu_sync(s, c);
 	c->done_at = -1;
 	c->need_resched = false;
