@@ -212,6 +212,33 @@ struct cpufreq_policy {
 	 * other than the whole one (sched_uclamp_used), when only cpu_util()
 	 * tells it. --check verifies it against cpu_util(). */
 	const struct cpu_util_src *util_src;
+	/* Set by a driver that offers util_dirty and may leave calls out (the
+	 * simulator's; NULL otherwise): words laid out as util_dirty's, with
+	 * the bits of CPUs whose call the driver left out (util_quiet_*) moved
+	 * there from util_dirty; the governor reads them as marked. */
+	uint64_t *util_stale;
+	/* Set by a governor (schedutil, shared policies of up to 64 CPUs)
+	 * that can tell which hook calls would change nothing; util_quiet_from
+	 * SIM_NS_MAX (where the driver starts it): none. Otherwise, for a call
+	 * with no flags:
+	 * - before util_quiet_from (the rate limit's end), it returns at the
+	 *   rate limit and spends util_limited_cycles;
+	 * - from then, if no other CPU of the policy is marked in util_dirty
+	 *   and the calling CPU reports a util (cpu_util()'s, before the
+	 *   capacity clamp: max(util_avg, util_est)) of at most util_quiet_hi,
+	 *   it keeps the target and spends util_quiet_cycles, as long as some
+	 *   CPU's util is at least util_quiet_lo. util_quiet_holders has the
+	 *   bits of CPUs known to be so (one when the governor sets it); the
+	 *   driver keeps it as it leaves calls out (an unmarked CPU's util has
+	 *   not moved), and moves the calling CPU's bit from util_dirty to
+	 *   util_stale, so that the governor still reads that CPU again.
+	 * The driver may leave such calls out and charge them. The governor
+	 * withdraws it wherever its inputs may move (the limits, a boost, any
+	 * path but its common one), the driver once a clamp is in use; the
+	 * governor's check() verifies it. */
+	sim_ns util_quiet_from;
+	uint32_t util_quiet_lo, util_quiet_hi, util_quiet_cycles, util_limited_cycles;
+	uint64_t util_quiet_holders;
 };
 
 /* An update() call's path cost, in CPU cycles (hookcost.h has the figures). */

@@ -73,6 +73,14 @@ struct sugov_data {
 	bool max_known;
 	unsigned long max_util;
 	int max_count;
+	/* A CPU whose util is max_util while max_known (most often: checked
+	 * where it is used). */
+	int anchor;
+	/* The band of utils that keep the target band_freq (sugov_quiet_band()),
+	 * while band_known: found again when the target moves, and after a
+	 * frequency change or new limits (the reference may be cur). */
+	bool band_known, band_ok;
+	uint32_t band_freq, band_lo, band_hi;
 };
 
 static const struct tunable sugov_tunables[] = {
@@ -96,6 +104,21 @@ static bool sugov_should_update(struct sugov_data *sg, sim_ns time, unsigned fla
 	if (sg->need_freq_update || (flags & CPUFREQ_UPDATE_FORCE))
 		return true;
 	return time - sg->last_freq_update_time >= sg->freq_update_delay_ns;
+}
+
+/* The driver may no longer leave calls out (cpufreq_policy's
+ * util_quiet_from): a path other than the common one runs, or the target,
+ * the frequency or the limits move. The CPUs whose calls it left out are
+ * read again as marked ones. */
+static void sugov_quiet_off(struct cpufreq_policy *p)
+{
+	p->util_quiet_from = SIM_NS_MAX;
+	if (!p->util_stale)
+		return;
+	for (int w = 0; w * 64 < p->ncpus; w++) {
+		p->util_dirty[w] |= p->util_stale[w];
+		p->util_stale[w] = 0;
+	}
 }
 
 /* sugov_update_next_freq(): the rate limit restarts only on a change. */
@@ -285,16 +308,19 @@ static __attribute__((noinline)) void sugov_update_single(struct cpufreq_policy 
 		sugov_commit(p, next_f);
 }
 
-/* The largest util over the policy's CPUs; *count: how many have it. */
+/* The largest util over the policy's CPUs; *count: how many have it,
+ * *first: the first that has it. */
 static unsigned long sugov_max_of(const struct cpufreq_policy *p, const struct sugov_data *sg,
-				  int *count)
+				  int *count, int *first)
 {
 	unsigned long util = 0;
 	int n = 0;
+	*first = 0;
 	for (int k = 0; k < p->ncpus; k++) {
 		if (sg->cpus[k].util > util) {
 			util = sg->cpus[k].util;
 			n = 1;
+			*first = k;
 		} else if (sg->cpus[k].util == util) {
 			n++;
 		}
@@ -306,22 +332,24 @@ static unsigned long sugov_max_of(const struct cpufreq_policy *p, const struct s
 /* sugov_max_of(), kept. */
 static unsigned long sugov_find_max(const struct cpufreq_policy *p, struct sugov_data *sg)
 {
-	sg->max_util = sugov_max_of(p, sg, &sg->max_count);
+	sg->max_util = sugov_max_of(p, sg, &sg->max_count, &sg->anchor);
 	sg->max_known = true;
 	return sg->max_util;
 }
 
-/* CPU ck's util moved from `was` (itself now in ck->util): the kept
- * maximum and its count follow, or are marked unknown when the last CPU
- * that held the maximum went below it. */
-static inline void sugov_max_moved(struct sugov_data *sg, const struct sugov_cpu *ck,
+/* CPU k's util moved from `was` (itself now in ck->util): the kept
+ * maximum, its count and a CPU that has it follow, or are marked unknown
+ * when the last CPU that held the maximum went below it. */
+static inline void sugov_max_moved(struct sugov_data *sg, int k, const struct sugov_cpu *ck,
 				   unsigned long was)
 {
 	if (ck->util > sg->max_util) {
 		sg->max_util = ck->util;
 		sg->max_count = 1;
+		sg->anchor = k;
 	} else if (ck->util == sg->max_util) {
 		sg->max_count += was != sg->max_util;
+		sg->anchor = k;
 	} else if (was == sg->max_util && --sg->max_count == 0) {
 		sg->max_known = false;
 	}
@@ -339,19 +367,19 @@ static __attribute__((noinline)) void sugov_reread_dirty(struct cpufreq_policy *
 			unsigned long was = ck->util;
 			p->driver->cpu_util(p->driver_ctx, p->cpus[k], &u);
 			sugov_get_util(sg, ck, &u, 0);
-			sugov_max_moved(sg, ck, was);
+			sugov_max_moved(sg, k, ck, was);
 		}
 		p->util_dirty[w] = 0;
 	}
 }
 
-/* CPU ck's figure from its signals in place (no clamps). */
-static inline void sugov_reread_one(struct sugov_data *sg, struct sugov_cpu *ck,
-				    const struct cpu_util_src *sk)
+/* CPU k's figure from its signals in place (no clamps). */
+static inline void sugov_reread_one(struct sugov_data *sg, int k, const struct cpu_util_src *sk)
 {
+	struct sugov_cpu *ck = &sg->cpus[k];
 	unsigned long was = ck->util;
 	ck->util = sugov_perf(sg, sugov_src_util(sk), sk->capacity, 0, SCHED_CAPACITY_SCALE, 0);
-	sugov_max_moved(sg, ck, was);
+	sugov_max_moved(sg, k, ck, was);
 }
 
 /* The same, with the scheduler's signals read in place (p->util_src, no
@@ -367,7 +395,7 @@ static inline void sugov_reread_in_place(struct cpufreq_policy *p, struct sugov_
 		p->util_dirty[w] = 0;
 		do {
 			int k = w * 64 + __builtin_ctzll(bits);
-			sugov_reread_one(sg, &sg->cpus[k], &src[k]);
+			sugov_reread_one(sg, k, &src[k]);
 		} while (bits &= bits - 1);
 	}
 }
@@ -417,11 +445,12 @@ sugov_shared_util(struct cpufreq_policy *p, struct sugov_data *sg, int j, sim_ns
 	if (common) {
 		/* At most 64 CPUs: one word (callgrind, pingpong-su: -14.3
 		 * instructions a call, the loop over words and its spills). */
-		uint64_t bits = p->util_dirty[0];
+		uint64_t bits = p->util_dirty[0] | p->util_stale[0];
 		p->util_dirty[0] = 0;
+		p->util_stale[0] = 0;
 		for (; bits; bits &= bits - 1) {
 			int k = __builtin_ctzll(bits);
-			sugov_reread_one(sg, &sg->cpus[k], &src[k]);
+			sugov_reread_one(sg, k, &src[k]);
 		}
 	} else if (src) {
 		sugov_reread_in_place(p, sg, src);
@@ -433,16 +462,138 @@ sugov_shared_util(struct cpufreq_policy *p, struct sugov_data *sg, int j, sim_ns
 	return sugov_find_max(p, sg);
 }
 
+/* The target a CPU's util u (cpu_util()'s) gives as the policy's largest
+ * demand, without clamps or boost: it never falls as u rises. */
+static uint32_t sugov_util_freq(const struct cpufreq_policy *p, const struct sugov_data *sg,
+				unsigned long u, unsigned long cap)
+{
+	return sugov_raw_freq(p, sg, sugov_perf(sg, u, cap, 0, SCHED_CAPACITY_SCALE, 0), cap);
+}
+
+/* From `u` (whose target is at most freq), the largest util up to cap
+ * whose target is at most freq: steps doubling up, then bisection. */
+static unsigned long sugov_util_last_at_most(const struct cpufreq_policy *p,
+					     const struct sugov_data *sg, uint32_t freq,
+					     unsigned long cap, unsigned long u)
+{
+	unsigned long hi = u + 1; /* util_freq(u) <= freq < util_freq(hi), or hi = cap + 1 */
+	for (unsigned long step = 1; hi <= cap && sugov_util_freq(p, sg, hi, cap) <= freq; step <<= 1) {
+		u = hi;
+		hi = u + step;
+	}
+	if (hi > cap + 1)
+		hi = cap + 1;
+	while (hi - u > 1) {
+		unsigned long mid = u + (hi - u) / 2;
+		if (sugov_util_freq(p, sg, mid, cap) <= freq)
+			u = mid;
+		else
+			hi = mid;
+	}
+	return u;
+}
+
+/* From `u` (whose target is at least freq), the smallest util whose
+ * target is at least freq: steps doubling down, then bisection. */
+static unsigned long sugov_util_first_at_least(const struct cpufreq_policy *p,
+					       const struct sugov_data *sg, uint32_t freq,
+					       unsigned long cap, unsigned long u)
+{
+	long lo = (long)u - 1; /* util_freq(lo) < freq <= util_freq(u), or lo = -1 */
+	for (long step = 1; lo >= 0 && sugov_util_freq(p, sg, (unsigned long)lo, cap) >= freq;
+	     step <<= 1) {
+		u = (unsigned long)lo;
+		lo = (long)u - step;
+	}
+	if (lo < -1)
+		lo = -1;
+	while ((long)u - lo > 1) {
+		long mid = lo + ((long)u - lo) / 2;
+		if (sugov_util_freq(p, sg, (unsigned long)mid, cap) >= freq)
+			u = (unsigned long)mid;
+		else
+			lo = mid;
+	}
+	return u;
+}
+
+/* For the target `freq`: band_hi, the largest util in 0..cap whose target
+ * is at most freq, and band_lo, the smallest whose target is at least
+ * freq, searched from the anchor's util, whose target is freq (the
+ * evaluation's own steps, sugov_util_freq(), which never fall as util
+ * rises). While each CPU's util is at most band_hi and some CPU's at least
+ * band_lo, the largest demand gives freq again. Only where every CPU of
+ * the policy has the calling CPU's capacity (the demand's scale). */
+static __attribute__((noinline)) void sugov_quiet_band(struct cpufreq_policy *p,
+						       struct sugov_data *sg, uint32_t freq,
+						       unsigned long cap)
+{
+	sg->band_known = true;
+	sg->band_freq = freq;
+	sg->band_ok = false;
+	for (int k = 0; k < p->ncpus; k++)
+		if (p->util_src[k].capacity != cap)
+			return;
+	unsigned long u = sugov_src_util(&p->util_src[sg->anchor]);
+	if (sugov_util_freq(p, sg, u, cap) != freq)
+		return; /* not the evaluation's anchor: nothing left out */
+	sg->band_hi = (uint32_t)sugov_util_last_at_most(p, sg, freq, cap, u);
+	sg->band_lo = (uint32_t)sugov_util_first_at_least(p, sg, freq, cap, u);
+	sg->band_ok = true;
+	/* The driver compares max(util_avg, util_est), before the clamp at
+	 * the capacity: a band up to it takes any. */
+	p->util_quiet_lo = sg->band_lo;
+	p->util_quiet_hi = sg->band_hi >= cap ? UINT32_MAX : sg->band_hi;
+	p->util_quiet_cycles = CPUFREQ_CYCLES_CHECK + CPUFREQ_CYCLES_UTIL_CPU * (uint32_t)p->ncpus +
+			       CPUFREQ_CYCLES_SELECT;
+	p->util_limited_cycles = CPUFREQ_CYCLES_CHECK;
+}
+
+/* A CPU with the largest util, when the one kept went down. */
+static __attribute__((noinline)) void sugov_find_anchor(const struct cpufreq_policy *p,
+							struct sugov_data *sg)
+{
+	int n;
+	sugov_max_of(p, sg, &n, &sg->anchor);
+}
+
+/* An evaluation of the common path gave the target `freq` (kept, or new)
+ * and left no CPU marked: each CPU's util is at most band_hi, the
+ * anchor's (the largest) at least band_lo: it starts the holders. The
+ * driver may leave out the calls that would return at the rate limit
+ * before util_quiet_from, and from then those that would keep the target
+ * (cpufreq_policy's util_quiet_*). */
+static inline void sugov_quiet_on(struct cpufreq_policy *p, struct sugov_data *sg, uint32_t freq,
+				  unsigned long cap)
+{
+	if (sg->cpus[sg->anchor].util != sg->max_util)
+		sugov_find_anchor(p, sg);
+	if (!sg->band_known || sg->band_freq != freq)
+		sugov_quiet_band(p, sg, freq, cap);
+	if (!sg->band_ok) {
+		p->util_quiet_from = SIM_NS_MAX;
+		return;
+	}
+	p->util_quiet_holders = UINT64_C(1) << sg->anchor;
+	p->util_quiet_from = sg->last_freq_update_time + sg->freq_update_delay_ns;
+}
+
 /* get_next_freq() for the demand, and the change if it is one: out of
  * line, as the target rarely moves (pingpong-su: 1 evaluation in 75). */
 static __attribute__((noinline)) void sugov_shared_retarget(struct cpufreq_policy *p,
 							    struct sugov_data *sg, uint32_t freq,
-							    sim_ns time, unsigned flags)
+							    sim_ns time, unsigned flags,
+							    unsigned long max_cap, bool common)
 {
 	sg->cached_raw_freq = freq;
 	uint32_t next_f = cpufreq_resolve(p, freq, RELATION_LE);
-	if (sugov_update_next_freq(sg, time, next_f, flags))
+	if (sugov_update_next_freq(sg, time, next_f, flags)) {
+		sg->band_known = false; /* cur moves: the reference may be it */
 		sugov_commit(p, next_f);
+	}
+	/* The other paths withdrew it when they began. */
+	if (common)
+		sugov_quiet_on(p, sg, freq, max_cap);
 }
 
 /* sugov_update_shared(). With `common` (a constant) the caller knows that
@@ -482,15 +633,19 @@ sugov_shared_body(struct cpufreq_policy *p, struct sugov_data *sg, int j, sim_ns
 	unsigned long util = sugov_shared_util(p, sg, j, time, max_cap, common);
 	uint32_t freq = sugov_raw_freq(p, sg, util, max_cap);
 	/* The same target: get_next_freq() gives next_freq again, no change. */
-	if (freq == sg->cached_raw_freq && !sg->need_freq_update)
+	if (freq == sg->cached_raw_freq && !sg->need_freq_update) {
+		if (common)
+			sugov_quiet_on(p, sg, freq, max_cap);
 		return;
-	sugov_shared_retarget(p, sg, freq, time, flags);
+	}
+	sugov_shared_retarget(p, sg, freq, time, flags, max_cap, common);
 }
 
 static __attribute__((noinline)) void sugov_update_shared_full(struct cpufreq_policy *p,
 							       struct sugov_data *sg, int j,
 							       sim_ns time, unsigned flags)
 {
+	sugov_quiet_off(p);
 	sugov_shared_body(p, sg, j, time, flags, false);
 }
 
@@ -500,7 +655,7 @@ static inline void sugov_update_shared(struct cpufreq_policy *p, struct sugov_da
 {
 	const struct sugov_cpu *c = &sg->cpus[j];
 	if (!c->iowait_boost && !(flags & CPUFREQ_UPDATE_IOWAIT) && sg->all_cached &&
-	    !sg->any_boost && p->util_src && c->capacity && p->ncpus <= 64)
+	    !sg->any_boost && p->util_src && p->util_stale && c->capacity && p->ncpus <= 64)
 		sugov_shared_body(p, sg, j, time, flags, true);
 	else
 		sugov_update_shared_full(p, sg, j, time, flags);
@@ -531,6 +686,8 @@ static int sugov_start(struct cpufreq_policy *p, struct pm_diag *d)
 	sg->cached_raw_freq = 0;
 	sg->limits_changed = false;
 	sg->need_freq_update = false;
+	sg->band_known = false;
+	sugov_quiet_off(p);
 	p->hook = CPUFREQ_HOOK_UTIL; /* sugov_start(): cpufreq_add_update_util_hook() */
 	sg->cpus = calloc((size_t)p->ncpus, sizeof(*sg->cpus));
 	if (!sg->cpus)
@@ -541,6 +698,7 @@ static int sugov_start(struct cpufreq_policy *p, struct pm_diag *d)
 static void sugov_stop(struct cpufreq_policy *p)
 {
 	struct sugov_data *sg = p->gov_data;
+	sugov_quiet_off(p);
 	free(sg->cpus);
 	sg->cpus = NULL;
 }
@@ -551,20 +709,73 @@ static void sugov_limits(struct cpufreq_policy *p)
 	struct sugov_data *sg = p->gov_data;
 	cpufreq_policy_apply_limits(p);
 	sg->limits_changed = true;
+	sg->band_known = false;
+	sugov_quiet_off(p);
+}
+
+/* CPU k is marked: by the driver (util_dirty), or left out (util_stale). */
+static bool sugov_marked(const struct cpufreq_policy *p, int k)
+{
+	uint64_t w = p->util_dirty[k / 64] | (p->util_stale ? p->util_stale[k / 64] : 0);
+	return w >> (k % 64) & 1;
+}
+
+/* --check of the calls the driver may leave out (util_quiet_from): only
+ * in the common state, from the rate limit's end, with no limits pending;
+ * the band's ends give the kept target (band_hi at most, band_lo at
+ * least); each CPU not marked in util_dirty (kept, or left out since its
+ * util last moved) has its util at most band_hi, and at least band_lo if
+ * it is among the holders, which are never none. So while the holders
+ * include a CPU not marked, the largest demand gives the kept target: the
+ * call left out would have kept it (the driver's test asks no more). */
+static bool sugov_quiet_check(const struct cpufreq_policy *p, const struct sugov_data *sg)
+{
+	if (p->util_quiet_from == SIM_NS_MAX)
+		return true;
+	if (!sg->all_cached || sg->any_boost || !p->util_src || !p->util_stale || p->ncpus > 64 ||
+	    sg->limits_changed || sg->need_freq_update || !sg->band_known || !sg->band_ok ||
+	    sg->band_freq != sg->cached_raw_freq ||
+	    p->util_quiet_from != sg->last_freq_update_time + sg->freq_update_delay_ns)
+		return false;
+	unsigned long cap = p->util_src[0].capacity;
+	if (sugov_util_freq(p, sg, sg->band_hi, cap) > sg->cached_raw_freq ||
+	    sugov_util_freq(p, sg, sg->band_lo, cap) < sg->cached_raw_freq ||
+	    p->util_quiet_lo != sg->band_lo ||
+	    p->util_quiet_hi != (sg->band_hi >= cap ? UINT32_MAX : sg->band_hi) ||
+	    p->util_quiet_holders == 0 || p->util_quiet_holders >> (p->ncpus - 1) >> 1 ||
+	    p->util_quiet_cycles != CPUFREQ_CYCLES_CHECK +
+					     CPUFREQ_CYCLES_UTIL_CPU * (uint32_t)p->ncpus +
+					     CPUFREQ_CYCLES_SELECT ||
+	    p->util_limited_cycles != CPUFREQ_CYCLES_CHECK)
+		return false;
+	for (int k = 0; k < p->ncpus; k++) {
+		const struct cpu_util_src *sk = &p->util_src[k];
+		if (sk->capacity != cap)
+			return false;
+		if (p->util_dirty[0] >> k & 1)
+			continue;
+		uint32_t u = *sk->util_avg > *sk->util_est ? *sk->util_avg : *sk->util_est;
+		if (u > p->util_quiet_hi || (p->util_quiet_holders >> k & 1 && u < p->util_quiet_lo))
+			return false;
+	}
+	return true;
 }
 
 /* --check: the maximum kept (sugov_shared_util()) is the CPUs' and so is
  * the count of CPUs that have it; while the CPUs' figures are kept
- * (all_cached, no boost), each CPU not marked dirty has the figure the
- * driver's cpu_util() gives now. */
+ * (all_cached, no boost), each CPU not marked has the figure the driver's
+ * cpu_util() gives now; and the calls the driver may leave out would
+ * change nothing (sugov_quiet_check()). */
 static bool sugov_check(const struct cpufreq_policy *p)
 {
 	const struct sugov_data *sg = p->gov_data;
 	if (!sg || !sg->cpus)
 		return true;
+	if (!sugov_quiet_check(p, sg))
+		return false;
 	if (sg->all_cached && !sg->any_boost) {
 		for (int k = 0; k < p->ncpus; k++) {
-			if (p->util_dirty[k / 64] >> (k % 64) & 1)
+			if (sugov_marked(p, k))
 				continue;
 			struct cpu_util u;
 			p->driver->cpu_util(p->driver_ctx, p->cpus[k], &u);
@@ -575,8 +786,8 @@ static bool sugov_check(const struct cpufreq_policy *p)
 	}
 	if (!sg->max_known)
 		return true;
-	int n;
-	return sugov_max_of(p, sg, &n) == sg->max_util && n == sg->max_count;
+	int n, first;
+	return sugov_max_of(p, sg, &n, &first) == sg->max_util && n == sg->max_count;
 }
 
 /* The headroom moved from the reference frequency to util in v6.8. */

@@ -823,7 +823,11 @@ schedule_pass(struct sim *s, struct sim_cpu *c, bool void_deadline, enum sched_f
 		 * now), set_next_entity() of the next (it waited). */
 		if (preempted)
 			load_avg_update(s, c, prev, true, 0);
-		load_avg_update(s, c, next, true, 0);
+		/* The end of a wakeup: the CPU still waking, no task runs. */
+		if (from == SCHED_WOKEN)
+			load_avg_update_as(s, c, next, true, 0, false, false);
+		else
+			load_avg_update(s, c, next, true, 0);
 	}
 	rq_remove(&c->rq, next);
 	if (from != SCHED_WOKEN) /* a waking CPU has none stealable, before and after */
@@ -845,7 +849,7 @@ schedule_pass(struct sim *s, struct sim_cpu *c, bool void_deadline, enum sched_f
 	 * iowait. */
 	if (switched && s->par.cpufreq_updates == CPUFREQ_UPDATES_CONSOLIDATED &&
 	    (c->util_decayed || next->was_iowait))
-		freq_update_hook(s, c, next->was_iowait ? CPUFREQ_UPDATE_IOWAIT : 0);
+		freq_update_hook_outline(s, c, next->was_iowait ? CPUFREQ_UPDATE_IOWAIT : 0);
 	next->was_iowait = false;
 	if (!next->in_burst && !task_dispatch(s, c))
 		return false; /* it blocked, slept or exited at once: pick again */

@@ -109,13 +109,6 @@ static void freq_program(struct sim *s, struct cpufreq_policy *p, uint32_t khz)
 			 (uint32_t)p->id, sp->apply_gen, (uint32_t)idx);
 }
 
-/* amd-pstate's guided mode hands a dynamic governor's request to the
- * hardware as its minimum (cpufreq/cppc_guided.h). */
-static bool guided(const struct cpufreq_policy *p)
-{
-	return p->amd_pstate == CPPC_GUIDED && p->gov && p->gov->dynamic_switching;
-}
-
 static void guided_program(struct sim *s, struct cpufreq_policy *p, uint32_t khz)
 {
 	struct sim_policy *sp = &s->policies[p->id];
@@ -128,7 +121,7 @@ static void guided_program(struct sim *s, struct cpufreq_policy *p, uint32_t khz
 static void sim_set_target(void *ctx, struct cpufreq_policy *p, uint32_t khz)
 {
 	struct sim *s = driver_sim(ctx);
-	if (guided(p))
+	if (freq_guided(p))
 		guided_program(s, p, cppc_guided_request(&s->policies[p->id].guided, p, khz));
 	else
 		freq_program(s, p, khz);
@@ -220,14 +213,20 @@ void freq_apply(struct sim *s, int pi, int idx)
 	}
 }
 
+/* What `cycles` of a hook's path cost at `khz` (see freq_update_call()). */
+static inline sim_ns freq_hook_ns(uint64_t cycles, uint64_t khz)
+{
+	return (sim_ns)(cycles * 1000000 / khz);
+}
+
 /* cpufreq_update_util(): calls the governor if the kernel installed a
  * hook for the policy (or the simulator drives one in its place), and
  * charges the CPU what the call cost: the dispatch and the cycles of the
  * governor's path at the CPU's clock, plus a self-IPI and two kernel-thread
  * switches for work deferred to a kworker; or cpufreq_update_cost_ns per
  * real call when that is set. */
-static __attribute__((noinline)) void freq_update_call(struct sim *s, struct sim_cpu *c,
-							struct cpufreq_policy *p, unsigned flags)
+__attribute__((noinline)) void freq_update_call(struct sim *s, struct sim_cpu *c,
+						struct cpufreq_policy *p, unsigned flags)
 {
 	enum cpufreq_hook hook = p->hook;
 	c->util_decayed = false;
@@ -235,7 +234,7 @@ static __attribute__((noinline)) void freq_update_call(struct sim *s, struct sim
 	p->hook_cycles = 0;
 	p->hook_deferred = 0;
 	s->cf_gov->update(p, c->id, s->now, flags);
-	if (guided(p)) {
+	if (freq_guided(p)) {
 		/* The hardware's own loop, at no CPU cost. */
 		uint32_t hw = cppc_guided_evaluate(&s->policies[c->policy].guided, p, c->id, s->now);
 		if (hw)
@@ -250,7 +249,7 @@ static __attribute__((noinline)) void freq_update_call(struct sim *s, struct sim
 	if (s->par.cpufreq_update_cost_ns >= 0) {
 		ns = hook == CPUFREQ_HOOK_UTIL ? s->par.cpufreq_update_cost_ns : 0;
 	} else {
-		ns = (sim_ns)(cycles * 1000000 / khz);
+		ns = freq_hook_ns(cycles, khz);
 		/* Only the DBS governors defer work: the kernel-thread costs
 		 * are looked up for their calls alone (callgrind, pingpong-su:
 		 * -5.9 instructions a schedutil call). */
@@ -261,25 +260,71 @@ static __attribute__((noinline)) void freq_update_call(struct sim *s, struct sim
 	cpu_charge(s, c, NULL, ns);
 }
 
-/* The test first, the call out of line: a policy with no hook (the
- * performance governor's) no longer pays the call's register saves at
- * every enqueue and dequeue (callgrind: 11 instructions a call). */
-void freq_update_hook(struct sim *s, struct sim_cpu *c, unsigned flags)
+/* A call the governor says would change nothing (cpufreq_policy's
+ * util_quiet_*; schedutil's evaluation that keeps its target): no other
+ * CPU of the policy marked changed, this one's util at most the band's
+ * top, and some CPU's at least its bottom (this one's, or another's known
+ * so and unchanged since: it is not marked). Its bit then moves to
+ * util_stale (freq_left_out()), so that the governor still reads it. */
+static inline bool freq_call_quiet(const struct sim_cpu *c, struct cpufreq_policy *p)
 {
-	struct cpufreq_policy *p = &s->policies[c->policy].p;
-	if (!s->cf_gov->update)
-		return;
-	if (p->hook != CPUFREQ_HOOK_UTIL) {
-		if (p->hook == CPUFREQ_HOOK_NONE)
-			return;
-		/* A timer's governor between samples (hook_quiet_until): the
-		 * call would do nothing and charge nothing, unless guided
-		 * mode's hardware loop runs with it. */
-		if (s->now < p->hook_quiet_until && !guided(p)) {
-			c->util_decayed = false;
-			return;
-		}
+	uint64_t bit = c->util_dirty_bit;
+	if (*c->util_dirty & ~bit)
+		return false;
+	uint32_t u = c->pelt.util_avg > c->util_est_sum ? c->pelt.util_avg : c->util_est_sum;
+	if (u > p->util_quiet_hi)
+		return false;
+	if (u >= p->util_quiet_lo) {
+		p->util_quiet_holders |= bit;
+		return true;
 	}
+	if (!(p->util_quiet_holders & ~bit))
+		return false;
+	p->util_quiet_holders &= ~bit;
+	return true;
+}
+
+/* A call left out: charged as freq_update_call() would (no work deferred,
+ * the governor's clock unchanged). */
+static void freq_quiet_charge(struct sim *s, struct sim_cpu *c, uint32_t cycles)
+{
+	c->util_decayed = false;
+	s->cpufreq_hook_calls++;
+	sim_ns ns = s->par.cpufreq_update_cost_ns;
+	if (ns < 0)
+		ns = freq_hook_ns((uint64_t)cycles + CPUFREQ_CYCLES_DISPATCH, cpu_khz(s, c));
+	cpu_charge(s, c, NULL, ns);
+}
+
+/* A call with no flags that the governor says would change nothing
+ * (cpufreq_policy's util_quiet_*): before util_quiet_from it returns at
+ * the rate limit; from then it keeps the target if freq_call_quiet(). */
+static inline bool freq_left_out(struct sim *s, struct sim_cpu *c, struct cpufreq_policy *p)
+{
+	if (s->now < p->util_quiet_from) {
+		if (p->util_quiet_from == SIM_NS_MAX)
+			return false;
+		freq_quiet_charge(s, c, p->util_limited_cycles);
+		return true;
+	}
+	if (!freq_call_quiet(c, p))
+		return false;
+	*c->util_dirty &= ~c->util_dirty_bit;
+	*p->util_stale |= c->util_dirty_bit; /* one word: a policy of up to 64 CPUs */
+	freq_quiet_charge(s, c, p->util_quiet_cycles);
+	return true;
+}
+
+void freq_update_hook_outline(struct sim *s, struct sim_cpu *c, unsigned flags)
+{
+	freq_update_hook(s, c, flags);
+}
+
+__attribute__((noinline)) void freq_util_call(struct sim *s, struct sim_cpu *c,
+					      struct cpufreq_policy *p, unsigned flags)
+{
+	if (!flags && freq_left_out(s, c, p))
+		return;
 	freq_update_call(s, c, p, flags);
 }
 
@@ -288,7 +333,7 @@ void freq_update_hook(struct sim *s, struct sim_cpu *c, unsigned flags)
  * governor gives it its floor. */
 static sim_ns hw_loop_period(const struct cpufreq_policy *p)
 {
-	return guided(p) ? HW_AUTO_EVAL_NS : p->hw_loop_ns;
+	return freq_guided(p) ? HW_AUTO_EVAL_NS : p->hw_loop_ns;
 }
 
 void freq_hw_loop_start(struct sim *s, const struct sim_cpu *c)
@@ -304,7 +349,7 @@ void freq_hw_loop(struct sim *s, struct sim_cpu *c)
 {
 	struct sim_policy *sp = &s->policies[c->policy];
 	struct cpufreq_policy *p = &sp->p;
-	if (guided(p)) {
+	if (freq_guided(p)) {
 		uint32_t hw = cppc_guided_evaluate(&sp->guided, p, c->id, s->now);
 		if (hw)
 			guided_program(s, p, hw);
@@ -388,12 +433,16 @@ static int build_policies(struct sim *s, struct pm_diag *d)
 	free(map);
 	for (int pi = 0; pi < s->npolicies; pi++) {
 		struct sim_policy *sp = &s->policies[pi];
-		sp->util_dirty = calloc(((size_t)sp->p.ncpus + 63) / 64, sizeof(*sp->util_dirty));
+		/* util_dirty's words, then util_stale's. */
+		size_t words = ((size_t)sp->p.ncpus + 63) / 64;
+		sp->util_dirty = calloc(2 * words, sizeof(*sp->util_dirty));
 		sp->req_khz = calloc((size_t)sp->p.ncpus, sizeof(*sp->req_khz));
 		sp->util_src = calloc((size_t)sp->p.ncpus, sizeof(*sp->util_src));
 		if (!sp->util_dirty || !sp->req_khz || !sp->util_src)
 			return pm_fail(d, "out of memory");
 		sp->p.util_dirty = sp->util_dirty;
+		sp->p.util_stale = sp->util_dirty + words;
+		sp->p.util_quiet_from = SIM_NS_MAX;
 		sp->p.cpu_index = s->cpu_policy_slot;
 		sp->p.util_src = s->knobs.uclamp_used ? NULL : sp->util_src;
 	}
@@ -413,8 +462,11 @@ static int build_policies(struct sim *s, struct pm_diag *d)
 
 void freq_uclamp_used(struct sim *s)
 {
-	for (int pi = 0; pi < s->npolicies; pi++)
+	for (int pi = 0; pi < s->npolicies; pi++) {
 		s->policies[pi].p.util_src = NULL;
+		/* The band the governor gave was for utils without clamps. */
+		s->policies[pi].p.util_quiet_from = SIM_NS_MAX;
+	}
 }
 
 bool freq_util_src_agrees(struct sim *s, int cpu)
@@ -493,7 +545,11 @@ static int setup_policy(struct sim *s, int pi, struct pm_diag *d)
 			return pm_fail(d, "out of memory");
 		memcpy(p->gov_data, s->cf_tunables, s->cf_gov->data_size);
 	}
-	if (guided(p) && cppc_guided_init(&sp->guided, p, d) < 0)
+	/* Guided mode's hardware loop runs with every hook call: none is left
+	 * out; nor when the run asks for every call. */
+	if (freq_guided(p) || s->call_every_hook)
+		p->util_stale = NULL;
+	if (freq_guided(p) && cppc_guided_init(&sp->guided, p, d) < 0)
 		return -1;
 	return 0;
 }

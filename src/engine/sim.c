@@ -926,6 +926,7 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 	s->seed = cfg->seed;
 	s->end = cfg->duration;
 	s->check = cfg->check_invariants;
+	s->call_every_hook = cfg->call_every_hook;
 	s->dispatch_cpu = -1;
 	s->obs = cfg->observer;
 	s->progress = cfg->progress;

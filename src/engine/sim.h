@@ -62,6 +62,9 @@ struct sim_config {
 	int nsets;
 	const char *const *sets; /* "KEY=VALUE": engine, workload and governor tunables */
 	bool check_invariants;   /* verify invariants after every event (tests) */
+	/* Make every cpufreq hook call, none left out where the governor says
+	 * it would change nothing (tests: leaving them out changes nothing). */
+	bool call_every_hook;
 	/* Keep finished tasks until sim_destroy() (per-task reports after the
 	 * run); otherwise a task is freed once the event that ended it is
 	 * handled, so memory follows the live tasks. */

@@ -452,6 +452,7 @@ struct sim {
 	uint64_t stale_events; /* popped but cancelled (lazy cancellation) */
 	uint64_t queue_len_sum; /* the event queue's length at each pop, summed */
 	bool check;
+	bool call_every_hook; /* sim_config's */
 	void (*progress)(void *ctx, double done);
 	void *progress_ctx;
 	const struct sim_observer *obs;
@@ -700,7 +701,53 @@ void freq_uclamp_used(struct sim *s);
  * cpu_util_get() does. */
 bool freq_util_src_agrees(struct sim *s, int cpu);
 void freq_apply(struct sim *s, int policy, int idx);
-void freq_update_hook(struct sim *s, struct sim_cpu *c, unsigned flags);
+/* cpufreq_update_util()'s call into the governor, and what it costs the CPU. */
+void freq_update_call(struct sim *s, struct sim_cpu *c, struct cpufreq_policy *p, unsigned flags);
+/* The same for a utilization hook (CPUFREQ_HOOK_UTIL), unless the call is
+ * one the governor says would change nothing (cpufreq_policy's
+ * util_quiet_*), which is charged and left out. */
+void freq_util_call(struct sim *s, struct sim_cpu *c, struct cpufreq_policy *p, unsigned flags);
+
+/* amd-pstate's guided mode hands a dynamic governor's request to the
+ * hardware as its minimum (cpufreq/cppc_guided.h). */
+static inline bool freq_guided(const struct cpufreq_policy *p)
+{
+	return p->amd_pstate == CPPC_GUIDED && p->gov && p->gov->dynamic_switching;
+}
+
+/* The scheduler's cpufreq hook at an enqueue, a dequeue, a tick. The tests
+ * first, the calls out of line, and the whole forced inline into its
+ * callers: a policy with no hook (the performance governor's) pays no
+ * call at every enqueue and dequeue (callgrind: pingpong -7 instructions
+ * an event against the out-of-line function LTO left once the utilization
+ * path grew). */
+static inline __attribute__((always_inline)) void freq_update_hook(struct sim *s,
+								   struct sim_cpu *c,
+								   unsigned flags)
+{
+	struct cpufreq_policy *p = &s->policies[c->policy].p;
+	if (!s->cf_gov->update)
+		return;
+	if (p->hook == CPUFREQ_HOOK_UTIL) {
+		freq_util_call(s, c, p, flags);
+		return;
+	}
+	if (p->hook == CPUFREQ_HOOK_NONE)
+		return;
+	/* A timer's governor between samples (hook_quiet_until): the call
+	 * would do nothing and charge nothing, unless guided mode's hardware
+	 * loop runs with it. */
+	if (s->now < p->hook_quiet_until && !freq_guided(p)) {
+		c->util_decayed = false;
+		return;
+	}
+	freq_update_call(s, c, p, flags);
+}
+/* The same out of line, for the calls of consolidated updates (at wakeup
+ * preemption and context switch), where the inlined tests would make a
+ * hot caller too large to be inlined in its own (callgrind: tbench +10
+ * instructions an event). */
+void freq_update_hook_outline(struct sim *s, struct sim_cpu *c, unsigned flags);
 /* A CPU entered or left a state in which its P-state request counts
  * (C0, C1): re-resolve its clock if its CPUs request per CPU. */
 void freq_votes(struct sim *s, const struct sim_cpu *c);
@@ -818,17 +865,17 @@ static inline void clock_pelt_idle(struct sim *s, struct sim_cpu *c)
 
 /* update_load_avg(cfs_rq, se, flags) (engine/load_avg.c says where the
  * kernel calls it): the task `t` (if any, `queued` on this run queue or
- * not), then the run queue. The CPU's clock is brought to now first
- * (update_rq_clock()). Inline: it runs two to four times per context
- * switch, and each caller passes constant flags, which fold away. */
-static inline void load_avg_update(struct sim *s, struct sim_cpu *c, struct task *t, bool queued,
-				   enum load_avg_flags flags)
+ * not, `t_running` or not), then the run queue (`running`: a task runs on
+ * it). The CPU's clock is brought to now first (update_rq_clock()).
+ * Inline: it runs two to four times per context switch, and each caller
+ * passes constant flags, which fold away. */
+static inline void load_avg_update_as(struct sim *s, struct sim_cpu *c, struct task *t, bool queued,
+				      enum load_avg_flags flags, bool running, bool t_running)
 {
 	cpu_sync(s, c);
 	uint64_t now = rq_clock_pelt(c);
-	bool running = c->mode == CPU_RUNNING && c->curr;
 	if (t && !t->pelt_detached)
-		pelt_update(&t->pelt, now, queued, running && c->curr == t);
+		pelt_update(&t->pelt, now, queued, t_running);
 	/* The run queue is loaded while it has tasks, the running one included. */
 	bool decayed = pelt_update_cfs_rq(&c->pelt, &c->removed, now, c->nr_running > 0, running);
 	if (t && t->pelt_detached && (flags & LOAD_AVG_ATTACH)) {
@@ -847,6 +894,16 @@ static inline void load_avg_update(struct sim *s, struct sim_cpu *c, struct task
 	 * in use. */
 	if (decayed || s->knobs.uclamp_used)
 		cpu_util_changed(c);
+}
+
+/* load_avg_update_as() with what runs read from the CPU: a task runs
+ * while its CPU does (CPU_RUNNING, curr set), and only curr. A caller
+ * that knows both passes them, and their tests fold away. */
+static inline void load_avg_update(struct sim *s, struct sim_cpu *c, struct task *t, bool queued,
+				   enum load_avg_flags flags)
+{
+	bool running = c->mode == CPU_RUNNING && c->curr;
+	load_avg_update_as(s, c, t, queued, flags, running, running && c->curr == t);
 }
 
 /* update_idle_rq_clock_pelt(): the run queue has nothing left to run.

@@ -926,6 +926,90 @@ static void test_schedutil_shared_max_checked(void **state)
 	result_free(&r.r);
 }
 
+/* A run's JSON result, with every cpufreq hook call made or not
+ * (sim_config's call_every_hook), under --check. */
+static char *run_json(const char *ini, const char *workload, const char *const *sets, int nsets,
+		      double seconds, bool every_hook)
+{
+	struct machine m;
+	struct pm_diag d = { { 0 } };
+	if (machine_parse(&m, ini, "test", &d) < 0)
+		fail_msg("machine: %s", d.msg);
+	struct sim_config cfg = { .machine = &m, .workload = workload, .cpufreq = "schedutil",
+				  .cpuidle = "menu", .duration = (sim_ns)(seconds * 1e9), .seed = 5,
+				  .nsets = nsets, .sets = sets, .check_invariants = true,
+				  .call_every_hook = every_hook };
+	struct sim *s;
+	if (sim_create(&s, &cfg, &d) < 0)
+		fail_msg("sim_create: %s", d.msg);
+	struct run_result r;
+	if (sim_run(s, &r, &d) < 0)
+		fail_msg("sim_run: %s", d.msg);
+	char *json = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&json, &len);
+	assert_non_null(out);
+	assert_int_equal(result_write(out, &r, FORMAT_JSON), 0);
+	fclose(out);
+	result_free(&r);
+	sim_destroy(s);
+	return json;
+}
+
+/* The schedutil hook calls the simulator's driver leaves out (the governor
+ * says they would return at its rate limit, or keep its target:
+ * cpufreq_policy's util_quiet_*) change nothing: the runs that make every
+ * call give the same result, byte for byte, calls and their cost
+ * included. ping-pong pairs make calls without flags, oltp's I/O wakeups
+ * calls with them; on a machine of four CPUs with and without frequency
+ * invariance (without, schedutil's reference is the current frequency),
+ * and on the i7-4790. */
+static void test_schedutil_left_out_calls_change_nothing(void **state)
+{
+	const char *pairs[] = { "pairs=3", "freq_invariant=0" };
+	const char *plain[] = { "freq_invariant=0" };
+	struct {
+		const char *ini, *workload;
+		const char *const *sets;
+		int nsets;
+	} runs[] = {
+		{ shared_ini, "pingpong", pairs, 2 },
+		{ shared_ini, "oltp", plain, 1 },
+		{ shared_ini, "pingpong", pairs, 1 },
+		{ shared_ini, "oltp", NULL, 0 },
+		{ simtest_preset_text("i7-4790"), "pingpong", pairs, 1 },
+		{ simtest_preset_text("i7-4790"), "oltp", NULL, 0 },
+	};
+	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+		char *left_out = run_json(runs[i].ini, runs[i].workload, runs[i].sets, runs[i].nsets,
+					  0.3, false);
+		char *every = run_json(runs[i].ini, runs[i].workload, runs[i].sets, runs[i].nsets,
+				       0.3, true);
+		assert_string_equal(left_out, every);
+		free(left_out);
+		free(every);
+	}
+	/* A light task that now and then waits on I/O ten times in a row,
+	 * the boosts doubling on wakeups within a tick (they move the clock)
+	 * and dying out in between, beside a steady one. */
+	static const char *const json =
+		"{ \"global\" : { \"duration\" : 1 },\n"
+		"  \"tasks\" : {\n"
+		"    \"io\" : { \"loop\" : -1, \"cpus\" : [ 0 ], \"phases\" : {\n"
+		"      \"calm\" : { \"loop\" : 60, \"run\" : 100, \"sleep\" : 400 },\n"
+		"      \"io\" : { \"loop\" : 10, \"run\" : 100, \"iorun\" : 1000 } } },\n"
+		"    \"steady\" : { \"loop\" : -1, \"cpus\" : [ 1 ], \"run\" : 300, \"sleep\" : 700 } } }\n";
+	char path[] = "/tmp/pmlab-test-left-out-XXXXXX";
+	char wl[64];
+	simtest_rtapp_file(path, wl, sizeof(wl), json);
+	char *left_out = run_json(simtest_preset_text("i7-4790"), wl, NULL, 0, 0.5, false);
+	char *every = run_json(simtest_preset_text("i7-4790"), wl, NULL, 0, 0.5, true);
+	unlink(path);
+	assert_string_equal(left_out, every);
+	free(left_out);
+	free(every);
+}
+
 /* An I/O wakeup's boost makes schedutil read every CPU (sugov_read_all()),
  * again only those boosted or marked changed, keeping the others'
  * figures: --check compares each CPU's kept figure with a fresh read
@@ -1670,6 +1754,7 @@ int main(void)
 		cmocka_unit_test(test_new_task_util_is_half_the_spare_capacity),
 		cmocka_unit_test(test_schedutil_shared_max_checked),
 		cmocka_unit_test(test_schedutil_boosted_reads_checked),
+		cmocka_unit_test(test_schedutil_left_out_calls_change_nothing),
 		cmocka_unit_test(test_pelt_invariance_reference),
 		cmocka_unit_test(test_pelt_invariance_cores),
 		cmocka_unit_test(test_legacy_tick_keeps_tick_for_near_timer),
