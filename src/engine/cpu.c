@@ -264,7 +264,7 @@ void cpu_start_tick(struct sim *s, struct sim_cpu *c)
 	/* Ticks are aligned to the jiffy grid on every CPU, as the kernel's are. */
 	c->next_tick = (s->now / s->tick_ns + 1) * s->tick_ns;
 	c->tick_pending = true;
-	sim_post(s, c->next_tick, EV_TICK, (uint32_t)c->id, 0, 0);
+	sim_post_tick(s, c->next_tick, (uint32_t)c->id);
 }
 
 /* Intel's C-state auto-demotion (MSR_PKG_CST_CONFIG_CONTROL bits 25/26,
@@ -1038,7 +1038,7 @@ void cpu_tick(struct sim *s, struct sim_cpu *c)
 {
 	c->next_tick += s->tick_ns;
 	c->tick_pending = true;
-	sim_post(s, c->next_tick, EV_TICK, (uint32_t)c->id, 0, 0);
+	sim_post_tick(s, c->next_tick, (uint32_t)c->id);
 	if (c->mode == CPU_IDLE) {
 		cpu_idle_tick(s, c);
 		return;

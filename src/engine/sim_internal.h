@@ -326,13 +326,14 @@ struct sim {
 	 * queue. */
 	struct keyheap bursts;
 	/* The workload's timers, once it asks for the lane
-	 * (sim_workload_timer_lane(): device completions, as oltp's), and the
-	 * ends of exit ramps (EV_RAMP_END), at most LANE_MAX of them (the
-	 * queue takes the rest), kept in queue order (time, then sequence
-	 * number) from the last to the first: a pop takes the last, and a push
-	 * moves those due before it, from the end. A device's timers mostly
-	 * come due in the order they are posted, and a ramp lasts one fixed
-	 * time per P-state pair, so a push moves few. While it holds one
+	 * (sim_workload_timer_lane(): device completions, as oltp's), the
+	 * ends of exit ramps (EV_RAMP_END), and ticks while it holds a timer,
+	 * at most LANE_MAX of them (the queue takes the rest), kept in queue
+	 * order (time, then sequence number) from the last to the first: a
+	 * pop takes the last, and a push moves those due before it, from the
+	 * end. A device's timers mostly come due in the order they are
+	 * posted, and a ramp lasts one fixed time per P-state pair, so a push
+	 * moves few (a tick, a jiffy ahead, most). While it holds one
 	 * (lane_armed), sim_run() looks after each event whether its first
 	 * comes before the queue's and the deadlines' (a run without a lane
 	 * pays nothing); check_invariants() checks the order. */
@@ -340,16 +341,17 @@ struct sim {
 		struct lane_timer {
 			sim_ns time;
 			uint64_t seq;
-			uint32_t kind; /* EV_WL_TIMER or EV_RAMP_END */
-			uint32_t obj;  /* EV_RAMP_END: the core */
+			uint32_t kind; /* EV_WL_TIMER, EV_RAMP_END or EV_TICK */
+			uint32_t obj;  /* EV_RAMP_END: the core; EV_TICK: the CPU */
 			uint32_t gen;  /* EV_RAMP_END: its ramp_gen */
 			uint32_t arg;  /* EV_WL_TIMER: the workload's */
 		} v[LANE_MAX];
 		uint32_t n;
 		uint32_t max; /* LANE_MAX once sim_workload_timer_lane() was called, else 0 */
-		/* Ends of exit ramps (sim_post_ramp_end()) go in while fewer
-		 * than this are in: LANE_MAX (0 in tests: the queue alone). */
-		uint32_t ramp_max;
+		/* The engine's own (sim_post_ramp_end(), sim_post_tick()) go
+		 * in while fewer than this are in: LANE_MAX (0 in tests: the
+		 * queue alone). */
+		uint32_t engine_max;
 	} lane;
 	struct engine_params par;
 	sim_ns tick_ns;
@@ -830,6 +832,20 @@ static inline void sim_post(struct sim *s, sim_ns t, uint32_t kind, uint32_t obj
 /* A core's end of exit ramp (EV_RAMP_END) in the timer lane while it has
  * room, else the queue: the same order either way (sim.c). */
 void sim_post_ramp_end(struct sim *s, sim_ns t, uint32_t core, uint32_t gen);
+
+void sim_lane_tick(struct sim *s, sim_ns t, uint32_t cpu);
+
+/* A CPU's next tick (EV_TICK), due up to a jiffy ahead, in the timer lane
+ * while the lane holds a timer (then sim_run() looks at it after every
+ * event anyway) and has room, else the queue: the same order either way
+ * (sim.c). A run whose lane stays empty pays one test for it. */
+static inline void sim_post_tick(struct sim *s, sim_ns t, uint32_t cpu)
+{
+	if (s->lane_armed && s->lane.n < s->lane.engine_max)
+		sim_lane_tick(s, t, cpu);
+	else
+		sim_post(s, t, EV_TICK, cpu, 0, 0);
+}
 
 /* rq_clock_pelt() (kernel/sched/pelt.h; engine/load_avg.c keeps the
  * clock): the PELT clock less the idle time lost while fully busy. */
