@@ -244,7 +244,7 @@ void cpu_start_tick(struct sim *s, struct sim_cpu *c)
 	/* Ticks are aligned to the jiffy grid on every CPU, as the kernel's are. */
 	c->next_tick = (s->now / s->tick_ns + 1) * s->tick_ns;
 	c->tick_pending = true;
-	sim_post(s, c->next_tick, EV_TICK, (uint32_t)c->id, 0, 0);
+	sim_post_tick(s, c->next_tick, (uint32_t)c->id);
 }
 
 /* Intel's C-state auto-demotion (MSR_PKG_CST_CONFIG_CONTROL bits 25/26,
@@ -823,7 +823,11 @@ schedule_pass(struct sim *s, struct sim_cpu *c, bool void_deadline, enum sched_f
 		 * now), set_next_entity() of the next (it waited). */
 		if (preempted)
 			load_avg_update(s, c, prev, true, 0);
-		load_avg_update(s, c, next, true, 0);
+		/* The end of a wakeup: the CPU still waking, no task runs. */
+		if (from == SCHED_WOKEN)
+			load_avg_update_as(s, c, next, true, 0, false, false);
+		else
+			load_avg_update(s, c, next, true, 0);
 	}
 	rq_remove(&c->rq, next);
 	if (from != SCHED_WOKEN) /* a waking CPU has none stealable, before and after */
@@ -1012,7 +1016,7 @@ void cpu_tick(struct sim *s, struct sim_cpu *c)
 {
 	c->next_tick += s->tick_ns;
 	c->tick_pending = true;
-	sim_post(s, c->next_tick, EV_TICK, (uint32_t)c->id, 0, 0);
+	sim_post_tick(s, c->next_tick, (uint32_t)c->id);
 	if (c->mode == CPU_IDLE) {
 		cpu_idle_tick(s, c);
 		return;

@@ -221,6 +221,18 @@ static inline bool ramp_end_event(struct sim *s, uint32_t core, uint32_t gen)
 	return true;
 }
 
+/* handle()'s EV_TICK: stale (dropped) if the tick stopped meanwhile,
+ * reused if it restarted first (cpu_start_tick()). */
+static inline bool tick_event(struct sim *s, uint32_t cpu)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+	c->tick_pending = false;
+	if (!c->tick_on)
+		return false;
+	cpu_tick(s, c);
+	return true;
+}
+
 /* The lane's first timer as the next event, as handle() runs it; false
  * for a stale one. */
 static bool lane_fire(struct sim *s)
@@ -231,6 +243,8 @@ static bool lane_fire(struct sim *s)
 	s->now = f.time;
 	if (f.kind == EV_RAMP_END)
 		return ramp_end_event(s, f.obj, f.gen);
+	if (f.kind == EV_TICK)
+		return tick_event(s, f.obj);
 	if (s->wl->timer)
 		s->wl->timer(s, s->wl_data, f.arg);
 	return true;
@@ -256,10 +270,15 @@ int sim_post_workload_timer(struct sim *s, sim_ns when, uint32_t arg)
  * the order they are posted, the lane's best case. */
 void sim_post_ramp_end(struct sim *s, sim_ns t, uint32_t core, uint32_t gen)
 {
-	if (s->lane.n < s->lane.ramp_max)
+	if (s->lane.n < s->lane.engine_max)
 		lane_push(s, t, EV_RAMP_END, core, gen, 0);
 	else
 		sim_post(s, t, EV_RAMP_END, core, gen, 0);
+}
+
+void sim_lane_tick(struct sim *s, sim_ns t, uint32_t cpu)
+{
+	lane_push(s, t, EV_TICK, cpu, 0, 0);
 }
 
 void sim_workload_timer_lane(struct sim *s)
@@ -916,7 +935,7 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 	s->keep_finished = cfg->keep_finished_tasks;
 	idmap_init(&s->ids);
 	eventq_init(&s->q);
-	s->lane.ramp_max = LANE_MAX;
+	s->lane.engine_max = LANE_MAX;
 	hist_init(&s->latency);
 	hist_init(&s->wakeup_latency);
 	*out = s;
@@ -1283,14 +1302,8 @@ static bool handle(struct sim *s, const struct event *e)
 	case EV_TASK_START:
 		task_wake(s, s->slots[e->obj].t, -1, false);
 		return true;
-	case EV_TICK: {
-		struct sim_cpu *c = &s->cpus[e->obj];
-		c->tick_pending = false;
-		if (!c->tick_on)
-			return false;
-		cpu_tick(s, c);
-		return true;
-	}
+	case EV_TICK:
+		return tick_event(s, e->obj);
 	case EV_TIMER: {
 		struct task *t = s->slots[e->obj].t;
 		if (!t || e->gen != t->timer_gen)

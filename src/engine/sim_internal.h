@@ -343,13 +343,14 @@ struct sim {
 	 * queue. */
 	struct keyheap bursts;
 	/* The workload's timers, once it asks for the lane
-	 * (sim_workload_timer_lane(): device completions, as oltp's), and the
-	 * ends of exit ramps (EV_RAMP_END), at most LANE_MAX of them (the
-	 * queue takes the rest), kept in queue order (time, then sequence
-	 * number) from the last to the first: a pop takes the last, and a push
-	 * moves those due before it, from the end. A device's timers mostly
-	 * come due in the order they are posted, and a ramp lasts one fixed
-	 * time per P-state pair, so a push moves few. While it holds one
+	 * (sim_workload_timer_lane(): device completions, as oltp's), the
+	 * ends of exit ramps (EV_RAMP_END), and ticks while it holds a timer,
+	 * at most LANE_MAX of them (the queue takes the rest), kept in queue
+	 * order (time, then sequence number) from the last to the first: a
+	 * pop takes the last, and a push moves those due before it, from the
+	 * end. A device's timers mostly come due in the order they are
+	 * posted, and a ramp lasts one fixed time per P-state pair, so a push
+	 * moves few (a tick, a jiffy ahead, most). While it holds one
 	 * (lane_armed), sim_run() looks after each event whether its first
 	 * comes before the queue's and the deadlines' (a run without a lane
 	 * pays nothing); check_invariants() checks the order. */
@@ -357,16 +358,17 @@ struct sim {
 		struct lane_timer {
 			sim_ns time;
 			uint64_t seq;
-			uint32_t kind; /* EV_WL_TIMER or EV_RAMP_END */
-			uint32_t obj;  /* EV_RAMP_END: the core */
+			uint32_t kind; /* EV_WL_TIMER, EV_RAMP_END or EV_TICK */
+			uint32_t obj;  /* EV_RAMP_END: the core; EV_TICK: the CPU */
 			uint32_t gen;  /* EV_RAMP_END: its ramp_gen */
 			uint32_t arg;  /* EV_WL_TIMER: the workload's */
 		} v[LANE_MAX];
 		uint32_t n;
 		uint32_t max; /* LANE_MAX once sim_workload_timer_lane() was called, else 0 */
-		/* Ends of exit ramps (sim_post_ramp_end()) go in while fewer
-		 * than this are in: LANE_MAX (0 in tests: the queue alone). */
-		uint32_t ramp_max;
+		/* The engine's own (sim_post_ramp_end(), sim_post_tick()) go
+		 * in while fewer than this are in: LANE_MAX (0 in tests: the
+		 * queue alone). */
+		uint32_t engine_max;
 	} lane;
 	struct engine_params par;
 	sim_ns tick_ns;
@@ -848,6 +850,20 @@ static inline void sim_post(struct sim *s, sim_ns t, uint32_t kind, uint32_t obj
  * room, else the queue: the same order either way (sim.c). */
 void sim_post_ramp_end(struct sim *s, sim_ns t, uint32_t core, uint32_t gen);
 
+void sim_lane_tick(struct sim *s, sim_ns t, uint32_t cpu);
+
+/* A CPU's next tick (EV_TICK), due up to a jiffy ahead, in the timer lane
+ * while the lane holds a timer (then sim_run() looks at it after every
+ * event anyway) and has room, else the queue: the same order either way
+ * (sim.c). A run whose lane stays empty pays one test for it. */
+static inline void sim_post_tick(struct sim *s, sim_ns t, uint32_t cpu)
+{
+	if (s->lane_armed && s->lane.n < s->lane.engine_max)
+		sim_lane_tick(s, t, cpu);
+	else
+		sim_post(s, t, EV_TICK, cpu, 0, 0);
+}
+
 /* rq_clock_pelt() (kernel/sched/pelt.h; engine/load_avg.c keeps the
  * clock): the PELT clock less the idle time lost while fully busy. */
 static inline uint64_t rq_clock_pelt(const struct sim_cpu *c)
@@ -866,17 +882,17 @@ static inline void clock_pelt_idle(struct sim *s, struct sim_cpu *c)
 
 /* update_load_avg(cfs_rq, se, flags) (engine/load_avg.c says where the
  * kernel calls it): the task `t` (if any, `queued` on this run queue or
- * not), then the run queue. The CPU's clock is brought to now first
- * (update_rq_clock()). Inline: it runs two to four times per context
- * switch, and each caller passes constant flags, which fold away. */
-static inline void load_avg_update(struct sim *s, struct sim_cpu *c, struct task *t, bool queued,
-				   enum load_avg_flags flags)
+ * not, `t_running` or not), then the run queue (`running`: a task runs on
+ * it). The CPU's clock is brought to now first (update_rq_clock()).
+ * Inline: it runs two to four times per context switch, and each caller
+ * passes constant flags, which fold away. */
+static inline void load_avg_update_as(struct sim *s, struct sim_cpu *c, struct task *t, bool queued,
+				      enum load_avg_flags flags, bool running, bool t_running)
 {
 	cpu_sync(s, c);
 	uint64_t now = rq_clock_pelt(c);
-	bool running = c->mode == CPU_RUNNING && c->curr;
 	if (t && !t->pelt_detached)
-		pelt_update(&t->pelt, now, queued, running && c->curr == t);
+		pelt_update(&t->pelt, now, queued, t_running);
 	/* The run queue is loaded while it has tasks, the running one included. */
 	bool decayed = pelt_update_cfs_rq(&c->pelt, &c->removed, now, c->nr_running > 0, running);
 	if (t && t->pelt_detached && (flags & LOAD_AVG_ATTACH)) {
@@ -895,6 +911,16 @@ static inline void load_avg_update(struct sim *s, struct sim_cpu *c, struct task
 	 * in use. */
 	if (decayed || s->knobs.uclamp_used)
 		cpu_util_changed(c);
+}
+
+/* load_avg_update_as() with what runs read from the CPU: a task runs
+ * while its CPU does (CPU_RUNNING, curr set), and only curr. A caller
+ * that knows both passes them, and their tests fold away. */
+static inline void load_avg_update(struct sim *s, struct sim_cpu *c, struct task *t, bool queued,
+				   enum load_avg_flags flags)
+{
+	bool running = c->mode == CPU_RUNNING && c->curr;
+	load_avg_update_as(s, c, t, queued, flags, running, running && c->curr == t);
 }
 
 /* update_idle_rq_clock_pelt(): the run queue has nothing left to run.

@@ -2,6 +2,7 @@
 /* Task state changes: wakeups (with CFS's vruntime placement and wakeup
  * preemption), migrations between run queues, sleep timers, and asking
  * the workload what a task does next. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -343,7 +344,15 @@ sim_ns cpu_next_timer(struct sim *s, struct sim_cpu *c)
  * task_dispatch(): it runs at every sleep and block. */
 static inline void task_off_cpu(struct sim *s, struct sim_cpu *c, struct task *t)
 {
-	load_avg_update(s, c, t, true, 0); /* dequeue_entity(): it ran until now */
+	/* dequeue_entity(): it ran until now, the CPU's curr (task_dispatch()
+	 * runs on a running CPU, and nothing there changes its curr: --check
+	 * says so). */
+	if (s->check && (c->mode != CPU_RUNNING || c->curr != t)) {
+		fprintf(stderr, "pmlab: internal error: CPU %d dispatches a task not its running "
+			"curr at %lld ns\n", c->id, (long long)s->now);
+		abort();
+	}
+	load_avg_update_as(s, c, t, true, 0, true, true);
 	c->nr_running--;
 	util_est_dequeue(c, t);
 	t->util_est_last = t->pelt.util_avg;

@@ -234,7 +234,7 @@ static void test_timer_lane_keeps_order(void **state)
 				sim_workload_timer_lane(s);
 			} else {
 				s->lane.max = 0; /* the queue alone (oltp asked for the lane) */
-				s->lane.ramp_max = 0;
+				s->lane.engine_max = 0;
 			}
 			struct run_result r;
 			assert_int_equal(sim_run(s, &r, &d), 0);
