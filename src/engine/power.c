@@ -24,8 +24,16 @@ int power_tables(struct sim *s)
 		ty->dyn_w = calloc((size_t)t->npstates, sizeof(double));
 		ty->leak_w = calloc((size_t)t->npstates, sizeof(double));
 		ty->activity_by_busy = calloc((size_t)threads + 1, sizeof(double));
-		if (!ty->dyn_w || !ty->leak_w || !ty->activity_by_busy)
+		ty->idle_w = calloc((size_t)s->m->ncstates, sizeof(*ty->idle_w));
+		if (!ty->dyn_w || !ty->leak_w || !ty->activity_by_busy || !ty->idle_w)
 			return -1;
+		for (int i = 0; i < s->m->ncstates; i++)
+			ty->idle_w[i] = (struct core_idle_w){
+				.w = t->cstates[i].power_w,
+				.c0 = t->cstates[i].poll != 0,
+				.at_vid = t->cstates[i].leak_at_vid != 0,
+				.turbo = t->cstates[i].turbo_active != 0,
+			};
 		for (int i = 0; i < t->npstates; i++) {
 			const struct pstate *ps = &t->pstates[i];
 			double volts = ps->mv / 1000.0;
@@ -130,18 +138,18 @@ static inline __attribute__((always_inline)) bool core_power_set(struct sim *s,
 	 * every thread is CPU_IDLE). */
 	const struct sim_type *ty = &s->types[core->type];
 	if (known == CORE_HALTED || (known == CORE_ANY && core->nbusy == 0)) {
-		const struct cstate *cs = &ty->t->cstates[core_shallowest_cstate(s, core)];
+		const struct core_idle_w *cs = &ty->idle_w[core_shallowest_cstate(s, core)];
 		/* States are ordered by depth, and only state 0 may poll: a
 		 * polling core is busy. */
-		if (!cs->poll) {
+		if (!cs->c0) {
 			core->p_dyn = 0;
-			core->p_static = cs->power_w;
+			core->p_static = cs->w;
 			/* A clock-gated core at its domain's voltage: the running
 			 * P-state's, the lowest in a package C-state (Extended HALT). */
-			if (cs->leak_at_vid)
+			if (cs->at_vid)
 				core->p_static = ty->leak_w[
 					s->pkgs[core->pkg].pkg_cstate >= 0 ? 0 : core->eff_idx];
-			return cs->turbo_active != 0;
+			return cs->turbo;
 		}
 	}
 	/* Ceff V^2 f x SMT activity, and leakage, from the type's per-P-state

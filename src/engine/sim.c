@@ -1234,6 +1234,21 @@ bad:
 			abort();
 		}
 	}
+	/* A halted core's power by C-state (power_tables()) is its type's
+	 * C-state table's, which nothing changes after setup. */
+	for (int t = 0; t < s->ntypes; t++)
+		for (int i = 0; i < s->m->ncstates; i++) {
+			const struct cstate *cs = &s->types[t].t->cstates[i];
+			const struct core_idle_w *iw = &s->types[t].idle_w[i];
+			if (iw->w != cs->power_w || iw->c0 != (cs->poll != 0) ||
+			    iw->at_vid != (cs->leak_at_vid != 0) ||
+			    iw->turbo != (cs->turbo_active != 0)) {
+				fprintf(stderr, "pmlab: internal error: type %d's C-state %d power "
+					"table disagrees with its C-state at %lld ns\n", t, i,
+					(long long)s->now);
+				abort();
+			}
+		}
 	/* No task on two CPUs at once. */
 	for (uint32_t i = 0; i < s->nslots; i++) {
 		const struct task *t = s->slots[i].t;
@@ -1549,6 +1564,7 @@ void sim_destroy(struct sim *s)
 		free(s->types[t].dyn_w);
 		free(s->types[t].leak_w);
 		free(s->types[t].activity_by_busy);
+		free(s->types[t].idle_w);
 	}
 	free(s->types);
 	free(s->cpu_policy);

@@ -246,6 +246,16 @@ struct sim_pkg {
 };
 
 /* A CPU type as the engine runs it (machine.h, struct cpu_type). */
+/* A halted core's power in one C-state of its type (power_tables()), from
+ * the type's fixed table (machine.h struct cstate): 16 bytes a state,
+ * against 120 for struct cstate. */
+struct core_idle_w {
+	double w;              /* power_w */
+	bool c0;               /* poll: the core stays in C0 */
+	bool at_vid;           /* leak_at_vid: the leakage at its domain's voltage */
+	bool turbo;            /* turbo_active */
+};
+
 struct sim_type {
 	const struct cpu_type *t; /* in s->mcopy, resolved */
 	uint32_t *khz;         /* its P-states, ascending */
@@ -267,7 +277,14 @@ struct sim_type {
 	double *dyn_w;         /* by P-state: Ceff V^2 f of one busy thread (power_tables()) */
 	double *leak_w;        /* by P-state: leakage at its voltage */
 	double *activity_by_busy; /* by threads in C0: the SMT activity factor */
+	struct core_idle_w *idle_w; /* by C-state of t: a halted core's power */
+	/* To 128 bytes on 64-bit hosts, so that s->types[] is indexed by a
+	 * shift: the power step indexes it at every change of a core's
+	 * C-state (pingpong -4.5 instr/event, oltp -5). */
+	char pad_to_128[8];
 };
+_Static_assert(sizeof(void *) != 8 || sizeof(struct sim_type) == 128,
+	       "struct sim_type is 128 bytes on 64-bit hosts");
 
 struct sim_policy {
 	struct cpufreq_policy p;
