@@ -230,8 +230,9 @@ static inline __attribute__((always_inline)) void set_mode(struct sim *s, struct
 		}
 	}
 	/* A vote moves only in a policy whose CPUs request per CPU (the test
-	 * freq_votes() makes first, here without the call). */
-	if (was_busy != is_busy && s->policies[c->policy].per_cpu_requests)
+	 * freq_votes() makes first, here without the call, from the CPU's
+	 * copy of it). */
+	if (was_busy != is_busy && c->votes_per_cpu)
 		freq_votes(s, c);
 }
 

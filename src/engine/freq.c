@@ -166,6 +166,8 @@ static void sim_request_cpus(void *ctx, struct cpufreq_policy *p, const uint32_t
 	struct sim_policy *sp = &s->policies[p->id];
 	memcpy(sp->req_khz, khz, (size_t)p->ncpus * sizeof(*khz));
 	sp->per_cpu_requests = true;
+	for (int j = 0; j < p->ncpus; j++)
+		s->cpus[sp->cpus[j]].votes_per_cpu = true;
 	resolve_votes(s, sp);
 }
 

@@ -1120,6 +1120,12 @@ bad:
 				"policy %d, which is not its own\n", c, j, p->id);
 			abort();
 		}
+		if (s->cpus[c].votes_per_cpu != s->policies[s->cpus[c].policy].per_cpu_requests) {
+			fprintf(stderr, "pmlab: internal error: CPU %d's votes_per_cpu disagrees "
+				"with its cpufreq policy's per_cpu_requests at %lld ns\n", c,
+				(long long)s->now);
+			abort();
+		}
 		if (!freq_util_src_agrees(s, c)) {
 			fprintf(stderr, "pmlab: internal error: CPU %d's utilization signals in "
 				"place disagree with cpu_util() at %lld ns\n", c, (long long)s->now);

@@ -124,6 +124,11 @@ struct sim_cpu {
 	int nr_running;        /* queued + curr */
 	bool in_dispatch;      /* the workload is deciding curr's next action */
 	bool need_resched;
+	/* Its policy's per_cpu_requests, kept here so a busy change tests
+	 * one byte of the CPU (set_mode()); it changes only in
+	 * sim_request_cpus() (freq.c), which sets it for every CPU of the
+	 * policy; check_invariants() compares the two. */
+	bool votes_per_cpu;
 	double speed;          /* cycles per ns for curr */
 	sim_ns seg_start;      /* accounted up to here */
 	sim_ns idle_start;
