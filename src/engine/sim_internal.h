@@ -747,9 +747,11 @@ static inline __attribute__((always_inline)) void freq_update_hook(struct sim *s
 								   struct sim_cpu *c,
 								   unsigned flags)
 {
-	struct cpufreq_policy *p = &s->policies[c->policy].p;
 	if (!s->cf_gov->update)
 		return;
+	/* The policy's address only past the governor's test: a governor
+	 * with no hook (performance) does not work it out at each wakeup. */
+	struct cpufreq_policy *p = &s->policies[c->policy].p;
 	if (p->hook == CPUFREQ_HOOK_UTIL) {
 		freq_util_call(s, c, p, flags);
 		return;
