@@ -584,7 +584,10 @@ static inline __attribute__((always_inline)) void wake(struct sim *s, struct sim
 	set_mode(s, c, CPU_IDLE, CPU_WAKING, false);
 	if (!plain && s->obs && s->obs->cpu_waking)
 		s->obs->cpu_waking(s->obs->ctx, c->id, s->now);
-	freq_hw_loop_start(s, c);
+	/* The plain version runs only where no policy has a processor loop
+	 * (wake_for()). */
+	if (!plain)
+		freq_hw_loop_start(s, c);
 	/* EV_WAKE_DONE at irq_end: the CPU's deadline beside the queue (no
 	 * burst runs while it wakes), a sequence number from the queue, as a
 	 * post takes. */
@@ -595,8 +598,9 @@ static inline __attribute__((always_inline)) void wake(struct sim *s, struct sim
  * checked by cpu_wake_path_consistent() under --check): the plain one for
  * the runs without what it leaves out, whose tests then cost nothing per
  * wakeup: no CPU with a cluster state (cluster_idle.c), no exit ramp
- * (machine.vr_slew_mv_per_us <= 0: exit_ramp_begin() returns at once) and
- * no observer of wakeups. */
+ * (machine.vr_slew_mv_per_us <= 0: exit_ramp_begin() returns at once),
+ * no observer of wakeups and no processor loop (freq_hw_loop_possible():
+ * freq_hw_loop_start() would post nothing). */
 static void wake_plain(struct sim *s, struct sim_cpu *c, sim_ns extra)
 {
 	wake(s, c, extra, true);
@@ -616,7 +620,8 @@ static void cpu_wake(struct sim *s, struct sim_cpu *c, sim_ns extra)
 
 static void (*wake_for(const struct sim *s))(struct sim *, struct sim_cpu *, sim_ns)
 {
-	if (s->m->vr_slew_mv_per_us > 0 || (s->obs && s->obs->cpu_waking))
+	if (s->m->vr_slew_mv_per_us > 0 || (s->obs && s->obs->cpu_waking) ||
+	    freq_hw_loop_possible(s))
 		return wake_full;
 	for (int i = 0; i < s->ncpus; i++) {
 		const struct cpuidle_device *dev = &s->cpus[i].idle;
@@ -634,6 +639,8 @@ void cpu_wake_setup(struct sim *s)
 
 bool cpu_wake_path_consistent(const struct sim *s)
 {
+	if (s->wake == wake_plain && freq_hw_loop_running(s))
+		return false;
 	return s->wake == wake_for(s);
 }
 

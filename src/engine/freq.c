@@ -338,6 +338,25 @@ static sim_ns hw_loop_period(const struct cpufreq_policy *p)
 	return freq_guided(p) ? HW_AUTO_EVAL_NS : p->hw_loop_ns;
 }
 
+/* hw_loop_ns is set only by the intel_pstate governor (with HWP, the
+ * machine's or its tunable's) and amd-pstate (s->amd_pstate), guided
+ * mode's period only under amd-pstate; a plugin's governor may set it
+ * too. The governor and driver are fixed at setup, whatever policy
+ * changes later. */
+bool freq_hw_loop_possible(const struct sim *s)
+{
+	return s->amd_pstate != CPPC_NONE || s->cf_gov->plugin ||
+	       strcmp(s->cf_gov->name, "intel_pstate") == 0;
+}
+
+bool freq_hw_loop_running(const struct sim *s)
+{
+	for (int i = 0; i < s->npolicies; i++)
+		if (hw_loop_period(&s->policies[i].p) > 0)
+			return true;
+	return false;
+}
+
 void freq_hw_loop_start(struct sim *s, const struct sim_cpu *c)
 {
 	sim_ns period = hw_loop_period(&s->policies[c->policy].p);

@@ -1027,9 +1027,9 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 		if (s->ci_gov->init && s->ci_gov->init(&s->cpus[c].idle, d) < 0)
 			return -1;
 	cpu_idle_setup(s);
-	cpu_wake_setup(s);
 	if (freq_init(s, d) < 0)
 		return -1;
+	cpu_wake_setup(s); /* after freq_init(): s->amd_pstate */
 	if (background_init(s, d) < 0)
 		return -1;
 	writeback_init(s);

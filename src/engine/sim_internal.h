@@ -779,6 +779,12 @@ void freq_votes(struct sim *s, const struct sim_cpu *c);
  * starts when a CPU leaves idle and evaluates every period while the CPU
  * stays in C0 (freq_hw_loop(), at each EV_HW_LOOP of its wake). */
 void freq_hw_loop_start(struct sim *s, const struct sim_cpu *c);
+/* Whether any policy may ever run a processor loop (HWP, amd-pstate): a
+ * property of the machine and driver fixed at setup (the idle exit's
+ * version, cpu_wake_setup()); and whether one has a loop period now
+ * (--check: never where the first says none). */
+bool freq_hw_loop_possible(const struct sim *s);
+bool freq_hw_loop_running(const struct sim *s);
 void freq_hw_loop(struct sim *s, struct sim_cpu *c);
 /* Charges `ns` of kernel CPU time to what runs on c (its current task's
  * burst, or `t` if nothing runs yet). */
