@@ -168,6 +168,11 @@ struct sim_cpu {
 	bool util_decayed;     /* the run queue's PELT moved since the last cpufreq hook call */
 	sim_ns idle_busy_until;/* the idle entry path (and tick stop) runs until then */
 	sim_ns switch_out_ns;  /* the switch to idle of the task that just left (cpu_schedule()) */
+	/* By C-state, for the plain idle exit (wake_plain()): the state's wake
+	 * time (wake_ns, else exit_ns) and the idle loop's exit path after it
+	 * (machine.idle_exit_ns). Set by cpu_wake_setup(): the states and the
+	 * machine are fixed by then; --check compares (cpu_wake_path_consistent()). */
+	sim_ns plain_exit_ns[MACHINE_MAX_CSTATES];
 	bool tick_woke;        /* the tick ended the current idle period */
 	struct cpuidle_device idle;
 	/* By C-state, bit k: cpuidle_state_polls_flags() of idle.states[k]
