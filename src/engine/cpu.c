@@ -4,6 +4,7 @@
  * and CFS's slice preemption. */
 #include <stdlib.h>
 
+#include "core_power.h"
 #include "sim_internal.h"
 
 double cpu_c0_mhz_ns(const struct sim *s, const struct sim_cpu *c)
@@ -218,9 +219,9 @@ static inline __attribute__((always_inline)) void set_mode(struct sim *s, struct
 	 * (its energy is integrated at the next real change). */
 	if (was_busy != is_busy) {
 		if (is_busy)
-			core_thread_busy(s, c->core);
+			core_thread_busy(s, core, c->core);
 		else
-			core_thread_idle(s, c->core);
+			core_thread_idle(s, core, c->core);
 	}
 	for (int i = 0; speeds_change && i < core->ncpus; i++) {
 		struct sim_cpu *sib = &s->cpus[core->cpus[i]];

@@ -687,10 +687,6 @@ void platform_power_collect(const struct sim *s, struct run_result *r);
 int power_tables(struct sim *s); /* -1 on OOM */
 void power_init(struct sim *s);
 void core_update(struct sim *s, int core);   /* recompute power after a state change */
-/* A thread of the core entered / left C0 (set_mode()): the core's busy
- * count, the package's (its energy so far first) and core_update(). */
-void core_thread_busy(struct sim *s, int core);
-void core_thread_idle(struct sim *s, int core);
 /* The core's P-state in C0 after its policy's P-state, its package's
  * turbo ceiling or its exit ramp changed (cpu_effective_idx()). */
 void core_pstate_refresh(struct sim *s, int core);
