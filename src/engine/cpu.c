@@ -4,6 +4,7 @@
  * and CFS's slice preemption. */
 #include <stdlib.h>
 
+#include "core_power.h"
 #include "sim_internal.h"
 
 double cpu_c0_mhz_ns(const struct sim *s, const struct sim_cpu *c)
@@ -218,9 +219,9 @@ static inline __attribute__((always_inline)) void set_mode(struct sim *s, struct
 	 * (its energy is integrated at the next real change). */
 	if (was_busy != is_busy) {
 		if (is_busy)
-			core_thread_busy(s, c->core);
+			core_thread_busy(s, core, c->core);
 		else
-			core_thread_idle(s, c->core);
+			core_thread_idle(s, core, c->core);
 	}
 	for (int i = 0; speeds_change && i < core->ncpus; i++) {
 		struct sim_cpu *sib = &s->cpus[core->cpus[i]];
@@ -466,10 +467,12 @@ static inline __attribute__((always_inline)) void enter_idle(struct sim *s, stru
 		set_mode(s, c, CPU_WAKING, CPU_IDLE, true);
 	}
 	/* A polling state spins at most cpuidle_poll_time(), then the idle loop
-	 * asks the governor again without leaving idle. (The state read back
-	 * from c: kept in a register across the mode change's calls, it cost
-	 * a register save at every entry.) */
-	if (dev->states[c->req_cstate].poll)
+	 * asks the governor again without leaving idle. Only state 0 may poll
+	 * (machine.c rejects a table with another), so a deeper request needs
+	 * no look at the table. (The state read back from c: kept in a
+	 * register across the mode change's calls, it cost a register save at
+	 * every entry.) */
+	if (c->req_cstate == 0 && dev->states[0].poll)
 		sim_post(s, s->now + cpuidle_poll_time(dev), EV_POLL_END, (uint32_t)c->id,
 			 c->wake_gen, 0);
 }
@@ -559,19 +562,14 @@ static inline __attribute__((always_inline)) void wake(struct sim *s, struct sim
 						      sim_ns extra, const bool plain)
 {
 	const struct sim_pkg *pkg = &s->pkgs[c->pkg];
-	sim_ns exit;
-	if (plain) {
-		/* cluster_wake_ns() without a cluster state to look past. */
-		const struct cstate *st = &c->idle.states[c->cstate];
-		exit = st->wake_ns ? st->wake_ns : st->exit_ns;
-	} else {
-		exit = cluster_wake_ns(s, c);
-	}
+	/* The state's wake time and the idle loop's exit path: kept per
+	 * state for the plain version (plain_exit_ns), whose wake time is
+	 * cluster_wake_ns()'s without a cluster state to look past. */
+	sim_ns exit = plain ? c->plain_exit_ns[c->cstate] : cluster_wake_ns(s, c) + s->m->idle_exit_ns;
 	if (pkg->pkg_cstate >= 0)
 		exit += s->m->pkg_cstates[pkg->pkg_cstate].exit_ns;
 	if (c->idle_busy_until > s->now)
 		exit += c->idle_busy_until - s->now;
-	exit += s->m->idle_exit_ns;
 	/* The wakeup's times and generation are set before the mode changes,
 	 * so that after the calls there (core_update()) the rest needs only
 	 * s and c: nothing on that way reads them (the CPU is accounted up to
@@ -632,15 +630,30 @@ static void (*wake_for(const struct sim *s))(struct sim *, struct sim_cpu *, sim
 	return wake_plain;
 }
 
+/* wake_plain()'s time from the wakeup event of state `st` to the end of
+ * the idle loop's exit path (sim_cpu.plain_exit_ns). */
+static sim_ns plain_exit_ns(const struct sim *s, const struct sim_cpu *c, int st)
+{
+	const struct cstate *cs = &c->idle.states[st];
+	return (cs->wake_ns ? cs->wake_ns : cs->exit_ns) + s->m->idle_exit_ns;
+}
+
 void cpu_wake_setup(struct sim *s)
 {
 	s->wake = wake_for(s);
+	for (int i = 0; i < s->ncpus; i++)
+		for (int j = 0; j < s->cpus[i].idle.nstates; j++)
+			s->cpus[i].plain_exit_ns[j] = plain_exit_ns(s, &s->cpus[i], j);
 }
 
 bool cpu_wake_path_consistent(const struct sim *s)
 {
 	if (s->wake == wake_plain && freq_hw_loop_running(s))
 		return false;
+	for (int i = 0; i < s->ncpus; i++)
+		for (int j = 0; j < s->cpus[i].idle.nstates; j++)
+			if (s->cpus[i].plain_exit_ns[j] != plain_exit_ns(s, &s->cpus[i], j))
+				return false;
 	return s->wake == wake_for(s);
 }
 

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "core_power.h"
 #include "sim_internal.h"
 
 static double leakage_w(const struct cpu_type *t, double volts)
@@ -112,55 +113,6 @@ static void observe_core(struct sim *s, int ci)
 	}
 }
 
-/* Sets the core's power for its threads' present states, the energy used
- * so far accounted first. Returns whether the core counts as active for
- * the turbo bins: a thread in C0, or the core (its shallowest thread, as
- * for power) polling or in a state that keeps it "active" (Intel: C1,
- * C1E). Tells no observer (core_power(), core_update()). */
-/* What a caller knows of the core's threads, so that core_power_set()'s
- * tests of them fold away: nothing, a thread in C0 (nbusy > 0, so it has
- * CPUs), or every thread idle (nbusy == 0 with CPUs). */
-enum core_known { CORE_ANY, CORE_IN_C0, CORE_HALTED };
-
-static inline __attribute__((always_inline)) bool core_power_set(struct sim *s,
-								 struct sim_core *core,
-								 const enum core_known known)
-{
-	double dt = (double)(s->now - core->last) * 1e-9;
-	core->e_dyn += core->p_dyn * dt;
-	core->e_static += core->p_static * dt;
-	core->last = s->now;
-	if (known == CORE_ANY && core->ncpus == 0)
-		return false;
-
-	/* A thread in C0 makes the core busy whatever the others do; all
-	 * idle, the core is in its shallowest thread's state (nbusy == 0:
-	 * every thread is CPU_IDLE). */
-	const struct sim_type *ty = &s->types[core->type];
-	if (known == CORE_HALTED || (known == CORE_ANY && core->nbusy == 0)) {
-		const struct core_idle_w *cs = &ty->idle_w[core_shallowest_cstate(s, core)];
-		/* States are ordered by depth, and only state 0 may poll: a
-		 * polling core is busy. */
-		if (!cs->c0) {
-			core->p_dyn = 0;
-			core->p_static = cs->w;
-			/* A clock-gated core at its domain's voltage: the running
-			 * P-state's, the lowest in a package C-state (Extended HALT). */
-			if (cs->at_vid)
-				core->p_static = ty->leak_w[
-					s->pkgs[core->pkg].pkg_cstate >= 0 ? 0 : core->eff_idx];
-			return cs->turbo;
-		}
-	}
-	/* Ceff V^2 f x SMT activity, and leakage, from the type's per-P-state
-	 * tables (power_tables()) at the core's effective P-state (its clock
-	 * domain's under the package's turbo ceiling: core_pstate_refresh()). */
-	int idx = core->eff_idx;
-	core->p_dyn = ty->dyn_w[idx] * ty->activity_by_busy[core->nbusy];
-	core->p_static = ty->leak_w[idx];
-	return true;
-}
-
 /* core_power_set(), then the observer (a core with CPUs). */
 static bool core_power(struct sim *s, int ci)
 {
@@ -176,7 +128,7 @@ static void turbo_count_moved(struct sim *s, int p, int type);
  * observer told the power, the power controller a count of active cores
  * out of its window (turbo_active_changed()), the uncore's clock a target
  * that may have moved (uncore_follow()). */
-static __attribute__((noinline)) void core_update_tell(struct sim *s, int ci, bool turbo_moved)
+__attribute__((noinline)) void core_update_tell(struct sim *s, int ci, bool turbo_moved)
 {
 	const struct sim_core *core = &s->cores[ci];
 	if (core->ncpus)
@@ -184,36 +136,6 @@ static __attribute__((noinline)) void core_update_tell(struct sim *s, int ci, bo
 	if (turbo_moved)
 		turbo_count_moved(s, core->pkg, core->type);
 	uncore_follow(s, core->pkg);
-}
-
-/* The core's power and its count among the package's turbo-active
- * cores; returns whether the count left its window (turbo_window_set()). */
-static inline __attribute__((always_inline)) bool core_power_turbo(struct sim *s,
-								   struct sim_core *core,
-								   struct sim_pkg *pkg,
-								   const enum core_known known)
-{
-	bool active = core_power_set(s, core, known);
-	if (active == core->turbo_active)
-		return false;
-	core->turbo_active = active;
-	int n = pkg->nturbo_cores[core->type] += active ? 1 : -1;
-	return (unsigned)(n - pkg->turbo_lo[core->type]) > pkg->turbo_span[core->type];
-}
-
-/* The core's power, its count among the package's turbo-active cores,
- * and what that asks of others. Whatever asks more (an observer, a count
- * out of its window, an uncore target that may have moved) goes to one
- * call out of line, so that the usual change is a leaf that saves no
- * registers. */
-static inline __attribute__((always_inline)) void core_update_in(struct sim *s,
-								 struct sim_core *core, int ci,
-								 const enum core_known known)
-{
-	struct sim_pkg *pkg = &s->pkgs[core->pkg];
-	bool turbo_moved = core_power_turbo(s, core, pkg, known);
-	if (s->obs || turbo_moved || pkg->unc_stale)
-		core_update_tell(s, ci, turbo_moved);
 }
 
 void core_update(struct sim *s, int ci)
@@ -371,20 +293,6 @@ void pkg_turbo_eval(struct sim *s, int p)
 	}
 }
 
-/* Energy, residency and idle time of a package up to now, before its
- * busy count moves. */
-static inline void pkg_sync(struct sim *s, struct sim_pkg *pkg)
-{
-	sim_ns dt = s->now - pkg->last;
-	if (dt <= 0)
-		return;
-	pkg->last = s->now;
-	pkg->acct.energy_uncore_j += pkg->p_uncore * (double)dt * 1e-9;
-	if (pkg->pkg_cstate >= 0)
-		pkg->acct.pkg_cstate_ns[pkg->pkg_cstate] += dt;
-	if (pkg->nbusy_cores == 0)
-		pkg->acct.all_idle_ns += dt;
-}
 
 /* The package's state after a core joined or left the busy ones, as it
  * goes to or from idle or has cluster power: the busy list (an uncore
@@ -411,9 +319,8 @@ static void pkg_core_busy_more(struct sim *s, int ci, int delta, int before)
  * package C-state the core's power reads, so it comes first), then the
  * core's update, which knows the core's state as its caller does: in C0
  * after a thread entered it (delta 1), halted after the last left it
- * (-1). Out of line and reached by a tail call, so that
- * core_thread_busy() and core_thread_idle() stay leaves that save no
- * registers. */
+ * (-1). Out of line, so that the usual step, inline in the idle
+ * loop's entry and exit (core_power.h), stays small. */
 static inline __attribute__((always_inline)) void core_thread_pkg_more(struct sim *s, int ci,
 									 const int delta, int before)
 {
@@ -421,12 +328,12 @@ static inline __attribute__((always_inline)) void core_thread_pkg_more(struct si
 	core_update_in(s, &s->cores[ci], ci, delta > 0 ? CORE_IN_C0 : CORE_HALTED);
 }
 
-static __attribute__((noinline)) void core_busy_pkg_more(struct sim *s, int ci, int before)
+__attribute__((noinline)) void core_busy_pkg_more(struct sim *s, int ci, int before)
 {
 	core_thread_pkg_more(s, ci, 1, before);
 }
 
-static __attribute__((noinline)) void core_idle_pkg_more(struct sim *s, int ci, int before)
+__attribute__((noinline)) void core_idle_pkg_more(struct sim *s, int ci, int before)
 {
 	core_thread_pkg_more(s, ci, -1, before);
 }
@@ -441,60 +348,16 @@ static inline __attribute__((always_inline)) void core_thread_list(struct sim *s
 	core_update_in(s, &s->cores[ci], ci, delta > 0 ? CORE_IN_C0 : CORE_HALTED);
 }
 
-static __attribute__((noinline)) void core_busy_list(struct sim *s, int ci, int before)
+__attribute__((noinline)) void core_busy_list(struct sim *s, int ci, int before)
 {
 	core_thread_list(s, ci, 1, before);
 }
 
-static __attribute__((noinline)) void core_idle_list(struct sim *s, int ci, int before)
+__attribute__((noinline)) void core_idle_list(struct sim *s, int ci, int before)
 {
 	core_thread_list(s, ci, -1, before);
 }
 
-/* A thread of the core entered C0 (set_mode()): its busy count; if the
- * core was idle, the package's energy so far and its busy count; the
- * core's power, known in C0, and what that asks of others
- * (core_update()). The usual step of an idle exit is one leaf call (a
- * package that stays busy keeps its C-state and its uncore's power);
- * what asks more of the package goes out of line by a tail call. */
-void core_thread_busy(struct sim *s, int ci)
-{
-	struct sim_core *core = &s->cores[ci];
-	if (core->nbusy++ == 0) {
-		struct sim_pkg *pkg = &s->pkgs[core->pkg];
-		pkg_sync(s, pkg);
-		int before = pkg->nbusy_cores++;
-		if (!before || s->cluster_power) {
-			core_busy_pkg_more(s, ci, before);
-			return;
-		}
-		if (pkg->busy_cores) {
-			core_busy_list(s, ci, before);
-			return;
-		}
-	}
-	core_update_in(s, core, ci, CORE_IN_C0);
-}
-
-/* ...left C0: the same for every idle entry, the core halted once its
- * last thread has left. */
-void core_thread_idle(struct sim *s, int ci)
-{
-	struct sim_core *core = &s->cores[ci];
-	if (--core->nbusy) {
-		core_update_in(s, core, ci, CORE_IN_C0); /* an SMT sibling is busy */
-		return;
-	}
-	struct sim_pkg *pkg = &s->pkgs[core->pkg];
-	pkg_sync(s, pkg);
-	int before = pkg->nbusy_cores--;
-	if (before == 1 || s->cluster_power)
-		core_idle_pkg_more(s, ci, before);
-	else if (pkg->busy_cores)
-		core_idle_list(s, ci, before);
-	else
-		core_update_in(s, core, ci, CORE_HALTED);
-}
 
 /* A count of turbo-active cores out of its window (turbo_window_set()):
  * the package's power controller re-evaluates the turbo ceiling on its

@@ -168,6 +168,11 @@ struct sim_cpu {
 	bool util_decayed;     /* the run queue's PELT moved since the last cpufreq hook call */
 	sim_ns idle_busy_until;/* the idle entry path (and tick stop) runs until then */
 	sim_ns switch_out_ns;  /* the switch to idle of the task that just left (cpu_schedule()) */
+	/* By C-state, for the plain idle exit (wake_plain()): the state's wake
+	 * time (wake_ns, else exit_ns) and the idle loop's exit path after it
+	 * (machine.idle_exit_ns). Set by cpu_wake_setup(): the states and the
+	 * machine are fixed by then; --check compares (cpu_wake_path_consistent()). */
+	sim_ns plain_exit_ns[MACHINE_MAX_CSTATES];
 	bool tick_woke;        /* the tick ended the current idle period */
 	struct cpuidle_device idle;
 	/* By C-state, bit k: cpuidle_state_polls_flags() of idle.states[k]
@@ -687,10 +692,6 @@ void platform_power_collect(const struct sim *s, struct run_result *r);
 int power_tables(struct sim *s); /* -1 on OOM */
 void power_init(struct sim *s);
 void core_update(struct sim *s, int core);   /* recompute power after a state change */
-/* A thread of the core entered / left C0 (set_mode()): the core's busy
- * count, the package's (its energy so far first) and core_update(). */
-void core_thread_busy(struct sim *s, int core);
-void core_thread_idle(struct sim *s, int core);
 /* The core's P-state in C0 after its policy's P-state, its package's
  * turbo ceiling or its exit ramp changed (cpu_effective_idx()). */
 void core_pstate_refresh(struct sim *s, int core);
