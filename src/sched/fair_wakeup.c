@@ -46,16 +46,17 @@ static bool wake_wide(const struct task *waker, const struct task *p, int llc_si
 }
 
 /* wake_affine_idle(): -1 for no opinion. `share_cache`: whether the two
- * CPUs share their last-level cache (cpus_share_cache()). */
-static inline int wake_affine_idle(const struct sim *s, int this_cpu, int prev, bool sync,
-				   bool share_cache)
+ * CPUs share their last-level cache (cpus_share_cache()); `prev_idle`:
+ * whether prev is idle (sv_cpu_idle()). */
+static inline int wake_affine_idle(const struct sim *s, int this_cpu, int prev, bool prev_idle,
+				   bool sync, bool share_cache)
 {
 	/* An idle waking CPU is an interrupt: only move within a cache. */
 	if (sv_cpu_idle(s, this_cpu) && share_cache)
-		return sv_cpu_idle(s, prev) ? prev : this_cpu;
+		return prev_idle ? prev : this_cpu;
 	if (sync && sv_nr_running(s, this_cpu) == 1)
 		return this_cpu;
-	if (sv_cpu_idle(s, prev))
+	if (prev_idle)
 		return prev;
 	return -1;
 }
@@ -352,22 +353,29 @@ __attribute__((noinline)) static int select_wake_slow(struct sim *s, struct task
 		s, p, select_idle_sibling_recent(s, p, prev, target, 0, 0, UCLAMP_SCALE));
 }
 
-/* The wakeup: wake_affine() at the lowest domain that spans the waker's
- * and the previous CPU, unless the waker wakes wide, then
- * select_idle_sibling(). Out of line, and every path that goes on from
- * here a jump, so that the entry points reach it by a jump
- * (select_recorded()) and the common wakeup, where wake_affine_idle()
- * decides and the target or the previous CPU is idle, keeps few
- * registers (pingpong's every wakeup). select_idle_sibling()'s first two
- * shortcuts are written out for its two possible targets, the waking CPU
- * and the previous one. */
-__attribute__((noinline)) static int select_wake(struct sim *s, struct task *p,
-						 const struct select_ctx *w)
+/* select_idle_sibling(p, prev, prev): the wakeup without wake_affine(). */
+static inline __attribute__((always_inline)) int select_wake_prev(struct sim *s, struct task *p,
+								  int prev, bool prev_idle)
+{
+	if (sched_asym_cpucap_active(sv_topology(s)))
+		return select_wake_asym(s, p, prev);
+	if (prev_idle)
+		return allowed_or_fallback(s, p, prev);
+	return select_wake_slow(s, p, NULL, prev);
+}
+
+/* The wakeup from a CPU other than the previous one: wake_affine() at the
+ * lowest domain that spans the two, unless the waker wakes wide, then
+ * select_idle_sibling(). Every path that goes on from here is a jump.
+ * select_idle_sibling()'s first two shortcuts are written out for its two
+ * possible targets, the waking CPU and the previous one. */
+__attribute__((noinline)) static int select_wake_affine(struct sim *s, struct task *p,
+							const struct select_ctx *w, int prev, int cpu,
+							bool prev_idle)
 {
 	const struct sched_topology *topo = sv_topology(s);
-	int prev = p->cpu, cpu = waking_cpu(p, w);
 	const struct cpu_place *a = &topo->cpu[cpu], *b = &topo->cpu[prev];
-	if (cpu != prev && !wake_wide(w->waker, p, a->llc_size) && task_allowed(p, cpu)) {
+	if (!wake_wide(w->waker, p, a->llc_size) && task_allowed(p, cpu)) {
 		/* The lowest domain of the waking CPU that spans prev
 		 * (for_each_domain(); cpu_domain_spanning() written out, for
 		 * the shared cache it finds), if any: wake_affine() between
@@ -378,7 +386,7 @@ __attribute__((noinline)) static int select_wake(struct sim *s, struct task *p,
 				  : a->pkg == b->pkg ? SDL_DIE
 						     : SDL_NUMA;
 		if (topo->cpu_dom_from[cpu][l]) {
-			int target = wake_affine_idle(s, cpu, prev, w->sync, share_cache);
+			int target = wake_affine_idle(s, cpu, prev, prev_idle, w->sync, share_cache);
 			if (target < 0)
 				return select_wake_slow(s, p, w, -1);
 			if (target == cpu) {
@@ -387,18 +395,40 @@ __attribute__((noinline)) static int select_wake(struct sim *s, struct task *p,
 					return select_wake_asym(s, p, cpu);
 				if (sv_cpu_idle(s, cpu))
 					return allowed_or_fallback(s, p, cpu);
-				if (share_cache && sv_cpu_idle(s, prev))
+				if (share_cache && prev_idle)
 					return allowed_or_fallback(s, p, prev);
 				return select_wake_slow(s, p, NULL, cpu);
 			}
 		}
 	}
-	/* select_idle_sibling(p, prev, prev) */
-	if (sched_asym_cpucap_active(topo))
-		return select_wake_asym(s, p, prev);
-	if (sv_cpu_idle(s, prev))
-		return allowed_or_fallback(s, p, prev);
-	return select_wake_slow(s, p, NULL, prev);
+	return select_wake_prev(s, p, prev, prev_idle);
+}
+
+/* The wakeup. Out of line, so that the entry points reach it by a jump
+ * (select_recorded()), and small: its two common cases decide here
+ * without wake_affine() and save no registers. A wakeup on the previous
+ * CPU itself (a timer's, a device's, a waker's there) has no
+ * wake_affine(): select_idle_sibling(p, prev, prev). And where the
+ * previous CPU is idle and shares the waking CPU's cache (pingpong's
+ * every wakeup), every path of select_wake_affine() returns it, so none
+ * is taken: wake_affine_idle() picks prev, or the waking CPU when that
+ * runs only the (sync) waker, and then select_idle_sibling() finds that
+ * target busy (it would have been idle only where wake_affine_idle()
+ * picked prev), and prev idle and cache affine; without wake_affine()
+ * (no domain spans both, a wide waker, a waking CPU the task may not
+ * use) select_idle_sibling(p, prev, prev) returns the idle prev at once.
+ * Not where capacities differ: there each shortcut also asks whether the
+ * task fits, and the target matters. */
+__attribute__((noinline)) static int select_wake(struct sim *s, struct task *p,
+						 const struct select_ctx *w)
+{
+	const struct sched_topology *topo = sv_topology(s);
+	int prev = p->cpu, cpu = waking_cpu(p, w);
+	bool prev_idle = sv_cpu_idle(s, prev);
+	if (cpu == prev || (prev_idle && cpus_share_cache(topo, cpu, prev) &&
+			    !sched_asym_cpucap_active(topo)))
+		return select_wake_prev(s, p, prev, prev_idle);
+	return select_wake_affine(s, p, w, prev, cpu, prev_idle);
 }
 
 void fair_record_wakee(struct sim *s, const struct select_ctx *w, const struct task *p)

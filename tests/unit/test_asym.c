@@ -150,6 +150,22 @@ static void test_wakeup_fits_capacity(void **state)
 	assert_int_equal(wake(s, sleeper(4, 500), 5, false), 4);
 }
 
+/* A sync wakeup from a big CPU running only the waker, of a big task
+ * whose previous CPU is an idle little one in the same cache: with equal
+ * capacities the idle previous CPU would take it at once, but here it
+ * does not fit, and the search starts from the target wake_affine_idle()
+ * picked, the waker's CPU (2): the first idle big CPU after it is 3, not
+ * the 1 a search from the previous CPU finds. */
+static void test_sync_wakeup_searches_from_waker(void **state)
+{
+	struct sim *s = phone(400);
+	run_on(s, 0, 900);
+	run_on(s, 2, 100); /* the waker */
+	assert_int_equal(wake(s, sleeper(4, 500), 2, true), 3);
+	/* A small task fits its idle previous CPU: it goes back there. */
+	assert_int_equal(wake(s, sleeper(4, 100), 2, true), 4);
+}
+
 /* Misfit migration: a little CPU running a task too big for it gives it
  * to an idle big CPU at its periodic balance (active balancing); not when
  * the task fits, nor to a CPU of equal capacity, nor outside its
@@ -281,6 +297,7 @@ int main(void)
 		cmocka_unit_test(test_asym_topology),
 		cmocka_unit_test(test_util_fits_cpu),
 		cmocka_unit_test(test_wakeup_fits_capacity),
+		cmocka_unit_test(test_sync_wakeup_searches_from_waker),
 		cmocka_unit_test(test_misfit_migration),
 		cmocka_unit_test(test_overutilized),
 		cmocka_unit_test(test_exec_misfit_goes_big),

@@ -51,6 +51,36 @@ static void test_idle_prev_in_other_llc_not_taken(void **state)
 	assert_int_equal(wake(s, p, 1, true), 1);
 }
 
+/* A wakeup that is not sync, the previous CPU idle in the other package:
+ * wake_affine_idle() picks it, and it takes the wakee, although its
+ * blocked load is so much heavier than the waker's CPU's that the loads
+ * (wake_affine_weight()) would pull the wakee to the waker's side. */
+static void test_idle_prev_in_other_llc_beats_loads(void **state)
+{
+	struct sim *s = machine(2, 4, 1, 4);
+	for (int c = 0; c < 4; c++)
+		run_on(s, c, 300);
+	s->cpu[4].load = 900; /* idle, its load blocked */
+	struct task *p = sleeper(4, 200);
+	assert_int_equal(wake(s, p, 1, false), 4);
+}
+
+/* A wakeup on the previous CPU itself (its timer, a device's interrupt:
+ * no waking CPU) has no wake_affine(): the previous CPU if idle, else the
+ * first idle CPU of its LLC after it. */
+static void test_wakeup_on_prev_cpu(void **state)
+{
+	struct sim *s = machine(1, 4, 1, 4);
+	run_on(s, 0, 300);
+	run_on(s, 1, 300);
+	struct task *p = sleeper(2, 200);
+	assert_int_equal(wake(s, p, 2, false), 2);
+	assert_int_equal(wake(s, p, -1, false), 2);
+	run_on(s, 2, 300);
+	assert_int_equal(wake(s, p, 2, false), 3);
+	assert_int_equal(wake(s, p, -1, false), 3);
+}
+
 /* The waker's LLC has an idle CPU: the scan finds the first one after the
  * target in CPU order (select_idle_cpu() wraps from target + 1). */
 static void test_scan_finds_idle_cpu_after_target(void **state)
@@ -477,6 +507,8 @@ int main(void)
 		cmocka_unit_test(test_idle_prev_keeps_task),
 		cmocka_unit_test(test_domain_spanning_is_the_walk),
 		cmocka_unit_test(test_sync_wakeup_stacks_on_waker),
+		cmocka_unit_test(test_idle_prev_in_other_llc_beats_loads),
+		cmocka_unit_test(test_wakeup_on_prev_cpu),
 		cmocka_unit_test(test_idle_prev_in_other_llc_not_taken),
 		cmocka_unit_test(test_scan_finds_idle_cpu_after_target),
 		cmocka_unit_test(test_scan_order_in_second_llc),
