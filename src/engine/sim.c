@@ -890,7 +890,7 @@ static int build_topology(struct sim *s, struct pm_diag *d)
 		dev->states = m->types[cpu->type].cstates;
 		dev->nstates = m->ncstates;
 		for (int k = 0; k < dev->nstates; k++)
-			if (cpuidle_state_polls_flags(&dev->states[k]))
+			if (s->par.idle_polling_wakeup && cpuidle_state_polls_flags(&dev->states[k]))
 				cpu->polls_flags |= 1u << k;
 		dev->gov = s->ci_gov;
 		if (s->ci_gov->data_size) {
@@ -1028,6 +1028,7 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 	if (freq_init(s, d) < 0)
 		return -1;
 	cpu_wake_setup(s); /* after freq_init(): s->amd_pstate */
+	task_wake_setup(s);
 	if (background_init(s, d) < 0)
 		return -1;
 	writeback_init(s);
@@ -1107,12 +1108,13 @@ bad:
 		}
 	}
 	if (!cpu_idle_path_consistent(s) || !cpu_wake_path_consistent(s) ||
-	    s->switch_half_ns != s->m->context_switch_ns / 2 ||
+	    !task_wake_setup_consistent(s) || s->switch_half_ns != s->m->context_switch_ns / 2 ||
 	    s->newidle_needs_stealable != newidle_needs_stealable(s)) {
 		fprintf(stderr,
 			"pmlab: internal error: the idle loop's kept state (its version, the tick "
-			"period, a blind governor's answer), the idle exit's version, switch_half_ns or "
-			"newidle_needs_stealable disagrees with its inputs at %lld ns\n",
+			"period, a blind governor's answer), the idle exit's version, the wakeup's "
+			"(classic_hook, polls_flags), switch_half_ns or newidle_needs_stealable "
+			"disagrees with its inputs at %lld ns\n",
 			(long long)s->now);
 		abort();
 	}
