@@ -48,24 +48,25 @@ static inline __attribute__((always_inline)) void sync_not_running(struct sim *s
 {
 	struct cpu_result *a = &c->acct;
 	clock_pelt_idle(s, c);
-	/* An interrupt's handler at the end of a wakeup is system time. */
-	sim_ns irq = 0;
 	if (mode == CPU_IDLE) {
 		a->cstate_ns[c->cstate] += dt;
 	} else {
 		a->c0_ns += dt;
 		a->pstate_ns[cpu_effective_idx(s, c)] += dt;
+		/* An interrupt's handler at the end of a wakeup is system
+		 * time, not idle. */
 		if (c->irq_end > c->irq_start) {
 			sim_ns from = s->now - dt > c->irq_start ? s->now - dt : c->irq_start;
 			sim_ns to = s->now < c->irq_end ? s->now : c->irq_end;
-			irq = to > from ? to - from : 0;
+			sim_ns irq = to > from ? to - from : 0;
+			a->sys_ns += irq;
+			dt -= irq;
 		}
 	}
-	a->sys_ns += irq;
 	if (c->nr_iowait > 0)
-		a->iowait_ns += dt - irq;
+		a->iowait_ns += dt;
 	else
-		a->idle_ns += dt - irq;
+		a->idle_ns += dt;
 }
 
 /* Accounts the time since the last sync in the CPU's present state: its

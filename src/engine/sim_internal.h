@@ -363,9 +363,9 @@ struct sim {
 	 * end. A device's timers mostly come due in the order they are
 	 * posted, and a ramp lasts one fixed time per P-state pair, so a push
 	 * moves few (a tick, a jiffy ahead, most). While it holds one
-	 * (lane_armed), sim_run() looks after each event whether its first
-	 * comes before the queue's and the deadlines' (a run without a lane
-	 * pays nothing); check_invariants() checks the order. */
+	 * (lane_armed), sim_run() compares its first with the earlier of the
+	 * queue's and the deadlines' first at every event (a run without a
+	 * lane pays nothing); check_invariants() checks the order. */
 	struct timer_lane {
 		struct lane_timer {
 			sim_ns time;
@@ -891,8 +891,8 @@ void sim_post_ramp_end(struct sim *s, sim_ns t, uint32_t core, uint32_t gen);
 void sim_lane_tick(struct sim *s, sim_ns t, uint32_t cpu);
 
 /* A CPU's next tick (EV_TICK), due up to a jiffy ahead, in the timer lane
- * while the lane holds a timer (then sim_run() looks at it after every
- * event anyway) and has room, else the queue: the same order either way
+ * while the lane holds a timer (then sim_run() compares its first at
+ * every event anyway) and has room, else the queue: the same order either way
  * (sim.c). A run whose lane stays empty pays one test for it. */
 static inline void sim_post_tick(struct sim *s, sim_ns t, uint32_t cpu)
 {
