@@ -43,4 +43,10 @@ static inline const struct event *eventq_peek(const struct eventq *q)
 	return q->len ? &q->heap[0] : NULL;
 }
 
+/* The earliest event, of a queue that holds one: no test. */
+static inline const struct event *eventq_first(const struct eventq *q)
+{
+	return &q->heap[0];
+}
+
 #endif

@@ -175,8 +175,10 @@ struct sim_cpu {
 	sim_ns plain_exit_ns[MACHINE_MAX_CSTATES];
 	bool tick_woke;        /* the tick ended the current idle period */
 	struct cpuidle_device idle;
-	/* By C-state, bit k: cpuidle_state_polls_flags() of idle.states[k]
-	 * (a string search in the state's desc: done once, at the start). */
+	/* By C-state, bit k: waking a task here from another CPU needs no
+	 * IPI (wake_sends_ipi()): cpuidle_state_polls_flags() of
+	 * idle.states[k] (a string search in the state's desc: done once, at
+	 * the start), with par.idle_polling_wakeup; none without it. */
 	uint32_t polls_flags;
 	struct eventq timers;  /* armed sleep timers of tasks that slept here */
 	sim_ns bg_next;        /* next background wakeup (engine/background.c), or SIM_NS_MAX */
@@ -361,9 +363,9 @@ struct sim {
 	 * end. A device's timers mostly come due in the order they are
 	 * posted, and a ramp lasts one fixed time per P-state pair, so a push
 	 * moves few (a tick, a jiffy ahead, most). While it holds one
-	 * (lane_armed), sim_run() looks after each event whether its first
-	 * comes before the queue's and the deadlines' (a run without a lane
-	 * pays nothing); check_invariants() checks the order. */
+	 * (lane_armed), sim_run() compares its first with the earlier of the
+	 * queue's and the deadlines' first at every event (a run without a
+	 * lane pays nothing); check_invariants() checks the order. */
 	struct timer_lane {
 		struct lane_timer {
 			sim_ns time;
@@ -399,6 +401,10 @@ struct sim {
 	 * (placement_ops.newidle_needs_stealable, capacities symmetric):
 	 * a CPU going idle calls it only while one exists. Fixed at setup. */
 	bool newidle_needs_stealable;
+	/* The scheduler calls the governor's hook at every enqueue and
+	 * dequeue (classic cpufreq updates, a governor with a hook): fixed at
+	 * setup (task_wake_setup()). */
+	bool classic_hook;
 	sim_ns nohz_next_blocked; /* not before this jiffy (nohz.next_blocked) */
 	int cpuidle_stop_tick_default;
 	int cluster_cstate;    /* the first cluster C-state (engine/cluster_idle.c); -1 none */
@@ -744,12 +750,23 @@ static inline bool freq_guided(const struct cpufreq_policy *p)
  * call at every enqueue and dequeue (callgrind: pingpong -7 instructions
  * an event against the out-of-line function LTO left once the utilization
  * path grew). */
+static inline __attribute__((always_inline)) void freq_policy_hook(struct sim *s,
+								   struct sim_cpu *c,
+								   unsigned flags);
 static inline __attribute__((always_inline)) void freq_update_hook(struct sim *s,
 								   struct sim_cpu *c,
 								   unsigned flags)
 {
 	if (!s->cf_gov->update)
 		return;
+	freq_policy_hook(s, c, flags);
+}
+/* freq_update_hook() past its governor's test: for a caller that knows
+ * the governor has a hook (s->classic_hook). */
+static inline __attribute__((always_inline)) void freq_policy_hook(struct sim *s,
+								   struct sim_cpu *c,
+								   unsigned flags)
+{
 	/* The policy's address only past the governor's test: a governor
 	 * with no hook (performance) does not work it out at each wakeup. */
 	struct cpufreq_policy *p = &s->policies[c->policy].p;
@@ -814,6 +831,11 @@ void task_requeue_elsewhere(struct sim *s, struct sim_cpu *c, struct task *t);
 void task_move_running(struct sim *s, struct sim_cpu *from, struct sim_cpu *to);
 bool task_dispatch(struct sim *s, struct sim_cpu *c);
 void task_timer(struct sim *s, struct task *t);
+/* What the wakeup and dequeue paths keep of the run's settings
+ * (s->classic_hook): after freq_init(); and whether it, and the CPUs'
+ * polls_flags, still agree with them (--check). */
+void task_wake_setup(struct sim *s);
+bool task_wake_setup_consistent(const struct sim *s);
 sim_ns cpu_next_timer(struct sim *s, struct sim_cpu *c);
 
 /* engine/share.c: multiplier (<= 1) for the stall of a burst that `t`
@@ -867,8 +889,8 @@ void sim_post_ramp_end(struct sim *s, sim_ns t, uint32_t core, uint32_t gen);
 void sim_lane_tick(struct sim *s, sim_ns t, uint32_t cpu);
 
 /* A CPU's next tick (EV_TICK), due up to a jiffy ahead, in the timer lane
- * while the lane holds a timer (then sim_run() looks at it after every
- * event anyway) and has room, else the queue: the same order either way
+ * while the lane holds a timer (then sim_run() compares its first at
+ * every event anyway) and has room, else the queue: the same order either way
  * (sim.c). A run whose lane stays empty pays one test for it. */
 static inline void sim_post_tick(struct sim *s, sim_ns t, uint32_t cpu)
 {

@@ -74,12 +74,14 @@ static void post_init_util(const struct sim_cpu *c, struct task *t)
 }
 
 /* enqueue_task_fair() of a woken, forked or moved task, with CFS's
- * vruntime placement and wakeup preemption. Inline in its two callers
- * (task_wake(), task_requeue_elsewhere()), forced: it runs at every
- * wakeup, and a call of its own saves and restores the registers
+ * vruntime placement and wakeup preemption; `new_task`: t->state is
+ * TASK_NEW (a constant where the caller knows it). Inline in its callers
+ * (task_wake()'s versions, task_requeue_elsewhere()), forced: it runs at
+ * every wakeup, and a call of its own saves and restores the registers
  * task_wake() has just saved. */
 static inline __attribute__((always_inline)) void task_enqueue(struct sim *s, struct sim_cpu *c,
-							       struct task *t, bool wakeup)
+							       struct task *t, bool wakeup,
+							       bool new_task)
 {
 	bool was_iowait = false;
 	if (t->ran && t->cpu != c->id) {
@@ -87,10 +89,9 @@ static inline __attribute__((always_inline)) void task_enqueue(struct sim *s, st
 		if (!t->pelt_detached)
 			load_avg_migrate_wakeup(s, t, &s->cpus[t->cpu]);
 		count_migration(s, c);
-	} else if (!t->ran && t->state == TASK_NEW) {
+	} else if (!t->ran && new_task) {
 		post_init_util(c, t);
 	}
-	bool new_task = t->state == TASK_NEW;
 	if (new_task) {
 		/* START_DEBIT: a new task starts one slice behind. */
 		t->vruntime = c->rq.min_vruntime + (uint64_t)sched_slice(s, c, t);
@@ -117,8 +118,8 @@ static inline __attribute__((always_inline)) void task_enqueue(struct sim *s, st
 	util_est_enqueue(c, t);
 	if (s->placement->enqueued)
 		s->placement->enqueued(s, c->id, t, new_task);
-	if (s->par.cpufreq_updates == CPUFREQ_UPDATES_CLASSIC)
-		freq_update_hook(s, c, was_iowait ? CPUFREQ_UPDATE_IOWAIT : 0);
+	if (s->classic_hook)
+		freq_policy_hook(s, c, was_iowait ? CPUFREQ_UPDATE_IOWAIT : 0);
 	if (c->mode == CPU_IDLE)
 		cpu_kick(s, c);
 	else if (c->mode == CPU_RUNNING && c->curr && c->curr->state == TASK_RUNNING)
@@ -145,46 +146,80 @@ static struct select_ctx select_ctx(const struct sim *s, enum select_kind kind, 
  * into the woken task stands for. Before 3.13 the idle loop cleared the
  * polling flag for every cpuidle state: an IPI each time
  * (idle_polling_wakeup=0, which --set kernel=3.12 or older selects). */
-static bool wake_sends_ipi(const struct sim *s, const struct sim_cpu *target)
+static bool wake_sends_ipi(const struct sim_cpu *target)
 {
 	if (target->mode == CPU_RUNNING)
 		return true;
-	if (!s->par.idle_polling_wakeup)
-		return true;
+	/* Without idle_polling_wakeup, no state's bit is set (build_topology()). */
 	return !(target->polls_flags >> target->req_cstate & 1);
 }
 
-void task_wake(struct sim *s, struct task *t, int waker_cpu, bool sync)
+/* task_wake() of a task in state `from` (TASK_NEW, TASK_SLEEPING or
+ * TASK_BLOCKED). Inline in its two versions: task_wake() reads the state;
+ * wake_blocked() knows it (pingpong's every wakeup), and the tests of a
+ * new task fold away there. */
+static inline __attribute__((always_inline)) void wake_from(struct sim *s, struct task *t,
+							    enum task_state from, int waker_cpu,
+							    bool sync)
 {
-	enum select_kind kind = t->state == TASK_NEW ? SELECT_FORK : SELECT_WAKE;
-	if (t->state == TASK_BLOCKED && t->iowait) {
+	if (from == TASK_BLOCKED && t->iowait) {
 		struct sim_cpu *prev = &s->cpus[t->cpu];
 		cpu_sync(s, prev);
 		prev->nr_iowait--;
 	}
-	struct select_ctx w = select_ctx(s, kind, waker_cpu, sync);
+	struct select_ctx w = select_ctx(s, from == TASK_NEW ? SELECT_FORK : SELECT_WAKE, waker_cpu,
+					 sync);
 	int cpu = s->placement->select_cpu(s, t, &w);
-	if (waker_cpu >= 0 && cpu != waker_cpu && wake_sends_ipi(s, &s->cpus[cpu]))
+	if (waker_cpu >= 0 && cpu != waker_cpu && wake_sends_ipi(&s->cpus[cpu]))
 		cpu_charge(s, &s->cpus[waker_cpu], NULL, s->m->wakeup_ipi_ns);
 	if (s->obs && s->obs->task_wakeup) {
 		/* Only task_timer() wakes a sleeping task; only wake_blocked()
 		 * a blocked one, from the CPU whose task runs the workload, if
 		 * any. Worked out only for the observer: the task is still in
 		 * the state it wakes from. */
-		enum sim_wake_cause why = t->state == TASK_NEW        ? SIM_WAKE_NEW
-					  : t->state == TASK_SLEEPING ? SIM_WAKE_TIMER
-					  : waker_cpu >= 0            ? SIM_WAKE_TASK
-								      : SIM_WAKE_IRQ;
-		const struct sim_cpu *wc = waker_cpu >= 0 ? &s->cpus[waker_cpu] : NULL;
-		const struct task *waker = why == SIM_WAKE_TASK && wc->mode == CPU_RUNNING ? wc->curr
-											  : NULL;
+		enum sim_wake_cause why = from == TASK_NEW        ? SIM_WAKE_NEW
+					  : from == TASK_SLEEPING ? SIM_WAKE_TIMER
+					  : waker_cpu >= 0        ? SIM_WAKE_TASK
+								  : SIM_WAKE_IRQ;
 		s->obs->task_wakeup(s->obs->ctx, cpu, why == SIM_WAKE_NEW ? -1 : waker_cpu, s->now, t,
-				    waker, why);
+				    why == SIM_WAKE_TASK ? w.waker : NULL, why);
 	}
 	t->wake_time = s->now;
 	s->wakeups++;
 	s->cpus[cpu].acct.wakeups++;
-	task_enqueue(s, &s->cpus[cpu], t, true);
+	task_enqueue(s, &s->cpus[cpu], t, true, from == TASK_NEW);
+}
+
+void task_wake(struct sim *s, struct task *t, int waker_cpu, bool sync)
+{
+	wake_from(s, t, t->state, waker_cpu, sync);
+}
+
+/* task_wake() of a blocked task, out of line on its own: wake_blocked()
+ * inlines into the workloads. */
+static __attribute__((noinline)) void task_wake_blocked(struct sim *s, struct task *t,
+							 int waker_cpu, bool sync)
+{
+	wake_from(s, t, TASK_BLOCKED, waker_cpu, sync);
+}
+
+static bool classic_hook(const struct sim *s)
+{
+	return s->par.cpufreq_updates == CPUFREQ_UPDATES_CLASSIC && s->cf_gov->update;
+}
+
+void task_wake_setup(struct sim *s)
+{
+	s->classic_hook = classic_hook(s);
+}
+
+bool task_wake_setup_consistent(const struct sim *s)
+{
+	if (!s->par.idle_polling_wakeup)
+		for (int c = 0; c < s->ncpus; c++)
+			if (s->cpus[c].polls_flags)
+				return false;
+	return s->classic_hook == classic_hook(s);
 }
 
 static void wake_blocked(struct sim *s, struct task *t, bool sync)
@@ -195,7 +230,7 @@ static void wake_blocked(struct sim *s, struct task *t, bool sync)
 		t->wake_pending = true;
 		return;
 	case TASK_BLOCKED:
-		task_wake(s, t, s->dispatch_cpu, sync);
+		task_wake_blocked(s, t, s->dispatch_cpu, sync);
 		return;
 	default:
 		return;
@@ -265,7 +300,7 @@ void task_requeue_elsewhere(struct sim *s, struct sim_cpu *c, struct task *t)
 		struct select_ctx w = select_ctx(s, SELECT_MOVE, c->id, false);
 		cpu = s->placement->select_cpu(s, t, &w);
 	}
-	task_enqueue(s, &s->cpus[cpu], t, false);
+	task_enqueue(s, &s->cpus[cpu], t, false, false);
 }
 
 struct task *sim_fork(struct sim *s, struct task *parent, const char *name)
@@ -357,8 +392,8 @@ static inline void task_off_cpu(struct sim *s, struct sim_cpu *c, struct task *t
 	util_est_dequeue(c, t);
 	t->util_est_last = t->pelt.util_avg;
 	t->util_est_ewma = util_est_ewma(t->util_est_ewma, t->pelt.util_avg);
-	if (s->par.cpufreq_updates == CPUFREQ_UPDATES_CLASSIC)
-		freq_update_hook(s, c, 0);
+	if (s->classic_hook)
+		freq_policy_hook(s, c, 0);
 }
 
 bool task_dispatch(struct sim *s, struct sim_cpu *c)
