@@ -93,14 +93,22 @@ static inline __attribute__((always_inline)) bool core_power_turbo(struct sim *s
  * and what that asks of others. Whatever asks more (an observer, a count
  * out of its window, an uncore target that may have moved) goes to one
  * call out of line, so that the usual change makes no call. */
+static inline __attribute__((always_inline)) void core_update_at(struct sim *s,
+								 struct sim_core *core, int ci,
+								 struct sim_pkg *pkg,
+								 const enum core_known known)
+{
+	bool turbo_moved = core_power_turbo(s, core, pkg, known);
+	if (s->obs || turbo_moved || pkg->unc_stale)
+		core_update_tell(s, ci, turbo_moved);
+}
+
+/* ...of a core whose package the caller has not at hand. */
 static inline __attribute__((always_inline)) void core_update_in(struct sim *s,
 								 struct sim_core *core, int ci,
 								 const enum core_known known)
 {
-	struct sim_pkg *pkg = &s->pkgs[core->pkg];
-	bool turbo_moved = core_power_turbo(s, core, pkg, known);
-	if (s->obs || turbo_moved || pkg->unc_stale)
-		core_update_tell(s, ci, turbo_moved);
+	core_update_at(s, core, ci, &s->pkgs[core->pkg], known);
 }
 
 /* Energy, residency and idle time of a package up to now, before its
@@ -124,12 +132,13 @@ static inline void pkg_sync(struct sim *s, struct sim_pkg *pkg)
  * (core_update()). The usual step of an idle exit is inline, with no
  * call (a package that stays busy keeps its C-state and its uncore's
  * power); what asks more of the package goes out of line. `core` is
- * s->cores[ci]. */
+ * s->cores[ci], `pkg` its package (the caller's CPU's, c->pkg: the
+ * caller's idle exit has its address already). */
 static inline __attribute__((always_inline)) void core_thread_busy(struct sim *s,
-								   struct sim_core *core, int ci)
+								   struct sim_core *core, int ci,
+								   struct sim_pkg *pkg)
 {
 	if (core->nbusy++ == 0) {
-		struct sim_pkg *pkg = &s->pkgs[core->pkg];
 		pkg_sync(s, pkg);
 		int before = pkg->nbusy_cores++;
 		if (!before || s->cluster_power) {
@@ -141,19 +150,19 @@ static inline __attribute__((always_inline)) void core_thread_busy(struct sim *s
 			return;
 		}
 	}
-	core_update_in(s, core, ci, CORE_IN_C0);
+	core_update_at(s, core, ci, pkg, CORE_IN_C0);
 }
 
 /* ...left C0: the same for every idle entry, the core halted once its
  * last thread has left. */
 static inline __attribute__((always_inline)) void core_thread_idle(struct sim *s,
-								   struct sim_core *core, int ci)
+								   struct sim_core *core, int ci,
+								   struct sim_pkg *pkg)
 {
 	if (--core->nbusy) {
-		core_update_in(s, core, ci, CORE_IN_C0); /* an SMT sibling is busy */
+		core_update_at(s, core, ci, pkg, CORE_IN_C0); /* an SMT sibling is busy */
 		return;
 	}
-	struct sim_pkg *pkg = &s->pkgs[core->pkg];
 	pkg_sync(s, pkg);
 	int before = pkg->nbusy_cores--;
 	if (before == 1 || s->cluster_power)
@@ -161,7 +170,7 @@ static inline __attribute__((always_inline)) void core_thread_idle(struct sim *s
 	else if (pkg->busy_cores)
 		core_idle_list(s, ci, before);
 	else
-		core_update_in(s, core, ci, CORE_HALTED);
+		core_update_at(s, core, ci, pkg, CORE_HALTED);
 }
 
 #endif

@@ -222,9 +222,9 @@ static inline __attribute__((always_inline)) void set_mode(struct sim *s, struct
 	 * (its energy is integrated at the next real change). */
 	if (was_busy != is_busy) {
 		if (is_busy)
-			core_thread_busy(s, core, c->core);
+			core_thread_busy(s, core, c->core, &s->pkgs[c->pkg]);
 		else
-			core_thread_idle(s, core, c->core);
+			core_thread_idle(s, core, c->core, &s->pkgs[c->pkg]);
 	}
 	for (int i = 0; speeds_change && i < core->ncpus; i++) {
 		struct sim_cpu *sib = &s->cpus[core->cpus[i]];
