@@ -425,8 +425,8 @@ __attribute__((noinline)) static int select_wake(struct sim *s, struct task *p,
 	const struct sched_topology *topo = sv_topology(s);
 	int prev = p->cpu, cpu = waking_cpu(p, w);
 	bool prev_idle = sv_cpu_idle(s, prev);
-	if (cpu == prev || (prev_idle && cpus_share_cache(topo, cpu, prev) &&
-			    !sched_asym_cpucap_active(topo)))
+	if ((prev_idle && cpus_share_cache(topo, cpu, prev) && !sched_asym_cpucap_active(topo)) ||
+	    cpu == prev)
 		return select_wake_prev(s, p, prev, prev_idle);
 	return select_wake_affine(s, p, w, prev, cpu, prev_idle);
 }

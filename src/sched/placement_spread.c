@@ -43,7 +43,13 @@ __attribute__((noinline)) static int select_cpu_other(struct sim *s, struct task
 
 static int spread_select_cpu(struct sim *s, struct task *t, const struct select_ctx *w)
 {
-	if (sched_rules_2629(sv_knobs(s)) || w->kind == SELECT_MOVE)
+	if (sched_rules_2629(sv_knobs(s)))
+		return select_cpu_other(s, t, w);
+	/* A wakeup, the common case, first: fair_select_task_rq() tests
+	 * the kind again, and the compiler merges the two tests. */
+	if (w->kind == SELECT_WAKE)
+		return fair_select_task_rq(s, t, w);
+	if (w->kind == SELECT_MOVE)
 		return select_cpu_other(s, t, w);
 	return fair_select_task_rq(s, t, w);
 }
