@@ -48,24 +48,25 @@ static inline __attribute__((always_inline)) void sync_not_running(struct sim *s
 {
 	struct cpu_result *a = &c->acct;
 	clock_pelt_idle(s, c);
-	/* An interrupt's handler at the end of a wakeup is system time. */
-	sim_ns irq = 0;
 	if (mode == CPU_IDLE) {
 		a->cstate_ns[c->cstate] += dt;
 	} else {
 		a->c0_ns += dt;
 		a->pstate_ns[cpu_effective_idx(s, c)] += dt;
+		/* An interrupt's handler at the end of a wakeup is system
+		 * time, not idle. */
 		if (c->irq_end > c->irq_start) {
 			sim_ns from = s->now - dt > c->irq_start ? s->now - dt : c->irq_start;
 			sim_ns to = s->now < c->irq_end ? s->now : c->irq_end;
-			irq = to > from ? to - from : 0;
+			sim_ns irq = to > from ? to - from : 0;
+			a->sys_ns += irq;
+			dt -= irq;
 		}
 	}
-	a->sys_ns += irq;
 	if (c->nr_iowait > 0)
-		a->iowait_ns += dt - irq;
+		a->iowait_ns += dt;
 	else
-		a->idle_ns += dt - irq;
+		a->idle_ns += dt;
 }
 
 /* Accounts the time since the last sync in the CPU's present state: its
@@ -156,12 +157,11 @@ void cpu_charge(struct sim *s, struct sim_cpu *c, struct task *t, sim_ns ns)
 	}
 }
 
-/* cpu_arm_done(), inline for the end of a wakeup (schedule_pass()). */
-static inline __attribute__((always_inline)) void arm_done(struct sim *s, struct sim_cpu *c)
+/* Arms the end of the burst `t` runs on c, which is running it, outside
+ * a dispatch. */
+static inline __attribute__((always_inline)) void arm_burst(struct sim *s, struct sim_cpu *c,
+							   const struct task *t)
 {
-	struct task *t = c->curr;
-	if (c->mode != CPU_RUNNING || !t || !t->in_burst || c->in_dispatch)
-		return;
 	double total = t->rem_cycles / c->speed + t->rem_stall_ns;
 	/* ceil(total) for the non-negative time left, without libm's call:
 	 * the truncation, plus one where it dropped a fraction. */
@@ -179,7 +179,10 @@ static inline __attribute__((always_inline)) void arm_done(struct sim *s, struct
 
 void cpu_arm_done(struct sim *s, struct sim_cpu *c)
 {
-	arm_done(s, c);
+	struct task *t = c->curr;
+	if (c->mode != CPU_RUNNING || !t || !t->in_burst || c->in_dispatch)
+		return;
+	arm_burst(s, c, t);
 }
 
 /* Mode changes move the core's and the package's counters, which change
@@ -256,17 +259,30 @@ static void cpu_stop_tick(struct sim_cpu *c)
 	c->tick_on = false;
 }
 
-void cpu_start_tick(struct sim *s, struct sim_cpu *c)
+/* A restarted tick whose event is gone (it came due while the tick was
+ * stopped) posts the next jiffy's. `jiffy`: the present one. Out of line:
+ * most restarts find the event still queued. */
+static __attribute__((noinline)) void tick_post(struct sim *s, struct sim_cpu *c, sim_ns jiffy)
 {
-	if (c->tick_on)
-		return;
-	c->tick_on = true;
-	if (c->tick_pending)
-		return;
 	/* Ticks are aligned to the jiffy grid on every CPU, as the kernel's are. */
-	c->next_tick = (s->now / s->tick_ns + 1) * s->tick_ns;
+	c->next_tick = (jiffy + 1) * s->tick_ns;
 	c->tick_pending = true;
 	sim_post_tick(s, c->next_tick, (uint32_t)c->id);
+}
+
+/* cpu_start_tick() of a CPU whose tick is stopped, inline where the caller
+ * has tested that and knows the jiffy (schedule_leave_idle()). */
+static inline void start_stopped_tick(struct sim *s, struct sim_cpu *c, sim_ns jiffy)
+{
+	c->tick_on = true;
+	if (!c->tick_pending)
+		tick_post(s, c, jiffy);
+}
+
+void cpu_start_tick(struct sim *s, struct sim_cpu *c)
+{
+	if (!c->tick_on)
+		start_stopped_tick(s, c, s->now / s->tick_ns);
 }
 
 /* Intel's C-state auto-demotion (MSR_PKG_CST_CONFIG_CONTROL bits 25/26,
@@ -809,7 +825,7 @@ schedule_leave_idle(struct sim *s, struct sim_cpu *c, struct task *next, enum sc
 	/* tick_nohz_idle_exit(): restarting a stopped tick is on the way to
 	 * the task. */
 	if (!c->tick_on) {
-		sim_ns jiffy = s->now / s->tick_ns; /* one division for both */
+		sim_ns jiffy = s->now / s->tick_ns; /* one division for all three */
 		/* cpu_charge() of c, which runs next now and is accounted up
 		 * to now. */
 		sim_ns cost = tick_restart_cost(s, c, jiffy);
@@ -818,8 +834,8 @@ schedule_leave_idle(struct sim *s, struct sim_cpu *c, struct task *next, enum sc
 		else if (cost > 0)
 			next->pending_stall_ns += (double)cost;
 		cpu_load_nohz_exit(c, jiffy);
+		start_stopped_tick(s, c, jiffy); /* cpu_start_tick(), tested */
 	}
-	cpu_start_tick(s, c);
 	/* A CPU that stays running keeps its speed: whatever moves it
 	 * (P-state, turbo ceiling, exit ramp, SMT siblings' running count)
 	 * sets it on the running CPUs. */
@@ -899,12 +915,20 @@ schedule_pass(struct sim *s, struct sim_cpu *c, bool void_deadline, enum sched_f
 	if (c->need_resched)
 		return false;
 	/* Inline at the end of a wakeup (pingpong's every pass: -6 instr/event
-	 * there, the call and its register saves); the other entries share
-	 * cpu_arm_done()'s one copy with its callers elsewhere. */
-	if (from == SCHED_WOKEN)
-		arm_done(s, c);
-	else
-		cpu_arm_done(s, c);
+	 * there, the call and its register saves), and without cpu_arm_done()'s
+	 * tests of the CPU: a dispatch ends with c running its task in a
+	 * burst (task_dispatch() returns true only then; anything that would
+	 * take c's task or mode away during it waits for need_resched) and
+	 * outside any dispatch (this entry comes from the event loop alone).
+	 * --check: check_invariants() fails for a deadline armed off a burst.
+	 * Its end is then armed (or was, at this time, by a frequency change
+	 * on the way): no void deadline is left to drop. The other entries
+	 * share cpu_arm_done()'s one copy with its callers elsewhere. */
+	if (from == SCHED_WOKEN) {
+		arm_burst(s, c, c->curr);
+		return true;
+	}
+	cpu_arm_done(s, c);
 	if (void_deadline && c->done_at < 0)
 		keyheap_cancel(&s->bursts, (uint32_t)c->id);
 	return true;

@@ -22,7 +22,7 @@ void sim_wake_from(struct sim *s, struct task *t, int cpu)
 	if (t->state == TASK_QUEUED || t->state == TASK_RUNNING)
 		t->wake_pending = true;
 	else if (t->state == TASK_BLOCKED)
-		task_wake(s, t, cpu, false);
+		task_wake_blocked(s, t, cpu, false);
 }
 
 void sim_disk_io(struct sim *s, sim_ns busy_ns)

@@ -823,6 +823,8 @@ void task_finished(struct sim *s, struct task *t);
 /* Wakes (or starts, if new) `t` from `waker_cpu` (-1: no CPU, e.g. a
  * device); `sync`: the waker is about to sleep (WF_SYNC). */
 void task_wake(struct sim *s, struct task *t, int waker_cpu, bool sync);
+/* task_wake() of a task known to be TASK_BLOCKED. */
+void task_wake_blocked(struct sim *s, struct task *t, int waker_cpu, bool sync);
 void task_migrate(struct sim *s, struct task *t, struct sim_cpu *from, struct sim_cpu *to);
 /* The task `t` current on `c` leaves it for a CPU placement picks (its
  * affinity no longer allows c). */

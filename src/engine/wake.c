@@ -155,9 +155,10 @@ static bool wake_sends_ipi(const struct sim_cpu *target)
 }
 
 /* task_wake() of a task in state `from` (TASK_NEW, TASK_SLEEPING or
- * TASK_BLOCKED). Inline in its two versions: task_wake() reads the state;
- * wake_blocked() knows it (pingpong's every wakeup), and the tests of a
- * new task fold away there. */
+ * TASK_BLOCKED). Inline in its versions: task_wake() reads the state;
+ * those for a blocked task (wake_blocked(): pingpong's every wakeup; a
+ * device's completion) and a sleeping one (task_timer()) know it, and
+ * the tests of a new task fold away there. */
 static inline __attribute__((always_inline)) void wake_from(struct sim *s, struct task *t,
 							    enum task_state from, int waker_cpu,
 							    bool sync)
@@ -195,12 +196,18 @@ void task_wake(struct sim *s, struct task *t, int waker_cpu, bool sync)
 	wake_from(s, t, t->state, waker_cpu, sync);
 }
 
-/* task_wake() of a blocked task, out of line on its own: wake_blocked()
- * inlines into the workloads. */
-static __attribute__((noinline)) void task_wake_blocked(struct sim *s, struct task *t,
-							 int waker_cpu, bool sync)
+/* Out of line on its own: wake_blocked() inlines into the workloads. */
+__attribute__((noinline)) void task_wake_blocked(struct sim *s, struct task *t, int waker_cpu,
+						 bool sync)
 {
 	wake_from(s, t, TASK_BLOCKED, waker_cpu, sync);
+}
+
+/* Out of line on its own: task_timer() may inline into the event loop. */
+static __attribute__((noinline)) void task_wake_sleeping(struct sim *s, struct task *t,
+							  int waker_cpu)
+{
+	wake_from(s, t, TASK_SLEEPING, waker_cpu, false);
 }
 
 static bool classic_hook(const struct sim *s)
@@ -356,7 +363,7 @@ void task_timer(struct sim *s, struct task *t)
 	if (t->state != TASK_SLEEPING)
 		return;
 	t->timer_gen++;
-	task_wake(s, t, t->cpu, false); /* the timer interrupt, where it was armed */
+	task_wake_sleeping(s, t, t->cpu); /* the timer interrupt, where it was armed */
 }
 
 /* The earliest live sleep timer armed on this CPU, or SIM_NS_MAX. Stale

@@ -1257,6 +1257,10 @@ static void test_background_wakeups(void **state)
 	if (fabs((double)idle->c0_ns - want) > want * 0.02)
 		fail_msg("the idle CPU spent %lld ns in C0, expected about %.0f", (long long)idle->c0_ns,
 			 want);
+	/* Each handler is system time, not idle, on a CPU that runs no
+	 * task; the CPU times still sum to the run's length. */
+	assert_in_range(idle->sys_ns, (wakes - 1) * 2000, wakes * 2000);
+	check_accounting(&r.r);
 	/* Without them the CPU enters idle once and stays. */
 	assert_int_equal(q.r.cpus[1].cstate_usage[0] + q.r.cpus[1].cstate_usage[1], 1);
 	assert_int_equal(q.r.cpus[1].c0_ns, 0);
