@@ -79,6 +79,36 @@ uint32_t cpufreq_resolve(const struct cpufreq_policy *p, uint32_t target,
 	}
 }
 
+/* RELATION_L gives the smallest in-range entry at or above the clamped
+ * target, the largest in-range one above the top: each in-range entry f
+ * takes the targets above the next in-range entry below it (all, from 0,
+ * for the lowest) up to f (up to any, for the highest). */
+uint32_t cpufreq_resolve_low_span(const struct cpufreq_policy *p, uint32_t target, uint32_t *lo,
+				  uint32_t *hi)
+{
+	uint32_t f = cpufreq_resolve(p, target, RELATION_L);
+	uint32_t min = p->min > p->max ? p->max : p->min;
+	bool entry = false, above = false, below = false;
+	uint32_t prev = 0;
+	for (int i = 0; i < p->ntable; i++) {
+		uint32_t e = p->table[i];
+		if (e < min || e > p->max)
+			continue;
+		entry |= e == f;
+		above |= e > f;
+		if (e < f) {
+			prev = !below || e > prev ? e : prev;
+			below = true;
+		}
+	}
+	*lo = *hi = target;
+	if (!entry)
+		return f; /* the limits themselves: each target its own */
+	*lo = below ? prev + 1 : 0;
+	*hi = above ? f : UINT32_MAX;
+	return f;
+}
+
 void cpufreq_driver_target(struct cpufreq_policy *p, uint32_t target,
 			   enum cpufreq_relation relation)
 {

@@ -258,6 +258,13 @@ static inline void cpufreq_hook_defer(struct cpufreq_policy *p)
 /* The table entry for `target` under `relation`, after clamping to [min, max]. */
 uint32_t cpufreq_resolve(const struct cpufreq_policy *p, uint32_t target,
 			 enum cpufreq_relation relation);
+/* cpufreq_resolve(p, target, RELATION_L) and targets around it that give
+ * the same entry: every target in [*lo, *hi] does (it holds target; the
+ * whole span between in-range entries, up to the limits' ends; only
+ * target itself where no entry is in range). A function of the table and
+ * the limits alone. */
+uint32_t cpufreq_resolve_low_span(const struct cpufreq_policy *p, uint32_t target, uint32_t *lo,
+				  uint32_t *hi);
 /* __cpufreq_driver_target(): resolve and program if it differs from cur. */
 void cpufreq_driver_target(struct cpufreq_policy *p, uint32_t target,
 			   enum cpufreq_relation relation);

@@ -76,11 +76,19 @@ struct sugov_data {
 	/* A CPU whose util is max_util while max_known (most often: checked
 	 * where it is used). */
 	int anchor;
-	/* The band of utils that keep the target band_freq (sugov_quiet_band()),
-	 * while band_known: found again when the target moves, and after a
-	 * frequency change or new limits (the reference may be cur). */
+	/* The raw targets get_next_freq() resolves to span_freq under the
+	 * limits now, [span_lo, span_hi] (cpufreq_resolve_low_span(): the
+	 * table entry's whole span), while span_known: found again when a
+	 * target leaves it, dropped with new limits. Only the shared path
+	 * keeps it, and each evaluation there makes span_freq next_freq
+	 * (sugov_check() verifies both and resolves the ends). */
+	bool span_known;
+	uint32_t span_freq, span_lo, span_hi;
+	/* The band of utils whose targets lie in the span (sugov_quiet_band()),
+	 * while band_known: found again with a new span, and after a frequency
+	 * change or new limits (the reference may be cur). */
 	bool band_known, band_ok;
-	uint32_t band_freq, band_lo, band_hi;
+	uint32_t band_lo, band_hi;
 };
 
 static const struct tunable sugov_tunables[] = {
@@ -243,6 +251,18 @@ static inline uint32_t sugov_raw_freq(const struct cpufreq_policy *p, const stru
 	if (sg->variant == SUGOV_V4_7 || !p->freq_invariant)
 		ref += ref >> 2;
 	return (uint32_t)(ref * util / max_cap);
+}
+
+/* cpufreq_resolve(p, freq, RELATION_LE) (E changes nothing here), from
+ * the span kept: resolved again only when freq leaves it. */
+static uint32_t sugov_span_freq(struct cpufreq_policy *p, struct sugov_data *sg, uint32_t freq)
+{
+	if (!sg->span_known || freq < sg->span_lo || freq > sg->span_hi) {
+		sg->span_freq = cpufreq_resolve_low_span(p, freq, &sg->span_lo, &sg->span_hi);
+		sg->span_known = true;
+		sg->band_known = false;
+	}
+	return sg->span_freq;
 }
 
 /* get_next_freq(): the lowest table entry at or above the target,
@@ -517,28 +537,36 @@ static unsigned long sugov_util_first_at_least(const struct cpufreq_policy *p,
 	return u;
 }
 
-/* For the target `freq`: band_hi, the largest util in 0..cap whose target
- * is at most freq, and band_lo, the smallest whose target is at least
- * freq, searched from the anchor's util, whose target is freq (the
- * evaluation's own steps, sugov_util_freq(), which never fall as util
- * rises). While each CPU's util is at most band_hi and some CPU's at least
- * band_lo, the largest demand gives freq again. Only where every CPU of
- * the policy has the calling CPU's capacity (the demand's scale). */
+/* For the evaluation's target `freq`, the span of targets that resolve to
+ * the same entry, next_freq (the evaluation's, the span's, or the one
+ * kept for cached_raw_freq, which resolves to it): a target in it keeps
+ * next_freq, resolved or not. Then band_hi, the largest util in 0..cap
+ * whose target is at most span_hi, and band_lo, the smallest whose target
+ * is at least span_lo, searched from the anchor's util, whose target is
+ * freq (the evaluation's own steps, sugov_util_freq(), which never fall as
+ * util rises). While each CPU's util is at most band_hi and some CPU's at
+ * least band_lo, the largest demand gives a target in the span: next_freq
+ * again, the same work (the hook's cycles do not depend on the target).
+ * Only where every CPU of the policy has the calling CPU's capacity (the
+ * demand's scale). A band of the entry's, not of the one target
+ * (pingpong-su: 1 hook call in 300 reaches schedutil, not 1 in 60). */
 static __attribute__((noinline)) void sugov_quiet_band(struct cpufreq_policy *p,
 						       struct sugov_data *sg, uint32_t freq,
 						       unsigned long cap)
 {
+	sugov_span_freq(p, sg, freq);
+	uint32_t tlo = sg->span_lo, thi = sg->span_hi;
 	sg->band_known = true;
-	sg->band_freq = freq;
 	sg->band_ok = false;
 	for (int k = 0; k < p->ncpus; k++)
 		if (p->util_src[k].capacity != cap)
 			return;
 	unsigned long u = sugov_src_util(&p->util_src[sg->anchor]);
-	if (sugov_util_freq(p, sg, u, cap) != freq)
+	uint32_t at = sugov_util_freq(p, sg, u, cap);
+	if (at < tlo || at > thi)
 		return; /* not the evaluation's anchor: nothing left out */
-	sg->band_hi = (uint32_t)sugov_util_last_at_most(p, sg, freq, cap, u);
-	sg->band_lo = (uint32_t)sugov_util_first_at_least(p, sg, freq, cap, u);
+	sg->band_hi = (uint32_t)sugov_util_last_at_most(p, sg, thi, cap, u);
+	sg->band_lo = (uint32_t)sugov_util_first_at_least(p, sg, tlo, cap, u);
 	sg->band_ok = true;
 	/* The driver compares max(util_avg, util_est), before the clamp at
 	 * the capacity: a band up to it takes any. */
@@ -568,7 +596,7 @@ static inline void sugov_quiet_on(struct cpufreq_policy *p, struct sugov_data *s
 {
 	if (sg->cpus[sg->anchor].util != sg->max_util)
 		sugov_find_anchor(p, sg);
-	if (!sg->band_known || sg->band_freq != freq)
+	if (!sg->band_known)
 		sugov_quiet_band(p, sg, freq, cap);
 	if (!sg->band_ok) {
 		p->util_quiet_from = SIM_NS_MAX;
@@ -579,14 +607,15 @@ static inline void sugov_quiet_on(struct cpufreq_policy *p, struct sugov_data *s
 }
 
 /* get_next_freq() for the demand, and the change if it is one: out of
- * line, as the target rarely moves (pingpong-su: 1 evaluation in 75). */
+ * line, as the target rarely moves (pingpong-su: 1 evaluation in 75);
+ * from the entry's span while the target stays in it. */
 static __attribute__((noinline)) void sugov_shared_retarget(struct cpufreq_policy *p,
 							    struct sugov_data *sg, uint32_t freq,
 							    sim_ns time, unsigned flags,
 							    unsigned long max_cap, bool common)
 {
 	sg->cached_raw_freq = freq;
-	uint32_t next_f = cpufreq_resolve(p, freq, RELATION_LE);
+	uint32_t next_f = sugov_span_freq(p, sg, freq);
 	if (sugov_update_next_freq(sg, time, next_f, flags)) {
 		sg->band_known = false; /* cur moves: the reference may be it */
 		sugov_commit(p, next_f);
@@ -687,6 +716,7 @@ static int sugov_start(struct cpufreq_policy *p, struct pm_diag *d)
 	sg->limits_changed = false;
 	sg->need_freq_update = false;
 	sg->band_known = false;
+	sg->span_known = false;
 	sugov_quiet_off(p);
 	p->hook = CPUFREQ_HOOK_UTIL; /* sugov_start(): cpufreq_add_update_util_hook() */
 	sg->cpus = calloc((size_t)p->ncpus, sizeof(*sg->cpus));
@@ -710,6 +740,7 @@ static void sugov_limits(struct cpufreq_policy *p)
 	cpufreq_policy_apply_limits(p);
 	sg->limits_changed = true;
 	sg->band_known = false;
+	sg->span_known = false;
 	sugov_quiet_off(p);
 }
 
@@ -722,24 +753,27 @@ static bool sugov_marked(const struct cpufreq_policy *p, int k)
 
 /* --check of the calls the driver may leave out (util_quiet_from): only
  * in the common state, from the rate limit's end, with no limits pending;
- * the band's ends give the kept target (band_hi at most, band_lo at
- * least); each CPU not marked in util_dirty (kept, or left out since its
- * util last moved) has its util at most band_hi, and at least band_lo if
- * it is among the holders, which are never none. So while the holders
- * include a CPU not marked, the largest demand gives the kept target: the
- * call left out would have kept it (the driver's test asks no more). */
+ * the band's ends give targets in the span kept (band_hi at most, band_lo
+ * at least), which holds cached_raw_freq and resolves to next_freq
+ * (sugov_check()); each CPU not marked in util_dirty (kept, or left out
+ * since its util last moved) has its util at most band_hi, and at least
+ * band_lo if it is among the holders, which are never none. So while the
+ * holders include a CPU not marked, the largest demand gives a target
+ * that keeps next_freq: the call left out would have kept it (the
+ * driver's test asks no more). */
 static bool sugov_quiet_check(const struct cpufreq_policy *p, const struct sugov_data *sg)
 {
 	if (p->util_quiet_from == SIM_NS_MAX)
 		return true;
 	if (!sg->all_cached || sg->any_boost || !p->util_src || !p->util_stale || p->ncpus > 64 ||
 	    sg->limits_changed || sg->need_freq_update || !sg->band_known || !sg->band_ok ||
-	    sg->band_freq != sg->cached_raw_freq ||
+	    !sg->span_known || sg->cached_raw_freq < sg->span_lo ||
+	    sg->cached_raw_freq > sg->span_hi ||
 	    p->util_quiet_from != sg->last_freq_update_time + sg->freq_update_delay_ns)
 		return false;
 	unsigned long cap = p->util_src[0].capacity;
-	if (sugov_util_freq(p, sg, sg->band_hi, cap) > sg->cached_raw_freq ||
-	    sugov_util_freq(p, sg, sg->band_lo, cap) < sg->cached_raw_freq ||
+	if (sugov_util_freq(p, sg, sg->band_hi, cap) > sg->span_hi ||
+	    sugov_util_freq(p, sg, sg->band_lo, cap) < sg->span_lo ||
 	    p->util_quiet_lo != sg->band_lo ||
 	    p->util_quiet_hi != (sg->band_hi >= cap ? UINT32_MAX : sg->band_hi) ||
 	    p->util_quiet_holders == 0 || p->util_quiet_holders >> (p->ncpus - 1) >> 1 ||
@@ -771,6 +805,13 @@ static bool sugov_check(const struct cpufreq_policy *p)
 	const struct sugov_data *sg = p->gov_data;
 	if (!sg || !sg->cpus)
 		return true;
+	/* The span kept: both ends resolve to its entry, next_freq (so does
+	 * every target between: the resolution never falls as the target
+	 * rises). */
+	if (sg->span_known && (cpufreq_resolve(p, sg->span_lo, RELATION_LE) != sg->span_freq ||
+			       cpufreq_resolve(p, sg->span_hi, RELATION_LE) != sg->span_freq ||
+			       sg->span_lo > sg->span_hi || sg->span_freq != sg->next_freq))
+		return false;
 	if (!sugov_quiet_check(p, sg))
 		return false;
 	if (sg->all_cached && !sg->any_boost) {

@@ -170,6 +170,44 @@ static void test_relations(void **state)
 	assert_int_equal(cpufreq_resolve(&p, 3000000, RELATION_L), 2500000);
 }
 
+/* The targets that resolve (RELATION_L) to the same entry: above the next
+ * in-range entry below, up to the entry; from 0 for the lowest in range,
+ * any above for the highest; the target alone with no entry in range. */
+static void test_resolve_low_span(void **state)
+{
+	struct cpufreq_policy p = { .table = T5, .ntable = 5, .min = 1000000, .max = 3000000 };
+	uint32_t lo, hi;
+	assert_int_equal(cpufreq_resolve_low_span(&p, 1600000, &lo, &hi), 2000000);
+	assert_int_equal(lo, 1500001);
+	assert_int_equal(hi, 2000000);
+	assert_int_equal(cpufreq_resolve_low_span(&p, 2000000, &lo, &hi), 2000000);
+	assert_int_equal(lo, 1500001);
+	assert_int_equal(hi, 2000000);
+	assert_int_equal(cpufreq_resolve_low_span(&p, 1000, &lo, &hi), 1000000);
+	assert_int_equal(lo, 0);
+	assert_int_equal(hi, 1000000);
+	assert_int_equal(cpufreq_resolve_low_span(&p, 2600000, &lo, &hi), 3000000);
+	assert_int_equal(lo, 2500001);
+	assert_int_equal(hi, UINT32_MAX);
+	/* Limits between entries: 1.5 GHz is the lowest in range, 2.5 GHz
+	 * the highest (a target above 2.8 GHz is clamped to it, then has no
+	 * entry at or above). */
+	p.min = 1200000;
+	p.max = 2800000;
+	assert_int_equal(cpufreq_resolve_low_span(&p, 1100000, &lo, &hi), 1500000);
+	assert_int_equal(lo, 0);
+	assert_int_equal(hi, 1500000);
+	assert_int_equal(cpufreq_resolve_low_span(&p, 2900000, &lo, &hi), 2500000);
+	assert_int_equal(lo, 2000001);
+	assert_int_equal(hi, UINT32_MAX);
+	/* No entry in range: the clamped target, for the target alone. */
+	p.min = 2100000;
+	p.max = 2400000;
+	assert_int_equal(cpufreq_resolve_low_span(&p, 2200000, &lo, &hi), 2200000);
+	assert_int_equal(lo, 2200000);
+	assert_int_equal(hi, 2200000);
+}
+
 static void test_transition_delay(void **state)
 {
 	/* v6.12+: driver delay, else latency + latency/2, else 1000 us. */
@@ -744,6 +782,29 @@ static void test_schedutil_shared_policy(void **state)
 	govtrace_destroy(g);
 }
 
+/* New limits void the span of targets kept for the last entry (schedutil
+ * resolves from it while a target stays in it): util 600 -> 750 ->
+ * 2197265 -> 2.5 GHz; capped at 2.0 GHz, the same target gives 2.0 GHz
+ * (cur already moved there with the limits); the cap lifted, 2.5 GHz
+ * again. The governor's kept state agrees with its inputs throughout. */
+static void test_schedutil_limits_span(void **state)
+{
+	struct govtrace *g = open_trace(&(struct tc){ "schedutil", S6, 6, .hz = 250, .ncpus = 2,
+						      .sets = { "rate_limit_us=0" } });
+	struct cpufreq_policy *p = govtrace_policy(g);
+	struct pm_diag d = { { 0 } };
+	at_util(g, 0, 1000, 500, 500, 600, 0, 1024, 0);
+	assert_true(p->gov->check(p));
+	assert_int_equal(cpufreq_set_limits(p, 500000, 2000000, &d), 0);
+	at_util(g, 0, 2000, 500, 500, 600, 0, 1024, 0);
+	assert_true(p->gov->check(p));
+	assert_int_equal(cpufreq_set_limits(p, 500000, 3000000, &d), 0);
+	at_util(g, 0, 3000, 500, 500, 600, 0, 1024, 0);
+	assert_true(p->gov->check(p));
+	EXPECT(g, { 0, 3000000 }, { 1000, 2500000 }, { 1000, 2000000 }, { 3000, 2500000 });
+	govtrace_destroy(g);
+}
+
 static void test_schedutil_needs_util(void **state)
 {
 	struct govtrace_config cfg = config(&(struct tc){ "schedutil", S6, 6, .hz = 250 });
@@ -1285,6 +1346,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_relations),
+		cmocka_unit_test(test_resolve_low_span),
 		cmocka_unit_test(test_transition_delay),
 		cmocka_unit_test(test_ondemand_proportional_and_jump),
 		cmocka_unit_test(test_ondemand_io_is_busy_and_shared_max),
@@ -1308,6 +1370,7 @@ int main(void)
 		cmocka_unit_test(test_schedutil_iowait_boost),
 		cmocka_unit_test(test_schedutil_uclamp),
 		cmocka_unit_test(test_schedutil_shared_policy),
+		cmocka_unit_test(test_schedutil_limits_span),
 		cmocka_unit_test(test_schedutil_needs_util),
 		cmocka_unit_test(test_intel_pstate_target),
 		cmocka_unit_test(test_intel_pstate_limits),

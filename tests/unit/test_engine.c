@@ -963,11 +963,14 @@ static char *run_json(const char *ini, const char *workload, const char *const *
  * included. ping-pong pairs make calls without flags, oltp's I/O wakeups
  * calls with them; on a machine of four CPUs with and without frequency
  * invariance (without, schedutil's reference is the current frequency),
- * and on the i7-4790. */
+ * and on the i7-4790, also with limits between two table entries (no
+ * entry in range: each target resolves to itself, clamped, so the span of
+ * targets kept for an entry is the target alone). */
 static void test_schedutil_left_out_calls_change_nothing(void **state)
 {
 	const char *pairs[] = { "pairs=3", "freq_invariant=0" };
 	const char *plain[] = { "freq_invariant=0" };
+	const char *between[] = { "pairs=3", "scaling_min_khz=1510000", "scaling_max_khz=1590000" };
 	struct {
 		const char *ini, *workload;
 		const char *const *sets;
@@ -979,6 +982,7 @@ static void test_schedutil_left_out_calls_change_nothing(void **state)
 		{ shared_ini, "oltp", NULL, 0 },
 		{ simtest_preset_text("i7-4790"), "pingpong", pairs, 1 },
 		{ simtest_preset_text("i7-4790"), "oltp", NULL, 0 },
+		{ simtest_preset_text("i7-4790"), "pingpong", between, 3 },
 	};
 	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
 		char *left_out = run_json(runs[i].ini, runs[i].workload, runs[i].sets, runs[i].nsets,
