@@ -189,24 +189,30 @@ struct sim_cpu {
 	struct cpu_result acct;
 };
 
+/* 128 bytes (the bools together, after the ints): s->cores[i] is then a
+ * shift from the array, not a multiplication. */
 struct sim_core {
 	int pkg;
 	int type;              /* its CPU type (s->types) */
 	int ncpus;
 	int cpus[8];
 	int nbusy;             /* threads in C0 (running or waking) */
-	bool turbo_active;     /* counts toward the package's active cores for turbo */
 	int own_cap_idx;       /* its own highest P-state (the machine's [highest_perf]) */
-	bool ramping;          /* at its lowest P-state after C1E (engine/exit_ramp.c) */
 	int eff_idx;           /* its threads' P-state in C0: cpu_effective_idx() */
 	uint32_t ramp_gen;     /* its EV_RAMP_END's generation */
 	int nrunning;          /* threads running a task */
 	int busy_slot;         /* its index in its package's busy_cores while nbusy */
+	bool turbo_active;     /* counts toward the package's active cores for turbo */
+	bool ramping;          /* at its lowest P-state after C1E (engine/exit_ramp.c) */
+	/* Its type's speed at eff_idx, set with it (set_eff_idx()): what a
+	 * thread running alone on the core does per ns (cpu_speed()). */
+	double speed_solo;
 	double p_dyn, p_static;
 	sim_ns last;
 	double e_dyn, e_static;
 	double obs_w;          /* last power told to the observer */
 };
+_Static_assert(sizeof(struct sim_core) == 128, "struct sim_core is 128 bytes");
 
 struct sim_pkg {
 	int ncores;
@@ -388,6 +394,13 @@ struct sim {
 	sim_ns tick_ns;
 	/* Half the machine's context switch (switch_out_half()), fixed at setup. */
 	sim_ns switch_half_ns;
+	/* The stalls switch_in() and a restarted tick (schedule_leave_idle())
+	 * add to the task's, as doubles, fixed at setup (cpu_stall_costs_setup()):
+	 * a switch, its switching-in half (from idle), and a tick restart
+	 * within the jiffy it was stopped in or later (--check:
+	 * cpu_stall_costs_consistent()). */
+	double switch_stall_ns, switch_in_stall_ns;
+	double tick_restart_reprogram_stall_ns, tick_restart_stall_ns;
 	/* The idle entry's C0 work after a task stopped: the switch out and
 	 * the idle loop's entry (switch_half_ns + machine idle_entry_ns), and
 	 * a tick stop's cost while the CPU's nohz state stays (the lesser of
@@ -557,6 +570,10 @@ void cpu_idle_setup(struct sim *s);
 bool cpu_idle_path_consistent(struct sim *s); /* --check; asks a blind governor */
 void cpu_wake_setup(struct sim *s);
 bool cpu_wake_path_consistent(const struct sim *s); /* --check */
+/* Sets the stall costs kept as doubles (struct sim's switch_stall_ns...);
+ * once the machine's costs and the --set keys are in. */
+void cpu_stall_costs_setup(struct sim *s);
+bool cpu_stall_costs_consistent(const struct sim *s); /* --check */
 void cpu_arm_done(struct sim *s, struct sim_cpu *c);
 void cpu_wake_done(struct sim *s, struct sim_cpu *c);
 void cpu_poll_end(struct sim *s, struct sim_cpu *c);
