@@ -1055,6 +1055,10 @@ static __attribute__((noinline)) void check_invariants(struct sim *s)
 			goto bad;
 		if (cpu->nr_running != cpu->rq.len + (running ? 1 : 0))
 			goto bad;
+		/* Its stealable tasks (cpu_stealable()): a running CPU's queue,
+		 * none on another. */
+		if (cpu->stealable != (running ? cpu->rq.len : 0))
+			goto bad;
 		/* A running CPU's speed follows its P-state and SMT share. */
 		if (running && cpu->speed != cpu_speed(s, cpu))
 			goto bad;
