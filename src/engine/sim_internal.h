@@ -394,6 +394,9 @@ struct sim {
 	/* cpu_enter_idle()'s version for the run's tick policy and idle
 	 * governor, fixed at setup (cpu_idle_setup()). */
 	void (*enter_idle)(struct sim *s, struct sim_cpu *c);
+	/* ...and with it, inline, the switch to idle of a CPU whose task has
+	 * just stopped, nothing to pick (cpu.c's cpu_schedule_stopped()). */
+	void (*stopped_idle)(struct sim *s, struct sim_cpu *c);
 	/* cpu_wake()'s version: plain without cluster states, exit ramp and
 	 * wakeup observer; fixed at setup (cpu_wake_setup()). */
 	void (*wake)(struct sim *s, struct sim_cpu *c, sim_ns extra);
