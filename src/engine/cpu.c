@@ -338,16 +338,19 @@ static sim_ns tick_reprogram_cost(const struct sim *s, sim_ns full)
 	return s->par.tick_reprogram_cost_ns < full ? s->par.tick_reprogram_cost_ns : full;
 }
 
+/* The stop's cost again while the nohz state stays (s->tick_restop_ns,
+ * the lesser of the two: kept at setup, sim.c's idle_entry_costs_consistent()). */
 static sim_ns tick_stop_cost(const struct sim *s, const struct sim_cpu *c)
 {
-	sim_ns full = s->par.tick_stop_cost_ns;
-	return c->nohz_idle ? tick_reprogram_cost(s, full) : full;
+	return c->nohz_idle ? s->tick_restop_ns : s->par.tick_stop_cost_ns;
 }
 
+/* The stop at or after the present jiffy's start: in the same jiffy (the
+ * stop is at or before now; no division where the tick stops). */
 static sim_ns tick_restart_cost(const struct sim *s, const struct sim_cpu *c, sim_ns jiffy)
 {
 	sim_ns full = s->par.tick_restart_cost_ns;
-	return jiffy == c->tick_stop_jiffy ? tick_reprogram_cost(s, full) : full;
+	return c->tick_stop_ns >= jiffy * s->tick_ns ? tick_reprogram_cost(s, full) : full;
 }
 
 /* The legacy idle loop's decision (Linux 4.16 tick_nohz_idle_enter() ->
@@ -425,7 +428,6 @@ static inline __attribute__((always_inline)) void switch_to_idle(struct sim *s, 
 	if (prev) {
 		s->ctx_switches++;
 		c->acct.ctx_switches++;
-		c->switch_out_ns = switch_out_half(s);
 	}
 	load_avg_cpu_goes_idle(s, c);
 	c->curr = NULL;
@@ -474,12 +476,17 @@ static inline __attribute__((always_inline)) void enter_idle(struct sim *s, stru
 	if (blind && c->blind_limit_ns == s->latency_limit_ns) {
 		st = c->blind_state;
 	} else {
-		st = c->idle_select(dev, s->latency_limit_ns, &stop_tick);
+		/* Its own variable: stop_tick, whose address is not taken,
+		 * stays in a register (a blind governor leaves it true). */
+		bool ask = true;
+		st = c->idle_select(dev, s->latency_limit_ns, &ask);
 		if (st < 0 || st >= dev->nstates)
 			st = 0;
 		if (blind) {
 			c->blind_state = st;
 			c->blind_limit_ns = s->latency_limit_ns;
+		} else {
+			stop_tick = ask;
 		}
 	}
 	if (policy == TICK_LEGACY)
@@ -493,14 +500,23 @@ static inline __attribute__((always_inline)) void enter_idle(struct sim *s, stru
 	sim_ns stop_cost = 0;
 	if (stop_tick && c->tick_on) {
 		stop_cost = tick_stop_cost(s, c);
-		c->tick_stop_jiffy = blind ? s->now / s->tick_ns : jiffy;
+		c->tick_stop_ns = s->now;
 		load_avg_nohz_enter(s, c);
 	}
 	/* The idle loop's own work before the C-state, and stopping the tick
 	 * if this entry stops it (not again while it stays stopped): C0 time
 	 * that delays a wakeup arriving before it is done. */
-	c->idle_busy_until = s->now + c->switch_out_ns + s->m->idle_entry_ns + stop_cost;
-	c->switch_out_ns = 0;
+	if (stopped) {
+		/* The switch out of the task that stopped, then the idle loop's
+		 * entry: s->stopped_entry_ns (kept at setup,
+		 * sim.c's idle_entry_costs_consistent()). c->switch_out_ns, set for the idle
+		 * entry that follows a switch out alone (schedule_idle()),
+		 * is 0 (check_invariants()). */
+		c->idle_busy_until = s->now + s->stopped_entry_ns + stop_cost;
+	} else {
+		c->idle_busy_until = s->now + c->switch_out_ns + s->m->idle_entry_ns + stop_cost;
+		c->switch_out_ns = 0;
+	}
 	if (stop_tick)
 		cpu_stop_tick(c);
 	else
@@ -845,6 +861,8 @@ static inline __attribute__((always_inline)) void schedule_idle(struct sim *s, s
 								struct task *prev, bool void_deadline)
 {
 	switch_to_idle(s, c, prev, void_deadline);
+	if (prev)
+		c->switch_out_ns = switch_out_half(s); /* for the idle entry */
 	cpu_enter_idle(s, c);
 }
 
