@@ -218,7 +218,10 @@ static inline __attribute__((always_inline)) void set_mode(struct sim *s, struct
 	c->mode = mode;
 	if (s->knobs.uclamp_used)
 		cpu_util_changed(c); /* whether curr counts for uclamp */
-	cpu_stealable(s, c);
+	/* Only a running CPU's queue is stealable: a move between idle and
+	 * waking leaves its count at 0 (--check: check_invariants()). */
+	if (was_run != is_run)
+		cpu_stealable(s, c);
 	core->nrunning += is_run - was_run;
 	/* Waking and running are both C0 at the same P-state: the core's
 	 * power, its turbo activity and the uncore's clock stay as they are
@@ -687,8 +690,9 @@ static inline __attribute__((always_inline)) void wake(struct sim *s, struct sim
 		freq_hw_loop_start(s, c);
 	/* EV_WAKE_DONE at irq_end: the CPU's deadline beside the queue (no
 	 * burst runs while it wakes), a sequence number from the queue, as a
-	 * post takes. */
-	keyheap_set(&s->bursts, (uint32_t)c->id, c->irq_end, s->q.next_seq++);
+	 * post takes. An idle CPU has none set (--check: check_invariants()),
+	 * so it is added without a look for one. */
+	keyheap_add(&s->bursts, (uint32_t)c->id, c->irq_end, s->q.next_seq++);
 }
 
 /* The idle exit in two versions, one chosen at setup (cpu_wake_setup(),

@@ -1081,6 +1081,10 @@ static __attribute__((noinline)) void check_invariants(struct sim *s)
 			goto bad;
 		if (cpu->nr_running != cpu->rq.len + (running ? 1 : 0))
 			goto bad;
+		/* Its stealable tasks (cpu_stealable()): a running CPU's queue,
+		 * none on another. */
+		if (cpu->stealable != (running ? cpu->rq.len : 0))
+			goto bad;
 		/* A running CPU's speed follows its P-state and SMT share. */
 		if (running && cpu->speed != cpu_speed(s, cpu))
 			goto bad;
@@ -1113,6 +1117,12 @@ bad:
 	 * reads its first event untested. */
 	if (s->q.len == 0) {
 		fprintf(stderr, "pmlab: internal error: the event queue is empty at %lld ns\n",
+			(long long)s->now);
+		abort();
+	}
+	/* The latency histograms' fast-path bound and sum (hist_add()). */
+	if (!hist_check(&s->latency) || !hist_check(&s->wakeup_latency)) {
+		fprintf(stderr, "pmlab: internal error: latency histogram inconsistent at %lld ns\n",
 			(long long)s->now);
 		abort();
 	}
