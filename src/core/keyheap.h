@@ -165,6 +165,14 @@ static inline __attribute__((always_inline)) void keyheap_set(struct keyheap *h,
 	}
 }
 
+/* Sets the deadline of a key that has none, which the caller knows (a
+ * CPU leaving idle: engine/cpu.c), without keyheap_set()'s look at where
+ * it is: a new deadline after the last. */
+static inline void keyheap_add(struct keyheap *h, uint32_t key, sim_ns time, uint64_t seq)
+{
+	keyheap_set_leaf(h, h->n++, time, seq, key);
+}
+
 /* Takes the node at i out: the last one fills its hole. The last node is
  * read where it lies, not copied: past the heap's end once n is one less,
  * no move writes there. */

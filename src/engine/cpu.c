@@ -215,7 +215,10 @@ static inline __attribute__((always_inline)) void set_mode(struct sim *s, struct
 	c->mode = mode;
 	if (s->knobs.uclamp_used)
 		cpu_util_changed(c); /* whether curr counts for uclamp */
-	cpu_stealable(s, c);
+	/* Only a running CPU's queue is stealable: a move between idle and
+	 * waking leaves its count at 0 (--check: check_invariants()). */
+	if (was_run != is_run)
+		cpu_stealable(s, c);
 	core->nrunning += is_run - was_run;
 	/* Waking and running are both C0 at the same P-state: the core's
 	 * power, its turbo activity and the uncore's clock stay as they are
@@ -338,16 +341,19 @@ static sim_ns tick_reprogram_cost(const struct sim *s, sim_ns full)
 	return s->par.tick_reprogram_cost_ns < full ? s->par.tick_reprogram_cost_ns : full;
 }
 
+/* The stop's cost again while the nohz state stays (s->tick_restop_ns,
+ * the lesser of the two: kept at setup, sim.c's idle_entry_costs_consistent()). */
 static sim_ns tick_stop_cost(const struct sim *s, const struct sim_cpu *c)
 {
-	sim_ns full = s->par.tick_stop_cost_ns;
-	return c->nohz_idle ? tick_reprogram_cost(s, full) : full;
+	return c->nohz_idle ? s->tick_restop_ns : s->par.tick_stop_cost_ns;
 }
 
+/* The stop at or after the present jiffy's start: in the same jiffy (the
+ * stop is at or before now; no division where the tick stops). */
 static sim_ns tick_restart_cost(const struct sim *s, const struct sim_cpu *c, sim_ns jiffy)
 {
 	sim_ns full = s->par.tick_restart_cost_ns;
-	return jiffy == c->tick_stop_jiffy ? tick_reprogram_cost(s, full) : full;
+	return c->tick_stop_ns >= jiffy * s->tick_ns ? tick_reprogram_cost(s, full) : full;
 }
 
 /* The legacy idle loop's decision (Linux 4.16 tick_nohz_idle_enter() ->
@@ -402,6 +408,41 @@ static inline bool idle_inputs(struct sim *s, struct sim_cpu *c, enum tick_polic
 	return legacy_stop;
 }
 
+/* A switch through the idle task is split over two CPUs, as __schedule()
+ * runs it (kernel/sched/core.c, v6.18): the CPU whose task blocks does
+ * the switching out (deactivate, pick the idle task, context_switch() to
+ * it: no mm switch, the idle task borrows the mm) on its way into idle,
+ * in parallel with the wakeup; the CPU that leaves idle does the switching
+ * in (the wakeup's enqueue from its wake list, pick, switch_mm() and
+ * switch_to()) before the woken task runs. context_switch_us is measured
+ * on one CPU, both halves in a row (lat_ctx, pinned pipe ping-pong:
+ * docs/sources.md 2.7); each half is taken as half of it (an ESTIMATE:
+ * the two paths are of about the same length). */
+static sim_ns switch_out_half(const struct sim *s)
+{
+	return s->switch_half_ns; /* s->m->context_switch_ns / 2 */
+}
+
+/* No task to run: `prev` (if any) switched out, the CPU's run queue
+ * idle, its deadline dropped if void; the idle loop comes next. */
+static inline __attribute__((always_inline)) void switch_to_idle(struct sim *s, struct sim_cpu *c,
+								 struct task *prev, bool void_deadline)
+{
+	if (prev) {
+		s->ctx_switches++;
+		c->acct.ctx_switches++;
+	}
+	load_avg_cpu_goes_idle(s, c);
+	c->curr = NULL;
+	/* update_idle_core() (kernel/sched/sched.h, 6.6) acts only under
+	 * sched_smt_present, and __update_idle_core() stops at once while
+	 * test_idle_cores(): no call then. */
+	if (s->topo.smt && !s->topo.cpu[c->id].shared->has_idle_cores && s->placement->cpu_idle)
+		s->placement->cpu_idle(s, c->id);
+	if (void_deadline)
+		keyheap_cancel(&s->bursts, (uint32_t)c->id);
+}
+
 /* The idle loop's entry, in one version per configuration that stays
  * fixed for a run: the tick policy and, under nohz, whether the governor
  * is blind (cpuidle_governor.blind; the legacy loop fills the inputs all
@@ -410,11 +451,14 @@ static inline bool idle_inputs(struct sim *s, struct sim_cpu *c, enum tick_polic
  * choice against its inputs (cpu_idle_path_consistent()). */
 static inline __attribute__((always_inline)) void enter_idle(struct sim *s, struct sim_cpu *c,
 							    const enum tick_policy policy,
-							    const bool blind)
+							    const bool blind, const bool stopped)
 {
 	struct cpuidle_device *dev = &c->idle;
-	bool was_idle = c->mode == CPU_IDLE; /* re-selecting after a poll timeout */
-	cpu_sync(s, c);
+	/* `stopped`: from stopped_idle(), whose CPU was running and is
+	 * synced at this time (load_avg_cpu_goes_idle()). */
+	bool was_idle = !stopped && c->mode == CPU_IDLE; /* re-selecting after a poll timeout */
+	if (!stopped)
+		cpu_sync(s, c);
 	c->idle_calls++;
 	/* A blind governor is not given the inputs. The kernel's governors
 	 * ask for the sleep length themselves (tick_nohz_get_sleep_length()),
@@ -435,12 +479,17 @@ static inline __attribute__((always_inline)) void enter_idle(struct sim *s, stru
 	if (blind && c->blind_limit_ns == s->latency_limit_ns) {
 		st = c->blind_state;
 	} else {
-		st = c->idle_select(dev, s->latency_limit_ns, &stop_tick);
+		/* Its own variable: stop_tick, whose address is not taken,
+		 * stays in a register (a blind governor leaves it true). */
+		bool ask = true;
+		st = c->idle_select(dev, s->latency_limit_ns, &ask);
 		if (st < 0 || st >= dev->nstates)
 			st = 0;
 		if (blind) {
 			c->blind_state = st;
 			c->blind_limit_ns = s->latency_limit_ns;
+		} else {
+			stop_tick = ask;
 		}
 	}
 	if (policy == TICK_LEGACY)
@@ -454,14 +503,23 @@ static inline __attribute__((always_inline)) void enter_idle(struct sim *s, stru
 	sim_ns stop_cost = 0;
 	if (stop_tick && c->tick_on) {
 		stop_cost = tick_stop_cost(s, c);
-		c->tick_stop_jiffy = blind ? s->now / s->tick_ns : jiffy;
+		c->tick_stop_ns = s->now;
 		load_avg_nohz_enter(s, c);
 	}
 	/* The idle loop's own work before the C-state, and stopping the tick
 	 * if this entry stops it (not again while it stays stopped): C0 time
 	 * that delays a wakeup arriving before it is done. */
-	c->idle_busy_until = s->now + c->switch_out_ns + s->m->idle_entry_ns + stop_cost;
-	c->switch_out_ns = 0;
+	if (stopped) {
+		/* The switch out of the task that stopped, then the idle loop's
+		 * entry: s->stopped_entry_ns (kept at setup,
+		 * sim.c's idle_entry_costs_consistent()). c->switch_out_ns, set for the idle
+		 * entry that follows a switch out alone (schedule_idle()),
+		 * is 0 (check_invariants()). */
+		c->idle_busy_until = s->now + s->stopped_entry_ns + stop_cost;
+	} else {
+		c->idle_busy_until = s->now + c->switch_out_ns + s->m->idle_entry_ns + stop_cost;
+		c->switch_out_ns = 0;
+	}
 	if (stop_tick)
 		cpu_stop_tick(c);
 	else
@@ -477,7 +535,7 @@ static inline __attribute__((always_inline)) void enter_idle(struct sim *s, stru
 		core_update(s, c->core);
 		pkg_idle_changed(s, c->pkg);
 		freq_votes(s, c);
-	} else if (c->mode == CPU_RUNNING) {
+	} else if (stopped || c->mode == CPU_RUNNING) {
 		set_mode(s, c, CPU_RUNNING, CPU_IDLE, true);
 	} else {
 		set_mode(s, c, CPU_WAKING, CPU_IDLE, true);
@@ -493,39 +551,59 @@ static inline __attribute__((always_inline)) void enter_idle(struct sim *s, stru
 			 c->wake_gen, 0);
 }
 
-static void enter_idle_legacy(struct sim *s, struct sim_cpu *c)
+/* The idle loop's entry from a CPU whose task has just stopped, with
+ * nothing queued here and no newidle balance to ask (cpu_schedule_stopped()):
+ * schedule_pass(s, c, true, SCHED_STOPPED) with rq_first() NULL, its idle
+ * branch alone, then the idle loop, in one function: pingpong's every
+ * other event comes this way, and one call with its register saves and
+ * the tests of the CPU's mode and time is left out. */
+static inline __attribute__((always_inline)) void stopped_idle(struct sim *s, struct sim_cpu *c,
+							      const enum tick_policy policy,
+							      const bool blind)
 {
-	enter_idle(s, c, TICK_LEGACY, false);
+	c->done_at = -1;
+	c->need_resched = false;
+	struct task *prev = c->curr;
+	prev->last_ran = s->now;
+	switch_to_idle(s, c, prev, true);
+	enter_idle(s, c, policy, blind, true);
 }
 
-static void enter_idle_nohz(struct sim *s, struct sim_cpu *c)
-{
-	enter_idle(s, c, TICK_GOVERNOR, false);
-}
+/* Each version of both entries. The periodic tick, a rare choice, makes
+ * both tests. */
+#define IDLE_ENTRY_VERSION(name, policy, blind)                                 \
+	static void enter_idle_##name(struct sim *s, struct sim_cpu *c)         \
+	{                                                                       \
+		enter_idle(s, c, policy, blind, false);                         \
+	}                                                                       \
+	static void stopped_idle_##name(struct sim *s, struct sim_cpu *c)       \
+	{                                                                       \
+		stopped_idle(s, c, policy, blind);                              \
+	}
+IDLE_ENTRY_VERSION(legacy, TICK_LEGACY, false)
+IDLE_ENTRY_VERSION(nohz, TICK_GOVERNOR, false)
+IDLE_ENTRY_VERSION(nohz_blind, TICK_GOVERNOR, true)
+IDLE_ENTRY_VERSION(periodic, TICK_PERIODIC, s->ci_gov->blind)
+#undef IDLE_ENTRY_VERSION
 
-static void enter_idle_nohz_blind(struct sim *s, struct sim_cpu *c)
-{
-	enter_idle(s, c, TICK_GOVERNOR, true);
-}
+struct idle_entry {
+	void (*enter)(struct sim *s, struct sim_cpu *c);
+	void (*stopped)(struct sim *s, struct sim_cpu *c);
+};
 
-/* The tick kept running (nohz off), a rare choice: both tests made. */
-static void enter_idle_periodic(struct sim *s, struct sim_cpu *c)
-{
-	enter_idle(s, c, TICK_PERIODIC, s->ci_gov->blind);
-}
-
-/* The version of the idle entry for the run's tick policy and governor. */
-static void (*enter_idle_for(const struct sim *s))(struct sim *, struct sim_cpu *)
+/* The versions of the idle entry for the run's tick policy and governor. */
+static struct idle_entry idle_entry_for(const struct sim *s)
 {
 	bool blind = s->ci_gov->blind;
 	switch ((enum tick_policy)s->par.tick_policy) {
 	case TICK_LEGACY:
-		return enter_idle_legacy;
+		return (struct idle_entry){ enter_idle_legacy, stopped_idle_legacy };
 	case TICK_PERIODIC:
-		return enter_idle_periodic;
+		return (struct idle_entry){ enter_idle_periodic, stopped_idle_periodic };
 	case TICK_GOVERNOR:
 	default:
-		return blind ? enter_idle_nohz_blind : enter_idle_nohz;
+		return blind ? (struct idle_entry){ enter_idle_nohz_blind, stopped_idle_nohz_blind }
+			     : (struct idle_entry){ enter_idle_nohz, stopped_idle_nohz };
 	}
 }
 
@@ -538,7 +616,9 @@ static cpuidle_select_fn *idle_select_for(const struct sim *s, const struct sim_
 
 void cpu_idle_setup(struct sim *s)
 {
-	s->enter_idle = enter_idle_for(s);
+	struct idle_entry e = idle_entry_for(s);
+	s->enter_idle = e.enter;
+	s->stopped_idle = e.stopped;
 	for (int i = 0; i < s->ncpus; i++) {
 		s->cpus[i].idle.tick_period_ns = s->tick_ns;
 		s->cpus[i].blind_limit_ns = -1;
@@ -548,7 +628,8 @@ void cpu_idle_setup(struct sim *s)
 
 bool cpu_idle_path_consistent(struct sim *s)
 {
-	if (s->enter_idle != enter_idle_for(s))
+	struct idle_entry e = idle_entry_for(s);
+	if (s->enter_idle != e.enter || s->stopped_idle != e.stopped)
 		return false;
 	for (int i = 0; i < s->ncpus; i++) {
 		struct sim_cpu *c = &s->cpus[i];
@@ -604,8 +685,9 @@ static inline __attribute__((always_inline)) void wake(struct sim *s, struct sim
 		freq_hw_loop_start(s, c);
 	/* EV_WAKE_DONE at irq_end: the CPU's deadline beside the queue (no
 	 * burst runs while it wakes), a sequence number from the queue, as a
-	 * post takes. */
-	keyheap_set(&s->bursts, (uint32_t)c->id, c->irq_end, s->q.next_seq++);
+	 * post takes. An idle CPU has none set (--check: check_invariants()),
+	 * so it is added without a look for one. */
+	keyheap_add(&s->bursts, (uint32_t)c->id, c->irq_end, s->q.next_seq++);
 }
 
 /* The idle exit in two versions, one chosen at setup (cpu_wake_setup(),
@@ -722,21 +804,6 @@ static void update_min_vruntime(struct sim_cpu *c, const struct task *curr)
 		c->rq.min_vruntime = v;
 }
 
-/* A switch through the idle task is split over two CPUs, as __schedule()
- * runs it (kernel/sched/core.c, v6.18): the CPU whose task blocks does
- * the switching out (deactivate, pick the idle task, context_switch() to
- * it: no mm switch, the idle task borrows the mm) on its way into idle,
- * in parallel with the wakeup; the CPU that leaves idle does the switching
- * in (the wakeup's enqueue from its wake list, pick, switch_mm() and
- * switch_to()) before the woken task runs. context_switch_us is measured
- * on one CPU, both halves in a row (lat_ctx, pinned pipe ping-pong:
- * docs/sources.md 2.7); each half is taken as half of it (an ESTIMATE:
- * the two paths are of about the same length). */
-static sim_ns switch_out_half(const struct sim *s)
-{
-	return s->switch_half_ns; /* s->m->context_switch_ns / 2 */
-}
-
 /* Switch `next` in: counters, cache refill and wakeup latency. From idle
  * only the switching-in half is left (the other was paid going idle). */
 static inline __attribute__((always_inline)) void switch_in(struct sim *s, struct sim_cpu *c,
@@ -797,20 +864,9 @@ static inline bool newidle_may_pull(const struct sim *s)
 static inline __attribute__((always_inline)) void schedule_idle(struct sim *s, struct sim_cpu *c,
 								struct task *prev, bool void_deadline)
 {
-	if (prev) {
-		s->ctx_switches++;
-		c->acct.ctx_switches++;
-		c->switch_out_ns = switch_out_half(s);
-	}
-	load_avg_cpu_goes_idle(s, c);
-	c->curr = NULL;
-	/* update_idle_core() (kernel/sched/sched.h, 6.6) acts only under
-	 * sched_smt_present, and __update_idle_core() stops at once while
-	 * test_idle_cores(): no call then. */
-	if (s->topo.smt && !s->topo.cpu[c->id].shared->has_idle_cores && s->placement->cpu_idle)
-		s->placement->cpu_idle(s, c->id);
-	if (void_deadline)
-		keyheap_cancel(&s->bursts, (uint32_t)c->id);
+	switch_to_idle(s, c, prev, void_deadline);
+	if (prev)
+		c->switch_out_ns = switch_out_half(s); /* for the idle entry */
 	cpu_enter_idle(s, c);
 }
 
@@ -970,18 +1026,6 @@ __attribute__((noinline)) static void schedule_stopped_pick(struct sim *s, struc
 		schedule_from(s, c, true);
 }
 
-/* cpu_schedule_stopped() with nothing queued here and no newidle balance
- * to ask: schedule_pass(s, c, true, SCHED_STOPPED) with rq_first() NULL,
- * its idle branch alone. */
-__attribute__((noinline)) static void schedule_stopped_idle(struct sim *s, struct sim_cpu *c)
-{
-	c->done_at = -1;
-	c->need_resched = false;
-	struct task *prev = c->curr;
-	prev->last_ran = s->now;
-	schedule_idle(s, c, prev, true);
-}
-
 /* cpu_schedule() once the running task has stopped in its dispatch, in
  * two versions out of line, as the other entry: the CPU that goes idle at
  * once (a task handing over and blocking, pingpong's every other event)
@@ -991,7 +1035,7 @@ static inline void cpu_schedule_stopped(struct sim *s, struct sim_cpu *c)
 	if (c->rq.len || newidle_may_pull(s))
 		schedule_stopped_pick(s, c);
 	else
-		schedule_stopped_idle(s, c);
+		s->stopped_idle(s, c); /* stopped_idle() */
 }
 
 void cpu_wake_done(struct sim *s, struct sim_cpu *c)

@@ -905,6 +905,18 @@ static int build_topology(struct sim *s, struct pm_diag *d)
 	return apply_cstate_disable(s, d);
 }
 
+/* What struct sim keeps of the idle entry's costs (cpu.c's enter_idle()),
+ * from the machine's and the tick costs once resolved: the C0 work of a
+ * CPU whose task stopped, to its C-state (the switch out, then the idle
+ * loop's entry), and a tick stop while the CPU's nohz state stays (its
+ * jiffy-bound work left to the reprogramming, at most the full stop). */
+static void idle_entry_costs(const struct sim *s, sim_ns *stopped_entry, sim_ns *restop)
+{
+	*stopped_entry = s->switch_half_ns + s->m->idle_entry_ns;
+	sim_ns full = s->par.tick_stop_cost_ns, re = s->par.tick_reprogram_cost_ns;
+	*restop = re < full ? re : full;
+}
+
 /* Whether a CPU going idle may leave the placement's newidle_balance()
  * out while no task is stealable (s->newidle_needs_stealable). */
 static bool newidle_needs_stealable(const struct sim *s)
@@ -1000,6 +1012,7 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 		s->par.tick_restart_cost_ns = s->m->tick_restart_ns;
 	if (s->par.tick_reprogram_cost_ns < 0)
 		s->par.tick_reprogram_cost_ns = s->m->tick_reprogram_ns;
+	idle_entry_costs(s, &s->stopped_entry_ns, &s->tick_restop_ns);
 	if (s->par.sched_util_clamp_min > s->par.sched_util_clamp_max)
 		return pm_fail(d, "--set sched_util_clamp_min=%lld: above sched_util_clamp_max=%lld "
 			       "(the kernel refuses it with EINVAL; sched_util_clamp_min defaults "
@@ -1042,9 +1055,19 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 /* Out of line: see lane_fire(). */
 static __attribute__((noinline)) void check_invariants(struct sim *s)
 {
+	sim_ns stopped_entry, restop;
+	idle_entry_costs(s, &stopped_entry, &restop);
+	if (stopped_entry != s->stopped_entry_ns || restop != s->tick_restop_ns) {
+		fprintf(stderr, "pmlab: internal error: the idle entry's kept costs disagree with "
+			"their inputs at %lld ns\n", (long long)s->now);
+		abort();
+	}
 	for (int c = 0; c < s->ncpus; c++) {
 		struct sim_cpu *cpu = &s->cpus[c];
 		int running = cpu->mode == CPU_RUNNING;
+		/* Only between a switch out and its idle entry (cpu.c). */
+		if (cpu->switch_out_ns)
+			goto bad;
 		if (running && (!cpu->curr || cpu->curr->state != TASK_RUNNING || cpu->curr->cpu != c))
 			goto bad;
 		if (cpu->mode == CPU_IDLE && (cpu->rq.len || cpu->nr_running))
@@ -1054,6 +1077,10 @@ static __attribute__((noinline)) void check_invariants(struct sim *s)
 		if (!running && cpu->curr)
 			goto bad;
 		if (cpu->nr_running != cpu->rq.len + (running ? 1 : 0))
+			goto bad;
+		/* Its stealable tasks (cpu_stealable()): a running CPU's queue,
+		 * none on another. */
+		if (cpu->stealable != (running ? cpu->rq.len : 0))
 			goto bad;
 		/* A running CPU's speed follows its P-state and SMT share. */
 		if (running && cpu->speed != cpu_speed(s, cpu))
@@ -1087,6 +1114,12 @@ bad:
 	 * reads its first event untested. */
 	if (s->q.len == 0) {
 		fprintf(stderr, "pmlab: internal error: the event queue is empty at %lld ns\n",
+			(long long)s->now);
+		abort();
+	}
+	/* The latency histograms' fast-path bound and sum (hist_add()). */
+	if (!hist_check(&s->latency) || !hist_check(&s->wakeup_latency)) {
+		fprintf(stderr, "pmlab: internal error: latency histogram inconsistent at %lld ns\n",
 			(long long)s->now);
 		abort();
 	}

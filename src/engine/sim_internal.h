@@ -159,7 +159,7 @@ struct sim_cpu {
 	sim_ns clock_idle;         /* when last seen idle */
 	bool has_blocked_load;     /* idle with a signal not yet decayed to 0 */
 	bool nohz_idle;            /* idle with its tick stopped, until its next busy tick */
-	sim_ns tick_stop_jiffy;    /* the jiffy in which the tick was last stopped */
+	sim_ns tick_stop_ns;       /* when the tick was last stopped */
 	sim_ns avg_idle;           /* rq->avg_idle: average idle period, capped */
 	sim_ns idle_stamp;         /* rq->idle_stamp: when it went idle, 0 once woken */
 	uint32_t util_est_sum; /* util_est of its runnable tasks */
@@ -167,7 +167,9 @@ struct sim_cpu {
 	uint64_t util_dirty_bit; /* ...and its bit there */
 	bool util_decayed;     /* the run queue's PELT moved since the last cpufreq hook call */
 	sim_ns idle_busy_until;/* the idle entry path (and tick stop) runs until then */
-	sim_ns switch_out_ns;  /* the switch to idle of the task that just left (cpu_schedule()) */
+	/* The switch to idle of the task that just left (schedule_idle()),
+	 * for the idle entry that follows; 0 otherwise. */
+	sim_ns switch_out_ns;
 	/* By C-state, for the plain idle exit (wake_plain()): the state's wake
 	 * time (wake_ns, else exit_ns) and the idle loop's exit path after it
 	 * (machine.idle_exit_ns). Set by cpu_wake_setup(): the states and the
@@ -386,6 +388,11 @@ struct sim {
 	sim_ns tick_ns;
 	/* Half the machine's context switch (switch_out_half()), fixed at setup. */
 	sim_ns switch_half_ns;
+	/* The idle entry's C0 work after a task stopped: the switch out and
+	 * the idle loop's entry (switch_half_ns + machine idle_entry_ns), and
+	 * a tick stop's cost while the CPU's nohz state stays (the lesser of
+	 * tick_stop_cost_ns and tick_reprogram_cost_ns); fixed at setup. */
+	sim_ns stopped_entry_ns, tick_restop_ns;
 	sim_ns latency_limit_ns;
 	int kernel_version;    /* --set kernel=X.Y as MAJOR * 1000 + MINOR; 0: current */
 	enum cppc_mode amd_pstate; /* amd-pstate's mode for every policy (CPPC_NONE: not it) */
@@ -394,6 +401,9 @@ struct sim {
 	/* cpu_enter_idle()'s version for the run's tick policy and idle
 	 * governor, fixed at setup (cpu_idle_setup()). */
 	void (*enter_idle)(struct sim *s, struct sim_cpu *c);
+	/* ...and with it, inline, the switch to idle of a CPU whose task has
+	 * just stopped, nothing to pick (cpu.c's cpu_schedule_stopped()). */
+	void (*stopped_idle)(struct sim *s, struct sim_cpu *c);
 	/* cpu_wake()'s version: plain without cluster states, exit ramp and
 	 * wakeup observer; fixed at setup (cpu_wake_setup()). */
 	void (*wake)(struct sim *s, struct sim_cpu *c, sim_ns extra);

@@ -1211,6 +1211,23 @@ static void test_tick_stop_restart_once_a_jiffy(void **state)
 	result_free(&f.r);
 }
 
+/* A tick stopped at a jiffy's very start was stopped in that jiffy: a
+ * restart later in it pays the reprogramming alone. The run's CPUs enter
+ * idle, stopping the tick, at 0 ns, the first jiffy's start; the one job
+ * (released at 0, 500 us of work, C6's 100 us exit) restarts it within
+ * that jiffy: 600 us, not the whole restart's 50 us more. */
+static void test_tick_stop_at_jiffy_start_same_jiffy(void **state)
+{
+	const char *sets[] = { "tasks=1", "period_us=20000", "run_us=500", "jitter_pct=0",
+			       "tick_stop_cost_ns=0", "tick_restart_cost_ns=50000",
+			       "tick_reprogram_cost_ns=0" };
+	struct run a;
+	run_ini(&a, two_core_ini, 1, "periodic", "performance", 0.01, 1, sets, 7);
+	assert_int_equal(a.r.latency.count, 1);
+	assert_float_equal(hist_quantile(&a.r.latency, 0.5), 600e3, 600e3 * 0.02);
+	result_free(&a.r);
+}
+
 /* The tick is stopped once per idle stretch: background interrupts that
  * leave the CPU idle re-enter the idle loop with the tick still stopped
  * and pay no stop again. A job every 20 ms (500 us of work) on a CPU that
@@ -1767,6 +1784,7 @@ int main(void)
 		cmocka_unit_test(test_pelt_invariance_cores),
 		cmocka_unit_test(test_legacy_tick_keeps_tick_for_near_timer),
 		cmocka_unit_test(test_tick_stop_restart_once_a_jiffy),
+		cmocka_unit_test(test_tick_stop_at_jiffy_start_same_jiffy),
 		cmocka_unit_test(test_tick_stop_once_per_idle_stretch),
 		cmocka_unit_test(test_background_wakeups),
 		cmocka_unit_test(test_background_moves_ladder),

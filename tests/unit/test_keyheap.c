@@ -60,9 +60,12 @@ static void test_same_as_lazy(void **state)
 		uint32_t k = (uint32_t)rng_below(&r, KEYS);
 		sim_ns at = now + (sim_ns)rng_below(&r, 50);
 		switch (rng_below(&r, 3)) {
-		case 0: /* set or move key k */
+		case 0: /* set or move key k (a key with none: either way) */
 			gen[k]++;
-			keyheap_set(&h, k, at, lazy.next_seq);
+			if (!keyheap_has(&h, k) && (i & 1))
+				keyheap_add(&h, k, at, lazy.next_seq);
+			else
+				keyheap_set(&h, k, at, lazy.next_seq);
 			assert_int_equal(eventq_push(&lazy, at, 0, k, gen[k], 0), 0);
 			assert_true(keyheap_has(&h, k));
 			break;
