@@ -1308,11 +1308,28 @@ bad:
 				abort();
 			}
 		}
+	/* Each PELT signal's slow_from: its period's end, flagged for a run
+	 * queue exactly while removed utilization waits (sched/pelt.h). */
+	for (int c = 0; c < s->ncpus; c++)
+		if (!pelt_consistent(&s->cpus[c].pelt, s->cpus[c].removed.nr != 0)) {
+			fprintf(stderr, "pmlab: internal error: CPU %d's PELT signal keeps slow_from "
+				"%lld at %llu with %u removed waiting, at %lld ns\n", c,
+				(long long)s->cpus[c].pelt.slow_from,
+				(unsigned long long)s->cpus[c].pelt.last_update_time,
+				s->cpus[c].removed.nr, (long long)s->now);
+			abort();
+		}
 	/* No task on two CPUs at once. */
 	for (uint32_t i = 0; i < s->nslots; i++) {
 		const struct task *t = s->slots[i].t;
 		if (!t)
 			continue;
+		if (!pelt_consistent(&t->pelt, false)) {
+			fprintf(stderr, "pmlab: internal error: task %u's PELT signal keeps slow_from "
+				"%lld at %llu, at %lld ns\n", t->id, (long long)t->pelt.slow_from,
+				(unsigned long long)t->pelt.last_update_time, (long long)s->now);
+			abort();
+		}
 		int seen = 0;
 		for (int c = 0; c < s->ncpus; c++)
 			seen += s->cpus[c].mode == CPU_RUNNING && s->cpus[c].curr == t;
