@@ -1126,6 +1126,12 @@ bad:
 			(long long)s->now);
 		abort();
 	}
+	/* The latency histograms' fast-path bound and sum (hist_add()). */
+	if (!hist_check(&s->latency) || !hist_check(&s->wakeup_latency)) {
+		fprintf(stderr, "pmlab: internal error: latency histogram inconsistent at %lld ns\n",
+			(long long)s->now);
+		abort();
+	}
 	/* The timer lane armed while it holds a timer, in queue order (by
 	 * time, then sequence number), none of it past due. */
 	if (s->lane_armed != (s->lane.n > 0)) {

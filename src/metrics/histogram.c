@@ -14,25 +14,11 @@
 
 #include <string.h>
 
-/* Position of the highest set bit; v > 0. */
-static int top_bit(uint64_t v)
-{
-	return 63 - __builtin_clzll(v);
-}
-
 static int bucket_of(sim_ns v)
 {
-	uint64_t u = (uint64_t)v;
-	int b, k, i;
+	unsigned i = hist_bucket_unclamped((uint64_t)v);
 
-	if (u < HIST_SUB)
-		return (int)u;
-	b = top_bit(u);
-	k = b - HIST_SUB_BITS + 1;
-	/* (u >> (k - 1)) is in [HIST_SUB, 2 * HIST_SUB): the top
-	 * HIST_SUB_BITS + 1 bits, of which the leading one selects the range. */
-	i = k * HIST_SUB + (int)(u >> (k - 1)) - HIST_SUB;
-	return i < HIST_BUCKETS ? i : HIST_BUCKETS - 1;
+	return i < HIST_BUCKETS ? (int)i : HIST_BUCKETS - 1;
 }
 
 static uint64_t bucket_low(int i)
@@ -56,7 +42,34 @@ void hist_init(struct histogram *h)
 	memset(h, 0, sizeof(*h));
 }
 
-void hist_add(struct histogram *h, sim_ns v)
+/* The fast path's bound for h (see fast_below): the largest count with
+ * count * max_ns below HIST_EXACT_SUM, plus one. With max_ns at
+ * HIST_EXACT_SUM or more it is 1, below any count that set max_ns. */
+static uint64_t fast_below(const struct histogram *h)
+{
+	uint64_t m = (uint64_t)h->max_ns;
+
+	if (h->count == 0 || h->sum_is_rounded)
+		return 0;
+	return (HIST_EXACT_SUM - 1) / (m ? m : 1) + 1;
+}
+
+/* sum += v, as a double would do it. v < 0 was clamped. While the sum
+ * before and v are below HIST_EXACT_SUM both are exact doubles and the
+ * one rounding, if any, is the conversion's in hist_sum(). */
+static void sum_add(struct histogram *h, uint64_t v)
+{
+	if (h->sum_is_rounded) {
+		h->sum_rounded += (double)v;
+	} else if (h->sum_exact < HIST_EXACT_SUM && v < HIST_EXACT_SUM) {
+		h->sum_exact += v;
+	} else {
+		h->sum_rounded = (double)h->sum_exact + (double)v;
+		h->sum_is_rounded = true;
+	}
+}
+
+__attribute__((noinline, cold)) void hist_add_slow(struct histogram *h, sim_ns v)
 {
 	if (v < 0)
 		v = 0;
@@ -65,8 +78,23 @@ void hist_add(struct histogram *h, sim_ns v)
 	if (h->count == 0 || v > h->max_ns)
 		h->max_ns = v;
 	h->count++;
-	h->sum_ns += (double)v;
+	sum_add(h, (uint64_t)v);
 	h->bucket[bucket_of(v)]++;
+	h->fast_below = fast_below(h);
+}
+
+double hist_sum(const struct histogram *h)
+{
+	return h->sum_is_rounded ? h->sum_rounded : (double)h->sum_exact;
+}
+
+bool hist_check(const struct histogram *h)
+{
+	if (h->fast_below != fast_below(h))
+		return false;
+	/* An exact sum's additions before the last were below HIST_EXACT_SUM,
+	 * so it is below twice that. */
+	return h->sum_is_rounded || h->sum_exact < 2 * HIST_EXACT_SUM;
 }
 
 void hist_merge(struct histogram *a, const struct histogram *b)
@@ -80,9 +108,18 @@ void hist_merge(struct histogram *a, const struct histogram *b)
 	if (a->count == 0 || b->max_ns > a->max_ns)
 		a->max_ns = b->max_ns;
 	a->count += b->count;
-	a->sum_ns += b->sum_ns;
+	/* The doubles' sum; exact, and kept as an integer, while both sides'
+	 * are below HIST_EXACT_SUM (as sum_add()). */
+	if (!a->sum_is_rounded && !b->sum_is_rounded && a->sum_exact < HIST_EXACT_SUM &&
+	    b->sum_exact < HIST_EXACT_SUM) {
+		a->sum_exact += b->sum_exact;
+	} else {
+		a->sum_rounded = hist_sum(a) + hist_sum(b);
+		a->sum_is_rounded = true;
+	}
 	for (i = 0; i < HIST_BUCKETS; i++)
 		a->bucket[i] += b->bucket[i];
+	a->fast_below = fast_below(a);
 }
 
 /* Estimated value of the sample with 0-based rank `rank` in sorted order.
@@ -135,5 +172,5 @@ double hist_quantile(const struct histogram *h, double q)
 
 double hist_mean(const struct histogram *h)
 {
-	return h->count ? h->sum_ns / (double)h->count : 0;
+	return h->count ? hist_sum(h) / (double)h->count : 0;
 }

@@ -81,7 +81,7 @@ static void test_negative_clamps_to_zero(void **state)
 	hist_add(h, 7);
 	assert_int_equal(h->min_ns, 0);
 	assert_near(hist_quantile(h, 0), 0, 0);
-	assert_near(h->sum_ns, 7, 0);
+	assert_near(hist_sum(h), 7, 0);
 	free(h);
 }
 
@@ -150,7 +150,7 @@ static void test_merge_equals_adding_all(void **state)
 	assert_int_equal(a->count, all->count);
 	assert_int_equal(a->min_ns, all->min_ns);
 	assert_int_equal(a->max_ns, all->max_ns);
-	assert_near(a->sum_ns, all->sum_ns, 0);
+	assert_near(hist_sum(a), hist_sum(all), 0);
 	assert_memory_equal(a->bucket, all->bucket, sizeof(a->bucket));
 	assert_near(hist_quantile(a, 0.99), hist_quantile(all, 0.99), 0);
 
@@ -242,6 +242,163 @@ static void test_bucket_boundaries(void **state)
 	free(h);
 }
 
+/* hist_add() (its fast path wherever it applies) against hist_add_slow()
+ * (the general case alone) and a double accumulating the values, as the
+ * sum is defined: after every value, count, min, max and the sum agree
+ * exactly, and the kept fields check; at the end, every bucket. */
+struct twin {
+	struct histogram *fast, *slow;
+	double sum;
+};
+
+static void twin_init(struct twin *t)
+{
+	t->fast = new_hist();
+	t->slow = new_hist();
+	t->sum = 0;
+}
+
+static void twin_free(struct twin *t)
+{
+	assert_memory_equal(t->fast->bucket, t->slow->bucket, sizeof(t->fast->bucket));
+	free(t->fast);
+	free(t->slow);
+}
+
+static void twin_agree(const struct twin *t)
+{
+	assert_int_equal(t->fast->count, t->slow->count);
+	assert_int_equal(t->fast->min_ns, t->slow->min_ns);
+	assert_int_equal(t->fast->max_ns, t->slow->max_ns);
+	if (hist_sum(t->fast) != t->sum || hist_sum(t->slow) != t->sum)
+		fail_msg("sum %.17g (general %.17g), a double's %.17g", hist_sum(t->fast),
+			 hist_sum(t->slow), t->sum);
+	assert_true(hist_check(t->fast));
+	assert_true(hist_check(t->slow));
+}
+
+static void twin_add(struct twin *t, sim_ns v)
+{
+	hist_add(t->fast, v);
+	hist_add_slow(t->slow, v);
+	t->sum += (double)(v < 0 ? 0 : v);
+	twin_agree(t);
+}
+
+static void test_fast_path_matches_general(void **state)
+{
+	struct twin t;
+	uint64_t x = 88172645463325252ULL;
+	int i;
+
+	(void)state;
+	twin_init(&t);
+	/* A large first value: most of the rest take the fast path. */
+	twin_add(&t, INT64_C(1) << 40);
+	for (i = 0; i < 50000; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		/* Every magnitude up to 2^41, a few negative. */
+		twin_add(&t, (sim_ns)(x >> (x % 64 + 23)) - (i % 97 == 0 ? 1000 : 0));
+	}
+	twin_free(&t);
+}
+
+/* Past 2^53 a double's sum rounds at each addition: the histogram's sum
+ * is that double, not the exact integer. */
+static void test_sum_rounds_as_a_double(void **state)
+{
+	const sim_ns exact = INT64_C(1) << 53;
+	struct twin t;
+	int i;
+
+	(void)state;
+	/* Up to 2^53, then ones that a double drops. */
+	twin_init(&t);
+	twin_add(&t, exact - 1);
+	for (i = 0; i < 100; i++)
+		twin_add(&t, 1);
+	assert_true(hist_sum(t.fast) == (double)exact);
+	twin_free(&t);
+
+	/* Odd values of one size: the fast path runs up to the last addition
+	 * from below 2^53; the ones after round at each step. */
+	twin_init(&t);
+	for (i = 0; i < 40; i++)
+		twin_add(&t, (exact >> 2) - 1);
+	for (i = 0; i < 40; i++)
+		twin_add(&t, 3);
+	twin_free(&t);
+	twin_init(&t);
+	for (i = 0; i < 40; i++)
+		twin_add(&t, exact / 7 + 1);
+	twin_free(&t);
+
+	/* Values that a double rounds themselves, then small ones. */
+	twin_init(&t);
+	twin_add(&t, 5);
+	twin_add(&t, exact + 1);
+	twin_add(&t, INT64_MAX);
+	for (i = 0; i < 10; i++)
+		twin_add(&t, 1000001);
+	twin_free(&t);
+}
+
+/* A merge sums as the doubles would, and the merged histogram's fast path
+ * follows its new max and count. */
+static void test_merge_sum_and_fast_path(void **state)
+{
+	const sim_ns exact = INT64_C(1) << 53;
+	struct histogram *b = new_hist();
+	struct twin t;
+	double b_sum = 0;
+	int i;
+
+	(void)state;
+	/* Small values on one side, values near 2^51 on the other: the merge
+	 * is exact, the additions after cross 2^53. */
+	twin_init(&t);
+	for (i = 0; i < 10; i++)
+		twin_add(&t, 1001);
+	for (i = 0; i < 3; i++) {
+		hist_add(b, (exact >> 2) - 1);
+		b_sum += (double)((exact >> 2) - 1);
+	}
+	hist_merge(t.fast, b);
+	hist_merge(t.slow, b);
+	t.sum += b_sum;
+	twin_agree(&t);
+	for (i = 0; i < 10; i++)
+		twin_add(&t, (exact >> 2) - 1);
+	for (i = 0; i < 10; i++)
+		twin_add(&t, 7);
+
+	/* A rounded side: the sum rounds once more in the merge. */
+	memcpy(b, t.slow, sizeof(*b));
+	hist_merge(t.fast, b);
+	hist_merge(t.slow, b);
+	t.sum += t.sum;
+	twin_agree(&t);
+	for (i = 0; i < 10; i++)
+		twin_add(&t, 9);
+	twin_free(&t);
+
+	/* A side whose last addition left 2^53 behind, its sum rounded once:
+	 * the merge rounds from there. */
+	twin_init(&t);
+	twin_add(&t, (exact >> 1) + 1);
+	twin_add(&t, exact >> 1);
+	hist_init(b);
+	hist_add(b, 1);
+	hist_merge(t.fast, b);
+	hist_merge(t.slow, b);
+	t.sum += 1;
+	twin_agree(&t);
+	twin_free(&t);
+	free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -253,6 +410,9 @@ int main(void)
 		cmocka_unit_test(test_merge_equals_adding_all),
 		cmocka_unit_test(test_bucket_monotonic_and_narrow),
 		cmocka_unit_test(test_bucket_boundaries),
+		cmocka_unit_test(test_fast_path_matches_general),
+		cmocka_unit_test(test_sum_rounds_as_a_double),
+		cmocka_unit_test(test_merge_sum_and_fast_path),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
