@@ -855,6 +855,7 @@ static int build_topology(struct sim *s, struct pm_diag *d)
 	for (int i = 0; i < s->ncores; i++) {
 		s->cores[i].pkg = i / m->cores_per_package;
 		s->cores[i].type = machine_core_type(m, i);
+		s->cores[i].type_p = &s->types[s->cores[i].type];
 		/* The core's own top ([highest_perf]): the hardware boosts each
 		 * core only to what its CPPC highest performance says. */
 		s->cores[i].own_cap_idx = machine_type_pstate_at_most(
@@ -869,6 +870,9 @@ static int build_topology(struct sim *s, struct pm_diag *d)
 		cpu->pkg = machine_cpu_package(m, c);
 		cpu->llc = machine_cpu_llc(m, c);
 		cpu->type = s->cores[cpu->core].type;
+		cpu->core_p = &s->cores[cpu->core];
+		cpu->pkg_p = &s->pkgs[cpu->pkg];
+		cpu->type_p = &s->types[cpu->type];
 		cpu->mode = CPU_IDLE;
 		cpu->done_at = -1;
 		cpu->avg_idle = 2 * s->par.sched_migration_cost_ns; /* rq->avg_idle's start */
@@ -1080,6 +1084,11 @@ static __attribute__((noinline)) void check_invariants(struct sim *s)
 		if (!running && cpu->curr)
 			goto bad;
 		if (cpu->nr_running != cpu->rq.len + (running ? 1 : 0))
+			goto bad;
+		/* Its core, package and type by address, its core's type too. */
+		if (cpu->core_p != &s->cores[cpu->core] || cpu->pkg_p != &s->pkgs[cpu->pkg] ||
+		    cpu->type_p != &s->types[cpu->type] ||
+		    cpu->core_p->type_p != &s->types[cpu->core_p->type])
 			goto bad;
 		/* Its stealable tasks (cpu_stealable()): a running CPU's queue,
 		 * none on another. */
