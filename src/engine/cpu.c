@@ -112,7 +112,7 @@ double cpu_speed(const struct sim *s, const struct sim_cpu *c)
 {
 	const struct sim_type *ty = cpu_type_of(s, c);
 	double speed = ty->speed[cpu_effective_idx(s, c)];
-	if (s->cores[c->core].nrunning > 1)
+	if (c->core_p->nrunning > 1)
 		speed *= ty->t->smt_throughput;
 	return speed;
 }
@@ -198,7 +198,7 @@ static inline __attribute__((always_inline)) void set_mode(struct sim *s, struct
 							  enum cpu_mode old, enum cpu_mode mode,
 							  bool synced)
 {
-	struct sim_core *core = &s->cores[c->core];
+	struct sim_core *core = c->core_p;
 	/* A caller that synced c at this timestamp says so (synced): a second
 	 * cpu_sync() would find nothing to account. */
 	if (!synced)
@@ -225,9 +225,9 @@ static inline __attribute__((always_inline)) void set_mode(struct sim *s, struct
 	 * (its energy is integrated at the next real change). */
 	if (was_busy != is_busy) {
 		if (is_busy)
-			core_thread_busy(s, core, c->core, &s->pkgs[c->pkg]);
+			core_thread_busy(s, core, c->core, c->pkg_p);
 		else
-			core_thread_idle(s, core, c->core, &s->pkgs[c->pkg]);
+			core_thread_idle(s, core, c->core, c->pkg_p);
 	}
 	for (int i = 0; speeds_change && i < core->ncpus; i++) {
 		struct sim_cpu *sib = &s->cpus[core->cpus[i]];
@@ -658,7 +658,7 @@ bool cpu_idle_path_consistent(struct sim *s)
 static inline __attribute__((always_inline)) void wake(struct sim *s, struct sim_cpu *c,
 						      sim_ns extra, const bool plain)
 {
-	const struct sim_pkg *pkg = &s->pkgs[c->pkg];
+	const struct sim_pkg *pkg = c->pkg_p;
 	/* The state's wake time and the idle loop's exit path: kept per
 	 * state for the plain version (plain_exit_ns), whose wake time is
 	 * cluster_wake_ns()'s without a cluster state to look past. */

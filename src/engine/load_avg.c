@@ -49,7 +49,7 @@ void load_avg_remove(struct sim *s, struct sim_cpu *c, struct task *t)
 {
 	/* sync_entity_load_avg(): decayed to the run queue's last update. */
 	pelt_update(&t->pelt, c->pelt.last_update_time, false, false);
-	pelt_remove(&c->removed, &t->pelt);
+	pelt_remove(&c->pelt, &c->removed, &t->pelt);
 }
 
 void load_avg_migrate_wakeup(struct sim *s, struct task *t, struct sim_cpu *from)

@@ -855,6 +855,7 @@ static int build_topology(struct sim *s, struct pm_diag *d)
 	for (int i = 0; i < s->ncores; i++) {
 		s->cores[i].pkg = i / m->cores_per_package;
 		s->cores[i].type = machine_core_type(m, i);
+		s->cores[i].type_p = &s->types[s->cores[i].type];
 		/* The core's own top ([highest_perf]): the hardware boosts each
 		 * core only to what its CPPC highest performance says. */
 		s->cores[i].own_cap_idx = machine_type_pstate_at_most(
@@ -867,6 +868,9 @@ static int build_topology(struct sim *s, struct pm_diag *d)
 		cpu->pkg = machine_cpu_package(m, c);
 		cpu->llc = machine_cpu_llc(m, c);
 		cpu->type = s->cores[cpu->core].type;
+		cpu->core_p = &s->cores[cpu->core];
+		cpu->pkg_p = &s->pkgs[cpu->pkg];
+		cpu->type_p = &s->types[cpu->type];
 		cpu->mode = CPU_IDLE;
 		cpu->done_at = -1;
 		cpu->avg_idle = 2 * s->par.sched_migration_cost_ns; /* rq->avg_idle's start */
@@ -1077,6 +1081,11 @@ static __attribute__((noinline)) void check_invariants(struct sim *s)
 		if (!running && cpu->curr)
 			goto bad;
 		if (cpu->nr_running != cpu->rq.len + (running ? 1 : 0))
+			goto bad;
+		/* Its core, package and type by address, its core's type too. */
+		if (cpu->core_p != &s->cores[cpu->core] || cpu->pkg_p != &s->pkgs[cpu->pkg] ||
+		    cpu->type_p != &s->types[cpu->type] ||
+		    cpu->core_p->type_p != &s->types[cpu->core_p->type])
 			goto bad;
 		/* Its stealable tasks (cpu_stealable()): a running CPU's queue,
 		 * none on another. */
@@ -1296,11 +1305,28 @@ bad:
 				abort();
 			}
 		}
+	/* Each PELT signal's slow_from: its period's end, flagged for a run
+	 * queue exactly while removed utilization waits (sched/pelt.h). */
+	for (int c = 0; c < s->ncpus; c++)
+		if (!pelt_consistent(&s->cpus[c].pelt, s->cpus[c].removed.nr != 0)) {
+			fprintf(stderr, "pmlab: internal error: CPU %d's PELT signal keeps slow_from "
+				"%lld at %llu with %u removed waiting, at %lld ns\n", c,
+				(long long)s->cpus[c].pelt.slow_from,
+				(unsigned long long)s->cpus[c].pelt.last_update_time,
+				s->cpus[c].removed.nr, (long long)s->now);
+			abort();
+		}
 	/* No task on two CPUs at once. */
 	for (uint32_t i = 0; i < s->nslots; i++) {
 		const struct task *t = s->slots[i].t;
 		if (!t)
 			continue;
+		if (!pelt_consistent(&t->pelt, false)) {
+			fprintf(stderr, "pmlab: internal error: task %u's PELT signal keeps slow_from "
+				"%lld at %llu, at %lld ns\n", t->id, (long long)t->pelt.slow_from,
+				(unsigned long long)t->pelt.last_update_time, (long long)s->now);
+			abort();
+		}
 		int seen = 0;
 		for (int c = 0; c < s->ncpus; c++)
 			seen += s->cpus[c].mode == CPU_RUNNING && s->cpus[c].curr == t;

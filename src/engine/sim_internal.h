@@ -108,6 +108,13 @@ enum cpufreq_updates {
 struct sim_cpu {
 	int id, core, pkg, llc, policy;
 	int type;              /* its CPU type (s->types) */
+	/* &s->cores[core], &s->pkgs[pkg] and &s->types[type]: one load where
+	 * the index took three to five instructions at every accounting step,
+	 * idle entry and exit. Set with the topology (build_topology()); the
+	 * arrays are never moved (--check: check_invariants() compares). */
+	struct sim_core *core_p;
+	struct sim_pkg *pkg_p;
+	const struct sim_type *type_p;
 	enum cpu_mode mode;
 	int cstate;            /* state the hardware entered (IDLE/WAKING) */
 	int req_cstate;        /* state the governor asked for (cpuidle's view) */
@@ -192,6 +199,7 @@ struct sim_cpu {
 struct sim_core {
 	int pkg;
 	int type;              /* its CPU type (s->types) */
+	const struct sim_type *type_p; /* &s->types[type], as sim_cpu's */
 	int ncpus;
 	int cpus[8];
 	int nbusy;             /* threads in C0 (running or waking) */
@@ -600,12 +608,14 @@ void load_avg_busy_tick(struct sim *s, struct sim_cpu *c);
  * with the frequency, the turbo ceiling or an exit ramp). */
 static inline int cpu_effective_idx(const struct sim *s, const struct sim_cpu *c)
 {
-	return s->cores[c->core].eff_idx;
+	(void)s;
+	return c->core_p->eff_idx;
 }
 
 static inline const struct sim_type *cpu_type_of(const struct sim *s, const struct sim_cpu *c)
 {
-	return &s->types[c->type];
+	(void)s;
+	return c->type_p;
 }
 
 /* The frequency the CPU runs at now (its clock domain's, under the turbo
@@ -870,7 +880,7 @@ static inline void cpu_stealable(struct sim *s, struct sim_cpu *c)
 	int now = c->mode == CPU_RUNNING ? c->rq.len : 0;
 	if (now == c->stealable)
 		return;
-	s->pkgs[c->pkg].nr_stealable += now - c->stealable;
+	c->pkg_p->nr_stealable += now - c->stealable;
 	s->nr_stealable += now - c->stealable;
 	c->stealable = now;
 }

@@ -63,7 +63,7 @@ static void accumulate_sum(uint64_t delta, struct pelt *sa, uint64_t periods,
 void pelt_init(struct pelt *sa, uint64_t now)
 {
 	sa->last_update_time = now;
-	sa->period_start = now; /* period_contrib 0 */
+	sa->slow_from = (int64_t)(now + PELT_PERIOD_NS); /* period_contrib 0 */
 	sa->util_sum = 0;
 	sa->util_avg = 0;
 }
@@ -73,19 +73,24 @@ static inline uint32_t divider(const struct pelt *sa)
 	return PELT_MIN_DIVIDER + pelt_period_contrib(sa); /* get_pelt_divider() */
 }
 
-bool pelt_update_periods(struct pelt *sa, uint64_t delta, bool load, bool running)
+/* A period boundary crossed: now at or past `end`, the current period's.
+ * The kernel's delta + period_contrib, the "us" from the period's start
+ * to now, is 1024 + `past`, the "us" from its end (end lies whole "us"
+ * after last_update_time), so the periods crossed and the new
+ * period_contrib are those of `past`. */
+static bool update_periods(struct pelt *sa, uint64_t now, uint64_t end, bool load, bool running)
 {
-	uint64_t lut = sa->last_update_time, start = sa->period_start;
-	uint32_t period_contrib = (uint32_t)((lut - start) >> 10);
+	uint64_t lut = sa->last_update_time;
+	uint64_t delta = (now - lut) >> 10;
+	uint32_t period_contrib = (uint32_t)((lut + PELT_PERIOD_NS - end) >> 10);
+	uint64_t past = (now - end) >> 10;
+	uint64_t periods = past / 1024 + 1;
+	uint32_t new_contrib = (uint32_t)(past % 1024);
 	sa->last_update_time = lut + (delta << 10);
-	uint64_t periods = (delta + period_contrib) / 1024;
-	uint32_t new_contrib = (uint32_t)((delta + period_contrib) % 1024);
-	sa->period_start = start + (periods << 20); /* 1024 "us" of 1024 ns */
+	sa->slow_from = (int64_t)(end + periods * PELT_PERIOD_NS);
 	if (!load)
 		running = false;
 	accumulate_sum(delta, sa, periods, period_contrib, new_contrib, load, running);
-	if (!periods)
-		return false;
 	/* The average moves only at period boundaries (___update_load_avg()):
 	 * get_pelt_divider(). */
 	sa->util_avg = sa->util_sum / (PELT_MIN_DIVIDER + new_contrib);
@@ -106,8 +111,32 @@ static inline void util_sum_floor(struct pelt *sa)
 		sa->util_sum = floor;
 }
 
-bool pelt_update_cfs_rq(struct pelt *cfs, struct pelt_removed *removed, uint64_t now,
-			bool load, bool running)
+/* Every update that pelt_update_within() does not take: the clock gone
+ * back, a period boundary crossed, or (from pelt_update_cfs_rq_slow())
+ * anything after the removed utilization left. It leaves slow_from at the
+ * period's end. */
+bool pelt_update_slow(struct pelt *sa, uint64_t now, bool load, bool running)
+{
+	uint64_t end = pelt_period_end(sa);
+	if (now >= end) /* then also a "us" or more since last_update_time */
+		return update_periods(sa, now, end, load, running);
+	uint64_t delta = now - sa->last_update_time;
+	if ((int64_t)delta < 0) {
+		/* The clock went back: the kernel's period_contrib stays. */
+		end -= sa->last_update_time - now;
+		sa->last_update_time = now;
+	} else if (delta >= 1024) {
+		uint64_t step = delta & ~(uint64_t)1023;
+		sa->last_update_time += step;
+		if (load && running)
+			sa->util_sum += (uint32_t)step;
+	}
+	sa->slow_from = (int64_t)end;
+	return false;
+}
+
+bool pelt_update_cfs_rq_slow(struct pelt *cfs, struct pelt_removed *removed, uint64_t now,
+			     bool load, bool running)
 {
 	bool decayed = false;
 	if (removed->nr) {
@@ -119,14 +148,14 @@ bool pelt_update_cfs_rq(struct pelt *cfs, struct pelt_removed *removed, uint64_t
 		removed->nr = 0;
 		decayed = true;
 	}
-	return pelt_update(cfs, now, load, running) || decayed;
+	return pelt_update_slow(cfs, now, load, running) || decayed;
 }
 
 void pelt_attach(struct pelt *cfs, struct pelt *se)
 {
 	uint32_t div = divider(cfs);
 	se->last_update_time = cfs->last_update_time;
-	se->period_start = cfs->period_start; /* its period_contrib */
+	se->slow_from = (int64_t)pelt_period_end(cfs); /* its period_contrib */
 	se->util_sum = se->util_avg * div;
 	cfs->util_avg += se->util_avg;
 	cfs->util_sum += se->util_sum;
@@ -139,8 +168,9 @@ void pelt_detach(struct pelt *cfs, const struct pelt *se)
 	util_sum_floor(cfs);
 }
 
-void pelt_remove(struct pelt_removed *removed, const struct pelt *se)
+void pelt_remove(struct pelt *cfs, struct pelt_removed *removed, const struct pelt *se)
 {
 	removed->nr++;
 	removed->util_avg += se->util_avg;
+	cfs->slow_from |= PELT_REMOVED_FLAG; /* its next update subtracts it */
 }

@@ -25,22 +25,42 @@
 #define LOAD_AVG_MAX 47742u
 #define PELT_MIN_DIVIDER (LOAD_AVG_MAX - 1024)
 
+/* One period: 1024 "us" of 1024 ns. */
+#define PELT_PERIOD_NS ((uint64_t)1024 << 10)
+
 /* struct sched_avg, its utilization part. The kernel's period_contrib,
  * the "us" into the current period, is kept as the PELT clock at which
- * the period began, last_update_time - (period_contrib << 10)
- * (pelt_period_contrib()): an update inside the period then tests where
- * it ends without the count, and moves last_update_time alone. */
+ * the period ends, last_update_time + ((1024 - period_contrib) << 10)
+ * (pelt_period_contrib()): an update inside the period then tests that
+ * end without the count, and moves last_update_time alone. The end lies
+ * a whole number of "us" after last_update_time, at most a period (every
+ * step moves the two by whole "us" and periods, or together).
+ *
+ * The end is kept signed, and the PELT clocks lie far below 2^62 ns:
+ * while removed utilization waits on a run queue (pelt_remove()), its
+ * end is kept less 2^63, below every clock, so that one test sends its
+ * next update, whenever it comes, the slow way, which subtracts it first
+ * (pelt_update_cfs_rq()). Set in pelt.c alone; pelt_consistent() says
+ * whether it agrees with the removed utilization. */
 struct pelt {
 	uint64_t last_update_time; /* PELT clock, ns */
-	uint64_t period_start;     /* PELT clock, ns: see above */
+	int64_t slow_from;         /* the period's end, ns, flagged: see above */
 	uint32_t util_sum;
 	uint32_t util_avg;         /* 0..1024 */
 };
 
+#define PELT_REMOVED_FLAG INT64_MIN
+
+/* The PELT clock at which the current period ends. */
+static inline uint64_t pelt_period_end(const struct pelt *sa)
+{
+	return (uint64_t)sa->slow_from & ~(uint64_t)PELT_REMOVED_FLAG;
+}
+
 /* The kernel's sa->period_contrib: "us" into the current period, < 1024. */
 static inline uint32_t pelt_period_contrib(const struct pelt *sa)
 {
-	return (uint32_t)((sa->last_update_time - sa->period_start) >> 10);
+	return (uint32_t)((sa->last_update_time + PELT_PERIOD_NS - pelt_period_end(sa)) >> 10);
 }
 
 /* A run queue's utilization leaving it lazily (cfs_rq->removed): tasks
@@ -56,55 +76,83 @@ uint64_t pelt_decay_load(uint64_t val, uint64_t n);
 /* A signal starting at `now` with nothing accumulated. */
 void pelt_init(struct pelt *sa, uint64_t now);
 
-/* pelt_update() once a period boundary is crossed: `delta` "us" from
- * last_update_time. */
-bool pelt_update_periods(struct pelt *sa, uint64_t delta, bool load, bool running);
+/* pelt_update() and pelt_update_cfs_rq() at or past the period's end, or
+ * with removed utilization waiting, and for the clock going back: out of
+ * line. */
+bool pelt_update_slow(struct pelt *sa, uint64_t now, bool load, bool running);
+bool pelt_update_cfs_rq_slow(struct pelt *cfs, struct pelt_removed *removed, uint64_t now,
+			     bool load, bool running);
 
-/* ___update_load_sum() and ___update_load_avg() for utilization: accounts
- * [last_update_time, now) with the entity enqueued (`load`) and running
- * or not. True when a period boundary was crossed. Most updates stay
- * inside the current period (1024 "us", about a millisecond): they only
- * add to the sum (accumulate_sum() with no period), here inline. */
-static inline bool pelt_update(struct pelt *sa, uint64_t now, bool load, bool running)
+/* An update before slow_from: inside the current period, nothing removed
+ * waiting. It only adds to the sum (accumulate_sum() with no period). */
+static inline bool pelt_update_within(struct pelt *sa, uint64_t now, bool load, bool running)
 {
-	uint64_t delta = now - sa->last_update_time;
-	if ((int64_t)delta < 0) {
-		/* The clock went back: the kernel's period_contrib stays. */
-		sa->period_start = now - (sa->last_update_time - sa->period_start);
-		sa->last_update_time = now;
+	/* One signed test for both rare cases: the clock went back, or less
+	 * than a "us" (1024 ns, a shift away) passed, as when a switch
+	 * updates the run queue for the task put back and for the one
+	 * picked; that changes nothing. */
+	int64_t delta = (int64_t)(now - sa->last_update_time);
+	if (delta < 1024) {
+		if (delta < 0)
+			return pelt_update_slow(sa, now, load, running);
 		return false;
 	}
-	/* 1024 ns: a "us" that is a shift away. Less than one passed (an
-	 * update at the same time, as a switch makes the run queue's for the
-	 * task put back and the one picked) changes nothing. */
-	if (delta < 1024)
-		return false;
-	/* A period boundary crossed, period_contrib + (delta >> 10) >= 1024:
-	 * now - period_start is (period_contrib << 10) + delta, whose low ten
-	 * bits are delta's, so it reaches 1024 << 10 exactly then. */
-	if (now - sa->period_start >= (uint64_t)1024 << 10)
-		return pelt_update_periods(sa, delta >> 10, load, running);
 	/* The whole "us" passed, in ns, are (delta >> 10) << 10, which is also
 	 * what running adds to the sum ((delta >> 10) << PELT_SHIFT). */
-	uint64_t step = delta & ~(uint64_t)1023;
+	uint64_t step = (uint64_t)delta & ~(uint64_t)1023;
 	sa->last_update_time += step;
 	if (load && running)
 		sa->util_sum += (uint32_t)step;
 	return false;
 }
 
+/* ___update_load_sum() and ___update_load_avg() for utilization: accounts
+ * [last_update_time, now) with the entity enqueued (`load`) and running
+ * or not. True when a period boundary was crossed. Most updates stay
+ * inside the current period (1024 "us", about a millisecond), here
+ * inline: a boundary is crossed exactly when now reaches the period's
+ * end (the kernel's test, period_contrib + (delta >> 10) >= 1024, in ns:
+ * last_update_time lies whole "us" before the end, and delta's low ten
+ * bits do not reach the next). An update under a "us" never reaches it.
+ * For an entity's signal; a run queue's goes through pelt_update_cfs_rq(). */
+static inline bool pelt_update(struct pelt *sa, uint64_t now, bool load, bool running)
+{
+	if ((int64_t)now >= sa->slow_from)
+		return pelt_update_slow(sa, now, load, running);
+	return pelt_update_within(sa, now, load, running);
+}
+
 /* update_cfs_rq_load_avg(): the removed utilization first, then the
- * run queue's own sums. True if either changed the signal ("decayed"). */
-bool pelt_update_cfs_rq(struct pelt *cfs, struct pelt_removed *removed, uint64_t now,
-			bool load, bool running);
+ * run queue's own sums. True if either changed the signal ("decayed").
+ * While removed utilization waits slow_from lies below every clock: the
+ * inline path is taken only with none. */
+static inline bool pelt_update_cfs_rq(struct pelt *cfs, struct pelt_removed *removed,
+				      uint64_t now, bool load, bool running)
+{
+	if ((int64_t)now >= cfs->slow_from)
+		return pelt_update_cfs_rq_slow(cfs, removed, now, load, running);
+	return pelt_update_within(cfs, now, load, running);
+}
+
+/* slow_from flagged exactly while removed utilization waits (a run
+ * queue's removed->nr; never for an entity), and the period's end a
+ * whole number of "us" after last_update_time, at most a period: sim's
+ * --check and the PELT unit tests ask. */
+static inline bool pelt_consistent(const struct pelt *sa, bool removed_waits)
+{
+	uint64_t to_end = pelt_period_end(sa) - sa->last_update_time;
+	return (sa->slow_from < 0) == removed_waits && to_end >= 1024 &&
+	       to_end <= PELT_PERIOD_NS && (to_end & 1023) == 0;
+}
 
 /* attach_entity_load_avg(): the entity takes the run queue's clock and
  * position in the period, and its utilization joins the run queue's. */
 void pelt_attach(struct pelt *cfs, struct pelt *se);
 /* detach_entity_load_avg(): its utilization leaves the run queue now. */
 void pelt_detach(struct pelt *cfs, const struct pelt *se);
-/* remove_entity_load_avg()'s second half: leaves at the next update. */
-void pelt_remove(struct pelt_removed *removed, const struct pelt *se);
+/* remove_entity_load_avg()'s second half: leaves the run queue `cfs` at
+ * its next update. */
+void pelt_remove(struct pelt *cfs, struct pelt_removed *removed, const struct pelt *se);
 /* load_avg_is_decayed(), for the utilization tracked. */
 static inline bool pelt_decayed(const struct pelt *sa)
 {

@@ -139,17 +139,27 @@ static void test_attach_detach_remove(void **state)
 	assert_int_equal(cpu.util_avg, 0);
 
 	pelt_attach(&cpu, &task);
-	pelt_remove(&removed, &task);
+	assert_true(pelt_consistent(&task, false));
+	pelt_remove(&cpu, &removed, &task);
 	assert_int_equal(cpu.util_avg, task.util_avg); /* not yet */
+	assert_true(pelt_consistent(&cpu, true));
+	/* An entity attached meanwhile takes the period's end, not the flag. */
+	struct pelt idle_task;
+	pelt_init(&idle_task, 0);
+	pelt_attach(&cpu, &idle_task);
+	assert_true(pelt_consistent(&idle_task, false));
+	assert_true(pelt_consistent(&cpu, true));
+	/* Even an update at the same time subtracts it. */
 	assert_true(pelt_update_cfs_rq(&cpu, &removed, now, false, false));
 	assert_int_equal(cpu.util_avg, 0);
 	assert_int_equal(removed.nr, 0);
+	assert_true(pelt_consistent(&cpu, false));
 	assert_false(pelt_update_cfs_rq(&cpu, &removed, now, false, false));
 }
 
 /* The kernel's representation, with period_contrib kept as a count
  * (v6.19 ___update_load_sum(), accumulate_sum() and ___update_load_avg()
- * for utilization), to check the kept period_start against. */
+ * for utilization), to check the kept period end against. */
 struct ref_pelt {
 	uint64_t last_update_time;
 	uint32_t util_sum, period_contrib, util_avg;
@@ -221,6 +231,7 @@ static void test_same_as_kernel_representation(void **state)
 		assert_int_equal(pelt_period_contrib(&p), r.period_contrib);
 		assert_int_equal(p.util_sum, r.util_sum);
 		assert_int_equal(p.util_avg, r.util_avg);
+		assert_true(pelt_consistent(&p, false));
 		if (rng_below(&g, 50) == 0) {
 			/* The entity joins a run queue at its clock and place. */
 			cnow = now + rng_below(&g, 3 * PERIOD_NS);
@@ -233,6 +244,8 @@ static void test_same_as_kernel_representation(void **state)
 			assert_int_equal(p.last_update_time, r.last_update_time);
 			assert_int_equal(pelt_period_contrib(&p), r.period_contrib);
 			assert_int_equal(p.util_sum, r.util_sum);
+			assert_true(pelt_consistent(&p, false));
+			assert_true(pelt_consistent(&cfs, false));
 			now = cnow;
 		}
 	}
