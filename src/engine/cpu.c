@@ -969,9 +969,10 @@ schedule_pass(struct sim *s, struct sim_cpu *c, bool void_deadline, enum sched_f
 		 * now), set_next_entity() of the next (it waited). */
 		if (preempted)
 			load_avg_update(s, c, prev, true, 0);
-		/* The end of a wakeup: the CPU still waking, no task runs. */
+		/* The end of a wakeup: the CPU still waking, no task runs;
+		 * synced at the pass's start (cpu_sync_waking()). */
 		if (from == SCHED_WOKEN)
-			load_avg_update_as(s, c, next, true, 0, false, false);
+			load_avg_update_synced(s, c, next, true, 0, false, false);
 		else
 			load_avg_update(s, c, next, true, 0);
 	}

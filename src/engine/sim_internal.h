@@ -958,10 +958,23 @@ static inline void clock_pelt_idle(struct sim *s, struct sim_cpu *c)
  * it). The CPU's clock is brought to now first (update_rq_clock()).
  * Inline: it runs two to four times per context switch, and each caller
  * passes constant flags, which fold away. */
+static inline void load_avg_update_synced(struct sim *s, struct sim_cpu *c, struct task *t,
+					  bool queued, enum load_avg_flags flags, bool running,
+					  bool t_running);
 static inline void load_avg_update_as(struct sim *s, struct sim_cpu *c, struct task *t, bool queued,
 				      enum load_avg_flags flags, bool running, bool t_running)
 {
 	cpu_sync(s, c);
+	load_avg_update_synced(s, c, t, queued, flags, running, t_running);
+}
+
+/* load_avg_update_as() of a CPU its caller has just synced at this
+ * timestamp (cpu_sync_waking(): the end of a wakeup), without cpu_sync()'s
+ * second look at its clock. */
+static inline void load_avg_update_synced(struct sim *s, struct sim_cpu *c, struct task *t,
+					  bool queued, enum load_avg_flags flags, bool running,
+					  bool t_running)
+{
 	uint64_t now = rq_clock_pelt(c);
 	if (t && !t->pelt_detached)
 		pelt_update(&t->pelt, now, queued, t_running);
