@@ -49,7 +49,7 @@ static inline __attribute__((always_inline)) bool core_power_set(struct sim *s,
 	/* A thread in C0 makes the core busy whatever the others do; all
 	 * idle, the core is in its shallowest thread's state (nbusy == 0:
 	 * every thread is CPU_IDLE). */
-	const struct sim_type *ty = &s->types[core->type];
+	const struct sim_type *ty = core->type_p;
 	if (known == CORE_HALTED || (known == CORE_ANY && core->nbusy == 0)) {
 		const struct core_idle_w *cs = &ty->idle_w[core_shallowest_cstate(s, core)];
 		/* States are ordered by depth, and only state 0 may poll: a

@@ -108,12 +108,15 @@ static inline __attribute__((always_inline)) void cpu_sync_waking(struct sim *s,
 	sync_not_running(s, c, dt, CPU_WAKING);
 }
 
+/* From the core's speed at its P-state (sim_core.speed_solo: the type's
+ * at eff_idx, kept by set_eff_idx()): one load where the type's table
+ * took three. */
 double cpu_speed(const struct sim *s, const struct sim_cpu *c)
 {
-	const struct sim_type *ty = cpu_type_of(s, c);
-	double speed = ty->speed[cpu_effective_idx(s, c)];
-	if (s->cores[c->core].nrunning > 1)
-		speed *= ty->t->smt_throughput;
+	const struct sim_core *core = c->core_p;
+	double speed = core->speed_solo;
+	if (core->nrunning > 1)
+		speed *= cpu_type_of(s, c)->t->smt_throughput;
 	return speed;
 }
 
@@ -198,7 +201,7 @@ static inline __attribute__((always_inline)) void set_mode(struct sim *s, struct
 							  enum cpu_mode old, enum cpu_mode mode,
 							  bool synced)
 {
-	struct sim_core *core = &s->cores[c->core];
+	struct sim_core *core = c->core_p;
 	/* A caller that synced c at this timestamp says so (synced): a second
 	 * cpu_sync() would find nothing to account. */
 	if (!synced)
@@ -225,9 +228,9 @@ static inline __attribute__((always_inline)) void set_mode(struct sim *s, struct
 	 * (its energy is integrated at the next real change). */
 	if (was_busy != is_busy) {
 		if (is_busy)
-			core_thread_busy(s, core, c->core, &s->pkgs[c->pkg]);
+			core_thread_busy(s, core, c->core, c->pkg_p);
 		else
-			core_thread_idle(s, core, c->core, &s->pkgs[c->pkg]);
+			core_thread_idle(s, core, c->core, c->pkg_p);
 	}
 	for (int i = 0; speeds_change && i < core->ncpus; i++) {
 		struct sim_cpu *sib = &s->cpus[core->cpus[i]];
@@ -348,12 +351,14 @@ static sim_ns tick_stop_cost(const struct sim *s, const struct sim_cpu *c)
 	return c->nohz_idle ? s->tick_restop_ns : s->par.tick_stop_cost_ns;
 }
 
-/* The stop at or after the present jiffy's start: in the same jiffy (the
- * stop is at or before now; no division where the tick stops). */
-static sim_ns tick_restart_cost(const struct sim *s, const struct sim_cpu *c, sim_ns jiffy)
+/* The restart's cost as the stall it adds (schedule_leave_idle()): the
+ * stop at or after the present jiffy's start is in the same jiffy (the
+ * stop is at or before now); the doubles are fixed at setup
+ * (cpu_stall_costs_setup()). */
+static double tick_restart_stall(const struct sim *s, const struct sim_cpu *c, sim_ns jiffy)
 {
-	sim_ns full = s->par.tick_restart_cost_ns;
-	return c->tick_stop_ns >= jiffy * s->tick_ns ? tick_reprogram_cost(s, full) : full;
+	return c->tick_stop_ns >= jiffy * s->tick_ns ? s->tick_restart_reprogram_stall_ns
+						    : s->tick_restart_stall_ns;
 }
 
 /* The legacy idle loop's decision (Linux 4.16 tick_nohz_idle_enter() ->
@@ -658,7 +663,7 @@ bool cpu_idle_path_consistent(struct sim *s)
 static inline __attribute__((always_inline)) void wake(struct sim *s, struct sim_cpu *c,
 						      sim_ns extra, const bool plain)
 {
-	const struct sim_pkg *pkg = &s->pkgs[c->pkg];
+	const struct sim_pkg *pkg = c->pkg_p;
 	/* The state's wake time and the idle loop's exit path: kept per
 	 * state for the plain version (plain_exit_ns), whose wake time is
 	 * cluster_wake_ns()'s without a cluster state to look past. */
@@ -804,6 +809,35 @@ static void update_min_vruntime(struct sim_cpu *c, const struct task *curr)
 		c->rq.min_vruntime = v;
 }
 
+/* The costs switch_in() and a tick's restart add to a task's stall, each
+ * a double a switch adds as it is, with no conversion: a whole switch, its
+ * switching-in half (from idle); a tick restarted in the jiffy it was
+ * stopped in (tick_reprogram_cost()) or a later one. */
+static void stall_costs(const struct sim *s, double *sw, double *sw_in, double *tick_reprogram,
+			double *tick)
+{
+	sim_ns full = s->par.tick_restart_cost_ns;
+	*sw = (double)s->m->context_switch_ns;
+	*sw_in = (double)(s->m->context_switch_ns - switch_out_half(s));
+	*tick_reprogram = (double)tick_reprogram_cost(s, full);
+	*tick = (double)full;
+}
+
+void cpu_stall_costs_setup(struct sim *s)
+{
+	stall_costs(s, &s->switch_stall_ns, &s->switch_in_stall_ns,
+		    &s->tick_restart_reprogram_stall_ns, &s->tick_restart_stall_ns);
+}
+
+bool cpu_stall_costs_consistent(const struct sim *s)
+{
+	double sw, sw_in, tick_reprogram, tick;
+	stall_costs(s, &sw, &sw_in, &tick_reprogram, &tick);
+	return sw == s->switch_stall_ns && sw_in == s->switch_in_stall_ns &&
+	       tick_reprogram == s->tick_restart_reprogram_stall_ns &&
+	       tick == s->tick_restart_stall_ns;
+}
+
 /* Switch `next` in: counters, cache refill and wakeup latency. From idle
  * only the switching-in half is left (the other was paid going idle). */
 static inline __attribute__((always_inline)) void switch_in(struct sim *s, struct sim_cpu *c,
@@ -811,10 +845,7 @@ static inline __attribute__((always_inline)) void switch_in(struct sim *s, struc
 {
 	s->ctx_switches++;
 	c->acct.ctx_switches++;
-	sim_ns cost = s->m->context_switch_ns;
-	if (mode != CPU_RUNNING)
-		cost -= switch_out_half(s);
-	next->pending_stall_ns += (double)cost;
+	next->pending_stall_ns += mode != CPU_RUNNING ? s->switch_in_stall_ns : s->switch_stall_ns;
 	/* A task that changes last-level cache refetches its working set, but
 	 * not the part its sharing group keeps warm in the new one (cc1's
 	 * code and the headers of one build: engine/share.c). */
@@ -884,11 +915,11 @@ schedule_leave_idle(struct sim *s, struct sim_cpu *c, struct task *next, enum sc
 		sim_ns jiffy = s->now / s->tick_ns; /* one division for all three */
 		/* cpu_charge() of c, which runs next now and is accounted up
 		 * to now. */
-		sim_ns cost = tick_restart_cost(s, c, jiffy);
+		double cost = tick_restart_stall(s, c, jiffy);
 		if (cost > 0 && next->in_burst)
-			next->rem_stall_ns += (double)cost;
+			next->rem_stall_ns += cost;
 		else if (cost > 0)
-			next->pending_stall_ns += (double)cost;
+			next->pending_stall_ns += cost;
 		cpu_load_nohz_exit(c, jiffy);
 		start_stopped_tick(s, c, jiffy); /* cpu_start_tick(), tested */
 	}

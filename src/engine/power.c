@@ -53,11 +53,13 @@ int power_tables(struct sim *s)
 }
 
 /* A busy core's clock is one the uncore's rule reads: its package keeps
- * the fastest (uncore_busy_khz()). */
+ * the fastest (uncore_busy_khz()). Its threads' speed follows the P-state
+ * (cpu_speed() reads speed_solo; --check: check_invariants()). */
 static void set_eff_idx(struct sim *s, struct sim_core *core, int idx)
 {
 	int old = core->eff_idx;
 	core->eff_idx = idx;
+	core->speed_solo = s->types[core->type].speed[idx];
 	if (idx != old && core->nbusy && s->pkgs[core->pkg].busy_cores) {
 		const uint32_t *khz = s->types[core->type].khz;
 		uncore_busy_khz(s, core->pkg, khz[old], khz[idx]);

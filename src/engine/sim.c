@@ -855,10 +855,13 @@ static int build_topology(struct sim *s, struct pm_diag *d)
 	for (int i = 0; i < s->ncores; i++) {
 		s->cores[i].pkg = i / m->cores_per_package;
 		s->cores[i].type = machine_core_type(m, i);
+		s->cores[i].type_p = &s->types[s->cores[i].type];
 		/* The core's own top ([highest_perf]): the hardware boosts each
 		 * core only to what its CPPC highest performance says. */
 		s->cores[i].own_cap_idx = machine_type_pstate_at_most(
 			&m->types[s->cores[i].type], machine_core_max_khz(m, i));
+		/* At eff_idx 0 until power_init() sets the P-states. */
+		s->cores[i].speed_solo = s->types[s->cores[i].type].speed[0];
 	}
 	for (int c = 0; c < s->ncpus; c++) {
 		struct sim_cpu *cpu = &s->cpus[c];
@@ -867,6 +870,9 @@ static int build_topology(struct sim *s, struct pm_diag *d)
 		cpu->pkg = machine_cpu_package(m, c);
 		cpu->llc = machine_cpu_llc(m, c);
 		cpu->type = s->cores[cpu->core].type;
+		cpu->core_p = &s->cores[cpu->core];
+		cpu->pkg_p = &s->pkgs[cpu->pkg];
+		cpu->type_p = &s->types[cpu->type];
 		cpu->mode = CPU_IDLE;
 		cpu->done_at = -1;
 		cpu->avg_idle = 2 * s->par.sched_migration_cost_ns; /* rq->avg_idle's start */
@@ -1041,6 +1047,7 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 	if (freq_init(s, d) < 0)
 		return -1;
 	cpu_wake_setup(s); /* after freq_init(): s->amd_pstate */
+	cpu_stall_costs_setup(s);
 	task_wake_setup(s);
 	if (background_init(s, d) < 0)
 		return -1;
@@ -1077,6 +1084,11 @@ static __attribute__((noinline)) void check_invariants(struct sim *s)
 		if (!running && cpu->curr)
 			goto bad;
 		if (cpu->nr_running != cpu->rq.len + (running ? 1 : 0))
+			goto bad;
+		/* Its core, package and type by address, its core's type too. */
+		if (cpu->core_p != &s->cores[cpu->core] || cpu->pkg_p != &s->pkgs[cpu->pkg] ||
+		    cpu->type_p != &s->types[cpu->type] ||
+		    cpu->core_p->type_p != &s->types[cpu->core_p->type])
 			goto bad;
 		/* Its stealable tasks (cpu_stealable()): a running CPU's queue,
 		 * none on another. */
@@ -1142,11 +1154,13 @@ bad:
 	}
 	if (!cpu_idle_path_consistent(s) || !cpu_wake_path_consistent(s) ||
 	    !task_wake_setup_consistent(s) || s->switch_half_ns != s->m->context_switch_ns / 2 ||
+	    !cpu_stall_costs_consistent(s) ||
 	    s->newidle_needs_stealable != newidle_needs_stealable(s)) {
 		fprintf(stderr,
 			"pmlab: internal error: the idle loop's kept state (its version, the tick "
 			"period, a blind governor's answer), the idle exit's version, the wakeup's "
-			"(classic_hook, polls_flags), switch_half_ns or newidle_needs_stealable "
+			"(classic_hook, polls_flags), switch_half_ns, the stall costs or "
+			"newidle_needs_stealable "
 			"disagrees with its inputs at %lld ns\n",
 			(long long)s->now);
 		abort();
@@ -1278,6 +1292,13 @@ bad:
 		if (n != s->cores[i].nbusy) {
 			fprintf(stderr, "pmlab: internal error: core %d counts %d threads in C0, "
 				"%d are, at %lld ns\n", i, s->cores[i].nbusy, n, (long long)s->now);
+			abort();
+		}
+		/* Its threads' speed alone (cpu_speed()) is its type's at its
+		 * P-state (set_eff_idx()). */
+		if (s->cores[i].speed_solo != s->types[s->cores[i].type].speed[s->cores[i].eff_idx]) {
+			fprintf(stderr, "pmlab: internal error: core %d's speed is not its P-state's "
+				"at %lld ns\n", i, (long long)s->now);
 			abort();
 		}
 	}

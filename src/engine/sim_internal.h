@@ -108,6 +108,13 @@ enum cpufreq_updates {
 struct sim_cpu {
 	int id, core, pkg, llc, policy;
 	int type;              /* its CPU type (s->types) */
+	/* &s->cores[core], &s->pkgs[pkg] and &s->types[type]: one load where
+	 * the index took three to five instructions at every accounting step,
+	 * idle entry and exit. Set with the topology (build_topology()); the
+	 * arrays are never moved (--check: check_invariants() compares). */
+	struct sim_core *core_p;
+	struct sim_pkg *pkg_p;
+	const struct sim_type *type_p;
 	enum cpu_mode mode;
 	int cstate;            /* state the hardware entered (IDLE/WAKING) */
 	int req_cstate;        /* state the governor asked for (cpuidle's view) */
@@ -192,16 +199,20 @@ struct sim_cpu {
 struct sim_core {
 	int pkg;
 	int type;              /* its CPU type (s->types) */
+	const struct sim_type *type_p; /* &s->types[type], as sim_cpu's */
 	int ncpus;
 	int cpus[8];
 	int nbusy;             /* threads in C0 (running or waking) */
-	bool turbo_active;     /* counts toward the package's active cores for turbo */
 	int own_cap_idx;       /* its own highest P-state (the machine's [highest_perf]) */
-	bool ramping;          /* at its lowest P-state after C1E (engine/exit_ramp.c) */
 	int eff_idx;           /* its threads' P-state in C0: cpu_effective_idx() */
 	uint32_t ramp_gen;     /* its EV_RAMP_END's generation */
 	int nrunning;          /* threads running a task */
 	int busy_slot;         /* its index in its package's busy_cores while nbusy */
+	bool turbo_active;     /* counts toward the package's active cores for turbo */
+	bool ramping;          /* at its lowest P-state after C1E (engine/exit_ramp.c) */
+	/* Its type's speed at eff_idx, set with it (set_eff_idx()): what a
+	 * thread running alone on the core does per ns (cpu_speed()). */
+	double speed_solo;
 	double p_dyn, p_static;
 	sim_ns last;
 	double e_dyn, e_static;
@@ -388,6 +399,13 @@ struct sim {
 	sim_ns tick_ns;
 	/* Half the machine's context switch (switch_out_half()), fixed at setup. */
 	sim_ns switch_half_ns;
+	/* The stalls switch_in() and a restarted tick (schedule_leave_idle())
+	 * add to the task's, as doubles, fixed at setup (cpu_stall_costs_setup()):
+	 * a switch, its switching-in half (from idle), and a tick restart
+	 * within the jiffy it was stopped in or later (--check:
+	 * cpu_stall_costs_consistent()). */
+	double switch_stall_ns, switch_in_stall_ns;
+	double tick_restart_reprogram_stall_ns, tick_restart_stall_ns;
 	/* The idle entry's C0 work after a task stopped: the switch out and
 	 * the idle loop's entry (switch_half_ns + machine idle_entry_ns), and
 	 * a tick stop's cost while the CPU's nohz state stays (the lesser of
@@ -557,6 +575,10 @@ void cpu_idle_setup(struct sim *s);
 bool cpu_idle_path_consistent(struct sim *s); /* --check; asks a blind governor */
 void cpu_wake_setup(struct sim *s);
 bool cpu_wake_path_consistent(const struct sim *s); /* --check */
+/* Sets the stall costs kept as doubles (struct sim's switch_stall_ns...);
+ * once the machine's costs and the --set keys are in. */
+void cpu_stall_costs_setup(struct sim *s);
+bool cpu_stall_costs_consistent(const struct sim *s); /* --check */
 void cpu_arm_done(struct sim *s, struct sim_cpu *c);
 void cpu_wake_done(struct sim *s, struct sim_cpu *c);
 void cpu_poll_end(struct sim *s, struct sim_cpu *c);
@@ -600,12 +622,14 @@ void load_avg_busy_tick(struct sim *s, struct sim_cpu *c);
  * with the frequency, the turbo ceiling or an exit ramp). */
 static inline int cpu_effective_idx(const struct sim *s, const struct sim_cpu *c)
 {
-	return s->cores[c->core].eff_idx;
+	(void)s;
+	return c->core_p->eff_idx;
 }
 
 static inline const struct sim_type *cpu_type_of(const struct sim *s, const struct sim_cpu *c)
 {
-	return &s->types[c->type];
+	(void)s;
+	return c->type_p;
 }
 
 /* The frequency the CPU runs at now (its clock domain's, under the turbo
@@ -885,7 +909,7 @@ static inline void cpu_stealable(struct sim *s, struct sim_cpu *c)
 	int now = c->mode == CPU_RUNNING ? c->rq.len : 0;
 	if (now == c->stealable)
 		return;
-	s->pkgs[c->pkg].nr_stealable += now - c->stealable;
+	c->pkg_p->nr_stealable += now - c->stealable;
 	s->nr_stealable += now - c->stealable;
 	c->stealable = now;
 }

@@ -21,8 +21,17 @@ static const struct tunable pingpong_params[] = {
 	  TUNABLE_FIELD(struct pingpong, burst_ns), 5000, 1, 1000000000, NULL },
 };
 
-enum { ROLE_PING, ROLE_PONG };
+/* wl_state: what the task does when next asked. The two woken states
+ * differ by role, so that a woken task needs no test of it. */
+enum {
+	PP_START,      /* as created: ping starts holding the token, pong waits */
+	PP_PASS,       /* its burst done: pass the token and wait */
+	PP_PONG_WOKEN, /* woken, holding the token: run the burst */
+	PP_PING_WOKEN, /* the same, once the round trip is recorded */
+};
 
+/* wl_role: the state the task's wakeup leads to (PP_PING_WOKEN or
+ * PP_PONG_WOKEN), which PP_PASS sets without a test. */
 static int pingpong_init(struct sim *s, void *data, struct pm_diag *d)
 {
 	struct pingpong *p = data;
@@ -35,8 +44,8 @@ static int pingpong_init(struct sim *s, void *data, struct pm_diag *d)
 		struct task *b = sim_task_new(s, name, 0);
 		if (!a || !b)
 			return pm_fail(d, "out of memory");
-		a->wl_role = ROLE_PING;
-		b->wl_role = ROLE_PONG;
+		a->wl_role = PP_PING_WOKEN;
+		b->wl_role = PP_PONG_WOKEN;
 		a->wl_peer = b->id;
 		b->wl_peer = a->id;
 		a->wl_ptr = b;
@@ -45,44 +54,37 @@ static int pingpong_init(struct sim *s, void *data, struct pm_diag *d)
 	return 0;
 }
 
-/* wl_state: 0 start; 1 woken, holding the token: run the burst; 2 burst
- * done: pass the token and wait. Ping starts holding the token. */
+/* Each side: burst, pass the token (wake the other) and block, woken:
+ * burst again. */
 static void pingpong_next(struct sim *s, void *data, struct task *t, struct action *a)
 {
 	struct pingpong *p = data;
-	struct action burst = { .kind = ACT_RUN, .cycles = p->cycles, .sys = true };
-	switch (t->wl_state) {
-	case 0:
-		if (t->wl_role == ROLE_PONG) {
-			t->wl_state = 1;
-			*a = (struct action){ .kind = ACT_BLOCK };
-			return;
-		}
-		t->wl_t0 = sim_now(s);
-		t->wl_state = 2;
-		*a = burst;
-		return;
-	case 1:
-		t->wl_state = 2;
-		*a = burst;
-		if (t->wl_role == ROLE_PING) {
-			sim_ns now = sim_now(s), t0 = t->wl_t0;
-			t->wl_t0 = now;
-			sim_add_work(s, 1);
-			/* Last, as the wakeup below: the histogram's rare slow
-			 * path is then a tail call, and no case saves registers
-			 * for it. */
-			sim_record_latency(s, now - t0);
-		}
-		return;
-	default:
-		t->wl_state = 1;
+	int64_t state = t->wl_state;
+	if (state == PP_PASS) {
+		t->wl_state = t->wl_role;
 		*a = (struct action){ .kind = ACT_BLOCK };
 		/* pipe_write() wakes synchronously. Last, a tail call: with
 		 * no call to come back from, no case saves registers (the
 		 * wakeup reads neither this task's state nor *a). */
 		sim_wake_sync(s, t->wl_ptr);
 		return;
+	}
+	if (state == PP_START && t->wl_role == PP_PONG_WOKEN) {
+		t->wl_state = PP_PONG_WOKEN;
+		*a = (struct action){ .kind = ACT_BLOCK };
+		return;
+	}
+	t->wl_state = PP_PASS;
+	*a = (struct action){ .kind = ACT_RUN, .cycles = p->cycles, .sys = true };
+	if (state == PP_PING_WOKEN) {
+		sim_ns now = sim_now(s), t0 = t->wl_t0;
+		t->wl_t0 = now;
+		sim_add_work(s, 1);
+		/* Last, as the wakeup above: the histogram's rare slow path
+		 * is then a tail call, and no case saves registers for it. */
+		sim_record_latency(s, now - t0);
+	} else if (state == PP_START) {
+		t->wl_t0 = sim_now(s);
 	}
 }
 

@@ -266,7 +266,9 @@ static void bw_rig_init(struct bw_rig *r)
 	for (int i = 0; i < 2; i++) {
 		r->ids[i] = i;
 		r->cpus[i] = (struct sim_cpu){ .id = i, .core = i, .mode = CPU_RUNNING,
-					       .curr = &r->tasks[i] };
+					       .curr = &r->tasks[i], .core_p = &r->cores[i],
+					       .pkg_p = &r->pkg, .type_p = &r->type };
+		r->cores[i].type_p = &r->type;
 	}
 	r->s.m = &r->m;
 	r->s.ncpus = 2;

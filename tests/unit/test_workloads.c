@@ -229,6 +229,25 @@ static void test_ebizzy_is_memory_bound(void **state)
 	result_free(&again.r);
 }
 
+/* --- pingpong --- */
+
+/* One latency sample per round trip, taken by ping alone: the round trips
+ * follow each other (each starts where the last ended, the first as
+ * ping first runs), so their times add up to the run but its start and
+ * the last, unfinished one, and each holds the two bursts (5 us at the
+ * 2 GHz base). */
+static void test_pingpong_round_trips_tile_the_run(void **state)
+{
+	struct run r;
+	run_ini(&r, two_core_ini, 0, "pingpong", "performance", 0.05, 1, NULL, 0, true);
+	assert_true(r.r.work_done > 100);
+	assert_float_equal((double)r.r.latency.count, r.r.work_done, 0);
+	assert_true(r.r.latency.min_ns >= 2 * 5000);
+	assert_true(hist_sum(&r.r.latency) <= (double)r.r.duration_ns);
+	assert_true(hist_sum(&r.r.latency) >= (double)(r.r.duration_ns - 2 * r.r.latency.max_ns));
+	result_free(&r.r);
+}
+
 /* --- tbench --- */
 
 /* One pair on one CPU alternates with no idle time: with no send tail,
@@ -1068,6 +1087,7 @@ int main(void)
 		cmocka_unit_test(test_squarewave_by_hand),
 		cmocka_unit_test(test_squarewave_against_performance),
 		cmocka_unit_test(test_squarewave_bad_cpu),
+		cmocka_unit_test(test_pingpong_round_trips_tile_the_run),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
