@@ -173,18 +173,9 @@ double memory_bandwidth_factor(struct sim *s, const struct sim_cpu *c, struct ta
 /* The steps of a burst's stall in their order, the clocks looked up once
  * (the same for all: nothing between them moves a clock, and the slot
  * `at` points into is rewritten only by clocks()): */
-double memory_burst_stall(struct sim *s, const struct sim_cpu *c, struct task *t, double cycles,
-			  double stall_ns)
+double memory_burst_stall_model(struct sim *s, const struct sim_cpu *c, struct task *t,
+				double cycles, double stall_ns)
 {
-	/* A burst with no stall (a system call's, the network stack's: two
-	 * of an oltp statement's three bursts) ends with none whatever the
-	 * factors (each finite and positive) and asks for no bandwidth; only
-	 * a sharing group's task has more to do, its activity record
-	 * (share_stall_factor()). The clocks are not looked up at all. */
-	if (!(stall_ns > 0) && !t->share_group) {
-		t->mem_gbps = 0;
-		return stall_ns;
-	}
 	if (!has_model(s)) {
 		/* every factor 1: only the cache's warmth */
 		t->mem_gbps = 0;

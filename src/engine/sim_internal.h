@@ -699,8 +699,23 @@ double memory_bandwidth_factor(struct sim *s, const struct sim_cpu *c, struct ta
  * miss latency's scale at the present clocks and the coherence traffic,
  * then what t's group left warm in c's cache (share_stall_factor()), the
  * DRAM traffic of that (s->dram_lines), then memory_bandwidth_factor(). */
-double memory_burst_stall(struct sim *s, const struct sim_cpu *c, struct task *t, double cycles,
-			  double stall_ns);
+double memory_burst_stall_model(struct sim *s, const struct sim_cpu *c, struct task *t,
+				double cycles, double stall_ns);
+/* memory_burst_stall_model() but for a burst with no stall (a system
+ * call's, the network stack's: two of an oltp statement's three bursts,
+ * pingpong's every one), which ends with none whatever the factors (each
+ * finite and positive) and asks for no bandwidth; only a sharing group's
+ * task has more to do, its activity record (share_stall_factor()). Inline
+ * in task_dispatch(): the clocks are not looked up, and no call made. */
+static inline double memory_burst_stall(struct sim *s, const struct sim_cpu *c, struct task *t,
+					double cycles, double stall_ns)
+{
+	if (!(stall_ns > 0) && !t->share_group) {
+		t->mem_gbps = 0;
+		return stall_ns;
+	}
+	return memory_burst_stall_model(s, c, t, cycles, stall_ns);
+}
 
 /* engine/exit_ramp.c: the lowest P-state after a C1E wakeup, while the
  * voltage ramps back */

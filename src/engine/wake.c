@@ -403,7 +403,52 @@ static inline void task_off_cpu(struct sim *s, struct sim_cpu *c, struct task *t
 		freq_policy_hook(s, c, 0);
 }
 
-bool task_dispatch(struct sim *s, struct sim_cpu *c)
+/* The workload's rarer answers: the task sleeps, yields or exits, or
+ * asks again (true) after a sleep already over or a yield with nothing
+ * to yield to. Out of line, apart from task_dispatch()'s copies: a burst
+ * and a block, the common answers, take none of it. */
+static __attribute__((noinline)) bool dispatch_stop(struct sim *s, struct sim_cpu *c,
+						    struct task *t, const struct action *a)
+{
+	if (a->kind == ACT_SLEEP) {
+		if (a->until <= s->now)
+			return true;
+		t->state = TASK_SLEEPING;
+		t->timer_gen++;
+		sim_post(s, a->until, EV_TIMER, t->slot, t->timer_gen, 0);
+		if (eventq_push(&c->timers, a->until, EV_TIMER, t->slot, t->timer_gen, 0) < 0)
+			s->oom = true;
+		task_off_cpu(s, c, t);
+		return false;
+	}
+	if (a->kind == ACT_YIELD) {
+		/* CFS's yield: behind every task waiting here (its vruntime
+		 * moves past theirs), still runnable; alone, it goes on. */
+		const struct task *last = NULL;
+		for (int i = 0; i < c->rq.len; i++)
+			if (!last || c->rq.heap[i]->vruntime > last->vruntime)
+				last = c->rq.heap[i];
+		if (!last)
+			return true;
+		if (t->vruntime <= last->vruntime)
+			t->vruntime = last->vruntime + 1;
+		return false;
+	}
+	t->state = TASK_DEAD;
+	s->nlive--;
+	task_off_cpu(s, c, t);
+	load_avg_remove(s, c, t); /* task_dead_fair() */
+	task_finished(s, t);
+	return false;
+}
+
+/* Inline in its callers (cpu.c's, under LTO), forced: it runs at every
+ * burst's end and at every wakeup's, and its own call saved and restored
+ * six registers each time, while the callers have theirs saved already.
+ * What it inlines is kept short: a burst's start (with the stall's test
+ * for none, memory_burst_stall()) and a block; the rest is
+ * dispatch_stop(). */
+__attribute__((always_inline)) inline bool task_dispatch(struct sim *s, struct sim_cpu *c)
 {
 	struct task *t = c->curr;
 	bool running = false;
@@ -432,17 +477,6 @@ bool task_dispatch(struct sim *s, struct sim_cpu *c)
 			running = true;
 			break;
 		}
-		if (a.kind == ACT_SLEEP) {
-			if (a.until <= s->now)
-				continue;
-			t->state = TASK_SLEEPING;
-			t->timer_gen++;
-			sim_post(s, a.until, EV_TIMER, t->slot, t->timer_gen, 0);
-			if (eventq_push(&c->timers, a.until, EV_TIMER, t->slot, t->timer_gen, 0) < 0)
-				s->oom = true;
-			task_off_cpu(s, c, t);
-			break;
-		}
 		if (a.kind == ACT_BLOCK) {
 			if (t->wake_pending) {
 				t->wake_pending = false;
@@ -455,25 +489,8 @@ bool task_dispatch(struct sim *s, struct sim_cpu *c)
 			task_off_cpu(s, c, t);
 			break;
 		}
-		if (a.kind == ACT_YIELD) {
-			/* CFS's yield: behind every task waiting here (its vruntime
-			 * moves past theirs), still runnable; alone, it goes on. */
-			const struct task *last = NULL;
-			for (int i = 0; i < c->rq.len; i++)
-				if (!last || c->rq.heap[i]->vruntime > last->vruntime)
-					last = c->rq.heap[i];
-			if (!last)
-				continue;
-			if (t->vruntime <= last->vruntime)
-				t->vruntime = last->vruntime + 1;
+		if (!dispatch_stop(s, c, t, &a))
 			break;
-		}
-		t->state = TASK_DEAD;
-		s->nlive--;
-		task_off_cpu(s, c, t);
-		load_avg_remove(s, c, t); /* task_dead_fair() */
-		task_finished(s, t);
-		break;
 	}
 	c->in_dispatch = false;
 	s->dispatch_cpu = outer;
