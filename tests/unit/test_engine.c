@@ -298,6 +298,23 @@ static void test_timer_lane_ties(void **state)
 	sim_destroy(s);
 }
 
+/* A sleep until a time already past is no sleep: the task asks the
+ * workload again and runs on, no timer, no wakeup, no switch (its start
+ * is its one wakeup and switch). A periodic task whose job outlasts its
+ * period sleeps until its latest release, which has come already
+ * (periodic.c skips the missed ones). */
+static void test_sleep_already_ended_runs_on(void **state)
+{
+	const char *sets[] = { "tasks=1", "period_us=1000", "run_us=1500" };
+	struct run r;
+	run_ini(&r, two_core_ini, 1, "periodic", "performance", 0.1, 3, sets, 3);
+	/* Jobs came and went: 100 ms of 1.5 ms jobs. */
+	assert_true(r.r.latency.count > 50);
+	assert_int_equal(r.r.wakeups, 1); /* its start */
+	assert_int_equal(r.r.ctx_switches, 1);
+	result_free(&r.r);
+}
+
 /* A wakeup from C6 takes the state's measured wake time (wake_us) when the
  * machine gives one, the table's exit latency otherwise: one periodic
  * task, each job a timer wakeup from C6 (100 us in the table). */
@@ -1755,6 +1772,7 @@ int main(void)
 		cmocka_unit_test(test_timer_lane_ties),
 		cmocka_unit_test(test_turbo_active_idle_cores),
 		cmocka_unit_test(test_cstate_auto_demotion),
+		cmocka_unit_test(test_sleep_already_ended_runs_on),
 		cmocka_unit_test(test_wake_us_sets_wakeup_time),
 		cmocka_unit_test(test_turbo_bins),
 		cmocka_unit_test(test_smt_shares_core),
