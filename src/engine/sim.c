@@ -248,10 +248,16 @@ static __attribute__((noinline)) bool lane_fire(struct sim *s)
 	return true;
 }
 
-/* Out of line: inline, its register saves came with every lane post. */
+/* Out of line: inline, its register saves came with every lane post.
+ * A timer the queue has no room for fails the run (s->oom), as every
+ * event the engine posts does: a workload that goes on without checking
+ * would otherwise wait for it forever. */
 static __attribute__((noinline)) int post_to_queue(struct sim *s, sim_ns when, uint32_t arg)
 {
-	return eventq_push(&s->q, when, EV_WL_TIMER, 0, 0, arg);
+	if (eventq_push(&s->q, when, EV_WL_TIMER, 0, 0, arg) == 0)
+		return 0;
+	s->oom = true;
+	return -1;
 }
 
 int sim_post_workload_timer(struct sim *s, sim_ns when, uint32_t arg)

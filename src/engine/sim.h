@@ -155,7 +155,8 @@ void sim_task_set_uclamp(struct sim *s, struct task *t, int util_min, int util_m
 /* A new group of tasks that share data (set task->share_group to it);
  * see the machine's share_stall_cut. Returns 0 on OOM. */
 uint32_t sim_share_group_new(struct sim *s);
-/* Calls the workload's timer(arg) at `when`. */
+/* Calls the workload's timer(arg) at `when`. -1 when there is no memory
+ * for it: the run then fails with "out of memory". */
 int sim_post_workload_timer(struct sim *s, sim_ns when, uint32_t arg);
 /* The workload's timers from now on go in the engine's lane, a ring beside
  * its queue kept in the queue's order, where a pop is a load and a push
