@@ -373,7 +373,8 @@ struct sim {
 	 * at most LANE_MAX of them (the queue takes the rest), kept in queue
 	 * order (time, then sequence number) from the last to the first: a
 	 * pop takes the last, and a push moves those due before it, from the
-	 * end. A device's timers mostly come due in the order they are
+	 * end, down to v[1]: v[0] is a sentinel due at INT64_MAX, later than
+	 * any timer the lane takes, so the move's loop has no bound to test. A device's timers mostly come due in the order they are
 	 * posted, and a ramp lasts one fixed time per P-state pair, so a push
 	 * moves few (a tick, a jiffy ahead, most). While it holds one
 	 * (lane_armed), sim_run() compares its first with the earlier of the
@@ -387,7 +388,7 @@ struct sim {
 			uint32_t obj;  /* EV_RAMP_END: the core; EV_TICK: the CPU */
 			uint32_t gen;  /* EV_RAMP_END: its ramp_gen */
 			uint32_t arg;  /* EV_WL_TIMER: the workload's */
-		} v[LANE_MAX];
+		} v[LANE_MAX + 1]; /* v[1] to v[n]; v[0]: the sentinel */
 		uint32_t n;
 		uint32_t max; /* LANE_MAX once sim_workload_timer_lane() was called, else 0 */
 		/* The engine's own (sim_post_ramp_end(), sim_post_tick()) go
