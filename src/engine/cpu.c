@@ -788,6 +788,18 @@ void cpu_kick(struct sim *s, struct sim_cpu *c)
 	cpu_wake(s, c, 0);
 }
 
+/* cpu_kick() of a CPU known idle, from a wakeup's enqueue (task_enqueue()),
+ * where the plain version runs in place: the wakeup's call is its last
+ * step, and the idle exit's own call saved and restored registers that
+ * task_wake() has saved already (pingpong: one per round trip). */
+__attribute__((always_inline)) inline void cpu_kick_idle(struct sim *s, struct sim_cpu *c)
+{
+	if (s->wake == wake_plain)
+		wake(s, c, 0, true);
+	else
+		s->wake(s, c, 0);
+}
+
 /* cpuidle bookkeeping after an idle period (cpuidle_enter_state()):
  * time, above/below (the device's counts are the result's: collect()),
  * what ended it, then the governor's reflect(). */

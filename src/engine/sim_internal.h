@@ -569,6 +569,7 @@ double cpu_speed(const struct sim *s, const struct sim_cpu *c);
 void cpu_set_speed(struct sim *s, struct sim_cpu *c);
 void cpu_schedule(struct sim *s, struct sim_cpu *c);
 void cpu_kick(struct sim *s, struct sim_cpu *c);
+void cpu_kick_idle(struct sim *s, struct sim_cpu *c); /* c->mode == CPU_IDLE */
 void cpu_interrupt(struct sim *s, struct sim_cpu *c, sim_ns handler_ns);
 /* The idle loop: select a C-state and enter it (cpu.c). */
 static inline void cpu_enter_idle(struct sim *s, struct sim_cpu *c)
