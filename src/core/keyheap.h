@@ -151,11 +151,19 @@ static inline void keyheap_set_leaf(struct keyheap *h, uint32_t i, sim_ns time, 
 	h->pos[key] = i;
 }
 
-/* Sets or moves key's deadline. */
+/* Sets or moves key's deadline. The first one, re-armed by its own
+ * handler (the engine's next end of burst on the CPU whose burst just
+ * ended: nearly every event of tbench), is tested first: with no parent
+ * it can only go down, without keyheap_move()'s comparison that tells
+ * the way or keyheap_inner()'s test (a heap of one has no child for the
+ * sift to find). */
 static inline __attribute__((always_inline)) void keyheap_set(struct keyheap *h, uint32_t key, sim_ns time, uint64_t seq)
 {
 	uint32_t at = h->pos[key];
-	if (at == UINT32_MAX) {
+	if (at == 0) {
+		const struct keyheap_node x = { time, seq, key };
+		keyheap_place(h->heap, h->pos, keyheap_hole_down(h, 0, &x), &x);
+	} else if (at == UINT32_MAX) {
 		keyheap_set_leaf(h, h->n++, time, seq, key); /* a new deadline: after the last */
 	} else if (keyheap_inner(h, at)) {
 		const struct keyheap_node x = { time, seq, key };

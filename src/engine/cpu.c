@@ -180,6 +180,18 @@ static inline __attribute__((always_inline)) void arm_burst(struct sim *s, struc
 	keyheap_set(&s->bursts, (uint32_t)c->id, at, s->q.next_seq++);
 }
 
+/* arm_burst() of the CPU whose own dispatch, entered from the event loop
+ * (the end of its burst), just ended in a burst: without cpu_arm_done()'s
+ * tests, which that answers (task_dispatch() returns true only with c
+ * running its task in a burst, and the dispatch is over). One copy out of
+ * line for both such entries (cpu_burst_done(), a pass from
+ * SCHED_STOPPED); --check: check_invariants() fails for a deadline armed
+ * off a burst. */
+static __attribute__((noinline)) void arm_dispatched(struct sim *s, struct sim_cpu *c)
+{
+	arm_burst(s, c, c->curr);
+}
+
 void cpu_arm_done(struct sim *s, struct sim_cpu *c)
 {
 	struct task *t = c->curr;
@@ -1033,10 +1045,16 @@ schedule_pass(struct sim *s, struct sim_cpu *c, bool void_deadline, enum sched_f
 	 * outside any dispatch (this entry comes from the event loop alone).
 	 * --check: check_invariants() fails for a deadline armed off a burst.
 	 * Its end is then armed (or was, at this time, by a frequency change
-	 * on the way): no void deadline is left to drop. The other entries
-	 * share cpu_arm_done()'s one copy with its callers elsewhere. */
+	 * on the way): no void deadline is left to drop. The pass from
+	 * SCHED_STOPPED, also from the event loop alone, arms the same way
+	 * out of line (arm_dispatched()); the other entry shares
+	 * cpu_arm_done()'s one copy with its callers elsewhere. */
 	if (from == SCHED_WOKEN) {
 		arm_burst(s, c, c->curr);
+		return true;
+	}
+	if (from == SCHED_STOPPED) {
+		arm_dispatched(s, c);
 		return true;
 	}
 	cpu_arm_done(s, c);
@@ -1112,7 +1130,7 @@ void cpu_burst_done(struct sim *s, struct sim_cpu *c)
 		if (c->need_resched)
 			cpu_schedule(s, c);
 		else
-			cpu_arm_done(s, c);
+			arm_dispatched(s, c);
 	} else if (t->state != TASK_RUNNING) {
 		cpu_schedule_stopped(s, c);
 	} else {

@@ -55,6 +55,13 @@ struct tbench {
 	int64_t tail_ns;
 	struct tbench_pair *pairs;
 	uint64_t sent, served, replied;
+	/* Kept at init from the parameters and the machine's syscall_ns,
+	 * which stay fixed for the run: a turn's cycles, and the send tail's
+	 * burst (wl_work() of tail_ns). test_workloads fails for a turn
+	 * without its system call or its user work (tbench_turn_has_its_syscall)
+	 * and for a tail of another length (tbench_one_pair). */
+	double turn_cycles;
+	struct action tail;
 };
 
 static const struct tunable tbench_params[] = {
@@ -122,19 +129,25 @@ static int tbench_init(struct sim *s, void *data, struct pm_diag *d)
 		p->server->wl_role = ROLE_SERVER;
 		p->client->wl_peer = p->server->wl_peer = (uint32_t)i;
 	}
-	return 0;
-}
-
-/* One side's turn up to the delivery of its message: receive what arrived
- * (syscall + copy out), its user work, send (the loopback path but its
- * tail + copy in). */
-static struct action turn(struct sim *s, const struct tbench *b, double in, double out)
-{
+	/* One side's turn up to the delivery of its message: receive what
+	 * arrived (syscall + copy out), its user work, send (the loopback
+	 * path but its tail + copy in); the copies are turn()'s. */
 	struct action a = wl_kernel(s, (double)sim_machine(s)->syscall_ns);
 	struct action w = wl_work((double)(b->msg_ns - b->tail_ns + b->user_ns) / 1000.0, 0, true);
 	wl_add(&a, &w);
-	a.stall_ns += (in + out) / (double)b->copy_gbps;
-	return a;
+	b->turn_cycles = a.cycles;
+	b->tail = wl_work((double)b->tail_ns / 1000.0, 0, true);
+	return 0;
+}
+
+/* A turn (tbench_init()) that receives `in` bytes and sends `out`, written
+ * in place (a returned struct went through the stack). Its stall is the
+ * copies alone: neither wl_kernel() nor wl_work() with no stall share
+ * gives one. */
+static void turn(struct action *a, const struct tbench *b, double in, double out)
+{
+	*a = (struct action){ .kind = ACT_RUN, .sys = true, .cycles = b->turn_cycles,
+			      .stall_ns = (in + out) / (double)b->copy_gbps };
 }
 
 enum { ST_START, ST_SENT, ST_TAIL, ST_WAIT };
@@ -155,7 +168,7 @@ static void tbench_next(struct sim *s, void *data, struct task *t, struct action
 		if (client) {
 			draw_op(p);
 			t->wl_state = ST_SENT;
-			*a = turn(s, b, 0, p->req_bytes);
+			turn(a, b, 0, p->req_bytes);
 			return;
 		}
 		break;
@@ -178,7 +191,7 @@ static void tbench_next(struct sim *s, void *data, struct task *t, struct action
 		}
 		if (b->tail_ns > 0) {
 			t->wl_state = ST_TAIL;
-			*a = wl_work((double)b->tail_ns / 1000.0, 0, true);
+			*a = b->tail;
 			return;
 		}
 		break;
@@ -194,7 +207,7 @@ static void tbench_next(struct sim *s, void *data, struct task *t, struct action
 	*mine = false;
 	t->wl_state = ST_SENT;
 	if (!client) {
-		*a = turn(s, b, p->req_bytes, p->resp_bytes);
+		turn(a, b, p->req_bytes, p->resp_bytes);
 		return;
 	}
 	b->replied++;
@@ -202,7 +215,7 @@ static void tbench_next(struct sim *s, void *data, struct task *t, struct action
 	sim_add_work(s, p->payload * 1e-6);
 	double in = p->resp_bytes;
 	draw_op(p);
-	*a = turn(s, b, in, p->req_bytes);
+	turn(a, b, in, p->req_bytes);
 }
 
 static void tbench_report(struct sim *s, void *data, struct run_result *r)

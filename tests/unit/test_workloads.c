@@ -267,6 +267,21 @@ static void test_tbench_latency_is_the_servers_turn(void **state)
 	result_free(&r.r);
 }
 
+/* The same with a 0.1 us system call (200 cycles of the 2 GHz base: 100 ns
+ * at 2 GHz) in each turn, on the receive: every latency is 100 ns longer.
+ * tbench keeps a turn's cycles from its setup; one without the system
+ * call, or without the user work, fails here. */
+static void test_tbench_turn_has_its_syscall(void **state)
+{
+	const char *sets[] = { "clients=1", "tail_ns=0" };
+	struct run r;
+	run_ini(&r, costs_ini, 1, "tbench", "performance", 0.05, 1, sets, 2, true);
+	assert_true(r.r.latency.count > 1000);
+	assert_true(r.r.latency.min_ns >= 9109);
+	assert_true(r.r.latency.max_ns <= 9100 + (65587 + 41) / 10 + 1);
+	result_free(&r.r);
+}
+
 static void test_tbench_conservation_frequency_determinism(void **state)
 {
 	struct run fast, slow, same, other;
@@ -1056,6 +1071,7 @@ int main(void)
 		cmocka_unit_test(test_stressng_userspace_setspeed),
 		cmocka_unit_test(test_ebizzy_is_memory_bound),
 		cmocka_unit_test(test_tbench_latency_is_the_servers_turn),
+		cmocka_unit_test(test_tbench_turn_has_its_syscall),
 		cmocka_unit_test(test_tbench_conservation_frequency_determinism),
 		cmocka_unit_test(test_tbench_one_pair),
 		cmocka_unit_test(test_hackbench_conservation),
