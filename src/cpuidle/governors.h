@@ -105,10 +105,10 @@ struct menu_data {
 	/* The pattern detector's inputs, kept as intervals come and go
 	 * (menu_v3_10.c): their sum and sum of squares, modulo 2^64 as the
 	 * kernel's, and the values in ascending order, for the largest two.
-	 * Keyed on the intervals they are for (v310_of), so a write to
-	 * intervals[] from anywhere but the update is seen and they are
-	 * found again. */
-	uint32_t v310_of[MENU_INTERVALS];
+	 * They hold while v310_kept, which menu_v3_10_init() clears, as does
+	 * whoever else writes intervals[] (menu_intervals_written()); they
+	 * are then found again at the next select. */
+	bool v310_kept;
 	uint32_t v310_sorted[MENU_INTERVALS];
 	uint64_t v310_sum, v310_sum_sq;
 	/* The states select() tries, deepest first, with their target
@@ -138,6 +138,7 @@ static inline void menu_intervals_written(struct menu_data *d)
 {
 	d->typical_known = false;
 	d->sums_known = false;
+	d->v310_kept = false;
 }
 /* The v3.10 governor (menu_v3_10.c). */
 void menu_v3_10_init(struct menu_data *d);
@@ -148,8 +149,8 @@ unsigned menu_v3_10_loadavg(unsigned long cpu_load);
 /* v3.10 get_typical_interval(): the mean of the last 8 intervals if they
  * agree, else UINT32_MAX. */
 uint32_t menu_v3_10_typical_interval(const struct menu_data *d);
-/* The same from the sums and order kept in d (found again first if
- * intervals[] changed behind them): what the governor's select() uses. */
+/* The same from the sums and order kept in d (found again first after
+ * init or menu_intervals_written()): what the governor's select() uses. */
 uint32_t menu_v3_10_typical_kept(struct menu_data *d);
 
 /* teo.c */

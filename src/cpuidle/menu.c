@@ -544,13 +544,20 @@ static int menu_select(struct cpuidle_device *dev, sim_ns latency_req, bool *sto
 	return menu_select_current(dev, latency_req, stop_tick);
 }
 
+/* v3.10's rules as the idle loop calls them (menu_select_for()). */
+static int menu_select_v3_10(struct cpuidle_device *dev, sim_ns latency_req, bool *stop_tick)
+{
+	(void)stop_tick;
+	return menu_v3_10_select(dev, dev->gov_data, latency_req);
+}
+
 /* The simulator's idle loop calls the rules for the device's tunables
  * directly: they are set before init() and fixed from then on. */
 static cpuidle_select_fn *menu_select_for(const struct cpuidle_device *dev)
 {
 	const struct menu_data *d = dev->gov_data;
 	if (d->variant == MENU_V3_10)
-		return menu_select;
+		return menu_select_v3_10;
 	return d->iowait_mult ? menu_select_iowait : menu_select_current;
 }
 

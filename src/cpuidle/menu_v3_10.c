@@ -29,8 +29,6 @@
  * The expected idle is the time to the next timer event as the kernel saw
  * it after stopping the tick. Not modelled: the prediction-failure
  * hrtimer of v3.9, reverted in the v3.10 cycle. */
-#include <string.h>
-
 #include "governors.h"
 
 #define RESOLUTION MENU_RESOLUTION
@@ -115,20 +113,22 @@ static uint32_t typical_looks(uint64_t sum, uint64_t sum_sq, const uint64_t top[
 	if (!(sorted && surely_apart(sorted[0], top[0], INTERVALS)) &&
 	    intervals_agree(sum, sum_sq, INTERVALS, &avg))
 		return (uint32_t)avg;
+	/* Each look's sums are taken only for the divisions: most looks
+	 * of a spread-out history fail without them. */
 	unsigned divisor = INTERVALS - count[0];
-	sum -= count[0] * top[0];
-	sum_sq -= count[0] * top[0] * top[0];
+	uint64_t drop = count[0] * top[0], drop_sq = count[0] * top[0] * top[0];
 	if (!(sorted && surely_apart(sorted[0], top[1], divisor)) &&
-	    intervals_agree(sum, sum_sq, divisor, &avg))
+	    intervals_agree(sum - drop, sum_sq - drop_sq, divisor, &avg))
 		return (uint32_t)avg;
 	if (divisor * 4 <= INTERVALS * 3)
 		return UINT32_MAX;
 	divisor -= count[1];
-	sum -= count[1] * top[1];
-	sum_sq -= count[1] * top[1] * top[1];
 	/* 6 or fewer left: the last look */
-	if (!(sorted && surely_apart(sorted[0], sorted[divisor - 1], divisor)) &&
-	    intervals_agree(sum, sum_sq, divisor, &avg))
+	if (sorted && surely_apart(sorted[0], sorted[divisor - 1], divisor))
+		return UINT32_MAX;
+	drop += count[1] * top[1];
+	drop_sq += count[1] * top[1] * top[1];
+	if (intervals_agree(sum - drop, sum_sq - drop_sq, divisor, &avg))
 		return (uint32_t)avg;
 	return UINT32_MAX;
 }
@@ -160,10 +160,10 @@ uint32_t menu_v3_10_typical_interval(const struct menu_data *d)
 }
 
 /* The sums and the order of intervals[] found from scratch: at the start,
- * and when something other than update() wrote intervals[]. */
+ * and after a write to intervals[] other than update()'s
+ * (menu_intervals_written() clears v310_kept). */
 static void keep_again(struct menu_data *d)
 {
-	memcpy(d->v310_of, d->intervals, sizeof(d->intervals));
 	d->v310_sum = 0;
 	d->v310_sum_sq = 0;
 	for (int i = 0; i < INTERVALS; i++) {
@@ -175,16 +175,15 @@ static void keep_again(struct menu_data *d)
 			d->v310_sorted[j] = d->v310_sorted[j - 1];
 		d->v310_sorted[j] = (uint32_t)v;
 	}
+	d->v310_kept = true;
 }
 
-/* update() stores `v` in slot i in place of the sample kept there: the sums
- * change by the difference (exact modulo 2^64), and the sample's place in
- * the order goes to v, the values between moved by one. */
-static void keep_replace(struct menu_data *d, int i, uint32_t v)
+/* update() stores `v` in place of the sample `old`: the sums change by
+ * the difference (exact modulo 2^64), and the sample's place in the order
+ * goes to v, the values between moved by one. */
+static void keep_replace(struct menu_data *d, uint32_t old, uint32_t v)
 {
-	uint32_t old = d->v310_of[i];
 	uint32_t *a = d->v310_sorted;
-	d->v310_of[i] = v;
 	d->v310_sum += (uint64_t)v - old;
 	d->v310_sum_sq += (uint64_t)v * v - (uint64_t)old * old;
 	int j = 0;
@@ -204,7 +203,7 @@ static void keep_replace(struct menu_data *d, int i, uint32_t v)
  * kept for the same intervals would seldom be asked again). */
 uint32_t menu_v3_10_typical_kept(struct menu_data *d)
 {
-	if (memcmp(d->v310_of, d->intervals, sizeof(d->intervals)) != 0)
+	if (!d->v310_kept)
 		keep_again(d);
 	const uint32_t *a = d->v310_sorted;
 	uint64_t top[2] = { a[INTERVALS - 1], 0 };
@@ -225,7 +224,7 @@ void menu_v3_10_init(struct menu_data *d)
 {
 	for (int i = 0; i < MENU_V3_10_BUCKETS; i++)
 		d->v310_factor[i] = 0; /* 0: start from a unity factor when first used */
-	keep_again(d);
+	d->v310_kept = false; /* keep_again() at the first select */
 	d->v310_nwalk = -1;
 }
 
@@ -250,7 +249,8 @@ static uint32_t to_us(sim_ns ns)
 {
 	if (ns <= 0)
 		return 0;
-	sim_ns us = ns / NS_PER_US;
+	/* positive: the unsigned division, without the sign's correction */
+	uint64_t us = (uint64_t)ns / NS_PER_US;
 	return us >= UINT32_MAX ? UINT32_MAX : (uint32_t)us;
 }
 
@@ -269,8 +269,10 @@ static void update(const struct cpuidle_device *dev, struct menu_data *d)
 	if (factor == 0)
 		factor = 1;
 	d->v310_factor[d->bucket] = factor > UINT32_MAX ? UINT32_MAX : (uint32_t)factor;
+	uint32_t old = d->intervals[d->interval_ptr];
 	d->intervals[d->interval_ptr] = last_us;
-	keep_replace(d, d->interval_ptr, last_us);
+	if (d->v310_kept)
+		keep_replace(d, old, last_us);
 	d->interval_ptr = (int)((unsigned)(d->interval_ptr + 1) % INTERVALS);
 }
 

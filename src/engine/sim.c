@@ -186,13 +186,15 @@ double sim_mean_queue_length(const struct sim *s)
 /* Puts a timer in the lane at its place in queue order. It takes the
  * queue's next sequence number (what a post to the queue would have given
  * it), so it comes after every timer due at its time or earlier; those
- * move down by one, from the lane's end (oltp's: about 3 of the 7 the lane
+ * move down by one, from the lane's end (oltp's: about 4 of the 11 the lane
  * holds; an end of exit ramp, due soonest, none). */
 static void lane_push(struct sim *s, sim_ns when, uint32_t kind, uint32_t obj, uint32_t gen,
 		      uint32_t arg)
 {
-	struct lane_timer *p = &s->lane.v[s->lane.n++];
-	for (; p > s->lane.v && p[-1].time <= when; p--)
+	/* when < INT64_MAX (the posts' callers): the sentinel v[0] stops
+	 * the loop. */
+	struct lane_timer *p = &s->lane.v[++s->lane.n];
+	for (; p[-1].time <= when; p--)
 		*p = p[-1];
 	*p = (struct lane_timer){ .time = when, .seq = s->q.next_seq++, .kind = kind, .obj = obj,
 				  .gen = gen, .arg = arg };
@@ -203,7 +205,7 @@ static void lane_push(struct sim *s, sim_ns when, uint32_t kind, uint32_t obj, u
  * event at (time, seq). */
 static inline bool lane_before(const struct sim *s, sim_ns time, uint64_t seq)
 {
-	const struct lane_timer *f = &s->lane.v[s->lane.n - 1];
+	const struct lane_timer *f = &s->lane.v[s->lane.n];
 	return f->time < time || (f->time == time && f->seq < seq);
 }
 
@@ -236,7 +238,7 @@ static inline bool tick_event(struct sim *s, uint32_t cpu)
 static __attribute__((noinline)) bool lane_fire(struct sim *s)
 {
 	struct timer_lane *l = &s->lane;
-	struct lane_timer f = l->v[--l->n];
+	struct lane_timer f = l->v[l->n--];
 	s->lane_armed = l->n > 0;
 	s->now = f.time;
 	if (f.kind == EV_RAMP_END)
@@ -264,7 +266,9 @@ int sim_post_workload_timer(struct sim *s, sim_ns when, uint32_t arg)
 {
 	if (when < s->now)
 		when = s->now;
-	if (s->lane.n >= s->lane.max)
+	/* A timer due at INT64_MAX (a plugin's "never") would pass the
+	 * lane's sentinel: the queue takes it. */
+	if (s->lane.n >= s->lane.max || when == INT64_MAX)
 		return post_to_queue(s, when, arg);
 	lane_push(s, when, EV_WL_TIMER, 0, 0, arg);
 	return 0;
@@ -274,7 +278,7 @@ int sim_post_workload_timer(struct sim *s, sim_ns when, uint32_t arg)
  * the order they are posted, the lane's best case. */
 void sim_post_ramp_end(struct sim *s, sim_ns t, uint32_t core, uint32_t gen)
 {
-	if (s->lane.n < s->lane.engine_max)
+	if (s->lane.n < s->lane.engine_max && t < INT64_MAX)
 		lane_push(s, t, EV_RAMP_END, core, gen, 0);
 	else
 		sim_post(s, t, EV_RAMP_END, core, gen, 0);
@@ -282,7 +286,10 @@ void sim_post_ramp_end(struct sim *s, sim_ns t, uint32_t core, uint32_t gen)
 
 void sim_lane_tick(struct sim *s, sim_ns t, uint32_t cpu)
 {
-	lane_push(s, t, EV_TICK, cpu, 0, 0);
+	if (t < INT64_MAX)
+		lane_push(s, t, EV_TICK, cpu, 0, 0);
+	else
+		sim_post(s, t, EV_TICK, cpu, 0, 0);
 }
 
 void sim_workload_timer_lane(struct sim *s)
@@ -958,6 +965,7 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 	idmap_init(&s->ids);
 	eventq_init(&s->q);
 	s->lane.engine_max = LANE_MAX;
+	s->lane.v[0].time = INT64_MAX; /* the sentinel: lane_push() */
 	hist_init(&s->latency);
 	hist_init(&s->wakeup_latency);
 	*out = s;
@@ -1141,18 +1149,19 @@ bad:
 			(long long)s->now);
 		abort();
 	}
-	/* The timer lane armed while it holds a timer, in queue order (by
-	 * time, then sequence number), none of it past due. */
-	if (s->lane_armed != (s->lane.n > 0)) {
+	/* The timer lane armed while it holds a timer, its sentinel in
+	 * place, in queue order (by time, then sequence number), none of it
+	 * past due or due at the sentinel's INT64_MAX. */
+	if (s->lane_armed != (s->lane.n > 0) || s->lane.v[0].time != INT64_MAX) {
 		fprintf(stderr, "pmlab: internal error: workload timer lane armed %d with %u "
 			"timers at %lld ns\n", s->lane_armed, s->lane.n, (long long)s->now);
 		abort();
 	}
-	for (uint32_t i = 0; i < s->lane.n; i++) {
+	for (uint32_t i = 1; i <= s->lane.n; i++) {
 		const struct lane_timer *a = &s->lane.v[i];
 		const struct lane_timer *b = &s->lane.v[i + 1];
-		if (a->time < s->now ||
-		    (i + 1 < s->lane.n && (a->time < b->time || (a->time == b->time && a->seq <= b->seq)))) {
+		if (a->time < s->now || a->time == INT64_MAX ||
+		    (i < s->lane.n && (a->time < b->time || (a->time == b->time && a->seq <= b->seq)))) {
 			fprintf(stderr, "pmlab: internal error: workload timer lane out of order "
 				"at %lld ns\n", (long long)s->now);
 			abort();
@@ -1164,7 +1173,8 @@ bad:
 	    s->newidle_needs_stealable != newidle_needs_stealable(s)) {
 		fprintf(stderr,
 			"pmlab: internal error: the idle loop's kept state (its version, the tick "
-			"period, a blind governor's answer), the idle exit's version, the wakeup's "
+			"period, a blind governor's answer, the LLC's idle-cores flag), the idle "
+			"exit's version, the wakeup's "
 			"(classic_hook, polls_flags), switch_half_ns, the stall costs or "
 			"newidle_needs_stealable "
 			"disagrees with its inputs at %lld ns\n",

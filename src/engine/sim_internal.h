@@ -125,6 +125,12 @@ struct sim_cpu {
 	/* The governor's select() for this CPU (cpu_idle_setup(): its
 	 * select_for(), else select()). */
 	cpuidle_select_fn *idle_select;
+	/* Its LLC's has_idle_cores, which an idle entry may set through the
+	 * placement's cpu_idle() (switch_to_idle()), or NULL where none does
+	 * (no SMT, or no cpu_idle()): one load and test where the topology's
+	 * took five. Set by cpu_idle_setup(); neither the topology nor the
+	 * placement changes in a run (--check: cpu_idle_path_consistent()). */
+	const bool *llc_idle_cores;
 	sim_ns last_idle_ns;   /* length of the previous idle period, for auto-demotion */
 	struct task *curr;     /* RUNNING: executing; WAKING: none yet */
 	struct rq rq;
@@ -373,7 +379,8 @@ struct sim {
 	 * at most LANE_MAX of them (the queue takes the rest), kept in queue
 	 * order (time, then sequence number) from the last to the first: a
 	 * pop takes the last, and a push moves those due before it, from the
-	 * end. A device's timers mostly come due in the order they are
+	 * end, down to v[1]: v[0] is a sentinel due at INT64_MAX, later than
+	 * any timer the lane takes, so the move's loop has no bound to test. A device's timers mostly come due in the order they are
 	 * posted, and a ramp lasts one fixed time per P-state pair, so a push
 	 * moves few (a tick, a jiffy ahead, most). While it holds one
 	 * (lane_armed), sim_run() compares its first with the earlier of the
@@ -387,7 +394,7 @@ struct sim {
 			uint32_t obj;  /* EV_RAMP_END: the core; EV_TICK: the CPU */
 			uint32_t gen;  /* EV_RAMP_END: its ramp_gen */
 			uint32_t arg;  /* EV_WL_TIMER: the workload's */
-		} v[LANE_MAX];
+		} v[LANE_MAX + 1]; /* v[1] to v[n]; v[0]: the sentinel */
 		uint32_t n;
 		uint32_t max; /* LANE_MAX once sim_workload_timer_lane() was called, else 0 */
 		/* The engine's own (sim_post_ramp_end(), sim_post_tick()) go
@@ -563,6 +570,7 @@ double cpu_speed(const struct sim *s, const struct sim_cpu *c);
 void cpu_set_speed(struct sim *s, struct sim_cpu *c);
 void cpu_schedule(struct sim *s, struct sim_cpu *c);
 void cpu_kick(struct sim *s, struct sim_cpu *c);
+void cpu_kick_idle(struct sim *s, struct sim_cpu *c); /* c->mode == CPU_IDLE */
 void cpu_interrupt(struct sim *s, struct sim_cpu *c, sim_ns handler_ns);
 /* The idle loop: select a C-state and enter it (cpu.c). */
 static inline void cpu_enter_idle(struct sim *s, struct sim_cpu *c)

@@ -544,6 +544,7 @@ static void test_menu_v3_10_select(void **state)
 
 	/* No pattern: the timer (1 ms, unity factor) predicts; C6 fits. */
 	memcpy(d->intervals, spread, sizeof(spread));
+	menu_intervals_written(d);
 	assert_int_equal(select_direct(&s, 1 * MS, 1 * MS, NONE, &stop), C6);
 	assert_int_equal(d->bucket, 3);
 	/* One task waiting on I/O here: multiplier 11, C6 needs 1463 us of
@@ -567,6 +568,7 @@ static void test_menu_v3_10_select(void **state)
 	 * the timer's. */
 	for (int i = 0; i < MENU_INTERVALS; i++)
 		d->intervals[i] = 300;
+	menu_intervals_written(d);
 	assert_int_equal(select_direct(&s, 1 * MS, 1 * MS, NONE, &stop), C1E);
 	/* The exit latency times the multiplier may equal the prediction: a
 	 * steady 110 us with one task's load (multiplier 11) takes C1E
@@ -574,10 +576,12 @@ static void test_menu_v3_10_select(void **state)
 	s.dev.cpu_load = 1024;
 	for (int i = 0; i < MENU_INTERVALS; i++)
 		d->intervals[i] = 110;
+	menu_intervals_written(d);
 	assert_int_equal(select_direct(&s, 1 * MS, 1 * MS, NONE, &stop), C1E);
 	assert_int_equal(d->exit_us, 10);
 	for (int i = 0; i < MENU_INTERVALS; i++)
 		d->intervals[i] = 109;
+	menu_intervals_written(d);
 	assert_int_equal(select_direct(&s, 1 * MS, 1 * MS, NONE, &stop), C1);
 	assert_int_equal(d->exit_us, 2);
 	idletrace_sim_destroy(&s);
@@ -596,6 +600,7 @@ static void test_menu_v3_10_disabled_states(void **state)
 	struct menu_data *d = s.dev.gov_data;
 	s.dev.disabled[C6] = true;
 	memcpy(d->intervals, spread, sizeof(spread));
+	menu_intervals_written(d);
 	assert_int_equal(select_direct(&s, 1 * MS, 1 * MS, NONE, &stop), C1E);
 	assert_int_equal(d->exit_us, 10);
 	idletrace_sim_destroy(&s);
@@ -608,6 +613,7 @@ static void test_menu_v3_10_disabled_states(void **state)
 	assert_int_equal(select_direct(&s, 1 * MS, 1 * MS, NONE, &stop), POLL);
 	assert_int_equal(d->exit_us, 0);
 	memcpy(d->intervals, spread, sizeof(spread));
+	menu_intervals_written(d);
 	assert_int_equal(select_direct(&s, 1 * MS, 1 * MS, NONE, &stop), C1E);
 	assert_int_equal(d->exit_us, 10);
 	idletrace_sim_destroy(&s);
@@ -615,7 +621,8 @@ static void test_menu_v3_10_disabled_states(void **state)
 
 /* The sums and order select() keeps as intervals come (update()) give the
  * answer of a scan of the intervals at every step, and writes to
- * intervals[] behind them (as the tests above make) are seen. */
+ * intervals[] from outside (as the tests above make), told with
+ * menu_intervals_written(), are seen. */
 static void test_menu_v3_10_typical_kept(void **state)
 {
 	static const uint32_t levels[] = { 0, 1, 90, 100, 110, 400, 1000, 50000, UINT32_MAX - 1,
@@ -634,7 +641,8 @@ static void test_menu_v3_10_typical_kept(void **state)
 		int span = (n / 500) % 2 ? 10 : 4;
 		uint32_t us = levels[x % (uint64_t)span];
 		if (n % 997 == 0) {
-			d->intervals[(x >> 32) % MENU_INTERVALS] = us; /* behind its back */
+			d->intervals[(x >> 32) % MENU_INTERVALS] = us; /* from outside */
+			menu_intervals_written(d);
 		} else {
 			d->needs_update = true;
 			s.dev.last_residency_ns = (sim_ns)us * US;
@@ -651,18 +659,22 @@ static void test_menu_v3_10_typical_kept(void **state)
 	 * (below). */
 	static const uint32_t close[MENU_INTERVALS] = { 59, 100, 100, 141, 100, 100, 100, 100 };
 	memcpy(d->intervals, close, sizeof(close));
+	menu_intervals_written(d);
 	assert_int_equal(menu_v3_10_typical_kept(d), 100);
 	static const uint32_t low[MENU_INTERVALS] = { 41, 41, 0, 41, 41, 82, 41, 41 };
 	memcpy(d->intervals, low, sizeof(low));
+	menu_intervals_written(d);
 	assert_int_equal(menu_v3_10_typical_kept(d), 41);
 	/* The same at 6 ms, where the bar is avg / 6 (1000 us): 1999 us
 	 * either side still agree. */
 	static const uint32_t wide[MENU_INTERVALS] = { 6000, 4001, 6000, 6000, 7999, 6000, 6000, 6000 };
 	memcpy(d->intervals, wide, sizeof(wide));
+	menu_intervals_written(d);
 	assert_int_equal(menu_v3_10_typical_kept(d), 6000);
 	static const uint32_t wrap[MENU_INTERVALS] = { 3165942181u, 73874293, 73874293, 4219963181u,
 						       73874293, 1993275628, 1451826923, 73874293 };
 	memcpy(d->intervals, wrap, sizeof(wrap));
+	menu_intervals_written(d);
 	assert_int_equal(menu_v3_10_typical_interval(d), 1390813135);
 	assert_int_equal(menu_v3_10_typical_kept(d), 1390813135);
 	idletrace_sim_destroy(&s);
@@ -675,6 +687,7 @@ static void test_menu_v3_10_update(void **state)
 	struct menu_data *d = s.dev.gov_data;
 	const uint32_t spread[MENU_INTERVALS] = { 100, 200, 300, 400, 500, 600, 700, 800 };
 	memcpy(d->intervals, spread, sizeof(spread));
+	menu_intervals_written(d);
 	/* Timer 1 ms, no pattern: C6; it sleeps 500 us. */
 	assert_int_equal(step(&s, 1 * MS, 500 * US, NONE).state, C6);
 	/* Learned at the next select: 500 - 133 = 367 us of 1000 expected,
@@ -707,6 +720,7 @@ static void test_menu_v3_10_no_poll_state(void **state)
 	const uint32_t spread[MENU_INTERVALS] = { 100, 200, 300, 400, 500, 600, 700, 800 };
 	assert_int_equal(select_direct(&s, 1 * MS, 1 * MS, 1 * US, &stop), 0);
 	memcpy(d->intervals, spread, sizeof(spread));
+	menu_intervals_written(d);
 	assert_int_equal(select_direct(&s, 1 * MS, 1 * MS, NONE, &stop), 1);
 	idletrace_sim_destroy(&s);
 }
@@ -1036,7 +1050,7 @@ static void test_menu_typical_kept(void **state)
 		int span = (n / 300) % 3 == 2 ? 9 : (n / 300) % 3 + 1;
 		uint32_t us = levels[((uint64_t)(n / 300) + x % (uint64_t)span) % 9];
 		if (n % 991 == 0) {
-			d->intervals[(x >> 32) % MENU_INTERVALS] = us; /* behind its back */
+			d->intervals[(x >> 32) % MENU_INTERVALS] = us; /* from outside */
 			menu_intervals_written(d);
 		} else {
 			/* 1 in 50 a selection with no measurement: UINT32_MAX */

@@ -251,8 +251,9 @@ static void test_timer_lane_keeps_order(void **state)
 }
 
 /* The lane and the queue holding timers due at one time: they fire in the
- * order they were posted (sequence numbers), whichever holds them; and a
- * timer posted to the lane due before those it holds fires first. The
+ * order they were posted (sequence numbers), whichever holds them; a
+ * timer posted to the lane due before those it holds fires first; one due
+ * at INT64_MAX is the queue's. The
  * workload's timer() is swapped for one that records what fires. */
 static uint32_t lane_fired[5];
 static int lane_nfired;
@@ -285,6 +286,10 @@ static void test_timer_lane_ties(void **state)
 	assert_int_equal(sim_post_workload_timer(s, at / 2, 3), 0);  /* before it */
 	assert_int_equal(sim_post_workload_timer(s, at, 4), 0);      /* after 2: posted later */
 	assert_int_equal(sim_post_workload_timer(s, at * 3 / 4, 5), 0);
+	assert_int_equal(s->lane.n, 4);
+	/* A timer due at INT64_MAX goes to the queue: in the lane it would
+	 * pass the sentinel that ends lane_push()'s loop. It never fires. */
+	assert_int_equal(sim_post_workload_timer(s, INT64_MAX, 6), 0);
 	assert_int_equal(s->lane.n, 4);
 	struct run_result r;
 	assert_int_equal(sim_run(s, &r, &d), 0);
