@@ -205,6 +205,14 @@ static inline void keyheap_cancel(struct keyheap *h, uint32_t key)
 		keyheap_remove_at(h, at);
 }
 
+/* Takes the earliest deadline out (there must be one), where the caller
+ * knows it is the one to cancel: keyheap_cancel() without the look at
+ * where the key's is, and with the fill of the hole at the top. */
+static inline void keyheap_remove_first(struct keyheap *h)
+{
+	keyheap_remove_at(h, 0);
+}
+
 /* Takes key's deadline out if it is still the one set with `seq`: after
  * the earliest was handled in place (keyheap_first()), unless it was
  * moved or cancelled meanwhile. */

@@ -583,7 +583,14 @@ static inline __attribute__((always_inline)) void stopped_idle(struct sim *s, st
 	c->need_resched = false;
 	struct task *prev = c->curr;
 	prev->last_ran = s->now;
-	switch_to_idle(s, c, prev, true);
+	switch_to_idle(s, c, prev, false);
+	/* Its deadline, the end of the burst handled (cpu_burst_done(), from
+	 * the event loop, which took it as the earliest), is still the first:
+	 * it stays in place during the dispatch (cpu_arm_done() waits for its
+	 * end), and whatever else the dispatch set or moved comes after it
+	 * (not before now, and with a later sequence number). --check:
+	 * check_invariants() fails for a CPU whose deadline went missing. */
+	keyheap_remove_first(&s->bursts);
 	enter_idle(s, c, policy, blind, true);
 }
 
