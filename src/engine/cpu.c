@@ -453,8 +453,9 @@ static inline __attribute__((always_inline)) void switch_to_idle(struct sim *s, 
 	c->curr = NULL;
 	/* update_idle_core() (kernel/sched/sched.h, 6.6) acts only under
 	 * sched_smt_present, and __update_idle_core() stops at once while
-	 * test_idle_cores(): no call then. */
-	if (s->topo.smt && !s->topo.cpu[c->id].shared->has_idle_cores && s->placement->cpu_idle)
+	 * test_idle_cores(): no call then (c->llc_idle_cores: NULL without
+	 * SMT or a placement's cpu_idle()). */
+	if (c->llc_idle_cores && !*c->llc_idle_cores)
 		s->placement->cpu_idle(s, c->id);
 	if (void_deadline)
 		keyheap_cancel(&s->bursts, (uint32_t)c->id);
@@ -624,6 +625,14 @@ static struct idle_entry idle_entry_for(const struct sim *s)
 	}
 }
 
+/* sim_cpu.llc_idle_cores: where an idle entry may set the flag. */
+static const bool *llc_idle_cores_for(const struct sim *s, int cpu)
+{
+	if (!s->topo.smt || !s->placement->cpu_idle)
+		return NULL;
+	return &s->topo.cpu[cpu].shared->has_idle_cores;
+}
+
 /* The governor's select() for c's device, as its tunables are now. */
 static cpuidle_select_fn *idle_select_for(const struct sim *s, const struct sim_cpu *c)
 {
@@ -640,6 +649,7 @@ void cpu_idle_setup(struct sim *s)
 		s->cpus[i].idle.tick_period_ns = s->tick_ns;
 		s->cpus[i].blind_limit_ns = -1;
 		s->cpus[i].idle_select = idle_select_for(s, &s->cpus[i]);
+		s->cpus[i].llc_idle_cores = llc_idle_cores_for(s, i);
 	}
 }
 
@@ -650,7 +660,8 @@ bool cpu_idle_path_consistent(struct sim *s)
 		return false;
 	for (int i = 0; i < s->ncpus; i++) {
 		struct sim_cpu *c = &s->cpus[i];
-		if (c->idle.tick_period_ns != s->tick_ns || c->idle_select != idle_select_for(s, c))
+		if (c->idle.tick_period_ns != s->tick_ns || c->idle_select != idle_select_for(s, c) ||
+		    c->llc_idle_cores != llc_idle_cores_for(s, i))
 			return false;
 		/* A blind governor's kept answer: what it says now, asked again
 		 * (under the same limit it cannot have changed its mind). */
@@ -787,6 +798,18 @@ void cpu_interrupt(struct sim *s, struct sim_cpu *c, sim_ns handler_ns)
 void cpu_kick(struct sim *s, struct sim_cpu *c)
 {
 	cpu_wake(s, c, 0);
+}
+
+/* cpu_kick() of a CPU known idle, from a wakeup's enqueue (task_enqueue()),
+ * where the plain version runs in place: the wakeup's call is its last
+ * step, and the idle exit's own call saved and restored registers that
+ * task_wake() has saved already (pingpong: one per round trip). */
+__attribute__((always_inline)) inline void cpu_kick_idle(struct sim *s, struct sim_cpu *c)
+{
+	if (s->wake == wake_plain)
+		wake(s, c, 0, true);
+	else
+		s->wake(s, c, 0);
 }
 
 /* cpuidle bookkeeping after an idle period (cpuidle_enter_state()):

@@ -1173,7 +1173,8 @@ bad:
 	    s->newidle_needs_stealable != newidle_needs_stealable(s)) {
 		fprintf(stderr,
 			"pmlab: internal error: the idle loop's kept state (its version, the tick "
-			"period, a blind governor's answer), the idle exit's version, the wakeup's "
+			"period, a blind governor's answer, the LLC's idle-cores flag), the idle "
+			"exit's version, the wakeup's "
 			"(classic_hook, polls_flags), switch_half_ns, the stall costs or "
 			"newidle_needs_stealable "
 			"disagrees with its inputs at %lld ns\n",

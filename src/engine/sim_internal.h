@@ -125,6 +125,12 @@ struct sim_cpu {
 	/* The governor's select() for this CPU (cpu_idle_setup(): its
 	 * select_for(), else select()). */
 	cpuidle_select_fn *idle_select;
+	/* Its LLC's has_idle_cores, which an idle entry may set through the
+	 * placement's cpu_idle() (switch_to_idle()), or NULL where none does
+	 * (no SMT, or no cpu_idle()): one load and test where the topology's
+	 * took five. Set by cpu_idle_setup(); neither the topology nor the
+	 * placement changes in a run (--check: cpu_idle_path_consistent()). */
+	const bool *llc_idle_cores;
 	sim_ns last_idle_ns;   /* length of the previous idle period, for auto-demotion */
 	struct task *curr;     /* RUNNING: executing; WAKING: none yet */
 	struct rq rq;
@@ -564,6 +570,7 @@ double cpu_speed(const struct sim *s, const struct sim_cpu *c);
 void cpu_set_speed(struct sim *s, struct sim_cpu *c);
 void cpu_schedule(struct sim *s, struct sim_cpu *c);
 void cpu_kick(struct sim *s, struct sim_cpu *c);
+void cpu_kick_idle(struct sim *s, struct sim_cpu *c); /* c->mode == CPU_IDLE */
 void cpu_interrupt(struct sim *s, struct sim_cpu *c, sim_ns handler_ns);
 /* The idle loop: select a C-state and enter it (cpu.c). */
 static inline void cpu_enter_idle(struct sim *s, struct sim_cpu *c)
@@ -709,11 +716,16 @@ double memory_burst_stall_model(struct sim *s, const struct sim_cpu *c, struct t
  * pingpong's every one), which ends with none whatever the factors (each
  * finite and positive) and asks for no bandwidth; only a sharing group's
  * task has more to do, its activity record (share_stall_factor()). Inline
- * in task_dispatch(): the clocks are not looked up, and no call made. */
+ * in task_dispatch(): the clocks are not looked up, and no call made. So
+ * for any burst on a machine known to have no memory model
+ * (s->mem_model < 0, set by the model's first call: the machine is fixed
+ * for the run), where every factor is 1 and the stall stays as it is
+ * (tbench's copies on the i7-4790: the call's register saves were 13
+ * instr/event). */
 static inline double memory_burst_stall(struct sim *s, const struct sim_cpu *c, struct task *t,
 					double cycles, double stall_ns)
 {
-	if (!(stall_ns > 0) && !t->share_group) {
+	if ((!(stall_ns > 0) || s->mem_model < 0) && !t->share_group) {
 		t->mem_gbps = 0;
 		return stall_ns;
 	}

@@ -121,7 +121,7 @@ static inline __attribute__((always_inline)) void task_enqueue(struct sim *s, st
 	if (s->classic_hook)
 		freq_policy_hook(s, c, was_iowait ? CPUFREQ_UPDATE_IOWAIT : 0);
 	if (c->mode == CPU_IDLE)
-		cpu_kick(s, c);
+		cpu_kick_idle(s, c);
 	else if (c->mode == CPU_RUNNING && c->curr && c->curr->state == TASK_RUNNING)
 		check_preempt_wakeup(s, c, t);
 }

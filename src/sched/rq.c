@@ -18,23 +18,18 @@ void rq_free(struct rq *rq)
 	rq->len = rq->cap = 0;
 }
 
-static inline int less(const struct task *a, const struct task *b)
-{
-	return a->vruntime < b->vruntime || (a->vruntime == b->vruntime && a->id < b->id);
-}
-
 static inline void place(struct rq *rq, int i, struct task *t)
 {
 	rq->heap[i] = t;
 	t->rq_pos = i;
 }
 
-static void sift_up(struct rq *rq, int i)
+void rq_sift_up(struct rq *rq, int i)
 {
 	struct task *t = rq->heap[i];
 	while (i > 0) {
 		int parent = (i - 1) / 2;
-		if (!less(t, rq->heap[parent]))
+		if (!rq_less(t, rq->heap[parent]))
 			break;
 		place(rq, i, rq->heap[parent]);
 		i = parent;
@@ -42,16 +37,16 @@ static void sift_up(struct rq *rq, int i)
 	place(rq, i, t);
 }
 
-static void sift_down(struct rq *rq, int i)
+void rq_sift_down(struct rq *rq, int i)
 {
 	struct task *t = rq->heap[i];
 	for (;;) {
 		int child = 2 * i + 1;
 		if (child >= rq->len)
 			break;
-		if (child + 1 < rq->len && less(rq->heap[child + 1], rq->heap[child]))
+		if (child + 1 < rq->len && rq_less(rq->heap[child + 1], rq->heap[child]))
 			child++;
-		if (!less(rq->heap[child], t))
+		if (!rq_less(rq->heap[child], t))
 			break;
 		place(rq, i, rq->heap[child]);
 		i = child;
@@ -73,8 +68,8 @@ int rq_grow(struct rq *rq)
 void rq_settle(struct rq *rq, int i)
 {
 	struct task *t = rq->heap[i];
-	if (i > 0 && less(t, rq->heap[(i - 1) / 2]))
-		sift_up(rq, i);
+	if (i > 0 && rq_less(t, rq->heap[(i - 1) / 2]))
+		rq_sift_up(rq, i);
 	else
-		sift_down(rq, i);
+		rq_sift_down(rq, i);
 }

@@ -22,9 +22,22 @@ void rq_free(struct rq *rq);
  * moved up or down to where it belongs. */
 int rq_grow(struct rq *rq);
 void rq_settle(struct rq *rq, int i);
+/* rq_settle() where the task at i can go one way only: up (a new leaf),
+ * or down (the root). */
+void rq_sift_up(struct rq *rq, int i);
+void rq_sift_down(struct rq *rq, int i);
+
+static inline int rq_less(const struct task *a, const struct task *b)
+{
+	return a->vruntime < b->vruntime || (a->vruntime == b->vruntime && a->id < b->id);
+}
 
 /* Inline, as they run at every enqueue and pick: the common case (a task
- * joining an empty queue, the first or last leaving) does no sift. */
+ * joining an empty queue, the first or last leaving) does no sift. A task
+ * pushed is a leaf, which only goes up, and the call is made only where
+ * it comes before its parent (the queues of a busy machine, hackbench's
+ * and tbench's, take most tasks after the others); the last task that
+ * fills the first one's place only goes down. */
 static inline int rq_push(struct rq *rq, struct task *t) /* -1 on out of memory */
 {
 	if (rq->len == rq->cap && rq_grow(rq) < 0)
@@ -33,8 +46,8 @@ static inline int rq_push(struct rq *rq, struct task *t) /* -1 on out of memory 
 	rq->heap[i] = t;
 	t->rq_pos = i;
 	rq->load += t->weight;
-	if (i > 0)
-		rq_settle(rq, i);
+	if (i > 0 && rq_less(t, rq->heap[(i - 1) / 2]))
+		rq_sift_up(rq, i);
 	return 0;
 }
 
@@ -48,7 +61,10 @@ static inline void rq_remove(struct rq *rq, struct task *t)
 		return;
 	rq->heap[i] = last;
 	last->rq_pos = i;
-	rq_settle(rq, i);
+	if (i == 0)
+		rq_sift_down(rq, 0);
+	else
+		rq_settle(rq, i);
 }
 static inline struct task *rq_first(const struct rq *rq)
 {

@@ -57,6 +57,13 @@ struct hackbench {
 	int64_t mode;
 	struct task **tasks;       /* per group: fds senders, then fds receivers */
 	struct hb_channel *chans;  /* per group: fds channels */
+	/* Per task, kept from the setup instead of a division and a modulo
+	 * per message: a receiver's channel; a sender's channel for its next
+	 * message (group * fds + wl_state % fds: moved on with wl_state, in
+	 * sender_next() alone) and its group's first. */
+	struct hb_route {
+		int64_t chan, first;
+	} *route;
 	bool *waiting;             /* per task: blocked, wakeable by the workload */
 	double footprint, capacity;
 	struct action write_cost, read_cost;
@@ -90,7 +97,8 @@ static int hackbench_init(struct sim *s, void *data, struct pm_diag *d)
 	h->tasks = calloc((size_t)ntasks, sizeof(*h->tasks));
 	h->chans = calloc((size_t)(h->fds * h->groups), sizeof(*h->chans));
 	h->waiting = calloc((size_t)ntasks, sizeof(*h->waiting));
-	if (!h->tasks || !h->chans || !h->waiting)
+	h->route = calloc((size_t)ntasks, sizeof(*h->route));
+	if (!h->tasks || !h->chans || !h->waiting || !h->route)
 		return pm_fail(d, "out of memory");
 	bool pipe = h->mode == MODE_PIPE;
 	h->capacity = pipe ? 16 * PAGE_BYTES : 212992;
@@ -116,8 +124,11 @@ static int hackbench_init(struct sim *s, void *data, struct pm_diag *d)
 			t->wl_role = sender ? 0 : 1;
 			t->wl_peer = (uint32_t)(g * 2 * h->fds + i); /* its own index */
 			h->tasks[g * 2 * h->fds + i] = t;
+			struct hb_route *rt = &h->route[g * 2 * h->fds + i];
+			rt->first = g * h->fds;
+			rt->chan = sender ? rt->first : g * h->fds + i - h->fds;
 			if (!sender)
-				h->chans[g * h->fds + i - h->fds].receiver = (int)t->wl_peer;
+				h->chans[rt->chan].receiver = (int)t->wl_peer;
 		}
 	}
 	return 0;
@@ -147,12 +158,14 @@ static bool writable(const struct hackbench *h, const struct hb_channel *c)
  * receiver k % fds of its group. */
 static void sender_next(struct sim *s, struct hackbench *h, struct task *t, struct action *a)
 {
-	int64_t group = t->wl_peer / (2 * h->fds);
+	struct hb_route *r = &h->route[t->wl_peer];
 	if (t->wl_t0) {
 		/* The write completed: the message is readable. */
-		struct hb_channel *c = &h->chans[group * h->fds + t->wl_state % h->fds];
+		struct hb_channel *c = &h->chans[r->chan];
 		t->wl_t0 = 0;
 		t->wl_state++;
+		if (++r->chan == r->first + h->fds)
+			r->chan = r->first;
 		c->readable++;
 		h->sent++;
 		wake(s, h, c->receiver);
@@ -161,7 +174,7 @@ static void sender_next(struct sim *s, struct hackbench *h, struct task *t, stru
 		*a = (struct action){ .kind = ACT_EXIT };
 		return;
 	}
-	struct hb_channel *c = &h->chans[group * h->fds + t->wl_state % h->fds];
+	struct hb_channel *c = &h->chans[r->chan];
 	if (c->used > 0 && c->used + h->footprint > h->capacity) {
 		if (wl_fifo_push(&c->writers, (int)t->wl_peer) < 0) {
 			*a = (struct action){ .kind = ACT_EXIT }; /* out of memory: give up the task */
@@ -180,8 +193,7 @@ static void sender_next(struct sim *s, struct hackbench *h, struct task *t, stru
  * burst runs (its message taken, its bytes not yet freed). */
 static void receiver_next(struct sim *s, struct hackbench *h, struct task *t, struct action *a)
 {
-	int64_t group = t->wl_peer / (2 * h->fds);
-	struct hb_channel *c = &h->chans[group * h->fds + t->wl_peer % (2 * h->fds) - h->fds];
+	struct hb_channel *c = &h->chans[h->route[t->wl_peer].chan];
 	if (t->wl_t0) {
 		t->wl_t0 = 0;
 		t->wl_state++;
@@ -242,6 +254,7 @@ static void hackbench_fini(void *data)
 		wl_fifo_free(&h->chans[i].writers);
 	free(h->chans);
 	free(h->tasks);
+	free(h->route);
 	free(h->waiting);
 }
 
