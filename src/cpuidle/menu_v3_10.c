@@ -206,6 +206,16 @@ uint32_t menu_v3_10_typical_kept(struct menu_data *d)
 	if (!d->v310_kept)
 		keep_again(d);
 	const uint32_t *a = d->v310_sorted;
+	/* Every look at once. With a[5] below a[6], the looks are over
+	 * a[0..7], a[0..6] and a[0..5] (a[6] below a[7]) or a[0..7] and
+	 * a[0..5] (a[6] equal to a[7]); surely_apart() stays true moving the
+	 * top end up (its slope there, sqrt(18) - sqrt(n), is positive) or n
+	 * down, so a[0] and a[5] apart for 8 samples fail them all, while
+	 * the largest is below 2^29 (above, a look's sums may wrap into
+	 * agreement). */
+	if (a[INTERVALS - 1] < 1u << 29 && a[INTERVALS - 3] != a[INTERVALS - 2] &&
+	    surely_apart(a[0], a[INTERVALS - 3], INTERVALS))
+		return UINT32_MAX;
 	uint64_t top[2] = { a[INTERVALS - 1], 0 };
 	unsigned count[2] = { 1, 0 };
 	int i = INTERVALS - 2;

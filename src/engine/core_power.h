@@ -22,8 +22,8 @@ void core_update_tell(struct sim *s, int ci, bool turbo_moved);
  * core's. `before`: the package's busy count before the move. */
 void core_busy_pkg_more(struct sim *s, int ci, int before);
 void core_idle_pkg_more(struct sim *s, int ci, int before);
-void core_busy_list(struct sim *s, int ci, int before);
-void core_idle_list(struct sim *s, int ci, int before);
+void core_busy_list(struct sim *s, struct sim_core *core, struct sim_pkg *pkg, int ci, int before);
+void core_idle_list(struct sim *s, struct sim_core *core, struct sim_pkg *pkg, int ci, int before);
 
 /* Sets the core's power for its threads' present states, the energy used
  * so far accounted first. Returns whether the core counts as active for
@@ -146,7 +146,7 @@ static inline __attribute__((always_inline)) void core_thread_busy(struct sim *s
 			return;
 		}
 		if (pkg->busy_cores) {
-			core_busy_list(s, ci, before);
+			core_busy_list(s, core, pkg, ci, before);
 			return;
 		}
 	}
@@ -168,7 +168,7 @@ static inline __attribute__((always_inline)) void core_thread_idle(struct sim *s
 	if (before == 1 || s->cluster_power)
 		core_idle_pkg_more(s, ci, before);
 	else if (pkg->busy_cores)
-		core_idle_list(s, ci, before);
+		core_idle_list(s, core, pkg, ci, before);
 	else
 		core_update_at(s, core, ci, pkg, CORE_HALTED);
 }

@@ -308,7 +308,7 @@ static void pkg_core_busy_more(struct sim *s, int ci, int delta, int before)
 	int p = s->cores[ci].pkg;
 	struct sim_pkg *pkg = &s->pkgs[p];
 	if (pkg->busy_cores) {
-		uncore_core_busy(s, ci, delta, before);
+		uncore_core_busy(s, &s->cores[ci], pkg, ci, delta, before);
 		pkg->unc_stale = true; /* the count went to or from 0 (cluster power: maybe not) */
 		if (!(s->obs && s->obs->uncore_power))
 			uncore_clock_follow(s, p);
@@ -342,22 +342,28 @@ __attribute__((noinline)) void core_idle_pkg_more(struct sim *s, int ci, int bef
 
 /* A core joined (delta 1) or left the busy cores of a package that keeps
  * their list (an uncore model), the count staying above 0: the list,
- * then the core's update as its caller knows it. Out of line as above. */
-static inline __attribute__((always_inline)) void core_thread_list(struct sim *s, int ci,
+ * then the core's update as its caller knows it. Out of line as above;
+ * the caller's core and package pointers come along (core is
+ * s->cores[ci], pkg its package), not found again from ci. */
+static inline __attribute__((always_inline)) void core_thread_list(struct sim *s,
+								     struct sim_core *core,
+								     struct sim_pkg *pkg, int ci,
 								     const int delta, int before)
 {
-	uncore_core_busy(s, ci, delta, before);
-	core_update_in(s, &s->cores[ci], ci, delta > 0 ? CORE_IN_C0 : CORE_HALTED);
+	uncore_core_busy(s, core, pkg, ci, delta, before);
+	core_update_at(s, core, ci, pkg, delta > 0 ? CORE_IN_C0 : CORE_HALTED);
 }
 
-__attribute__((noinline)) void core_busy_list(struct sim *s, int ci, int before)
+__attribute__((noinline)) void core_busy_list(struct sim *s, struct sim_core *core,
+					      struct sim_pkg *pkg, int ci, int before)
 {
-	core_thread_list(s, ci, 1, before);
+	core_thread_list(s, core, pkg, ci, 1, before);
 }
 
-__attribute__((noinline)) void core_idle_list(struct sim *s, int ci, int before)
+__attribute__((noinline)) void core_idle_list(struct sim *s, struct sim_core *core,
+					      struct sim_pkg *pkg, int ci, int before)
 {
-	core_thread_list(s, ci, -1, before);
+	core_thread_list(s, core, pkg, ci, -1, before);
 }
 
 

@@ -691,9 +691,11 @@ void uncore_clock_set(struct sim *s, int pkg, uint32_t khz); /* the clock and it
 /* A core of pkg's busy_cores runs at `to` kHz instead of `from` (0: it
  * joins, or leaves, the busy cores). */
 void uncore_busy_khz(struct sim *s, int pkg, uint32_t from, uint32_t to);
-/* Core `ci` joined (delta > 0) or left the busy cores, `before` of them
- * until now: the package's list and its record of their fastest clock. */
-void uncore_core_busy(struct sim *s, int ci, int delta, int before);
+/* Core `ci` (`core`, s->cores[ci], of package `pkg`) joined (delta > 0)
+ * or left the busy cores, `before` of them until now: the package's list
+ * and its record of their fastest clock. */
+void uncore_core_busy(struct sim *s, struct sim_core *core, struct sim_pkg *pkg, int ci, int delta,
+		      int before);
 /* The fastest clock of pkg's busy cores by a scan (0: none), how many run
  * at it in *n. */
 uint32_t uncore_busy_scan(const struct sim *s, int pkg, int *n);

@@ -72,10 +72,9 @@ void uncore_busy_khz(struct sim *s, int p, uint32_t from, uint32_t to)
 /* The package's busy list and its record of their fastest clock, as core
  * `ci` joins it (delta > 0) or leaves it; the count has moved from
  * `before` already (power.c: core_thread_busy(), core_thread_idle()). */
-void uncore_core_busy(struct sim *s, int ci, int delta, int before)
+void uncore_core_busy(struct sim *s, struct sim_core *core, struct sim_pkg *pkg, int ci, int delta,
+		      int before)
 {
-	struct sim_core *core = &s->cores[ci];
-	struct sim_pkg *pkg = &s->pkgs[core->pkg];
 	if (delta > 0) {
 		core->busy_slot = before;
 		pkg->busy_cores[before] = ci;

@@ -153,10 +153,58 @@ static bool writable(const struct hackbench *h, const struct hb_channel *c)
 	return c->used * 4 <= h->capacity;
 }
 
+/* The steps that call out (a wakeup, a writer queued, the last read) are
+ * functions of their own, reached by a jump, so that a write or read that
+ * makes no call (most: hackbench_next() runs once per event) saves no
+ * registers (14 instr/event of hackbench). */
+
 /* Sender: wl_state counts messages written; wl_t0 is 1 while a write's
  * burst runs (its bytes reserved in the channel). Message k goes to
  * receiver k % fds of its group. */
-static void sender_next(struct sim *s, struct hackbench *h, struct task *t, struct action *a)
+
+/* The channel is full: the sender waits for room. */
+static __attribute__((noinline)) void sender_blocks(struct hackbench *h, struct hb_channel *c,
+						    struct task *t, struct action *a)
+{
+	if (wl_fifo_push(&c->writers, (int)t->wl_peer) < 0) {
+		*a = (struct action){ .kind = ACT_EXIT }; /* out of memory: give up the task */
+		return;
+	}
+	h->waiting[t->wl_peer] = true;
+	*a = (struct action){ .kind = ACT_BLOCK };
+}
+
+/* The next write, if any is left. */
+static inline __attribute__((always_inline)) void sender_write(struct hackbench *h,
+							      const struct hb_route *r,
+							      struct task *t, struct action *a)
+{
+	if (t->wl_state == per_task_msgs(h)) {
+		*a = (struct action){ .kind = ACT_EXIT };
+		return;
+	}
+	struct hb_channel *c = &h->chans[r->chan];
+	if (c->used > 0 && c->used + h->footprint > h->capacity) {
+		sender_blocks(h, c, t, a);
+		return;
+	}
+	c->used += h->footprint;
+	t->wl_t0 = 1;
+	*a = h->write_cost;
+}
+
+/* The message written wakes its receiver, waiting for it; then the next
+ * write. */
+static __attribute__((noinline)) void sender_wakes(struct sim *s, struct hackbench *h,
+						   const struct hb_route *r, struct task *t,
+						   struct action *a, int receiver)
+{
+	wake(s, h, receiver);
+	sender_write(h, r, t, a);
+}
+
+static inline __attribute__((always_inline)) void sender_next(struct sim *s, struct hackbench *h,
+							     struct task *t, struct action *a)
 {
 	struct hb_route *r = &h->route[t->wl_peer];
 	if (t->wl_t0) {
@@ -168,49 +216,36 @@ static void sender_next(struct sim *s, struct hackbench *h, struct task *t, stru
 			r->chan = r->first;
 		c->readable++;
 		h->sent++;
-		wake(s, h, c->receiver);
-	}
-	if (t->wl_state == per_task_msgs(h)) {
-		*a = (struct action){ .kind = ACT_EXIT };
-		return;
-	}
-	struct hb_channel *c = &h->chans[r->chan];
-	if (c->used > 0 && c->used + h->footprint > h->capacity) {
-		if (wl_fifo_push(&c->writers, (int)t->wl_peer) < 0) {
-			*a = (struct action){ .kind = ACT_EXIT }; /* out of memory: give up the task */
+		if (h->waiting[c->receiver]) {
+			sender_wakes(s, h, r, t, a, c->receiver);
 			return;
 		}
-		h->waiting[t->wl_peer] = true;
-		*a = (struct action){ .kind = ACT_BLOCK };
-		return;
 	}
-	c->used += h->footprint;
-	t->wl_t0 = 1;
-	*a = h->write_cost;
+	sender_write(h, r, t, a);
 }
 
 /* Receiver: wl_state counts messages read; wl_t0 is 1 while a read's
  * burst runs (its message taken, its bytes not yet freed). */
-static void receiver_next(struct sim *s, struct hackbench *h, struct task *t, struct action *a)
+
+/* The receiver has read all its messages; the last one to do so ends the
+ * run. */
+static __attribute__((noinline)) void receiver_done(struct sim *s, struct hackbench *h,
+						    struct action *a)
 {
-	struct hb_channel *c = &h->chans[h->route[t->wl_peer].chan];
-	if (t->wl_t0) {
-		t->wl_t0 = 0;
-		t->wl_state++;
-		h->received++;
-		c->used -= h->footprint;
-		if (c->writers.len && writable(h, c)) {
-			int w;
-			while ((w = wl_fifo_pop(&c->writers)) >= 0)
-				wake(s, h, w);
-		}
+	if (--h->receivers_left == 0) {
+		h->finished_at = sim_now(s);
+		sim_stop(s);
 	}
+	*a = (struct action){ .kind = ACT_EXIT };
+}
+
+/* The next read, or a wait for a message. */
+static inline __attribute__((always_inline)) void receiver_read(struct sim *s, struct hackbench *h,
+							       struct hb_channel *c, struct task *t,
+							       struct action *a)
+{
 	if (t->wl_state == per_task_msgs(h)) {
-		if (--h->receivers_left == 0) {
-			h->finished_at = sim_now(s);
-			sim_stop(s);
-		}
-		*a = (struct action){ .kind = ACT_EXIT };
+		receiver_done(s, h, a);
 		return;
 	}
 	if (c->readable == 0) {
@@ -221,6 +256,35 @@ static void receiver_next(struct sim *s, struct hackbench *h, struct task *t, st
 	c->readable--;
 	t->wl_t0 = 1;
 	*a = h->read_cost;
+}
+
+/* The read freed room enough: every writer waiting for it wakes; then the
+ * next read. */
+static __attribute__((noinline)) void receiver_wakes_writers(struct sim *s, struct hackbench *h,
+							     struct hb_channel *c, struct task *t,
+							     struct action *a)
+{
+	int w;
+	while ((w = wl_fifo_pop(&c->writers)) >= 0)
+		wake(s, h, w);
+	receiver_read(s, h, c, t, a);
+}
+
+static inline __attribute__((always_inline)) void receiver_next(struct sim *s, struct hackbench *h,
+							       struct task *t, struct action *a)
+{
+	struct hb_channel *c = &h->chans[h->route[t->wl_peer].chan];
+	if (t->wl_t0) {
+		t->wl_t0 = 0;
+		t->wl_state++;
+		h->received++;
+		c->used -= h->footprint;
+		if (c->writers.len && writable(h, c)) {
+			receiver_wakes_writers(s, h, c, t, a);
+			return;
+		}
+	}
+	receiver_read(s, h, c, t, a);
 }
 
 static void hackbench_next(struct sim *s, void *data, struct task *t, struct action *a)

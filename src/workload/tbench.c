@@ -154,53 +154,45 @@ enum { ST_START, ST_SENT, ST_TAIL, ST_WAIT };
 
 /* wl_state: ST_START; ST_SENT: the turn reached the delivery, the partner
  * is woken; ST_TAIL: the send path's tail ended; ST_WAIT: waiting for the
- * partner's message (blocked when none has come yet). */
-static void tbench_next(struct sim *s, void *data, struct task *t, struct action *a)
+ * partner's message (blocked when none has come yet).
+ *
+ * The steps that call out (a wakeup, the reply's accounting, a draw) are
+ * functions of their own, reached by a jump from tbench_next(), so that
+ * the common steps that make no call (a block, the server's turn, the
+ * start of a tail) save no registers: 11 instr/event of tbench. */
+
+/* The client's first operation. */
+static __attribute__((noinline)) void first_op(const struct tbench *b, struct tbench_pair *p,
+					       struct task *t, struct action *a)
 {
-	struct tbench *b = data;
-	struct tbench_pair *p = &b->pairs[t->wl_peer];
-	bool client = t->wl_role == ROLE_CLIENT;
+	draw_op(p);
+	t->wl_state = ST_SENT;
+	turn(a, b, 0, p->req_bytes);
+}
+
+/* The client has its reply: the operation's latency and payload are
+ * counted, and the next one is drawn and sent. */
+static __attribute__((noinline)) void reply_taken(struct sim *s, struct tbench *b,
+						  struct tbench_pair *p, struct action *a)
+{
+	b->replied++;
+	sim_record_latency(s, sim_now(s) - p->sent_at);
+	sim_add_work(s, p->payload * 1e-6);
+	double in = p->resp_bytes;
+	draw_op(p);
+	turn(a, b, in, p->req_bytes);
+}
+
+/* ST_WAIT: blocked until the partner's message, or it has come: the turn
+ * that answers it. */
+static inline __attribute__((always_inline)) void wait_or_turn(struct sim *s, struct tbench *b,
+							      struct tbench_pair *p, struct task *t,
+							      struct action *a, bool client)
+{
 	bool *mine = client ? &p->reply_pending : &p->request_pending;
-	bool *waiting = client ? &p->client_waiting : &p->server_waiting;
-	sim_ns now = sim_now(s);
-	switch (t->wl_state) {
-	case ST_START:
-		if (client) {
-			draw_op(p);
-			t->wl_state = ST_SENT;
-			turn(a, b, 0, p->req_bytes);
-			return;
-		}
-		break;
-	case ST_SENT:
-		if (client) {
-			p->sent_at = now;
-			b->sent++;
-			p->request_pending = true;
-			if (p->server_waiting) {
-				p->server_waiting = false;
-				sim_wake_sync(s, p->server); /* sock_def_readable() */
-			}
-		} else {
-			b->served++;
-			p->reply_pending = true;
-			if (p->client_waiting) {
-				p->client_waiting = false;
-				sim_wake_sync(s, p->client);
-			}
-		}
-		if (b->tail_ns > 0) {
-			t->wl_state = ST_TAIL;
-			*a = b->tail;
-			return;
-		}
-		break;
-	default:
-		break;
-	}
 	t->wl_state = ST_WAIT;
 	if (!*mine) {
-		*waiting = true;
+		*(client ? &p->client_waiting : &p->server_waiting) = true;
 		*a = (struct action){ .kind = ACT_BLOCK };
 		return;
 	}
@@ -210,12 +202,53 @@ static void tbench_next(struct sim *s, void *data, struct task *t, struct action
 		turn(a, b, p->req_bytes, p->resp_bytes);
 		return;
 	}
-	b->replied++;
-	sim_record_latency(s, now - p->sent_at);
-	sim_add_work(s, p->payload * 1e-6);
-	double in = p->resp_bytes;
-	draw_op(p);
-	turn(a, b, in, p->req_bytes);
+	reply_taken(s, b, p, a);
+}
+
+/* ST_SENT: the message is delivered, the partner woken if it waits; then
+ * the send path's tail, if any. */
+static __attribute__((noinline)) void delivered(struct sim *s, struct tbench *b,
+						struct tbench_pair *p, struct task *t,
+						struct action *a, bool client)
+{
+	if (client) {
+		p->sent_at = sim_now(s);
+		b->sent++;
+		p->request_pending = true;
+		if (p->server_waiting) {
+			p->server_waiting = false;
+			sim_wake_sync(s, p->server); /* sock_def_readable() */
+		}
+	} else {
+		b->served++;
+		p->reply_pending = true;
+		if (p->client_waiting) {
+			p->client_waiting = false;
+			sim_wake_sync(s, p->client);
+		}
+	}
+	if (b->tail_ns > 0) {
+		t->wl_state = ST_TAIL;
+		*a = b->tail;
+		return;
+	}
+	wait_or_turn(s, b, p, t, a, client);
+}
+
+static void tbench_next(struct sim *s, void *data, struct task *t, struct action *a)
+{
+	struct tbench *b = data;
+	struct tbench_pair *p = &b->pairs[t->wl_peer];
+	bool client = t->wl_role == ROLE_CLIENT;
+	if (t->wl_state == ST_SENT) {
+		delivered(s, b, p, t, a, client);
+		return;
+	}
+	if (t->wl_state == ST_START && client) {
+		first_op(b, p, t, a);
+		return;
+	}
+	wait_or_turn(s, b, p, t, a, client);
 }
 
 static void tbench_report(struct sim *s, void *data, struct run_result *r)

@@ -671,6 +671,24 @@ static void test_menu_v3_10_typical_kept(void **state)
 	memcpy(d->intervals, wide, sizeof(wide));
 	menu_intervals_written(d);
 	assert_int_equal(menu_v3_10_typical_kept(d), 6000);
+	/* The last look agreeing while the first two fail on their spread:
+	 * the five 100s and 141 (mean 106, deviation 15) once 5000 and 1000
+	 * are dropped; the three looks' shortcut must take a[5], not a[6]. */
+	static const uint32_t last[MENU_INTERVALS] = { 5000, 100, 1000, 100, 141, 100, 100, 100 };
+	memcpy(d->intervals, last, sizeof(last));
+	menu_intervals_written(d);
+	assert_int_equal(menu_v3_10_typical_interval(d), 106);
+	assert_int_equal(menu_v3_10_typical_kept(d), 106);
+	/* Six samples far apart below 2^29 and two above, whose sums wrap
+	 * into agreement at the first look: the shortcut must not answer for
+	 * them. */
+	static const uint32_t wrap_top[MENU_INTERVALS] = { 3437757435u, 29867475, 139827609,
+							   144900837, 3896334367u, 146680853,
+							   165785418, 449162818 };
+	memcpy(d->intervals, wrap_top, sizeof(wrap_top));
+	menu_intervals_written(d);
+	assert_int_equal(menu_v3_10_typical_interval(d), 1051289601);
+	assert_int_equal(menu_v3_10_typical_kept(d), 1051289601);
 	static const uint32_t wrap[MENU_INTERVALS] = { 3165942181u, 73874293, 73874293, 4219963181u,
 						       73874293, 1993275628, 1451826923, 73874293 };
 	memcpy(d->intervals, wrap, sizeof(wrap));
