@@ -5,6 +5,10 @@
 
 int keyheap_init(struct keyheap *h, uint32_t nkeys)
 {
+	if (nkeys > KEYHEAP_MAX_KEYS) {
+		*h = (struct keyheap){ 0 };
+		return -1;
+	}
 	size_t n = nkeys ? nkeys : 1;
 	h->heap = malloc(n * sizeof(*h->heap));
 	h->pos = malloc(n * sizeof(*h->pos));

@@ -16,12 +16,37 @@
 #include "simtime.h"
 
 /* A deadline in the heap carries its order with it, so a sift compares
- * neighbouring nodes without looking each key's deadline up. */
+ * neighbouring nodes without looking each key's deadline up. The key
+ * rides below the sequence number, in its low KEYHEAP_KEY_BITS: 16-byte
+ * nodes, which a move copies as one vector and an index reaches by a
+ * shift (from 24 bytes: tbench, hackbench and periodic -7 to -8
+ * instr/event), ordered as (time, seq) was, the sequence numbers being
+ * distinct. Hence at most KEYHEAP_MAX_KEYS keys
+ * (keyheap_init()) and sequence numbers below KEYHEAP_MAX_SEQ (--check:
+ * engine/sim.c; 2^48 events, years of simulating). */
+enum { KEYHEAP_KEY_BITS = 16 };
+#define KEYHEAP_MAX_KEYS (UINT32_C(1) << KEYHEAP_KEY_BITS)
+#define KEYHEAP_MAX_SEQ (UINT64_C(1) << (64 - KEYHEAP_KEY_BITS))
+
 struct keyheap_node {
 	sim_ns time;
-	uint64_t seq;
-	uint32_t key;
+	uint64_t order; /* seq << KEYHEAP_KEY_BITS | key */
 };
+
+static inline uint64_t keyheap_order(uint64_t seq, uint32_t key)
+{
+	return seq << KEYHEAP_KEY_BITS | key;
+}
+
+static inline uint32_t keyheap_node_key(const struct keyheap_node *x)
+{
+	return (uint32_t)(x->order & (KEYHEAP_MAX_KEYS - 1));
+}
+
+static inline uint64_t keyheap_node_seq(const struct keyheap_node *x)
+{
+	return x->order >> KEYHEAP_KEY_BITS;
+}
 
 struct keyheap {
 	struct keyheap_node *heap; /* earliest first */
@@ -29,7 +54,7 @@ struct keyheap {
 	uint32_t n, nkeys;
 };
 
-/* -1 only if memory runs out. */
+/* -1 if memory runs out or nkeys is over KEYHEAP_MAX_KEYS. */
 int keyheap_init(struct keyheap *h, uint32_t nkeys);
 void keyheap_free(struct keyheap *h);
 /* Takes the earliest deadline out (there must be one). */
@@ -45,7 +70,7 @@ void keyheap_sift_up(struct keyheap *h, uint32_t i, const struct keyheap_node *x
 
 static inline bool keyheap_node_before(const struct keyheap_node *a, const struct keyheap_node *b)
 {
-	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+	return a->time < b->time || (a->time == b->time && a->order < b->order);
 }
 
 /* Whether the node at i has children. */
@@ -60,7 +85,7 @@ static inline void keyheap_place(struct keyheap_node *heap, uint32_t *pos, uint3
 				 const struct keyheap_node *x)
 {
 	heap[i] = *x;
-	pos[x->key] = i;
+	pos[keyheap_node_key(x)] = i;
 }
 
 /* Moves the hole at i up while x comes before the parent; returns where
@@ -126,7 +151,7 @@ static inline void keyheap_fill_leaf(struct keyheap *h, uint32_t i, const struct
 		keyheap_sift_up(h, i, x);
 	} else {
 		h->heap[i] = *x;
-		h->pos[x->key] = i;
+		h->pos[keyheap_node_key(x)] = i;
 	}
 }
 
@@ -137,21 +162,21 @@ static inline void keyheap_set_leaf(struct keyheap *h, uint32_t i, sim_ns time, 
 				    uint32_t key)
 {
 	struct keyheap_node *heap = h->heap;
+	const uint64_t order = keyheap_order(seq, key);
 	if (i > 0) {
 		const struct keyheap_node *parent = &heap[(i - 1) / 2];
-		if (time < parent->time || (time == parent->time && seq < parent->seq)) {
-			const struct keyheap_node x = { time, seq, key };
+		if (time < parent->time || (time == parent->time && order < parent->order)) {
+			const struct keyheap_node x = { time, order };
 			keyheap_sift_up(h, i, &x);
 			return;
 		}
 	}
 	heap[i].time = time;
-	heap[i].seq = seq;
-	heap[i].key = key;
+	heap[i].order = order;
 	h->pos[key] = i;
 }
 
-/* Sets or moves key's deadline. The first one, re-armed by its own
+/* Sets or moves key's deadline; seq below KEYHEAP_MAX_SEQ. The first one, re-armed by its own
  * handler (the engine's next end of burst on the CPU whose burst just
  * ended: nearly every event of tbench), is tested first: with no parent
  * it can only go down, without keyheap_move()'s comparison that tells
@@ -161,12 +186,12 @@ static inline __attribute__((always_inline)) void keyheap_set(struct keyheap *h,
 {
 	uint32_t at = h->pos[key];
 	if (at == 0) {
-		const struct keyheap_node x = { time, seq, key };
+		const struct keyheap_node x = { time, keyheap_order(seq, key) };
 		keyheap_place(h->heap, h->pos, keyheap_hole_down(h, 0, &x), &x);
 	} else if (at == UINT32_MAX) {
 		keyheap_set_leaf(h, h->n++, time, seq, key); /* a new deadline: after the last */
 	} else if (keyheap_inner(h, at)) {
-		const struct keyheap_node x = { time, seq, key };
+		const struct keyheap_node x = { time, keyheap_order(seq, key) };
 		keyheap_move(h, at, &x);
 	} else {
 		keyheap_set_leaf(h, at, time, seq, key);
@@ -186,7 +211,7 @@ static inline void keyheap_add(struct keyheap *h, uint32_t key, sim_ns time, uin
  * no move writes there. */
 static inline void keyheap_remove_at(struct keyheap *h, uint32_t i)
 {
-	h->pos[h->heap[i].key] = UINT32_MAX;
+	h->pos[keyheap_node_key(&h->heap[i])] = UINT32_MAX;
 	uint32_t last = --h->n;
 	if (i == last)
 		return;
@@ -213,13 +238,13 @@ static inline void keyheap_remove_first(struct keyheap *h)
 	keyheap_remove_at(h, 0);
 }
 
-/* Takes key's deadline out if it is still the one set with `seq`: after
- * the earliest was handled in place (keyheap_first()), unless it was
- * moved or cancelled meanwhile. */
-static inline void keyheap_cancel_seq(struct keyheap *h, uint32_t key, uint64_t seq)
+/* Takes a deadline out if it is still there, as `order` (its node's:
+ * key and sequence number) says: after the earliest was handled in place
+ * (keyheap_first()), unless it was moved or cancelled meanwhile. */
+static inline void keyheap_cancel_order(struct keyheap *h, uint64_t order)
 {
-	uint32_t at = h->pos[key];
-	if (at != UINT32_MAX && h->heap[at].seq == seq)
+	uint32_t at = h->pos[order & (KEYHEAP_MAX_KEYS - 1)];
+	if (at != UINT32_MAX && h->heap[at].order == order)
 		keyheap_remove_at(h, at);
 }
 
@@ -248,7 +273,7 @@ static inline sim_ns keyheap_time(const struct keyheap *h, uint32_t key)
 static inline bool keyheap_first_before(const struct keyheap *h, sim_ns time, uint64_t seq)
 {
 	const struct keyheap_node *f = &h->heap[0];
-	return f->time < time || (f->time == time && f->seq < seq);
+	return f->time < time || (f->time == time && keyheap_node_seq(f) < seq);
 }
 
 #endif

@@ -838,6 +838,8 @@ static int build_topology(struct sim *s, struct pm_diag *d)
 	s->npkgs = m->packages;
 	if (sched_topology_build(&s->topo, m, d) < 0)
 		return -1;
+	/* Each CPU a key of the deadline heap, which holds no more. */
+	_Static_assert(MACHINE_MAX_CPUS <= KEYHEAP_MAX_KEYS, "CPUs beyond the deadline heap's keys");
 	s->cpus = calloc((size_t)s->ncpus, sizeof(*s->cpus));
 	s->cores = calloc((size_t)s->ncores, sizeof(*s->cores));
 	s->pkgs = calloc((size_t)s->npkgs, sizeof(*s->pkgs));
@@ -1166,6 +1168,13 @@ bad:
 				"at %lld ns\n", (long long)s->now);
 			abort();
 		}
+	}
+	/* The CPUs' deadlines carry their sequence numbers in 48 bits
+	 * (core/keyheap.h). */
+	if (s->q.next_seq >= KEYHEAP_MAX_SEQ) {
+		fprintf(stderr, "pmlab: internal error: sequence number %llu past the deadline "
+			"heap's at %lld ns\n", (unsigned long long)s->q.next_seq, (long long)s->now);
+		abort();
 	}
 	if (!cpu_idle_path_consistent(s) || !cpu_wake_path_consistent(s) ||
 	    !task_wake_setup_consistent(s) || s->switch_half_ns != s->m->context_switch_ns / 2 ||
@@ -1583,12 +1592,12 @@ dispatch:
 			 * check compares each CPU's deadline with its burst's or
 			 * wakeup's end). One left over goes here. */
 			b = keyheap_first(&s->bursts);
-			uint32_t cpu = b->key;
-			uint64_t seq = b->seq;
+			uint32_t cpu = keyheap_node_key(b);
+			uint64_t order = b->order;
 			s->now = b->time;
 			live = cpu_deadline(s, &s->cpus[cpu], b->time);
 			if (!live)
-				keyheap_cancel_seq(&s->bursts, cpu, seq);
+				keyheap_cancel_order(&s->bursts, order);
 		} else {
 			eventq_pop(&s->q, &e);
 			s->now = e.time;
@@ -1625,7 +1634,7 @@ lane:
 				deadline = deadline_first(s, top);
 				b = keyheap_first(&s->bursts);
 				len = s->q.len + s->bursts.n + s->lane.n;
-				if (!(deadline ? lane_before(s, b->time, b->seq)
+				if (!(deadline ? lane_before(s, b->time, keyheap_node_seq(b))
 					       : lane_before(s, top->time, top->seq)))
 					goto dispatch;
 				live = lane_fire(s);

@@ -30,9 +30,9 @@ static int keyed_pop(struct keyheap *h, uint32_t *key, sim_ns *time, uint64_t *s
 	if (!h->n)
 		return 0;
 	struct keyheap_node first = keyheap_pop(h);
-	*key = first.key;
+	*key = keyheap_node_key(&first);
 	*time = first.time;
-	*seq = first.seq;
+	*seq = keyheap_node_seq(&first);
 	return 1;
 }
 
@@ -104,7 +104,7 @@ static void test_same_as_lazy(void **state)
 
 /* The earliest deadline handled in place (keyheap_first()) while other
  * keys are set and cancelled, then re-armed, cancelled or left, and what
- * is left of it taken out (keyheap_cancel_seq()): the deadlines come out
+ * is left of it taken out (keyheap_cancel_order()): the deadlines come out
  * as the lazy twin gives its live events, as with keyheap_pop(). */
 static void test_in_place_same_as_lazy(void **state)
 {
@@ -133,7 +133,12 @@ static void test_in_place_same_as_lazy(void **state)
 			assert_int_equal(h.n, 0);
 			continue;
 		}
-		const struct keyheap_node f = *keyheap_first(&h);
+		const struct keyheap_node *first = keyheap_first(&h);
+		const struct {
+			sim_ns time;
+			uint64_t seq;
+			uint32_t key;
+		} f = { first->time, keyheap_node_seq(first), keyheap_node_key(first) };
 		assert_int_equal(f.key, b.obj);
 		assert_int_equal(f.time, b.time);
 		assert_int_equal(f.seq, b.seq);
@@ -171,7 +176,7 @@ static void test_in_place_same_as_lazy(void **state)
 			left++;
 			break;
 		}
-		keyheap_cancel_seq(&h, f.key, f.seq);
+		keyheap_cancel_order(&h, keyheap_order(f.seq, f.key));
 		assert_int_equal(keyheap_has(&h, f.key), armed);
 	}
 	assert_true(handled > 10000 && rearmed > 1000 && left > 1000);
@@ -181,8 +186,8 @@ static void test_in_place_same_as_lazy(void **state)
 		if (!got)
 			break;
 		struct keyheap_node first = keyheap_pop(&h);
-		assert_int_equal(first.seq, b.seq);
-		gen[first.key]++;
+		assert_int_equal(keyheap_node_seq(&first), b.seq);
+		gen[keyheap_node_key(&first)]++;
 	}
 	keyheap_free(&h);
 	eventq_free(&lazy);
@@ -198,18 +203,55 @@ static void test_first_before(void **state)
 	assert_int_equal(keyheap_init(&h, 3), 0);
 	keyheap_set(&h, 2, 100, 7);
 	keyheap_set(&h, 1, 50, 9);
-	assert_int_equal(h.heap[0].key, 1);
+	assert_int_equal(keyheap_node_key(&h.heap[0]), 1);
 	assert_true(keyheap_first_before(&h, 51, 0));
 	assert_true(keyheap_first_before(&h, 50, 10));
 	assert_false(keyheap_first_before(&h, 50, 8));
 	assert_false(keyheap_first_before(&h, 49, 100));
 	keyheap_set(&h, 1, 200, 11); /* moved later: key 2 is first */
-	assert_int_equal(h.heap[0].key, 2);
+	assert_int_equal(keyheap_node_key(&h.heap[0]), 2);
 	keyheap_cancel(&h, 2);
 	keyheap_cancel(&h, 2); /* not set: nothing */
 	assert_int_equal(h.n, 1);
-	assert_int_equal(h.heap[0].key, 1);
+	assert_int_equal(keyheap_node_key(&h.heap[0]), 1);
 	assert_false(keyheap_has(&h, 0));
+	keyheap_free(&h);
+}
+
+/* The key rides below the sequence number (16-byte nodes): the largest
+ * key and sequence number come back whole, and at equal times the
+ * sequence number orders, not the key. More keys than fit: refused. */
+static void test_packed_key_and_seq(void **state)
+{
+	struct keyheap h;
+	const uint32_t top = KEYHEAP_MAX_KEYS - 1;
+	const uint64_t big = KEYHEAP_MAX_SEQ - 1;
+
+	(void)state;
+	assert_int_equal(keyheap_init(&h, KEYHEAP_MAX_KEYS + 1), -1);
+	assert_int_equal(keyheap_init(&h, KEYHEAP_MAX_KEYS), 0);
+	keyheap_set(&h, 0, 7, big);
+	keyheap_set(&h, top, 7, big - 1); /* same time, earlier number: first */
+	keyheap_set(&h, 1, 7, big - 2); /* earlier still, via keyheap_add() below */
+	keyheap_cancel(&h, 1);
+	keyheap_add(&h, 1, 7, 3);
+	assert_true(keyheap_first_before(&h, 7, 4));
+	assert_false(keyheap_first_before(&h, 7, 2));
+	struct keyheap_node first = keyheap_pop(&h);
+	assert_int_equal(keyheap_node_key(&first), 1);
+	assert_int_equal(keyheap_node_seq(&first), 3);
+	first = keyheap_pop(&h);
+	assert_int_equal(keyheap_node_key(&first), top);
+	assert_int_equal(keyheap_node_seq(&first), big - 1);
+	assert_true(keyheap_first_before(&h, 7, KEYHEAP_MAX_SEQ));
+	assert_false(keyheap_first_before(&h, 7, big - 1));
+	keyheap_cancel_order(&h, keyheap_order(big - 1, 0)); /* another number: left */
+	assert_true(keyheap_has(&h, 0));
+	keyheap_cancel_order(&h, keyheap_order(big, 0));
+	assert_false(keyheap_has(&h, 0));
+	keyheap_set(&h, top, 9, big);
+	assert_int_equal(keyheap_time(&h, top), 9);
+	assert_int_equal(h.pos[top], 0);
 	keyheap_free(&h);
 }
 
@@ -219,6 +261,7 @@ int main(void)
 		cmocka_unit_test(test_same_as_lazy),
 		cmocka_unit_test(test_in_place_same_as_lazy),
 		cmocka_unit_test(test_first_before),
+		cmocka_unit_test(test_packed_key_and_seq),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
