@@ -1065,6 +1065,7 @@ int sim_create(struct sim **out, const struct sim_config *cfg, struct pm_diag *d
 	cpu_wake_setup(s); /* after freq_init(): s->amd_pstate */
 	cpu_stall_costs_setup(s);
 	task_wake_setup(s);
+	task_dispatch_check_setup(s);
 	if (background_init(s, d) < 0)
 		return -1;
 	writeback_init(s);

@@ -553,6 +553,11 @@ struct sim {
 	sim_ns writeback_last;
 	double written_back_bytes;
 	uint64_t writeback_runs;
+	/* --check: wl is &wl_checked, the workload's own ops (wl_own) with a
+	 * next() that checks the action comes back written whole, which
+	 * task_dispatch() relies on (task_dispatch_check_setup()). */
+	const struct workload_ops *wl_own;
+	struct workload_ops wl_checked;
 };
 
 /* engine/cpu.c */
@@ -896,6 +901,9 @@ void task_requeue_elsewhere(struct sim *s, struct sim_cpu *c, struct task *t);
 /* Active balancing: take the task running on `from` (mid-burst) to `to`. */
 void task_move_running(struct sim *s, struct sim_cpu *from, struct sim_cpu *to);
 bool task_dispatch(struct sim *s, struct sim_cpu *c);
+/* Under --check, the workload's next() is called through one that checks
+ * it wrote the whole action: after the workload is found. */
+void task_dispatch_check_setup(struct sim *s);
 void task_timer(struct sim *s, struct task *t);
 /* What the wakeup and dequeue paths keep of the run's settings
  * (s->classic_hook): after freq_init(); and whether it, and the CPUs'

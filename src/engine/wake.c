@@ -2,6 +2,7 @@
 /* Task state changes: wakeups (with CFS's vruntime placement and wakeup
  * preemption), migrations between run queues, sleep timers, and asking
  * the workload what a task does next. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -442,6 +443,61 @@ static __attribute__((noinline)) bool dispatch_stop(struct sim *s, struct sim_cp
 	return false;
 }
 
+/* task_dispatch() hands next() an action it has not filled: a workload's
+ * next() writes the whole of it on every path (workload.h), and a fill
+ * before each call cost 2 to 5 instructions an event. --check holds next() to
+ * that: the action starts poisoned, every byte ACTION_POISON, a value no
+ * whole write leaves in any field (a kind out of range, a bool neither 0
+ * nor 1, a tiny negative cycles or stall_ns, an until long before time 0);
+ * a field still poisoned after next() was not written. */
+#define ACTION_POISON 0xa5
+
+static void next_checked(struct sim *s, void *data, struct task *t, struct action *a)
+{
+	static const struct {
+		size_t off, len;
+		const char *name;
+	} fields[] = {
+		{ offsetof(struct action, kind), sizeof(a->kind), "kind" },
+		{ offsetof(struct action, sys), sizeof(a->sys), "sys" },
+		{ offsetof(struct action, iowait), sizeof(a->iowait), "iowait" },
+		{ offsetof(struct action, cycles), sizeof(a->cycles), "cycles" },
+		{ offsetof(struct action, stall_ns), sizeof(a->stall_ns), "stall_ns" },
+		{ offsetof(struct action, until), sizeof(a->until), "until" },
+	};
+	unsigned char poison[sizeof(*a)];
+	memset(poison, ACTION_POISON, sizeof(poison));
+	memcpy(a, poison, sizeof(*a));
+	s->wl_own->next(s, data, t, a);
+	const unsigned char *b = (const unsigned char *)a;
+	const char *bad = NULL;
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]) && !bad; i++)
+		if (memcmp(b + fields[i].off, poison, fields[i].len) == 0)
+			bad = fields[i].name;
+	const char *what = "unwritten";
+	if (!bad && ((unsigned)a->kind > ACT_YIELD || b[offsetof(struct action, sys)] > 1 ||
+		     b[offsetof(struct action, iowait)] > 1)) {
+		bad = "kind, sys or iowait";
+		what = "out of range";
+	}
+	if (bad) {
+		fprintf(stderr, "pmlab: internal error: workload %s's next() left the action's %s "
+			"%s (task %s at %lld ns)\n", s->wl_own->name, bad, what, t->name,
+			(long long)s->now);
+		abort();
+	}
+}
+
+void task_dispatch_check_setup(struct sim *s)
+{
+	if (!s->check)
+		return;
+	s->wl_own = s->wl;
+	s->wl_checked = *s->wl;
+	s->wl_checked.next = next_checked;
+	s->wl = &s->wl_checked;
+}
+
 /* Inline in its callers (cpu.c's, under LTO), forced: it runs at every
  * burst's end and at every wakeup's, and its own call saved and restored
  * six registers each time, while the callers have theirs saved already.
@@ -456,7 +512,7 @@ __attribute__((always_inline)) inline bool task_dispatch(struct sim *s, struct s
 	c->in_dispatch = true;
 	s->dispatch_cpu = c->id;
 	for (;;) {
-		struct action a = { .kind = ACT_EXIT };
+		struct action a; /* next() writes it whole (--check: next_checked()) */
 		s->wl->next(s, s->wl_data, t, &a);
 		if (a.kind == ACT_RUN) {
 			if (a.cycles <= 0 && a.stall_ns <= 0)

@@ -97,6 +97,8 @@ static int wl_init(struct sim *s, void *data, struct pm_diag *d)
 static void wl_next(struct sim *s, void *data, struct task *t, struct action *a)
 {
 	const struct workload_plugin *wp = of(s);
+	/* pa starts as EXIT, the rest zero (plugin.h's contract); *a, which
+	 * the engine does not fill, is written whole on every path. */
 	struct pmlab_action pa = { .kind = PMLAB_ACT_EXIT };
 
 	plugin_enter(&wp->site, "next");

@@ -44,6 +44,10 @@ struct workload_ops {
 	int nparams;
 	size_t data_size; /* instance state; starts with its int64_t params */
 	int (*init)(struct sim *s, void *data, struct pm_diag *d);
+	/* What t does next, into *a, which comes unfilled: every path writes
+	 * the whole action, `*a = (struct action){ ... }` (or a copy of one
+	 * built so), never a field alone nor nothing (--check aborts on a
+	 * field left unwritten: engine/wake.c, next_checked()). */
 	void (*next)(struct sim *s, void *data, struct task *t, struct action *a);
 	void (*timer)(struct sim *s, void *data, uint32_t arg); /* optional */
 	/* Optional: fill throughput/extra figures; by default throughput is
