@@ -27,26 +27,33 @@ void *__wrap_realloc(void *p, size_t n)
 	return __real_realloc(p, n);
 }
 
+/* A periodic run whose event queue is full: its next push must grow the
+ * heap. The timers posted, past the run's end, never fire. */
+static struct sim *sim_with_full_queue(struct machine *m, struct pm_diag *d)
+{
+	static const char *sets[] = { "tasks=1", "period_us=1000", "run_us=100" };
+	assert_int_equal(machine_parse(m, SIMTEST_TWO_CORE_INI, "test", d), 0);
+	struct sim_config cfg = { .machine = m, .workload = "periodic", .cpufreq = "performance",
+				  .cpuidle = "menu", .duration = 10 * NS_PER_MS, .seed = 1,
+				  .nsets = 3, .sets = sets };
+	struct sim *s;
+	assert_int_equal(sim_create(&s, &cfg, d), 0);
+	while (s->q.len < s->q.cap)
+		assert_int_equal(sim_post_workload_timer(s, NS_PER_SEC, 0), 0);
+	assert_false(s->oom);
+	return s;
+}
+
 /* A workload timer the event queue has no room for (its heap full, the
  * realloc that would grow it failing) fails the run, whether or not the
  * workload looked at the return: periodic's device waits, oltp's
  * transmit completions do not. */
 static void test_workload_timer_without_memory_fails_the_run(void **state)
 {
-	const char *sets[] = { "tasks=1", "period_us=1000", "run_us=100" };
 	struct pm_diag d = { { 0 } };
 	struct machine m;
 	(void)state;
-	assert_int_equal(machine_parse(&m, SIMTEST_TWO_CORE_INI, "test", &d), 0);
-	struct sim_config cfg = { .machine = &m, .workload = "periodic", .cpufreq = "performance",
-				  .cpuidle = "menu", .duration = 10 * NS_PER_MS, .seed = 1,
-				  .nsets = 3, .sets = sets };
-	struct sim *s;
-	assert_int_equal(sim_create(&s, &cfg, &d), 0);
-	/* Timers past the run's end never fire: they only fill the heap. */
-	while (s->q.len < s->q.cap)
-		assert_int_equal(sim_post_workload_timer(s, NS_PER_SEC, 0), 0);
-	assert_false(s->oom);
+	struct sim *s = sim_with_full_queue(&m, &d);
 	fail_realloc = true;
 	int rc = sim_post_workload_timer(s, NS_PER_SEC, 0);
 	fail_realloc = false;
@@ -62,18 +69,10 @@ static void test_workload_timer_without_memory_fails_the_run(void **state)
  * the missing memory, not for the full heap). */
 static void test_workload_timer_with_memory_runs(void **state)
 {
-	const char *sets[] = { "tasks=1", "period_us=1000", "run_us=100" };
 	struct pm_diag d = { { 0 } };
 	struct machine m;
 	(void)state;
-	assert_int_equal(machine_parse(&m, SIMTEST_TWO_CORE_INI, "test", &d), 0);
-	struct sim_config cfg = { .machine = &m, .workload = "periodic", .cpufreq = "performance",
-				  .cpuidle = "menu", .duration = 10 * NS_PER_MS, .seed = 1,
-				  .nsets = 3, .sets = sets };
-	struct sim *s;
-	assert_int_equal(sim_create(&s, &cfg, &d), 0);
-	while (s->q.len < s->q.cap)
-		assert_int_equal(sim_post_workload_timer(s, NS_PER_SEC, 0), 0);
+	struct sim *s = sim_with_full_queue(&m, &d);
 	assert_int_equal(sim_post_workload_timer(s, NS_PER_SEC, 0), 0);
 	struct run_result r;
 	assert_int_equal(sim_run(s, &r, &d), 0);
