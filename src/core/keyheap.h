@@ -21,9 +21,9 @@
  * nodes, which a move copies as one vector and an index reaches by a
  * shift (from 24 bytes: tbench, hackbench and periodic -7 to -8
  * instr/event), ordered as (time, seq) was, the sequence numbers being
- * distinct. Hence at most KEYHEAP_MAX_KEYS keys
- * (keyheap_init()) and sequence numbers below KEYHEAP_MAX_SEQ (--check:
- * engine/sim.c; 2^48 events, years of simulating). */
+ * distinct. Hence at most KEYHEAP_MAX_KEYS keys (keyheap_init()) and
+ * sequence numbers below KEYHEAP_MAX_SEQ (--check: engine/sim.c; 2^48
+ * events, years of simulating). */
 enum { KEYHEAP_KEY_BITS = 16 };
 #define KEYHEAP_MAX_KEYS (UINT32_C(1) << KEYHEAP_KEY_BITS)
 #define KEYHEAP_MAX_SEQ (UINT64_C(1) << (64 - KEYHEAP_KEY_BITS))
@@ -38,9 +38,15 @@ static inline uint64_t keyheap_order(uint64_t seq, uint32_t key)
 	return seq << KEYHEAP_KEY_BITS | key;
 }
 
+/* The key an order carries. */
+static inline uint32_t keyheap_order_key(uint64_t order)
+{
+	return (uint32_t)(order & (KEYHEAP_MAX_KEYS - 1));
+}
+
 static inline uint32_t keyheap_node_key(const struct keyheap_node *x)
 {
-	return (uint32_t)(x->order & (KEYHEAP_MAX_KEYS - 1));
+	return keyheap_order_key(x->order);
 }
 
 static inline uint64_t keyheap_node_seq(const struct keyheap_node *x)
@@ -176,12 +182,12 @@ static inline void keyheap_set_leaf(struct keyheap *h, uint32_t i, sim_ns time, 
 	h->pos[key] = i;
 }
 
-/* Sets or moves key's deadline; seq below KEYHEAP_MAX_SEQ. The first one, re-armed by its own
- * handler (the engine's next end of burst on the CPU whose burst just
- * ended: nearly every event of tbench), is tested first: with no parent
- * it can only go down, without keyheap_move()'s comparison that tells
- * the way or keyheap_inner()'s test (a heap of one has no child for the
- * sift to find). */
+/* Sets or moves key's deadline; seq below KEYHEAP_MAX_SEQ. The first
+ * one, re-armed by its own handler (the engine's next end of burst on the
+ * CPU whose burst just ended: nearly every event of tbench), is tested
+ * first: with no parent it can only go down, without keyheap_move()'s
+ * comparison that tells the way or keyheap_inner()'s test (a heap of one
+ * has no child for the sift to find). */
 static inline __attribute__((always_inline)) void keyheap_set(struct keyheap *h, uint32_t key, sim_ns time, uint64_t seq)
 {
 	uint32_t at = h->pos[key];
@@ -243,7 +249,7 @@ static inline void keyheap_remove_first(struct keyheap *h)
  * (keyheap_first()), unless it was moved or cancelled meanwhile. */
 static inline void keyheap_cancel_order(struct keyheap *h, uint64_t order)
 {
-	uint32_t at = h->pos[order & (KEYHEAP_MAX_KEYS - 1)];
+	uint32_t at = h->pos[keyheap_order_key(order)];
 	if (at != UINT32_MAX && h->heap[at].order == order)
 		keyheap_remove_at(h, at);
 }

@@ -380,8 +380,9 @@ struct sim {
 	 * order (time, then sequence number) from the last to the first: a
 	 * pop takes the last, and a push moves those due before it, from the
 	 * end, down to v[1]: v[0] is a sentinel due at INT64_MAX, later than
-	 * any timer the lane takes, so the move's loop has no bound to test. A device's timers mostly come due in the order they are
-	 * posted, and a ramp lasts one fixed time per P-state pair, so a push
+	 * any timer the lane takes, so the move's loop has no bound to test.
+	 * A device's timers mostly come due in the order they are posted,
+	 * and a ramp lasts one fixed time per P-state pair, so a push
 	 * moves few (a tick, a jiffy ahead, most). While it holds one
 	 * (lane_armed), sim_run() compares its first with the earlier of the
 	 * queue's and the deadlines' first at every event (a run without a
